@@ -1,0 +1,92 @@
+// Builds the extension (node, CommonJS, `vscode` external) and the webview (browser) bundles.
+//   node esbuild.mjs               development build: sourcemaps, no minification
+//   node esbuild.mjs --production  release build: minified, no sourcemaps (used by `vsce package`)
+//   node esbuild.mjs --watch       rebuild on change; prints problem-matcher markers for VS Code
+//   node esbuild.mjs --tests       development build plus every test bundle under out/test
+import * as esbuild from 'esbuild';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const tests = process.argv.includes('--tests');
+
+/** Prints the markers that the `$esbuild-watch` problem matcher in .vscode/tasks.json looks for. */
+const problemMatcher = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      console.log('[watch] build finished');
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'warning',
+  plugins: watch ? [problemMatcher] : [],
+};
+
+const targets = [
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    ...common,
+    entryPoints: ['src/webview/analytics.ts'],
+    outfile: 'dist/webview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
+];
+
+/** Every test module is its own bundle. The test tools stay external; the code under test is bundled as it ships. */
+function testEntries(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return testEntries(path);
+    return /\.test\.ts$/.test(name) ? [path] : [];
+  });
+}
+
+if (tests) {
+  targets.push({
+    ...common,
+    entryPoints: [
+      'test/run.ts',
+      'test/desktop.ts',
+      'test/integration/index.ts',
+      'test/simulator/cli.ts',
+      ...testEntries('test/unit'),
+      ...testEntries('test/integration'),
+    ],
+    outdir: 'out/test',
+    outbase: 'test',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode', 'mocha', 'playwright-core', '@vscode/test-electron'],
+  });
+}
+
+if (watch) {
+  const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(targets.map((t) => esbuild.build(t)));
+}

@@ -1,0 +1,73 @@
+// One error type for everything that can go wrong talking to the API, with a `kind` the UI can
+// act on (offer "Set API Key", say when to retry, keep the unsent prompt, …).
+
+export type ApiErrorKind =
+  | 'invalidInput' //      caught before sending: nothing was sent
+  | 'noApiKey' //          no key stored: nothing was sent
+  | 'insecureBaseUrl' //   the configured base URL would leak the key: nothing was sent
+  | 'unauthorized' //      401
+  | 'forbidden' //         403: read-only key or IP allow-list
+  | 'notFound' //          404
+  | 'rateLimited' //       429
+  | 'invalidRequest' //    400 (or another 4xx) from the server
+  | 'serverError' //       5xx
+  | 'timeout'
+  | 'network'
+  | 'cancelled' //       our own AbortSignal: nobody needs to be told
+  | 'invalidResponse'; //  2xx whose body is not what the contract says
+
+export interface ApiErrorInit {
+  status?: number;
+  /** Milliseconds to wait before trying again, from `Retry-After` (429 or 503). */
+  retryAfterMs?: number;
+  /** The server's `details[].message`, or the offending fields of an invalid input. */
+  details?: readonly string[];
+  cause?: unknown;
+}
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number | undefined;
+  readonly retryAfterMs: number | undefined;
+  readonly details: readonly string[];
+
+  constructor(
+    readonly kind: ApiErrorKind,
+    message: string,
+    init: ApiErrorInit = {},
+  ) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.status = init.status;
+    this.retryAfterMs = init.retryAfterMs;
+    this.details = init.details ?? [];
+  }
+
+  /** True for failures where trying the same request again later may succeed. */
+  get isTransient(): boolean {
+    return ['rateLimited', 'serverError', 'timeout', 'network'].includes(this.kind);
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/** `Retry-After` is either delta-seconds or an HTTP date. Returns milliseconds, or undefined. */
+export function parseRetryAfter(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** "in 42 s", "in 3 min", "in 1 h 5 min": for messages that say when to try again. */
+export function formatWait(ms: number): string {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  if (seconds < 90) return `in ${seconds} s`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 60) return `in ${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest ? `in ${hours} h ${rest} min` : `in ${hours} h`;
+}

@@ -1,0 +1,38 @@
+// Every dialog, notification and progress the extension shows goes through here. The default
+// is VS Code's own window; the integration tests swap in a scripted one (a seam we own) so they
+// can answer prompts and read exactly what a user would have been told.
+import * as vscode from 'vscode';
+
+export type MessageLevel = 'info' | 'warning' | 'error';
+
+export interface Ui {
+  showMessage(level: MessageLevel, message: string, ...actions: string[]): Thenable<string | undefined>;
+  showInputBox(options: vscode.InputBoxOptions): Thenable<string | undefined>;
+  showQuickPick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Thenable<T | undefined>;
+  showSaveDialog(options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined>;
+  withProgress<R>(
+    options: vscode.ProgressOptions,
+    task: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>,
+  ): Thenable<R>;
+  openExternal(uri: vscode.Uri): Thenable<boolean>;
+  writeClipboard(text: string): Thenable<void>;
+}
+
+export const vscodeUi: Ui = {
+  showMessage(level, message, ...actions) {
+    if (level === 'error') return vscode.window.showErrorMessage(message, ...actions);
+    if (level === 'warning') return vscode.window.showWarningMessage(message, ...actions);
+    return vscode.window.showInformationMessage(message, ...actions);
+  },
+  showInputBox: (options) => vscode.window.showInputBox(options),
+  showQuickPick: (items, options) => vscode.window.showQuickPick(items, options),
+  showSaveDialog: (options) => vscode.window.showSaveDialog(options),
+  withProgress: (options, task) => vscode.window.withProgress(options, task),
+  openExternal: (uri) => vscode.env.openExternal(uri),
+  writeClipboard: (text) => vscode.env.clipboard.writeText(text),
+};
+
+/** A fresh object per activation: a test may replace its methods and put them back. */
+export function createUi(): Ui {
+  return { ...vscodeUi };
+}

@@ -1,0 +1,2 @@
+// The analytics webview's own code (browser bundle). Filled in by the analytics panel.
+export {};

@@ -1,0 +1,198 @@
+// The scheduler's timing, pinned with a fake clock: no real time passes in these tests.
+import assert from 'node:assert/strict';
+import { ApiError } from '../../src/api';
+import { type Clock, DEFAULT_TIMINGS, JobPoller, type PollVerdict } from '../../src/jobs/jobPoller';
+
+class FakeClock implements Clock {
+  private time = 0;
+  private timers: { at: number; callback: () => void; id: number }[] = [];
+  private nextId = 1;
+  now = () => this.time;
+  setTimeout = (callback: () => void, ms: number) => {
+    const id = this.nextId++;
+    this.timers.push({ at: this.time + ms, callback, id });
+    return id;
+  };
+  clearTimeout = (handle: unknown) => {
+    this.timers = this.timers.filter((t) => t.id !== handle);
+  };
+  get pendingTimers(): number {
+    return this.timers.length;
+  }
+  /** Moves time forward, firing timers in order and letting promise callbacks run between them. */
+  async advance(ms: number): Promise<void> {
+    const end = this.time + ms;
+    for (;;) {
+      await flush();
+      const next = this.timers.filter((t) => t.at <= end).sort((a, b) => a.at - b.at)[0];
+      if (!next) break;
+      this.timers = this.timers.filter((t) => t !== next);
+      this.time = next.at;
+      next.callback();
+    }
+    this.time = end;
+    await flush();
+  }
+}
+
+async function flush(): Promise<void> {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+}
+
+type Answer = { value: string } | { error: ApiError } | 'hang';
+
+function setup(answer: (jobId: string, call: number) => Answer, verdict: (jobId: string, result: unknown) => PollVerdict = () => 'continue') {
+  const clock = new FakeClock();
+  const calls: { jobId: string; at: number; signal: AbortSignal }[] = [];
+  const poller = new JobPoller(
+    {
+      fetch(jobId, signal) {
+        calls.push({ jobId, at: clock.now(), signal });
+        const a = answer(jobId, calls.filter((c) => c.jobId === jobId).length);
+        if (a === 'hang') return new Promise(() => undefined);
+        return 'error' in a ? Promise.reject(a.error) : Promise.resolve(a.value);
+      },
+      onResult: (jobId, result) => verdict(jobId, result),
+      random: () => 1,
+    },
+    DEFAULT_TIMINGS,
+    clock,
+  );
+  const times = (jobId?: string) => calls.filter((c) => !jobId || c.jobId === jobId).map((c) => c.at / 1000);
+  return { clock, calls, poller, times };
+}
+
+const ok = { value: 'active' };
+
+describe('JobPoller', () => {
+  it('polls every 5 s for the first minute after a follow-up, then every minute', async () => {
+    const { clock, poller, times } = setup(() => ok);
+    poller.watch('j', { fast: true });
+    await clock.advance(185_000);
+    assert.deepEqual(times(), [5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 120, 180]);
+    poller.dispose();
+  });
+
+  it('stops when the job reaches a terminal state and arms no timer', async () => {
+    const { clock, poller, times } = setup(
+      () => ok,
+      (_id, result) => ((result as { value?: unknown }).value === 'active' && clock.now() < 15_000 ? 'continue' : 'stop'),
+    );
+    poller.watch('j', { fast: true });
+    await clock.advance(600_000);
+    assert.deepEqual(times(), [5, 10, 15]);
+    assert.equal(poller.isWatching('j'), false);
+    assert.equal(clock.pendingTimers, 0);
+  });
+
+  it('arms no timer when nothing is watched', async () => {
+    const { clock, poller, calls } = setup(() => ok);
+    poller.setFocused(false);
+    poller.setFocused(true);
+    await clock.advance(3_600_000);
+    assert.equal(calls.length, 0);
+    assert.equal(clock.pendingTimers, 0);
+  });
+
+  it('never has two requests in flight for one job', async () => {
+    const { clock, poller, calls } = setup(() => 'hang');
+    poller.watch('j', { fast: true });
+    await clock.advance(300_000);
+    poller.pollNow('j');
+    await clock.advance(1_000);
+    assert.equal(calls.length, 1);
+    poller.dispose();
+  });
+
+  it('caps requests in flight and starts the next when one finishes', async () => {
+    const resolvers: (() => void)[] = [];
+    const clock = new FakeClock();
+    let started = 0;
+    const poller = new JobPoller(
+      {
+        fetch: () => {
+          started++;
+          return new Promise((resolve) => resolvers.push(() => resolve('active')));
+        },
+        onResult: () => 'continue',
+      },
+      DEFAULT_TIMINGS,
+      clock,
+    );
+    for (const id of ['a', 'b', 'c', 'd', 'e']) poller.watch(id, { pollNow: true });
+    await clock.advance(0);
+    assert.equal(started, DEFAULT_TIMINGS.maxInFlight);
+    resolvers.shift()?.();
+    await clock.advance(0);
+    assert.equal(started, DEFAULT_TIMINGS.maxInFlight + 1);
+    poller.dispose();
+  });
+
+  it('slows down four-fold while unfocused and catches up at once on refocus', async () => {
+    const { clock, poller, times } = setup(() => ok);
+    poller.watch('j');
+    await clock.advance(60_000); // steady poll at 60
+    poller.setFocused(false);
+    await clock.advance(200_000); // next unfocused poll would be at 60 + 240 = 300
+    assert.deepEqual(times(), [60]);
+    poller.setFocused(true); // overdue by the focused interval (60 + 60 = 120 < 260): now
+    await clock.advance(0);
+    assert.deepEqual(times(), [60, 260]);
+    await clock.advance(60_000);
+    assert.deepEqual(times(), [60, 260, 320]);
+    poller.dispose();
+  });
+
+  it('backs off exponentially on failures and recovers', async () => {
+    const failing = new ApiError('serverError', 'boom', { status: 500 });
+    const { clock, poller, times } = setup((_id, call) => (call <= 4 ? { error: failing } : ok));
+    poller.watch('j', { fast: true });
+    await clock.advance(220_000);
+    // Four failures wait 10, 20, 40, 80 s (random() = 1 gives the top of the jitter range); the
+    // success at 155 s is past the fast phase, so the next poll is a steady minute later.
+    assert.deepEqual(times(), [5, 15, 35, 75, 155, 215]);
+    poller.dispose();
+  });
+
+  it('waits at least Retry-After after a 429, even when Refresh is pressed', async () => {
+    const limited = new ApiError('rateLimited', 'slow down', { status: 429, retryAfterMs: 300_000 });
+    const { clock, poller, times } = setup((_id, call) => (call === 1 ? { error: limited } : ok));
+    poller.watch('j', { fast: true });
+    await clock.advance(10_000);
+    poller.pollNow('j');
+    await clock.advance(290_000);
+    assert.deepEqual(times(), [5]);
+    await clock.advance(10_000);
+    assert.deepEqual(times(), [5, 305]);
+    poller.dispose();
+  });
+
+  it('stops all polling on a 401 until resumed, then polls at once', async () => {
+    const unauthorized = new ApiError('unauthorized', 'no', { status: 401 });
+    let keyValid = false;
+    const { clock, poller, times } = setup(() => (keyValid ? ok : { error: unauthorized }));
+    poller.watch('a', { fast: true });
+    poller.watch('b', { fast: true });
+    await clock.advance(5_000);
+    assert.equal(poller.isPaused, true);
+    const before = times().length;
+    await clock.advance(3_600_000);
+    assert.equal(times().length, before, 'no request while paused');
+    assert.equal(clock.pendingTimers, 0);
+    keyValid = true;
+    poller.resume();
+    await clock.advance(0);
+    assert.equal(times().length, before + 2);
+    poller.dispose();
+  });
+
+  it('aborts what is in flight and leaves no timer on dispose', async () => {
+    const { clock, poller, calls } = setup(() => 'hang');
+    poller.watch('a', { pollNow: true });
+    poller.watch('b', { fast: true });
+    await clock.advance(0);
+    poller.dispose();
+    assert.equal(calls[0]?.signal.aborted, true);
+    assert.equal(clock.pendingTimers, 0);
+  });
+});
