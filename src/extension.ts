@@ -1,17 +1,90 @@
 // activate() is the table of contents: each line wires one concern, and everything it creates is
 // disposed with the extension. Nothing here touches the network.
 import * as vscode from 'vscode';
-import { createLogger } from './log';
+import { createApiClient, type RequestLogEntry } from './api';
+import { ApiKeyStore } from './auth/apiKey';
+import { registerAuthCommands } from './auth/authCommands';
+import { Settings } from './config';
+import { registerJobCommands } from './jobs/jobCommands';
+import { JobStore } from './jobs/jobStore';
+import { JobTracker } from './jobs/jobTracker';
+import { JobsStatusBar } from './jobs/jobsStatusBar';
+import { JobsTreeProvider } from './jobs/jobsTree';
+import { createLogger, type Logger } from './log';
+import { createUi, type Ui } from './ui';
 
-export function activate(context: vscode.ExtensionContext): void {
+/** Returned to the integration tests only (never in production: it would hand other extensions our internals). */
+export interface TestSeam {
+  ui: Ui;
+  store: JobStore;
+  tracker: JobTracker;
+  statusBar: JobsStatusBar;
+  tree: JobsTreeProvider;
+  /** Every request the API client made in this session. */
+  requests: readonly RequestLogEntry[];
+}
+
+export function activate(context: vscode.ExtensionContext): TestSeam | undefined {
   const channel = vscode.window.createOutputChannel('Mintlify Agent & Analytics', { log: true });
-  context.subscriptions.push(channel);
+  context.subscriptions.push(channel, vscode.commands.registerCommand('mintlifyAgent.showLog', () => channel.show()));
   const log = createLogger(channel);
+  const ui = createUi();
 
-  context.subscriptions.push(vscode.commands.registerCommand('mintlifyAgent.showLog', () => channel.show()));
-  log.info(`activated (${context.extension.packageJSON.version as string})`);
+  const settings = new Settings();
+  const keys = new ApiKeyStore(context.secrets);
+  const requests: RequestLogEntry[] = [];
+  const logApi = logRequest(log.scoped('api'));
+  const api = createApiClient({
+    baseUrl: () => settings.apiBaseUrl,
+    getApiKey: () => keys.get(),
+    timeoutMs: () => settings.requestTimeoutMs,
+    onRequest: (entry) => {
+      logApi(entry);
+      if (context.extensionMode !== vscode.ExtensionMode.Production) requests.push(entry);
+    },
+  });
+  context.subscriptions.push(settings, keys);
+
+  const store = new JobStore(context.globalState);
+  const tracker = new JobTracker({ api, store, keys, settings, ui, log: log.scoped('jobs') });
+  const tree = new JobsTreeProvider(store, tracker, () => contextKeys.hasApiKey);
+  const statusBar = new JobsStatusBar(store);
+  context.subscriptions.push(store, tracker, tree, statusBar, vscode.window.createTreeView('mintlifyAgent.jobs', { treeDataProvider: tree, showCollapseAll: false }));
+  const contextKeys = trackContextKeys(context, keys, settings, store, tree);
+
+  registerAuthCommands(context, keys, settings, ui);
+  registerJobCommands(context, tracker, store, ui, log.scoped('commands'));
+
+  log.info(`activated ${String(context.extension.packageJSON.version)}`);
+  return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { ui, store, tracker, statusBar, tree, requests };
 }
 
 export function deactivate(): void {
-  // Everything is in context.subscriptions.
+  // Everything, timers and requests in flight included, is disposed through context.subscriptions.
+}
+
+function logRequest(log: Logger) {
+  return (entry: RequestLogEntry) => {
+    const line = `${entry.method} ${entry.path} → ${entry.status ?? entry.error?.message ?? '?'} (${Math.round(entry.durationMs)} ms)`;
+    if (entry.error) log.warn(line);
+    else log.debug(line);
+  };
+}
+
+/** The `when`-clause keys that drive the welcome views and menus. */
+function trackContextKeys(context: vscode.ExtensionContext, keys: ApiKeyStore, settings: Settings, store: JobStore, tree: JobsTreeProvider) {
+  const state = { hasApiKey: false };
+  const set = (key: string, value: boolean) => void vscode.commands.executeCommand('setContext', `mintlifyAgent.${key}`, value);
+  const updateKey = async () => {
+    state.hasApiKey = Boolean(await keys.get());
+    set('hasApiKey', state.hasApiKey);
+    tree.refresh(undefined);
+  };
+  const updateProject = () => set('hasProject', Boolean(settings.projectId));
+  const updateJobs = () => set('hasJobs', store.all().length > 0);
+  context.subscriptions.push(keys.onDidChange(() => void updateKey()), settings.onDidChange(updateProject), store.onDidChange(updateJobs));
+  void updateKey();
+  updateProject();
+  updateJobs();
+  return state;
 }

@@ -2,7 +2,8 @@
 //   node out/test/run.js            all tiers
 //   node out/test/run.js unit host  only those tiers
 import Mocha from 'mocha';
-import { readdirSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runHostTests } from './host/runHostTests';
 
@@ -37,14 +38,16 @@ function runUnit(): Promise<TierResult> {
 
 /** Host tier: the integration suite inside a real VS Code (code-server) driven by headless Chromium. */
 async function runHost(): Promise<TierResult> {
-  const result = await runHostTests({
-    repoRoot,
-    workspaceFolder: join(repoRoot, 'test', 'fixtures', 'workspace'),
-    testsEntry: join(__dirname, 'integration', 'index.js'),
-    log,
-  });
-  log(result.report);
-  return result;
+  // A copy of the fixture: the tests write workspace settings and must leave the repo clean.
+  const workspaceFolder = mkdtempSync(join(tmpdir(), 'mintlify-ws-'));
+  cpSync(join(repoRoot, 'test', 'fixtures', 'workspace'), workspaceFolder, { recursive: true });
+  try {
+    const result = await runHostTests({ repoRoot, workspaceFolder, testsEntry: join(__dirname, 'integration', 'index.js'), log });
+    log(result.report);
+    return result;
+  } finally {
+    rmSync(workspaceFolder, { recursive: true, force: true });
+  }
 }
 
 const tiers: Record<string, () => Promise<TierResult>> = { unit: runUnit, host: runHost };

@@ -1,0 +1,54 @@
+// The admin API key: checked before it is stored, kept only in SecretStorage, cached in memory,
+// and in step across windows through secrets.onDidChange.
+import * as vscode from 'vscode';
+import { Disposable } from '../util/lifecycle';
+
+const SECRET_KEY = 'mintlifyAgent.apiKey';
+export const API_KEYS_PAGE = 'https://app.mintlify.com/settings/organization/api-keys';
+
+/** Returns a sentence saying what is wrong with the key, or undefined when it looks like an admin key. */
+export function validateApiKey(raw: string): string | undefined {
+  const key = raw.trim();
+  if (!key) return 'Paste your Mintlify admin API key.';
+  if (/\s/.test(key)) return 'An API key has no spaces in it. Paste the key alone.';
+  if (key.startsWith('mint_dsc_') || key.startsWith('mint_us_')) {
+    return `This is not an admin API key (keys starting with "${key.startsWith('mint_dsc_') ? 'mint_dsc_' : 'mint_us_'}" are for other Mintlify APIs). Create an admin API key, starting with "mint_", on the dashboard's API keys page (${API_KEYS_PAGE}).`;
+  }
+  if (!key.startsWith('mint_') || key.length <= 'mint_'.length) {
+    return `A Mintlify admin API key starts with "mint_". Create one on the dashboard's API keys page (${API_KEYS_PAGE}).`;
+  }
+  return undefined;
+}
+
+export class ApiKeyStore extends Disposable {
+  private readonly emitter = this.register(new vscode.EventEmitter<void>());
+  /** Fires when the key is set or cleared, in this window or another. */
+  readonly onDidChange = this.emitter.event;
+  private cached: Promise<string | undefined> | undefined;
+
+  constructor(private readonly secrets: vscode.SecretStorage) {
+    super();
+    this.register(
+      secrets.onDidChange((e) => {
+        if (e.key !== SECRET_KEY) return;
+        this.cached = undefined;
+        this.emitter.fire();
+      }),
+    );
+  }
+
+  get(): Promise<string | undefined> {
+    this.cached ??= Promise.resolve(this.secrets.get(SECRET_KEY)).catch(() => undefined);
+    return this.cached;
+  }
+
+  async set(raw: string): Promise<void> {
+    const problem = validateApiKey(raw);
+    if (problem) throw new Error(problem);
+    await this.secrets.store(SECRET_KEY, raw.trim());
+  }
+
+  async clear(): Promise<void> {
+    await this.secrets.delete(SECRET_KEY);
+  }
+}

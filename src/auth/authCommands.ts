@@ -1,0 +1,43 @@
+// Set API Key, Clear API Key, Set Project ID.
+import * as vscode from 'vscode';
+import type { Settings } from '../config';
+import type { Ui } from '../ui';
+import { API_KEYS_PAGE, type ApiKeyStore, validateApiKey } from './apiKey';
+
+export function registerAuthCommands(context: vscode.ExtensionContext, keys: ApiKeyStore, settings: Settings, ui: Ui): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('mintlifyAgent.setApiKey', async () => {
+      const key = await ui.showInputBox({
+        title: 'Mintlify: Set API Key',
+        prompt: `Paste an admin API key (it starts with "mint_"). Create one on the dashboard's API keys page: ${API_KEYS_PAGE}`,
+        placeHolder: 'mint_…',
+        password: true,
+        ignoreFocusOut: true,
+        validateInput: (value) => validateApiKey(value),
+      });
+      if (key === undefined) return;
+      const problem = validateApiKey(key);
+      if (problem) {
+        void ui.showMessage('error', problem);
+        return;
+      }
+      await keys.set(key);
+      void ui.showMessage('info', 'Mintlify API key saved in the editor’s secret storage.');
+    }),
+    vscode.commands.registerCommand('mintlifyAgent.clearApiKey', async () => {
+      await keys.clear();
+      void ui.showMessage('info', 'Mintlify API key removed.');
+    }),
+    vscode.commands.registerCommand('mintlifyAgent.setProjectId', async () => {
+      const projectId = await ui.showInputBox({
+        title: 'Mintlify: Set Project ID',
+        prompt: `The project ID from the dashboard's API keys page (${API_KEYS_PAGE}). Saved in this workspace's settings.`,
+        value: settings.projectId ?? '',
+        ignoreFocusOut: true,
+        validateInput: (value) => (value.trim() ? undefined : 'Paste the project ID.'),
+      });
+      if (projectId === undefined || !projectId.trim()) return;
+      await settings.setProjectId(projectId);
+    }),
+  );
+}

@@ -1,0 +1,274 @@
+// One scheduler for every tracked job: a single setTimeout chain that wakes for the earliest due
+// job. It never has two requests for the same job in flight and caps requests in flight overall.
+// Jobs are polled fast for a minute after they start or get a follow-up, then at the configured
+// interval; several-fold slower while the window is unfocused, with a catch-up on refocus;
+// failures back off exponentially with jitter, honouring Retry-After. A 401 (or no key) stops all
+// polling until resume(). No vscode import: unit tests drive it with a fake clock.
+import { ApiError } from '../api';
+
+export interface Clock {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export interface PollTimings {
+  /** Steady interval (the user's setting). */
+  intervalMs: number;
+  /** Interval during the fast phase. */
+  fastIntervalMs: number;
+  /** Length of the fast phase after a job is created or sent a follow-up. */
+  fastPhaseMs: number;
+  /** Multiplier while the window is unfocused. */
+  unfocusedFactor: number;
+  /** Most requests in flight at once. */
+  maxInFlight: number;
+  /** First backoff after a failure; doubles per consecutive failure. */
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+}
+
+export const DEFAULT_TIMINGS: PollTimings = {
+  intervalMs: 60_000,
+  fastIntervalMs: 5_000,
+  fastPhaseMs: 60_000,
+  unfocusedFactor: 4,
+  maxInFlight: 2,
+  backoffBaseMs: 10_000,
+  backoffMaxMs: 15 * 60_000,
+};
+
+/** What the owner wants after a poll: keep polling this job, or stop (terminal, gone). */
+export type PollVerdict = 'continue' | 'stop';
+
+export interface PollerHooks {
+  fetch(jobId: string, signal: AbortSignal): Promise<unknown>;
+  onResult(jobId: string, result: { value: unknown } | { error: ApiError }): PollVerdict;
+  /** Called when polling stops or resumes for everyone (401, no key). */
+  onPausedChange?(paused: boolean): void;
+  random?: () => number;
+}
+
+interface Entry {
+  /** When the last poll finished (or the job was watched): the interval counts from here. */
+  lastAt: number;
+  fastUntil: number;
+  failures: number;
+  /** Earliest next poll after a failure (backoff or Retry-After); overrides the interval. */
+  notBefore: number;
+  /** The part of notBefore that the server asked for (Retry-After): even Refresh waits for it. */
+  serverWaitUntil: number;
+  /** Set by pollNow(): due at once regardless of interval. */
+  urgent: boolean;
+  inFlight?: AbortController;
+}
+
+export class JobPoller {
+  private readonly entries = new Map<string, Entry>();
+  private timer: unknown;
+  private timerDueAt = Number.POSITIVE_INFINITY;
+  private focused = true;
+  private paused = false;
+  private disposed = false;
+
+  constructor(
+    private readonly hooks: PollerHooks,
+    private timings: PollTimings = DEFAULT_TIMINGS,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  /** Starts (or keeps) polling a job. `fast` opens a fast phase, as after a create or follow-up. */
+  watch(jobId: string, options: { fast?: boolean; pollNow?: boolean } = {}): void {
+    const now = this.clock.now();
+    const entry = this.entries.get(jobId) ?? { lastAt: now, fastUntil: 0, failures: 0, notBefore: 0, serverWaitUntil: 0, urgent: false };
+    if (options.fast) {
+      entry.fastUntil = now + this.timings.fastPhaseMs;
+      entry.lastAt = now;
+      entry.failures = 0;
+      entry.notBefore = entry.serverWaitUntil;
+    }
+    if (options.pollNow) {
+      entry.urgent = true;
+      entry.notBefore = entry.serverWaitUntil;
+    }
+    this.entries.set(jobId, entry);
+    this.schedule();
+  }
+
+  unwatch(jobId: string): void {
+    this.entries.get(jobId)?.inFlight?.abort();
+    this.entries.delete(jobId);
+    this.schedule();
+  }
+
+  /** Polls a watched job as soon as a slot is free (Refresh), skipping any backoff but Retry-After. */
+  pollNow(jobId: string): void {
+    const entry = this.entries.get(jobId);
+    if (!entry) return;
+    entry.urgent = true;
+    entry.notBefore = entry.serverWaitUntil;
+    this.schedule();
+  }
+
+  isWatching(jobId: string): boolean {
+    return this.entries.has(jobId);
+  }
+
+  get watchedCount(): number {
+    return this.entries.size;
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  /** When the next poll is due, for tests and the tooltip; undefined when nothing is scheduled. */
+  nextDueAt(jobId: string): number | undefined {
+    const entry = this.entries.get(jobId);
+    return entry && !this.paused ? this.dueAt(entry) : undefined;
+  }
+
+  setFocused(focused: boolean): void {
+    if (this.focused === focused) return;
+    this.focused = focused;
+    // Unfocused stretches every interval; on refocus the shorter intervals make overdue jobs due now.
+    this.schedule();
+  }
+
+  setTimings(timings: PollTimings): void {
+    this.timings = timings;
+    this.schedule();
+  }
+
+  /** Stops every poll (and aborts the ones in flight) until resume(): a 401 or a removed key. */
+  pause(): void {
+    if (this.paused) return;
+    this.paused = true;
+    for (const entry of this.entries.values()) entry.inFlight?.abort();
+    this.schedule();
+    this.hooks.onPausedChange?.(true);
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    for (const entry of this.entries.values()) {
+      entry.failures = 0;
+      entry.notBefore = entry.serverWaitUntil;
+      entry.urgent = true;
+    }
+    this.schedule();
+    this.hooks.onPausedChange?.(false);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.clearTimer();
+    for (const entry of this.entries.values()) entry.inFlight?.abort();
+    this.entries.clear();
+  }
+
+  /** The phase is that of the last poll, so a due time does not jump when the fast phase ends. */
+  private intervalOf(entry: Entry): number {
+    const base = entry.lastAt < entry.fastUntil ? this.timings.fastIntervalMs : this.timings.intervalMs;
+    return this.focused ? base : base * this.timings.unfocusedFactor;
+  }
+
+  private dueAt(entry: Entry): number {
+    if (entry.urgent) return entry.notBefore;
+    // After a failure the backoff alone decides; otherwise the interval since the last poll.
+    return entry.failures > 0 ? entry.notBefore : Math.max(entry.lastAt + this.intervalOf(entry), entry.notBefore);
+  }
+
+  private get inFlightCount(): number {
+    let count = 0;
+    for (const entry of this.entries.values()) if (entry.inFlight) count++;
+    return count;
+  }
+
+  /** Starts what is due (up to the cap) and arms one timer for the earliest job still waiting. */
+  private schedule(): void {
+    if (this.disposed) return;
+    if (this.paused) return this.clearTimer();
+    const now = this.clock.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const [jobId, entry] of this.entries) {
+      if (entry.inFlight) continue;
+      const due = this.dueAt(entry);
+      if (due <= now && this.inFlightCount < this.timings.maxInFlight) this.poll(jobId, entry);
+      else if (due > now) next = Math.min(next, due);
+      // Due but over the cap: a finishing request calls schedule() again.
+    }
+    if (next === this.timerDueAt && this.timer !== undefined) return;
+    this.clearTimer();
+    if (next === Number.POSITIVE_INFINITY) return;
+    this.timerDueAt = next;
+    this.timer = this.clock.setTimeout(() => {
+      this.timer = undefined;
+      this.timerDueAt = Number.POSITIVE_INFINITY;
+      this.schedule();
+    }, next - now);
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerDueAt = Number.POSITIVE_INFINITY;
+  }
+
+  private poll(jobId: string, entry: Entry): void {
+    const controller = new AbortController();
+    entry.inFlight = controller;
+    entry.urgent = false;
+    this.hooks.fetch(jobId, controller.signal).then(
+      (value) => this.settle(jobId, entry, controller, { value }),
+      (error: unknown) =>
+        this.settle(jobId, entry, controller, {
+          error: error instanceof ApiError ? error : new ApiError('network', String(error), { cause: error }),
+        }),
+    );
+  }
+
+  private settle(jobId: string, entry: Entry, controller: AbortController, result: { value: unknown } | { error: ApiError }): void {
+    entry.inFlight = undefined;
+    // Aborted by pause(), unwatch() or dispose(): nobody is waiting for this answer.
+    if (this.disposed || controller.signal.aborted || this.entries.get(jobId) !== entry) return this.schedule();
+    const now = this.clock.now();
+    entry.lastAt = now;
+    if ('error' in result && (result.error.kind === 'unauthorized' || result.error.kind === 'noApiKey')) {
+      this.hooks.onResult(jobId, result);
+      return this.pause();
+    }
+    let verdict: PollVerdict;
+    try {
+      verdict = this.hooks.onResult(jobId, result);
+    } catch {
+      verdict = 'continue';
+    }
+    if (verdict === 'stop') {
+      this.entries.delete(jobId);
+    } else if ('error' in result) {
+      entry.failures++;
+      entry.notBefore = now + this.backoff(entry.failures, result.error.retryAfterMs);
+      entry.serverWaitUntil = now + (result.error.retryAfterMs ?? 0);
+    } else {
+      entry.failures = 0;
+      entry.notBefore = 0;
+      entry.serverWaitUntil = 0;
+    }
+    this.schedule();
+  }
+
+  /** Exponential with "equal jitter" (half fixed, half random), never sooner than Retry-After. */
+  private backoff(failures: number, retryAfterMs: number | undefined): number {
+    const exponential = Math.min(this.timings.backoffMaxMs, this.timings.backoffBaseMs * 2 ** (failures - 1));
+    const jittered = exponential / 2 + (this.hooks.random ?? Math.random)() * (exponential / 2);
+    return Math.max(jittered, retryAfterMs ?? 0);
+  }
+}

@@ -1,0 +1,217 @@
+// The agent-jobs service: tracks, creates and follows up jobs through the API, keeps the store
+// fresh through the poller, and tells the user when a job finishes. Commands and the tree sit on
+// top of it; it shows no dialogs except the finish notification.
+import * as vscode from 'vscode';
+import { type AgentJob, ApiError, type ApiClient } from '../api';
+import type { ApiKeyStore } from '../auth/apiKey';
+import type { Settings } from '../config';
+import type { Logger } from '../log';
+import type { Ui } from '../ui';
+import { Disposable, timeout } from '../util/lifecycle';
+import { type Clock, DEFAULT_TIMINGS, JobPoller, type PollTimings, systemClock } from './jobPoller';
+import { isTerminal, jobLabel, type JobStore, type TrackedJob } from './jobStore';
+
+export interface JobTrackerDeps {
+  api: ApiClient;
+  store: JobStore;
+  keys: ApiKeyStore;
+  settings: Settings;
+  ui: Ui;
+  log: Logger;
+  clock?: Clock;
+}
+
+/** Commands the finish notification offers; they take the job id. */
+export const NOTIFICATION_ACTIONS = {
+  'Open Pull Request': 'mintlifyAgent.openPullRequest',
+  'Send Follow-up': 'mintlifyAgent.sendFollowUp',
+} as const;
+
+/** Polls after activation rather than during it: activation makes no request. */
+const STARTUP_DELAY_MS = 1_000;
+
+export class JobTracker extends Disposable {
+  readonly poller: JobPoller;
+  private readonly pausedEmitter = this.register(new vscode.EventEmitter<boolean>());
+  /** Fires when polling stops for everyone (the key was refused) or starts again. */
+  readonly onDidChangePaused = this.pausedEmitter.event;
+
+  constructor(private readonly deps: JobTrackerDeps) {
+    super();
+    this.poller = new JobPoller(
+      {
+        fetch: (jobId, signal) => this.fetchJob(jobId, signal),
+        onResult: (jobId, result) => this.onPollResult(jobId, result),
+        onPausedChange: (paused) => this.pausedEmitter.fire(paused),
+      },
+      this.timings(),
+      deps.clock ?? systemClock,
+    );
+    this.register({ dispose: () => this.poller.dispose() });
+    this.register(deps.settings.onDidChange(() => this.onSettingsChanged()));
+    this.register(deps.keys.onDidChange(() => void this.onKeyChanged()));
+    this.register(vscode.window.onDidChangeWindowState((state) => this.poller.setFocused(state.focused)));
+    this.poller.setFocused(vscode.window.state.focused);
+    deps.store.load(deps.settings.projectId);
+    this.register(timeout(STARTUP_DELAY_MS, () => this.watchUnfinished()));
+  }
+
+  private get log(): Logger {
+    return this.deps.log;
+  }
+
+  /** The current project, or an invalidInput error that says how to set it. */
+  requireProject(): string {
+    const projectId = this.deps.settings.projectId;
+    if (!projectId) throw new ApiError('invalidInput', 'No Mintlify project ID is set for this workspace. Run "Mintlify: Set Project ID".');
+    return projectId;
+  }
+
+  /** Reads a job once and starts tracking it. A 404 tracks nothing. */
+  async track(jobId: string, signal?: AbortSignal): Promise<TrackedJob> {
+    const projectId = this.requireProject();
+    const job = await this.deps.api.getJob(projectId, jobId, { signal });
+    const tracked = await this.deps.store.upsert(job.id, (t) => ({ ...t, job, checkedAt: new Date().toISOString(), notFound: false }));
+    this.deps.store.setError(job.id, undefined);
+    if (!isTerminal(tracked)) this.poller.watch(job.id);
+    return tracked;
+  }
+
+  async create(prompt: string, signal?: AbortSignal): Promise<TrackedJob> {
+    const projectId = this.requireProject();
+    const job = await this.deps.api.createJob(projectId, prompt, { signal });
+    return this.afterPrompt(job, prompt);
+  }
+
+  /**
+   * Sends a follow-up. On failure the prompt is kept as the job's unsent prompt (the next prompt
+   * box opens with it); on success the returned job replaces ours and the fast phase starts.
+   */
+  async sendFollowUp(jobId: string, prompt: string, signal?: AbortSignal): Promise<TrackedJob> {
+    const projectId = this.requireProject();
+    try {
+      const job = await this.deps.api.sendMessage(projectId, jobId, prompt, { signal });
+      return await this.afterPrompt(job, prompt);
+    } catch (error) {
+      if (this.deps.store.get(jobId)) await this.deps.store.upsert(jobId, (t) => ({ ...t, unsentPrompt: prompt }));
+      throw error;
+    }
+  }
+
+  /** Polls one job now (Refresh). A terminal job is read once; an active one keeps its schedule. */
+  async refresh(jobId: string): Promise<void> {
+    const tracked = this.deps.store.get(jobId);
+    if (!tracked) return;
+    if (this.poller.isWatching(jobId)) return this.poller.pollNow(jobId);
+    // Not polled (terminal or not found): one read, then the poller takes over if it is active again.
+    this.poller.watch(jobId, { pollNow: true });
+  }
+
+  refreshAll(): void {
+    for (const tracked of this.deps.store.all()) void this.refresh(tracked.id);
+  }
+
+  async stopTracking(jobId: string): Promise<void> {
+    this.poller.unwatch(jobId);
+    await this.deps.store.remove(jobId);
+  }
+
+  private async afterPrompt(job: AgentJob, prompt: string): Promise<TrackedJob> {
+    const now = new Date().toISOString();
+    const tracked = await this.deps.store.upsert(job.id, (t) => ({
+      ...t,
+      job,
+      checkedAt: now,
+      notFound: false,
+      unsentPrompt: undefined,
+      prompts: [...t.prompts, { text: prompt, sentAt: now }],
+    }));
+    this.deps.store.setError(job.id, undefined);
+    // The POST's answer is itself a fresh read: the next poll comes one fast interval later.
+    if (!isTerminal(tracked)) this.poller.watch(job.id, { fast: true });
+    return tracked;
+  }
+
+  private fetchJob(jobId: string, signal: AbortSignal): Promise<AgentJob> {
+    const projectId = this.deps.store.projectId;
+    if (!projectId) return Promise.reject(new ApiError('invalidInput', 'No project ID is set.'));
+    return this.deps.api.getJob(projectId, jobId, { signal });
+  }
+
+  private onPollResult(jobId: string, result: { value: unknown } | { error: ApiError }): 'continue' | 'stop' {
+    const { store } = this.deps;
+    const before = store.get(jobId);
+    if (!before) return 'stop';
+    if ('error' in result) {
+      const { error } = result;
+      store.setError(jobId, error);
+      if (error.kind === 'notFound') {
+        this.log.warn(`job ${jobId} is gone (404): polling stopped`);
+        void store.upsert(jobId, (t) => ({ ...t, notFound: true }));
+        return 'stop';
+      }
+      this.log.warn(`polling job ${jobId} failed: ${error.kind}: ${error.message}`);
+      return 'continue';
+    }
+    const job = result.value as AgentJob;
+    store.setError(jobId, undefined);
+    const wasTerminal = isTerminal(before);
+    const after: TrackedJob = { ...before, job, checkedAt: new Date().toISOString(), notFound: false };
+    void store.upsert(jobId, () => after).catch((e: unknown) => this.log.error(e instanceof Error ? e : String(e)));
+    const nowTerminal = isTerminal(after);
+    if (before.job && before.job.status !== job.status) this.log.info(`job ${jobId}: ${before.job.status} → ${job.status}`);
+    if (nowTerminal && !wasTerminal && before.job) this.notifyFinished(after);
+    return nowTerminal ? 'stop' : 'continue';
+  }
+
+  private notifyFinished(tracked: TrackedJob): void {
+    const job = tracked.job;
+    const level = this.deps.settings.notify;
+    if (!job || level === 'off' || (level === 'failures' && job.status !== 'failed')) return;
+    const label = `“${jobLabel(tracked)}”`;
+    let message: string;
+    const actions: (keyof typeof NOTIFICATION_ACTIONS)[] = [];
+    if (job.status === 'completed' && job.prLink) {
+      message = `Agent job ${label} completed: its pull request is ready.`;
+      actions.push('Open Pull Request', 'Send Follow-up');
+    } else if (job.status === 'completed') {
+      message = `Agent job ${label} completed with no files changed, so there is no pull request.`;
+      actions.push('Send Follow-up');
+    } else if (job.status === 'failed') {
+      message = `Agent job ${label} failed.`;
+      actions.push('Send Follow-up');
+    } else {
+      message = `Agent job ${label} was archived.`;
+    }
+    void this.deps.ui.showMessage(job.status === 'failed' ? 'error' : 'info', message, ...actions).then((choice) => {
+      if (choice) void vscode.commands.executeCommand(NOTIFICATION_ACTIONS[choice as keyof typeof NOTIFICATION_ACTIONS], tracked.id);
+    });
+  }
+
+  private watchUnfinished(): void {
+    for (const tracked of this.deps.store.all()) {
+      if (!isTerminal(tracked)) this.poller.watch(tracked.id, { pollNow: true });
+    }
+  }
+
+  private timings(): PollTimings {
+    return { ...DEFAULT_TIMINGS, intervalMs: this.deps.settings.pollIntervalMs };
+  }
+
+  private onSettingsChanged(): void {
+    this.poller.setTimings(this.timings());
+    if (this.deps.settings.projectId === this.deps.store.projectId) return;
+    for (const tracked of this.deps.store.all()) this.poller.unwatch(tracked.id);
+    this.deps.store.load(this.deps.settings.projectId);
+    this.watchUnfinished();
+  }
+
+  private async onKeyChanged(): Promise<void> {
+    if (await this.deps.keys.get()) {
+      this.log.info('API key changed: polling resumes');
+      this.poller.resume();
+    } else {
+      this.poller.pause();
+    }
+  }
+}

@@ -1,0 +1,32 @@
+// "$(sync~spin) 2 agent jobs active" in the status bar while any job runs; hidden otherwise.
+import * as vscode from 'vscode';
+import { Disposable } from '../util/lifecycle';
+import type { JobStore } from './jobStore';
+
+export class JobsStatusBar extends Disposable {
+  private readonly item = this.register(vscode.window.createStatusBarItem('mintlifyAgent.activeJobs', vscode.StatusBarAlignment.Left, 50));
+
+  constructor(private readonly store: JobStore) {
+    super();
+    this.item.name = 'Mintlify Agent Jobs';
+    this.item.command = 'mintlifyAgent.jobs.focus';
+    this.register(store.onDidChange(() => this.update()));
+    this.update();
+  }
+
+  get text(): string | undefined {
+    return this.item.text || undefined;
+  }
+
+  private update(): void {
+    const active = this.store.all().filter((t) => t.job?.status === 'active' && !t.notFound).length;
+    if (!active) {
+      this.item.text = '';
+      this.item.hide();
+      return;
+    }
+    this.item.text = `$(sync~spin) ${active} agent job${active === 1 ? '' : 's'} active`;
+    this.item.tooltip = 'Mintlify agent jobs in progress. Click to show them.';
+    this.item.show();
+  }
+}

@@ -1,0 +1,314 @@
+// Agent jobs in the real VS Code host against the simulator: what the user sees (tree items,
+// their icons, descriptions and tooltips, messages) and exactly which requests reached the API.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { TestSeam } from '../../src/extension';
+import { DEFAULT_TIMINGS } from '../../src/jobs/jobPoller';
+import type { Simulator } from '../simulator/server';
+import { KEY, PROJECT, requestsTo, ScriptedUser, seam, setProject, waitFor, withSimulator } from './support';
+
+/** Test-scale timings: the same scheduler, a minute shrunk to about a second. */
+const FAST = { ...DEFAULT_TIMINGS, fastIntervalMs: 100, fastPhaseMs: 1_500, intervalMs: 500, backoffBaseMs: 200, backoffMaxMs: 1_000 };
+
+interface ShownItem {
+  id: string;
+  label: string;
+  description: string;
+  icon: string;
+  color: string | undefined;
+  contextValue: string;
+  tooltip: string;
+}
+
+async function treeItems(s: TestSeam): Promise<ShownItem[]> {
+  const nodes = (await s.tree.getChildren()) ?? [];
+  return Promise.all(
+    nodes.map(async (node) => {
+      const item = await s.tree.getTreeItem(node);
+      const icon = item.iconPath as vscode.ThemeIcon;
+      return {
+        id: String(item.id),
+        label: String(item.label),
+        description: String(item.description ?? ''),
+        icon: icon.id,
+        color: icon.color?.id,
+        contextValue: String(item.contextValue),
+        tooltip: item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : String(item.tooltip ?? ''),
+      };
+    }),
+  );
+}
+
+async function jobItem(s: TestSeam, jobId: string): Promise<ShownItem | undefined> {
+  return (await treeItems(s)).find((i) => i.id === `job:${jobId}`);
+}
+
+describe('agent jobs', function () {
+  this.timeout(60_000);
+  let s: TestSeam;
+  let sim: Simulator;
+  let user: ScriptedUser;
+
+  before(async () => {
+    s = await seam();
+    sim = await withSimulator({ jobDurationMs: 1_000 });
+    s.tracker.poller.setTimings(FAST);
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('mintlifyAgent.clearApiKey');
+    await sim.close();
+  });
+  beforeEach(() => {
+    user = new ScriptedUser(s.ui);
+    sim.clearFaults();
+    sim.resetRateLimits();
+  });
+  afterEach(() => user.restore());
+
+  describe('credentials and project', () => {
+    it('refuses keys of the wrong kind with a sentence that says which key is needed', async () => {
+      await setProject(undefined);
+      let validate: vscode.InputBoxOptions['validateInput'];
+      user.type((options) => {
+        validate = options.validateInput;
+        assert.equal(options.password, true, 'the key is typed into a password box');
+        return undefined;
+      });
+      await vscode.commands.executeCommand('mintlifyAgent.setApiKey');
+      assert.ok(validate);
+      assert.match(String(await validate('mint_dsc_123')), /not an admin API key.*mint_dsc_.*API keys page/);
+      assert.match(String(await validate('mint_us_123')), /not an admin API key.*mint_us_/);
+      assert.match(String(await validate('sk_live_123')), /starts with "mint_"/);
+      assert.equal(await validate(KEY), undefined);
+    });
+
+    it('keeps the key in secret storage only and turns the welcome into the next step', async () => {
+      user.type(KEY);
+      await vscode.commands.executeCommand('mintlifyAgent.setApiKey');
+      await waitFor('the key to be seen', async () => (await s.tree.getChildren()) !== undefined && user.messages.some((m) => /saved/.test(m.message)));
+      const everySetting = JSON.stringify(vscode.workspace.getConfiguration('mintlifyAgent'));
+      assert.ok(!everySetting.includes(KEY), 'the key is not in any setting');
+      assert.deepEqual(await treeItems(s), [], 'no project yet: the welcome view shows');
+    });
+
+    it('asks for the project before starting a job, and sends nothing', async () => {
+      user.answerMessage = () => undefined;
+      await vscode.commands.executeCommand('mintlifyAgent.startJob');
+      const shown = user.lastMessage();
+      assert.match(String(shown?.message), /No Mintlify project ID/);
+      assert.ok(shown?.actions.includes('Set Project ID'));
+      assert.equal(sim.requests.length, 0);
+      await setProject(PROJECT);
+      await waitFor('the store to switch project', () => s.store.projectId === PROJECT);
+    });
+  });
+
+  describe('start, follow up, poll', () => {
+    let jobId: string;
+
+    it('starts a job: one POST, a spinning node labelled with the prompt, the status bar counts it', async () => {
+      sim.clearRequests();
+      user.type('Document the new webhooks page');
+      await vscode.commands.executeCommand('mintlifyAgent.startJob');
+      const posts = requestsTo(sim, 'POST', '/job');
+      assert.equal(posts.length, 1);
+      assert.deepEqual(posts[0]?.body, { prompt: 'Document the new webhooks page' });
+      jobId = s.store.all()[0]!.id;
+      const item = await jobItem(s, jobId);
+      assert.equal(item?.label, 'Document the new webhooks page');
+      assert.equal(item?.icon, 'sync~spin');
+      assert.match(String(item?.description), /^active/);
+      assert.equal(item?.contextValue, 'job:active:nopr');
+      assert.equal(s.statusBar.text, '$(sync~spin) 1 agent job active');
+    });
+
+    it('polls it fast until it completes, notifies, shows the PR action, then never polls it again', async () => {
+      const sentinel = sim.addJob(PROJECT, { activeForMs: 3_600_000 });
+      user.answerMessage = () => undefined;
+      user.type(sentinel.id);
+      await vscode.commands.executeCommand('mintlifyAgent.trackJob');
+      const completed = await waitFor('the job to complete in the tree', async () => {
+        const item = await jobItem(s, jobId);
+        return item?.icon === 'pass' ? item : undefined;
+      });
+      assert.equal(completed.contextValue, 'job:completed:pr');
+      assert.match(completed.description, /completed · PR ready/);
+      assert.match(completed.tooltip, /github\.com\/acme\/docs\/pull\//);
+      const note = await waitFor('the notification', () => user.messages.find((m) => /completed: its pull request is ready/.test(m.message)));
+      assert.deepEqual(note.actions, ['Open Pull Request', 'Send Follow-up']);
+      const polls = requestsTo(sim, 'GET', `/job/${jobId}`);
+      assert.ok(polls.length >= 1);
+      for (let i = 1; i < polls.length; i++) assert.ok(polls[i]!.at - polls[i - 1]!.at >= FAST.fastIntervalMs - 5, 'never faster than the fast interval');
+      // Never polled while terminal: the sentinel keeps being polled meanwhile.
+      const sentinelBefore = requestsTo(sim, 'GET', `/job/${sentinel.id}`).length;
+      await waitFor('three more polls of the sentinel', () => requestsTo(sim, 'GET', `/job/${sentinel.id}`).length >= sentinelBefore + 3);
+      assert.equal(requestsTo(sim, 'GET', `/job/${jobId}`).length, polls.length, 'no GET after the job completed');
+      assert.equal(s.tracker.poller.isWatching(jobId), false);
+      await vscode.commands.executeCommand('mintlifyAgent.stopTracking', sentinel.id);
+    });
+
+    it('opens the pull request (a web link only)', async () => {
+      await vscode.commands.executeCommand('mintlifyAgent.openPullRequest', jobId);
+      assert.match(String(user.opened[0]), /^https:\/\/github\.com\/acme\/docs\/pull\/\d+$/);
+    });
+
+    it('sends a follow-up from the palette: pick shows the state, history grows, polling restarts fast then slows', async () => {
+      sim.clearRequests();
+      let pickedFrom: readonly vscode.QuickPickItem[] = [];
+      user.pick((items) => {
+        pickedFrom = items;
+        return items.find((i) => (i as { jobId?: string }).jobId === jobId);
+      });
+      let validate: vscode.InputBoxOptions['validateInput'];
+      user.type((options) => {
+        validate = options.validateInput;
+        return 'Also add a changelog entry';
+      });
+      await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp');
+      assert.equal(pickedFrom.find((i) => (i as { jobId?: string }).jobId === jobId)?.description, 'completed');
+      assert.ok(pickedFrom.some((i) => /Enter another job ID/.test(i.label)));
+      assert.ok(validate);
+      assert.match(String(await validate('   \n ')), /empty prompt cannot be sent/);
+      assert.deepEqual(requestsTo(sim, 'POST', `/job/${jobId}/message`).map((r) => r.body), [{ prompt: 'Also add a changelog entry' }]);
+      assert.deepEqual(s.store.get(jobId)?.prompts.map((p) => p.text), ['Document the new webhooks page', 'Also add a changelog entry']);
+      const item = await jobItem(s, jobId);
+      assert.equal(item?.icon, 'sync~spin');
+      assert.match(String(item?.tooltip), /Also add a changelog entry/);
+      await waitFor('the job to complete again', async () => (await jobItem(s, jobId))?.icon === 'pass');
+      const polls = requestsTo(sim, 'GET', `/job/${jobId}`);
+      assert.ok(polls.length >= 2, 'polled while active');
+      assert.ok(polls[0]!.at - requestsTo(sim, 'POST', `/job/${jobId}/message`)[0]!.at >= FAST.fastIntervalMs - 5, 'the first poll waits one fast interval');
+    });
+  });
+
+  describe('failures lose nothing', () => {
+    let jobId: string;
+    before(async () => {
+      jobId = sim.addJob(PROJECT, { status: 'completed', prLink: null, outcome: 'noChanges' }).id;
+      user = new ScriptedUser(s.ui);
+      user.type(jobId);
+      await vscode.commands.executeCommand('mintlifyAgent.trackJob');
+      user.restore();
+    });
+
+    it('a 500 with an HTML body: says why, offers Retry, and the next prompt box has the unsent text', async () => {
+      sim.addFault({ fault: { kind: 'status', status: 500, html: true }, times: 1 });
+      user.answerMessage = () => undefined;
+      user.type('Rewrite the intro');
+      await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', jobId);
+      const shown = user.lastMessage();
+      assert.equal(shown?.level, 'error');
+      assert.match(String(shown?.message), /had a problem \(500\)/);
+      assert.ok(shown?.actions.includes('Retry'));
+      let offered: string | undefined;
+      user.type((options) => {
+        offered = options.value;
+        return undefined;
+      });
+      await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', jobId);
+      assert.equal(offered, 'Rewrite the intro');
+    });
+
+    it('Retry sends the same prompt again', async () => {
+      sim.clearRequests();
+      sim.addFault({ fault: { kind: 'drop' }, times: 1 });
+      let retried = false;
+      user.answerMessage = (m) => (m.actions.includes('Retry') && !retried ? ((retried = true), 'Retry') : undefined);
+      user.type('Rewrite the intro, shorter');
+      await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', jobId);
+      const posts = requestsTo(sim, 'POST', `/job/${jobId}/message`);
+      assert.deepEqual(posts.map((p) => p.status), [0, 200]);
+      assert.deepEqual(posts[1]?.body, { prompt: 'Rewrite the intro, shorter' });
+      assert.equal(s.store.get(jobId)?.unsentPrompt, undefined);
+    });
+
+    it('a 429 says when to try again', async () => {
+      sim.addFault({ fault: { kind: 'rateLimit', retryAfterSeconds: 42 }, times: 1 });
+      user.type('One more thing');
+      await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', jobId);
+      assert.match(String(user.lastMessage()?.message), /rate limit.*Try again in 42 s/);
+      assert.equal(s.store.get(jobId)?.unsentPrompt, 'One more thing');
+    });
+
+    it('a 404 offers Stop Tracking', async () => {
+      const gone = sim.addJob(PROJECT, { status: 'failed' });
+      user.type(gone.id);
+      await vscode.commands.executeCommand('mintlifyAgent.trackJob');
+      sim.deleteJob(PROJECT, gone.id);
+      user.answerMessage = (m) => (m.actions.includes('Stop Tracking') ? 'Stop Tracking' : undefined);
+      user.type('Try again please');
+      await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', gone.id);
+      assert.ok(user.messages.some((m) => m.actions.includes('Stop Tracking')));
+      assert.equal(s.store.get(gone.id), undefined, 'Stop Tracking removed it');
+    });
+
+    it('tracking an unknown id (with / ? # and non-ASCII) names the project and tracks nothing', async () => {
+      sim.clearRequests();
+      const count = s.store.all().length;
+      user.type('no/such?job#ü');
+      await vscode.commands.executeCommand('mintlifyAgent.trackJob');
+      assert.match(String(user.lastMessage()?.message), /No agent job "no\/such\?job#ü" in project "demo-project"/);
+      assert.equal(s.store.all().length, count);
+      assert.deepEqual(sim.requests[0]?.segments.slice(-2), ['job', 'no/such?job#ü']);
+    });
+
+    it('tracks a job from a pasted dashboard link', async () => {
+      const job = sim.addJob(PROJECT, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/9' });
+      user.type(`https://dashboard.mintlify.com/acme/docs/agent/${job.id}`);
+      await vscode.commands.executeCommand('mintlifyAgent.trackJob');
+      assert.equal(s.store.get(job.id)?.job?.prLink, 'https://github.com/acme/docs/pull/9');
+    });
+
+    it('a status it does not know shows as unknown and keeps the job', async () => {
+      const job = sim.addJob(PROJECT, { activeForMs: 3_600_000 });
+      sim.setRawJob(PROJECT, job.id, { id: job.id, status: 'paused' });
+      user.type(job.id);
+      await vscode.commands.executeCommand('mintlifyAgent.trackJob');
+      const item = await jobItem(s, job.id);
+      assert.equal(item?.icon, 'question');
+      assert.match(String(item?.description), /unknown status “paused”/);
+      await vscode.commands.executeCommand('mintlifyAgent.stopTracking', job.id);
+    });
+
+    it('a job deleted on the server while polled turns "not found" and is no longer polled', async () => {
+      const job = sim.addJob(PROJECT, { activeForMs: 3_600_000 });
+      user.type(job.id);
+      await vscode.commands.executeCommand('mintlifyAgent.trackJob');
+      sim.deleteJob(PROJECT, job.id);
+      const item = await waitFor('the not-found state', async () => {
+        const i = await jobItem(s, job.id);
+        return i?.contextValue.startsWith('job:notFound') ? i : undefined;
+      });
+      assert.match(item.description, /not found/);
+      assert.equal(s.tracker.poller.isWatching(job.id), false);
+      assert.ok(s.store.get(job.id), 'still listed: the user decides');
+      await vscode.commands.executeCommand('mintlifyAgent.stopTracking', job.id);
+    });
+
+    it('a 401 in the middle of polling stops all polling until the key changes', async () => {
+      const job = sim.addJob(PROJECT, { activeForMs: 3_600_000 });
+      user.type(job.id);
+      await vscode.commands.executeCommand('mintlifyAgent.trackJob');
+      sim.revokeKey(KEY);
+      await waitFor('polling to stop', () => s.tracker.poller.isPaused);
+      const items = await treeItems(s);
+      assert.equal(items[0]?.id, 'notice');
+      assert.match(items[0]!.label, /API key was not accepted/);
+      const count = sim.requests.length;
+      assert.equal(s.tracker.poller.nextDueAt(job.id), undefined, 'nothing is scheduled');
+      const newKey = 'mint_integration_second_key';
+      user.type(newKey);
+      await vscode.commands.executeCommand('mintlifyAgent.setApiKey');
+      await waitFor('polling to resume with the new key', () => sim.requests.slice(count).some((r) => r.authorization === `Bearer ${newKey}` && r.status === 200));
+      assert.equal(s.tracker.poller.isPaused, false);
+      await vscode.commands.executeCommand('mintlifyAgent.stopTracking', job.id);
+    });
+
+    it('tracked jobs and their prompts survive a reload', async () => {
+      const before = s.store.all().map((t) => ({ id: t.id, prompts: t.prompts.map((p) => p.text) }));
+      s.store.load(PROJECT);
+      assert.deepEqual(s.store.all().map((t) => ({ id: t.id, prompts: t.prompts.map((p) => p.text) })), before);
+      assert.ok(before.length > 0);
+    });
+  });
+});

@@ -1,0 +1,118 @@
+// Shared helpers for the suites that run inside the real VS Code host.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { TestSeam } from '../../src/extension';
+import type { MessageLevel, Ui } from '../../src/ui';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server';
+
+export const EXTENSION_ID = 'mintlify-agent-analytics.mintlify-agent-analytics';
+export const PROJECT = 'demo-project';
+export const KEY = 'mint_integration_test_key';
+
+export async function seam(): Promise<TestSeam> {
+  const extension = vscode.extensions.getExtension<TestSeam | undefined>(EXTENSION_ID);
+  assert.ok(extension, 'the extension is installed');
+  const exports = extension.isActive ? extension.exports : await extension.activate();
+  assert.ok(exports, 'the test seam is returned outside production');
+  return exports;
+}
+
+/** Waits until `condition` returns a truthy value, checking every 25 ms, failing after `timeoutMs`. */
+export async function waitFor<T>(what: string, condition: () => T | Promise<T>, timeoutMs = 15_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await condition();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export interface ShownMessage {
+  level: MessageLevel;
+  message: string;
+  actions: string[];
+}
+
+/**
+ * Stands in for the user: answers input boxes and quick picks from a script and records every
+ * message. Whatever the script does not expect fails the test instead of hanging it.
+ */
+export class ScriptedUser {
+  readonly messages: ShownMessage[] = [];
+  readonly inputBoxes: vscode.InputBoxOptions[] = [];
+  readonly opened: string[] = [];
+  private readonly inputs: ((options: vscode.InputBoxOptions) => string | undefined)[] = [];
+  private readonly picks: ((items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined)[] = [];
+  private readonly saved = new Map<keyof Ui, unknown>();
+  /** Which button to press on a message; default: dismiss it. */
+  answerMessage: (message: ShownMessage) => string | undefined = () => undefined;
+
+  constructor(private readonly ui: Ui) {
+    const patch = <K extends keyof Ui>(name: K, replacement: Ui[K]) => {
+      this.saved.set(name, ui[name]);
+      ui[name] = replacement;
+    };
+    patch('showMessage', async (level, message, ...actions) => {
+      const shown = { level, message, actions };
+      this.messages.push(shown);
+      return this.answerMessage(shown);
+    });
+    patch('showInputBox', async (options) => {
+      this.inputBoxes.push(options);
+      const answer = this.inputs.shift();
+      if (!answer) throw new Error(`unexpected input box: ${options.title ?? options.prompt}`);
+      const value = answer(options);
+      // Like the real box: Enter is refused while validateInput returns a message.
+      if (value !== undefined) {
+        const problem = await options.validateInput?.(value);
+        if (problem) throw new Error(`the input box refused ${JSON.stringify(value.slice(0, 40))}: ${typeof problem === 'string' ? problem : problem.message}`);
+      }
+      return value;
+    });
+    patch('showQuickPick', (async (items: readonly vscode.QuickPickItem[]) => {
+      const answer = this.picks.shift();
+      if (!answer) throw new Error('unexpected quick pick');
+      return answer(items);
+    }) as Ui['showQuickPick']);
+    patch('withProgress', (_options, task) => task({ report: () => undefined }, new vscode.CancellationTokenSource().token));
+    patch('openExternal', async (uri) => {
+      this.opened.push(uri.toString(true));
+      return true;
+    });
+  }
+
+  /** Queues an answer for the next input box (a value, or undefined for Escape). */
+  type(answer: string | undefined | ((options: vscode.InputBoxOptions) => string | undefined)): this {
+    this.inputs.push(typeof answer === 'function' ? answer : () => answer);
+    return this;
+  }
+
+  pick(choose: (items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined): this {
+    this.picks.push(choose);
+    return this;
+  }
+
+  lastMessage(): ShownMessage | undefined {
+    return this.messages.at(-1);
+  }
+
+  restore(): void {
+    for (const [name, original] of this.saved) (this.ui as unknown as Record<string, unknown>)[name] = original;
+    assert.equal(this.inputs.length, 0, 'every scripted input was used');
+  }
+}
+
+export async function withSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const sim = await startSimulator({ projects: [PROJECT, 'other-project'], ...options });
+  await vscode.workspace.getConfiguration('mintlifyAgent').update('apiBaseUrl', sim.url, vscode.ConfigurationTarget.Global);
+  return sim;
+}
+
+export async function setProject(projectId: string | undefined): Promise<void> {
+  await vscode.workspace.getConfiguration('mintlifyAgent').update('projectId', projectId, vscode.ConfigurationTarget.Workspace);
+}
+
+export function requestsTo(sim: Simulator, method: string, pathEnd: string) {
+  return sim.requests.filter((r) => r.method === method && decodeURIComponent(r.rawPath).endsWith(pathEnd));
+}
