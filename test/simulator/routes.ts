@@ -1,0 +1,27 @@
+// The four routes of the simulated API, matched on decoded path segments.
+
+export type Route =
+  | { name: 'createJob'; method: 'POST'; projectId: string }
+  | { name: 'getJob'; method: 'GET'; projectId: string; jobId: string }
+  | { name: 'sendMessage'; method: 'POST'; projectId: string; jobId: string }
+  | { name: 'visitors'; method: 'GET'; projectId: string };
+
+/**
+ * The route a path names, or undefined: every segment must be there, none extra, and the parameters
+ * must not be empty ('/v2/agent/p/job/' is not the job '' but no route at all).
+ */
+export function matchRoute(segments: readonly string[]): Route | undefined {
+  const [root, version, area, projectId, resource, jobId, action, ...rest] = segments;
+  if (root !== '' || !projectId || rest.length) return undefined;
+  if (version === 'v2' && area === 'agent' && resource === 'job') {
+    if (jobId === undefined) return { name: 'createJob', method: 'POST', projectId };
+    if (jobId === '') return undefined;
+    if (action === undefined) return { name: 'getJob', method: 'GET', projectId, jobId };
+    if (action === 'message') return { name: 'sendMessage', method: 'POST', projectId, jobId };
+    return undefined;
+  }
+  if (version === 'v1' && area === 'analytics' && resource === 'visitors' && jobId === undefined) {
+    return { name: 'visitors', method: 'GET', projectId };
+  }
+  return undefined;
+}
