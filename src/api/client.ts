@@ -1,6 +1,5 @@
-// The one HTTP client. ky does the transport (timeouts, one retry of an idempotent GET on a
-// gateway blip); this module adds the key, builds safe URLs, parses bodies with the schemas and
-// turns every failure into an ApiError.
+// The one HTTP client. ky does the transport and timeouts; this module adds the key, builds safe
+// URLs, parses bodies with the schemas and turns every failure into an ApiError.
 import ky, { HTTPError, TimeoutError } from 'ky';
 import * as z from 'zod/mini';
 import { checkBaseUrl } from './baseUrl';
@@ -14,6 +13,8 @@ export interface RequestLogEntry {
   path: string;
   /** HTTP status, or undefined when no response came back. */
   status: number | undefined;
+  /** When the request started (ms since the epoch) and how long it took. */
+  startedAt: number;
   durationMs: number;
   error?: ApiError;
 }
@@ -42,17 +43,9 @@ export interface ApiClient {
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
-  const http = ky.create({
-    retry: {
-      limit: 1,
-      methods: ['get'], // never retry a POST: the platform would see the prompt twice
-      statusCodes: [502, 503, 504],
-      afterStatusCodes: [],
-      retryOnTimeout: false,
-      jitter: true,
-    },
-    throwHttpErrors: true,
-  });
+  // No automatic retries: with 100 requests an hour, every request is one that the scheduler (with
+  // its backoff) or the user (with a Retry button) chose to make. A POST is never repeated.
+  const http = ky.create({ retry: 0, throwHttpErrors: true });
 
   async function call<T>(
     method: 'get' | 'post',
@@ -65,9 +58,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (!key) throw new ApiError('noApiKey', 'No Mintlify API key is set. Run "Mintlify: Set API Key".');
     const path = '/' + segments.map(encodeURIComponent).join('/');
     const query = init.searchParams && Object.keys(init.searchParams).length ? '?' + new URLSearchParams(init.searchParams).toString() : '';
+    const startedAt = Date.now();
     const started = performance.now();
     const log = (status: number | undefined, error?: ApiError) =>
-      options.onRequest?.({ method: method.toUpperCase(), path: path + query, status, durationMs: performance.now() - started, ...(error && { error }) });
+      options.onRequest?.({ method: method.toUpperCase(), path: path + query, status, startedAt, durationMs: performance.now() - started, ...(error && { error }) });
 
     let response: Response;
     try {

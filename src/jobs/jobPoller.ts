@@ -79,7 +79,7 @@ export class JobPoller {
 
   constructor(
     private readonly hooks: PollerHooks,
-    private timings: PollTimings = DEFAULT_TIMINGS,
+    private currentTimings: PollTimings = DEFAULT_TIMINGS,
     private readonly clock: Clock = systemClock,
   ) {}
 
@@ -88,7 +88,7 @@ export class JobPoller {
     const now = this.clock.now();
     const entry = this.entries.get(jobId) ?? { lastAt: now, fastUntil: 0, failures: 0, notBefore: 0, serverWaitUntil: 0, urgent: false };
     if (options.fast) {
-      entry.fastUntil = now + this.timings.fastPhaseMs;
+      entry.fastUntil = now + this.currentTimings.fastPhaseMs;
       entry.lastAt = now;
       entry.failures = 0;
       entry.notBefore = entry.serverWaitUntil;
@@ -141,8 +141,12 @@ export class JobPoller {
     this.schedule();
   }
 
+  get timings(): PollTimings {
+    return this.currentTimings;
+  }
+
   setTimings(timings: PollTimings): void {
-    this.timings = timings;
+    this.currentTimings = timings;
     this.schedule();
   }
 
@@ -176,8 +180,8 @@ export class JobPoller {
 
   /** The phase is that of the last poll, so a due time does not jump when the fast phase ends. */
   private intervalOf(entry: Entry): number {
-    const base = entry.lastAt < entry.fastUntil ? this.timings.fastIntervalMs : this.timings.intervalMs;
-    return this.focused ? base : base * this.timings.unfocusedFactor;
+    const base = entry.lastAt < entry.fastUntil ? this.currentTimings.fastIntervalMs : this.currentTimings.intervalMs;
+    return this.focused ? base : base * this.currentTimings.unfocusedFactor;
   }
 
   private dueAt(entry: Entry): number {
@@ -201,7 +205,7 @@ export class JobPoller {
     for (const [jobId, entry] of this.entries) {
       if (entry.inFlight) continue;
       const due = this.dueAt(entry);
-      if (due <= now && this.inFlightCount < this.timings.maxInFlight) this.poll(jobId, entry);
+      if (due <= now && this.inFlightCount < this.currentTimings.maxInFlight) this.poll(jobId, entry);
       else if (due > now) next = Math.min(next, due);
       // Due but over the cap: a finishing request calls schedule() again.
     }
@@ -267,7 +271,7 @@ export class JobPoller {
 
   /** Exponential with "equal jitter" (half fixed, half random), never sooner than Retry-After. */
   private backoff(failures: number, retryAfterMs: number | undefined): number {
-    const exponential = Math.min(this.timings.backoffMaxMs, this.timings.backoffBaseMs * 2 ** (failures - 1));
+    const exponential = Math.min(this.currentTimings.backoffMaxMs, this.currentTimings.backoffBaseMs * 2 ** (failures - 1));
     const jittered = exponential / 2 + (this.hooks.random ?? Math.random)() * (exponential / 2);
     return Math.max(jittered, retryAfterMs ?? 0);
   }

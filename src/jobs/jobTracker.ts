@@ -8,7 +8,7 @@ import type { Settings } from '../config';
 import type { Logger } from '../log';
 import type { Ui } from '../ui';
 import { Disposable, timeout } from '../util/lifecycle';
-import { type Clock, DEFAULT_TIMINGS, JobPoller, type PollTimings, systemClock } from './jobPoller';
+import { type Clock, DEFAULT_TIMINGS, JobPoller, systemClock } from './jobPoller';
 import { isTerminal, jobLabel, type JobStore, type TrackedJob } from './jobStore';
 
 export interface JobTrackerDeps {
@@ -35,16 +35,18 @@ export class JobTracker extends Disposable {
   private readonly pausedEmitter = this.register(new vscode.EventEmitter<boolean>());
   /** Fires when polling stops for everyone (the key was refused) or starts again. */
   readonly onDidChangePaused = this.pausedEmitter.event;
+  private intervalSetting: number;
 
   constructor(private readonly deps: JobTrackerDeps) {
     super();
+    this.intervalSetting = deps.settings.pollIntervalMs;
     this.poller = new JobPoller(
       {
         fetch: (jobId, signal) => this.fetchJob(jobId, signal),
         onResult: (jobId, result) => this.onPollResult(jobId, result),
         onPausedChange: (paused) => this.pausedEmitter.fire(paused),
       },
-      this.timings(),
+      { ...DEFAULT_TIMINGS, intervalMs: this.intervalSetting },
       deps.clock ?? systemClock,
     );
     this.register({ dispose: () => this.poller.dispose() });
@@ -188,19 +190,21 @@ export class JobTracker extends Disposable {
     });
   }
 
+  /** One catch-up read of every unfinished job that is not already on a schedule. */
   private watchUnfinished(): void {
     for (const tracked of this.deps.store.all()) {
-      if (!isTerminal(tracked)) this.poller.watch(tracked.id, { pollNow: true });
+      if (!isTerminal(tracked) && !this.poller.isWatching(tracked.id)) this.poller.watch(tracked.id, { pollNow: true });
     }
   }
 
-  private timings(): PollTimings {
-    return { ...DEFAULT_TIMINGS, intervalMs: this.deps.settings.pollIntervalMs };
-  }
-
   private onSettingsChanged(): void {
-    this.poller.setTimings(this.timings());
+    const intervalMs = this.deps.settings.pollIntervalMs;
+    if (intervalMs !== this.intervalSetting) {
+      this.intervalSetting = intervalMs;
+      this.poller.setTimings({ ...this.poller.timings, intervalMs });
+    }
     if (this.deps.settings.projectId === this.deps.store.projectId) return;
+    this.log.info(`project changed: ${this.deps.store.projectId ?? '(none)'} → ${this.deps.settings.projectId ?? '(none)'}`);
     for (const tracked of this.deps.store.all()) this.poller.unwatch(tracked.id);
     this.deps.store.load(this.deps.settings.projectId);
     this.watchUnfinished();

@@ -4,16 +4,14 @@ import { EXTENSION_ID, seam } from './support';
 
 describe('activation', () => {
   it('activates without a single network request and registers every contributed command', async () => {
-    {
-      const extension = vscode.extensions.getExtension(EXTENSION_ID);
-      assert.ok(extension);
-      const { requests } = await seam();
-      assert.equal(extension.isActive, true);
-      assert.deepEqual(requests, [], 'no request since activation');
-      const contributed = (extension.packageJSON.contributes.commands as { command: string }[]).map((c) => c.command);
-      const registered = new Set(await vscode.commands.getCommands(true));
-      for (const command of contributed) assert.ok(registered.has(command), `${command} is registered`);
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(extension);
+    const { requests } = await seam();
+    assert.equal(extension.isActive, true);
+    assert.deepEqual(requests, [], 'no request since activation');
+    const contributed = (extension.packageJSON.contributes.commands as { command: string }[]).map((c) => c.command);
+    const registered = new Set(await vscode.commands.getCommands(true));
+    for (const command of contributed) assert.ok(registered.has(command), `${command} is registered`);
       assert.ok(contributed.every((c) => c.startsWith('mintlifyAgent.')));
-    }
   });
 });

@@ -1,0 +1,97 @@
+// Date ranges as people pick them, turned into what the API takes.
+//
+// People think in calendar days and inclusive ends ("Last 7 days" includes today; "1 to 7 March"
+// includes the 7th). The API takes `dateFrom` (inclusive) and `dateTo` (exclusive). So every range
+// is a pair of *local* calendar days `YYYY-MM-DD` (today is the day on the user's clock), and the
+// API gets `dateFrom = from` and `dateTo = to + 1 day`. Dates are sent without a time, so the API
+// decides where its days begin (the spec does not say; a date-only value is usually UTC midnight):
+// "today" follows the user's clock, the day boundaries follow the platform's, and two people in
+// different time zones who pick the same days get the same numbers.
+//
+// Day arithmetic runs on UTC dates so that a daylight-saving change can never shift a day.
+import { PRESET_LABELS, type PresetId, type RangeSelection } from '../shared/protocol';
+
+/** A calendar day, `YYYY-MM-DD`. */
+export type Day = string;
+
+export interface ResolvedRange {
+  /** First day, inclusive; undefined for All time. */
+  from: Day | undefined;
+  /** Last day, inclusive, as the user sees it; undefined for All time. */
+  to: Day | undefined;
+  /** What the API gets: inclusive lower bound. */
+  dateFrom: string | undefined;
+  /** What the API gets: exclusive upper bound, the day after `to`. */
+  dateTo: string | undefined;
+  /** "Last 7 days (2025-03-01 to 2025-03-07)" */
+  label: string;
+}
+
+export type RangeResult = { ok: true; range: ResolvedRange } | { ok: false; message: string };
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Today on the user's clock. */
+export function localToday(now: Date = new Date()): Day {
+  return formatDay(now.getFullYear(), now.getMonth() + 1, now.getDate());
+}
+
+/** The day itself when `text` is a real calendar day `YYYY-MM-DD`, else undefined (2025-02-30 is not). */
+export function parseDay(text: string): Day | undefined {
+  const match = DAY.exec(text);
+  if (!match) return undefined;
+  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  // Date.UTC rolls 2025-02-30 over into March; a real day survives the round trip. Years below 100
+  // would be read as 19xx, and no analytics predate the year 1000.
+  if (y < 1000 || date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return undefined;
+  return text;
+}
+
+export function addDays(day: Day, days: number): Day {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d + days));
+  return formatDay(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate());
+}
+
+function formatDay(year: number, month: number, day: number): Day {
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+function inclusive(from: Day, to: Day, name?: string): ResolvedRange {
+  const days = from === to ? from : `${from} to ${to}`;
+  return { from, to, dateFrom: from, dateTo: addDays(to, 1), label: name ? `${name} (${days})` : days };
+}
+
+export function resolvePreset(preset: PresetId, today: Day): ResolvedRange {
+  const name = PRESET_LABELS[preset];
+  switch (preset) {
+    case 'last7':
+      return inclusive(addDays(today, -6), today, name);
+    case 'last30':
+      return inclusive(addDays(today, -29), today, name);
+    case 'last90':
+      return inclusive(addDays(today, -89), today, name);
+    case 'thisMonth':
+      return inclusive(`${today.slice(0, 8)}01`, today, name);
+    case 'allTime':
+      // No bounds at all: the API's own "everything", and a cache key that does not change at midnight.
+      return { from: undefined, to: undefined, dateFrom: undefined, dateTo: undefined, label: name };
+  }
+}
+
+/** Checks a range the user typed. `today` is injected so tests do not depend on the clock. */
+export function resolveRange(selection: RangeSelection, today: Day): RangeResult {
+  if (selection.kind === 'preset') return { ok: true, range: resolvePreset(selection.preset, today) };
+  const fromText = selection.from.trim();
+  const toText = selection.to.trim();
+  if (!fromText) return { ok: false, message: 'Choose a start date.' };
+  if (!toText) return { ok: false, message: 'Choose an end date.' };
+  const from = parseDay(fromText);
+  if (!from) return { ok: false, message: `"${fromText}" is not a valid start date. Use a real day written YYYY-MM-DD.` };
+  const to = parseDay(toText);
+  if (!to) return { ok: false, message: `"${toText}" is not a valid end date. Use a real day written YYYY-MM-DD.` };
+  // Both are YYYY-MM-DD, so comparing the strings compares the days.
+  if (to < from) return { ok: false, message: `The end date ${to} is before the start date ${from}.` };
+  return { ok: true, range: inclusive(from, to) };
+}

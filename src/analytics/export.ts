@@ -1,0 +1,195 @@
+// "Export Visitors…": every page of a range into a CSV or JSON file the user picks.
+//
+// The file is written through vscode.workspace.fs, so it lands wherever the save dialog pointed:
+// the extension host's disk in a remote window, or a virtual file system. It is written to a
+// hidden temporary file next to the target and renamed over it at the end, so a cancel or a
+// failure at any point leaves no half file (and an older file at the target untouched).
+import { randomBytes } from 'node:crypto';
+import { posix } from 'node:path';
+import * as vscode from 'vscode';
+import { formatWait, isApiError, type ApiClient, type ApiErrorKind } from '../api';
+import type { Logger } from '../log';
+import { EXTENSION_COMMANDS, type ExportFormat, type ExportStatus } from '../shared/protocol';
+import type { Ui } from '../ui';
+import type { ResolvedRange } from './dateRange';
+import { toCsv, toJson } from './exportFormats';
+import { ExportLimitError, fetchAllVisitors, type AllVisitors, type FetchVisitors } from './visitorsQuery';
+
+export interface ExportRequest {
+  projectId: string;
+  range: ResolvedRange;
+  /** Preferred format; a `.csv` or `.json` name picked in the save dialog wins. */
+  format: ExportFormat;
+}
+
+export interface ExporterDeps {
+  api: ApiClient;
+  ui: Ui;
+  log: Logger;
+  /** Progress and outcome, for the panel's status line. */
+  onStatus: (status: ExportStatus) => void;
+}
+
+/** Failures that happen before anything is sent do not count as requests. */
+const NOT_SENT: ReadonlySet<ApiErrorKind> = new Set(['invalidInput', 'noApiKey', 'insecureBaseUrl']);
+
+const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+
+export class VisitorsExporter {
+  private running = false;
+
+  constructor(private readonly deps: ExporterDeps) {}
+
+  /** Resolves with the outcome once the file is written or the export has failed; undefined when the user closed the save dialog. */
+  async run(request: ExportRequest): Promise<ExportStatus | undefined> {
+    if (this.running) {
+      void this.deps.ui.showMessage('info', 'An export of visitors is already running.');
+      return undefined;
+    }
+    this.running = true; // from the save dialog on: a second click must not open a second one
+    try {
+      return await this.exportTo(request);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async exportTo(request: ExportRequest): Promise<ExportStatus | undefined> {
+    const { ui, log } = this.deps;
+    const target = await ui.showSaveDialog({
+      title: `Export visitors: ${request.range.label}`,
+      saveLabel: 'Export',
+      defaultUri: defaultTarget(request),
+      filters: request.format === 'json' ? { JSON: ['json'], CSV: ['csv'] } : { CSV: ['csv'], JSON: ['json'] },
+    });
+    if (!target) return undefined;
+    const extension = posix.extname(target.path).toLowerCase();
+    const format: ExportFormat = extension === '.json' ? 'json' : extension === '.csv' ? 'csv' : request.format;
+    const fileName = posix.basename(target.path);
+
+    const cancel = new AbortController();
+    let requests = 0;
+    const counted: FetchVisitors = async (projectId, query, options) => {
+      try {
+        const page = await this.deps.api.getVisitors(projectId, query, options);
+        requests++;
+        return page;
+      } catch (error) {
+        if (!(isApiError(error) && NOT_SENT.has(error.kind))) requests++;
+        throw error;
+      }
+    };
+
+    let status: ExportStatus;
+    try {
+      this.deps.onStatus({ state: 'running', pages: 0, rows: 0 });
+      const all = await ui.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Exporting visitors (${request.range.label})`, cancellable: true },
+        async (progress, token) => {
+          const subscription = token.onCancellationRequested(() => cancel.abort());
+          try {
+            progress.report({ message: 'page 1…' });
+            const result = await fetchAllVisitors(counted, request.projectId, request.range, {
+              signal: cancel.signal,
+              onPage: (pages, rows) => {
+                progress.report({ message: `${plural(pages, 'page')}, ${plural(rows, 'row')}` });
+                this.deps.onStatus({ state: 'running', pages, rows });
+              },
+            });
+            progress.report({ message: `writing ${fileName}…` });
+            await writeAtomically(target, encode(format, request, result), cancel.signal);
+            return result;
+          } finally {
+            subscription.dispose();
+          }
+        },
+      );
+      status = { state: 'done', rows: all.rows.length, requests, fileName };
+      const done = `Exported ${plural(all.rows.length, 'row')} to ${fileName} with ${plural(requests, 'request')}.`;
+      const caveat =
+        all.stoppedEarly === 'emptyPage'
+          ? ' The API said there were more rows but sent an empty page, so the file holds every row it sent.'
+          : all.stoppedEarly === 'repeatedPage'
+            ? ' The API sent the same page twice, so the export stopped there and the file may be incomplete.'
+            : '';
+      log.info(`export: ${all.rows.length} rows, ${all.pages} pages, ${requests} requests → ${target.toString(true)}${all.stoppedEarly ? ` (stopped early: ${all.stoppedEarly})` : ''}`);
+      void ui.showMessage(caveat ? 'warning' : 'info', done + caveat, 'Open File').then((choice) => {
+        if (choice === 'Open File') void vscode.window.showTextDocument(target).then(undefined, (e: unknown) => log.warn(`could not open ${fileName}: ${String(e)}`));
+      });
+    } catch (error) {
+      status = this.failure(error, requests, cancel.signal.aborted, fileName);
+    }
+    this.deps.onStatus(status);
+    return status;
+  }
+
+  private failure(error: unknown, requests: number, cancelled: boolean, fileName: string): ExportStatus {
+    const { ui, log } = this.deps;
+    const used = `after ${plural(requests, 'request')}`;
+    if (cancelled || (isApiError(error) && error.kind === 'cancelled')) {
+      log.info(`export cancelled ${used}`);
+      const message = `Export cancelled ${used}. No file was written.`;
+      void ui.showMessage('info', message);
+      return { state: 'cancelled', requests };
+    }
+    let message: string;
+    let action: string | undefined = 'Show Log';
+    if (isApiError(error) && error.kind === 'rateLimited') {
+      const when = error.retryAfterMs === undefined ? 'later' : formatWait(error.retryAfterMs);
+      message = `The analytics rate limit was reached ${used}. Try again ${when}. No file was written.`;
+      action = undefined;
+    } else if (isApiError(error) && (error.kind === 'unauthorized' || error.kind === 'noApiKey')) {
+      message = `${error.message} No file was written.`;
+      action = 'Set API Key';
+    } else if (isApiError(error) || error instanceof ExportLimitError) {
+      message = `Export failed ${used}: ${error.message} No file was written.`;
+    } else {
+      message = `Could not write ${fileName}: ${error instanceof Error ? error.message : String(error)}. No file was written.`;
+    }
+    if (isApiError(error)) log.warn(`export failed ${used}: ${[error.message, ...error.details].join('\n')}`);
+    else log.error(error instanceof Error ? error : String(error));
+    void ui.showMessage('error', message, ...(action ? [action] : [])).then((choice) => {
+      if (choice === 'Show Log') void vscode.commands.executeCommand('mintlifyAgent.showLog');
+      if (choice === 'Set API Key') void vscode.commands.executeCommand(EXTENSION_COMMANDS.setApiKey);
+    });
+    return { state: 'failed', requests, message };
+  }
+}
+
+function encode(format: ExportFormat, request: ExportRequest, all: AllVisitors): Uint8Array {
+  const { range } = request;
+  const text =
+    format === 'csv'
+      ? toCsv(all.rows)
+      : toJson({
+          projectId: request.projectId,
+          range: { label: range.label, from: range.from ?? null, to: range.to ?? null, dateFrom: range.dateFrom ?? null, dateTo: range.dateTo ?? null },
+          exportedAt: new Date().toISOString(),
+          totals: all.totals,
+          rows: all.rows,
+        });
+  return new TextEncoder().encode(text);
+}
+
+function defaultTarget({ projectId, range, format }: ExportRequest): vscode.Uri | undefined {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  if (!folder) return undefined;
+  const days = range.from && range.to ? `${range.from}-to-${range.to}` : 'all-time';
+  const project = projectId.replace(/[^\w.-]+/g, '-').slice(0, 60);
+  return vscode.Uri.joinPath(folder, `visitors-${project}-${days}.${format}`);
+}
+
+/** Writes a hidden sibling first and renames it over the target, so the target is whole or untouched. */
+async function writeAtomically(target: vscode.Uri, bytes: Uint8Array, signal: AbortSignal): Promise<void> {
+  const fs = vscode.workspace.fs;
+  const temp = vscode.Uri.joinPath(target, '..', `.${posix.basename(target.path)}.${randomBytes(4).toString('hex')}.part`);
+  try {
+    signal.throwIfAborted();
+    await fs.writeFile(temp, bytes);
+    signal.throwIfAborted();
+    await fs.rename(temp, target, { overwrite: true });
+  } catch (error) {
+    await fs.delete(temp).then(undefined, () => undefined); // it may never have been created
+    throw error;
+  }
+}

@@ -1,0 +1,141 @@
+// Visitor analytics, wired into the window: the "Open Visitor Analytics" and "Export Visitors…"
+// commands, the serializer that brings the panel back after a reload, and the page memory and
+// exporter the panel shares with the commands. Nothing here sends a request until the user asks.
+import * as vscode from 'vscode';
+import type { ApiClient } from '../api';
+import type { Settings } from '../config';
+import type { Logger } from '../log';
+import { EXTENSION_COMMANDS, PRESET_LABELS, PRESETS, type ExportStatus, type PresetId } from '../shared/protocol';
+import type { Ui } from '../ui';
+import { AnalyticsPanel, type AnalyticsPanelDeps } from './analyticsPanel';
+import { localToday, resolvePreset } from './dateRange';
+import { VisitorsExporter } from './export';
+import { VisitorsPager } from './visitorsQuery';
+
+export interface AnalyticsDeps {
+  api: ApiClient;
+  settings: Settings;
+  ui: Ui;
+  log: Logger;
+  /** Fires when the API key is stored or deleted (in this window or another). */
+  onDidChangeApiKey: vscode.Event<void>;
+}
+
+/** For tests: the panel of this window, if one is open. */
+export interface AnalyticsHandle {
+  panel(): AnalyticsPanel | undefined;
+}
+
+export const OPEN_ANALYTICS_COMMAND = 'mintlifyAgent.openAnalytics';
+export const EXPORT_VISITORS_COMMAND = 'mintlifyAgent.exportVisitors';
+const PAGE_SIZE_SETTING = 'mintlifyAgent.analytics.pageSize';
+
+export function registerAnalytics(context: vscode.ExtensionContext, deps: AnalyticsDeps): AnalyticsHandle {
+  const { settings, ui } = deps;
+  const log = deps.log.scoped('analytics');
+  // Window-wide, so closing and reopening the panel does not spend requests on pages seen before.
+  const pager = new VisitorsPager((projectId, query, options) => deps.api.getVisitors(projectId, query, options));
+  let current: AnalyticsPanel | undefined;
+  const exporter = new VisitorsExporter({ api: deps.api, ui, log, onStatus: (status) => current?.showExportStatus(status) });
+
+  const panelDeps: AnalyticsPanelDeps = {
+    extensionUri: context.extensionUri,
+    pager,
+    settings,
+    ui,
+    log,
+    onDidChangeApiKey: deps.onDidChangeApiKey,
+    pageSizeSetting: pageSizeWarner(settings, ui),
+    exportVisitors: (request) => exporter.run(request),
+  };
+
+  const adopt = (panel: AnalyticsPanel) => {
+    current = panel;
+    panel.onDidDispose(() => {
+      if (current === panel) current = undefined;
+    });
+  };
+
+  const openAnalytics = () => {
+    if (current) current.reveal();
+    else adopt(AnalyticsPanel.create(panelDeps));
+  };
+
+  /** The open panel's range, or a preset picked now. Resolves with the outcome, for tests. */
+  const exportVisitors = async (): Promise<ExportStatus | undefined> => {
+    const projectId = settings.projectId;
+    if (!projectId) {
+      void ui.showMessage('warning', 'Set the Mintlify project ID before exporting visitors.', 'Set Project ID').then((choice) => {
+        if (choice) void vscode.commands.executeCommand(EXTENSION_COMMANDS.setProjectId);
+      });
+      return undefined;
+    }
+    let request = current?.exportRequest('csv');
+    if (!request) {
+      const today = localToday();
+      const items = PRESETS.map((id: PresetId) => {
+        const { from, to } = resolvePreset(id, today);
+        return { id, label: PRESET_LABELS[id], description: from && to ? `${from} to ${to}` : undefined };
+      });
+      const picked = await ui.showQuickPick(items, { title: 'Export Visitors', placeHolder: 'Which days to export' });
+      if (!picked) return undefined;
+      request = { projectId, range: resolvePreset(picked.id, today), format: 'csv' };
+    }
+    return exporter.run(request);
+  };
+
+  context.subscriptions.push(
+    pager,
+    vscode.commands.registerCommand(OPEN_ANALYTICS_COMMAND, guard('Opening Visitor Analytics', openAnalytics)),
+    vscode.commands.registerCommand(EXPORT_VISITORS_COMMAND, guard('Exporting visitors', exportVisitors)),
+    vscode.window.registerWebviewPanelSerializer(AnalyticsPanel.viewType, {
+      deserializeWebviewPanel: async (webviewPanel) => {
+        // One panel per window: a second restored tab (two windows merged) is closed.
+        if (current) webviewPanel.dispose();
+        else adopt(AnalyticsPanel.revive(webviewPanel, panelDeps));
+      },
+    }),
+    { dispose: () => current?.dispose() },
+  );
+
+  /** No rejected promise escapes a command: the user gets a short message, the log the details. */
+  function guard<R>(what: string, run: () => R | Promise<R>): () => Promise<R | undefined> {
+    return async () => {
+      try {
+        return await run();
+      } catch (error) {
+        log.error(error instanceof Error ? error : String(error));
+        void ui.showMessage('error', `${what} failed: ${error instanceof Error ? error.message : String(error)}`, 'Show Log').then((choice) => {
+          if (choice) void vscode.commands.executeCommand('mintlifyAgent.showLog');
+        });
+        return undefined;
+      }
+    };
+  }
+
+  return { panel: () => current };
+}
+
+/**
+ * Reads the page size setting; a value outside 1..250 falls back to 50 with a line in the panel
+ * every time and a notification once per bad value (not again on every settings change).
+ */
+function pageSizeWarner(settings: Settings, ui: Ui): AnalyticsPanelDeps['pageSizeSetting'] {
+  let warnedAbout: string | undefined;
+  return () => {
+    const { value, invalid } = settings.analyticsPageSize;
+    if (invalid === undefined) {
+      warnedAbout = undefined;
+      return { value, notice: undefined };
+    }
+    const shown = (JSON.stringify(invalid) ?? String(invalid)).slice(0, 40);
+    const notice = `The setting "${PAGE_SIZE_SETTING}" is ${shown}, which is not a whole number from 1 to 250, so pages have ${value} rows.`;
+    if (warnedAbout !== shown) {
+      warnedAbout = shown;
+      void ui.showMessage('warning', notice, 'Open Settings').then((choice) => {
+        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', PAGE_SIZE_SETTING);
+      });
+    }
+    return { value, notice };
+  };
+}

@@ -1,0 +1,197 @@
+// Every visitors request the analytics features make goes through here. The platform allows 100
+// analytics requests per organisation per hour, so a page fetched once is kept in memory for the
+// window's lifetime (going back to page 1 costs nothing), a page already on its way is awaited
+// instead of asked for twice, and an export stops at the first sign of a server that never ends.
+// No vscode import: the unit tests run this against fakes.
+import type { CallOptions } from '../api/client';
+import type { VisitorsQuery } from '../api/inputs';
+import type { VisitorRow, VisitorsPage, VisitorTotals } from '../api/schemas';
+
+/** ApiClient.getVisitors, or a fake of it. */
+export type FetchVisitors = (projectId: string, query: VisitorsQuery, options: CallOptions) => Promise<VisitorsPage>;
+
+/** What makes two pages interchangeable. */
+export interface PageKey {
+  projectId: string;
+  dateFrom: string | undefined;
+  dateTo: string | undefined;
+  pageSize: number;
+}
+
+function keyId(key: PageKey): string {
+  return JSON.stringify([key.projectId, key.dateFrom ?? null, key.dateTo ?? null, key.pageSize]);
+}
+
+export function offsetOf(page: number, pageSize: number): number {
+  return (page - 1) * pageSize;
+}
+
+export interface LoadedPage {
+  page: VisitorsPage;
+  /** Epoch milliseconds when the request for this page was sent. */
+  fetchedAt: number;
+  fromCache: boolean;
+}
+
+/**
+ * Pages by key and page number, least recently used dropped first. 400 pages of 250 rows is a few
+ * megabytes at most, and no one pages through more than that in one window.
+ */
+export class PageCache {
+  private readonly pages = new Map<string, { page: VisitorsPage; fetchedAt: number }>();
+
+  constructor(private readonly maxPages = 400) {}
+
+  get size(): number {
+    return this.pages.size;
+  }
+
+  get(key: PageKey, page: number): LoadedPage | undefined {
+    const id = `${keyId(key)}#${page}`;
+    const entry = this.pages.get(id);
+    if (!entry) return undefined;
+    // Map keeps insertion order: moving the entry to the end makes it the most recently used.
+    this.pages.delete(id);
+    this.pages.set(id, entry);
+    return { ...entry, fromCache: true };
+  }
+
+  set(key: PageKey, page: number, value: VisitorsPage, fetchedAt: number): void {
+    const id = `${keyId(key)}#${page}`;
+    this.pages.delete(id);
+    this.pages.set(id, { page: value, fetchedAt });
+    for (const oldest of this.pages.keys()) {
+      if (this.pages.size <= this.maxPages) break;
+      this.pages.delete(oldest);
+    }
+  }
+
+  /** Forgets every page of one key (Refresh); other ranges and page sizes stay. */
+  clear(key: PageKey): void {
+    const prefix = `${keyId(key)}#`;
+    for (const id of [...this.pages.keys()]) if (id.startsWith(prefix)) this.pages.delete(id);
+  }
+}
+
+/** The panel's pages: from memory when fetched before, else one request shared by all who ask. */
+export class VisitorsPager {
+  private readonly inFlight = new Map<string, Promise<LoadedPage>>();
+  private readonly lifetime = new AbortController();
+
+  constructor(
+    private readonly fetchPage: FetchVisitors,
+    private readonly cache = new PageCache(),
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The page if it is in memory; never a request. */
+  cached(key: PageKey, page: number): LoadedPage | undefined {
+    return this.cache.get(key, page);
+  }
+
+  /**
+   * The page from memory, or from the API. `refresh` forgets every page of this key first; a request
+   * for this very page that is already on its way is fresh enough and is awaited, not repeated.
+   */
+  load(key: PageKey, page: number, { refresh = false }: { refresh?: boolean } = {}): Promise<LoadedPage> {
+    if (refresh) this.cache.clear(key);
+    const hit = this.cache.get(key, page);
+    if (hit) return Promise.resolve(hit);
+    const id = `${keyId(key)}#${page}`;
+    let pending = this.inFlight.get(id);
+    if (!pending) {
+      pending = this.fetch(key, page);
+      this.inFlight.set(id, pending);
+      const forget = () => this.inFlight.delete(id);
+      void pending.then(forget, forget);
+    }
+    return pending;
+  }
+
+  private async fetch(key: PageKey, page: number): Promise<LoadedPage> {
+    const fetchedAt = this.now();
+    const value = await this.fetchPage(
+      key.projectId,
+      { dateFrom: key.dateFrom, dateTo: key.dateTo, limit: key.pageSize, offset: offsetOf(page, key.pageSize) },
+      { signal: this.lifetime.signal },
+    );
+    this.cache.set(key, page, value, fetchedAt);
+    return { page: value, fetchedAt, fromCache: false };
+  }
+
+  /** Cancels whatever is still on its way; the window is closing. */
+  dispose(): void {
+    this.lifetime.abort();
+  }
+}
+
+// ---- Export: every page of a range --------------------------------------------------------------
+
+export const EXPORT_PAGE_SIZE = 250;
+
+/**
+ * A guard against a server whose `hasMore` never turns false, not a product limit: 400 pages is
+ * 100,000 paths, and at 100 requests an hour the rate limit would stop a real export long before.
+ */
+export const MAX_EXPORT_PAGES = 400;
+
+export interface AllVisitors {
+  /** Site-wide totals for the range (every page carries the same). */
+  totals: VisitorTotals;
+  rows: VisitorRow[];
+  pages: number;
+  /** Set when the API said there was more but the data ended (an empty or repeated page). */
+  stoppedEarly: 'emptyPage' | 'repeatedPage' | undefined;
+}
+
+export class ExportLimitError extends Error {
+  override readonly name = 'ExportLimitError';
+}
+
+export interface FetchAllOptions {
+  signal?: AbortSignal;
+  /** After each page: how many pages and rows so far. */
+  onPage?: (pages: number, rows: number) => void;
+  maxPages?: number;
+}
+
+/**
+ * Requests pages of 250 one after another while `hasMore`. Sequential on purpose: the rate limit
+ * is per hour, so parallel requests would not finish sooner, only fail together.
+ */
+export async function fetchAllVisitors(
+  fetchPage: FetchVisitors,
+  projectId: string,
+  range: { dateFrom: string | undefined; dateTo: string | undefined },
+  { signal, onPage, maxPages = MAX_EXPORT_PAGES }: FetchAllOptions = {},
+): Promise<AllVisitors> {
+  const rows: VisitorRow[] = [];
+  let totals: VisitorTotals | undefined;
+  let previousFirstPath: string | undefined;
+  for (let pages = 0; pages < maxPages; ) {
+    signal?.throwIfAborted();
+    const page = await fetchPage(
+      projectId,
+      { dateFrom: range.dateFrom, dateTo: range.dateTo, limit: EXPORT_PAGE_SIZE, offset: pages * EXPORT_PAGE_SIZE },
+      { signal },
+    );
+    pages++;
+    totals ??= page.totals;
+    if (page.visitors.length === 0) {
+      return { totals, rows, pages, stoppedEarly: page.hasMore ? 'emptyPage' : undefined };
+    }
+    // A server that ignores `offset` sends page 1 forever; stop before it eats the hourly budget.
+    const firstPath = page.visitors[0]?.path;
+    if (pages > 1 && page.visitors.length === EXPORT_PAGE_SIZE && firstPath === previousFirstPath) {
+      return { totals, rows, pages, stoppedEarly: 'repeatedPage' };
+    }
+    previousFirstPath = firstPath;
+    // One by one: spreading a huge page into push() would overflow the call stack.
+    for (const row of page.visitors) rows.push(row);
+    onPage?.(pages, rows.length);
+    if (!page.hasMore) return { totals, rows, pages, stoppedEarly: undefined };
+  }
+  throw new ExportLimitError(
+    `Stopped after ${maxPages.toLocaleString('en-US')} pages (${rows.length.toLocaleString('en-US')} rows): the API kept saying there were more.`,
+  );
+}

@@ -1,0 +1,152 @@
+// The analytics panel's message protocol, imported by both bundles. Messages from the webview are
+// untrusted input (a compromised or stale webview can post anything), so each one is parsed with
+// the schemas below before the extension acts on it. Messages to the webview are plain types.
+//
+// The webview imports this module with `import type` only, so zod never reaches its bundle: esbuild
+// cannot drop the top-level schema calls below, and they would cost more than the webview itself.
+import * as z from 'zod/mini';
+
+// ---- Choices shared by both sides ---------------------------------------------------------------
+
+export const PRESETS = ['last7', 'last30', 'last90', 'thisMonth', 'allTime'] as const;
+export type PresetId = (typeof PRESETS)[number];
+
+export const PRESET_LABELS: Readonly<Record<PresetId, string>> = {
+  last7: 'Last 7 days',
+  last30: 'Last 30 days',
+  last90: 'Last 90 days',
+  thisMonth: 'This month',
+  allTime: 'All time',
+};
+
+export const PAGE_SIZE_CHOICES = [25, 50, 100, 250] as const;
+export const MAX_PAGE_SIZE = 250;
+
+/** 10,000 pages of 250 is 2.5 million paths: far past any docs site, and a safe integer offset. */
+export const MAX_PAGE = 10_000;
+
+/** Paths come from the public internet; 5,000 characters must work, megabytes must not. */
+export const MAX_PATH_LENGTH = 10_000;
+
+/** A date input yields `YYYY-MM-DD`; anything longer is not from our webview. */
+const MAX_DATE_TEXT = 32;
+
+// ---- Webview → extension ------------------------------------------------------------------------
+
+const Page = z.int().check(z.minimum(1), z.maximum(MAX_PAGE));
+const PageSize = z.int().check(z.minimum(1), z.maximum(MAX_PAGE_SIZE));
+/** Free text on purpose: dateRange.ts turns a bad date into a message the user can read. */
+const DateText = z.string().check(z.maxLength(MAX_DATE_TEXT));
+
+export const RangeSelection = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('preset'), preset: z.enum(PRESETS) }),
+  /** `to` is inclusive: the day the user picked, not the API's exclusive `dateTo`. */
+  z.strictObject({ kind: z.literal('custom'), from: DateText, to: DateText }),
+]);
+export type RangeSelection = z.infer<typeof RangeSelection>;
+
+/** What the panel is showing: the part of the webview's saved state the extension acts on. */
+export const ViewQuery = z.strictObject({ range: RangeSelection, page: Page, pageSize: PageSize });
+export type ViewQuery = z.infer<typeof ViewQuery>;
+
+export const EXTENSION_COMMANDS = { setApiKey: 'mintlifyAgent.setApiKey', setProjectId: 'mintlifyAgent.setProjectId' } as const;
+export type CommandAction = keyof typeof EXTENSION_COMMANDS;
+
+export const ExportFormat = z.enum(['csv', 'json']);
+export type ExportFormat = z.infer<typeof ExportFormat>;
+
+export const WebviewMessage = z.discriminatedUnion('type', [
+  /**
+   * The webview has loaded and listens. `restore` is its saved view (from a reload or a hidden tab);
+   * it is parsed separately so that a stale saved state cannot make the handshake itself invalid.
+   */
+  z.strictObject({ type: z.literal('ready'), restore: z.optional(z.unknown()) }),
+  z.strictObject({ type: z.literal('setRange'), range: RangeSelection }),
+  z.strictObject({ type: z.literal('setPage'), page: Page }),
+  z.strictObject({ type: z.literal('setPageSize'), pageSize: PageSize }),
+  /** Forget the pages fetched for this view and fetch the current one again. */
+  z.strictObject({ type: z.literal('refresh') }),
+  /** Try the request that failed again; pages already fetched stay. */
+  z.strictObject({ type: z.literal('retry') }),
+  z.strictObject({ type: z.literal('export'), format: ExportFormat }),
+  z.strictObject({ type: z.literal('openPath'), path: z.string().check(z.minLength(1), z.maxLength(MAX_PATH_LENGTH)) }),
+  /** Only the commands named here; a webview never names a command id itself. */
+  z.strictObject({ type: z.literal('runCommand'), command: z.enum(['setApiKey', 'setProjectId']) }),
+]);
+export type WebviewMessage = z.infer<typeof WebviewMessage>;
+
+export type ParsedMessage = { ok: true; message: WebviewMessage } | { ok: false; reason: string };
+
+/** Validates a message from the webview; `reason` is for the log, never shown to the user. */
+export function parseWebviewMessage(raw: unknown): ParsedMessage {
+  const result = z.safeParse(WebviewMessage, raw);
+  if (result.success) return { ok: true, message: result.data };
+  const type = typeof raw === 'object' && raw !== null && 'type' in raw ? String((raw as { type: unknown }).type).slice(0, 40) : typeof raw;
+  return { ok: false, reason: `${JSON.stringify(type)}: ${z.prettifyError(result.error).slice(0, 500)}` };
+}
+
+/** The view a reloaded webview asks to resume, or undefined when its saved state is not one. */
+export function parseRestoredView(raw: unknown): ViewQuery | undefined {
+  const result = z.safeParse(ViewQuery, raw);
+  return result.success ? result.data : undefined;
+}
+
+// ---- Extension → webview ------------------------------------------------------------------------
+
+export interface VisitorCounts {
+  human: number;
+  ai: number;
+  total: number;
+}
+
+export interface VisitorRowView extends VisitorCounts {
+  path: string;
+}
+
+/** Rows and totals as last received, kept on screen when a later request fails. */
+export interface LoadedData {
+  totals: VisitorCounts;
+  rows: VisitorRowView[];
+  /** False when the API said there was more but sent an empty page: Next would lead nowhere. */
+  hasMore: boolean;
+  page: number;
+  pageSize: number;
+  /** The range these rows belong to, e.g. "Last 7 days (2025-03-01 to 2025-03-07)". */
+  rangeLabel: string;
+  /** False when the view moved on (another range or page) and this is the last good data. */
+  current: boolean;
+  /** Served from memory instead of a request. */
+  fromCache: boolean;
+  /** Epoch milliseconds of the request that fetched these rows. */
+  fetchedAt: number;
+}
+
+export interface ErrorView {
+  message: string;
+  /** Buttons next to the message: Retry and/or the command that fixes the cause. */
+  actions: ('retry' | CommandAction)[];
+}
+
+export interface ViewState {
+  projectId: string | undefined;
+  /** Set when the panel cannot ask for anything yet; the webview shows only this and its button. */
+  setup: { message: string; action: CommandAction } | undefined;
+  view: ViewQuery;
+  /** The chosen range as inclusive days, for the date inputs; undefined for All time. */
+  resolved: { from: string | undefined; to: string | undefined; label: string } | undefined;
+  /** The custom range cannot be used, and why. No request is made until it is fixed. */
+  rangeError: string | undefined;
+  loading: boolean;
+  data: LoadedData | undefined;
+  error: ErrorView | undefined;
+  /** A settings problem worth a line in the panel (an out-of-range page size). */
+  notice: string | undefined;
+}
+
+export type ExportStatus =
+  | { state: 'running'; pages: number; rows: number }
+  | { state: 'done'; rows: number; requests: number; fileName: string }
+  | { state: 'cancelled'; requests: number }
+  | { state: 'failed'; requests: number; message: string };
+
+export type ExtensionMessage = { type: 'state'; state: ViewState } | { type: 'export'; status: ExportStatus };

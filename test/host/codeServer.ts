@@ -1,0 +1,335 @@
+/**
+ * Installs code-server (VS Code's server and web workbench, published on the npm registry) into
+ * a cache folder, so that integration tests can run inside a real VS Code on machines that reach
+ * only the npm registry and Debian's packages. `@vscode/test-electron` cannot run there: it
+ * downloads VS Code from Microsoft's update server.
+ *
+ * The cache lives in `<repo>/.vscode-test/code-server-<version>/` (git-ignored). A stamp file is
+ * written only after a complete, checked install, so a warm run costs two `stat`s and an
+ * interrupted install is redone from scratch.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { delay, guard, killGroup, signalGroup } from './processGuard';
+
+/** The newest code-server whose engines accept node 20 (4.103+ need node 22). */
+export const CODE_SERVER_VERSION = '4.100.3';
+
+/** Debian packages the install and the tests need, with a binary that proves each is present. */
+const SYSTEM_PACKAGES: ReadonlyArray<{ name: string; binary?: string }> = [
+  { name: 'libkrb5-dev' }, // code-server's `kerberos` native module does not build without it
+  { name: 'ripgrep', binary: 'rg' }, // stands in for the ripgrep that @vscode/ripgrep downloads
+  { name: 'chromium', binary: 'chromium' }, // the browser that runs the web workbench
+];
+
+/** The range of @vscode/ripgrep that VS Code 1.100 depends on. */
+const RIPGREP_PACKAGE_RANGE = '@vscode/ripgrep@^1.15.11';
+/** The ripgrep build @vscode/ripgrep's postinstall looks for in its cache before downloading. */
+const RIPGREP_BUILD = 'v13.0.0-10';
+
+const STAMP_FILE = '.installed.json';
+const INSTALL_LOG = 'install.log';
+const LOG_TAIL_LINES = 60;
+/** An install takes about a minute; a waiting run gives up well after that. */
+const LOCK_WAIT_MS = 10 * 60_000;
+/** How long a lock without a pid counts as being taken rather than abandoned. */
+const LOCK_STARTING_MS = 5_000;
+
+export interface CodeServerOptions {
+  /** Root of the repository; the cache goes under its `.vscode-test/`. Found from this file when omitted. */
+  repoRoot?: string;
+}
+
+/**
+ * Makes sure code-server is installed and returns the absolute path of its `server-main.js`.
+ * Throws with an actionable message when something is missing that this process cannot install.
+ */
+export async function ensureCodeServer(
+  log: (s: string) => void,
+  opts: CodeServerOptions = {},
+): Promise<string> {
+  const cacheDir = path.join(opts.repoRoot ?? findRepoRoot(__dirname), '.vscode-test', `code-server-${CODE_SERVER_VERSION}`);
+  const serverMain = path.join(cacheDir, 'node_modules', 'code-server', 'lib', 'vscode', 'out', 'server-main.js');
+  const stamp = expectedStamp();
+
+  const isInstalled = (): boolean => readStamp(cacheDir) === stamp && fs.existsSync(serverMain);
+
+  await ensureSystemPackages(log);
+  if (isInstalled()) return serverMain;
+
+  // Two test runs at once must not install into the same folder.
+  const unlock = await lockInstall(`${cacheDir}.lock`, log);
+  try {
+    if (!isInstalled()) await install(cacheDir, serverMain, stamp, log); // the other run may have done it
+  } finally {
+    unlock();
+  }
+  return serverMain;
+}
+
+async function install(cacheDir: string, serverMain: string, stamp: string, log: (s: string) => void): Promise<void> {
+  const started = Date.now();
+  log(`Installing code-server ${CODE_SERVER_VERSION} into ${cacheDir} (about a minute, once)...`);
+  // Whatever is there came from an install that did not finish: npm does not reliably repair
+  // a tree whose postinstall scripts failed half-way, so start clean.
+  fs.rmSync(cacheDir, { recursive: true, force: true });
+  fs.mkdirSync(cacheDir, { recursive: true });
+
+  const tmpDir = os.tmpdir();
+  await seedRipgrepCache(tmpDir, log);
+  await npmInstallCodeServer(cacheDir, tmpDir);
+  if (!fs.existsSync(serverMain)) {
+    throw new Error(`npm install finished but ${serverMain} is missing; see ${path.join(cacheDir, INSTALL_LOG)}`);
+  }
+  fs.writeFileSync(path.join(cacheDir, STAMP_FILE), stamp);
+  log(`code-server installed in ${((Date.now() - started) / 1000).toFixed(1)}s.`);
+}
+
+/** The stamp names everything that makes an install unusable when it changes (native modules follow node's ABI). */
+function expectedStamp(): string {
+  return JSON.stringify({ codeServer: CODE_SERVER_VERSION, nodeAbi: process.versions.modules, arch: process.arch });
+}
+
+function readStamp(cacheDir: string): string | undefined {
+  try {
+    return fs.readFileSync(path.join(cacheDir, STAMP_FILE), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Walks up from `start` to the first folder holding a package.json (the bundle sits in `<repo>/out/...`). */
+export function findRepoRoot(start: string): string {
+  for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) throw new Error(`No package.json above ${start}; pass repoRoot.`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Install lock: a folder created atomically, holding the owner's pid. A lock whose owner is gone
+// (killed mid-install) is stale and taken over.
+
+async function lockInstall(lockDir: string, log: (s: string) => void): Promise<() => void> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  let told = false;
+  for (;;) {
+    if (tryLock(lockDir)) return () => fs.rmSync(lockDir, { recursive: true, force: true });
+    const holder = lockHolder(lockDir);
+    if (holder === undefined) {
+      fs.rmSync(lockDir, { recursive: true, force: true }); // stale: its holder died
+      continue;
+    }
+    if (Date.now() > deadline) throw new Error(`Another install of code-server (pid ${holder}) still holds ${lockDir}.`);
+    if (!told) log(`Waiting for another install of code-server (pid ${holder}) to finish...`);
+    told = true;
+    await delay(1_000);
+  }
+}
+
+function tryLock(lockDir: string): boolean {
+  try {
+    fs.mkdirSync(path.dirname(lockDir), { recursive: true });
+    fs.mkdirSync(lockDir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  fs.writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
+  return true;
+}
+
+/** Who holds the lock: its pid, 'starting' while the holder has yet to write it, undefined when the lock is stale. */
+function lockHolder(lockDir: string): number | 'starting' | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(lockDir, 'pid'), 'utf8');
+  } catch {
+    const mtime = fs.statSync(lockDir, { throwIfNoEntry: false })?.mtimeMs;
+    return mtime !== undefined && Date.now() - mtime < LOCK_STARTING_MS ? 'starting' : undefined;
+  }
+  const pid = Number(text);
+  return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : undefined;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// System packages
+
+async function ensureSystemPackages(log: (s: string) => void): Promise<void> {
+  const missing: string[] = [];
+  for (const pkg of SYSTEM_PACKAGES) {
+    if (!(await isPackagePresent(pkg.name, pkg.binary))) missing.push(pkg.name);
+  }
+  if (missing.length === 0) return;
+
+  const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
+  if (process.getuid?.() !== 0) {
+    throw new Error(`Missing system packages: ${missing.join(', ')}. Install them first:\n  sudo sh -c '${command}'`);
+  }
+  log(`Installing system packages: ${missing.join(', ')}`);
+  // Wait for a dpkg lock held by another apt run instead of failing at once.
+  const lockWait = ['-o', 'DPkg::Lock::Timeout=600'];
+  const aptEnv = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  await runChecked('apt-get', [...lockWait, 'update'], aptEnv);
+  await runChecked('apt-get', [...lockWait, 'install', '-y', '--no-install-recommends', ...missing], aptEnv);
+}
+
+async function isPackagePresent(name: string, binary?: string): Promise<boolean> {
+  const status = await run('dpkg-query', ['-W', '-f=${Status}', name], process.env);
+  if (status.code !== 0 || !status.output.includes('install ok installed')) return false;
+  if (!binary) return true;
+  return (await run('sh', ['-c', `command -v ${binary}`], process.env)).code === 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// @vscode/ripgrep: its postinstall downloads a binary from GitHub, which these machines cannot
+// reach. It first looks in `$TMPDIR/vscode-ripgrep-cache-<its version>/` for the archive, so we
+// put Debian's rg there, under every version npm might pick.
+
+async function seedRipgrepCache(tmpDir: string, log: (s: string) => void): Promise<void> {
+  const rg = (await runChecked('sh', ['-c', 'command -v rg'], process.env)).trim();
+  const versions = await ripgrepPackageVersions();
+  const archiveName = `ripgrep-${RIPGREP_BUILD}-${ripgrepTarget()}.tar.gz`;
+  const staging = fs.mkdtempSync(path.join(tmpDir, 'rg-staging-'));
+  try {
+    fs.copyFileSync(rg, path.join(staging, 'rg'));
+    fs.chmodSync(path.join(staging, 'rg'), 0o755);
+    for (const version of versions) {
+      const dir = path.join(tmpDir, `vscode-ripgrep-cache-${version}`);
+      fs.mkdirSync(dir, { recursive: true });
+      await runChecked('tar', ['-czf', path.join(dir, archiveName), '-C', staging, 'rg'], process.env);
+    }
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+  log(`Seeded the @vscode/ripgrep cache for ${versions.join(', ')} with ${rg}.`);
+}
+
+async function ripgrepPackageVersions(): Promise<string[]> {
+  const out = await runChecked('npm', ['view', RIPGREP_PACKAGE_RANGE, 'version', '--json'], process.env);
+  // One match prints a JSON string, several print an array.
+  const parsed: unknown = JSON.parse(out);
+  const versions = Array.isArray(parsed) ? parsed : [parsed];
+  if (versions.length === 0 || !versions.every((v): v is string => typeof v === 'string')) {
+    throw new Error(`Unexpected answer from npm view ${RIPGREP_PACKAGE_RANGE}: ${out}`);
+  }
+  return versions;
+}
+
+function ripgrepTarget(): string {
+  switch (process.arch) {
+    case 'x64':
+      return 'x86_64-unknown-linux-musl';
+    case 'arm64':
+      return 'aarch64-unknown-linux-musl';
+    default:
+      throw new Error(`No ripgrep build is known for ${process.arch}.`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// npm install
+
+async function npmInstallCodeServer(cacheDir: string, tmpDir: string): Promise<void> {
+  fs.writeFileSync(
+    path.join(cacheDir, 'package.json'),
+    JSON.stringify({ name: 'code-server-cache', private: true, description: 'Cache for integration tests' }, null, 2),
+  );
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    TMPDIR: tmpDir, // the folder seeded above: @vscode/ripgrep finds its cache through os.tmpdir()
+    npm_config_unsafe_perm: 'true', // code-server's postinstall refuses to run as root otherwise
+    npm_config_yes: 'true', // node-pty's postinstall runs `npx node-gyp`, which would wait for a 'yes'
+  };
+  const nodeMajor = process.versions.node.split('.')[0] ?? '';
+  if (nodeMajor !== '20') {
+    // code-server 4.100's postinstall insists on node 20; let it try, the tests will tell.
+    env.FORCE_NODE_VERSION = nodeMajor;
+  }
+  const logFile = path.join(cacheDir, INSTALL_LOG);
+  const args = ['install', `code-server@${CODE_SERVER_VERSION}`, '--no-audit', '--no-fund'];
+  const code = await runToFile('npm', args, env, cacheDir, logFile);
+  if (code !== 0) {
+    throw new Error(`npm ${args.join(' ')} failed (exit ${code}). Last lines of ${logFile}:\n${tailOfFile(logFile, LOG_TAIL_LINES)}`);
+  }
+}
+
+export function tailOfFile(file: string, lines: number): string {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch (err) {
+    return `(could not read ${file}: ${String(err)})`;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Child processes
+
+interface RunResult {
+  code: number;
+  output: string;
+}
+
+/** Runs a command, collecting stdout and stderr together. Never rejects for a non-zero exit. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.stderr.on('data', (c: Buffer) => chunks.push(c));
+    child.on('error', (err) => resolve({ code: -1, output: String(err) }));
+    child.on('close', (code) => resolve({ code: code ?? -1, output: Buffer.concat(chunks).toString('utf8') }));
+  });
+}
+
+/** Runs a command and returns its stdout; throws with its output when it fails. */
+function runChecked(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolve(stdout);
+      else reject(new Error(`${command} ${args.join(' ')} failed (exit ${code}):\n${stderr || stdout}`));
+    });
+  });
+}
+
+/**
+ * Runs a command with its stdout and stderr going straight to a file, and returns its exit code.
+ * It runs in its own process group, guarded: if we are stopped, so is it with everything it
+ * started (npm runs node-gyp and compilers), instead of writing on into a cache we no longer own.
+ */
+function runToFile(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, logFile: string): Promise<number> {
+  const fd = fs.openSync(logFile, 'w');
+  let unguard = (): void => undefined;
+  return new Promise<number>((resolve) => {
+    const child = spawn(command, args, { env, cwd, stdio: ['ignore', fd, fd], detached: true });
+    const pid = child.pid;
+    if (pid !== undefined) {
+      unguard = guard({ stop: () => killGroup(pid, 5_000), killNow: () => void signalGroup(pid, 'SIGKILL') });
+    }
+    child.on('error', (err) => {
+      fs.appendFileSync(logFile, `\n${String(err)}\n`);
+      resolve(-1);
+    });
+    child.on('close', (code) => resolve(code ?? -1));
+  }).finally(() => {
+    unguard();
+    fs.closeSync(fd);
+  });
+}

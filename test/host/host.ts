@@ -1,0 +1,310 @@
+/**
+ * Starts a real VS Code for tests: code-server's `server-main.js` (VS Code's own server) on a
+ * loopback port, and Debian's Chromium showing its web workbench, driven by playwright-core.
+ * The workbench starts a remote extension host (node) on the server, which loads the extension
+ * under development and, when given, the test entry, exactly as the desktop test runner does.
+ *
+ * Everything a host starts or creates is undone by `stop()`, which is idempotent; a host that
+ * fails half-way through starting is stopped before the error is thrown. Signals and process exit
+ * stop live hosts too, so no server survives the test process.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as readline from 'node:readline';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { ensureCodeServer } from './codeServer';
+import { delay, guard, killGroup, signalGroup } from './processGuard';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+const HOST = '127.0.0.1';
+const SERVER_READY_TIMEOUT_MS = 60_000;
+const WORKBENCH_READY_TIMEOUT_MS = 90_000;
+const POLL_INTERVAL_MS = 200;
+const STOP_GRACE_MS = 5_000;
+const BROWSER_CLOSE_TIMEOUT_MS = 10_000;
+
+/**
+ * Quiet defaults: nothing may open editors, ask questions or reach for the network (which these
+ * machines do not have) while tests run.
+ */
+export const DEFAULT_USER_SETTINGS: Readonly<Record<string, unknown>> = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'security.workspace.trust.enabled': false,
+};
+
+/** Chromium flags: as root it needs --no-sandbox; the rest keep it off the (absent) network. */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export type OutputSource = 'server' | 'browser';
+
+export interface HostOptions {
+  workspaceFolder: string;
+  extensionDevelopmentPath: string;
+  /** Absolute path of the compiled test entry (exports `run()`); omit for a live development host. */
+  extensionTestsPath?: string;
+  /** Added to the server's environment; the remote extension host inherits it. */
+  env?: Record<string, string>;
+  /** Merged over DEFAULT_USER_SETTINGS. */
+  userSettings?: Record<string, unknown>;
+  headless?: boolean;
+  log: (s: string) => void;
+  port?: number;
+  /** `server-main.js`; installed through ensureCodeServer when omitted. */
+  serverMain?: string;
+  /** Receives every line the server prints and every browser console message; defaults to `log`. */
+  output?: (source: OutputSource, line: string) => void;
+}
+
+export interface Host {
+  url: string;
+  port: number;
+  page: Page;
+  browser: Browser;
+  /** False once the server process has exited (it should not before stop()). */
+  serverAlive(): boolean;
+  stop(): Promise<void>;
+}
+
+/** Builds the workbench URL that opens `workspaceFolder` and loads the extension (and tests) from the server's disk. */
+export function workbenchUrl(port: number, workspaceFolder: string, extensionDevelopmentPath: string, extensionTestsPath?: string): string {
+  const authority = `${HOST}:${port}`;
+  // The server ignores --extensionDevelopmentPath/--extensionTestsPath; the web workbench takes
+  // them from `payload`, as remote URIs on the server's file system.
+  const remote = (p: string): string => `vscode-remote://${authority}${encodePath(path.resolve(p))}`;
+  const payload: Array<[string, string]> = [['extensionDevelopmentPath', remote(extensionDevelopmentPath)]];
+  if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
+  const folder = encodeURIComponent(path.resolve(workspaceFolder));
+  return `http://${authority}/?folder=${folder}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+function encodePath(p: string): string {
+  return p.split('/').map(encodeURIComponent).join('/');
+}
+
+export async function startHost(opts: HostOptions): Promise<Host> {
+  const output = opts.output ?? ((source: OutputSource, line: string) => opts.log(`[${source}] ${line}`));
+  const serverMain = opts.serverMain ?? (await ensureCodeServer(opts.log));
+  const resources = new HostResources();
+  try {
+    const dirs = resources.makeDirs();
+    writeSettings(dirs.userData, { ...DEFAULT_USER_SETTINGS, ...opts.userSettings });
+
+    const port = opts.port ?? (await freePort());
+    const server = resources.startServer(serverMain, serverArgs(port, dirs), serverEnv(opts.env), output);
+    opts.log(`code-server listening on http://${HOST}:${port} (pid ${server.pid})`);
+    await waitForHttp(`http://${HOST}:${port}/`, server, SERVER_READY_TIMEOUT_MS);
+
+    const browser = await resources.launchBrowser(opts.headless ?? true);
+    const page = await browser.newPage();
+    forwardConsole(page, output);
+    const url = workbenchUrl(port, opts.workspaceFolder, opts.extensionDevelopmentPath, opts.extensionTestsPath);
+    await page.goto(url, { waitUntil: 'domcontentloaded', timeout: WORKBENCH_READY_TIMEOUT_MS });
+    await page.waitForSelector('.monaco-workbench', { timeout: WORKBENCH_READY_TIMEOUT_MS });
+    opts.log('Workbench loaded.');
+
+    return { url, port, page, browser, serverAlive: () => isRunning(server), stop: () => resources.stop() };
+  } catch (err) {
+    await resources.stop();
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resources of one host, released in reverse order of acquisition.
+
+interface HostDirs {
+  userData: string;
+  serverData: string;
+  extensions: string;
+}
+
+class HostResources {
+  private root: string | undefined;
+  private server: ChildProcess | undefined;
+  private browser: Browser | undefined;
+  private stopping: Promise<void> | undefined;
+  private readonly unguard = guard(this);
+
+  makeDirs(): HostDirs {
+    this.root = fs.mkdtempSync(path.join(os.tmpdir(), 'vscode-host-'));
+    const dirs: HostDirs = {
+      userData: path.join(this.root, 'user-data'),
+      serverData: path.join(this.root, 'server-data'),
+      // Our own, empty: extensions installed for the person running the tests must not load.
+      extensions: path.join(this.root, 'extensions'),
+    };
+    for (const dir of [dirs.userData, dirs.serverData, dirs.extensions]) fs.mkdirSync(dir);
+    return dirs;
+  }
+
+  startServer(serverMain: string, args: string[], env: NodeJS.ProcessEnv, output: (s: OutputSource, l: string) => void): ChildProcess {
+    if (this.stopping) throw new Error('The host was stopped while it was starting.');
+    // detached: the server gets its own process group, so stop() can kill it together with the
+    // extension host, pty host and file watcher it forks.
+    const child = spawn(process.execPath, [serverMain, ...args], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.server = child;
+    for (const stream of [child.stdout, child.stderr]) {
+      // Blank lines: code-server's banner is mostly made of them.
+      if (stream) readline.createInterface({ input: stream }).on('line', (line) => line.trim() && output('server', line));
+    }
+    child.on('error', (err) => output('server', `failed to start: ${String(err)}`));
+    return child;
+  }
+
+  async launchBrowser(headless: boolean): Promise<Browser> {
+    if (!fs.existsSync(CHROMIUM_PATH)) {
+      throw new Error(`${CHROMIUM_PATH} is missing: apt-get install -y --no-install-recommends chromium`);
+    }
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      headless,
+      args: CHROMIUM_ARGS,
+      // processGuard stops the server as well as the browser; Playwright's handlers would exit
+      // the process after closing only the browser.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
+    if (this.stopping) {
+      // stop() ran (a signal) while Chromium was starting: it could not close this one.
+      await settleWithin(browser.close(), BROWSER_CLOSE_TIMEOUT_MS);
+      throw new Error('The host was stopped while it was starting.');
+    }
+    this.browser = browser;
+    return browser;
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= this.release();
+    return this.stopping;
+  }
+
+  /** Kills the server group and removes the temp dirs at once; for the synchronous 'exit' event, where nothing can be awaited. */
+  killNow(): void {
+    if (this.server?.pid !== undefined) signalGroup(this.server.pid, 'SIGKILL');
+    if (this.root) fs.rmSync(this.root, { recursive: true, force: true, maxRetries: 3 });
+  }
+
+  private async release(): Promise<void> {
+    try {
+      // Bounded: a hung browser must not keep the server alive; Playwright kills it at exit anyway.
+      if (this.browser) await settleWithin(this.browser.close(), BROWSER_CLOSE_TIMEOUT_MS);
+      if (this.server?.pid !== undefined) await killGroup(this.server.pid, STOP_GRACE_MS);
+      if (this.root) fs.rmSync(this.root, { recursive: true, force: true, maxRetries: 3 });
+    } finally {
+      this.unguard();
+    }
+  }
+}
+
+function serverArgs(port: number, dirs: HostDirs): string[] {
+  return [
+    '--host', HOST,
+    '--port', String(port),
+    '--without-connection-token',
+    '--accept-server-license-terms',
+    '--disable-workspace-trust',
+    '--disable-telemetry',
+    '--user-data-dir', dirs.userData,
+    '--server-data-dir', dirs.serverData,
+    '--extensions-dir', dirs.extensions,
+  ];
+}
+
+/**
+ * The server's environment: ours plus `extra`, minus VS Code's own variables, which leak in when
+ * the tests are started from a VS Code terminal and would point the server at that VS Code's
+ * folders and IPC sockets.
+ */
+function serverEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('VSCODE_') && key !== 'ELECTRON_RUN_AS_NODE') env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/**
+ * code-server's web workbench reads user settings from the server's disk,
+ * `<user-data-dir>/User/settings.json`, not from the browser's IndexedDB as plain VS Code for
+ * the web does (tried: settings of application, window and machine scope written there all apply).
+ * Note for tests: `update(..., ConfigurationTarget.Global)` in this remote window writes to the
+ * remote settings, `<user-data-dir>/Machine/settings.json`, which take precedence; application
+ * scoped settings are ignored there.
+ */
+function writeSettings(userDataDir: string, settings: Record<string, unknown>): void {
+  const file = path.join(userDataDir, 'User', 'settings.json');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+}
+
+function forwardConsole(page: Page, output: (s: OutputSource, l: string) => void): void {
+  page.on('console', (msg) => output('browser', `[${msg.type()}] ${msg.text()}`));
+  page.on('pageerror', (err) => output('browser', `[pageerror] ${err.message}`));
+  page.on('crash', () => output('browser', '[crash] the page crashed'));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ports and readiness
+
+/** Asks the OS for a free loopback port. Another process could take it before the server binds; unlikely on a test machine. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, HOST, () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => (port ? resolve(port) : reject(new Error('Could not read the probe port.'))));
+    });
+  });
+}
+
+/** Waits until the server answers HTTP at all, failing early when it exits. */
+async function waitForHttp(url: string, server: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!isRunning(server)) throw new Error(`code-server exited (code ${server.exitCode}, signal ${server.signalCode}) before answering ${url}`);
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(2_000), redirect: 'manual' });
+      return;
+    } catch {
+      await delay(POLL_INTERVAL_MS); // not listening yet
+    }
+  }
+  throw new Error(`code-server did not answer ${url} within ${timeoutMs / 1000}s`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+function isRunning(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null;
+}
+
+/** Waits for `promise` to settle, at most `ms`; never rejects. */
+function settleWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([promise.then(() => undefined, () => undefined), timeout]).finally(() => clearTimeout(timer));
+}
+

@@ -1,0 +1,162 @@
+/**
+ * Runs the integration tests inside a real VS Code (code-server + Chromium, see host.ts) and
+ * returns their results.
+ *
+ * The extension host's stdout never reaches this process, so the test entry
+ * (test/integration/index.ts) writes its results as JSON to the file named by
+ * MINTLIFY_TEST_RESULTS, which the server passes on to the extension host through its
+ * environment. Everything the server prints and the browser logs goes to
+ * `<repo>/artifacts/host/host.log`; its tail is part of every error.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ensureCodeServer } from './codeServer';
+import { startHost, type Host, type OutputSource } from './host';
+import { delay } from './processGuard';
+
+export const RESULTS_ENV = 'MINTLIFY_TEST_RESULTS';
+
+const DEFAULT_TIMEOUT_MS = 10 * 60_000;
+const POLL_INTERVAL_MS = 250;
+const TAIL_LINES = 80;
+
+export interface HostTestResults {
+  passed: number;
+  failed: number;
+  report: string;
+}
+
+export interface RunHostTestsOptions {
+  repoRoot: string;
+  workspaceFolder: string;
+  /** Absolute path of the compiled test entry, out/test/integration/index.js. */
+  testsEntry: string;
+  /** Bound on the wait for results once the workbench is up; 10 minutes by default. */
+  timeoutMs?: number;
+  log: (s: string) => void;
+  extraEnv?: Record<string, string>;
+  /**
+   * User settings for the run, merged over host.ts's quiet defaults; machine-scoped ones (such as
+   * mintlifyAgent.apiBaseUrl) apply too.
+   */
+  userSettings?: Record<string, unknown>;
+  /** The extension to load; the repository itself by default. */
+  extensionDevelopmentPath?: string;
+}
+
+export async function runHostTests(opts: RunHostTestsOptions): Promise<HostTestResults> {
+  const transcript = new Transcript(path.join(opts.repoRoot, 'artifacts', 'host', 'host.log'));
+  const log = (s: string): void => {
+    transcript.line(s);
+    opts.log(s);
+  };
+  if (!fs.existsSync(opts.testsEntry)) {
+    throw new Error(`The test entry ${opts.testsEntry} does not exist: build the tests first.`);
+  }
+  const resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'host-test-results-'));
+  const resultsFile = path.join(resultsDir, 'results.json');
+  // On SIGINT/SIGTERM processGuard stops the host, then exits the process: 'exit' still runs.
+  const removeResultsDir = (): void => fs.rmSync(resultsDir, { recursive: true, force: true });
+  process.once('exit', removeResultsDir);
+  let host: Host | undefined;
+  try {
+    const serverMain = await ensureCodeServer(log, { repoRoot: opts.repoRoot });
+    const started = Date.now();
+    host = await startHost({
+      workspaceFolder: opts.workspaceFolder,
+      extensionDevelopmentPath: opts.extensionDevelopmentPath ?? opts.repoRoot,
+      extensionTestsPath: opts.testsEntry,
+      env: { ...opts.extraEnv, [RESULTS_ENV]: resultsFile },
+      userSettings: opts.userSettings,
+      serverMain,
+      log,
+      output: (source, line) => transcript.output(source, line),
+    }).catch((err: unknown) => {
+      throw transcript.failure(`VS Code test host did not start: ${messageOf(err)}`);
+    });
+    log(`Running ${opts.testsEntry} in the extension host (server and browser output: ${transcript.file})...`);
+    const results = await waitForResults(resultsFile, host, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, transcript);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    log(`Results came back ${seconds}s after starting the host: ${results.passed} passed, ${results.failed} failed.`);
+    transcript.line(results.report);
+    return results;
+  } finally {
+    await host?.stop();
+    process.off('exit', removeResultsDir);
+    removeResultsDir();
+  }
+}
+
+/** Polls for the results file until it holds valid results, the server dies, or the bound passes. */
+async function waitForResults(file: string, host: Host, timeoutMs: number, transcript: Transcript): Promise<HostTestResults> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const results = readResults(file);
+    if (results) return results;
+    if (!host.serverAlive()) throw transcript.failure('code-server exited before the tests wrote their results.');
+    if (Date.now() > deadline) {
+      throw transcript.failure(`No test results in ${file} after ${timeoutMs / 1000}s: the extension host did not load or finish the test entry.`);
+    }
+    await delay(POLL_INTERVAL_MS);
+  }
+}
+
+/** The results, or undefined while the file is absent or not yet complete. */
+function readResults(file: string): HostTestResults | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (isResults(value)) return value;
+  } catch {
+    // A half-written file; the entry writes atomically, so this is only defensive.
+    return undefined;
+  }
+  throw new Error(`${file} does not hold {passed, failed, report}: ${text.slice(0, 500)}`);
+}
+
+function isResults(value: unknown): value is HostTestResults {
+  if (typeof value !== 'object' || value === null) return false;
+  const r = value as Record<string, unknown>;
+  return Number.isInteger(r.passed) && Number.isInteger(r.failed) && typeof r.report === 'string';
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Keeps the full log of one run in a file (rewritten each run) and its last lines in memory, for
+ * error messages. Written synchronously so that nothing is lost when the process is killed.
+ */
+class Transcript {
+  private readonly tail: string[] = [];
+
+  constructor(readonly file: string) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `VS Code test host, ${new Date().toISOString()}\n`);
+  }
+
+  line(text: string): void {
+    fs.appendFileSync(this.file, `${text}\n`);
+  }
+
+  output(source: OutputSource, text: string): void {
+    const line = `[${source}] ${text}`;
+    this.tail.push(line);
+    if (this.tail.length > TAIL_LINES) this.tail.shift();
+    this.line(line);
+  }
+
+  /** An error carrying the last lines the server and the browser printed. */
+  failure(message: string): Error {
+    this.line(`ERROR: ${message}`);
+    const tail = this.tail.length ? this.tail.join('\n') : '(nothing)';
+    return new Error(`${message}\nLast ${this.tail.length} lines of server and browser output (all of it in ${this.file}):\n${tail}`);
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * Test entry loaded by VS Code's extension host (`extensionTestsPath`): runs mocha over every
+ * `*.test.js` beside this file in the compiled output.
+ *
+ * The extension host's stdout does not reach whoever started a code-server host, so the results
+ * also go, as JSON `{ passed, failed, report }`, to the file named by MINTLIFY_TEST_RESULTS
+ * (test/host/runHostTests.ts waits for it). run() rejects when anything failed, as the desktop
+ * runner (@vscode/test-electron) expects.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Mocha from 'mocha';
+
+const RESULTS_ENV = 'MINTLIFY_TEST_RESULTS';
+
+interface Results {
+  passed: number;
+  failed: number;
+  report: string;
+}
+
+export async function run(): Promise<void> {
+  let results: Results;
+  try {
+    results = await runMocha(findTestFiles(__dirname));
+  } catch (err) {
+    // Loading a test file threw, or mocha itself did: still one failure, never silence.
+    results = { passed: 0, failed: 1, report: `The integration tests could not run:\n${describeError(err)}\n\n0 passing, 1 failing\n` };
+  }
+  console.log(results.report); // reaches the terminal under the desktop runner
+  writeResults(results);
+  if (results.failed > 0) throw new Error(`${results.failed} integration test(s) failed.`);
+}
+
+function findTestFiles(dir: string): string[] {
+  const files = fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.test.js'))
+    .map((f) => path.join(dir, f))
+    .sort();
+  if (files.length === 0) throw new Error(`No *.test.js files under ${dir}: was the test build run?`);
+  return files;
+}
+
+function runMocha(files: string[]): Promise<Results> {
+  // forbidOnly: an `.only` left in a test would silently skip all the others.
+  const mocha = new Mocha({ ui: 'bdd', timeout: 20_000, color: false, forbidOnly: true, reporter: ReportCollector });
+  files.forEach((f) => mocha.addFile(f));
+  return new Promise((resolve, reject) => {
+    const runner = mocha.run(() => {
+      const collector = collectors.get(runner);
+      if (collector) resolve(collector.results());
+      else reject(new Error('The mocha reporter was never created.'));
+    });
+  });
+}
+
+function writeResults(results: Results): void {
+  const file = process.env[RESULTS_ENV];
+  if (!file) return;
+  // Write then rename, so that a reader polling for the file never sees half of it.
+  const partial = `${file}.${process.pid}.partial`;
+  fs.writeFileSync(partial, JSON.stringify(results));
+  fs.renameSync(partial, file);
+}
+
+function describeError(err: unknown): string {
+  return err instanceof Error ? (err.stack ?? err.message) : String(err);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reporter: builds a spec-like text report. A pending (skipped) test counts as failed-to-run,
+// not passed, so a skip can never hide a test that stopped running.
+
+/** Lets run() find the reporter that mocha creates for its runner. */
+const collectors = new WeakMap<Mocha.Runner, ReportCollector>();
+
+interface Failure {
+  title: string;
+  reason: string;
+}
+
+const {
+  EVENT_SUITE_BEGIN,
+  EVENT_SUITE_END,
+  EVENT_TEST_PASS,
+  EVENT_TEST_FAIL,
+  EVENT_TEST_PENDING,
+} = Mocha.Runner.constants;
+
+class ReportCollector extends Mocha.reporters.Base {
+  private readonly lines: string[] = [];
+  private readonly failedRuns: Failure[] = [];
+  private passed = 0;
+  private depth = 0;
+
+  constructor(runner: Mocha.Runner, options?: Mocha.MochaOptions) {
+    super(runner, options);
+    collectors.set(runner, this);
+    runner.on(EVENT_SUITE_BEGIN, (suite) => this.onSuiteBegin(suite));
+    runner.on(EVENT_SUITE_END, (suite) => this.onSuiteEnd(suite));
+    runner.on(EVENT_TEST_PASS, (test) => this.onPass(test));
+    runner.on(EVENT_TEST_FAIL, (test, err) => this.onFail(test, describeMochaError(err)));
+    runner.on(EVENT_TEST_PENDING, (test) => this.onFail(test, 'skipped'));
+  }
+
+  results(): Results {
+    const failed = this.failedRuns.length;
+    // mocha's wording, not 'N passed, N failed': that line is left to the launcher's own summary.
+    const report = [...this.lines, '', `${this.passed} passing, ${failed} failing`, '', ...this.failureDetails()].join('\n');
+    return { passed: this.passed, failed, report };
+  }
+
+  private onSuiteBegin(suite: Mocha.Suite): void {
+    if (suite.root) return;
+    this.lines.push(`${this.indent()}${suite.title}`);
+    this.depth++;
+  }
+
+  private onSuiteEnd(suite: Mocha.Suite): void {
+    if (!suite.root) this.depth--;
+  }
+
+  private onPass(test: Mocha.Test): void {
+    this.passed++;
+    this.lines.push(`${this.indent()}✓ ${test.title} (${test.duration ?? 0}ms)`);
+  }
+
+  /** Also receives failed hooks (a `before` that threw), which mocha reports as runnables. */
+  private onFail(runnable: Mocha.Runnable, reason: string): void {
+    this.failedRuns.push({ title: runnable.fullTitle(), reason });
+    const label = reason === 'skipped' ? ' (skipped)' : '';
+    this.lines.push(`${this.indent()}✗ ${this.failedRuns.length}) ${runnable.title}${label}`);
+  }
+
+  private failureDetails(): string[] {
+    if (this.failedRuns.length === 0) return [];
+    const details = this.failedRuns.map((f, i) => `  ${i + 1}) ${f.title}:\n${indentBlock(f.reason, '     ')}\n`);
+    return ['Failures:', '', ...details];
+  }
+
+  private indent(): string {
+    return '  '.repeat(this.depth + 1);
+  }
+}
+
+function describeMochaError(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  // The stack usually starts with the message; print the message once.
+  const stack = err.stack ?? '';
+  return stack.includes(err.message) ? stack : `${err.message}\n${stack}`;
+}
+
+function indentBlock(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((l) => prefix + l)
+    .join('\n');
+}
