@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { createApiClient, type RequestLogEntry } from './api';
 import { ApiKeyStore } from './auth/apiKey';
+import { type AnalyticsHandle, registerAnalytics } from './analytics/registerAnalytics';
 import { registerAuthCommands } from './auth/authCommands';
 import { Settings } from './config';
 import { registerJobCommands } from './jobs/jobCommands';
@@ -20,6 +21,7 @@ export interface TestSeam {
   tracker: JobTracker;
   statusBar: JobsStatusBar;
   tree: JobsTreeProvider;
+  analytics: AnalyticsHandle;
   /** Every request the API client made in this session. */
   requests: readonly RequestLogEntry[];
 }
@@ -54,9 +56,10 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
 
   registerAuthCommands(context, keys, settings, ui);
   registerJobCommands(context, tracker, store, ui, log.scoped('commands'));
+  const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange });
 
   log.info(`activated ${String(context.extension.packageJSON.version)}`);
-  return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { ui, store, tracker, statusBar, tree, requests };
+  return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { ui, store, tracker, statusBar, tree, analytics, requests };
 }
 
 export function deactivate(): void {

@@ -44,6 +44,7 @@ export class ScriptedUser {
   readonly opened: string[] = [];
   private readonly inputs: ((options: vscode.InputBoxOptions) => string | undefined)[] = [];
   private readonly picks: ((items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined)[] = [];
+  private readonly saves: (vscode.Uri | undefined)[] = [];
   private readonly saved = new Map<keyof Ui, unknown>();
   /** Which button to press on a message; default: dismiss it. */
   answerMessage: (message: ShownMessage) => string | undefined = () => undefined;
@@ -76,6 +77,10 @@ export class ScriptedUser {
       return answer(items);
     }) as Ui['showQuickPick']);
     patch('withProgress', (_options, task) => task({ report: () => undefined }, new vscode.CancellationTokenSource().token));
+    patch('showSaveDialog', async () => {
+      if (!this.saves.length) throw new Error('unexpected save dialog');
+      return this.saves.shift();
+    });
     patch('openExternal', async (uri) => {
       this.opened.push(uri.toString(true));
       return true;
@@ -93,13 +98,19 @@ export class ScriptedUser {
     return this;
   }
 
+  /** Queues the file the next save dialog returns (undefined for Cancel). */
+  saveAs(uri: vscode.Uri | undefined): this {
+    this.saves.push(uri);
+    return this;
+  }
+
   lastMessage(): ShownMessage | undefined {
     return this.messages.at(-1);
   }
 
   restore(): void {
     for (const [name, original] of this.saved) (this.ui as unknown as Record<string, unknown>)[name] = original;
-    assert.equal(this.inputs.length, 0, 'every scripted input was used');
+    assert.equal(this.inputs.length + this.picks.length + this.saves.length, 0, 'every scripted answer was used');
   }
 }
 
