@@ -9,6 +9,7 @@ import type { AnalyticsPanel } from '../../src/analytics/analyticsPanel';
 import type { TestSeam } from '../../src/extension';
 import type { ViewState } from '../../src/shared/protocol';
 import type { Simulator } from '../simulator/server';
+import { readCsv } from '../support/csv';
 import { KEY, PROJECT, ScriptedUser, seam, setProject, waitFor, withSimulator } from './support';
 
 /** The user's calendar day, as the panel computes it, shifted by `days`. */
@@ -20,27 +21,6 @@ function day(days = 0): string {
 
 function visitorRequests(sim: Simulator) {
   return sim.requests.filter((r) => r.rawPath.endsWith('/visitors'));
-}
-
-function parseCsv(text: string): string[][] {
-  // Enough of RFC 4180 for our own output: quoted fields with doubled quotes, CRLF rows.
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), i++;
-    else field += c;
-  }
-  if (field || row.length) row.push(field), rows.push(row);
-  return rows;
 }
 
 /** How a spreadsheet-safe CSV cell reads back as the original path. */
@@ -216,7 +196,7 @@ describe('visitor analytics', function () {
     assert.equal(pages.length, Math.ceil(truth.visitors.length / 250));
     assert.equal(status.requests, pages.length);
     assert.ok(pages.every((r, i) => r.query.limit === '250' && r.query.offset === String(i * 250)));
-    const [header, ...rows] = parseCsv(readFileSync(file, 'utf8'));
+    const [header, ...rows] = readCsv(readFileSync(file, 'utf8'));
     assert.deepEqual(header, ['path', 'human', 'ai', 'total']);
     assert.deepEqual(
       rows.map(([path, human, ai, total]) => ({ path: unneutralise(path!), human: Number(human), ai: Number(ai), total: Number(total) })),

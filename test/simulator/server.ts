@@ -37,20 +37,7 @@ import type {
 import { checkPromptBody, checkRange, checkVisitorsQuery } from './validate';
 import { pageOf, VisitorsDataSet } from './visitors';
 
-export type {
-  AddJobInit,
-  Fault,
-  FaultRule,
-  JobOutcome,
-  JobStatus,
-  RecordedRequest,
-  SimJob,
-  Simulator,
-  SimulatorOptions,
-  VisitorCounts,
-  VisitorRow,
-  VisitorsRange,
-} from './types';
+export type * from './types';
 
 export const DEFAULT_PROJECT = 'demo-project';
 /** Bodies above this get 413 (the spec sets no prompt maximum; this only protects the test process). */

@@ -10,6 +10,7 @@ import { CSV_HEADER, csvField, toCsv, toJson } from '../../src/analytics/exportF
 import { contentSecurityPolicy, panelHtml } from '../../src/analytics/panelHtml';
 import { ExportLimitError, fetchAllVisitors, PageCache, VisitorsPager, type FetchVisitors, type PageKey } from '../../src/analytics/visitorsQuery';
 import { MAX_PAGE, MAX_PATH_LENGTH, parseRestoredView, parseWebviewMessage, type RangeSelection } from '../../src/shared/protocol';
+import { readCsv } from '../support/csv';
 
 const preset = (id: Extract<RangeSelection, { kind: 'preset' }>['preset']): RangeSelection => ({ kind: 'preset', preset: id });
 const custom = (from: string, to: string): RangeSelection => ({ kind: 'custom', from, to });
@@ -117,26 +118,6 @@ describe('date ranges', () => {
   });
 });
 
-// A small RFC 4180 reader, to prove the CSV reads back as the rows that went in.
-function readCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let field = '';
-  let record: string[] = [];
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') record.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') record.push(field), records.push(record), (record = []), (field = ''), i++;
-    else field += c;
-  }
-  assert.equal(field + record.join(''), '', 'the file ends with CRLF');
-  return records;
-}
 
 const row = (path: string, human = 1, ai = 2, total = 3): VisitorRow => ({ path, human, ai, total });
 
@@ -165,7 +146,9 @@ describe('CSV export', () => {
   it('does not touch a formula character later in the cell', () => assert.equal(csvField('/a=b+c-d@e'), '/a=b+c-d@e'));
   it('reads back as the same rows, whatever the paths hold', () => {
     const rows = [row('/<img src=x onerror=alert(1)>'), row('/a,"b"\r\nc'), row('/ünïcödé/页面'), row('/x'.repeat(2500), 0, 0, 0), row('-1', 7, 8, 9)];
-    const records = readCsv(toCsv(rows));
+    const csv = toCsv(rows);
+    assert.ok(csv.endsWith('\r\n'), 'every record ends with CRLF');
+    const records = readCsv(csv);
     assert.deepEqual(records[0], ['path', 'human', 'ai', 'total']);
     assert.equal(records.length, rows.length + 1);
     assert.deepEqual(records.slice(1, 4).map((r) => r[0]), [rows[0]!.path, rows[1]!.path, rows[2]!.path]);
