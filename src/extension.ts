@@ -70,7 +70,7 @@ function logRequest(log: Logger) {
   return (entry: RequestLogEntry) => {
     const line = `${entry.method} ${entry.path} → ${entry.status ?? entry.error?.message ?? '?'} (${Math.round(entry.durationMs)} ms)`;
     if (entry.error) log.warn(line);
-    else log.debug(line);
+    else log.info(line);
   };
 }
 

@@ -96,7 +96,7 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
       const prompt = await ui.showInputBox({
         title: `Follow-up to ${tracked ? `“${jobLabel(tracked)}”` : jobId}`,
         prompt: tracked?.job && tracked.job.status !== 'active' ? `This job is ${tracked.job.status}; the platform decides whether it takes a follow-up.` : 'What should the agent do next?',
-        value: tracked?.unsentPrompt ?? '',
+        value: tracker.unsentPrompt(jobId) ?? '',
         ignoreFocusOut: true,
         validateInput: (value) => (value.trim() ? undefined : 'Type an instruction for the agent; an empty prompt cannot be sent.'),
       });

@@ -36,6 +36,8 @@ export class JobTracker extends Disposable {
   /** Fires when polling stops for everyone (the key was refused) or starts again. */
   readonly onDidChangePaused = this.pausedEmitter.event;
   private intervalSetting: number;
+  /** Unsent prompts for job ids typed in but not tracked (tracked jobs keep theirs in the store). */
+  private readonly unsentUntracked = new Map<string, string>();
 
   constructor(private readonly deps: JobTrackerDeps) {
     super();
@@ -96,8 +98,14 @@ export class JobTracker extends Disposable {
       return await this.afterPrompt(job, prompt);
     } catch (error) {
       if (this.deps.store.get(jobId)) await this.deps.store.upsert(jobId, (t) => ({ ...t, unsentPrompt: prompt }));
+      else this.unsentUntracked.set(jobId, prompt);
       throw error;
     }
+  }
+
+  /** The prompt that last failed to send to this job, to open the next prompt box with. */
+  unsentPrompt(jobId: string): string | undefined {
+    return this.deps.store.get(jobId)?.unsentPrompt ?? this.unsentUntracked.get(jobId);
   }
 
   /** Polls one job now (Refresh). A terminal job is read once; an active one keeps its schedule. */
@@ -119,6 +127,7 @@ export class JobTracker extends Disposable {
   }
 
   private async afterPrompt(job: AgentJob, prompt: string): Promise<TrackedJob> {
+    this.unsentUntracked.delete(job.id);
     const now = new Date().toISOString();
     const tracked = await this.deps.store.upsert(job.id, (t) => ({
       ...t,

@@ -211,6 +211,24 @@ describe('agent jobs', function () {
       assert.equal(offered, 'Rewrite the intro');
     });
 
+    it('a follow-up to a job id typed in (not tracked) keeps its unsent text too', async () => {
+      const other = sim.addJob(PROJECT, { status: 'completed', prLink: null, outcome: 'noChanges' });
+      sim.addFault({ fault: { kind: 'status', status: 503, html: true }, times: 1 });
+      user.pick((items) => items.find((i) => /Enter another job ID/.test(i.label)));
+      user.type(other.id);
+      user.type('Please retitle the page');
+      await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp');
+      assert.match(String(user.lastMessage()?.message), /503/);
+      let offered: string | undefined;
+      user.type((options) => {
+        offered = options.value;
+        return undefined;
+      });
+      await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', other.id);
+      assert.equal(offered, 'Please retitle the page');
+      assert.equal(s.store.get(other.id), undefined, 'nothing was tracked');
+    });
+
     it('Retry sends the same prompt again', async () => {
       sim.clearRequests();
       sim.addFault({ fault: { kind: 'drop' }, times: 1 });
