@@ -27,6 +27,11 @@ export interface PollTimings {
   fastPhaseMs: number;
   /** Multiplier while the window is unfocused. */
   unfocusedFactor: number;
+  /**
+   * Steady-phase polls an hour across all jobs: with many jobs running, each is polled less often
+   * so that together they stay within this share of the platform's 100 requests an hour.
+   */
+  steadyBudgetPerHour: number;
   /** Most requests in flight at once. */
   maxInFlight: number;
   /** First backoff after a failure; doubles per consecutive failure. */
@@ -39,6 +44,7 @@ export const DEFAULT_TIMINGS: PollTimings = {
   fastIntervalMs: 5_000,
   fastPhaseMs: 60_000,
   unfocusedFactor: 4,
+  steadyBudgetPerHour: 60,
   maxInFlight: 2,
   backoffBaseMs: 10_000,
   backoffMaxMs: 15 * 60_000,
@@ -88,6 +94,9 @@ export class JobPoller {
     const now = this.clock.now();
     const entry = this.entries.get(jobId) ?? { lastAt: now, fastUntil: 0, failures: 0, notBefore: 0, serverWaitUntil: 0, urgent: false };
     if (options.fast) {
+      // A read started before the follow-up may answer with the state the follow-up just ended
+      // ("completed"): drop it, or it would stop polling a job that is active again.
+      entry.inFlight?.abort();
       entry.fastUntil = now + this.currentTimings.fastPhaseMs;
       entry.lastAt = now;
       entry.failures = 0;
@@ -180,8 +189,14 @@ export class JobPoller {
 
   /** The phase is that of the last poll, so a due time does not jump when the fast phase ends. */
   private intervalOf(entry: Entry): number {
-    const base = entry.lastAt < entry.fastUntil ? this.currentTimings.fastIntervalMs : this.currentTimings.intervalMs;
+    const base = entry.lastAt < entry.fastUntil ? this.currentTimings.fastIntervalMs : this.steadyIntervalMs();
     return this.focused ? base : base * this.currentTimings.unfocusedFactor;
+  }
+
+  /** The configured interval, stretched when many jobs share the hourly budget. */
+  private steadyIntervalMs(): number {
+    const { intervalMs, steadyBudgetPerHour } = this.currentTimings;
+    return Math.max(intervalMs, Math.ceil((this.entries.size * 3_600_000) / steadyBudgetPerHour));
   }
 
   private dueAt(entry: Entry): number {

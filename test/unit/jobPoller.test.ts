@@ -186,6 +186,43 @@ describe('JobPoller', () => {
     poller.dispose();
   });
 
+  it('a follow-up drops the answer of a read that was already in flight', async () => {
+    const resolvers: ((value: string) => void)[] = [];
+    const clock = new FakeClock();
+    const seen: unknown[] = [];
+    const poller = new JobPoller(
+      {
+        fetch: () => new Promise((resolve) => resolvers.push(resolve)),
+        onResult: (_id, result) => (seen.push('value' in result ? result.value : 'error'), 'continue'),
+      },
+      DEFAULT_TIMINGS,
+      clock,
+    );
+    poller.watch('j', { pollNow: true });
+    await clock.advance(0);
+    poller.watch('j', { fast: true }); // the follow-up's answer says "active"
+    resolvers[0]?.('completed'); // the old read comes back late
+    await clock.advance(5_000);
+    assert.deepEqual(seen, [], 'the stale answer is not applied');
+    assert.equal(resolvers.length, 2, 'the fast phase polls again');
+    poller.dispose();
+  });
+
+  it('stretches the steady interval so many jobs share an hourly budget', async () => {
+    const { clock, poller, times } = setup(() => ok);
+    for (const id of ['a', 'b', 'c', 'd']) poller.watch(id);
+    await clock.advance(600_000);
+    // 4 jobs x 60 polls an hour would be 240; the budget of 60 an hour gives each one every 4 min.
+    assert.deepEqual(times('a'), [240, 480]);
+    assert.equal(times().length, 8);
+    poller.unwatch('b');
+    poller.unwatch('c');
+    poller.unwatch('d');
+    await clock.advance(240_000);
+    assert.deepEqual(times('a'), [240, 480, 600, 660, 720, 780, 840], 'alone again: at once (overdue), then every minute');
+    poller.dispose();
+  });
+
   it('aborts what is in flight and leaves no timer on dispose', async () => {
     const { clock, poller, calls } = setup(() => 'hang');
     poller.watch('a', { pollNow: true });

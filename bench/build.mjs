@@ -1,0 +1,38 @@
+// Builds everything `npm run bench` runs, under out/bench/ (git-ignored), leaving dist/ alone so a
+// bench run never swaps the bundles under a test run or a debug session:
+//   out/bench/extension/   the extension as released: package.json, media/, and dist/ written by
+//                          the project's own `node esbuild.mjs --production`, run from this folder
+//   out/bench/run.js       the bench (plain node)
+//   out/bench/hostEntry.js the part that runs inside VS Code's extension host (extensionTestsPath)
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, 'out', 'bench');
+const extension = join(out, 'extension');
+
+// esbuild.mjs names its entry points and outputs relative to the working directory: run from a
+// folder whose `src` is the real one, it writes the release bundles into that folder's dist/.
+rmSync(extension, { recursive: true, force: true });
+mkdirSync(extension, { recursive: true });
+symlinkSync(join(root, 'src'), join(extension, 'src'), 'dir');
+cpSync(join(root, 'package.json'), join(extension, 'package.json'));
+cpSync(join(root, 'media'), join(extension, 'media'), { recursive: true });
+const release = spawnSync(process.execPath, [join(root, 'esbuild.mjs'), '--production'], { cwd: extension, stdio: 'inherit' });
+if (release.status !== 0) process.exit(release.status ?? 1);
+
+await esbuild.build({
+  entryPoints: { run: join(root, 'bench', 'run.ts'), hostEntry: join(root, 'bench', 'host', 'entry.ts') },
+  outdir: out,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: true,
+  sourcesContent: false,
+  logLevel: 'warning',
+  external: ['vscode', 'playwright-core'],
+});

@@ -1,0 +1,102 @@
+// The bench's extensionTestsPath: runs inside VS Code's real extension host (code-server), once per
+// fresh start. It reads how long VS Code took to load and activate the extension, checks that no
+// request left during activation and the startup delay after it, and on the webview start opens
+// Visitor Analytics against the simulator and keeps the window until the launcher has measured.
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { TestSeam } from '../../src/extension';
+import { BENCH_KEY, DONE_ENV, EXTENSION_ID, REPORT_ENV, WEBVIEW_ENV, type ActivationReport, type HostReport } from './protocol';
+
+/** Past JobTracker's 1 s startup delay, the first moment the extension could poll. */
+const QUIET_MS = 3_000;
+const PANEL_TIMEOUT_MS = 30_000;
+const DONE_TIMEOUT_MS = 180_000;
+
+interface PerformanceMarks {
+  getMarks(): { name: string; startTime: number }[];
+}
+
+export async function run(): Promise<void> {
+  const reportFile = process.env[REPORT_ENV];
+  if (!reportFile) throw new Error(`${REPORT_ENV} is not set`);
+  const report: HostReport = {};
+  try {
+    const { activation, seam } = await measureActivation();
+    report.activation = activation;
+    write(reportFile, report);
+    if (process.env[WEBVIEW_ENV]) {
+      report.panelRows = await openPanel(seam);
+      write(reportFile, report);
+      await waitForFile(process.env[DONE_ENV], DONE_TIMEOUT_MS);
+    }
+  } catch (error) {
+    report.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    write(reportFile, report);
+  }
+}
+
+async function measureActivation(): Promise<{ activation: ActivationReport; seam: TestSeam }> {
+  const extension = vscode.extensions.getExtension<TestSeam | undefined>(EXTENSION_ID);
+  if (!extension) throw new Error(`${EXTENSION_ID} is not installed in this host`);
+  const activeAtEntry = extension.isActive;
+  const started = performance.now();
+  const seam = await extension.activate();
+  const callerMs = activeAtEntry ? undefined : performance.now() - started;
+  if (!seam) throw new Error('the extension returned no test seam: is it running in production mode?');
+  await delay(QUIET_MS);
+  const span = (from: string, to: string) => {
+    const marks = (globalThis as { MonacoPerformanceMarks?: PerformanceMarks }).MonacoPerformanceMarks?.getMarks() ?? [];
+    const at = (name: string) => marks.find((m) => m.name === `code/extHost/${name}/${EXTENSION_ID}`)?.startTime;
+    const a = at(from);
+    const b = at(to);
+    return a === undefined || b === undefined ? undefined : b - a;
+  };
+  return {
+    seam,
+    activation: {
+      activeAtEntry,
+      callerMs,
+      loadCodeMs: span('willLoadExtensionCode', 'didLoadExtensionCode'),
+      activateMs: span('willActivateExtension', 'didActivateExtension'),
+      requests: seam.requests.length,
+      quietMs: QUIET_MS,
+    },
+  };
+}
+
+/** Stores the key as a user would (the Set API Key command, its input box answered), then opens the panel. */
+async function openPanel(seam: TestSeam): Promise<number> {
+  const { ui } = seam;
+  const original = { showInputBox: ui.showInputBox, showMessage: ui.showMessage };
+  ui.showInputBox = async () => BENCH_KEY;
+  ui.showMessage = async () => undefined;
+  try {
+    await vscode.commands.executeCommand('mintlifyAgent.setApiKey');
+  } finally {
+    Object.assign(ui, original);
+  }
+  await vscode.commands.executeCommand('mintlifyAgent.openAnalytics');
+  const deadline = Date.now() + PANEL_TIMEOUT_MS;
+  for (;;) {
+    const state = seam.analytics.panel()?.lastState;
+    if (state?.data) return state.data.rows.length;
+    if (state?.error || state?.setup) throw new Error(`the panel did not load: ${state.error?.message ?? state.setup?.message}`);
+    if (Date.now() > deadline) throw new Error(`the panel showed no rows within ${PANEL_TIMEOUT_MS / 1000} s`);
+    await delay(50);
+  }
+}
+
+async function waitForFile(file: string | undefined, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (file && !fs.existsSync(file) && Date.now() < deadline) await delay(100);
+}
+
+function write(file: string, report: HostReport): void {
+  const partial = `${file}.partial`;
+  fs.writeFileSync(partial, JSON.stringify(report));
+  fs.renameSync(partial, file);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

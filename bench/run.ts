@@ -1,0 +1,102 @@
+// `npm run bench`: measures activation, bundle sizes, status freshness, the request economy of
+// polling and analytics, and the webview; prints one table and writes BENCHMARKS.md with the table
+// and, for each figure, how it was measured and how to reproduce it. Timings live here, never in a
+// test's assertion.
+//
+//   node out/bench/run.js [--starts N] [--trials N] [--export-runs N] [--no-host] [--no-write]
+//     --starts N       fresh VS Code starts for activation (default 5; the last also measures the webview)
+//     --trials N       freshness trials per phase (default 200)
+//     --export-runs N  timed exports (default 5)
+//     --no-host        skip everything that needs VS Code (activation, webview)
+//     --no-write       print the table only
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { CODE_SERVER_VERSION } from '../test/host/codeServer';
+import { measureInHost, type HostBenchResult } from './activation';
+import { measureAnalytics } from './analytics';
+import { measureBundles } from './bundles';
+import { measureFreshness } from './freshness';
+import { measurePollingHour } from './pollingHour';
+import { renderMarkdown, renderTable, type BenchResults } from './report';
+
+interface Options {
+  starts: number;
+  trials: number;
+  exportRuns: number;
+  host: boolean;
+  write: boolean;
+}
+
+function parseOptions(args: readonly string[]): Options {
+  const options: Options = { starts: 5, trials: 200, exportRuns: 5, host: true, write: true };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const count = () => {
+      const value = Number(args[++i]);
+      if (!Number.isInteger(value) || value < 1) throw new Error(`${arg} needs a whole number of at least 1`);
+      return value;
+    };
+    if (arg === '--starts') options.starts = count();
+    else if (arg === '--trials') options.trials = count();
+    else if (arg === '--export-runs') options.exportRuns = count();
+    else if (arg === '--no-host') options.host = false;
+    else if (arg === '--no-write') options.write = false;
+    else throw new Error(`unknown option ${arg}; see the top of bench/run.ts`);
+  }
+  return options;
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const repoRoot = path.resolve(__dirname, '..', '..');
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const began = Date.now();
+  const loadAtStart = os.loadavg()[0] ?? 0;
+  if (loadAtStart > os.cpus().length / 2) {
+    log(`note: load average ${loadAtStart.toFixed(2)} on ${os.cpus().length} cores; wall-clock figures (activation, export rows/s, webview) will be slower than on a quiet machine`);
+  }
+
+  log('bundles…');
+  const bundles = measureBundles(path.join(repoRoot, 'out', 'bench', 'extension', 'dist'));
+  let host: HostBenchResult | undefined;
+  if (options.host) {
+    log(`activation: ${options.starts} fresh starts of VS Code (code-server ${CODE_SERVER_VERSION})…`);
+    host = await measureInHost({ repoRoot, starts: options.starts, webview: true, log });
+  }
+  log(`status freshness: ${options.trials} trials per phase…`);
+  const freshness = await measureFreshness(options.trials);
+  log('polling: one scripted hour, ours and the naive loop…');
+  const hour = await measurePollingHour();
+  log('analytics: scripted session and timed exports…');
+  const analytics = await measureAnalytics(options.exportRuns);
+
+  const results: BenchResults = {
+    when: new Date().toISOString(),
+    machine: `${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${os.cpus().length} cores, node ${process.versions.node}, ${os.platform()} ${os.release()}`,
+    codeServer: CODE_SERVER_VERSION,
+    load: { start: loadAtStart, end: os.loadavg()[0] ?? 0, cores: os.cpus().length },
+    options: { starts: options.starts, trials: options.trials, exportRuns: options.exportRuns },
+    bundles,
+    host,
+    freshness: freshness.phases,
+    freshnessRequestMs: freshness.requestMs,
+    hour,
+    analytics,
+    seconds: (Date.now() - began) / 1000,
+  };
+  process.stdout.write(`${renderTable(results)}\n`);
+  if (options.write) {
+    const file = path.join(repoRoot, 'BENCHMARKS.md');
+    fs.writeFileSync(file, renderMarkdown(results));
+    log(`wrote ${path.relative(process.cwd(), file) || file} (${results.seconds.toFixed(0)} s)`);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);
