@@ -1,5 +1,5 @@
 // `npm test`: runs every tier and ends with one line `N passed, N failed`.
-//   node out/test/run.js            all tiers
+//   node out/test/run.js            all tiers: unit, host, ui
 //   node out/test/run.js unit host  only those tiers
 import Mocha from 'mocha';
 import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -23,17 +23,26 @@ function testFiles(dir: string): string[] {
   });
 }
 
-/** Unit tier: plain node, no vscode; real HTTP against the simulator. */
-function runUnit(): Promise<TierResult> {
-  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 10_000 });
-  for (const file of testFiles(join(__dirname, 'unit'))) mocha.addFile(file);
+/** Runs every `*.test.js` under `dir` with mocha in this process. */
+function runMocha(dir: string, options: Mocha.MochaOptions): Promise<TierResult> {
+  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', forbidOnly: true, ...options });
+  for (const file of testFiles(dir)) mocha.addFile(file);
   return new Promise((done) => {
     const runner = mocha.run(() => {
-      const stats = runner.stats;
-      // A skipped test did not prove anything: it counts as failed.
-      done({ passed: stats?.passes ?? 0, failed: (stats?.failures ?? 0) + (stats?.pending ?? 0) });
+      const passed = runner.stats?.passes ?? 0;
+      // A skipped test did not prove anything: it counts as failed; so does one that never ran
+      // because an earlier one (or a hook) failed under `bail`.
+      const reported = (runner.stats?.failures ?? 0) + (runner.stats?.pending ?? 0);
+      const failed = Math.max(reported, runner.total - passed);
+      if (failed > reported) log(`${failed - reported} test(s) did not run after a failure; they count as failed.`);
+      done({ passed, failed });
     });
   });
+}
+
+/** Unit tier: plain node, no vscode; real HTTP against the simulator. */
+function runUnit(): Promise<TierResult> {
+  return runMocha(join(__dirname, 'unit'), { timeout: 10_000 });
 }
 
 /** Host tier: the integration suite inside a real VS Code (code-server) driven by headless Chromium. */
@@ -50,7 +59,17 @@ async function runHost(): Promise<TierResult> {
   }
 }
 
-const tiers: Record<string, () => Promise<TierResult>> = { unit: runUnit, host: runHost };
+/**
+ * UI tier: Playwright clicks through the real workbench of a live development host, as a person
+ * does. Its steps build on each other, so the first failure stops it (bail).
+ */
+async function runUi(): Promise<TierResult> {
+  const result = await runMocha(join(__dirname, 'ui'), { timeout: 4 * 60_000, slow: 60_000, bail: true });
+  log(`Screenshots and the host log: ${join(repoRoot, 'artifacts', 'ui')}`);
+  return result;
+}
+
+const tiers: Record<string, () => Promise<TierResult>> = { unit: runUnit, host: runHost, ui: runUi };
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);

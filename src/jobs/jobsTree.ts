@@ -73,7 +73,9 @@ function tooltip(tracked: TrackedJob, status: string, error: ApiError | undefine
   const job = tracked.job;
   row('Job', tracked.id);
   row('Status', status);
-  if (job?.repository) row('Repository', job.ref ? `${job.repository}@${job.ref}` : job.repository);
+  // Separate rows: the hover makes a link of the URL, and `repo@branch` would be a link to a 404.
+  row('Repository', job?.repository);
+  row('Branch', job?.ref);
   row('Model', job?.model);
   row('Created', job?.createdAt && new Date(job.createdAt).toLocaleString());
   row('Archived', job?.archivedAt && new Date(job.archivedAt).toLocaleString());

@@ -66,6 +66,11 @@ export interface HostOptions {
   /** Merged over DEFAULT_USER_SETTINGS. */
   userSettings?: Record<string, unknown>;
   headless?: boolean;
+  /**
+   * false: start only the server, for a person who opens the URL in their own browser (npm start).
+   * Default true: launch Chromium on the workbench, for tests.
+   */
+  browser?: boolean;
   log: (s: string) => void;
   port?: number;
   /** `server-main.js`; installed through ensureCodeServer when omitted. */
@@ -74,14 +79,18 @@ export interface HostOptions {
   output?: (source: OutputSource, line: string) => void;
 }
 
-export interface Host {
+/** A running server without a browser: `url` opens the workbench with the extension loaded. */
+export interface ServerHost {
   url: string;
   port: number;
-  page: Page;
-  browser: Browser;
   /** False once the server process has exited (it should not before stop()). */
   serverAlive(): boolean;
   stop(): Promise<void>;
+}
+
+export interface Host extends ServerHost {
+  page: Page;
+  browser: Browser;
 }
 
 /** Builds the workbench URL that opens `workspaceFolder` and loads the extension (and tests) from the server's disk. */
@@ -100,7 +109,9 @@ function encodePath(p: string): string {
   return p.split('/').map(encodeURIComponent).join('/');
 }
 
-export async function startHost(opts: HostOptions): Promise<Host> {
+export function startHost(opts: HostOptions & { browser: false }): Promise<ServerHost>;
+export function startHost(opts: HostOptions & { browser?: true }): Promise<Host>;
+export async function startHost(opts: HostOptions): Promise<ServerHost | Host> {
   const output = opts.output ?? ((source: OutputSource, line: string) => opts.log(`[${source}] ${line}`));
   const serverMain = opts.serverMain ?? (await ensureCodeServer(opts.log));
   const resources = new HostResources();
@@ -113,15 +124,18 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     opts.log(`code-server listening on http://${HOST}:${port} (pid ${server.pid})`);
     await waitForHttp(`http://${HOST}:${port}/`, server, SERVER_READY_TIMEOUT_MS);
 
+    const url = workbenchUrl(port, opts.workspaceFolder, opts.extensionDevelopmentPath, opts.extensionTestsPath);
+    const serverHost: ServerHost = { url, port, serverAlive: () => isRunning(server), stop: () => resources.stop() };
+    if (opts.browser === false) return serverHost;
+
     const browser = await resources.launchBrowser(opts.headless ?? true);
     const page = await browser.newPage();
     forwardConsole(page, output);
-    const url = workbenchUrl(port, opts.workspaceFolder, opts.extensionDevelopmentPath, opts.extensionTestsPath);
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: WORKBENCH_READY_TIMEOUT_MS });
     await page.waitForSelector('.monaco-workbench', { timeout: WORKBENCH_READY_TIMEOUT_MS });
     opts.log('Workbench loaded.');
 
-    return { url, port, page, browser, serverAlive: () => isRunning(server), stop: () => resources.stop() };
+    return { ...serverHost, page, browser };
   } catch (err) {
     await resources.stop();
     throw err;

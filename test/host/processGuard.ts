@@ -46,7 +46,7 @@ function onSignal(signal: NodeJS.Signals): void {
   const exitCode = EXIT_CODES[signal] ?? 1;
   if (signalled) process.exit(exitCode); // a second Ctrl-C: give up on a graceful stop ('exit' still kills)
   signalled = true;
-  process.stderr.write(`\n${signal}: stopping the processes the test launcher started...\n`);
+  process.stderr.write(`\n${signal}: stopping the processes this command started...\n`);
   const stops = [...guarded].map((item) => item.stop().catch(() => undefined));
   void Promise.all(stops).finally(() => process.exit(exitCode));
 }

@@ -1,7 +1,7 @@
 // Visitor analytics in the real VS Code host against the simulator: what the panel shows (the
 // state it posts to its webview), which requests reached the API, and the exported file.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -34,6 +34,12 @@ describe('visitor analytics', function () {
   let sim: Simulator;
   let user: ScriptedUser;
   let panel: AnalyticsPanel;
+  const folders: string[] = [];
+  const exportFolder = () => {
+    const folder = mkdtempSync(join(tmpdir(), 'mintlify-export-'));
+    folders.push(folder);
+    return folder;
+  };
 
   async function act(message: unknown): Promise<ViewState> {
     panel.receive(message);
@@ -52,6 +58,7 @@ describe('visitor analytics', function () {
     sim.clearRequests();
   });
   after(async () => {
+    for (const folder of folders) rmSync(folder, { recursive: true, force: true });
     s.analytics.panel()?.dispose();
     await sim.close();
   });
@@ -186,7 +193,7 @@ describe('visitor analytics', function () {
   it('exports every row of the range to CSV with exactly ceil(N / 250) requests', async () => {
     await act({ type: 'setRange', range: { kind: 'preset', preset: 'allTime' } });
     const truth = sim.visitorsFor(PROJECT, {});
-    const folder = mkdtempSync(join(tmpdir(), 'mintlify-export-'));
+    const folder = exportFolder();
     const file = join(folder, 'visitors.csv');
     sim.clearRequests();
     user.saveAs(vscode.Uri.file(file));
@@ -209,7 +216,7 @@ describe('visitor analytics', function () {
   it('a 429 halfway through an export writes no file and says when to try again', async () => {
     const limited = await withSimulator({ analyticsLimitPerHour: 3 });
     try {
-      const folder = mkdtempSync(join(tmpdir(), 'mintlify-export-'));
+      const folder = exportFolder();
       const file = join(folder, 'visitors.json');
       user.saveAs(vscode.Uri.file(file));
       const status = (await vscode.commands.executeCommand('mintlifyAgent.exportVisitors')) as { state: string; requests: number; message: string };

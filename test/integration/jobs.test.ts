@@ -8,7 +8,7 @@ import type { Simulator } from '../simulator/server';
 import { KEY, PROJECT, requestsTo, ScriptedUser, seam, setProject, waitFor, withSimulator } from './support';
 
 /** Test-scale timings: the same scheduler, a minute shrunk to about a second. */
-const FAST = { ...DEFAULT_TIMINGS, fastIntervalMs: 100, fastPhaseMs: 1_500, intervalMs: 500, backoffBaseMs: 200, backoffMaxMs: 1_000, unfocusedFactor: 1 };
+const FAST = { ...DEFAULT_TIMINGS, fastIntervalMs: 100, fastPhaseMs: 1_500, intervalMs: 500, backoffBaseMs: 200, backoffMaxMs: 1_000, unfocusedFactor: 1, steadyBudgetPerHour: 1_000_000 };
 
 interface ShownItem {
   id: string;

@@ -1,6 +1,6 @@
 // A demo data set for manual testing and screenshots: jobs in every state, some still moving.
 
-import type { AddJobInit, Simulator } from './types';
+import type { AddJobInit, SimJob, Simulator } from './types';
 
 /** Any 'mint_' key works against the simulator; this one is printed by the CLI for copy-paste. */
 export const DEMO_API_KEY = 'mint_demo_key_simulator_local';
@@ -14,7 +14,7 @@ const PORTAL = 'https://github.com/acme/developer-portal';
 const SDK_DOCS = 'https://github.com/acme/sdk-docs';
 
 /** Each job was created `ago` ms before now. */
-function demoJobs(now: number): (AddJobInit & { ago: number })[] {
+function demoJobs(now: number): (AddJobInit & { ago: number; note?: string })[] {
   return [
     {
       // Long-running: stays active for the whole demo session, then opens a PR.
@@ -40,6 +40,7 @@ function demoJobs(now: number): (AddJobInit & { ago: number })[] {
     {
       // Found nothing to change; a follow-up makes it work ~60 s and open a PR.
       ago: 35 * MINUTE,
+      note: 'send it a follow-up: it opens a PR about a minute later',
       prompt: 'Fix the broken links in the 2025 changelog entries',
       source: { repository: DOCS, ref: 'mintlify/agent-changelog-links' },
       status: 'completed',
@@ -78,10 +79,20 @@ function demoJobs(now: number): (AddJobInit & { ago: number })[] {
   ];
 }
 
-/** Adds the demo jobs to `projectId` (which must be one of the simulator's projects). */
-export function seedDemo(sim: Simulator, projectId: string): void {
+/** A seeded job as the simulator first shows it, with the prompt it was created with. */
+export interface DemoJob {
+  job: SimJob;
+  prompt: string;
+  /** What is worth trying with it, for the demo's instructions. */
+  note?: string;
+}
+
+/** Adds the demo jobs to `projectId` (which must be one of the simulator's projects) and returns them. */
+export function seedDemo(sim: Simulator, projectId: string): DemoJob[] {
   const now = sim.now();
-  for (const { ago, ...init } of demoJobs(now)) {
-    sim.addJob(projectId, { ...init, createdAt: new Date(now - ago).toISOString() });
-  }
+  return demoJobs(now).map(({ ago, note, ...init }) => ({
+    job: sim.addJob(projectId, { ...init, createdAt: new Date(now - ago).toISOString() }),
+    prompt: init.prompt ?? '',
+    note,
+  }));
 }

@@ -1,0 +1,104 @@
+/**
+ * Everything the UI tier runs against, started in the mocha process: the API simulator, a fresh
+ * copy of the fixture workspace (no project ID: the person sets it through the welcome view), and
+ * a live Extension Development Host (code-server + headless Chromium, no test entry) whose user
+ * settings point the extension at the simulator. stop() undoes all of it and is safe to call
+ * after a start that failed half-way.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ensureCodeServer, findRepoRoot } from '../host/codeServer';
+import { startHost, type Host } from '../host/host';
+import { DEFAULT_PROJECT, startSimulator, type Simulator } from '../simulator/server';
+import { Workbench } from './workbench';
+
+export const PROJECT = DEFAULT_PROJECT;
+
+/** Screenshots, the host log and failure captures; git-ignored. */
+export const ARTIFACTS_DIR = path.join(findRepoRoot(__dirname), 'artifacts', 'ui');
+
+/**
+ * Jobs stay active this long after a start or a follow-up: longer than the 5 s between polls in a
+ * job's first minute, so the first poll still finds it active (the spinning icon stays on screen
+ * while the test looks) and the second, about 10 s after the prompt, finds it completed.
+ */
+export const JOB_DURATION_MS = 6_000;
+
+export class UiSession {
+  private host: Host | undefined;
+  /** The folder the workbench has open: a fresh copy of test/fixtures/workspace. */
+  workspaceFolder = '';
+  private simulator: Simulator | undefined;
+  private readonly logFile = path.join(ARTIFACTS_DIR, 'host.log');
+
+  private constructor() {}
+
+  static async start(progress: (line: string) => void): Promise<UiSession> {
+    const session = new UiSession();
+    try {
+      await session.init(progress);
+      return session;
+    } catch (error) {
+      await session.stop();
+      throw error;
+    }
+  }
+
+  get sim(): Simulator {
+    if (!this.simulator) throw new Error('The simulator is not running.');
+    return this.simulator;
+  }
+
+  get workbench(): Workbench {
+    if (!this.host) throw new Error('The host is not running.');
+    return new Workbench(this.host.page, ARTIFACTS_DIR);
+  }
+
+  async stop(): Promise<void> {
+    try {
+      await this.host?.stop();
+    } finally {
+      this.host = undefined;
+      await this.simulator?.close();
+      this.simulator = undefined;
+      if (this.workspaceFolder) fs.rmSync(this.workspaceFolder, { recursive: true, force: true });
+    }
+  }
+
+  private async init(progress: (line: string) => void): Promise<void> {
+    // Old screenshots would pass for this run's.
+    fs.rmSync(ARTIFACTS_DIR, { recursive: true, force: true });
+    fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
+    fs.writeFileSync(this.logFile, `UI tier, ${new Date().toISOString()}\n`);
+    const log = (line: string): void => fs.appendFileSync(this.logFile, `${line}\n`);
+
+    // The first run installs code-server (about a minute): say so on the terminal.
+    const repoRoot = findRepoRoot(__dirname);
+    const serverMain = await ensureCodeServer(
+      (line) => {
+        log(line);
+        progress(line);
+      },
+      { repoRoot },
+    );
+
+    // A small data set: 400 paths keep the CSV export to two requests of 250 rows.
+    this.simulator = await startSimulator({ projects: [PROJECT], jobDurationMs: JOB_DURATION_MS, pathCount: 400, days: 90 });
+
+    this.workspaceFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'mintlify-ui-ws-'));
+    fs.cpSync(path.join(repoRoot, 'test', 'fixtures', 'workspace'), this.workspaceFolder, { recursive: true });
+
+    this.host = await startHost({
+      workspaceFolder: this.workspaceFolder,
+      extensionDevelopmentPath: repoRoot,
+      serverMain,
+      userSettings: { 'mintlifyAgent.apiBaseUrl': this.simulator.url },
+      log,
+      output: (source, line) => log(`[${source}] ${line}`),
+    });
+    // Wide enough for the sidebar, an editor and the analytics table side by side.
+    await this.host.page.setViewportSize({ width: 1280, height: 800 });
+    log(`Workbench: ${this.host.url}`);
+  }
+}

@@ -1,0 +1,258 @@
+// The UI tier: what a person does with the extension, clicked and typed in the real workbench
+// (code-server + headless Chromium, driven by Playwright) against the API simulator. The steps
+// build on each other (the key set in step 1 is used by the rest), so the tier runs with bail:
+// after a failure the later steps are reported as not run instead of each timing out.
+//
+// Each step saves screenshots under artifacts/ui/ (and one named failed-… when it fails).
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Locator } from 'playwright-core';
+import { DEMO_API_KEY } from '../simulator/demo';
+import type { Simulator, VisitorCounts, VisitorRow } from '../simulator/server';
+import { JOB_DURATION_MS, PROJECT, UiSession } from './uiSession';
+import { expectText, expectVisible, TIMEOUTS, type Workbench } from './workbench';
+
+/** The tree icons of the job states (ThemeIcon ids become codicon classes; `~spin` a modifier class). */
+const ICON = {
+  active: '.custom-view-tree-node-item-icon.codicon-sync.codicon-modifier-spin',
+  completed: '.custom-view-tree-node-item-icon.codicon-pass',
+  failed: '.custom-view-tree-node-item-icon.codicon-error',
+  warning: '.custom-view-tree-node-item-icon.codicon-warning',
+};
+
+const XSS_PATH = '/<img src=x onerror=alert(1)>';
+
+/** A local calendar day, `offset` days from today, as the panel's presets compute it. */
+function day(offset: number): string {
+  const date = new Date();
+  date.setDate(date.getDate() + offset);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+describe('a person using the extension in VS Code (UI)', function () {
+  this.timeout(4 * 60_000);
+  let session: UiSession | undefined;
+  let wb: Workbench;
+  let sim: Simulator;
+  let workspaceFolder: string;
+  /** Pages the browser was asked to show a dialog for (alert, confirm): none may come from the data. */
+  const dialogs: string[] = [];
+
+  before(async function () {
+    this.timeout(8 * 60_000); // the first run installs code-server
+    session = await UiSession.start((line) => process.stdout.write(`    ${line}\n`));
+    wb = session.workbench;
+    sim = session.sim;
+    workspaceFolder = session.workspaceFolder;
+    wb.page.on('dialog', (dialog) => {
+      dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+      void dialog.dismiss().catch(() => undefined);
+    });
+  });
+
+  afterEach(async function () {
+    const test = this.currentTest;
+    if (test?.state !== 'failed' || !session) return;
+    const name = `failed-${test.title.replace(/[^\w]+/g, '-').slice(0, 60)}`;
+    await wb.screenshot(name).catch(() => undefined);
+  });
+
+  after(async () => {
+    await session?.stop();
+  });
+
+  // Shared between the steps: the rows of the jobs they create.
+  const startedPrompt = 'Add a troubleshooting section to the quickstart';
+  let runningElsewhereId = '';
+
+  it('1. opens the Mintlify view, sets the API key from the command palette and the project from the welcome view', async () => {
+    await wb.openFromActivityBar('Mintlify');
+    // Wide enough for a job's label and its status side by side (and for the screenshots).
+    await wb.resizeSidebar(480);
+    await expectVisible('the "set your API key" welcome', wb.welcome.filter({ hasText: 'Set your Mintlify admin API key' }));
+    await wb.screenshot('1-welcome-api-key');
+
+    await wb.runCommand('Mintlify: Set API Key');
+    await wb.typeInto('Mintlify: Set API Key', DEMO_API_KEY);
+    assert.equal(await wb.quickInputField.getAttribute('type'), 'password', 'the key is typed into a password field');
+    await wb.screenshot('1-api-key-input');
+    await wb.pressEnterAndWaitForClose();
+
+    // The project ID is not set in this workspace: the welcome asks for it next.
+    const projectWelcome = wb.welcome.filter({ hasText: 'Set the Mintlify project ID' });
+    await expectVisible('the "set the project ID" welcome after the key', projectWelcome);
+    await projectWelcome.getByRole('button', { name: 'Set Project ID' }).click({ timeout: TIMEOUTS.ui });
+    await wb.typeInto('Mintlify: Set Project ID', PROJECT);
+    await wb.pressEnterAndWaitForClose();
+
+    await expectVisible('the "no jobs yet" welcome', wb.welcome.filter({ hasText: 'No agent jobs tracked yet' }));
+    await wb.screenshot('1-signed-in');
+  });
+
+  it('2. starts a job, tracks two by ID, sends a follow-up and sees the job finish with a pull request', async () => {
+    const jobs = rows(wb);
+
+    await wb.clickViewTitleButton('Start New Job…');
+    await wb.typeInto('Start New Agent Job', startedPrompt);
+    await wb.pressEnterAndWaitForClose();
+    const startedRow = jobs.filter({ hasText: startedPrompt });
+    await expectVisible('the started job with a spinning (active) icon', startedRow.locator(ICON.active));
+
+    // Jobs started elsewhere (the dashboard, a teammate): created in the simulator, tracked by ID.
+    const elsewhere = sim.addJob(PROJECT, { prompt: 'Document the new rate limits', activeForMs: 60 * 60_000 });
+    runningElsewhereId = elsewhere.id;
+    await wb.clickViewTitleButton('Track Job…');
+    await wb.typeInto('Track Agent Job', elsewhere.id);
+    await wb.pressEnterAndWaitForClose();
+    await expectVisible('the job tracked from the title bar, active', jobs.filter({ hasText: elsewhere.id }).locator(ICON.active));
+
+    const failed = sim.addJob(PROJECT, { status: 'failed', prompt: 'Migrate every code sample to the v3 SDK' });
+    await wb.runCommand('Mintlify: Track Job…');
+    await wb.typeInto('Track Agent Job', failed.id);
+    await wb.pressEnterAndWaitForClose();
+    await expectVisible('the job tracked from the palette, failed', jobs.filter({ hasText: failed.id }).locator(ICON.failed));
+
+    await wb.clearNotifications();
+    await wb.runCommand('Mintlify: Send Follow-up to Agent Job…');
+    await wb.pickItem('Send Follow-up to Agent Job', startedPrompt);
+    await wb.typeInto(/^Follow-up to/, 'Also cover corporate proxies and self-signed certificates');
+    await wb.screenshot('2-follow-up');
+    await wb.pressEnterAndWaitForClose();
+    await expectVisible('the "follow-up sent" notification', wb.notification('Follow-up sent'));
+    // Active for JOB_DURATION_MS after the follow-up; the first poll comes 5 s after it.
+    await expectVisible('the job active again after the follow-up', startedRow.locator(ICON.active));
+
+    await expectVisible(`the job completed (about ${JOB_DURATION_MS / 1000} s, seen at the next poll)`, startedRow.locator(ICON.completed), TIMEOUTS.poll);
+    await expectVisible('"PR ready" in the job\'s description', startedRow.filter({ hasText: 'PR ready' }));
+    await expectVisible('the "pull request is ready" notification', wb.notification('its pull request is ready'), TIMEOUTS.ui);
+    const openPr = await wb.inlineAction(startedRow, 'Open Pull Request');
+    await expectVisible('the Open Pull Request inline action', openPr);
+    // Still hovering: the row's tooltip tells the job's story.
+    await expectVisible('the job\'s tooltip with its pull request', wb.hover.filter({ hasText: 'Pull request:' }));
+    // A link to the repository itself, not to `repository@branch` (a 404 on GitHub).
+    await expectVisible('the repository link in the tooltip', wb.hover.getByRole('link', { name: 'https://github.com/acme/docs', exact: true }));
+    await wb.screenshot('2-jobs-tree');
+
+    // code-server asks before it opens a website: the dialog names the job's pull request.
+    const followUp = sim.requests.find((r) => r.method === 'POST' && r.rawPath.endsWith('/message'));
+    const prLink = followUp && sim.peekJob(PROJECT, followUp.segments[5] ?? '')?.prLink;
+    assert.ok(prLink, 'the simulator has a PR link for the followed-up job');
+    await openPr.click({ timeout: TIMEOUTS.ui });
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await expectVisible(`the "open external website" dialog naming ${prLink}`, dialog.filter({ hasText: prLink }));
+    await wb.screenshot('2-open-pull-request');
+    await dialog.getByRole('button', { name: 'Cancel' }).click({ timeout: TIMEOUTS.ui });
+    await dialog.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui });
+  });
+
+  it('3. reads visitor analytics in the panel, pages, switches range and exports a CSV', async () => {
+    await wb.clearNotifications();
+    await wb.clickViewTitleButton('Open Visitor Analytics');
+    const panel = wb.webview();
+    const format = numberFormat(await wb.page.evaluate(() => navigator.language));
+    const last30 = sim.visitorsFor(PROJECT, { dateFrom: day(-29), dateTo: day(1) });
+    const last90 = sim.visitorsFor(PROJECT, { dateFrom: day(-89), dateTo: day(1) });
+    const xssIndex = last30.visitors.findIndex((row) => row.path === XSS_PATH);
+    assert.ok(xssIndex >= 0 && xssIndex < 50, `the data set puts ${XSS_PATH} on the first page (at ${xssIndex})`);
+
+    await expectText('the range line', panel.locator('#range-label'), /^Last 30 days/);
+    await expectTotals(panel.locator('.totals'), last30.totals, format);
+    const firstPaths = panel.locator('#rows tr button.path');
+    for (const [index, row] of last30.visitors.slice(0, 3).entries()) await expectRow(panel.locator('#rows tr').nth(index), row, format);
+
+    // A path from the internet is text, never markup: shown literally, no <img>, no alert.
+    await expectText('a path holding markup, shown as text', firstPaths.nth(xssIndex), XSS_PATH);
+    assert.equal(await panel.locator('#rows img').count(), 0, 'no <img> element came out of a path');
+    assert.deepEqual(dialogs, [], 'no dialog was opened by the data');
+    await wb.screenshot('3-analytics');
+
+    await panel.locator('#next').click({ timeout: TIMEOUTS.ui });
+    await expectText('the page label after Next', panel.locator('#page-label'), 'Page 2');
+    await expectRow(panel.locator('#rows tr').first(), last30.visitors[50]!, format);
+    await panel.locator('#prev').click({ timeout: TIMEOUTS.ui });
+    await expectText('the page label after Previous', panel.locator('#page-label'), 'Page 1');
+    await expectRow(panel.locator('#rows tr').first(), last30.visitors[0]!, format);
+    await expectText('the status line', panel.locator('#status'), /from memory/);
+
+    await panel.locator('#preset').selectOption({ label: 'Last 90 days' }, { timeout: TIMEOUTS.ui });
+    await expectText('the range line', panel.locator('#range-label'), /^Last 90 days/);
+    await expectTotals(panel.locator('.totals'), last90.totals, format);
+    await panel.locator('#preset').selectOption({ label: 'Last 30 days' }, { timeout: TIMEOUTS.ui });
+    await expectText('the range line', panel.locator('#range-label'), /^Last 30 days/);
+    await expectTotals(panel.locator('.totals'), last30.totals, format);
+
+    // Into the workspace folder the dialog opens on: a path elsewhere makes it list that folder
+    // first, and an Enter pressed meanwhile only finishes the listing.
+    const target = path.join(workspaceFolder, 'visitors-last-30-days.csv');
+    await panel.locator('#export-csv').click({ timeout: TIMEOUTS.ui });
+    await wb.typeIntoSaveDialog(/^Export visitors: Last 30 days/, target);
+    await wb.screenshot('3-export-dialog');
+    await wb.pressEnterAndWaitForClose();
+    await expectText('the export status', panel.locator('#export-status'), new RegExp(`^Exported ${format(last30.visitors.length)} rows to visitors-last-30-days\\.csv`));
+    await wb.screenshot('3-exported');
+
+    const lines = fs.readFileSync(target, 'utf8').split('\r\n');
+    assert.equal(lines[0], 'path,human,ai,total');
+    assert.equal(lines.at(-1), '', 'the file ends with a line break');
+    assert.equal(lines.length - 2, last30.visitors.length, 'one line per visitor row');
+    const first = last30.visitors[0]!;
+    assert.equal(lines[1], `${first.path},${first.human},${first.ai},${first.total}`);
+    const xss = last30.visitors[xssIndex]!;
+    assert.equal(lines[xssIndex + 1], `${XSS_PATH},${xss.human},${xss.ai},${xss.total}`);
+  });
+
+  it('4. sees the tree report a failing API and recover by itself when it comes back', async () => {
+    assert.ok(runningElsewhereId, 'step 2 tracked a running job');
+    const row = rows(wb).filter({ hasText: runningElsewhereId });
+    await expectVisible('the running job before the failure', row.locator(ICON.active));
+
+    sim.clearRequests();
+    sim.addFault({ fault: { kind: 'status', status: 500 }, pathIncludes: '/job/' });
+    // Refresh All rather than waiting for the next scheduled check, which may be minutes away for
+    // a job past its first minute (the steady interval is the user's, stretched by the hourly budget).
+    await wb.clickViewTitleButton('Refresh All');
+    await expectVisible('"cannot refresh" on the running job', row.filter({ hasText: 'cannot refresh' }));
+    await expectVisible('the warning icon on the running job', row.locator(ICON.warning));
+    assert.ok(sim.requests.some((r) => r.status === 500), 'the simulator answered 500');
+    await wb.screenshot('4-api-failing');
+
+    sim.clearFaults();
+    // Each job is retried after a short backoff (5 to 10 s); nothing is reloaded or clicked.
+    await expectVisible('the running job recovered', row.filter({ hasNotText: 'cannot refresh' }).locator(ICON.active), TIMEOUTS.poll);
+    const stillFailing = rows(wb).filter({ hasText: 'cannot refresh' });
+    await stillFailing.first().waitFor({ state: 'hidden', timeout: TIMEOUTS.poll }).catch(async () => {
+      throw new Error(`still "cannot refresh" after ${TIMEOUTS.poll / 1000} s: ${(await stillFailing.allTextContents()).join(' | ')}`);
+    });
+    await expectVisible('the completed job with its check mark again', rows(wb).filter({ hasText: startedPrompt }).locator(ICON.completed));
+    await wb.screenshot('4-recovered');
+  });
+});
+
+/** The rows of the Agent Jobs tree. */
+function rows(wb: Workbench): Locator {
+  return wb.treeRows('Agent Jobs');
+}
+
+type Format = (n: number) => string;
+
+/** Numbers as the webview shows them: Intl in the browser's language. */
+function numberFormat(locale: string): Format {
+  const format = new Intl.NumberFormat(locale);
+  return (n) => format.format(n);
+}
+
+async function expectTotals(totals: Locator, expected: VisitorCounts, format: Format): Promise<void> {
+  await expectText('the human total', totals.locator('#total-human'), format(expected.human));
+  await expectText('the AI total', totals.locator('#total-ai'), format(expected.ai));
+  await expectText('the visitor total', totals.locator('#total-all'), format(expected.total));
+}
+
+async function expectRow(row: Locator, expected: VisitorRow, format: Format): Promise<void> {
+  await expectText('a row\'s path', row.locator('button.path'), expected.path);
+  const counts = row.locator('td.num');
+  await expectText(`the human count of ${expected.path}`, counts.nth(0), format(expected.human));
+  await expectText(`the AI count of ${expected.path}`, counts.nth(1), format(expected.ai));
+  await expectText(`the total of ${expected.path}`, counts.nth(2), format(expected.total));
+}

@@ -1,0 +1,198 @@
+/**
+ * Drives VS Code's web workbench as a person does: clicks on what is on screen, keys, typed text.
+ * Never a command id, never the extension's test seam. Every wait is a Playwright locator wait
+ * with a bound, so something that does not show up fails with what was expected instead of hanging.
+ *
+ * Selectors are the workbench's own (VS Code 1.100): roles and labels where it has them, its
+ * stable class names (`.quick-input-widget`, `.monaco-list-row`) where it does not.
+ */
+import * as path from 'node:path';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+
+export const TIMEOUTS = {
+  /** The workbench answering a click or a key; generous for a loaded 2-core machine. */
+  ui: 30_000,
+  /**
+   * A change that waits for one of the extension's polls: every 5 s in a job's first minute, the
+   * first retry 5 to 10 s after a failure; four times slower if the window counts as unfocused.
+   */
+  poll: 90_000,
+} as const;
+
+/** Matches an element whose whole text is `text` (Playwright's `hasText` alone matches a substring). */
+export function exactly(text: string): RegExp {
+  return new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+}
+
+/** Waits for `locator` to be visible; the error says what a person would have missed. */
+export async function expectVisible(what: string, locator: Locator, timeout: number = TIMEOUTS.ui): Promise<void> {
+  try {
+    await locator.waitFor({ state: 'visible', timeout });
+  } catch (error) {
+    throw new Error(`${what}: not on screen after ${timeout / 1000} s (${waitedFor(error)}).`);
+  }
+}
+
+/** Waits for `locator` (one element) to read exactly `expected`; the error says what it read instead. */
+export async function expectText(what: string, locator: Locator, expected: string | RegExp, timeout: number = TIMEOUTS.ui): Promise<void> {
+  try {
+    await locator.filter({ hasText: typeof expected === 'string' ? exactly(expected) : expected }).waitFor({ state: 'visible', timeout });
+  } catch {
+    const seen = await locator.textContent({ timeout: 1_000 }).then(
+      (text) => JSON.stringify(text?.trim()),
+      () => 'nothing (not on screen)',
+    );
+    throw new Error(`${what}: expected ${typeof expected === 'string' ? JSON.stringify(expected) : String(expected)}, saw ${seen} after ${timeout / 1000} s.`);
+  }
+}
+
+/** The selector Playwright was waiting for, from its call log (without its terminal colours). */
+function waitedFor(error: unknown): string {
+  const lines = (error instanceof Error ? error.message : String(error)).replace(/\u001b\[\d+m/g, '').split('\n');
+  return (lines.find((line) => line.includes('waiting for')) ?? lines[0] ?? '').trim().replace(/^- /, '');
+}
+
+export class Workbench {
+  constructor(
+    readonly page: Page,
+    private readonly screenshotDir: string,
+  ) {}
+
+  // ---- Places on screen -------------------------------------------------------------------------
+
+  get sidebar(): Locator {
+    return this.page.locator('.part.sidebar');
+  }
+
+  get quickInput(): Locator {
+    return this.page.locator('.quick-input-widget');
+  }
+
+  /** The text field of the quick input: the palette's filter, an input box, the simple file dialog's path. */
+  get quickInputField(): Locator {
+    return this.quickInput.locator('.quick-input-box input');
+  }
+
+  /** The welcome text of the view shown in the sidebar. */
+  get welcome(): Locator {
+    return this.sidebar.locator('.welcome-view-content');
+  }
+
+  /** The rows of a tree view in the sidebar, by the view's name. */
+  treeRows(viewName: string): Locator {
+    return this.sidebar.locator(`.monaco-list[aria-label="${viewName}"] .monaco-list-row`);
+  }
+
+  /** The hover (tooltip) widget on screen. */
+  get hover(): Locator {
+    return this.page.locator('.monaco-hover');
+  }
+
+  /** A notification toast whose text contains `text`. */
+  notification(text: string | RegExp): Locator {
+    return this.page.locator('.notifications-toasts .notification-toast').filter({ hasText: text });
+  }
+
+  /** The document inside the (only) webview panel: VS Code nests it in `iframe.webview` → `#active-frame`. */
+  webview(): FrameLocator {
+    return this.page.frameLocator('iframe.webview').frameLocator('#active-frame');
+  }
+
+  // ---- What a person does -----------------------------------------------------------------------
+
+  /** Clicks a view container's icon in the activity bar and waits for its title in the sidebar. */
+  async openFromActivityBar(name: string): Promise<void> {
+    await this.page.locator('.part.activitybar').getByRole('tab', { name, exact: true }).click({ timeout: TIMEOUTS.ui });
+    await this.sidebar.locator('.composite.title').filter({ hasText: name }).waitFor({ timeout: TIMEOUTS.ui });
+  }
+
+  /** Drags the sash on the sidebar's right edge until the sidebar is `width` pixels wide. */
+  async resizeSidebar(width: number): Promise<void> {
+    const box = await this.sidebar.boundingBox({ timeout: TIMEOUTS.ui });
+    if (!box) throw new Error('The sidebar is not on screen.');
+    // The sash is a few pixels wide and straddles the edge.
+    const y = box.y + box.height / 2;
+    await this.page.mouse.move(box.x + box.width - 1, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(box.x + width, y, { steps: 5 });
+    await this.page.mouse.up();
+    await this.page.waitForFunction(
+      (expected) => Math.abs((document.querySelector('.part.sidebar')?.getBoundingClientRect().width ?? 0) - expected) <= 4,
+      width,
+      { timeout: TIMEOUTS.ui },
+    );
+  }
+
+  /** Clicks one of the buttons in the sidebar's title bar (a view's title actions), by its tooltip. */
+  async clickViewTitleButton(label: string): Promise<void> {
+    await this.sidebar.locator('.composite.title .title-actions').getByRole('button', { name: label, exact: true }).click({ timeout: TIMEOUTS.ui });
+  }
+
+  /** F1, then the command's title, then Enter once the palette has put that command first. */
+  async runCommand(title: string): Promise<void> {
+    await this.page.keyboard.press('F1');
+    await this.quickInputField.waitFor({ timeout: TIMEOUTS.ui });
+    await this.quickInputField.fill(`>${title}`);
+    await this.quickInput
+      .locator('.monaco-list-row.focused')
+      .filter({ has: this.page.locator('.label-name').filter({ hasText: exactly(title) }) })
+      .waitFor({ timeout: TIMEOUTS.ui });
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** Waits for the quick input titled `title` (an input box, a pick, the save dialog) to be on screen. */
+  async waitForQuickInput(title: string | RegExp): Promise<void> {
+    await expectVisible(`the quick input titled ${String(title)}`, this.quickInput.locator('.quick-input-title').filter({ hasText: title }));
+  }
+
+  /** Types into the input box titled `title`; Enter is left to the caller (a screenshot may come first). */
+  async typeInto(title: string | RegExp, text: string): Promise<void> {
+    await this.waitForQuickInput(title);
+    await this.quickInputField.fill(text);
+  }
+
+  /** Enter, and wait for the quick input to close (the box accepted what was typed). */
+  async pressEnterAndWaitForClose(): Promise<void> {
+    await this.page.keyboard.press('Enter');
+    await this.quickInput.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui });
+  }
+
+  /**
+   * Types a full file path into this workbench's save dialog (VS Code's simple file dialog: a quick
+   * input holding a path). The dialog fills in its suggested name only once it has listed the
+   * folder, overwriting anything typed before, so this waits for that name first.
+   */
+  async typeIntoSaveDialog(title: string | RegExp, filePath: string): Promise<void> {
+    await this.waitForQuickInput(title);
+    await this.page.waitForFunction(
+      (selector) => /[^/]\.\w+$/.test(document.querySelector<HTMLInputElement>(selector)?.value ?? ''),
+      '.quick-input-widget .quick-input-box input',
+      { timeout: TIMEOUTS.ui },
+    );
+    await this.quickInputField.fill(filePath);
+  }
+
+  /** Clicks the item of the open quick pick whose label contains `label`. */
+  async pickItem(title: string | RegExp, label: string): Promise<void> {
+    await this.waitForQuickInput(title);
+    await this.quickInput.locator('.monaco-list-row').filter({ hasText: label }).first().click({ timeout: TIMEOUTS.ui });
+  }
+
+  /** Hovers a tree row (inline actions show on hover) and returns its inline action button by tooltip. */
+  async inlineAction(row: Locator, label: string): Promise<Locator> {
+    await row.hover({ timeout: TIMEOUTS.ui });
+    return row.locator('.actions').getByRole('button', { name: label, exact: true });
+  }
+
+  /** Closes every notification toast, so that the next screenshot shows what is under them. */
+  async clearNotifications(): Promise<void> {
+    await this.runCommand('Notifications: Clear All Notifications');
+    await this.page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'hidden', timeout: TIMEOUTS.ui });
+  }
+
+  async screenshot(name: string): Promise<string> {
+    const file = path.join(this.screenshotDir, `${name}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+}
