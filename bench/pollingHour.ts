@@ -174,7 +174,8 @@ async function runHour(makeClient: ClientFactory): Promise<{ run: HourRun; stret
 /**
  * The fewest reads a scheduler that does not know when jobs finish needs to keep the delay bounds
  * ours promises: a change at time c is seen by c + bound(c), where bound is 5 s in the minute after
- * a prompt and 60 s after it, four times that while the window is unfocused, and a job found active
+ * a prompt and 60 s after it, four times that while the window is unfocused, stretched so the jobs
+ * running at that moment share 60 steady reads an hour, and a job found active
  * at startup is read once right away (it may have finished while VS Code was closed). Reads go as
  * late as those bounds allow and stop at the one that sees the change (or at the end of the hour).
  */
@@ -184,8 +185,10 @@ function blindFloor(stretches: readonly Stretch[]): number {
   let reads = 0;
   for (const s of stretches) {
     const bound = (t: number) => {
-      const base = s.fastUntil !== undefined && t < s.fastUntil ? DEFAULT_TIMINGS.fastIntervalMs : DEFAULT_TIMINGS.intervalMs;
-      return focusedAt(t) ? base : base * DEFAULT_TIMINGS.unfocusedFactor;
+      const fast = s.fastUntil !== undefined && t < s.fastUntil;
+      const base = (fast ? DEFAULT_TIMINGS.fastIntervalMs : DEFAULT_TIMINGS.intervalMs) * (focusedAt(t) ? 1 : DEFAULT_TIMINGS.unfocusedFactor);
+      // The hourly budget shares the steady rate among the jobs running at t, as ours does.
+      return fast ? base : Math.max(base, (activeAt(stretches, t) * HOUR) / DEFAULT_TIMINGS.steadyBudgetPerHour);
     };
     let last = s.start;
     if (s.fastUntil === undefined) reads++; // the startup read
@@ -203,9 +206,12 @@ function blindFloor(stretches: readonly Stretch[]): number {
   return reads;
 }
 
+function activeAt(stretches: readonly Stretch[], t: number): number {
+  return stretches.filter((s) => s.start <= t && t < s.changeAt).length;
+}
+
 function maxActive(stretches: readonly Stretch[]): number {
-  const active = (t: number) => stretches.filter((s) => s.start <= t && t < s.changeAt).length;
-  return Math.max(...stretches.map((s) => active(s.start)));
+  return Math.max(...stretches.map((s) => activeAt(stretches, s.start)));
 }
 
 export function summarizeDelays(run: HourRun): { medianMs: number; p95Ms: number; maxMs: number } {

@@ -187,16 +187,20 @@ export class JobPoller {
     this.entries.clear();
   }
 
-  /** The phase is that of the last poll, so a due time does not jump when the fast phase ends. */
+  /**
+   * The phase is that of the last poll, so a due time does not jump when the fast phase ends. The
+   * hourly budget caps the steady rate; it is not multiplied again while unfocused.
+   */
   private intervalOf(entry: Entry): number {
-    const base = entry.lastAt < entry.fastUntil ? this.currentTimings.fastIntervalMs : this.steadyIntervalMs();
-    return this.focused ? base : base * this.currentTimings.unfocusedFactor;
+    const { fastIntervalMs, intervalMs, unfocusedFactor } = this.currentTimings;
+    const fast = entry.lastAt < entry.fastUntil;
+    const base = (fast ? fastIntervalMs : intervalMs) * (this.focused ? 1 : unfocusedFactor);
+    return fast ? base : Math.max(base, this.budgetIntervalMs());
   }
 
-  /** The configured interval, stretched when many jobs share the hourly budget. */
-  private steadyIntervalMs(): number {
-    const { intervalMs, steadyBudgetPerHour } = this.currentTimings;
-    return Math.max(intervalMs, Math.ceil((this.entries.size * 3_600_000) / steadyBudgetPerHour));
+  /** The steady interval at which all watched jobs together stay within the hourly budget. */
+  private budgetIntervalMs(): number {
+    return Math.ceil((this.entries.size * 3_600_000) / this.currentTimings.steadyBudgetPerHour);
   }
 
   private dueAt(entry: Entry): number {

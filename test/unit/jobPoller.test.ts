@@ -223,6 +223,16 @@ describe('JobPoller', () => {
     poller.dispose();
   });
 
+  it('does not slow the budgeted interval down again while unfocused', async () => {
+    const { clock, poller, times } = setup(() => ok);
+    poller.setFocused(false);
+    for (const id of ['a', 'b', 'c', 'd', 'e', 'f']) poller.watch(id);
+    await clock.advance(800_000);
+    // Unfocused alone: every 4 min; six jobs in a budget of 60 an hour: every 6 min. The larger wins.
+    assert.deepEqual(times('a'), [360, 720]);
+    poller.dispose();
+  });
+
   it('aborts what is in flight and leaves no timer on dispose', async () => {
     const { clock, poller, calls } = setup(() => 'hang');
     poller.watch('a', { pollNow: true });
