@@ -192,7 +192,8 @@ counted by the simulator. Both also send the same ${ours.postRequests} POSTs (th
   change, ${oracleMinimum} in this hour (delay 0).
 - **Floor for our delay bounds**: the fewest reads for a scheduler that, like every real client, does not know when a
   job will finish, yet guarantees what ours promises: a change at time t is seen by t + 5 s in the minute after a prompt,
-  t + 60 s after that, four times those while unfocused, and a job found active at startup is read once right away. Reads
+  t + 60 s after that, four times those while unfocused, the steady bound stretched so the jobs running at once share
+  60 reads an hour (the slower of the two applies), and a job found active at startup is read once right away. Reads
   are placed as late as those bounds allow and stop at the one that sees the change or at the end of the hour.
 
 **Ratios:** ours / minimum = ${ratio(ours.getRequests, oracleMinimum)}; naive / ours = ${ratio(naive.getRequests, ours.getRequests)}; ours / floor = ${ratio(ours.getRequests, blindFloor)}.
