@@ -6,6 +6,7 @@ import { ApiKeyStore } from './auth/apiKey';
 import { type AnalyticsHandle, registerAnalytics } from './analytics/registerAnalytics';
 import { registerAuthCommands } from './auth/authCommands';
 import { Settings } from './config';
+import { registerContextKeys } from './contextKeys';
 import { registerJobCommands } from './jobs/jobCommands';
 import { JobStore } from './jobs/jobStore';
 import { JobTracker } from './jobs/jobTracker';
@@ -49,10 +50,10 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
 
   const store = new JobStore(context.globalState);
   const tracker = new JobTracker({ api, store, keys, settings, ui, log: log.scoped('jobs') });
-  const tree = new JobsTreeProvider(store, tracker, () => contextKeys.hasApiKey);
+  const tree = new JobsTreeProvider(store, tracker, keys);
   const statusBar = new JobsStatusBar(store);
   context.subscriptions.push(store, tracker, tree, statusBar, vscode.window.createTreeView('mintlifyAgent.jobs', { treeDataProvider: tree, showCollapseAll: false }));
-  const contextKeys = trackContextKeys(context, keys, settings, store, tree);
+  registerContextKeys(context, keys, settings, store);
 
   registerAuthCommands(context, keys, settings, ui);
   registerJobCommands(context, tracker, store, ui, log.scoped('commands'));
@@ -72,22 +73,4 @@ function logRequest(log: Logger) {
     if (entry.error) log.warn(line);
     else log.info(line);
   };
-}
-
-/** The `when`-clause keys that drive the welcome views and menus. */
-function trackContextKeys(context: vscode.ExtensionContext, keys: ApiKeyStore, settings: Settings, store: JobStore, tree: JobsTreeProvider) {
-  const state = { hasApiKey: false };
-  const set = (key: string, value: boolean) => void vscode.commands.executeCommand('setContext', `mintlifyAgent.${key}`, value);
-  const updateKey = async () => {
-    state.hasApiKey = Boolean(await keys.get());
-    set('hasApiKey', state.hasApiKey);
-    tree.refresh(undefined);
-  };
-  const updateProject = () => set('hasProject', Boolean(settings.projectId));
-  const updateJobs = () => set('hasJobs', store.all().length > 0);
-  context.subscriptions.push(keys.onDidChange(() => void updateKey()), settings.onDidChange(updateProject), store.onDidChange(updateJobs));
-  void updateKey();
-  updateProject();
-  updateJobs();
-  return state;
 }

@@ -22,24 +22,32 @@ export function validateApiKey(raw: string): string | undefined {
 
 export class ApiKeyStore extends Disposable {
   private readonly emitter = this.register(new vscode.EventEmitter<void>());
-  /** Fires when the key is set or cleared, in this window or another. */
+  /** Fires when the key is set or cleared, in this window or another, once it has been read. */
   readonly onDidChange = this.emitter.event;
-  private cached: Promise<string | undefined> | undefined;
+  private key: Promise<string | undefined>;
+  private present = false;
 
   constructor(private readonly secrets: vscode.SecretStorage) {
     super();
+    this.key = this.read();
+    // A key stored in an earlier session is news for whoever drew the "no key" state meanwhile.
+    void this.key.then((key) => key && this.emitter.fire());
     this.register(
       secrets.onDidChange((e) => {
         if (e.key !== SECRET_KEY) return;
-        this.cached = undefined;
-        this.emitter.fire();
+        this.key = this.read();
+        void this.key.then(() => this.emitter.fire());
       }),
     );
   }
 
+  /** Whether a key is stored, as of the last read (false until the first read has finished). */
+  get hasKey(): boolean {
+    return this.present;
+  }
+
   get(): Promise<string | undefined> {
-    this.cached ??= Promise.resolve(this.secrets.get(SECRET_KEY)).catch(() => undefined);
-    return this.cached;
+    return this.key;
   }
 
   async set(raw: string): Promise<void> {
@@ -50,5 +58,11 @@ export class ApiKeyStore extends Disposable {
 
   async clear(): Promise<void> {
     await this.secrets.delete(SECRET_KEY);
+  }
+
+  private async read(): Promise<string | undefined> {
+    const key = await Promise.resolve(this.secrets.get(SECRET_KEY)).catch(() => undefined);
+    this.present = Boolean(key);
+    return key;
   }
 }

@@ -2,6 +2,7 @@
 // It listens to the store and refreshes only the node that changed.
 import * as vscode from 'vscode';
 import type { ApiError } from '../api';
+import type { ApiKeyStore } from '../auth/apiKey';
 import { Disposable } from '../util/lifecycle';
 import type { JobTracker } from './jobTracker';
 import { jobLabel, type JobStore, type TrackedJob } from './jobStore';
@@ -117,10 +118,11 @@ export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvi
   constructor(
     private readonly store: JobStore,
     private readonly tracker: JobTracker,
-    private readonly hasKey: () => boolean,
+    private readonly keys: ApiKeyStore,
   ) {
     super();
     this.register(store.onDidChange((changed) => this.refresh(changed)));
+    this.register(keys.onDidChange(() => this.refresh(undefined)));
     this.register(tracker.onDidChangePaused(() => this.refresh(undefined)));
   }
 
@@ -139,7 +141,7 @@ export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   getChildren(parent?: JobsTreeNode): JobsTreeNode[] {
-    if (parent || !this.hasKey() || !this.store.projectId) return [];
+    if (parent || !this.keys.hasKey || !this.store.projectId) return [];
     const jobs = this.store.all().map((t) => new JobNode(t, this.store.errorOf(t.id)));
     this.nodes = new Map(jobs.map((n) => [n.tracked.id, n]));
     if (!jobs.length || !this.tracker.poller.isPaused) return jobs;

@@ -1,0 +1,22 @@
+// The `when`-clause keys behind the welcome views and menus: mintlifyAgent.hasApiKey,
+// mintlifyAgent.hasProject and mintlifyAgent.hasJobs. Each is set only when its value changes.
+import * as vscode from 'vscode';
+import type { ApiKeyStore } from './auth/apiKey';
+import type { Settings } from './config';
+import type { JobStore } from './jobs/jobStore';
+
+export function registerContextKeys(context: vscode.ExtensionContext, keys: ApiKeyStore, settings: Settings, store: JobStore): void {
+  const last = new Map<string, boolean>();
+  const set = (name: string, value: boolean) => {
+    if (last.get(name) === value) return;
+    last.set(name, value);
+    void vscode.commands.executeCommand('setContext', `mintlifyAgent.${name}`, value);
+  };
+  const update = () => {
+    set('hasApiKey', keys.hasKey);
+    set('hasProject', Boolean(settings.projectId));
+    set('hasJobs', store.all().length > 0);
+  };
+  context.subscriptions.push(keys.onDidChange(update), settings.onDidChange(update), store.onDidChange(update));
+  update();
+}
