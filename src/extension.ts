@@ -23,7 +23,7 @@ export interface TestSeam {
   statusBar: JobsStatusBar;
   tree: JobsTreeProvider;
   analytics: AnalyticsHandle;
-  /** Every request the API client made in this session. */
+  /** Every call of the API client in this session (the last 1,000), sent or stopped before sending. */
   requests: readonly RequestLogEntry[];
 }
 
@@ -43,7 +43,8 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
     timeoutMs: () => settings.requestTimeoutMs,
     onRequest: (entry) => {
       logApi(entry);
-      if (context.extensionMode !== vscode.ExtensionMode.Production) requests.push(entry);
+      // Development and test hosts only, and bounded: a long F5 session must not grow it forever.
+      if (context.extensionMode !== vscode.ExtensionMode.Production && requests.push(entry) > 1_000) requests.shift();
     },
   });
   context.subscriptions.push(settings, keys);
@@ -69,7 +70,8 @@ export function deactivate(): void {
 
 function logRequest(log: Logger) {
   return (entry: RequestLogEntry) => {
-    const line = `${entry.method} ${entry.path} → ${entry.status ?? entry.error?.message ?? '?'} (${Math.round(entry.durationMs)} ms)`;
+    const outcome = entry.sent ? `→ ${entry.status ?? entry.error?.message ?? '?'} (${Math.round(entry.durationMs)} ms)` : `not sent: ${entry.error?.message ?? '?'}`;
+    const line = `${entry.method} ${entry.path} ${outcome}`;
     if (entry.error) log.warn(line);
     else log.info(line);
   };

@@ -2,6 +2,7 @@
 // is VS Code's own window; the integration tests swap in a scripted one (a seam we own) so they
 // can answer prompts and read exactly what a user would have been told.
 import * as vscode from 'vscode';
+import { plainText } from './util/plainText';
 
 export type MessageLevel = 'info' | 'warning' | 'error';
 
@@ -19,7 +20,8 @@ export interface Ui {
 }
 
 export const vscodeUi: Ui = {
-  showMessage(level, message, ...actions) {
+  showMessage(level, raw, ...actions) {
+    const message = plainText(raw);
     if (level === 'error') return vscode.window.showErrorMessage(message, ...actions);
     if (level === 'warning') return vscode.window.showWarningMessage(message, ...actions);
     return vscode.window.showInformationMessage(message, ...actions);

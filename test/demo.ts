@@ -4,6 +4,7 @@
 //   npm start -- --real            the real API (https://api.mintlify.com); bring your own key and project ID
 //   MINTLIFY_DEMO_REAL=1 npm start  the same
 // Everything listens on 127.0.0.1 only. Ctrl+C stops everything this started (processGuard).
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -102,6 +103,9 @@ async function main(): Promise<void> {
 
   const host = await startHost({
     browser: false,
+    // The URL carries a secret token: no other user or process on this machine can drive a
+    // workbench that may hold a real admin key (--real).
+    connectionToken: randomBytes(18).toString('base64url'),
     workspaceFolder: resources.workspace,
     extensionDevelopmentPath: repoRoot,
     serverMain,

@@ -35,8 +35,10 @@ const NOT_SENT: ReadonlySet<ApiErrorKind> = new Set(['invalidInput', 'noApiKey',
 
 const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 
-export class VisitorsExporter {
+export class VisitorsExporter implements vscode.Disposable {
   private running = false;
+  /** The export under way, so dispose() can stop it: no request outlives deactivate. */
+  private current: AbortController | undefined;
 
   constructor(private readonly deps: ExporterDeps) {}
 
@@ -68,6 +70,7 @@ export class VisitorsExporter {
     const fileName = posix.basename(target.path);
 
     const cancel = new AbortController();
+    this.current = cancel;
     let requests = 0;
     const counted: FetchVisitors = async (projectId, query, options) => {
       try {
@@ -121,6 +124,10 @@ export class VisitorsExporter {
     }
     this.deps.onStatus(status);
     return status;
+  }
+
+  dispose(): void {
+    this.current?.abort();
   }
 
   private failure(error: unknown, requests: number, cancelled: boolean, fileName: string): ExportStatus {

@@ -86,6 +86,7 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
 
   context.subscriptions.push(
     pager,
+    exporter,
     vscode.commands.registerCommand(OPEN_ANALYTICS_COMMAND, guard('Opening Visitor Analytics', openAnalytics)),
     vscode.commands.registerCommand(EXPORT_VISITORS_COMMAND, guard('Exporting visitors', exportVisitors)),
     vscode.window.registerWebviewPanelSerializer(AnalyticsPanel.viewType, {

@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
 import { checkBaseUrl } from './baseUrl';
 import { ApiError, parseRetryAfter } from './errors';
 import { checkId, checkPrompt, checkVisitorsQuery, type VisitorsQuery } from './inputs';
-import { AgentJob, ErrorBody, VisitorsPage } from './schemas';
+import { AgentJob, ErrorBody, type PromptBody, VisitorsPage } from './schemas';
 
 export interface RequestLogEntry {
   method: string;
@@ -13,6 +13,8 @@ export interface RequestLogEntry {
   path: string;
   /** HTTP status, or undefined when no response came back. */
   status: number | undefined;
+  /** False when the call stopped before anything left this machine (no key, insecure base URL). */
+  sent: boolean;
   /** When the request started (ms since the epoch) and how long it took. */
   startedAt: number;
   durationMs: number;
@@ -45,7 +47,8 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 export function createApiClient(options: ApiClientOptions): ApiClient {
   // No automatic retries: with 100 requests an hour, every request is one that the scheduler (with
   // its backoff) or the user (with a Retry button) chose to make. A POST is never repeated.
-  const http = ky.create({ retry: 0, throwHttpErrors: true });
+  // Redirects are refused: the Authorization header must never follow one to another host.
+  const http = ky.create({ retry: 0, throwHttpErrors: true, redirect: 'error' });
 
   async function call<T>(
     method: 'get' | 'post',
@@ -53,15 +56,24 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     schema: z.ZodMiniType<T>,
     init: { json?: unknown; searchParams?: Record<string, string>; signal?: AbortSignal },
   ): Promise<T> {
-    const base = checkBaseUrl(options.baseUrl());
-    const key = await options.getApiKey();
-    if (!key) throw new ApiError('noApiKey', 'No Mintlify API key is set. Run "Mintlify: Set API Key".');
     const path = '/' + segments.map(encodeURIComponent).join('/');
     const query = init.searchParams && Object.keys(init.searchParams).length ? '?' + new URLSearchParams(init.searchParams).toString() : '';
     const startedAt = Date.now();
     const started = performance.now();
-    const log = (status: number | undefined, error?: ApiError) =>
-      options.onRequest?.({ method: method.toUpperCase(), path: path + query, status, startedAt, durationMs: performance.now() - started, ...(error && { error }) });
+    const log = (status: number | undefined, error?: ApiError, sent = true) =>
+      options.onRequest?.({ method: method.toUpperCase(), path: path + query, status, sent, startedAt, durationMs: performance.now() - started, ...(error && { error }) });
+
+    let base: string;
+    let key: string | undefined;
+    try {
+      base = checkBaseUrl(options.baseUrl());
+      key = await options.getApiKey();
+      if (!key) throw new ApiError('noApiKey', 'No Mintlify API key is set. Run "Mintlify: Set API Key".');
+    } catch (error) {
+      // Logged too, so "no request" can be told apart from "no attempt".
+      if (error instanceof ApiError) log(undefined, error, false);
+      throw error;
+    }
 
     let response: Response;
     try {
@@ -94,13 +106,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
     async createJob(projectId, prompt, { signal } = {}) {
       return call('post', ['v2', 'agent', checkId('project', projectId), 'job'], AgentJob, {
-        json: { prompt: checkPrompt(prompt) },
+        json: promptBody(prompt),
         signal,
       });
     },
     async sendMessage(projectId, jobId, prompt, { signal } = {}) {
       return call('post', ['v2', 'agent', checkId('project', projectId), 'job', checkId('job', jobId), 'message'], AgentJob, {
-        json: { prompt: checkPrompt(prompt) },
+        json: promptBody(prompt),
         signal,
       });
     },
@@ -114,6 +126,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return call('get', ['v1', 'analytics', checkId('project', projectId), 'visitors'], VisitorsPage, { searchParams, signal });
     },
   };
+}
+
+function promptBody(prompt: string): PromptBody {
+  return { prompt: checkPrompt(prompt) };
 }
 
 /** Parses a 2xx body; the message names the first field that breaks the contract. */

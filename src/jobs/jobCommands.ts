@@ -105,10 +105,11 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
       await sendFollowUp(jobId, prompt);
     },
 
-    'mintlifyAgent.trackJob': async () => {
+    'mintlifyAgent.trackJob': async (initial?: string) => {
       const typed = await ui.showInputBox({
         title: 'Track Agent Job',
         prompt: 'An agent job ID, or a dashboard link that contains one',
+        value: typeof initial === 'string' ? initial : '',
         ignoreFocusOut: true,
         validateInput: (value) => (parseJobReference(value) ? undefined : 'Paste a job ID or a link to the job.'),
       });
@@ -121,11 +122,11 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
           void ui.showMessage('error', `No agent job "${jobId}" in project "${store.projectId}". Check the ID and that the project ID is the job's project. Nothing was tracked.`);
           return;
         }
-        await reportFailure(`Tracking job ${jobId}`, error, { retry: () => vscode.commands.executeCommand('mintlifyAgent.trackJob') as Promise<void> });
+        await reportFailure(`Tracking job ${jobId}`, error, { retry: () => vscode.commands.executeCommand('mintlifyAgent.trackJob', jobId) as Promise<void> });
       }
     },
 
-    'mintlifyAgent.startJob': async (initialPrompt?: string) => {
+    'mintlifyAgent.startJob': async () => {
       try {
         tracker.requireProject();
       } catch (error) {
@@ -134,7 +135,7 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
       const prompt = await ui.showInputBox({
         title: 'Start New Agent Job',
         prompt: 'What should the agent change in your docs? It opens a pull request when it is done.',
-        value: typeof initialPrompt === 'string' ? initialPrompt : '',
+        value: tracker.unsentCreatePrompt ?? '',
         ignoreFocusOut: true,
         validateInput: (value) => (value.trim() ? undefined : 'Type an instruction for the agent; an empty prompt cannot be sent.'),
       });
@@ -143,9 +144,10 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
         const tracked = await withProgress('Starting an agent job…', (signal) => tracker.create(prompt, signal));
         void ui.showMessage('info', `Agent job started: “${jobLabel(tracked)}”.`);
       } catch (error) {
-        // Not retried automatically: a create that timed out may have been created.
+        // Retry reopens the box with the prompt rather than sending it again: a create that
+        // timed out may have been created.
         await reportFailure('Starting the job', error, {
-          retry: () => vscode.commands.executeCommand('mintlifyAgent.startJob', prompt) as Promise<void>,
+          retry: () => vscode.commands.executeCommand('mintlifyAgent.startJob') as Promise<void>,
         });
       }
     },

@@ -129,10 +129,6 @@ export class JobPoller {
     return this.entries.has(jobId);
   }
 
-  get watchedCount(): number {
-    return this.entries.size;
-  }
-
   get isPaused(): boolean {
     return this.paused;
   }

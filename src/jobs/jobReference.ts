@@ -18,10 +18,19 @@ export function parseJobReference(input: string): string | undefined {
     const value = url.searchParams.get(key)?.trim();
     if (value) return value;
   }
-  const segments = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  const segments = url.pathname.split('/').filter(Boolean).map(decodeSegment);
   // The segment after the last "job"/"agent"/… marker, else the last segment.
   for (let i = segments.length - 2; i >= 0; i--) {
     if (JOB_PATH_MARKERS.has(segments[i]!.toLowerCase())) return segments[i + 1];
   }
   return segments.at(-1);
+}
+
+/** A pasted link may hold a broken escape such as `%E0`: keep that segment as it is. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

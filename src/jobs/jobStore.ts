@@ -29,7 +29,11 @@ const TERMINAL = new Set(['completed', 'archived', 'failed']);
 
 /** Terminal jobs are not polled; a follow-up makes a job active again. */
 export function isTerminal(tracked: TrackedJob): boolean {
-  return tracked.notFound === true || (tracked.job !== undefined && TERMINAL.has(tracked.job.status));
+  return tracked.notFound === true || (tracked.job !== undefined && isTerminalStatus(tracked.job.status));
+}
+
+export function isTerminalStatus(status: string): boolean {
+  return TERMINAL.has(status);
 }
 
 export function jobLabel(tracked: TrackedJob): string {

@@ -9,7 +9,7 @@ import type { Logger } from '../log';
 import type { Ui } from '../ui';
 import { Disposable, timeout } from '../util/lifecycle';
 import { type Clock, DEFAULT_TIMINGS, JobPoller, systemClock } from './jobPoller';
-import { isTerminal, jobLabel, type JobStore, type TrackedJob } from './jobStore';
+import { isTerminal, isTerminalStatus, jobLabel, type JobStore, type TrackedJob } from './jobStore';
 
 export interface JobTrackerDeps {
   api: ApiClient;
@@ -36,12 +36,16 @@ export class JobTracker extends Disposable {
   /** Fires when polling stops for everyone (the key was refused) or starts again. */
   readonly onDidChangePaused = this.pausedEmitter.event;
   private intervalSetting: number;
+  private baseUrlSetting: string;
+  /** The prompt of a "Start New Job" that failed, offered again in the next one. */
+  unsentCreatePrompt: string | undefined;
   /** Unsent prompts for job ids typed in but not tracked (tracked jobs keep theirs in the store). */
   private readonly unsentUntracked = new Map<string, string>();
 
   constructor(private readonly deps: JobTrackerDeps) {
     super();
     this.intervalSetting = deps.settings.pollIntervalMs;
+    this.baseUrlSetting = deps.settings.apiBaseUrl;
     this.poller = new JobPoller(
       {
         fetch: (jobId, signal) => this.fetchJob(jobId, signal),
@@ -75,16 +79,24 @@ export class JobTracker extends Disposable {
   async track(jobId: string, signal?: AbortSignal): Promise<TrackedJob> {
     const projectId = this.requireProject();
     const job = await this.deps.api.getJob(projectId, jobId, { signal });
+    this.resumeIfPaused();
     const tracked = await this.deps.store.upsert(job.id, (t) => ({ ...t, job, checkedAt: new Date().toISOString(), notFound: false }));
     this.deps.store.setError(job.id, undefined);
     if (!isTerminal(tracked)) this.poller.watch(job.id);
     return tracked;
   }
 
+  /** Creates a job. On failure the prompt is kept for the next "Start New Job" box. */
   async create(prompt: string, signal?: AbortSignal): Promise<TrackedJob> {
     const projectId = this.requireProject();
-    const job = await this.deps.api.createJob(projectId, prompt, { signal });
-    return this.afterPrompt(job, prompt);
+    try {
+      const job = await this.deps.api.createJob(projectId, prompt, { signal });
+      this.unsentCreatePrompt = undefined;
+      return await this.afterPrompt(job, prompt);
+    } catch (error) {
+      this.unsentCreatePrompt = prompt;
+      throw error;
+    }
   }
 
   /**
@@ -108,10 +120,14 @@ export class JobTracker extends Disposable {
     return this.deps.store.get(jobId)?.unsentPrompt ?? this.unsentUntracked.get(jobId);
   }
 
-  /** Polls one job now (Refresh). A terminal job is read once; an active one keeps its schedule. */
+  /**
+   * Polls one job now (Refresh). A terminal job is read once; an active one keeps its schedule.
+   * After a refused key the user asking again is the cue to try again.
+   */
   async refresh(jobId: string): Promise<void> {
     const tracked = this.deps.store.get(jobId);
     if (!tracked) return;
+    this.resumeIfPaused();
     if (this.poller.isWatching(jobId)) return this.poller.pollNow(jobId);
     // Not polled (terminal or not found): one read, then the poller takes over if it is active again.
     this.poller.watch(jobId, { pollNow: true });
@@ -128,6 +144,10 @@ export class JobTracker extends Disposable {
 
   private async afterPrompt(job: AgentJob, prompt: string): Promise<TrackedJob> {
     this.unsentUntracked.delete(job.id);
+    this.resumeIfPaused();
+    // Before any await: a read still in flight would answer with the state this prompt just ended.
+    // The POST's answer is itself a fresh read, so the next poll comes one fast interval later.
+    if (!isTerminalStatus(job.status)) this.poller.watch(job.id, { fast: true });
     const now = new Date().toISOString();
     const tracked = await this.deps.store.upsert(job.id, (t) => ({
       ...t,
@@ -138,8 +158,6 @@ export class JobTracker extends Disposable {
       prompts: [...t.prompts, { text: prompt, sentAt: now }],
     }));
     this.deps.store.setError(job.id, undefined);
-    // The POST's answer is itself a fresh read: the next poll comes one fast interval later.
-    if (!isTerminal(tracked)) this.poller.watch(job.id, { fast: true });
     return tracked;
   }
 
@@ -158,7 +176,7 @@ export class JobTracker extends Disposable {
       store.setError(jobId, error);
       if (error.kind === 'notFound') {
         this.log.warn(`job ${jobId} is gone (404): polling stopped`);
-        void store.upsert(jobId, (t) => ({ ...t, notFound: true }));
+        void store.upsert(jobId, (t) => ({ ...t, notFound: true })).catch((e: unknown) => this.log.error(e instanceof Error ? e : String(e)));
         return 'stop';
       }
       this.log.warn(`polling job ${jobId} failed: ${error.kind}: ${error.message}`);
@@ -207,6 +225,12 @@ export class JobTracker extends Disposable {
   }
 
   private onSettingsChanged(): void {
+    const baseUrl = this.deps.settings.apiBaseUrl;
+    if (baseUrl !== this.baseUrlSetting) {
+      // A fixed base URL should not wait out the backoff its failures earned.
+      this.baseUrlSetting = baseUrl;
+      for (const tracked of this.deps.store.all()) this.poller.pollNow(tracked.id);
+    }
     const intervalMs = this.deps.settings.pollIntervalMs;
     if (intervalMs !== this.intervalSetting) {
       this.intervalSetting = intervalMs;
@@ -217,6 +241,11 @@ export class JobTracker extends Disposable {
     for (const tracked of this.deps.store.all()) this.poller.unwatch(tracked.id);
     this.deps.store.load(this.deps.settings.projectId);
     this.watchUnfinished();
+  }
+
+  /** Any answer the key got through is proof it works again: polling resumes. */
+  private resumeIfPaused(): void {
+    if (this.poller.isPaused) this.poller.resume();
   }
 
   private async onKeyChanged(): Promise<void> {

@@ -5,6 +5,7 @@
 // The webview imports this module with `import type` only, so zod never reaches its bundle: esbuild
 // cannot drop the top-level schema calls below, and they would cost more than the webview itself.
 import * as z from 'zod/mini';
+import { MAX_PAGE_SIZE } from '../api/inputs';
 
 // ---- Choices shared by both sides ---------------------------------------------------------------
 
@@ -20,7 +21,6 @@ export const PRESET_LABELS: Readonly<Record<PresetId, string>> = {
 };
 
 export const PAGE_SIZE_CHOICES = [25, 50, 100, 250] as const;
-export const MAX_PAGE_SIZE = 250;
 
 /** 10,000 pages of 250 is 2.5 million paths: far past any docs site, and a safe integer offset. */
 export const MAX_PAGE = 10_000;

@@ -73,6 +73,12 @@ export interface HostOptions {
   browser?: boolean;
   log: (s: string) => void;
   port?: number;
+  /**
+   * Required in the URL when given (the server sets it as a cookie): other users and processes on
+   * this machine cannot drive the workbench, which matters once it holds a real key (npm start).
+   * Tests run without one.
+   */
+  connectionToken?: string;
   /** `server-main.js`; installed through ensureCodeServer when omitted. */
   serverMain?: string;
   /** Receives every line the server prints and every browser console message; defaults to `log`. */
@@ -94,7 +100,7 @@ export interface Host extends ServerHost {
 }
 
 /** Builds the workbench URL that opens `workspaceFolder` and loads the extension (and tests) from the server's disk. */
-export function workbenchUrl(port: number, workspaceFolder: string, extensionDevelopmentPath: string, extensionTestsPath?: string): string {
+export function workbenchUrl(port: number, workspaceFolder: string, extensionDevelopmentPath: string, extensionTestsPath?: string, connectionToken?: string): string {
   const authority = `${HOST}:${port}`;
   // The server ignores --extensionDevelopmentPath/--extensionTestsPath; the web workbench takes
   // them from `payload`, as remote URIs on the server's file system.
@@ -102,7 +108,8 @@ export function workbenchUrl(port: number, workspaceFolder: string, extensionDev
   const payload: Array<[string, string]> = [['extensionDevelopmentPath', remote(extensionDevelopmentPath)]];
   if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
   const folder = encodeURIComponent(path.resolve(workspaceFolder));
-  return `http://${authority}/?folder=${folder}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  const token = connectionToken ? `&tkn=${encodeURIComponent(connectionToken)}` : '';
+  return `http://${authority}/?folder=${folder}&payload=${encodeURIComponent(JSON.stringify(payload))}${token}`;
 }
 
 function encodePath(p: string): string {
@@ -120,11 +127,12 @@ export async function startHost(opts: HostOptions): Promise<ServerHost | Host> {
     writeSettings(dirs.userData, { ...DEFAULT_USER_SETTINGS, ...opts.userSettings });
 
     const port = opts.port ?? (await freePort());
-    const server = resources.startServer(serverMain, serverArgs(port, dirs), serverEnv(opts.env), output);
+    const server = resources.startServer(serverMain, serverArgs(port, dirs, opts.connectionToken), serverEnv(opts.env), output);
     opts.log(`code-server listening on http://${HOST}:${port} (pid ${server.pid})`);
-    await waitForHttp(`http://${HOST}:${port}/`, server, SERVER_READY_TIMEOUT_MS);
+    const token = opts.connectionToken ? `?tkn=${encodeURIComponent(opts.connectionToken)}` : '';
+    await waitForHttp(`http://${HOST}:${port}/${token}`, server, SERVER_READY_TIMEOUT_MS);
 
-    const url = workbenchUrl(port, opts.workspaceFolder, opts.extensionDevelopmentPath, opts.extensionTestsPath);
+    const url = workbenchUrl(port, opts.workspaceFolder, opts.extensionDevelopmentPath, opts.extensionTestsPath, opts.connectionToken);
     const serverHost: ServerHost = { url, port, serverAlive: () => isRunning(server), stop: () => resources.stop() };
     if (opts.browser === false) return serverHost;
 
@@ -230,11 +238,11 @@ class HostResources {
   }
 }
 
-function serverArgs(port: number, dirs: HostDirs): string[] {
+function serverArgs(port: number, dirs: HostDirs, connectionToken: string | undefined): string[] {
   return [
     '--host', HOST,
     '--port', String(port),
-    '--without-connection-token',
+    ...(connectionToken ? ['--connection-token', connectionToken] : ['--without-connection-token']),
     '--accept-server-license-terms',
     '--disable-workspace-trust',
     '--disable-telemetry',

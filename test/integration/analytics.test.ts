@@ -190,6 +190,51 @@ describe('visitor analytics', function () {
     assert.ok(state.data, 'the last good rows stay');
   });
 
+  it('an empty range says so', async () => {
+    const state = await act({ type: 'setRange', range: { kind: 'custom', from: '2001-01-01', to: '2001-01-31' } });
+    assert.deepEqual(state.data?.rows, []);
+    assert.deepEqual(state.data?.totals, { human: 0, ai: 0, total: 0 });
+    assert.equal(state.data?.hasMore, false);
+    assert.equal(state.error, undefined);
+  });
+
+  it('"more" with an empty page leads nowhere: Next is off, no loop', async () => {
+    await act({ type: 'setRange', range: { kind: 'preset', preset: 'last7' } });
+    sim.clearRequests();
+    sim.addFault({ fault: { kind: 'emptyPageHasMore' }, times: 1, pathIncludes: '/visitors' });
+    const state = await act({ type: 'refresh' });
+    assert.deepEqual(state.data?.rows, []);
+    assert.equal(state.data?.hasMore, false);
+    assert.equal(visitorRequests(sim).length, 1);
+  });
+
+  it('a page size outside 1..250 in the settings falls back to 50 and says so once', async () => {
+    const config = vscode.workspace.getConfiguration('mintlifyAgent');
+    try {
+      await config.update('analytics.pageSize', 0, vscode.ConfigurationTarget.Global);
+      const state = await waitFor('the notice', () => (panel.lastState?.notice ? panel.lastState : undefined));
+      assert.match(String(state.notice), /"mintlifyAgent\.analytics\.pageSize" is 0.*50 rows/);
+      await waitFor('the warning', () => user.messages.find((m) => m.level === 'warning' && /pageSize/.test(m.message)));
+      await config.update('analytics.pageSize', 9999, vscode.ConfigurationTarget.Global);
+      await waitFor('the second notice', () => /9999/.test(String(panel.lastState?.notice)));
+      assert.equal(user.messages.filter((m) => /pageSize/.test(m.message)).length, 2, 'one warning per bad value');
+    } finally {
+      await config.update('analytics.pageSize', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await waitFor('the notice to go', () => panel.lastState?.notice === undefined);
+  });
+
+  it('an export cancelled half-way writes no file', async () => {
+    await act({ type: 'setRange', range: { kind: 'preset', preset: 'allTime' } });
+    const folder = exportFolder();
+    user.saveAs(vscode.Uri.file(join(folder, 'visitors.csv')));
+    user.cancelAfterReports = 3;
+    const status = (await vscode.commands.executeCommand('mintlifyAgent.exportVisitors')) as { state: string; requests: number };
+    assert.equal(status.state, 'cancelled');
+    assert.ok(status.requests >= 1 && status.requests < Math.ceil(sim.visitorsFor(PROJECT, {}).visitors.length / 250));
+    assert.deepEqual(readdirSync(folder), [], 'no file, no temporary file');
+  });
+
   it('exports every row of the range to CSV with exactly ceil(N / 250) requests', async () => {
     await act({ type: 'setRange', range: { kind: 'preset', preset: 'allTime' } });
     const truth = sim.visitorsFor(PROJECT, {});

@@ -183,6 +183,61 @@ describe('agent jobs', function () {
     });
   });
 
+  describe('poll timing after a follow-up', () => {
+    it('polls every fast interval during the fast phase, then at the steady interval, until the job finishes', async () => {
+      const job = sim.addJob(PROJECT, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/5', activeForMs: 3_000 });
+      user.type(job.id);
+      await vscode.commands.executeCommand('mintlifyAgent.trackJob');
+      sim.clearRequests();
+      user.type('Make the steps numbered');
+      await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', job.id);
+      const sentAt = requestsTo(sim, 'POST', `/job/${job.id}/message`)[0]!.at;
+      await waitFor('the job to complete', async () => (await jobItem(s, job.id))?.icon === 'pass');
+      const polls = requestsTo(sim, 'GET', `/job/${job.id}`).map((r) => r.at);
+      const fastEnd = sentAt + FAST.fastPhaseMs;
+      const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]!);
+      // At the steady interval at most 2 polls fit in the fast phase; 4 or more prove the fast rate.
+      const fast = polls.filter((at) => at < fastEnd);
+      assert.ok(fast.length >= 4, `fast-phase polls: ${fast.length}`);
+      assert.ok(gaps(polls).every((gap) => gap >= FAST.fastIntervalMs), `never faster than the fast interval: ${gaps(polls).join(', ')}`);
+      // Past the fast phase (and the follow-up's round trip, which starts the poller's phase clock)
+      // polls are a steady interval apart.
+      const slow = polls.filter((at) => at >= fastEnd + 200);
+      assert.ok(slow.length >= 2, `steady-phase polls: ${slow.length}`);
+      assert.ok(gaps(slow).every((gap) => gap >= FAST.intervalMs), `steady gaps: ${gaps(slow).join(', ')}`);
+      await vscode.commands.executeCommand('mintlifyAgent.stopTracking', job.id);
+    });
+  });
+
+  describe('finish notifications', () => {
+    async function finish(outcome: 'noChanges' | 'fail' | 'pr', notify: string) {
+      await vscode.workspace.getConfiguration('mintlifyAgent').update('jobs.notify', notify, vscode.ConfigurationTarget.Global);
+      const job = sim.addJob(PROJECT, { outcome, activeForMs: 300 });
+      user.answerMessage = () => undefined;
+      user.type(job.id);
+      await vscode.commands.executeCommand('mintlifyAgent.trackJob');
+      await waitFor('the job to finish', () => !s.tracker.poller.isWatching(job.id));
+      await vscode.commands.executeCommand('mintlifyAgent.stopTracking', job.id);
+      return user.messages.filter((m) => /^Agent job/.test(m.message));
+    }
+    after(() => vscode.workspace.getConfiguration('mintlifyAgent').update('jobs.notify', undefined, vscode.ConfigurationTarget.Global));
+
+    it('says so when a job completed without changing files', async () => {
+      const [note] = await finish('noChanges', 'all');
+      assert.match(String(note?.message), /completed with no files changed, so there is no pull request/);
+      assert.deepEqual(note?.actions, ['Send Follow-up']);
+    });
+    it('"failures" notifies a failure but not a completion', async () => {
+      assert.deepEqual(await finish('pr', 'failures'), []);
+      const [note] = await finish('fail', 'failures');
+      assert.equal(note?.level, 'error');
+      assert.match(String(note?.message), /failed/);
+    });
+    it('"off" never notifies', async () => {
+      assert.deepEqual(await finish('fail', 'off'), []);
+    });
+  });
+
   describe('failures lose nothing', () => {
     let jobId: string;
     before(async () => {
@@ -324,11 +379,15 @@ describe('agent jobs', function () {
       await vscode.commands.executeCommand('mintlifyAgent.stopTracking', job.id);
     });
 
-    it('tracked jobs and their prompts survive a reload', async () => {
+    it('keeps tracked jobs per project: another project shows its own (none), and coming back restores them', async () => {
       const before = s.store.all().map((t) => ({ id: t.id, prompts: t.prompts.map((p) => p.text) }));
-      s.store.load(PROJECT);
-      assert.deepEqual(s.store.all().map((t) => ({ id: t.id, prompts: t.prompts.map((p) => p.text) })), before);
       assert.ok(before.length > 0);
+      await setProject('other-project');
+      await waitFor('the other project', () => s.store.projectId === 'other-project');
+      assert.deepEqual(await treeItems(s), []);
+      await setProject(PROJECT);
+      await waitFor('the project again', () => s.store.projectId === PROJECT);
+      assert.deepEqual(s.store.all().map((t) => ({ id: t.id, prompts: t.prompts.map((p) => p.text) })), before);
     });
   });
 });

@@ -46,6 +46,8 @@ export class ScriptedUser {
   private readonly picks: ((items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined)[] = [];
   private readonly saves: (vscode.Uri | undefined)[] = [];
   private readonly saved = new Map<keyof Ui, unknown>();
+  /** Press Cancel on the next progress notification after this many progress reports. */
+  cancelAfterReports: number | undefined;
   /** Which button to press on a message; default: dismiss it. */
   answerMessage: (message: ShownMessage) => string | undefined = () => undefined;
 
@@ -76,7 +78,17 @@ export class ScriptedUser {
       if (!answer) throw new Error('unexpected quick pick');
       return answer(items);
     }) as Ui['showQuickPick']);
-    patch('withProgress', (_options, task) => task({ report: () => undefined }, new vscode.CancellationTokenSource().token));
+    patch('withProgress', (_options, task) => {
+      // Like pressing Cancel on the notification once it has reported `cancelAfterReports` times.
+      const cancel = new vscode.CancellationTokenSource();
+      let reports = 0;
+      const progress = {
+        report: () => {
+          if (this.cancelAfterReports !== undefined && ++reports >= this.cancelAfterReports) cancel.cancel();
+        },
+      };
+      return task(progress, cancel.token);
+    });
     patch('showSaveDialog', async () => {
       if (!this.saves.length) throw new Error('unexpected save dialog');
       return this.saves.shift();

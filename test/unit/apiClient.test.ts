@@ -1,6 +1,8 @@
 // The API layer against the simulator over real HTTP: every error kind, every input check, and
 // exactly which requests reached the server.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createApiClient, type ApiClient, ApiError, type ApiErrorKind } from '../../src/api';
 import { startSimulator, type Simulator } from '../simulator/server';
 
@@ -268,6 +270,52 @@ describe('API client against the simulator', () => {
       sim.addFault({ fault: { kind: 'schemaBreak' }, times: 1 });
       const error = await rejectsWith(api.getVisitors(PROJECT, {}), 'invalidResponse');
       assert.match(error.message, /visitors|hasMore/);
+    });
+  });
+
+  describe('redirects', () => {
+    it('never follows one: the key cannot be carried to another host', async () => {
+      const seenElsewhere: (string | undefined)[] = [];
+      const elsewhere = createServer((req, res) => {
+        seenElsewhere.push(req.headers.authorization);
+        res.end('{}');
+      });
+      await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+      const target = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+      const redirecting = createServer((req, res) => res.writeHead(302, { Location: `${target}${req.url}` }).end());
+      await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+      try {
+        const client = createApiClient({ baseUrl: () => `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`, getApiKey: async () => KEY });
+        await rejectsWith(client.getJob(PROJECT, 'job_1'), 'network');
+        assert.deepEqual(seenElsewhere, []);
+      } finally {
+        redirecting.close();
+        elsewhere.close();
+      }
+    });
+  });
+
+  describe('the request log', () => {
+    it('reports every call, sent or stopped before sending, and never the key', async () => {
+      const entries: unknown[] = [];
+      const logged = createApiClient({ baseUrl: () => baseUrl, getApiKey: async () => key, onRequest: (e) => entries.push(e) });
+      await logged.getVisitors(PROJECT, { limit: 1 });
+      await rejectsWith(logged.getJob(PROJECT, 'missing'), 'notFound');
+      key = undefined;
+      await rejectsWith(logged.getJob(PROJECT, 'job_1'), 'noApiKey');
+      assert.deepEqual(
+        entries.map((e) => {
+          const { method, path, status, sent } = e as { method: string; path: string; status?: number; sent: boolean };
+          return { method, path, status, sent };
+        }),
+        [
+          { method: 'GET', path: `/v1/analytics/${PROJECT}/visitors?limit=1`, status: 200, sent: true },
+          { method: 'GET', path: `/v2/agent/${PROJECT}/job/missing`, status: 404, sent: true },
+          { method: 'GET', path: `/v2/agent/${PROJECT}/job/job_1`, status: undefined, sent: false },
+        ],
+      );
+      assert.ok(!JSON.stringify(entries, (_k, v: unknown) => (v instanceof Error ? v.message : v)).includes(KEY));
+      assert.equal(sim.requests.length, 2);
     });
   });
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { checkBaseUrl, formatWait, parseApiDate, parseRetryAfter } from '../../src/api';
+import { plainText } from '../../src/util/plainText';
 
 describe('checkBaseUrl', () => {
   it('accepts https and strips the trailing slash', () => {
@@ -32,4 +33,15 @@ describe('Retry-After', () => {
     assert.equal(formatWait(10 * 60_000), 'in 10 min');
     assert.equal(formatWait(65 * 60_000), 'in 1 h 5 min');
   });
+});
+
+describe('plainText', () => {
+  const LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)\)/i; // how notifications find links
+  for (const outside of ['/[Re-enter API key](https://evil.example)', 'boom [x](command:workbench.action.terminal.new)', '[a](file:///etc/passwd)']) {
+    it(`keeps ${JSON.stringify(outside)} from becoming a link`, () => {
+      assert.match(outside, LINK);
+      assert.doesNotMatch(plainText(outside), LINK);
+      assert.equal(plainText(outside).replaceAll('\u200b', ''), outside, 'reads the same');
+    });
+  }
 });
