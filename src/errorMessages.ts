@@ -11,14 +11,14 @@ export const Action = {
 } as const;
 
 /** "Try again in 42 s." or a hint about the hourly limit when the server gave no wait. */
-export function whenToRetry(error: ApiError): string {
-  if (error.retryAfterMs !== undefined) return `Try again ${formatWait(error.retryAfterMs)}.`;
+export function whenToRetry(retryAfterMs: number | undefined): string {
+  if (retryAfterMs !== undefined) return `Try again ${formatWait(retryAfterMs)}.`;
   return 'The platform allows 100 requests per hour; try again in a few minutes.';
 }
 
 /** A one-sentence account of the error, prefixed with what we were doing. */
 export function describeFailure(doing: string, error: unknown): string {
   if (!(error instanceof ApiError)) return `${doing} failed: ${error instanceof Error ? error.message : String(error)}`;
-  if (error.kind === 'rateLimited') return `${doing} failed: ${error.message} ${whenToRetry(error)}`;
+  if (error.kind === 'rateLimited') return `${doing} failed: ${error.message} ${whenToRetry(error.retryAfterMs)}`;
   return `${doing} failed: ${error.message}`;
 }

@@ -5,8 +5,9 @@
 // is not one the webview could have sent.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { formatWait, isApiError, type VisitorsPage } from '../api';
+import { isApiError, type VisitorsPage } from '../api';
 import type { Settings } from '../config';
+import { whenToRetry } from '../errorMessages';
 import type { Logger } from '../log';
 import {
   EXTENSION_COMMANDS,
@@ -425,8 +426,7 @@ function panelTitle(projectId: string | undefined): string {
 }
 
 function rateLimitMessage(retryAfterMs: number | undefined): string {
-  const when = retryAfterMs === undefined ? 'in a while' : formatWait(retryAfterMs);
-  return `The Mintlify API rate limit for analytics is reached (429). Try again ${when}; pages already loaded still work.`;
+  return `The Mintlify API rate limit for analytics is reached (429). ${whenToRetry(retryAfterMs)} Pages already loaded still work.`;
 }
 
 function asError(error: unknown): Error {

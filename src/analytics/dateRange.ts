@@ -9,6 +9,7 @@
 // different time zones who pick the same days get the same numbers.
 //
 // Day arithmetic runs on UTC dates so that a daylight-saving change can never shift a day.
+import { parseApiDate } from '../api/inputs';
 import { PRESET_LABELS, type PresetId, type RangeSelection } from '../shared/protocol';
 
 /** A calendar day, `YYYY-MM-DD`. */
@@ -38,14 +39,8 @@ export function localToday(now: Date = new Date()): Day {
 
 /** The day itself when `text` is a real calendar day `YYYY-MM-DD`, else undefined (2025-02-30 is not). */
 export function parseDay(text: string): Day | undefined {
-  const match = DAY.exec(text);
-  if (!match) return undefined;
-  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(y, m - 1, d));
-  // Date.UTC rolls 2025-02-30 over into March; a real day survives the round trip. Years below 100
-  // would be read as 19xx, and no analytics predate the year 1000.
-  if (y < 1000 || date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return undefined;
-  return text;
+  // The API layer already knows real days; years below 1000 are typos here (no analytics predate them).
+  return DAY.test(text) && parseApiDate(text) !== undefined && Number(text.slice(0, 4)) >= 1000 ? text : undefined;
 }
 
 export function addDays(day: Day, days: number): Day {

@@ -7,9 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import * as vscode from 'vscode';
-import { formatWait, isApiError, type ApiClient, type ApiErrorKind } from '../api';
+import { isApiError, type ApiClient, type ApiErrorKind } from '../api';
+import { Action, whenToRetry } from '../errorMessages';
 import type { Logger } from '../log';
-import { EXTENSION_COMMANDS, type ExportFormat, type ExportStatus } from '../shared/protocol';
+import { showFailure } from '../showFailure';
+import { type ExportFormat, type ExportStatus } from '../shared/protocol';
 import type { Ui } from '../ui';
 import type { ResolvedRange } from './dateRange';
 import { toCsv, toJson } from './exportFormats';
@@ -140,14 +142,13 @@ export class VisitorsExporter implements vscode.Disposable {
       return { state: 'cancelled', requests };
     }
     let message: string;
-    let action: string | undefined = 'Show Log';
+    let actions: string[] = [Action.showLog];
     if (isApiError(error) && error.kind === 'rateLimited') {
-      const when = error.retryAfterMs === undefined ? 'later' : formatWait(error.retryAfterMs);
-      message = `The analytics rate limit was reached ${used}. Try again ${when}. No file was written.`;
-      action = undefined;
+      message = `The analytics rate limit was reached ${used}. ${whenToRetry(error.retryAfterMs)} No file was written.`;
+      actions = [];
     } else if (isApiError(error) && (error.kind === 'unauthorized' || error.kind === 'noApiKey')) {
       message = `${error.message} No file was written.`;
-      action = 'Set API Key';
+      actions = [Action.setApiKey];
     } else if (isApiError(error) || error instanceof ExportLimitError) {
       message = `Export failed ${used}: ${error.message} No file was written.`;
     } else {
@@ -155,10 +156,7 @@ export class VisitorsExporter implements vscode.Disposable {
     }
     if (isApiError(error)) log.warn(`export failed ${used}: ${[error.message, ...error.details].join('\n')}`);
     else log.error(error instanceof Error ? error : String(error));
-    void ui.showMessage('error', message, ...(action ? [action] : [])).then((choice) => {
-      if (choice === 'Show Log') void vscode.commands.executeCommand('mintlifyAgent.showLog');
-      if (choice === 'Set API Key') void vscode.commands.executeCommand(EXTENSION_COMMANDS.setApiKey);
-    });
+    void showFailure(ui, message, actions);
     return { state: 'failed', requests, message };
   }
 }

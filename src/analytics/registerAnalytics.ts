@@ -4,7 +4,9 @@
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
 import type { Settings } from '../config';
+import { Action, describeFailure } from '../errorMessages';
 import type { Logger } from '../log';
+import { showFailure } from '../showFailure';
 import { EXTENSION_COMMANDS, PRESET_LABELS, PRESETS, type ExportStatus, type PresetId } from '../shared/protocol';
 import type { Ui } from '../ui';
 import { AnalyticsPanel, type AnalyticsPanelDeps } from './analyticsPanel';
@@ -106,9 +108,7 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
         return await run();
       } catch (error) {
         log.error(error instanceof Error ? error : String(error));
-        void ui.showMessage('error', `${what} failed: ${error instanceof Error ? error.message : String(error)}`, 'Show Log').then((choice) => {
-          if (choice) void vscode.commands.executeCommand('mintlifyAgent.showLog');
-        });
+        void showFailure(ui, describeFailure(what, error), [Action.showLog]);
         return undefined;
       }
     };

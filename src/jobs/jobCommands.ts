@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { ApiError } from '../api';
 import { Action, describeFailure } from '../errorMessages';
 import type { Logger } from '../log';
+import { showFailure } from '../showFailure';
 import type { Ui } from '../ui';
 import { parseJobReference } from './jobReference';
 import { jobLabel, type JobStore } from './jobStore';
@@ -36,12 +37,9 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
       else if (error.isTransient && options.retry) actions.push(Action.retry);
     }
     actions.push(Action.showLog);
-    const choice = await ui.showMessage('error', describeFailure(doing, error), ...actions);
+    const choice = await showFailure(ui, describeFailure(doing, error), actions);
     if (choice === Action.retry) await options.retry?.();
-    else if (choice === Action.setApiKey) await vscode.commands.executeCommand('mintlifyAgent.setApiKey');
-    else if (choice === Action.setProjectId) await vscode.commands.executeCommand('mintlifyAgent.setProjectId');
     else if (choice === Action.stopTracking && options.jobId) await tracker.stopTracking(options.jobId);
-    else if (choice === Action.showLog) await vscode.commands.executeCommand('mintlifyAgent.showLog');
   }
 
   function withProgress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Thenable<T> {
