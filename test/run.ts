@@ -1,6 +1,7 @@
 // `npm test`: runs every tier and ends with one line `N passed, N failed`.
 //   node out/test/run.js            all tiers: unit, host, ui
 //   node out/test/run.js unit host  only those tiers
+//   MINTLIFY_TEST_GREP=pattern       only the tests whose full title matches, in every tier
 import Mocha from 'mocha';
 import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +26,9 @@ function testFiles(dir: string): string[] {
 
 /** Runs every `*.test.js` under `dir` with mocha in this process. */
 function runMocha(dir: string, options: Mocha.MochaOptions): Promise<TierResult> {
-  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', forbidOnly: true, ...options });
+  // MINTLIFY_TEST_GREP runs only the matching tests (a developer's shortcut; CI never sets it).
+  const grep = process.env.MINTLIFY_TEST_GREP;
+  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', forbidOnly: true, ...options, ...(grep && { grep }) });
   for (const file of testFiles(dir)) mocha.addFile(file);
   return new Promise((done) => {
     const runner = mocha.run(() => {

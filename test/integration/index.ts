@@ -44,7 +44,9 @@ function findTestFiles(dir: string): string[] {
 
 function runMocha(files: string[]): Promise<Results> {
   // forbidOnly: an `.only` left in a test would silently skip all the others.
-  const mocha = new Mocha({ ui: 'bdd', timeout: 20_000, color: false, forbidOnly: true, reporter: ReportCollector });
+  // MINTLIFY_TEST_GREP runs only the matching tests (a developer's shortcut; CI never sets it).
+  const grep = process.env.MINTLIFY_TEST_GREP;
+  const mocha = new Mocha({ ui: 'bdd', timeout: 20_000, color: false, forbidOnly: true, reporter: ReportCollector, ...(grep && { grep }) });
   files.forEach((f) => mocha.addFile(f));
   return new Promise((resolve, reject) => {
     const runner = mocha.run(() => {
