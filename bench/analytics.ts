@@ -60,7 +60,7 @@ const visitorRequests = (sim: Simulator) => sim.requests.filter((r) => r.rawPath
 
 async function session(pageSize: number): Promise<SessionRun> {
   const views = script();
-  const exportRange = views[views.length - 1]?.range as ResolvedRange;
+  const exportRange = views[views.length - 1]?.range;
   const keyOf = (range: ResolvedRange, size: number): PageKey => ({ projectId: PROJECT, dateFrom: range.dateFrom, dateTo: range.dateTo, pageSize: size });
   const id = (range: ResolvedRange, size: number, page: number) => JSON.stringify([range.dateFrom, range.dateTo, size, page]);
 
@@ -94,7 +94,7 @@ async function session(pageSize: number): Promise<SessionRun> {
 
 export async function measureAnalytics(exportRuns: number): Promise<AnalyticsResult> {
   const sessions = [await session(DEFAULT_PAGE_SIZE), await session(EXPORT_PAGE_SIZE)];
-  const range = script()[script().length - 1]?.range as ResolvedRange;
+  const range = script()[script().length - 1]?.range;
   const timed = await withSimulator(async (sim, api) => {
     sim.visitorsFor(PROJECT, { dateFrom: range.dateFrom, dateTo: range.dateTo }); // builds the simulator's data before the clock runs
     const runs: { ms: number; rows: number; pages: number }[] = [];

@@ -60,7 +60,7 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
   registerJobCommands(context, tracker, store, ui, log.scoped('commands'));
   const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange });
 
-  log.info(`activated ${String(context.extension.packageJSON.version)}`);
+  log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)}`);
   return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { ui, store, tracker, statusBar, tree, analytics, requests };
 }
 

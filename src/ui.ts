@@ -7,16 +7,17 @@ import { plainText } from './util/plainText';
 export type MessageLevel = 'info' | 'warning' | 'error';
 
 export interface Ui {
-  showMessage(level: MessageLevel, message: string, ...actions: string[]): Thenable<string | undefined>;
-  showInputBox(options: vscode.InputBoxOptions): Thenable<string | undefined>;
-  showQuickPick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Thenable<T | undefined>;
-  showSaveDialog(options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined>;
-  withProgress<R>(
+  // Function-typed properties, not methods: a test swaps one out and puts it back unbound.
+  showMessage: (level: MessageLevel, message: string, ...actions: string[]) => Thenable<string | undefined>;
+  showInputBox: (options: vscode.InputBoxOptions) => Thenable<string | undefined>;
+  showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions) => Thenable<T | undefined>;
+  showSaveDialog: (options: vscode.SaveDialogOptions) => Thenable<vscode.Uri | undefined>;
+  withProgress: <R>(
     options: vscode.ProgressOptions,
     task: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>,
-  ): Thenable<R>;
-  openExternal(uri: vscode.Uri): Thenable<boolean>;
-  writeClipboard(text: string): Thenable<void>;
+  ) => Thenable<R>;
+  openExternal: (uri: vscode.Uri) => Thenable<boolean>;
+  writeClipboard: (text: string) => Thenable<void>;
 }
 
 export const vscodeUi: Ui = {

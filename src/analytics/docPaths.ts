@@ -19,6 +19,7 @@ export function docCandidates(path: string): string[] | undefined {
     } catch {
       segment = raw; // a lone `%` is a character like any other
     }
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
     if (segment === '.' || segment === '..' || /[\\/:\u0000-\u001f]/.test(segment)) return undefined;
     segments.push(segment);
   }

@@ -129,7 +129,7 @@ function pageSizeWarner(settings: Settings, ui: Ui): AnalyticsPanelDeps['pageSiz
       warnedAbout = undefined;
       return { value, notice: undefined };
     }
-    const shown = (JSON.stringify(invalid) ?? String(invalid)).slice(0, 40);
+    const shown = (JSON.stringify(invalid) ?? typeof invalid).slice(0, 40);
     const notice = `The setting "${PAGE_SIZE_SETTING}" is ${shown}, which is not a whole number from 1 to 250, so pages have ${value} rows.`;
     if (warnedAbout !== shown) {
       warnedAbout = shown;

@@ -21,7 +21,7 @@ export function parseJobReference(input: string): string | undefined {
   const segments = url.pathname.split('/').filter(Boolean).map(decodeSegment);
   // The segment after the last "job"/"agent"/… marker, else the last segment.
   for (let i = segments.length - 2; i >= 0; i--) {
-    if (JOB_PATH_MARKERS.has(segments[i]!.toLowerCase())) return segments[i + 1];
+    if (JOB_PATH_MARKERS.has(segments[i].toLowerCase())) return segments[i + 1];
   }
   return segments.at(-1);
 }

@@ -46,8 +46,8 @@ export class JobNode extends vscode.TreeItem {
   ) {
     super(jobLabel(tracked), vscode.TreeItemCollapsibleState.None);
     const key = statusKey(tracked);
-    const status = tracked.job?.status === 'unknown' ? `${LOOKS.unknown!.word} “${tracked.job.reportedStatus}”` : LOOKS[key]!.word;
-    const look = error && key !== 'notFound' ? LOOKS.error! : LOOKS[key]!;
+    const status = tracked.job?.status === 'unknown' ? `${LOOKS.unknown.word} “${tracked.job.reportedStatus}”` : LOOKS[key].word;
+    const look = error && key !== 'notFound' ? LOOKS.error : LOOKS[key];
     const lastActivity = tracked.prompts.at(-1)?.sentAt ?? tracked.job?.createdAt ?? tracked.trackedAt;
     const parts = [status];
     if (tracked.job?.status === 'completed') parts.push(tracked.job.prLink ? 'PR ready' : 'no changes');

@@ -9,7 +9,7 @@ describe('activation', () => {
     const { requests } = await seam();
     assert.equal(extension.isActive, true);
     assert.deepEqual(requests, [], 'no request since activation');
-    const contributed = (extension.packageJSON.contributes.commands as { command: string }[]).map((c) => c.command);
+    const contributed = (extension.packageJSON as { contributes: { commands: { command: string }[] } }).contributes.commands.map((c) => c.command);
     const registered = new Set(await vscode.commands.getCommands(true));
     for (const command of contributed) assert.ok(registered.has(command), `${command} is registered`);
       assert.ok(contributed.every((c) => c.startsWith('mintlifyAgent.')));

@@ -229,7 +229,7 @@ describe('visitor analytics', function () {
     const folder = exportFolder();
     user.saveAs(vscode.Uri.file(join(folder, 'visitors.csv')));
     user.cancelAfterReports = 3;
-    const status = (await vscode.commands.executeCommand('mintlifyAgent.exportVisitors')) as { state: string; requests: number };
+    const status = await vscode.commands.executeCommand<{ state: string; requests: number }>('mintlifyAgent.exportVisitors');
     assert.equal(status.state, 'cancelled');
     assert.ok(status.requests >= 1 && status.requests < Math.ceil(sim.visitorsFor(PROJECT, {}).visitors.length / 250));
     assert.deepEqual(readdirSync(folder), [], 'no file, no temporary file');
@@ -242,7 +242,7 @@ describe('visitor analytics', function () {
     const file = join(folder, 'visitors.csv');
     sim.clearRequests();
     user.saveAs(vscode.Uri.file(file));
-    const status = (await vscode.commands.executeCommand('mintlifyAgent.exportVisitors')) as { state: string; requests: number; rows: number };
+    const status = await vscode.commands.executeCommand<{ state: string; requests: number; rows: number }>('mintlifyAgent.exportVisitors');
     assert.equal(status.state, 'done');
     const pages = visitorRequests(sim);
     assert.equal(pages.length, Math.ceil(truth.visitors.length / 250));
@@ -251,7 +251,7 @@ describe('visitor analytics', function () {
     const [header, ...rows] = readCsv(readFileSync(file, 'utf8'));
     assert.deepEqual(header, ['path', 'human', 'ai', 'total']);
     assert.deepEqual(
-      rows.map(([path, human, ai, total]) => ({ path: unneutralise(path!), human: Number(human), ai: Number(ai), total: Number(total) })),
+      rows.map(([path, human, ai, total]) => ({ path: unneutralise(path), human: Number(human), ai: Number(ai), total: Number(total) })),
       truth.visitors,
     );
     assert.equal(status.rows, truth.visitors.length);
@@ -264,7 +264,7 @@ describe('visitor analytics', function () {
       const folder = exportFolder();
       const file = join(folder, 'visitors.json');
       user.saveAs(vscode.Uri.file(file));
-      const status = (await vscode.commands.executeCommand('mintlifyAgent.exportVisitors')) as { state: string; requests: number; message: string };
+      const status = await vscode.commands.executeCommand<{ state: string; requests: number; message: string }>('mintlifyAgent.exportVisitors');
       assert.equal(status.state, 'failed');
       assert.match(status.message, /rate limit|Try again/i);
       assert.equal(existsSync(file), false, 'no half file');

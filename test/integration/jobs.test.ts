@@ -20,15 +20,20 @@ interface ShownItem {
   tooltip: string;
 }
 
+/** What an input box's validation shows, whichever form validateInput returned it in. */
+function validationText(result: string | vscode.InputBoxValidationMessage | null | undefined): string {
+  return typeof result === 'string' ? result : (result?.message ?? '');
+}
+
 async function treeItems(s: TestSeam): Promise<ShownItem[]> {
-  const nodes = (await s.tree.getChildren()) ?? [];
+  const nodes = s.tree.getChildren() ?? [];
   return Promise.all(
     nodes.map(async (node) => {
-      const item = await s.tree.getTreeItem(node);
+      const item = s.tree.getTreeItem(node);
       const icon = item.iconPath as vscode.ThemeIcon;
       return {
         id: String(item.id),
-        label: String(item.label),
+        label: typeof item.label === 'string' ? item.label : (item.label?.label ?? ''),
         description: String(item.description ?? ''),
         icon: icon.id,
         color: icon.color?.id,
@@ -71,22 +76,22 @@ describe('agent jobs', function () {
       await setProject(undefined);
       let validate: vscode.InputBoxOptions['validateInput'];
       user.type((options) => {
-        validate = options.validateInput;
+        validate = options.validateInput?.bind(options);
         assert.equal(options.password, true, 'the key is typed into a password box');
         return undefined;
       });
       await vscode.commands.executeCommand('mintlifyAgent.setApiKey');
       assert.ok(validate);
-      assert.match(String(await validate('mint_dsc_123')), /not an admin API key.*mint_dsc_.*API keys page/);
-      assert.match(String(await validate('mint_us_123')), /not an admin API key.*mint_us_/);
-      assert.match(String(await validate('sk_live_123')), /starts with "mint_"/);
+      assert.match(validationText(await validate('mint_dsc_123')), /not an admin API key.*mint_dsc_.*API keys page/);
+      assert.match(validationText(await validate('mint_us_123')), /not an admin API key.*mint_us_/);
+      assert.match(validationText(await validate('sk_live_123')), /starts with "mint_"/);
       assert.equal(await validate(KEY), undefined);
     });
 
     it('keeps the key in secret storage only and turns the welcome into the next step', async () => {
       user.type(KEY);
       await vscode.commands.executeCommand('mintlifyAgent.setApiKey');
-      await waitFor('the key to be seen', async () => (await s.tree.getChildren()) !== undefined && user.messages.some((m) => /saved/.test(m.message)));
+      await waitFor('the key to be seen', async () => s.tree.getChildren() !== undefined && user.messages.some((m) => /saved/.test(m.message)));
       const everySetting = JSON.stringify(vscode.workspace.getConfiguration('mintlifyAgent'));
       assert.ok(!everySetting.includes(KEY), 'the key is not in any setting');
       assert.deepEqual(await treeItems(s), [], 'no project yet: the welcome view shows');
@@ -114,7 +119,7 @@ describe('agent jobs', function () {
       const posts = requestsTo(sim, 'POST', '/job');
       assert.equal(posts.length, 1);
       assert.deepEqual(posts[0]?.body, { prompt: 'Document the new webhooks page' });
-      jobId = s.store.all()[0]!.id;
+      jobId = s.store.all()[0].id;
       const item = await jobItem(s, jobId);
       assert.equal(item?.label, 'Document the new webhooks page');
       assert.equal(item?.icon, 'sync~spin');
@@ -139,7 +144,7 @@ describe('agent jobs', function () {
       assert.deepEqual(note.actions, ['Open Pull Request', 'Send Follow-up']);
       const polls = requestsTo(sim, 'GET', `/job/${jobId}`);
       assert.ok(polls.length >= 1);
-      const gaps = polls.slice(1).map((p, i) => p.at - polls[i]!.at);
+      const gaps = polls.slice(1).map((p, i) => p.at - polls[i].at);
       assert.ok(gaps.every((gap) => gap >= FAST.fastIntervalMs), `never faster than the fast interval: ${gaps.join(', ')} ms`);
       // Never polled while terminal: the sentinel keeps being polled meanwhile.
       const sentinelBefore = requestsTo(sim, 'GET', `/job/${sentinel.id}`).length;
@@ -163,14 +168,14 @@ describe('agent jobs', function () {
       });
       let validate: vscode.InputBoxOptions['validateInput'];
       user.type((options) => {
-        validate = options.validateInput;
+        validate = options.validateInput?.bind(options);
         return 'Also add a changelog entry';
       });
       await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp');
       assert.equal(pickedFrom.find((i) => (i as { jobId?: string }).jobId === jobId)?.description, 'completed');
       assert.ok(pickedFrom.some((i) => /Enter another job ID/.test(i.label)));
       assert.ok(validate);
-      assert.match(String(await validate('   \n ')), /empty prompt cannot be sent/);
+      assert.match(validationText(await validate('   \n ')), /empty prompt cannot be sent/);
       assert.deepEqual(requestsTo(sim, 'POST', `/job/${jobId}/message`).map((r) => r.body), [{ prompt: 'Also add a changelog entry' }]);
       assert.deepEqual(s.store.get(jobId)?.prompts.map((p) => p.text), ['Document the new webhooks page', 'Also add a changelog entry']);
       const item = await jobItem(s, jobId);
@@ -179,7 +184,7 @@ describe('agent jobs', function () {
       await waitFor('the job to complete again', async () => (await jobItem(s, jobId))?.icon === 'pass');
       const polls = requestsTo(sim, 'GET', `/job/${jobId}`);
       assert.ok(polls.length >= 2, 'polled while active');
-      assert.ok(polls[0]!.at - requestsTo(sim, 'POST', `/job/${jobId}/message`)[0]!.at >= FAST.fastIntervalMs - 5, 'the first poll waits one fast interval');
+      assert.ok(polls[0].at - requestsTo(sim, 'POST', `/job/${jobId}/message`)[0].at >= FAST.fastIntervalMs - 5, 'the first poll waits one fast interval');
     });
   });
 
@@ -191,11 +196,11 @@ describe('agent jobs', function () {
       sim.clearRequests();
       user.type('Make the steps numbered');
       await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', job.id);
-      const sentAt = requestsTo(sim, 'POST', `/job/${job.id}/message`)[0]!.at;
+      const sentAt = requestsTo(sim, 'POST', `/job/${job.id}/message`)[0].at;
       await waitFor('the job to complete', async () => (await jobItem(s, job.id))?.icon === 'pass');
       const polls = requestsTo(sim, 'GET', `/job/${job.id}`).map((r) => r.at);
       const fastEnd = sentAt + FAST.fastPhaseMs;
-      const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]!);
+      const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]);
       // At the steady interval at most 2 polls fit in the fast phase; 4 or more prove the fast rate.
       const fast = polls.filter((at) => at < fastEnd);
       assert.ok(fast.length >= 4, `fast-phase polls: ${fast.length}`);
@@ -368,7 +373,7 @@ describe('agent jobs', function () {
       await waitFor('polling to stop', () => s.tracker.poller.isPaused);
       const items = await treeItems(s);
       assert.equal(items[0]?.id, 'notice');
-      assert.match(items[0]!.label, /API key was not accepted/);
+      assert.match(items[0].label, /API key was not accepted/);
       const count = sim.requests.length;
       assert.equal(s.tracker.poller.nextDueAt(job.id), undefined, 'nothing is scheduled');
       const newKey = 'mint_integration_second_key';

@@ -28,7 +28,7 @@ function parseArgs(args: readonly string[]): CliOptions | 'help' {
   const options: CliOptions = { simulator: { port: 4010, projects: [] }, demo: false };
   const { simulator } = options;
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
+    const arg = args[i];
     const value = (): string => {
       const next = args[++i];
       if (next === undefined) throw new UsageError(`${arg} needs a value`);

@@ -37,7 +37,8 @@ export interface VisitorsPage {
 const HUMAN = 1;
 const AI = 2;
 const BOTH = HUMAN | AI;
-type Kind = typeof HUMAN | typeof AI | typeof BOTH;
+/** HUMAN, AI or BOTH (a bit set). */
+type Kind = number;
 
 /** Site-wide pool, split by kind. */
 const SITE_HUMAN = 32_000;
@@ -194,7 +195,7 @@ export class VisitorsDataSet {
     const offsets = new Uint32Array(pathCount * dayCount + 1);
     const ids = new GrowableUint32(Math.ceil(dailyVisits.reduce((a, b) => a + b, 0) * dayCount * 1.1) + 1024);
     for (let p = 0; p < pathCount; p++) {
-      const pools = pathPools[p] as Pools;
+      const pools = pathPools[p];
       const expected = dailyVisits[p] ?? 0;
       const aiShare = aiShares[p] ?? 0;
       for (let d = 0; d < dayCount; d++) {

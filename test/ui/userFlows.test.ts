@@ -170,10 +170,10 @@ describe('a person using the extension in VS Code (UI)', function () {
 
     await panel.locator('#next').click({ timeout: TIMEOUTS.ui });
     await expectText('the page label after Next', panel.locator('#page-label'), 'Page 2');
-    await expectRow(panel.locator('#rows tr').first(), last30.visitors[50]!, format);
+    await expectRow(panel.locator('#rows tr').first(), last30.visitors[50], format);
     await panel.locator('#prev').click({ timeout: TIMEOUTS.ui });
     await expectText('the page label after Previous', panel.locator('#page-label'), 'Page 1');
-    await expectRow(panel.locator('#rows tr').first(), last30.visitors[0]!, format);
+    await expectRow(panel.locator('#rows tr').first(), last30.visitors[0], format);
     await expectText('the status line', panel.locator('#status'), /from memory/);
 
     await panel.locator('#preset').selectOption({ label: 'Last 90 days' }, { timeout: TIMEOUTS.ui });
@@ -197,9 +197,9 @@ describe('a person using the extension in VS Code (UI)', function () {
     assert.equal(lines[0], 'path,human,ai,total');
     assert.equal(lines.at(-1), '', 'the file ends with a line break');
     assert.equal(lines.length - 2, last30.visitors.length, 'one line per visitor row');
-    const first = last30.visitors[0]!;
+    const first = last30.visitors[0];
     assert.equal(lines[1], `${first.path},${first.human},${first.ai},${first.total}`);
-    const xss = last30.visitors[xssIndex]!;
+    const xss = last30.visitors[xssIndex];
     assert.equal(lines[xssIndex + 1], `${XSS_PATH},${xss.human},${xss.ai},${xss.total}`);
   });
 

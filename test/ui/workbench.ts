@@ -48,6 +48,7 @@ export async function expectText(what: string, locator: Locator, expected: strin
 
 /** The selector Playwright was waiting for, from its call log (without its terminal colours). */
 function waitedFor(error: unknown): string {
+  // eslint-disable-next-line no-control-regex -- strips the terminal colour codes Playwright puts in its messages
   const lines = (error instanceof Error ? error.message : String(error)).replace(/\u001b\[\d+m/g, '').split('\n');
   return (lines.find((line) => line.includes('waiting for')) ?? lines[0] ?? '').trim().replace(/^- /, '');
 }

@@ -151,7 +151,7 @@ describe('CSV export', () => {
     const records = readCsv(csv);
     assert.deepEqual(records[0], ['path', 'human', 'ai', 'total']);
     assert.equal(records.length, rows.length + 1);
-    assert.deepEqual(records.slice(1, 4).map((r) => r[0]), [rows[0]!.path, rows[1]!.path, rows[2]!.path]);
+    assert.deepEqual(records.slice(1, 4).map((r) => r[0]), [rows[0].path, rows[1].path, rows[2].path]);
     assert.deepEqual(records[5], ["'-1", '7', '8', '9']);
   });
 });
