@@ -5,7 +5,10 @@
 // The workbench shows a step's checkmark as a checkbox (`[data-done-step-id]`, its aria-checked
 // what a screen reader announces) that it updates live from the walkthrough's completion events.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
+import { findRepoRoot } from '../host/codeServer';
 import { DEMO_API_KEY } from '../simulator/demo';
 import { PROJECT, UiSession } from './uiSession';
 import { expectVisible, TIMEOUTS, type Workbench } from './workbench';
@@ -13,6 +16,16 @@ import { expectVisible, TIMEOUTS, type Workbench } from './workbench';
 const TITLE = 'Get Started with Mintlify Agent & Analytics';
 const STEPS = ['setApiKey', 'setProject', 'startOrTrackJob', 'openAnalytics', 'askAboutPage', 'pageReaders'] as const;
 type Step = (typeof STEPS)[number];
+
+/**
+ * The last two steps teach features built alongside this walkthrough (issues 10 and 11). Their
+ * tests are defined once the manifest contributes the feature's commands, so they start running,
+ * and must pass, the moment the feature is merged; before that there is nothing a person could do.
+ */
+const contributed = new Set(
+  (JSON.parse(readFileSync(join(findRepoRoot(__dirname), 'package.json'), 'utf8')) as { contributes: { commands: { command: string }[] } }).contributes.commands.map((c) => c.command),
+);
+const DOCS_PAGE = 'quickstart.mdx';
 
 describe('the first-run walkthrough (UI)', function () {
   this.timeout(3 * 60_000);
@@ -105,4 +118,49 @@ describe('the first-run walkthrough (UI)', function () {
     await expectTicked('openAnalytics', true);
     await wb.screenshot('walkthrough-2-four-done');
   });
+
+  /**
+   * Opens a page of the fixture's docs beside the walkthrough, as a person does (Go to File, its
+   * name, Ctrl+Enter for "open to the side"), so that the page is the active editor while the
+   * walkthrough's checkmarks stay on screen. A page already open is brought to the front.
+   */
+  async function openDocsPage(): Promise<void> {
+    const tab = wb.page.locator('.part.editor .tabs-container .tab').filter({ hasText: DOCS_PAGE });
+    if (await tab.count()) {
+      await tab.first().click({ timeout: TIMEOUTS.ui });
+    } else {
+      await wb.runCommand('Go to File...');
+      await wb.quickInputField.fill(DOCS_PAGE);
+      await wb.quickInput.locator('.monaco-list-row.focused').filter({ hasText: DOCS_PAGE }).waitFor({ timeout: TIMEOUTS.ui });
+      await wb.page.keyboard.press('Control+Enter');
+      await wb.quickInput.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui });
+    }
+    await expectVisible(`the ${DOCS_PAGE} tab, active`, wb.page.locator('.part.editor .tabs-container .tab.active').filter({ hasText: DOCS_PAGE }));
+    await expectVisible('the walkthrough beside it', page());
+  }
+
+  if (contributed.has('mintlifyAgent.refreshReaders')) {
+    it('ticks "See who reads a page" once a docs page\'s readers figure shows', async () => {
+      await expectTicked('pageReaders', false);
+      await openDocsPage();
+      // The figure needs one analytics request after the page opens: a poll-sized bound.
+      await wb.page.waitForFunction(
+        (selector) => document.querySelector(selector)?.getAttribute('aria-checked') === 'true',
+        '.part.editor .gettingStartedContainer [data-done-step-id$="#pageReaders"]',
+        { timeout: TIMEOUTS.poll },
+      );
+    });
+  }
+
+  if (contributed.has('mintlifyAgent.askAboutThis')) {
+    it('ticks "Ask the agent about a page" once the command runs on a docs page', async () => {
+      await expectTicked('askAboutPage', false);
+      await openDocsPage();
+      await wb.runCommand('Mintlify: Ask the Agent About This…');
+      // Whatever it asks next (a prompt box), the person changes their mind: nothing is sent.
+      await wb.quickInput.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+      await wb.page.keyboard.press('Escape');
+      await expectTicked('askAboutPage', true);
+    });
+  }
 });
