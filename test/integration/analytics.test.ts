@@ -44,7 +44,7 @@ describe('visitor analytics', function () {
   async function act(message: unknown): Promise<ViewState> {
     panel.receive(message);
     await panel.whenIdle();
-    return panel.lastState!;
+    return panel.lastState;
   }
 
   before(async () => {
@@ -159,7 +159,7 @@ describe('visitor analytics', function () {
   });
 
   it('an error keeps the last good rows on screen and offers Retry; Retry recovers', async () => {
-    const shown = panel.lastState!.data!;
+    const shown = panel.lastState.data!;
     sim.addFault({ fault: { kind: 'status', status: 502, html: true }, times: 1, pathIncludes: '/visitors' });
     let state = await act({ type: 'refresh' });
     assert.match(String(state.error?.message), /502/);
