@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Settings } from '../config';
 import type { Logger } from '../log';
-import { EXTENSION_COMMANDS, parseWebviewMessage, type ExportFormat, type ExportStatus, type ViewState } from '../shared/protocol';
+import { EXTENSION_COMMANDS, parseWebviewMessage, type ExportFormat, type ExportStatus } from '../shared/protocol';
 import type { Ui } from '../ui';
 import { Disposable } from '../util/lifecycle';
 import type { ExportRequest } from './export';
@@ -47,9 +47,8 @@ export class AnalyticsPanel extends Disposable {
   readonly onDidDispose = this.disposeEmitter.event;
 
   private readonly log: Logger;
-  private readonly model: PanelModel;
-  private busyCount = 0;
-  private idleWaiters: (() => void)[] = [];
+  /** What the panel shows and why; the seam the tests observe besides the webview itself. */
+  readonly model: PanelModel;
 
   private constructor(
     private readonly panel: vscode.WebviewPanel,
@@ -80,24 +79,12 @@ export class AnalyticsPanel extends Disposable {
     this.register(webview.onDidReceiveMessage((message: unknown) => this.receive(message)));
     this.register(panel.onDidDispose(() => this.dispose()));
     this.register(deps.settings.onDidChange(() => this.onSettingsChanged()));
-    this.register(deps.onDidChangeApiKey(() => this.busy(() => this.model.apiKeyChanged())));
+    this.register(deps.onDidChangeApiKey(() => this.run(this.model.apiKeyChanged())));
     this.register(this.disposeEmitter);
   }
 
-  // ---- Test seam ----------------------------------------------------------------------------------
-
-  /** The state the webview shows now. */
-  get lastState(): ViewState {
-    return this.model.state;
-  }
-
-  /** Resolves once no request or export started by this panel is under way and its state is posted. */
-  whenIdle(): Promise<void> {
-    return this.busyCount === 0 ? Promise.resolve() : new Promise((resolve) => this.idleWaiters.push(resolve));
-  }
-
   /** A message from the webview; validated before anything acts on it. */
-  receive(raw: unknown): void {
+  private receive(raw: unknown): void {
     const parsed = parseWebviewMessage(raw);
     if (!parsed.ok) {
       this.log.warn(`ignored a message from the webview: ${parsed.reason}`);
@@ -108,11 +95,11 @@ export class AnalyticsPanel extends Disposable {
       case 'export':
         return this.startExport(message.format);
       case 'openPath':
-        return this.busy(() => openDocPage(message.path, this.deps.ui, this.log));
+        return this.run(openDocPage(message.path, this.deps.ui, this.log));
       case 'runCommand':
-        return this.busy(() => vscode.commands.executeCommand(EXTENSION_COMMANDS[message.command]));
+        return this.run(vscode.commands.executeCommand(EXTENSION_COMMANDS[message.command]));
       default:
-        return this.busy(() => this.model.handle(message));
+        return this.run(this.model.handle(message));
     }
   }
 
@@ -137,7 +124,6 @@ export class AnalyticsPanel extends Disposable {
     this.disposeEmitter.fire();
     super.dispose();
     this.panel.dispose();
-    for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   // ---- Plumbing -----------------------------------------------------------------------------------
@@ -150,7 +136,7 @@ export class AnalyticsPanel extends Disposable {
   private onSettingsChanged(): void {
     const settings = this.currentSettings();
     this.panel.title = panelTitle(settings.projectId);
-    this.busy(() => this.model.settingsChanged(settings));
+    this.run(this.model.settingsChanged(settings));
   }
 
   private startExport(format: ExportFormat): void {
@@ -159,18 +145,12 @@ export class AnalyticsPanel extends Disposable {
       this.log.warn('ignored an export request: no project ID or no valid range');
       return;
     }
-    this.busy(() => this.deps.exportVisitors(request));
+    this.run(this.deps.exportVisitors(request));
   }
 
-  /** Runs work the panel started; a failure goes to the log, never to an unhandled rejection. */
-  private busy(work: () => PromiseLike<unknown>): void {
-    this.busyCount++;
-    void Promise.resolve()
-      .then(work)
-      .then(undefined, (error: unknown) => this.log.error(error instanceof Error ? error : new Error(String(error))))
-      .finally(() => {
-        if (--this.busyCount === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
-      });
+  /** Work the panel started: a failure goes to the log, never to an unhandled rejection. */
+  private run(work: PromiseLike<unknown>): void {
+    void Promise.resolve(work).then(undefined, (error: unknown) => this.log.error(error instanceof Error ? error : new Error(String(error))));
   }
 }
 
