@@ -307,6 +307,7 @@ describe('visitor analytics', function () {
 
   it('closing the panel aborts its load; the panel opened next asks afresh instead of waiting for it', async () => {
     await vscode.commands.executeCommand('mintlifyAgent.openAnalytics'); // back to the panel from the doc
+    panel = await waitFor('the panel', () => s.analytics.panel());
     await choose('last30', /^Last 30 days/);
     sim.clearRequests();
     sim.addFault({ fault: { kind: 'latency', ms: 30_000 }, times: 1, pathIncludes: '/visitors' });
