@@ -12,7 +12,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import {
   brokenVisitorsReply,
+  deliverBadly,
   FaultRules,
+  isDeliveryFault,
   malformedJsonReply,
   rateLimitFaultReply,
   statusFaultReply,
@@ -211,8 +213,16 @@ class SimulatorServer implements Simulator {
       ({ text, tooLarge }) => {
         if (text !== '') record.body = parseOrRaw(text);
         const incoming: Incoming = { record, route, params, headers: req.headers, body: text, bodyTooLarge: tooLarge };
+        // Never answered: not served either, the socket stays open until the client gives up.
+        if (fault?.kind === 'noAnswer') return;
         const delay = this.latencyMs + (fault?.kind === 'latency' ? fault.ms : 0);
-        this.later(delay, () => send(res, record, this.answer(incoming, fault)));
+        this.later(delay, () => {
+          const reply = this.answer(incoming, fault);
+          if (isDeliveryFault(fault) && !res.destroyed) {
+            record.status = reply.status;
+            deliverBadly(res, reply, fault, (ms, action) => this.later(ms, action));
+          } else send(res, record, reply);
+        });
       },
       () => {
         // The client went away before sending its body: there is no one to answer.
@@ -279,6 +289,10 @@ class SimulatorServer implements Simulator {
     switch (fault.kind) {
       case 'latency':
       case 'drop':
+      case 'noAnswer':
+      case 'stallAfterHeaders':
+      case 'trickle':
+      case 'answerThenReset':
         return undefined;
       case 'status':
         return statusFaultReply(fault);
