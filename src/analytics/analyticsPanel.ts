@@ -7,9 +7,10 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { isApiError, type VisitorsPage } from '../api';
 import type { Settings } from '../config';
-import { whenToRetry } from '../errorMessages';
+import { failureView, whenToRetry } from '../errorMessages';
 import type { Logger } from '../log';
 import {
+  type CommandAction,
   EXTENSION_COMMANDS,
   parseRestoredView,
   parseWebviewMessage,
@@ -289,35 +290,15 @@ export class AnalyticsPanel extends Disposable {
       return;
     }
     this.log.warn(`loading visitors failed: ${[error.message, ...error.details].join('\n')}`);
-    switch (error.kind) {
-      case 'cancelled':
-        return;
-      case 'noApiKey':
-        this.setup = { message: 'Set your Mintlify admin API key to load visitor analytics.', action: 'setApiKey' };
-        return;
-      case 'unauthorized':
-        this.error = { message: error.message, actions: ['setApiKey'] };
-        return;
-      case 'forbidden':
-        // A read-only key needs replacing; an IP allow-list may be fixed on the dashboard, then Retry.
-        this.error = { message: error.message, actions: ['setApiKey', 'retry'] };
-        return;
-      case 'rateLimited':
-        this.retryAt = Date.now() + (error.retryAfterMs ?? 0);
-        this.error = { message: rateLimitMessage(error.retryAfterMs), actions: ['retry'] };
-        return;
-      case 'notFound':
-        this.error = { message: `${error.message} Check the project ID.`, actions: ['setProjectId', 'retry'] };
-        return;
-      case 'invalidInput':
-      case 'insecureBaseUrl':
-      case 'invalidRequest':
-        // Sending the same request again cannot succeed.
-        this.error = { message: error.message, actions: [] };
-        return;
-      default:
-        this.error = { message: error.message, actions: ['retry'] };
+    if (error.kind === 'noApiKey') {
+      this.setup = { message: 'Set your Mintlify admin API key to load visitor analytics.', action: 'setApiKey' };
+      return;
     }
+    // The shared failure table decides the words and buttons, as in notifications.
+    const view = failureView(error, 'analytics', vscode.l10n);
+    if (view.severity === 'none') return;
+    if (view.retryAfterMs !== undefined) this.retryAt = Date.now() + view.retryAfterMs;
+    this.error = { message: view.message, actions: view.actions.filter((a): a is 'retry' | CommandAction => a === 'retry' || a in EXTENSION_COMMANDS) };
   }
 
   private startExport(format: ExportFormat): void {

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import * as vscode from 'vscode';
 import { isApiError, type ApiClient, type ApiErrorKind } from '../api';
-import { Action, whenToRetry } from '../errorMessages';
+import { failureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
 import { type ExportFormat, type ExportStatus } from '../shared/protocol';
@@ -142,21 +142,19 @@ export class VisitorsExporter implements vscode.Disposable {
       return { state: 'cancelled', requests };
     }
     let message: string;
-    let actions: string[] = [Action.showLog];
-    if (isApiError(error) && error.kind === 'rateLimited') {
-      message = `The analytics rate limit was reached ${used}. ${whenToRetry(error.retryAfterMs)} No file was written.`;
-      actions = [];
-    } else if (isApiError(error) && (error.kind === 'unauthorized' || error.kind === 'noApiKey')) {
-      message = `${error.message} No file was written.`;
-      actions = [Action.setApiKey];
-    } else if (isApiError(error) || error instanceof ExportLimitError) {
+    let view;
+    if (isApiError(error)) {
+      // The shared failure table, plus what the export adds: how far it got, and that no file was written.
+      view = failureView(error, 'export', vscode.l10n);
+      message = `${view.message} (${used}) No file was written.`;
+    } else if (error instanceof ExportLimitError) {
       message = `Export failed ${used}: ${error.message} No file was written.`;
     } else {
       message = `Could not write ${fileName}: ${error instanceof Error ? error.message : String(error)}. No file was written.`;
     }
     if (isApiError(error)) log.warn(`export failed ${used}: ${[error.message, ...error.details].join('\n')}`);
     else log.error(error instanceof Error ? error : String(error));
-    void showFailure(ui, message, actions);
+    void showFailure(ui, { severity: view?.severity ?? 'error', actions: view?.actions ?? ['showLog'], message });
     return { state: 'failed', requests, message };
   }
 }

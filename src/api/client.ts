@@ -203,7 +203,7 @@ async function toApiError(cause: unknown, base: string, state: { timedOut: boole
   }
   const code = networkCode(cause);
   const reached: Reached = code && (NOT_SENT_CODES.has(code) || TLS_CODE.test(code)) ? 'no' : 'maybe';
-  return new ApiError('network', `Could not reach ${new URL(base).host}${code ? ` (${code})` : ''}. Check your connection.`, { cause, reached });
+  return new ApiError('network', `Could not reach ${new URL(base).host}${code ? ` (${code})` : ''}. Check your connection.`, { cause, reached, ...(code && { code }) });
 }
 
 /** node's fetch reports `TypeError: fetch failed` with the socket error as its cause. */
@@ -217,7 +217,7 @@ async function fromResponse(response: Response, cause: unknown): Promise<ApiErro
   const body = z.safeParse(ErrorBody, await response.json().catch(() => undefined));
   const serverMessage = body.success ? body.data.error : undefined;
   const details = body.success ? (body.data.details ?? []).map((d) => d.message) : [];
-  const init = { status, details, cause };
+  const init = { status, details, cause, ...(serverMessage && { serverMessage }) };
   const said = serverMessage ? `: ${serverMessage}` : '';
   if (status >= 300 && status < 400) {
     const location = response.headers.get('Location');

@@ -53,6 +53,9 @@ export interface ApiErrorInit {
   cause?: unknown;
   /** Default: 'yes' when there is a status, else 'no'. */
   reached?: Reached;
+  /** The server's own `error` text, or the socket's error code (ECONNREFUSED). */
+  serverMessage?: string;
+  code?: string;
 }
 
 export class ApiError extends Error {
@@ -61,6 +64,8 @@ export class ApiError extends Error {
   readonly retryAfterMs: number | undefined;
   readonly details: readonly string[];
   readonly reached: Reached;
+  readonly serverMessage: string | undefined;
+  readonly code: string | undefined;
 
   constructor(
     readonly kind: ApiErrorKind,
@@ -72,6 +77,8 @@ export class ApiError extends Error {
     this.retryAfterMs = init.retryAfterMs;
     this.details = init.details ?? [];
     this.reached = init.reached ?? (init.status === undefined ? 'no' : 'yes');
+    this.serverMessage = init.serverMessage;
+    this.code = init.code;
   }
 
   /** True for failures where trying the same request again later may succeed. */
