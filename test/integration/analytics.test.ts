@@ -182,6 +182,22 @@ describe('visitor analytics', function () {
     assert.equal(state.error, undefined);
   });
 
+  it('a page that stalls after its headers ends in a clear error at the deadline, and Retry loads it', async () => {
+    const config = vscode.workspace.getConfiguration('mintlifyAgent');
+    await config.update('requestTimeoutSeconds', 1, vscode.ConfigurationTarget.Global);
+    try {
+      sim.addFault({ fault: { kind: 'stallAfterHeaders' }, times: 1, pathIncludes: '/visitors' });
+      let state = await act({ type: 'refresh' });
+      assert.match(String(state.error?.message), /Loading visitors failed: The Mintlify API did not answer in time/);
+      assert.ok(state.error?.actions.includes('retry'));
+      state = await act({ type: 'retry' });
+      assert.equal(state.error, undefined);
+      assert.equal(state.data?.fromCache, false);
+    } finally {
+      await config.update('requestTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('a 401 offers Set API Key', async () => {
     sim.addFault({ fault: { kind: 'status', status: 401 }, times: 1, pathIncludes: '/visitors' });
     const state = await act({ type: 'refresh' });
