@@ -235,6 +235,27 @@ describe('agent jobs', function () {
     });
   });
 
+  describe('results land where they were asked', () => {
+    it('a job created while the project setting changes is filed under the project it was sent to', async () => {
+      const prompt = 'Explain the SDK quickstart';
+      sim.addFault({ fault: { kind: 'latency', ms: 1_500 }, times: 1, method: 'POST' });
+      user.answerMessage = () => undefined;
+      user.type(prompt);
+      const running = vscode.commands.executeCommand('mintlifyAgent.startJob');
+      await waitFor('the POST to reach the server', () => requestsTo(sim, 'POST', `/${PROJECT}/job`).some((r) => JSON.stringify(r.body).includes(prompt)));
+      await setProject('other-project');
+      await waitFor('the other project', () => s.store.projectId === 'other-project');
+      await running;
+      assert.ok(!s.store.all().some((t) => t.prompts[0]?.text === prompt), 'not filed under the project current when the answer came');
+      await setProject(PROJECT);
+      await waitFor('the project again', () => s.store.projectId === PROJECT);
+      const filed = s.store.all().find((t) => t.prompts[0]?.text === prompt);
+      assert.ok(filed, 'filed under the project the request was sent to');
+      assert.ok(sim.peekJob(PROJECT, filed.id), 'the server made it in that project');
+      await vscode.commands.executeCommand('mintlifyAgent.stopTracking', filed.id);
+    });
+  });
+
   describe('finish notifications', () => {
     async function finish(outcome: 'noChanges' | 'fail' | 'pr', notify: string) {
       await vscode.workspace.getConfiguration('mintlifyAgent').update('jobs.notify', notify, vscode.ConfigurationTarget.Global);
