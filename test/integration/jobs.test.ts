@@ -372,6 +372,24 @@ describe('agent jobs', function () {
       await vscode.commands.executeCommand('mintlifyAgent.stopTracking', busy.id);
     });
 
+    it('a new job whose answer was lost: says one may have been created and offers Track Job, never Retry', async () => {
+      sim.clearRequests();
+      sim.addFault({ fault: { kind: 'answerThenReset' }, times: 1, method: 'POST' });
+      user.answerMessage = (m) => (m.actions.includes('Track Job…') ? 'Track Job…' : undefined);
+      user.type('Add a glossary page');
+      let trackBox: vscode.InputBoxOptions | undefined;
+      user.type((options) => {
+        trackBox = options;
+        return undefined;
+      });
+      await vscode.commands.executeCommand('mintlifyAgent.startJob');
+      const warned = user.messages.find((m) => /may have been created/.test(m.message));
+      assert.ok(warned, 'told that a job may exist');
+      assert.ok(!warned.actions.includes('Retry'));
+      assert.match(String(trackBox?.title), /Track Agent Job/, 'Track Job opened its box');
+      assert.equal(requestsTo(sim, 'POST', `/${PROJECT}/job`).length, 1, 'sent once');
+    });
+
     it('after a 429 with Retry-After: 20, an immediate Retry sends nothing for 20 s, counting down, then sends', async function () {
       this.timeout(90_000);
       sim.clearRequests();
