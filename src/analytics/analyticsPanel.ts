@@ -5,9 +5,9 @@
 // is not one the webview could have sent.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { isApiError, type VisitorsPage } from '../api';
+import { ApiError, isApiError, type VisitorsPage } from '../api';
 import type { Settings } from '../config';
-import { failureView, whenToRetry } from '../errorMessages';
+import { failureView } from '../errorMessages';
 import type { Logger } from '../log';
 import {
   type CommandAction,
@@ -406,8 +406,9 @@ function panelTitle(projectId: string | undefined): string {
   return projectId ? `Visitor Analytics: ${projectId}` : 'Visitor Analytics';
 }
 
-function rateLimitMessage(retryAfterMs: number | undefined): string {
-  return `The Mintlify API rate limit for analytics is reached (429). ${whenToRetry(retryAfterMs)} Pages already loaded still work.`;
+/** Still inside a 429's Retry-After: worded by the failure table, as the 429 itself was. */
+function rateLimitMessage(retryAfterMs: number): string {
+  return failureView(new ApiError('rateLimited', '', { status: 429, retryAfterMs }), 'analytics', vscode.l10n).message;
 }
 
 function asError(error: unknown): Error {
