@@ -1,8 +1,10 @@
 // The one table from a failure to what the user sees: for every ApiError kind and every context
 // (reading a job, sending a follow-up, creating a job, loading analytics, exporting) the message,
 // its severity and its buttons. Commands, the jobs tree, the analytics panel and the export all ask
-// here, so the same failure reads the same everywhere. No vscode import: the caller passes
-// `vscode.l10n`, and the unit test covers every kind in every context.
+// here, so the same failure reads the same everywhere. vscode is imported for its types only
+// (nothing at run time, so the unit tier loads this module): the caller passes `vscode.l10n`, and
+// `npm run l10n` finds the `l10n.t(...)` strings below. The unit test covers every kind in every context.
+import type * as vscode from 'vscode';
 import { ApiError, API_ERROR_KINDS, formatWait, sendOutcome } from './api';
 
 export type FailureContext = 'readJob' | 'send' | 'create' | 'analytics' | 'export';
@@ -25,9 +27,7 @@ export interface FailureView {
 }
 
 /** `vscode.l10n` in the extension, a plain formatter in unit tests. */
-export interface L10n {
-  t(message: string, ...args: (string | number | boolean)[]): string;
-}
+export type L10n = Pick<typeof vscode.l10n, 't'>;
 
 export interface FailureOptions {
   /** The job is in the tracked list (a 404 then offers Stop Tracking). */

@@ -4,7 +4,9 @@ import { ApiError, type ApiErrorKind, type Reached } from '../../src/api';
 import { FAILURE_CONTEXTS, FAILURE_KINDS, type FailureAction, failureView, type L10n } from '../../src/errorMessages';
 
 /** Formats like vscode.l10n.t, so the test sees the English text the user would. */
-const l10n: L10n = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (_m, i: string) => String(args[Number(i)])) };
+const l10n = {
+  t: (message: string, ...args: (string | number | boolean)[]) => message.replace(/\{(\d+)\}/g, (_m, i: string) => String(args[Number(i)])),
+} as L10n;
 
 /** A realistic error of each kind, as the client makes it. */
 function sample(kind: ApiErrorKind, reached?: Reached): ApiError {
