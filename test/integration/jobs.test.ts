@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { TestSeam } from '../../src/extension';
 import { DEFAULT_TIMINGS } from '../../src/jobs/jobPoller';
 import type { Simulator } from '../simulator/server';
-import { KEY, PROJECT, requestsTo, ScriptedUser, seam, setProject, waitFor, withSimulator } from './support';
+import { EXTENSION_ID, KEY, PROJECT, requestsTo, ScriptedUser, seam, setProject, waitFor, withSimulator } from './support';
 
 /** Test-scale timings: the same scheduler, a minute shrunk to about a second. */
 const FAST = { ...DEFAULT_TIMINGS, fastIntervalMs: 100, fastPhaseMs: 1_500, intervalMs: 500, backoffBaseMs: 200, backoffMaxMs: 1_000, unfocusedFactor: 1, steadyBudgetPerHour: 1_000_000 };
@@ -122,6 +122,8 @@ describe('agent jobs', function () {
       const posts = requestsTo(sim, 'POST', '/job');
       assert.equal(posts.length, 1);
       assert.deepEqual(posts[0]?.body, { prompt: 'Document the new webhooks page' });
+      const version = String((vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { version?: unknown }).version);
+      assert.equal(posts[0]?.userAgent, `mintlify-agent-analytics/${version} (VS Code ${vscode.version})`);
       jobId = s.store.all()[0].id;
       const item = await jobItem(s, jobId);
       assert.equal(item?.label, 'Document the new webhooks page');

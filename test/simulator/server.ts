@@ -200,6 +200,7 @@ class SimulatorServer implements Simulator {
     const method = req.method ?? 'GET';
     const record: RecordedRequest = { method, rawPath, segments, query: Object.fromEntries(params), status: 0, at: this.now() };
     if (req.headers.authorization !== undefined) record.authorization = req.headers.authorization;
+    if (req.headers['user-agent'] !== undefined) record.userAgent = req.headers['user-agent'];
     this.requests.push(record);
 
     const route = decoded ? matchRoute(segments) : undefined;

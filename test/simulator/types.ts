@@ -42,6 +42,8 @@ export interface RecordedRequest {
   query: Record<string, string>;
   /** The Authorization header as received. Never logged anywhere else. */
   authorization?: string;
+  /** The User-Agent header as received. */
+  userAgent?: string;
   /** Parsed JSON body if any, or the raw string if it was not JSON. */
   body?: unknown;
   /** Status the simulator answered; 0 while pending or if nothing was delivered (dropped connection). */
