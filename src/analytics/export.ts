@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import * as vscode from 'vscode';
 import { isApiError, type ApiClient, type ApiErrorKind } from '../api';
-import { failureView } from '../errorMessages';
+import { failureView, type FailureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
 import { type ExportFormat, type ExportStatus } from '../shared/protocol';
@@ -142,11 +142,11 @@ export class VisitorsExporter implements vscode.Disposable {
       return { state: 'cancelled', requests };
     }
     let message: string;
-    let view;
+    let view: FailureView | undefined;
     if (isApiError(error)) {
       // The shared failure table, plus what the export adds: how far it got, and that no file was written.
       view = failureView(error, 'export', vscode.l10n);
-      message = `${view.message} (${used}) No file was written.`;
+      message = vscode.l10n.t('{0} ({1}) No file was written.', view.message, used);
     } else if (error instanceof ExportLimitError) {
       message = `Export failed ${used}: ${error.message} No file was written.`;
     } else {
