@@ -42,6 +42,7 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
     baseUrl: () => settings.apiBaseUrl,
     getApiKey: () => keys.get(),
     timeoutMs: () => settings.requestTimeoutMs,
+    userAgent: `mintlify-agent-analytics/${String((context.extension.packageJSON as { version?: unknown }).version)} (VS Code ${vscode.version})`,
     onRequest: (entry) => {
       logApi(entry);
       // Development and test hosts only, and bounded: a long F5 session must not grow it forever.

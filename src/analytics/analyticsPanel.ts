@@ -60,6 +60,7 @@ export class AnalyticsPanel extends Disposable {
       {
         pager: deps.pager,
         log: deps.log,
+        l10n: vscode.l10n,
         send: (message) => {
           this.panel.webview.postMessage(message).then(undefined, (error: unknown) => this.log.debug(`could not post to the webview: ${String(error)}`));
         },

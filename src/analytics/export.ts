@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import * as vscode from 'vscode';
 import { isApiError, type ApiClient, type ApiErrorKind } from '../api';
-import { Action, whenToRetry } from '../errorMessages';
+import { failureView, type FailureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
 import { type ExportFormat, type ExportStatus } from '../shared/protocol';
@@ -153,21 +153,19 @@ export class VisitorsExporter implements vscode.Disposable {
       return { state: 'cancelled', requests };
     }
     let message: string;
-    let actions: string[] = [Action.showLog];
-    if (isApiError(error) && error.kind === 'rateLimited') {
-      message = vscode.l10n.t('The analytics rate limit was reached {0}. {1} No file was written.', used, whenToRetry(error.retryAfterMs));
-      actions = [];
-    } else if (isApiError(error) && (error.kind === 'unauthorized' || error.kind === 'noApiKey')) {
-      message = vscode.l10n.t('{0} No file was written.', error.message);
-      actions = [Action.setApiKey];
-    } else if (isApiError(error) || error instanceof ExportLimitError) {
+    let view: FailureView | undefined;
+    if (isApiError(error)) {
+      // The shared failure table, plus what the export adds: how far it got, and that no file was written.
+      view = failureView(error, 'export', vscode.l10n);
+      message = vscode.l10n.t('{0} ({1}) No file was written.', view.message, used);
+    } else if (error instanceof ExportLimitError) {
       message = vscode.l10n.t('Export failed {0}: {1} No file was written.', used, error.message);
     } else {
       message = vscode.l10n.t('Could not write {0}: {1}. No file was written.', fileName, error instanceof Error ? error.message : String(error));
     }
     if (isApiError(error)) log.warn(`export failed after ${requests} request(s): ${[error.message, ...error.details].join('\n')}`);
     else log.error(error instanceof Error ? error : String(error));
-    void showFailure(ui, message, actions);
+    void showFailure(ui, { severity: view?.severity ?? 'error', actions: view?.actions ?? ['showLog'], message });
     return { state: 'failed', requests, message };
   }
 }

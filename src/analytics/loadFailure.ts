@@ -1,9 +1,9 @@
-// What the analytics panel shows when loading a page of visitors failed: the one place that turns
-// an error into the panel's message, its buttons, or the setup hint. Kept apart from the view state
-// so the shared failure table (src/errorMessages.ts) can take it over in one edit.
-import { isApiError } from '../api';
-import { whenToRetry } from '../errorMessages';
-import type { ErrorView, ViewState } from '../shared/protocol';
+// What the analytics panel shows when loading a page of visitors failed: the shared failure table
+// (src/errorMessages.ts) words it, as in notifications; this module only maps the table's view to
+// the panel's (a setup hint instead of an error when no key is stored, the buttons the panel has).
+import { ApiError, isApiError } from '../api';
+import { failureView, type L10n } from '../errorMessages';
+import { EXTENSION_COMMANDS, type CommandAction, type ErrorView, type ViewState } from '../shared/protocol';
 
 export interface LoadFailureView {
   /** Set when nothing can be asked for until the user fixes the cause (no key). */
@@ -15,32 +15,17 @@ export interface LoadFailureView {
   silent?: true;
 }
 
-export function loadFailureView(error: unknown): LoadFailureView {
-  if (!isApiError(error)) return { error: { message: 'Loading visitors failed unexpectedly. The log has the details.', actions: ['retry'] } };
-  switch (error.kind) {
-    case 'cancelled':
-      return { silent: true };
-    case 'noApiKey':
-      return { setup: { message: 'Set your Mintlify admin API key to load visitor analytics.', action: 'setApiKey' } };
-    case 'unauthorized':
-      return { error: { message: error.message, actions: ['setApiKey'] } };
-    case 'forbidden':
-      // A read-only key needs replacing; an IP allow-list may be fixed on the dashboard, then Retry.
-      return { error: { message: error.message, actions: ['setApiKey', 'retry'] } };
-    case 'rateLimited':
-      return { retryAfterMs: error.retryAfterMs ?? 0, error: { message: rateLimitMessage(error.retryAfterMs), actions: ['retry'] } };
-    case 'notFound':
-      return { error: { message: `${error.message} Check the project ID.`, actions: ['setProjectId', 'retry'] } };
-    case 'invalidInput':
-    case 'insecureBaseUrl':
-    case 'invalidRequest':
-      // Sending the same request again cannot succeed.
-      return { error: { message: error.message, actions: [] } };
-    default:
-      return { error: { message: error.message, actions: ['retry'] } };
+export function loadFailureView(error: unknown, l10n: L10n): LoadFailureView {
+  if (isApiError(error) && error.kind === 'noApiKey') {
+    return { setup: { message: l10n.t('Set your Mintlify admin API key to load visitor analytics.'), action: 'setApiKey' } };
   }
+  const view = failureView(error, 'analytics', l10n);
+  if (view.severity === 'none') return { silent: true };
+  const actions = view.actions.filter((a): a is 'retry' | CommandAction => a === 'retry' || a in EXTENSION_COMMANDS);
+  return { error: { message: view.message, actions }, ...(view.retryAfterMs !== undefined && { retryAfterMs: view.retryAfterMs }) };
 }
 
-export function rateLimitMessage(retryAfterMs: number | undefined): string {
-  return `The Mintlify API rate limit for analytics is reached (429). ${whenToRetry(retryAfterMs)} Pages already loaded still work.`;
+/** Still inside a 429's Retry-After: worded by the failure table, as the 429 itself was. */
+export function rateLimitMessage(retryAfterMs: number, l10n: L10n): string {
+  return failureView(new ApiError('rateLimited', '', { status: 429, retryAfterMs }), 'analytics', l10n).message;
 }

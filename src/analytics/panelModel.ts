@@ -15,6 +15,7 @@ import {
 } from '../shared/protocol';
 import { localToday, resolveRange, type Day, type RangeResult } from './dateRange';
 import type { ExportRequest } from './export';
+import type { L10n } from '../errorMessages';
 import { loadFailureView, rateLimitMessage } from './loadFailure';
 import type { LoadedPage, PageKey } from './visitorsQuery';
 
@@ -37,6 +38,8 @@ export interface PanelModelDeps {
   log: { warn(message: string): void; error(message: string | Error): void };
   /** Posts to the webview. Called only after its `ready`: before, it would not be listening. */
   send(message: ExtensionMessage): void;
+  /** `vscode.l10n` in the extension, a plain formatter in unit tests. */
+  l10n: L10n;
   now?: () => number;
   /** The user's calendar day; by default from `now`. A panel open past midnight moves its presets. */
   today?: () => Day;
@@ -223,7 +226,7 @@ export class PanelModel {
     }
     const wait = this.retryAt - this.now();
     if (wait > 0) {
-      this.error = { message: rateLimitMessage(wait), actions: ['retry'] };
+      this.error = { message: rateLimitMessage(wait, this.deps.l10n), actions: ['retry'] };
       this.settledFor = identity;
       this.loading = false;
       return this.post();
@@ -273,7 +276,7 @@ export class PanelModel {
     this.settledFor = identity;
     if (isApiError(error)) this.deps.log.warn(`loading visitors failed: ${[error.message, ...error.details].join('\n')}`);
     else this.deps.log.error(error instanceof Error ? error : String(error));
-    const view = loadFailureView(error);
+    const view = loadFailureView(error, this.deps.l10n);
     if (view.silent) return;
     if (view.retryAfterMs !== undefined) this.retryAt = this.now() + view.retryAfterMs;
     if (view.setup) this.setup = view.setup;

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
 import type { Settings } from '../config';
-import { Action, describeFailure } from '../errorMessages';
+import { type FailureContext, failureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
 import { EXTENSION_COMMANDS, PRESET_LABELS, PRESETS, type ExportStatus, type PresetId } from '../shared/protocol';
@@ -89,8 +89,8 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
   context.subscriptions.push(
     pager,
     exporter,
-    vscode.commands.registerCommand(OPEN_ANALYTICS_COMMAND, guard('Opening Visitor Analytics', openAnalytics)),
-    vscode.commands.registerCommand(EXPORT_VISITORS_COMMAND, guard('Exporting visitors', exportVisitors)),
+    vscode.commands.registerCommand(OPEN_ANALYTICS_COMMAND, guard('analytics', openAnalytics)),
+    vscode.commands.registerCommand(EXPORT_VISITORS_COMMAND, guard('export', exportVisitors)),
     vscode.window.registerWebviewPanelSerializer(AnalyticsPanel.viewType, {
       deserializeWebviewPanel: async (webviewPanel) => {
         // One panel per window: a second restored tab (two windows merged) is closed.
@@ -102,13 +102,13 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
   );
 
   /** No rejected promise escapes a command: the user gets a short message, the log the details. */
-  function guard<R>(what: string, run: () => R | Promise<R>): () => Promise<R | undefined> {
+  function guard<R>(what: FailureContext, run: () => R | Promise<R>): () => Promise<R | undefined> {
     return async () => {
       try {
         return await run();
       } catch (error) {
         log.error(error instanceof Error ? error : String(error));
-        void showFailure(ui, describeFailure(what, error), [Action.showLog]);
+        void showFailure(ui, failureView(error, what, vscode.l10n));
         return undefined;
       }
     };

@@ -4,7 +4,9 @@
 export type ApiErrorKind =
   | 'invalidInput' //      caught before sending: nothing was sent
   | 'noApiKey' //          no key stored: nothing was sent
+  | 'noProjectId' //       no project ID set for this workspace: nothing was sent
   | 'insecureBaseUrl' //   the configured base URL would leak the key: nothing was sent
+  | 'redirectRefused' //   3xx: not followed, so the key went nowhere else
   | 'unauthorized' //      401
   | 'forbidden' //         403: read-only key or IP allow-list
   | 'notFound' //          404
@@ -16,6 +18,32 @@ export type ApiErrorKind =
   | 'cancelled' //       our own AbortSignal: nobody needs to be told
   | 'invalidResponse'; //  2xx whose body is not what the contract says
 
+/** Every kind, for tables and tests that must cover them all. */
+export const API_ERROR_KINDS: readonly ApiErrorKind[] = [
+  'invalidInput',
+  'noApiKey',
+  'noProjectId',
+  'insecureBaseUrl',
+  'redirectRefused',
+  'unauthorized',
+  'forbidden',
+  'notFound',
+  'rateLimited',
+  'invalidRequest',
+  'serverError',
+  'timeout',
+  'network',
+  'cancelled',
+  'invalidResponse',
+];
+
+/**
+ * Whether the request can have reached the server: 'no' when it stopped on this machine or the
+ * connection was never made (DNS, refused, TLS), 'yes' when the server answered, 'maybe' when
+ * the connection was open and then the answer never came whole (timeout, reset, cancel).
+ */
+export type Reached = 'no' | 'maybe' | 'yes';
+
 export interface ApiErrorInit {
   status?: number;
   /** Milliseconds to wait before trying again, from `Retry-After` (429 or 503). */
@@ -23,6 +51,11 @@ export interface ApiErrorInit {
   /** The server's `details[].message`, or the offending fields of an invalid input. */
   details?: readonly string[];
   cause?: unknown;
+  /** Default: 'yes' when there is a status, else 'no'. */
+  reached?: Reached;
+  /** The server's own `error` text, or the socket's error code (ECONNREFUSED). */
+  serverMessage?: string;
+  code?: string;
 }
 
 export class ApiError extends Error {
@@ -30,6 +63,9 @@ export class ApiError extends Error {
   readonly status: number | undefined;
   readonly retryAfterMs: number | undefined;
   readonly details: readonly string[];
+  readonly reached: Reached;
+  readonly serverMessage: string | undefined;
+  readonly code: string | undefined;
 
   constructor(
     readonly kind: ApiErrorKind,
@@ -40,12 +76,33 @@ export class ApiError extends Error {
     this.status = init.status;
     this.retryAfterMs = init.retryAfterMs;
     this.details = init.details ?? [];
+    this.reached = init.reached ?? (init.status === undefined ? 'no' : 'yes');
+    this.serverMessage = init.serverMessage;
+    this.code = init.code;
   }
 
   /** True for failures where trying the same request again later may succeed. */
   get isTransient(): boolean {
     return ['rateLimited', 'serverError', 'timeout', 'network'].includes(this.kind);
   }
+}
+
+/**
+ * What a failed POST means for the message it carried. 'notSent': it never reached the server, so
+ * sending again is safe. 'refused': the server answered no (4xx) and did nothing. 'unknown': it
+ * may have been acted on (the answer was lost, or a 5xx from a proxy or the service) and sending
+ * again may start the agent twice.
+ */
+export type SendOutcome = 'notSent' | 'refused' | 'unknown';
+
+export function sendOutcome(error: unknown): SendOutcome {
+  if (!(error instanceof ApiError)) return 'unknown';
+  if (error.reached === 'no') return 'notSent';
+  if (error.reached === 'maybe') return 'unknown';
+  const status = error.status ?? 0;
+  // A redirect or a 4xx did nothing; a 2xx whose body broke the contract was accepted; a 5xx may
+  // come after the work started (a proxy's 502/504 certainly can).
+  return status >= 300 && status < 500 ? 'refused' : 'unknown';
 }
 
 export function isApiError(error: unknown): error is ApiError {

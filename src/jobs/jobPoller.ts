@@ -116,6 +116,19 @@ export class JobPoller {
     this.schedule();
   }
 
+  /**
+   * Drops the answers in flight and asks again at once: they were asked with a key that is no
+   * longer the one stored, so whatever they bring back is moot.
+   */
+  restartInFlight(): void {
+    for (const entry of this.entries.values()) {
+      if (!entry.inFlight) continue;
+      entry.inFlight.abort();
+      entry.urgent = true;
+    }
+    this.schedule();
+  }
+
   /** Polls a watched job as soon as a slot is free (Refresh), skipping any backoff but Retry-After. */
   pollNow(jobId: string): void {
     const entry = this.entries.get(jobId);

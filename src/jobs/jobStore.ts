@@ -98,6 +98,20 @@ export class JobStore extends Disposable {
     return next;
   }
 
+  /**
+   * Adds or updates a job in the list of `projectId`, which may no longer be the current project:
+   * an answer that arrives after the project changed is filed where its request was sent.
+   */
+  async upsertIn(projectId: string, id: string, change: (current: TrackedJob) => TrackedJob): Promise<TrackedJob> {
+    if (projectId === this.project) return this.upsert(id, change);
+    const stored = this.state.get<unknown[]>(storageKey(projectId), []);
+    const list = Array.isArray(stored) ? stored.filter(isTrackedJob) : [];
+    const existing = list.find((t) => t.id === id);
+    const next = change(existing ?? { id, prompts: [], trackedAt: new Date().toISOString() });
+    await this.state.update(storageKey(projectId), existing ? list.map((t) => (t.id === id ? next : t)) : [next, ...list]);
+    return next;
+  }
+
   async remove(id: string): Promise<void> {
     this.tracked = this.tracked.filter((t) => t.id !== id);
     this.errors.delete(id);

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { ApiError } from '../api';
 import type { ApiKeyStore } from '../auth/apiKey';
+import { failureView } from '../errorMessages';
 import { Disposable } from '../util/lifecycle';
 import { tickWhileVisible } from '../util/visibleTicker';
 import type { JobTracker } from './jobTracker';
@@ -84,7 +85,8 @@ function tooltip(tracked: TrackedJob, status: string, error: ApiError | undefine
   row('Pull request', job?.prLink);
   if (job?.status === 'completed' && !job.prLink) row('Pull request', 'none (no files changed)');
   row('Last checked', tracked.checkedAt && new Date(tracked.checkedAt).toLocaleString());
-  if (error) row('Last error', error.message);
+  // Worded by the shared failure table, as a notification about the same error would be.
+  if (error) row('Last error', failureView(error, 'readJob', vscode.l10n, { tracked: true }).message);
   if (tracked.notFound) row('Note', 'The platform no longer knows this job (404). It is not polled.');
   if (tracked.prompts.length) {
     md.appendMarkdown('\n---\n\n**Prompts**\n\n');

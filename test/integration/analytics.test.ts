@@ -201,6 +201,24 @@ describe('visitor analytics', function () {
     await waitFor('the error to go', async () => !(await webview.read('#alert')).visible);
   });
 
+  it('a page that stalls after its headers ends in a clear error at the deadline, and Retry loads it', async () => {
+    const config = vscode.workspace.getConfiguration('mintlifyAgent');
+    await config.update('requestTimeoutSeconds', 1, vscode.ConfigurationTarget.Global);
+    try {
+      sim.addFault({ fault: { kind: 'stallAfterHeaders' }, times: 1, pathIncludes: '/visitors' });
+      const before = visitorRequests(sim).length;
+      await andLoad(() => webview.click('#refresh'));
+      await webview.expect('#alert-message', /Loading visitors failed: The Mintlify API did not answer in time/);
+      assert.deepEqual(await webview.texts('#alert-actions button'), ['Retry']);
+      await andLoad(() => webview.click('#alert-actions button[data-action="retry"]'));
+      await waitFor('the error to go', async () => !(await webview.read('#alert')).visible);
+      assert.equal(visitorRequests(sim).length, before + 2, 'the stalled load, then one fresh request for Retry (nothing reused)');
+      assert.equal(await webview.count('#rows tr'), 50, 'Retry loaded the page');
+    } finally {
+      await config.update('requestTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('a 401 offers Set API Key', async () => {
     sim.addFault({ fault: { kind: 'status', status: 401 }, times: 1, pathIncludes: '/visitors' });
     await andLoad(() => webview.click('#refresh'));

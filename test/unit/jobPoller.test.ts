@@ -242,4 +242,49 @@ describe('JobPoller', () => {
     assert.equal(calls[0]?.signal.aborted, true);
     assert.equal(clock.pendingTimers, 0);
   });
+
+  describe('requests that would never end', () => {
+    /** A fetch that, like the API client, rejects when its signal aborts, and otherwise hangs on the first call. */
+    function hangingSetup() {
+      const clock = new FakeClock();
+      const calls: { jobId: string; signal: AbortSignal }[] = [];
+      const poller = new JobPoller(
+        {
+          fetch(jobId, signal) {
+            calls.push({ jobId, signal });
+            if (calls.filter((c) => c.jobId === jobId).length > 1) return Promise.resolve('active');
+            return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new ApiError('cancelled', 'aborted'))));
+          },
+          onResult: () => 'continue',
+          random: () => 1,
+        },
+        DEFAULT_TIMINGS,
+        clock,
+      );
+      return { clock, calls, poller };
+    }
+
+    it('a key change aborts the polls in flight with the old key and asks again at once', async () => {
+      const { clock, calls, poller } = hangingSetup();
+      poller.watch('a', { pollNow: true });
+      await clock.advance(0);
+      assert.equal(calls.length, 1);
+      poller.restartInFlight();
+      await clock.advance(0);
+      assert.equal(calls[0]?.signal.aborted, true);
+      assert.equal(calls.length, 2, 'polled again without waiting an interval');
+      assert.equal(calls[1]?.signal.aborted, false);
+    });
+
+    it('Stop Tracking aborts the poll in flight for that job only', async () => {
+      const { clock, calls, poller } = hangingSetup();
+      poller.watch('a', { pollNow: true });
+      poller.watch('b', { pollNow: true });
+      await clock.advance(0);
+      poller.unwatch('a');
+      await clock.advance(0);
+      assert.deepEqual(calls.map((c) => [c.jobId, c.signal.aborted]), [['a', true], ['b', false]]);
+      assert.equal(poller.isWatching('a'), false);
+    });
+  });
 });

@@ -9,6 +9,7 @@ import type { VisitorsPage } from '../../src/api/schemas';
 import { PanelModel, type PanelSettings, type ViewMessage } from '../../src/analytics/panelModel';
 import { LIVE_PAGE_MAX_AGE_MS, PageCache, VisitorsPager, type PageKey } from '../../src/analytics/visitorsQuery';
 import type { ExportStatus, ExtensionMessage, ViewState } from '../../src/shared/protocol';
+import { l10n } from '../support/l10n';
 
 const MINUTE = 60_000;
 
@@ -49,7 +50,7 @@ function harness(settings: Partial<PanelSettings> = {}, { requestsThisHour }: { 
   const sent: ExtensionMessage[] = [];
   const warnings: string[] = [];
   const model = new PanelModel(
-    { pager, log: { warn: (m) => warnings.push(m), error: (m) => warnings.push(String(m)) }, send: (m) => sent.push(m), now, today: () => today, requestsThisHour },
+    { pager, l10n, log: { warn: (m) => warnings.push(m), error: (m) => warnings.push(String(m)) }, send: (m) => sent.push(m), now, today: () => today, requestsThisHour },
     { projectId: 'p', pageSize: 50, notice: undefined, ...settings },
   );
   const states = () => sent.flatMap((m) => (m.type === 'state' ? [m.state] : []));
