@@ -25,7 +25,7 @@ import type { Ui } from '../ui';
 import { Disposable } from '../util/lifecycle';
 import { localToday, resolveRange, type RangeResult } from './dateRange';
 import type { ExportRequest } from './export';
-import { openDocPage } from './openDocPage';
+import { openDocPage } from '../docs/openDocPage';
 import { panelHtml } from './panelHtml';
 import type { PageKey, VisitorsPager } from './visitorsQuery';
 
