@@ -7,6 +7,7 @@ import { type AnalyticsHandle, registerAnalytics } from './analytics/registerAna
 import { registerAuthCommands } from './auth/authCommands';
 import { Settings } from './config';
 import { registerContextKeys } from './contextKeys';
+import { registerReviewCommands, ReviewHints } from './git/reviewCommands';
 import { registerJobCommands } from './jobs/jobCommands';
 import { JobStore } from './jobs/jobStore';
 import { JobTracker } from './jobs/jobTracker';
@@ -53,13 +54,15 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
 
   const store = new JobStore(context.globalState);
   const tracker = new JobTracker({ api, store, keys, settings, ui, log: log.scoped('jobs') });
-  const tree = new JobsTreeProvider(store, tracker, keys);
+  const reviewHints = new ReviewHints();
+  const tree = new JobsTreeProvider(store, tracker, keys, reviewHints);
   const statusBar = new JobsStatusBar(store);
-  context.subscriptions.push(store, tracker, tree, statusBar, vscode.window.createTreeView('mintlifyAgent.jobs', { treeDataProvider: tree, showCollapseAll: false }));
+  context.subscriptions.push(reviewHints, store, tracker, tree, statusBar, vscode.window.createTreeView('mintlifyAgent.jobs', { treeDataProvider: tree, showCollapseAll: false }));
   registerContextKeys(context, keys, settings, store);
 
   registerAuthCommands(context, keys, settings, ui);
   registerJobCommands(context, tracker, store, ui, log.scoped('commands'));
+  registerReviewCommands(context, reviewHints, store, tracker, ui, log.scoped('git'));
   const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange });
   const readers = registerReaders(context, { api, settings, keys, ui, log });
 

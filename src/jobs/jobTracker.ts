@@ -23,6 +23,7 @@ export interface JobTrackerDeps {
 
 /** Commands the finish notification offers; they take the job id. */
 export const NOTIFICATION_ACTIONS = {
+  'Review Changes': 'mintlifyAgent.reviewChanges',
   'Open Pull Request': 'mintlifyAgent.openPullRequest',
   'Send Follow-up': 'mintlifyAgent.sendFollowUp',
 } as const;
@@ -202,6 +203,8 @@ export class JobTracker extends Disposable {
     const actions: (keyof typeof NOTIFICATION_ACTIONS)[] = [];
     if (job.status === 'completed' && job.prLink) {
       message = `Agent job ${label} completed: its pull request is ready.`;
+      // Review Changes explains itself when the workspace is not a clone of the job's repository.
+      if (job.ref) actions.push('Review Changes');
       actions.push('Open Pull Request', 'Send Follow-up');
     } else if (job.status === 'completed') {
       message = `Agent job ${label} completed with no files changed, so there is no pull request.`;
