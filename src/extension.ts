@@ -6,6 +6,7 @@ import { ApiKeyStore } from './auth/apiKey';
 import { type AnalyticsHandle, registerAnalytics } from './analytics/registerAnalytics';
 import { registerAuthCommands } from './auth/authCommands';
 import { Settings } from './config';
+import { registerAskAboutThis } from './agent/askAboutThis';
 import { registerContextKeys } from './contextKeys';
 import { registerReviewCommands, ReviewHints } from './git/reviewCommands';
 import { registerJobCommands } from './jobs/jobCommands';
@@ -65,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
   registerReviewCommands(context, reviewHints, store, tracker, ui, log.scoped('git'));
   const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange });
   const readers = registerReaders(context, { api, settings, keys, ui, log });
+  registerAskAboutThis(context, { docs: readers.docs, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri) });
 
   log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)}`);
   return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { ui, store, tracker, statusBar, tree, analytics, readers, requests };

@@ -40,6 +40,14 @@ export class ReviewHints extends Disposable {
     return this.loading;
   }
 
+  /** The file's path relative to the root of the git repository holding it (POSIX), if Git knows one. */
+  async repositoryPathOf(uri: vscode.Uri): Promise<string | undefined> {
+    const api = await this.git();
+    const roots = (api?.repositories ?? []).map((r) => r.rootUri.path.replace(/\/+$/, '')).filter((root) => uri.path.startsWith(`${root}/`));
+    const root = roots.sort((a, b) => b.length - a.length)[0];
+    return root === undefined ? undefined : uri.path.slice(root.length + 1);
+  }
+
   /** True for a finished job with a branch whose repository this workspace is a clone of. */
   isReviewable(tracked: TrackedJob): boolean {
     const job = tracked.job;

@@ -89,7 +89,7 @@ describe('review the agent branch (Review Changes, Check Out Branch)', function 
     const modified = result.resources.find(([r]) => r.toString() === file(c.modified))![2]!;
     assert.match((await vscode.workspace.openTextDocument(modified)).getText(), /The agent added this line\./);
     await waitFor(`the multi-diff tab (tabs: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label)).join(' | ')})`, () =>
-      vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label === result.title)),
+      vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label.startsWith(result.title))),
     );
     untouched();
     assert.equal(git(root, 'rev-parse', 'HEAD'), headBefore);
