@@ -25,8 +25,10 @@ export function buildAgentPrompt(instruction: string, subject: PromptSubject): s
   const selection = subject.selection;
   if (selection && selection.text.trim()) {
     const where = selection.startLine === selection.endLine ? `line ${selection.startLine}` : `lines ${selection.startLine}-${selection.endLine}`;
-    const shortened = selection.text.length > MAX_SELECTION_CHARS;
-    lines.push(`=== Selected text (${where}) ===`, shortened ? selection.text.slice(0, MAX_SELECTION_CHARS) : selection.text);
+    // A whole-line selection ends with the line break; the delimiter line supplies one.
+    const text = selection.text.replace(/\r?\n$/, '');
+    const shortened = text.length > MAX_SELECTION_CHARS;
+    lines.push(`=== Selected text (${where}) ===`, shortened ? text.slice(0, MAX_SELECTION_CHARS) : text);
     if (shortened) lines.push(SHORTENED_NOTE);
   }
   lines.push('=== End ===');

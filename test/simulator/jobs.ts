@@ -45,7 +45,7 @@ export class JobStore {
     private readonly now: () => number,
     private readonly jobDurationMs: number,
     /** Repository and branch of jobs created through the API (a test's local bare repository). */
-    private readonly newJobSource?: { repository: string; ref: string },
+    public newJobSource?: { repository: string; ref: string },
   ) {
     for (const projectId of projectIds) {
       this.jobs.set(projectId, new Map());

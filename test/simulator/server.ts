@@ -174,6 +174,10 @@ class SimulatorServer implements Simulator {
     this.jobs.setRaw(projectId, id, raw);
   }
 
+  setNewJobSource(source: { repository: string; ref: string } | undefined): void {
+    this.jobs.newJobSource = source;
+  }
+
   resetRateLimits(): void {
     this.agentLimiter.reset();
     this.analyticsLimiter.reset();

@@ -148,6 +148,8 @@ export interface Simulator {
   setRawJob(projectId: string, id: string, raw: Record<string, unknown> | undefined): void;
 
   resetRateLimits(): void;
+  /** `source` of the jobs created through the API from now on; undefined restores the default. */
+  setNewJobSource(source: { repository: string; ref: string } | undefined): void;
 
   /** Ground truth (no request recorded, no rate limit): what paging would return, concatenated. */
   visitorsFor(projectId: string, range: VisitorsRange): { totals: VisitorCounts; visitors: VisitorRow[] };
