@@ -54,8 +54,8 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
   context.subscriptions.push(settings, keys);
 
   const store = new JobStore(context.globalState);
-  const tracker = new JobTracker({ api, store, keys, settings, ui, log: log.scoped('jobs') });
   const reviewHints = new ReviewHints();
+  const tracker = new JobTracker({ api, store, keys, settings, ui, log: log.scoped('jobs'), canReview: (t) => reviewHints.isReviewable(t) });
   const tree = new JobsTreeProvider(store, tracker, keys, reviewHints);
   const statusBar = new JobsStatusBar(store);
   context.subscriptions.push(reviewHints, store, tracker, tree, statusBar, vscode.window.createTreeView('mintlifyAgent.jobs', { treeDataProvider: tree, showCollapseAll: false }));

@@ -51,12 +51,14 @@ export class ReviewHints extends Disposable {
   /** True for a finished job with a branch whose repository this workspace is a clone of. */
   isReviewable(tracked: TrackedJob): boolean {
     const job = tracked.job;
-    if (!job?.ref || !job.repository || tracked.notFound || !isTerminal(tracked)) return false;
+    if (!job?.ref || !job.repository) return false;
     if (!this.api) {
-      void this.git(); // fires onDidChange when loaded; loadGitApi never rejects past its catch
+      // Loaded as soon as a job with a branch shows (even an active one), so that Git is ready
+      // when the job finishes. Fires onDidChange when loaded; git() never rejects.
+      void this.git();
       return false;
     }
-    return findClone(this.api, job.repository) !== undefined;
+    return !tracked.notFound && isTerminal(tracked) && findClone(this.api, job.repository) !== undefined;
   }
 }
 
