@@ -59,6 +59,10 @@ describe('review the agent branch (Review Changes, Check Out Branch)', function 
   });
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // Leave the window as the other files expect it: no jobs polling, no project, no key.
+    for (const tracked of s.store.all()) await s.tracker.stopTracking(tracked.id);
+    await setProject(undefined);
+    await vscode.commands.executeCommand('mintlifyAgent.clearApiKey');
     await sim.close();
   });
   beforeEach(() => (user = new ScriptedUser(s.ui)));
