@@ -113,6 +113,23 @@ describe('Ask the Agent About This', function () {
     assert.match(prompt, /=== Selected text \(line 1\) ===/);
   });
 
+  it('a file outside the docs root still works: its repository path, no site path', async () => {
+    const outside = vscode.Uri.joinPath(root, 'notes', 'outside.md');
+    await vscode.workspace.fs.writeFile(outside, new TextEncoder().encode('# Team notes\n\nNot a docs page.\n'));
+    try {
+      await select('notes/outside.md', 3, 3);
+      const seen = answer('Turn this into a docs page', (items) => items.find((i) => i.label.includes('New job')));
+      await vscode.commands.executeCommand('mintlifyAgent.askAboutThis');
+      const posts = await waitFor('the create', () => requestsTo(sim, 'POST', '/job').at(0) && requestsTo(sim, 'POST', '/job'));
+      const expected = 'Turn this into a docs page\n\n=== About this page ===\nFile in the repository: notes/outside.md\n=== Selected text (line 3) ===\nNot a docs page.\n=== End ===';
+      assert.equal(seen.previewed, expected);
+      assert.deepEqual(posts.map((r) => r.body), [{ prompt: expected }]);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(root, 'notes'), { recursive: true });
+    }
+  });
+
   it('refuses an empty instruction in the box and sends nothing', async () => {
     await select('docs/quickstart.mdx', 1, 1);
     let validate: vscode.InputBoxOptions['validateInput'];

@@ -169,6 +169,20 @@ describe('review the agent branch (Review Changes, Check Out Branch)', function 
       assert.match(shown.message, /This workspace is another repository \(file:.*\)\. The job works on https:\/\/github\.com\/acme\/docs-portal: open a clone of it/);
     });
 
+    it('no remote of the workspace repository matches: says how to add one', async () => {
+      git(root, 'remote', 'remove', 'origin');
+      await gitRefresh();
+      try {
+        const shown = await failure({ repository: origin, ref: AGENT_BRANCH });
+        assert.match(shown.message, /^No remote of this workspace's repository matches file:.*, the job's repository\. Add it as a remote/);
+      } finally {
+        git(root, 'remote', 'add', 'origin', origin);
+        git(root, 'fetch', '--quiet', 'origin');
+        git(root, 'branch', '--quiet', '--set-upstream-to=origin/main', 'main');
+        await gitRefresh();
+      }
+    });
+
     it('the branch is gone from the remote: offers the pull request', async () => {
       const shown = await failure({ repository: origin, ref: 'mintlify/agent-merged-and-deleted' });
       assert.match(shown.message, /The branch mintlify\/agent-merged-and-deleted is gone from origin \(merged or deleted\)/);
