@@ -6,7 +6,9 @@ import { ApiKeyStore } from './auth/apiKey';
 import { type AnalyticsHandle, registerAnalytics } from './analytics/registerAnalytics';
 import { registerAuthCommands } from './auth/authCommands';
 import { Settings } from './config';
+import { registerAskAboutThis } from './agent/askAboutThis';
 import { registerContextKeys } from './contextKeys';
+import { registerReviewCommands, ReviewHints } from './git/reviewCommands';
 import { registerJobCommands } from './jobs/jobCommands';
 import { JobStore } from './jobs/jobStore';
 import { JobTracker } from './jobs/jobTracker';
@@ -14,6 +16,7 @@ import { JobsStatusBar } from './jobs/jobsStatusBar';
 import { JobsTreeProvider } from './jobs/jobsTree';
 import { showProjectInUse } from './jobs/projectInUse';
 import { createLogger, type Logger } from './log';
+import { type ReadersHandle, registerReaders } from './readers/registerReaders';
 import { createUi, type Ui } from './ui';
 
 /** Returned to the integration tests only (never in production: it would hand other extensions our internals). */
@@ -24,6 +27,7 @@ export interface TestSeam {
   statusBar: JobsStatusBar;
   tree: JobsTreeProvider;
   analytics: AnalyticsHandle;
+  readers: ReadersHandle;
   /** Every call of the API client in this session (the last 1,000), sent or stopped before sending. */
   requests: readonly RequestLogEntry[];
 }
@@ -52,20 +56,24 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
   context.subscriptions.push(settings, keys);
 
   const store = new JobStore(context.globalState);
-  const tracker = new JobTracker({ api, store, keys, settings, ui, log: log.scoped('jobs') });
-  const tree = new JobsTreeProvider(store, tracker, keys);
+  const reviewHints = new ReviewHints();
+  const tracker = new JobTracker({ api, store, keys, settings, ui, log: log.scoped('jobs'), canReview: (t) => reviewHints.isReviewable(t) });
+  const tree = new JobsTreeProvider(store, tracker, keys, reviewHints);
   const statusBar = new JobsStatusBar(store);
   const jobsView = vscode.window.createTreeView('mintlifyAgent.jobs', { treeDataProvider: tree, showCollapseAll: false });
   tree.keepTimesFresh(jobsView);
-  context.subscriptions.push(store, tracker, tree, statusBar, jobsView, showProjectInUse(jobsView, settings));
+  context.subscriptions.push(reviewHints, store, tracker, tree, statusBar, jobsView, showProjectInUse(jobsView, settings));
   registerContextKeys(context, keys, settings, store);
 
   registerAuthCommands(context, keys, settings, ui);
   registerJobCommands(context, tracker, store, ui, log.scoped('commands'));
+  registerReviewCommands(context, reviewHints, store, tracker, ui, log.scoped('git'));
   const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange });
+  const readers = registerReaders(context, { api, settings, keys, ui, log });
+  registerAskAboutThis(context, { docs: readers.docs, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri) });
 
   log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)}`);
-  return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { ui, store, tracker, statusBar, tree, analytics, requests };
+  return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { ui, store, tracker, statusBar, tree, analytics, readers, requests };
 }
 
 export function deactivate(): void {

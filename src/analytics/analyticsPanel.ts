@@ -11,7 +11,7 @@ import { EXTENSION_COMMANDS, parseWebviewMessage, type ExportFormat, type Export
 import type { Ui } from '../ui';
 import { Disposable } from '../util/lifecycle';
 import type { ExportRequest } from './export';
-import { openDocPage } from './openDocPage';
+import { openDocPage } from '../docs/openDocPage';
 import { panelHtml } from './panelHtml';
 import { PanelModel, type PagerPort, type PanelSettings } from './panelModel';
 

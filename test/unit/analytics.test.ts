@@ -5,7 +5,6 @@ import { ApiError } from '../../src/api/errors';
 import type { VisitorsQuery } from '../../src/api/inputs';
 import type { VisitorRow, VisitorsPage } from '../../src/api/schemas';
 import { addDays, localToday, parseDay, resolveRange, type ResolvedRange } from '../../src/analytics/dateRange';
-import { docCandidates } from '../../src/analytics/docPaths';
 import { CSV_HEADER, csvField, toCsv, toJson } from '../../src/analytics/exportFormats';
 import { contentSecurityPolicy, panelHtml } from '../../src/analytics/panelHtml';
 import { ExportLimitError, fetchAllVisitors, PageCache, VisitorsPager, type FetchVisitors, type PageKey } from '../../src/analytics/visitorsQuery';
@@ -421,23 +420,6 @@ describe('fetchAllVisitors (export paging)', () => {
       { name: 'AbortError' },
     );
     assert.equal(api.calls.length, 2);
-  });
-});
-
-describe('docCandidates (clicking a path)', () => {
-  it('maps a path to its page files', () => {
-    assert.deepEqual(docCandidates('/quickstart'), ['quickstart.mdx', 'quickstart.md', 'quickstart/index.mdx', 'quickstart/index.md']);
-    assert.deepEqual(docCandidates('/guides/setup/'), ['guides/setup.mdx', 'guides/setup.md', 'guides/setup/index.mdx', 'guides/setup/index.md']);
-    assert.deepEqual(docCandidates('/'), ['index.mdx', 'index.md']);
-  });
-  it('drops the query and fragment and decodes segments', () => {
-    assert.equal(docCandidates('/api%20reference?x=1#top')?.[0], 'api reference.mdx');
-  });
-  for (const path of ['/../secrets', '/a/%2e%2e/b', '/a%2fb', '/a\\b', '/c:', '/a\u0000b']) {
-    it(`refuses ${JSON.stringify(path)}`, () => assert.equal(docCandidates(path), undefined));
-  }
-  it('treats markup as a file name like any other', () => {
-    assert.equal(docCandidates('/<img src=x onerror=alert(1)>')?.[0], '<img src=x onerror=alert(1)>.mdx');
   });
 });
 

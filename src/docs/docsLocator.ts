@@ -1,0 +1,107 @@
+// Where the docs live in this window and which page a file is. A Mintlify docs root is the folder
+// holding docs.json (mint.json before 2025), which may sit below the workspace folder (a monorepo's
+// `docs/`); without one, the workspace folder is the root. The config files are searched once and
+// again only when one is created or deleted, so asking about the active editor on every switch is
+// cheap.
+import * as vscode from 'vscode';
+import { Disposable } from '../util/lifecycle';
+import { docCandidates, docsRootOf, relativeTo, sitePathOf } from './sitePaths';
+
+const CONFIG_FILES = '**/{docs.json,mint.json}';
+const EXCLUDE = '**/node_modules/**';
+
+/** A workspace file that is a page of the docs site. */
+export interface DocPage {
+  uri: vscode.Uri;
+  /** `/guides/webhooks` (no trailing slash; `/` for the home page). */
+  sitePath: string;
+  /** The folder holding docs.json/mint.json, or the workspace folder. */
+  docsRoot: vscode.Uri;
+  /** The file's path relative to its workspace folder, POSIX separators (`docs/quickstart.mdx`). */
+  workspacePath: string;
+  workspaceFolder: vscode.WorkspaceFolder;
+}
+
+export class DocsLocator extends Disposable {
+  private configRoots: Promise<vscode.Uri[]> | undefined;
+  private readonly changeEmitter = this.register(new vscode.EventEmitter<void>());
+  /** Fires when a docs.json/mint.json appears or goes, or the workspace folders change. */
+  readonly onDidChange = this.changeEmitter.event;
+
+  constructor() {
+    super();
+    const watcher = this.register(vscode.workspace.createFileSystemWatcher(CONFIG_FILES, false, true, false));
+    const forget = () => {
+      this.configRoots = undefined;
+      this.changeEmitter.fire();
+    };
+    this.register(watcher.onDidCreate(forget));
+    this.register(watcher.onDidDelete(forget));
+    this.register(vscode.workspace.onDidChangeWorkspaceFolders(forget));
+  }
+
+  /** The page a file is, or undefined for a file that is not one (wrong extension, outside the docs root, not a `file`-like scheme). */
+  async pageOf(uri: vscode.Uri): Promise<DocPage | undefined> {
+    const workspaceFolder = vscode.workspace.getWorkspaceFolder(uri);
+    if (!workspaceFolder) return undefined;
+    if (!/\.mdx?$/i.test(uri.path)) return undefined; // the cheap no, before any search
+    const roots = (await this.findConfigRoots()).filter((root) => root.scheme === uri.scheme && root.authority === uri.authority);
+    const rootPath = docsRootOf(uri.path, roots.map((r) => r.path), workspaceFolder.uri.path);
+    if (rootPath === undefined) return undefined;
+    const relative = relativeTo(uri.path, rootPath);
+    const sitePath = relative === undefined ? undefined : sitePathOf(relative);
+    if (sitePath === undefined) return undefined;
+    return {
+      uri,
+      sitePath,
+      docsRoot: uri.with({ path: rootPath }),
+      workspacePath: relativeTo(uri.path, workspaceFolder.uri.path) ?? uri.path,
+      workspaceFolder,
+    };
+  }
+
+  /** The workspace file behind a site path: the first candidate that exists under a docs root. */
+  async fileOf(sitePath: string): Promise<vscode.Uri | undefined> {
+    return fileForSitePath(sitePath, await this.findConfigRoots());
+  }
+
+  private findConfigRoots(): Promise<vscode.Uri[]> {
+    this.configRoots ??= findConfigRoots();
+    return this.configRoots;
+  }
+}
+
+/**
+ * The workspace file behind a site path: the first candidate that exists under a docs root (config
+ * folders, shallow first, then the workspace folders). Searches for the config files unless given them.
+ */
+export async function fileForSitePath(sitePath: string, configRoots?: vscode.Uri[]): Promise<vscode.Uri | undefined> {
+  const candidates = docCandidates(sitePath);
+  if (!candidates) return undefined;
+  const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri);
+  const seen = new Set<string>();
+  for (const root of [...(configRoots ?? (await findConfigRoots())), ...folders]) {
+    if (seen.has(root.toString())) continue;
+    seen.add(root.toString());
+    for (const candidate of candidates) {
+      const uri = vscode.Uri.joinPath(root, ...candidate.split('/'));
+      if (await isFile(uri)) return uri;
+    }
+  }
+  return undefined;
+}
+
+async function findConfigRoots(): Promise<vscode.Uri[]> {
+  const configs = await vscode.workspace.findFiles(CONFIG_FILES, EXCLUDE, 50);
+  const roots = configs.map((uri) => vscode.Uri.joinPath(uri, '..'));
+  // Shallow docs folders first: a docs.json at the root beats one in a fixture three levels down.
+  return roots.sort((a, b) => a.path.split('/').length - b.path.split('/').length);
+}
+
+async function isFile(uri: vscode.Uri): Promise<boolean> {
+  try {
+    return (await vscode.workspace.fs.stat(uri)).type === vscode.FileType.File;
+  } catch {
+    return false; // missing, or a name the file system refuses (a 5,000-character path)
+  }
+}

@@ -1,0 +1,28 @@
+// Clicking a path in the analytics table opens the page's source in the workspace, if there is one.
+import * as vscode from 'vscode';
+import type { Logger } from '../log';
+import type { Ui } from '../ui';
+import { fileForSitePath } from './docsLocator';
+import { docCandidates } from './sitePaths';
+
+/** Opens the workspace file behind a docs path, or says why it cannot. */
+export async function openDocPage(path: string, ui: Ui, log: Logger): Promise<void> {
+  const shown = path.length > 80 ? `${path.slice(0, 77)}…` : path;
+  const candidates = docCandidates(path);
+  if (!candidates) {
+    await ui.showMessage('info', `"${shown}" is not a page path that maps to a file.`);
+    return;
+  }
+  if (!vscode.workspace.workspaceFolders?.length) {
+    await ui.showMessage('info', `Open your docs folder to jump from "${shown}" to its page.`);
+    return;
+  }
+  const uri = await fileForSitePath(path);
+  if (uri) {
+    log.debug(`opening ${uri.toString(true)} for a visitors path`);
+    await vscode.window.showTextDocument(uri, { preview: true });
+    return;
+  }
+  const lookedFor = path.length > 80 ? 'its .mdx and .md files and index pages' : candidates.join(', ');
+  await ui.showMessage('info', `No page for "${shown}" in this workspace (looked for ${lookedFor}).`);
+}
