@@ -44,6 +44,9 @@ export const API_ERROR_KINDS: readonly ApiErrorKind[] = [
  */
 export type Reached = 'no' | 'maybe' | 'yes';
 
+/** Which of our own input checks (inputs.ts) refused: the failure table words it for the user. */
+export type InputProblem = 'emptyProjectId' | 'badProjectId' | 'emptyJobId' | 'badJobId' | 'emptyPrompt' | 'pageSize' | 'offset' | 'startDate' | 'endDate' | 'dateOrder';
+
 export interface ApiErrorInit {
   status?: number;
   /** Milliseconds to wait before trying again, from `Retry-After` (429 or 503). */
@@ -58,6 +61,8 @@ export interface ApiErrorInit {
   code?: string;
   /** The value the message is about (the base URL, the response's field): the failure table words the message around it. */
   subject?: string;
+  /** For 'invalidInput' from inputs.ts; without it the message was worded (and localised) by the caller. */
+  problem?: InputProblem;
 }
 
 export class ApiError extends Error {
@@ -69,6 +74,7 @@ export class ApiError extends Error {
   readonly serverMessage: string | undefined;
   readonly code: string | undefined;
   readonly subject: string | undefined;
+  readonly problem: InputProblem | undefined;
 
   constructor(
     readonly kind: ApiErrorKind,
@@ -83,6 +89,7 @@ export class ApiError extends Error {
     this.serverMessage = init.serverMessage;
     this.code = init.code;
     this.subject = init.subject;
+    this.problem = init.problem;
   }
 
   /** True for failures where trying the same request again later may succeed. */

@@ -198,13 +198,14 @@ export interface WebviewStrings {
   requestsThisHour: string;
   /** `{0}` pages, `{1}` rows fetched so far. */
   exporting: string;
-  /** `{0}` the file name. */
+  /** Two counts, so four whole strings: rows (one/other) × requests (one/other). `{0}` the file name. */
+  exportedOneOne: string;
+  /** `{0}` the file name, `{1}` requests. */
   exportedOne: string;
   /** `{0}` rows, `{1}` the file name. */
+  exportedOneRequest: string;
+  /** `{0}` rows, `{1}` the file name, `{2}` requests. */
   exported: string;
-  exportRequestsOne: string;
-  /** `{0}` requests. */
-  exportRequests: string;
   exportCancelledOne: string;
   /** `{0}` requests. */
   exportCancelled: string;

@@ -118,10 +118,7 @@ export class Controls {
         el.exportStatus.textContent = format(t.exporting, numbers.format(status.pages), numbers.format(status.rows));
         break;
       case 'done':
-        el.exportStatus.textContent = [
-          status.rows === 1 ? format(t.exportedOne, status.fileName) : format(t.exported, numbers.format(status.rows), status.fileName),
-          status.requests === 1 ? t.exportRequestsOne : format(t.exportRequests, numbers.format(status.requests)),
-        ].join(' ');
+        el.exportStatus.textContent = exported(t, status.rows, status.fileName, status.requests);
         break;
       case 'cancelled':
         el.exportStatus.textContent = status.requests === 1 ? t.exportCancelledOne : format(t.exportCancelled, numbers.format(status.requests));
@@ -191,6 +188,13 @@ export class Controls {
     el.totalAi.textContent = data ? numbers.format(data.totals.ai) : '–';
     el.totalAll.textContent = data ? numbers.format(data.totals.total) : '–';
   }
+}
+
+/** One whole sentence for each pair of forms of the two counts. */
+function exported(t: WebviewStrings, rows: number, fileName: string, requests: number): string {
+  const [r, q] = [numbers.format(rows), numbers.format(requests)];
+  if (rows === 1) return requests === 1 ? format(t.exportedOneOne, fileName) : format(t.exportedOne, fileName, q);
+  return requests === 1 ? format(t.exportedOneRequest, r, fileName) : format(t.exported, r, fileName, q);
 }
 
 /** The time of day, and the day too when it was not today (a panel left open overnight). */

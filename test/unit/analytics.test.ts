@@ -486,7 +486,7 @@ describe('webview strings', () => {
   it('fills the placeholders the way vscode.l10n.t does', () => {
     const strings = webviewStrings(l10n);
     assert.equal(format(strings.fromMemory, '2', '10:15'), 'Page 2 from memory, fetched at 10:15. Refresh fetches it again.');
-    assert.equal(format(strings.exported, '1,200', 'visitors.csv'), 'Exported 1,200 rows to visitors.csv.');
+    assert.equal(format(strings.exported, '1,200', 'visitors.csv', '5'), 'Exported 1,200 rows to visitors.csv with 5 requests.');
     assert.equal(format('{0} of {1}, {2}', 'a', 'b'), 'a of b, {2}', 'a missing value leaves its placeholder');
     assert.equal(format('{0}', '{1}', 'x'), '{1}', 'a value is not read as a template again');
   });
