@@ -5,7 +5,7 @@
 // (nothing at run time, so the unit tier loads this module): the caller passes `vscode.l10n`, and
 // `npm run l10n` finds the `l10n.t(...)` strings below. The unit test covers every kind in every context.
 import type * as vscode from 'vscode';
-import { ApiError, API_ERROR_KINDS, formatWait, sendOutcome } from './api';
+import { ApiError, API_ERROR_KINDS, MAX_PAGE_SIZE, sendOutcome, splitWait } from './api';
 
 export type FailureContext = 'readJob' | 'send' | 'create' | 'analytics' | 'export';
 export const FAILURE_CONTEXTS: readonly FailureContext[] = ['readJob', 'send', 'create', 'analytics', 'export'];
@@ -58,13 +58,20 @@ export function failureView(error: unknown, context: FailureContext, l10n: L10n,
   switch (error.kind) {
     case 'invalidInput':
       // Our own check, worded for the field it names; nothing was sent.
-      return failed(error.message, []);
+      return failed(inputProblem(error, l10n), []);
     case 'noApiKey':
       return failed(l10n.t('No Mintlify API key is set. Nothing was sent.'), ['setApiKey']);
     case 'noProjectId':
       return failed(l10n.t('No Mintlify project ID is set for this workspace. Nothing was sent.'), ['setProjectId']);
     case 'insecureBaseUrl':
-      return failed(l10n.t('{0} Nothing was sent.', error.message), []);
+      return failed(
+        l10n.t(
+          'The API base URL "{0}" cannot be used: it must be a valid https URL (http only to 127.0.0.1 or localhost). Fix "{1}" in your user settings. Nothing was sent.',
+          error.subject ?? '',
+          'mintlifyAgent.apiBaseUrl',
+        ),
+        [],
+      );
     case 'redirectRefused':
       return failed(
         l10n.t('The server redirected the request ({0}) instead of answering. The redirect was not followed, so the API key was not sent on. Check the API base URL setting.', error.status ?? 3),
@@ -81,7 +88,7 @@ export function failureView(error: unknown, context: FailureContext, l10n: L10n,
       }
       return failed(l10n.t('Not found (404){0}. Check the project ID.', said), ['setProjectId', ...canRetry]);
     case 'rateLimited': {
-      const when = error.retryAfterMs !== undefined ? l10n.t('Try again {0}.', formatWait(error.retryAfterMs)) : l10n.t('The platform allows 100 requests per hour; try again in a few minutes.');
+      const when = error.retryAfterMs !== undefined ? tryAgainIn(error.retryAfterMs, l10n) : l10n.t('The platform allows 100 requests per hour; try again in a few minutes.');
       const kept = context === 'analytics' ? ' ' + l10n.t('Pages already loaded still work.') : sending ? ' ' + l10n.t('Nothing was sent; your prompt is kept.') : '';
       const view = failed(l10n.t('The Mintlify API rate limit is reached (429). {0}', when) + kept, context === 'export' ? [] : ['retry'], 'warning');
       return { ...view, retryAfterMs: error.retryAfterMs ?? 0 };
@@ -99,7 +106,13 @@ export function failureView(error: unknown, context: FailureContext, l10n: L10n,
       // For a send this is only reached when nothing left this machine: Retry is safe.
       return failed(networkReason(error, l10n), canRetry);
     case 'invalidResponse':
-      return failed(error.message, canRetry);
+      // The client's English message (with the zod issue) goes to the log; the user gets the field.
+      return failed(
+        error.subject !== undefined
+          ? l10n.t('The Mintlify API sent an unexpected answer: {0} is not what the API promises. The log has the details.', error.subject)
+          : l10n.t('The Mintlify API sent an answer that is not valid JSON.'),
+        canRetry,
+      );
     case 'cancelled':
       return { message: '', severity: 'none', actions: [] };
   }
@@ -127,10 +140,12 @@ export function actionLabel(action: FailureAction, l10n: L10n): string {
   }
 }
 
-/** "Try again in 42 s." or a hint about the hourly limit when the server gave no wait. */
-export function whenToRetry(retryAfterMs: number | undefined): string {
-  if (retryAfterMs !== undefined) return `Try again ${formatWait(retryAfterMs)}.`;
-  return 'The platform allows 100 requests per hour; try again in a few minutes.';
+/** "Try again in 42 s.": one whole sentence per unit, so a translation can order it freely. */
+function tryAgainIn(ms: number, l10n: L10n): string {
+  const wait = splitWait(ms);
+  if ('seconds' in wait) return l10n.t('Try again in {0} s.', wait.seconds);
+  if (!('hours' in wait)) return l10n.t('Try again in {0} min.', wait.minutes);
+  return wait.minutes ? l10n.t('Try again in {0} h {1} min.', wait.hours, wait.minutes) : l10n.t('Try again in {0} h.', wait.hours);
 }
 
 function doingText(context: FailureContext, l10n: L10n): string {
@@ -162,6 +177,34 @@ function unknownOutcome(context: 'send' | 'create', error: ApiError, l10n: L10n)
     severity: 'warning',
     actions: ['trackJob', 'showLog'],
   };
+}
+
+function inputProblem(error: ApiError, l10n: L10n): string {
+  const value = error.subject ?? '';
+  switch (error.problem) {
+    case 'emptyProjectId':
+      return l10n.t('The project ID is empty.');
+    case 'badProjectId':
+      return l10n.t('"{0}" is not a valid project ID.', value);
+    case 'emptyJobId':
+      return l10n.t('The job ID is empty.');
+    case 'badJobId':
+      return l10n.t('"{0}" is not a valid job ID.', value);
+    case 'emptyPrompt':
+      return l10n.t('The prompt is empty. Type an instruction for the agent.');
+    case 'pageSize':
+      return l10n.t('Page size must be a whole number from 1 to {0} (got {1}).', MAX_PAGE_SIZE, value);
+    case 'offset':
+      return l10n.t('Offset must be a whole number of 0 or more (got {0}).', value);
+    case 'startDate':
+      return l10n.t('"{0}" is not a valid start date (use YYYY-MM-DD).', value);
+    case 'endDate':
+      return l10n.t('"{0}" is not a valid end date (use YYYY-MM-DD).', value);
+    case 'dateOrder':
+      return l10n.t('The start date must be before the end date.');
+    case undefined:
+      return error.message; // worded, and localised, by the caller that raised it
+  }
 }
 
 function serverSaid(error: ApiError): string {

@@ -14,6 +14,7 @@ import type { ExportRequest } from './export';
 import { openDocPage } from '../docs/openDocPage';
 import { panelHtml } from './panelHtml';
 import { PanelModel, type PagerPort, type PanelSettings } from './panelModel';
+import { webviewStrings } from './webviewStrings';
 
 export interface AnalyticsPanelDeps {
   extensionUri: vscode.Uri;
@@ -32,7 +33,7 @@ export class AnalyticsPanel extends Disposable {
   static readonly viewType = 'mintlifyAgent.analytics';
 
   static create(deps: AnalyticsPanelDeps): AnalyticsPanel {
-    const panel = vscode.window.createWebviewPanel(AnalyticsPanel.viewType, 'Visitor Analytics', vscode.ViewColumn.Active, webviewOptions(deps.extensionUri));
+    const panel = vscode.window.createWebviewPanel(AnalyticsPanel.viewType, vscode.l10n.t('Visitor Analytics'), vscode.ViewColumn.Active, webviewOptions(deps.extensionUri));
     return new AnalyticsPanel(panel, deps);
   }
 
@@ -76,6 +77,8 @@ export class AnalyticsPanel extends Disposable {
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(deps.extensionUri, 'dist', 'webview.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(deps.extensionUri, 'media', 'analytics.css')).toString(),
       nonce: randomBytes(16).toString('base64'),
+      strings: webviewStrings(vscode.l10n),
+      lang: vscode.env.language,
     });
     this.register(webview.onDidReceiveMessage((message: unknown) => this.receive(message)));
     this.register(panel.onDidDispose(() => this.dispose()));
@@ -164,5 +167,5 @@ function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
 }
 
 function panelTitle(projectId: string | undefined): string {
-  return projectId ? `Visitor Analytics: ${projectId}` : 'Visitor Analytics';
+  return projectId ? vscode.l10n.t('Visitor Analytics: {0}', projectId) : vscode.l10n.t('Visitor Analytics');
 }

@@ -159,7 +159,8 @@ export class VisitorsExporter implements vscode.Disposable {
       view = failureView(error, 'export', vscode.l10n);
       message = vscode.l10n.t('{0} ({1}) No file was written.', view.message, used);
     } else if (error instanceof ExportLimitError) {
-      message = vscode.l10n.t('Export failed {0}: {1} No file was written.', used, error.message);
+      const limit = vscode.l10n.t('Stopped after {0} pages ({1} rows): the API kept saying there were more.', error.pages.toLocaleString(), error.rows.toLocaleString());
+      message = vscode.l10n.t('Export failed {0}: {1} No file was written.', used, limit);
     } else {
       message = vscode.l10n.t('Could not write {0}: {1}. No file was written.', fileName, error instanceof Error ? error.message : String(error));
     }

@@ -16,7 +16,7 @@ import {
 import { localToday, resolveRange, type Day, type RangeResult } from './dateRange';
 import type { ExportRequest } from './export';
 import type { L10n } from '../errorMessages';
-import { loadFailureView, rateLimitMessage } from './loadFailure';
+import { loadFailureView, noProjectSetup, rateLimitMessage } from './loadFailure';
 import type { LoadedPage, PageKey } from './visitorsQuery';
 
 /** The part of VisitorsPager the panel uses. */
@@ -187,7 +187,7 @@ export class PanelModel {
   // ---- Loading ------------------------------------------------------------------------------------
 
   private resolve(): RangeResult {
-    return resolveRange(this.view.range, this.today());
+    return resolveRange(this.view.range, this.today(), this.deps.l10n);
   }
 
   /** Names what is on screen: two loads with the same identity show the same rows. */
@@ -205,7 +205,7 @@ export class PanelModel {
   private async load({ refresh = false }: { refresh?: boolean } = {}): Promise<void> {
     const seq = ++this.loadSeq;
     if (!this.projectId) {
-      this.setup = { message: 'Set the Mintlify project ID to see who reads your docs.', action: 'setProjectId' };
+      this.setup = noProjectSetup(this.deps.l10n);
       this.loading = false;
       return this.post();
     }

@@ -7,10 +7,10 @@ import type { Settings } from '../config';
 import { type FailureContext, failureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
-import { EXTENSION_COMMANDS, PRESET_LABELS, PRESETS, type ExportStatus, type PresetId } from '../shared/protocol';
+import { EXTENSION_COMMANDS, PRESETS, type ExportStatus, type PresetId } from '../shared/protocol';
 import type { Ui } from '../ui';
 import { AnalyticsPanel, type AnalyticsPanelDeps } from './analyticsPanel';
-import { localToday, resolvePreset } from './dateRange';
+import { daysLabel, localToday, presetLabels, resolvePreset } from './dateRange';
 import { VisitorsExporter } from './export';
 import { VisitorsPager } from './visitorsQuery';
 
@@ -67,21 +67,23 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
   const exportVisitors = async (): Promise<ExportStatus | undefined> => {
     const projectId = settings.projectId;
     if (!projectId) {
-      void ui.showMessage('warning', 'Set the Mintlify project ID before exporting visitors.', 'Set Project ID').then((choice) => {
-        if (choice) void vscode.commands.executeCommand(EXTENSION_COMMANDS.setProjectId);
+      const setProjectId = vscode.l10n.t('Set Project ID');
+      void ui.showMessage('warning', vscode.l10n.t('Set the Mintlify project ID before exporting visitors.'), setProjectId).then((choice) => {
+        if (choice === setProjectId) void vscode.commands.executeCommand(EXTENSION_COMMANDS.setProjectId);
       });
       return undefined;
     }
     let request = current?.exportRequest('csv');
     if (!request) {
       const today = localToday();
+      const labels = presetLabels(vscode.l10n);
       const items = PRESETS.map((id: PresetId) => {
-        const { from, to } = resolvePreset(id, today);
-        return { id, label: PRESET_LABELS[id], description: from && to ? `${from} to ${to}` : undefined };
+        const { from, to } = resolvePreset(id, today, vscode.l10n);
+        return { id, label: labels[id], description: from && to ? daysLabel(from, to, vscode.l10n) : undefined };
       });
-      const picked = await ui.showQuickPick(items, { title: 'Export Visitors', placeHolder: 'Which days to export' });
+      const picked = await ui.showQuickPick(items, { title: vscode.l10n.t('Export Visitors'), placeHolder: vscode.l10n.t('Which days to export') });
       if (!picked) return undefined;
-      request = { projectId, range: resolvePreset(picked.id, today), format: 'csv' };
+      request = { projectId, range: resolvePreset(picked.id, today, vscode.l10n), format: 'csv' };
     }
     return exporter.run(request);
   };
@@ -130,11 +132,12 @@ function pageSizeWarner(settings: Settings, ui: Ui): AnalyticsPanelDeps['pageSiz
       return { value, notice: undefined };
     }
     const shown = (JSON.stringify(invalid) ?? typeof invalid).slice(0, 40);
-    const notice = `The setting "${PAGE_SIZE_SETTING}" is ${shown}, which is not a whole number from 1 to 250, so pages have ${value} rows.`;
+    const notice = vscode.l10n.t('The setting "{0}" is {1}, which is not a whole number from 1 to 250, so pages have {2} rows.', PAGE_SIZE_SETTING, shown, value);
     if (warnedAbout !== shown) {
       warnedAbout = shown;
-      void ui.showMessage('warning', notice, 'Open Settings').then((choice) => {
-        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', PAGE_SIZE_SETTING);
+      const openSettings = vscode.l10n.t('Open Settings');
+      void ui.showMessage('warning', notice, openSettings).then((choice) => {
+        if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', PAGE_SIZE_SETTING);
       });
     }
     return { value, notice };

@@ -217,8 +217,15 @@ export interface AllVisitors {
   stoppedEarly: 'emptyPage' | 'repeatedPage' | undefined;
 }
 
+/** The message is for the log; the export words what the user sees from `pages` and `rows`. */
 export class ExportLimitError extends Error {
   override readonly name = 'ExportLimitError';
+  constructor(
+    readonly pages: number,
+    readonly rows: number,
+  ) {
+    super(`Stopped after ${pages.toLocaleString('en-US')} pages (${rows.toLocaleString('en-US')} rows): the API kept saying there were more.`);
+  }
 }
 
 export interface FetchAllOptions {
@@ -264,7 +271,5 @@ export async function fetchAllVisitors(
     onPage?.(pages, rows.length);
     if (!page.hasMore) return { totals, rows, pages, stoppedEarly: undefined };
   }
-  throw new ExportLimitError(
-    `Stopped after ${maxPages.toLocaleString('en-US')} pages (${rows.length.toLocaleString('en-US')} rows): the API kept saying there were more.`,
-  );
+  throw new ExportLimitError(maxPages, rows.length);
 }

@@ -168,6 +168,7 @@ function parseBody<T>(schema: z.ZodMiniType<T>, text: string): T {
   const issue = result.error.issues[0];
   const field = issue?.path.length ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : 'the body';
   throw new ApiError('invalidResponse', `The Mintlify API sent an unexpected answer: ${field} ${describeIssue(issue)}.`, {
+    subject: field,
     details: [z.prettifyError(result.error)],
   });
 }

@@ -44,6 +44,9 @@ export const API_ERROR_KINDS: readonly ApiErrorKind[] = [
  */
 export type Reached = 'no' | 'maybe' | 'yes';
 
+/** Which of our own input checks (inputs.ts) refused: the failure table words it for the user. */
+export type InputProblem = 'emptyProjectId' | 'badProjectId' | 'emptyJobId' | 'badJobId' | 'emptyPrompt' | 'pageSize' | 'offset' | 'startDate' | 'endDate' | 'dateOrder';
+
 export interface ApiErrorInit {
   status?: number;
   /** Milliseconds to wait before trying again, from `Retry-After` (429 or 503). */
@@ -56,6 +59,10 @@ export interface ApiErrorInit {
   /** The server's own `error` text, or the socket's error code (ECONNREFUSED). */
   serverMessage?: string;
   code?: string;
+  /** The value the message is about (the base URL, the response's field): the failure table words the message around it. */
+  subject?: string;
+  /** For 'invalidInput' from inputs.ts; without it the message was worded (and localised) by the caller. */
+  problem?: InputProblem;
 }
 
 export class ApiError extends Error {
@@ -66,6 +73,8 @@ export class ApiError extends Error {
   readonly reached: Reached;
   readonly serverMessage: string | undefined;
   readonly code: string | undefined;
+  readonly subject: string | undefined;
+  readonly problem: InputProblem | undefined;
 
   constructor(
     readonly kind: ApiErrorKind,
@@ -79,6 +88,8 @@ export class ApiError extends Error {
     this.reached = init.reached ?? (init.status === undefined ? 'no' : 'yes');
     this.serverMessage = init.serverMessage;
     this.code = init.code;
+    this.subject = init.subject;
+    this.problem = init.problem;
   }
 
   /** True for failures where trying the same request again later may succeed. */
@@ -118,13 +129,21 @@ export function parseRetryAfter(header: string | null, now = Date.now()): number
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** "in 42 s", "in 3 min", "in 1 h 5 min": for messages that say when to try again. */
-export function formatWait(ms: number): string {
+/** A wait rounded as people say it: seconds under 90 s, else minutes, else hours and minutes. */
+export type Wait = { seconds: number } | { minutes: number } | { hours: number; minutes: number };
+
+export function splitWait(ms: number): Wait {
   const seconds = Math.max(1, Math.ceil(ms / 1000));
-  if (seconds < 90) return `in ${seconds} s`;
+  if (seconds < 90) return { seconds };
   const minutes = Math.ceil(seconds / 60);
-  if (minutes < 60) return `in ${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  return rest ? `in ${hours} h ${rest} min` : `in ${hours} h`;
+  if (minutes < 60) return { minutes };
+  return { hours: Math.floor(minutes / 60), minutes: minutes % 60 };
+}
+
+/** "in 42 s", "in 3 min", "in 1 h 5 min": English, for the log (errorMessages.ts words it for people). */
+export function formatWait(ms: number): string {
+  const wait = splitWait(ms);
+  if ('seconds' in wait) return `in ${wait.seconds} s`;
+  if (!('hours' in wait)) return `in ${wait.minutes} min`;
+  return wait.minutes ? `in ${wait.hours} h ${wait.minutes} min` : `in ${wait.hours} h`;
 }

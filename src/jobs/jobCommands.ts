@@ -74,19 +74,19 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
   async function pickJob(): Promise<string | undefined> {
     const items: JobPickItem[] = store.all().map((t) => ({
       label: jobLabel(t),
-      description: statusKey(t) === 'notFound' ? 'not found' : (t.job?.status === 'unknown' ? t.job.reportedStatus : t.job?.status) ?? 'not checked yet',
+      description: statusKey(t) === 'notFound' ? vscode.l10n.t('not found') : (t.job?.status === 'unknown' ? t.job.reportedStatus : t.job?.status) ?? vscode.l10n.t('not checked yet'),
       detail: t.id,
       jobId: t.id,
     }));
-    items.push({ label: '$(edit) Enter another job ID…', alwaysShow: true });
-    const picked = await ui.showQuickPick(items, { title: 'Send Follow-up to Agent Job', placeHolder: 'Pick a tracked job', matchOnDetail: true, matchOnDescription: true });
+    items.push({ label: `$(edit) ${vscode.l10n.t('Enter another job ID…')}`, alwaysShow: true });
+    const picked = await ui.showQuickPick(items, { title: vscode.l10n.t('Send Follow-up to Agent Job'), placeHolder: vscode.l10n.t('Pick a tracked job'), matchOnDetail: true, matchOnDescription: true });
     if (!picked) return undefined;
     if (picked.jobId) return picked.jobId;
     const typed = await ui.showInputBox({
-      title: 'Send Follow-up to Agent Job',
-      prompt: 'The agent job ID (or a dashboard link that contains it)',
+      title: vscode.l10n.t('Send Follow-up to Agent Job'),
+      prompt: vscode.l10n.t('The agent job ID (or a dashboard link that contains it)'),
       ignoreFocusOut: true,
-      validateInput: (value) => (parseJobReference(value) ? undefined : 'Type a job ID.'),
+      validateInput: (value) => (parseJobReference(value) ? undefined : vscode.l10n.t('Type a job ID.')),
     });
     return typed === undefined ? undefined : parseJobReference(typed);
   }
@@ -129,11 +129,14 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
       const tracked = store.get(jobId);
       if (typeof preset === 'string' && preset.trim()) return sendFollowUp(jobId, preset);
       const prompt = await ui.showInputBox({
-        title: `Follow-up to ${tracked ? `“${jobLabel(tracked)}”` : jobId}`,
-        prompt: tracked?.job && tracked.job.status !== 'active' ? `This job is ${tracked.job.status}; the platform decides whether it takes a follow-up.` : 'What should the agent do next?',
+        title: tracked ? vscode.l10n.t('Follow-up to “{0}”', jobLabel(tracked)) : vscode.l10n.t('Follow-up to {0}', jobId),
+        prompt:
+          tracked?.job && tracked.job.status !== 'active'
+            ? vscode.l10n.t({ message: 'This job is {0}; the platform decides whether it takes a follow-up.', args: [tracked.job.status], comment: ['{0} is the job status as the API names it: completed, failed, archived…'] })
+            : vscode.l10n.t('What should the agent do next?'),
         value: tracker.unsentPrompt(jobId) ?? '',
         ignoreFocusOut: true,
-        validateInput: (value) => (value.trim() ? undefined : 'Type an instruction for the agent; an empty prompt cannot be sent.'),
+        validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Type an instruction for the agent; an empty prompt cannot be sent.')),
       });
       if (prompt === undefined) return;
       if (!prompt.trim()) return reportFailure('send', new ApiError('invalidInput', vscode.l10n.t('The prompt is empty.')));
@@ -142,19 +145,19 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
 
     'mintlifyAgent.trackJob': async (initial?: string) => {
       const typed = await ui.showInputBox({
-        title: 'Track Agent Job',
-        prompt: 'An agent job ID, or a dashboard link that contains one',
+        title: vscode.l10n.t('Track Agent Job'),
+        prompt: vscode.l10n.t('An agent job ID, or a dashboard link that contains one'),
         value: typeof initial === 'string' ? initial : '',
         ignoreFocusOut: true,
-        validateInput: (value) => (parseJobReference(value) ? undefined : 'Paste a job ID or a link to the job.'),
+        validateInput: (value) => (parseJobReference(value) ? undefined : vscode.l10n.t('Paste a job ID or a link to the job.')),
       });
       const jobId = typed === undefined ? undefined : parseJobReference(typed);
       if (!jobId) return;
       try {
-        await withProgress(`Looking up job ${jobId}…`, (signal) => tracker.track(jobId, signal));
+        await withProgress(vscode.l10n.t('Looking up job {0}…', jobId), (signal) => tracker.track(jobId, signal));
       } catch (error) {
         if (error instanceof ApiError && error.kind === 'notFound') {
-          void ui.showMessage('error', `No agent job "${jobId}" in project "${store.projectId}". Check the ID and that the project ID is the job's project. Nothing was tracked.`);
+          void ui.showMessage('error', vscode.l10n.t('No agent job "{0}" in project "{1}". Check the ID and that the project ID is the job\'s project. Nothing was tracked.', jobId, store.projectId ?? ''));
           return;
         }
         await reportFailure('readJob', error, { retry: () => vscode.commands.executeCommand('mintlifyAgent.trackJob', jobId) as Promise<void> });
@@ -168,16 +171,16 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
         return reportFailure('create', error);
       }
       const prompt = typeof preset === 'string' && preset.trim() ? preset : await ui.showInputBox({
-        title: 'Start New Agent Job',
-        prompt: 'What should the agent change in your docs? It opens a pull request when it is done.',
+        title: vscode.l10n.t('Start New Agent Job'),
+        prompt: vscode.l10n.t('What should the agent change in your docs? It opens a pull request when it is done.'),
         value: tracker.unsentCreatePrompt ?? '',
         ignoreFocusOut: true,
-        validateInput: (value) => (value.trim() ? undefined : 'Type an instruction for the agent; an empty prompt cannot be sent.'),
+        validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Type an instruction for the agent; an empty prompt cannot be sent.')),
       });
       if (prompt === undefined || !prompt.trim()) return;
       try {
-        const tracked = await withProgress('Starting an agent job…', (signal) => tracker.create(prompt, signal));
-        void ui.showMessage('info', `Agent job started: “${jobLabel(tracked)}”.`);
+        const tracked = await withProgress(vscode.l10n.t('Starting an agent job…'), (signal) => tracker.create(prompt, signal));
+        void ui.showMessage('info', vscode.l10n.t('Agent job started: “{0}”.', jobLabel(tracked)));
       } catch (error) {
         // Retry (offered only when nothing can have been created) reopens the box with the prompt.
         await reportFailure('create', error, {
@@ -189,15 +192,15 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
     'mintlifyAgent.openPullRequest': async (arg: JobArg) => {
       const jobId = jobIdOf(arg);
       const link = jobId ? store.get(jobId)?.job?.prLink : undefined;
-      if (!link) return void ui.showMessage('info', 'This job has no pull request (yet).');
+      if (!link) return void ui.showMessage('info', vscode.l10n.t('This job has no pull request (yet).'));
       let uri: vscode.Uri;
       try {
         uri = vscode.Uri.parse(link, true);
       } catch {
-        return void ui.showMessage('error', `The pull request link "${link}" is not a valid URL.`);
+        return void ui.showMessage('error', vscode.l10n.t('The pull request link "{0}" is not a valid URL.', link));
       }
       // The link comes from the API: open only web links, never command: or file: URIs.
-      if (uri.scheme !== 'https' && uri.scheme !== 'http') return void ui.showMessage('error', `Refusing to open "${link}": not a web link.`);
+      if (uri.scheme !== 'https' && uri.scheme !== 'http') return void ui.showMessage('error', vscode.l10n.t('Refusing to open "{0}": not a web link.', link));
       await ui.openExternal(uri);
     },
 
@@ -205,7 +208,7 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
       const jobId = jobIdOf(arg);
       if (!jobId) return;
       await ui.writeClipboard(jobId);
-      vscode.window.setStatusBarMessage(`Copied job ID ${jobId}`, 3000);
+      vscode.window.setStatusBarMessage(vscode.l10n.t('Copied job ID {0}', jobId), 3000);
     },
 
     'mintlifyAgent.refreshJob': async (arg: JobArg) => {

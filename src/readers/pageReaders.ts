@@ -67,7 +67,7 @@ export class PageReaders extends Disposable {
     const projectId = this.deps.settings.projectId;
     if (!projectId || !this.deps.keys.hasKey) return undefined;
     const preset = this.preset;
-    const range = resolvePreset(preset, localToday());
+    const range = resolvePreset(preset, localToday(), vscode.l10n);
     return { preset, range, key: { projectId, dateFrom: range.dateFrom, dateTo: range.dateTo } };
   }
 

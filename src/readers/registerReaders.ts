@@ -6,7 +6,8 @@ import type { ApiClient } from '../api';
 import type { Settings } from '../config';
 import { DocsLocator } from '../docs/docsLocator';
 import type { Logger } from '../log';
-import { PRESET_LABELS, PRESETS, type PresetId } from '../shared/protocol';
+import { presetLabels } from '../analytics/dateRange';
+import { PRESETS, type PresetId } from '../shared/protocol';
 import type { Ui } from '../ui';
 import { PageReaders } from './pageReaders';
 import { ReadersCodeLens } from './readersCodeLens';
@@ -45,8 +46,9 @@ export function registerReaders(context: vscode.ExtensionContext, deps: ReadersD
     codeLens,
     vscode.commands.registerCommand(CHANGE_RANGE_COMMAND, async () => {
       const current = readers.preset;
-      const items = PRESETS.map((id: PresetId) => ({ id, label: PRESET_LABELS[id], picked: id === current, description: id === current ? vscode.l10n.t('current') : undefined }));
-      const choice = await deps.ui.showQuickPick(items, { title: vscode.l10n.t('Readers: date range'), placeHolder: PRESET_LABELS[current] });
+      const labels = presetLabels(vscode.l10n);
+      const items = PRESETS.map((id: PresetId) => ({ id, label: labels[id], picked: id === current, description: id === current ? vscode.l10n.t('current') : undefined }));
+      const choice = await deps.ui.showQuickPick(items, { title: vscode.l10n.t('Readers: date range'), placeHolder: labels[current] });
       if (choice) await readers.setPreset(choice.id);
       await statusBar.whenSettled();
     }),

@@ -2,7 +2,7 @@
 // elements, keeps the saved state, and passes what the extension says to the controls (controls.ts)
 // and the table (table.ts). It renders the state the extension posts and sends back what the user
 // asks for; sorting and the path filter are its own, on the rows it has.
-import type { ExtensionMessage, WebviewMessage } from '../shared/protocol';
+import type { ExtensionMessage, WebviewMessage, WebviewStrings } from '../shared/protocol';
 import { Controls, type ControlElements } from './controls';
 import { COLUMNS, VisitorsTable, type TableChoices, type TableElements } from './table';
 
@@ -20,6 +20,8 @@ interface SavedState extends TableChoices {
 }
 
 const vscode = acquireVsCodeApi();
+/** The panel's words, translated by the extension and written into the HTML (panelHtml.ts). */
+const strings = JSON.parse(document.body.dataset.strings ?? '{}') as WebviewStrings;
 const saved = readSaved(vscode.getState());
 
 function readSaved(raw: unknown): SavedState {
@@ -76,8 +78,8 @@ const tableElements: TableElements = {
   more: byId('more'),
 };
 
-const controls = new Controls(controlElements, post);
-const table = new VisitorsTable(tableElements, saved, save, (path) => post({ type: 'openPath', path }));
+const controls = new Controls(controlElements, strings, post);
+const table = new VisitorsTable(tableElements, strings, saved, save, (path) => post({ type: 'openPath', path }));
 
 window.addEventListener('message', (event: MessageEvent<ExtensionMessage>) => {
   const message = event.data;

@@ -1,7 +1,8 @@
 // The analytics webview's controls and messages: the range, page size and export buttons, the
 // setup hint, the error with its buttons, the status line, the totals and the pager. They render
 // the state the extension sends and post back what the user asked for; nothing is decided here.
-import type { ExportStatus, LoadedData, PresetId, ViewState, WebviewMessage } from '../shared/protocol';
+import { format } from '../shared/format';
+import type { ExportStatus, LoadedData, PresetId, ViewState, WebviewMessage, WebviewStrings } from '../shared/protocol';
 
 export interface ControlElements {
   setup: HTMLElement;
@@ -43,6 +44,7 @@ export class Controls {
 
   constructor(
     private readonly el: ControlElements,
+    private readonly t: WebviewStrings,
     post: (message: WebviewMessage) => void,
   ) {
     el.preset.addEventListener('change', () => {
@@ -94,13 +96,13 @@ export class Controls {
     el.content.hidden = !!s.setup;
     if (s.setup) {
       el.setupMessage.textContent = s.setup.message;
-      el.setupAction.textContent = s.setup.action === 'setApiKey' ? 'Set API Key' : 'Set Project ID';
+      el.setupAction.textContent = s.setup.action === 'setApiKey' ? this.t.setApiKey : this.t.setProjectId;
       return false;
     }
     this.renderRange(s);
     this.renderMessages(s);
     this.renderTotals(s.data);
-    el.pageLabel.textContent = `Page ${numbers.format(s.view.page)}`;
+    el.pageLabel.textContent = format(this.t.pageLabel, numbers.format(s.view.page));
     el.prev.disabled = s.loading || s.view.page <= 1;
     el.next.disabled = s.loading || !(s.data?.current && s.data.hasMore);
     return true;
@@ -110,16 +112,16 @@ export class Controls {
     const el = this.el;
     this.exporting = status.state === 'running';
     el.exportCsv.disabled = el.exportJson.disabled = this.exporting || !!this.state?.rangeError;
-    const requests = (n: number) => `${numbers.format(n)} request${n === 1 ? '' : 's'}`;
+    const t = this.t;
     switch (status.state) {
       case 'running':
-        el.exportStatus.textContent = `Exporting… ${numbers.format(status.pages)} pages, ${numbers.format(status.rows)} rows so far.`;
+        el.exportStatus.textContent = format(t.exporting, numbers.format(status.pages), numbers.format(status.rows));
         break;
       case 'done':
-        el.exportStatus.textContent = `Exported ${numbers.format(status.rows)} rows to ${status.fileName} with ${requests(status.requests)}.`;
+        el.exportStatus.textContent = exported(t, status.rows, status.fileName, status.requests);
         break;
       case 'cancelled':
-        el.exportStatus.textContent = `Export cancelled after ${requests(status.requests)}. No file was written.`;
+        el.exportStatus.textContent = status.requests === 1 ? t.exportCancelledOne : format(t.exportCancelled, numbers.format(status.requests));
         break;
       case 'failed':
         el.exportStatus.textContent = status.message;
@@ -154,7 +156,7 @@ export class Controls {
         const button = document.createElement('button');
         button.type = 'button';
         button.dataset.action = action;
-        button.textContent = action === 'retry' ? 'Retry' : action === 'setApiKey' ? 'Set API Key' : 'Set Project ID';
+        button.textContent = action === 'retry' ? this.t.retry : action === 'setApiKey' ? this.t.setApiKey : this.t.setProjectId;
         return button;
       }),
     );
@@ -165,17 +167,19 @@ export class Controls {
     el.notice.textContent = s.notice ?? '';
 
     const data = s.data;
+    const t = this.t;
     el.status.textContent = s.loading
-      ? 'Loading visitors…'
+      ? t.loading
       : !data
         ? ''
         : !data.current
-          ? `Still showing the last rows loaded: ${data.rangeLabel}, page ${data.page}.`
+          ? format(t.stale, data.rangeLabel, numbers.format(data.page))
           : data.fromCache
-            ? `Page ${data.page} from memory, fetched at ${time(data.fetchedAt)}. Refresh fetches it again.`
-            : `Fetched at ${time(data.fetchedAt)}.`;
+            ? format(t.fromMemory, numbers.format(data.page), time(data.fetchedAt))
+            : format(t.fetchedAt, time(data.fetchedAt));
     el.requests.hidden = s.requestsThisHour === undefined;
-    el.requests.textContent = s.requestsThisHour === undefined ? '' : `${numbers.format(s.requestsThisHour)} analytics requests this hour (the platform allows 100).`;
+    el.requests.textContent =
+      s.requestsThisHour === undefined ? '' : s.requestsThisHour === 1 ? t.requestsThisHourOne : format(t.requestsThisHour, numbers.format(s.requestsThisHour));
   }
 
   private renderTotals(data: LoadedData | undefined): void {
@@ -184,6 +188,13 @@ export class Controls {
     el.totalAi.textContent = data ? numbers.format(data.totals.ai) : '–';
     el.totalAll.textContent = data ? numbers.format(data.totals.total) : '–';
   }
+}
+
+/** One whole sentence for each pair of forms of the two counts. */
+function exported(t: WebviewStrings, rows: number, fileName: string, requests: number): string {
+  const [r, q] = [numbers.format(rows), numbers.format(requests)];
+  if (rows === 1) return requests === 1 ? format(t.exportedOneOne, fileName) : format(t.exportedOne, fileName, q);
+  return requests === 1 ? format(t.exportedOneRequest, r, fileName) : format(t.exported, r, fileName, q);
 }
 
 /** The time of day, and the day too when it was not today (a panel left open overnight). */

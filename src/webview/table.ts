@@ -1,7 +1,8 @@
 // The visitors table of the analytics webview: rows of the page the extension sent, sorted and
 // filtered here (on the rows this page has), shown 500 at a time. Paths come from the public
 // internet: every value is set with textContent or as a property, never as HTML.
-import type { LoadedData, VisitorRowView } from '../shared/protocol';
+import { format } from '../shared/format';
+import type { LoadedData, VisitorRowView, WebviewStrings } from '../shared/protocol';
 
 export type Column = 'path' | 'human' | 'ai' | 'total';
 export type Direction = 'ascending' | 'descending';
@@ -39,6 +40,7 @@ export class VisitorsTable {
 
   constructor(
     private readonly el: TableElements,
+    private readonly t: WebviewStrings,
     private readonly choices: TableChoices,
     /** The user changed the sort or the filter: save the choices. */
     onChoice: () => void,
@@ -77,7 +79,7 @@ export class VisitorsTable {
   }
 
   render(): void {
-    const { el, data } = this;
+    const { el, data, t } = this;
     const rows = data?.rows ?? [];
     const id = data ? `${data.fetchedAt}|${data.page}|${data.pageSize}|${data.rangeLabel}|${rows.length}` : '';
     if (this.built?.id !== id) {
@@ -101,7 +103,7 @@ export class VisitorsTable {
     }
     const shown = order.slice(0, this.shownLimit);
     const fragment = document.createDocumentFragment();
-    for (const index of shown) fragment.append((elements[index] ??= rowElement(all[index])));
+    for (const index of shown) fragment.append((elements[index] ??= rowElement(all[index], t)));
     el.rows.replaceChildren(fragment);
 
     for (const th of el.table.querySelectorAll<HTMLTableCellElement>('th[aria-sort]')) {
@@ -111,28 +113,34 @@ export class VisitorsTable {
 
     el.table.hidden = all.length === 0;
     const count = (n: number) => numbers.format(n);
+    // Whole sentences, each worded by the extension; a count picks the string for its form.
+    const counted = (n: number, one: string, other: string) => (n === 1 ? one : format(other, count(n)));
     el.scopeNote.textContent = all.length
-      ? `Sorting and the filter apply to the ${count(all.length)} rows of this page` +
-        (needle ? `; ${count(order.length)} match` : '') +
-        (shown.length < order.length ? `; the first ${count(shown.length)} are shown.` : '.')
+      ? [
+          counted(all.length, t.scopeOne, t.scope),
+          needle ? counted(order.length, t.matchOne, t.match) : '',
+          shown.length < order.length ? format(t.shownFirst, count(shown.length)) : '',
+        ]
+          .filter(Boolean)
+          .join(' ')
       : '';
     el.more.hidden = shown.length >= order.length;
-    el.more.textContent = `Show ${count(Math.min(RENDER_STEP, order.length - shown.length))} more rows`;
+    el.more.textContent = counted(Math.min(RENDER_STEP, order.length - shown.length), t.showMoreOne, t.showMore);
     const emptyText = !data
       ? ''
       : all.length === 0
         ? data.page === 1
-          ? 'No visitors in this range.'
-          : 'No visitors on this page.'
+          ? t.noVisitorsInRange
+          : t.noVisitorsOnPage
         : order.length === 0
-          ? `No path on this page contains "${this.choices.filter.trim()}".`
+          ? format(t.noPathContains, this.choices.filter.trim())
           : '';
     el.empty.hidden = !emptyText;
     el.empty.textContent = emptyText;
   }
 }
 
-function rowElement(row: VisitorRowView): HTMLTableRowElement {
+function rowElement(row: VisitorRowView, t: WebviewStrings): HTMLTableRowElement {
   const tr = document.createElement('tr');
 
   const pathCell = tr.insertCell();
@@ -154,7 +162,7 @@ function rowElement(row: VisitorRowView): HTMLTableRowElement {
   bar.className = 'split';
   const seen = row.human + row.ai;
   const humanShare = seen ? Math.round((row.human / seen) * 100) : 0;
-  const label = seen ? `${humanShare}% human, ${100 - humanShare}% AI` : 'No visitors';
+  const label = seen ? format(t.split, humanShare, 100 - humanShare) : t.noVisitors;
   bar.setAttribute('role', 'img');
   bar.setAttribute('aria-label', label);
   bar.title = label;

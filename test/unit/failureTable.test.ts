@@ -1,6 +1,6 @@
 // The one table from failure to what the user sees: every ApiError kind in every context.
 import assert from 'node:assert/strict';
-import { ApiError, type ApiErrorKind, type Reached } from '../../src/api';
+import { ApiError, checkBaseUrl, checkId, checkVisitorsQuery, type ApiErrorKind, type Reached } from '../../src/api';
 import { FAILURE_CONTEXTS, FAILURE_KINDS, type FailureAction, failureView } from '../../src/errorMessages';
 import { l10n } from '../support/l10n';
 
@@ -108,6 +108,29 @@ describe('failure table', () => {
 
   it('a 404 for a job that is not tracked offers the project, not Stop Tracking', () => {
     assert.deepEqual(failureView(sample('notFound'), 'readJob', l10n, { tracked: false }).actions, ['setProjectId', 'showLog']);
+  });
+
+  // The API layer's own messages are English, for the log; what the user reads is the table's wording
+  // (l10n.t), built from the value the error names. `vscode.l10n` would translate exactly these words.
+  const refusal = (check: () => unknown): ApiError => {
+    try {
+      check();
+    } catch (error) {
+      if (error instanceof ApiError) return error;
+    }
+    throw new Error('the check did not refuse');
+  };
+  it('words our own input checks from what they refused, not from the English message', () => {
+    assert.equal(failureView(refusal(() => checkId('project', '..')), 'analytics', l10n).message, 'Loading visitors failed: ".." is not a valid project ID.');
+    assert.equal(failureView(refusal(() => checkVisitorsQuery({ limit: 0 })), 'analytics', l10n).message, 'Loading visitors failed: Page size must be a whole number from 1 to 250 (got 0).');
+    const worded = failureView(new ApiError('invalidInput', 'Already worded by the caller.'), 'send', l10n).message;
+    assert.equal(worded, 'Sending the follow-up failed: Already worded by the caller.');
+  });
+  it('words a refused base URL and a broken answer around the value they name', () => {
+    const url = failureView(refusal(() => checkBaseUrl('http://example.com')), 'readJob', l10n).message;
+    assert.match(url, /^Reading the job failed: The API base URL "http:\/\/example\.com" cannot be used: .* Fix "mintlifyAgent\.apiBaseUrl" in your user settings\. Nothing was sent\.$/);
+    const broken = failureView(new ApiError('invalidResponse', 'english for the log', { status: 200, subject: 'visitors[3].human' }), 'analytics', l10n).message;
+    assert.match(broken, /unexpected answer: visitors\[3\]\.human is not what the API promises/);
   });
 
   it('something that is not an ApiError still reads as a failure with the log', () => {

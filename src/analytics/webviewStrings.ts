@@ -1,0 +1,70 @@
+// Every text of the Visitor Analytics webview, worded here with l10n.t so that `npm run l10n`
+// finds it and a language pack translates the panel too. The panel passes `vscode.l10n`; the HTML
+// carries the result (panelHtml.ts) and the webview only fills in the `{0}` values. vscode for its
+// types only (erased, nothing at run time): the import is also how `npm run l10n` knows the l10n.t
+// calls below are vscode's and puts their strings in the bundle; the unit tier calls it directly.
+import type * as vscode from 'vscode';
+import type { WebviewStrings } from '../shared/protocol';
+import { presetLabels } from './dateRange';
+
+export function webviewStrings(l10n: Pick<typeof vscode.l10n, 't'>): WebviewStrings {
+  return {
+    title: l10n.t('Visitor Analytics'),
+    controlsLabel: l10n.t('Visitors query'),
+    dateRange: l10n.t('Date range'),
+    presets: presetLabels(l10n),
+    customRange: l10n.t('Custom range…'),
+    customRangeLegend: l10n.t('Custom range, both days included'),
+    from: l10n.t({ message: 'From', comment: ['The first day of a custom date range.'] }),
+    to: l10n.t({ message: 'To (included)', comment: ['The last day of a custom date range; that day counts too.'] }),
+    apply: l10n.t('Apply'),
+    rowsPerPage: l10n.t('Rows per page'),
+    refresh: l10n.t('Refresh'),
+    refreshTooltip: l10n.t('Fetch this page again instead of using the copy in memory'),
+    exportCsv: l10n.t('Export CSV…'),
+    exportCsvTooltip: l10n.t('Save every page of this range as CSV'),
+    exportJson: l10n.t('Export JSON…'),
+    exportJsonTooltip: l10n.t('Save every page of this range as JSON'),
+    totalsHeading: l10n.t('Totals for the range'),
+    human: l10n.t({ message: 'Human', comment: ['Visitors who are people, as opposed to AI agents. A column heading.'] }),
+    ai: l10n.t({ message: 'AI', comment: ['Visitors that are AI agents or crawlers. A column heading.'] }),
+    total: l10n.t({ message: 'Total', comment: ['Unique visitors of both kinds. A column heading.'] }),
+    totalNote: l10n.t('Total counts each visitor once: someone seen as both human and AI traffic is one visitor, so it is not human + AI.'),
+    filterPaths: l10n.t('Filter paths'),
+    tableCaption: l10n.t('Unique visitors per page path'),
+    path: l10n.t({ message: 'Path', comment: ['The URL path of a docs page. A column heading.'] }),
+    humanAiSplit: l10n.t({ message: 'Human / AI', comment: ['Heading of the column whose bar shows the share of human and AI visitors.'] }),
+    pagerLabel: l10n.t('Pages'),
+    previous: l10n.t({ message: 'Previous', comment: ['Goes to the previous page of rows.'] }),
+    next: l10n.t({ message: 'Next', comment: ['Goes to the next page of rows.'] }),
+    retry: l10n.t('Retry'),
+    setApiKey: l10n.t('Set API Key'),
+    setProjectId: l10n.t('Set Project ID'),
+    pageLabel: l10n.t('Page {0}'),
+    loading: l10n.t('Loading visitors…'),
+    stale: l10n.t('Still showing the last rows loaded: {0}, page {1}.'),
+    fromMemory: l10n.t({ message: 'Page {0} from memory, fetched at {1}. Refresh fetches it again.', comment: ['{0} is a page number, {1} a time of day.'] }),
+    fetchedAt: l10n.t({ message: 'Fetched at {0}.', comment: ['{0} is a time of day.'] }),
+    requestsThisHourOne: l10n.t('1 analytics request this hour (the platform allows 100).'),
+    requestsThisHour: l10n.t('{0} analytics requests this hour (the platform allows 100).'),
+    exporting: l10n.t('Exporting… pages so far: {0}; rows: {1}.'),
+    exportedOneOne: l10n.t('Exported 1 row to {0} with 1 request.'),
+    exportedOne: l10n.t('Exported 1 row to {0} with {1} requests.'),
+    exportedOneRequest: l10n.t('Exported {0} rows to {1} with 1 request.'),
+    exported: l10n.t('Exported {0} rows to {1} with {2} requests.'),
+    exportCancelledOne: l10n.t('Export cancelled after 1 request. No file was written.'),
+    exportCancelled: l10n.t('Export cancelled after {0} requests. No file was written.'),
+    scopeOne: l10n.t('Sorting and the filter apply to the 1 row of this page.'),
+    scope: l10n.t('Sorting and the filter apply to the {0} rows of this page.'),
+    matchOne: l10n.t('1 row matches the filter.'),
+    match: l10n.t('{0} rows match the filter.'),
+    shownFirst: l10n.t('The first {0} are shown.'),
+    showMoreOne: l10n.t('Show 1 more row'),
+    showMore: l10n.t('Show {0} more rows'),
+    noVisitorsInRange: l10n.t('No visitors in this range.'),
+    noVisitorsOnPage: l10n.t('No visitors on this page.'),
+    noPathContains: l10n.t('No path on this page contains "{0}".'),
+    split: l10n.t('{0}% human, {1}% AI'),
+    noVisitors: l10n.t('No visitors'),
+  };
+}
