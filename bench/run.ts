@@ -19,6 +19,7 @@ import { measureBundles } from './bundles';
 import { measureFreshness } from './freshness';
 import { measurePollingHour } from './pollingHour';
 import { renderMarkdown, renderTable, type BenchResults } from './report';
+import { measureWindows } from './windows';
 
 interface Options {
   starts: number;
@@ -68,6 +69,8 @@ async function main(): Promise<void> {
   const freshness = await measureFreshness(options.trials);
   log('polling: one scripted hour, ours and the naive loop…');
   const hour = await measurePollingHour();
+  log('windows: one scripted hour with 1, 2 and 3 windows, and propagation between windows…');
+  const windows = await measureWindows();
   log('analytics: scripted session and timed exports…');
   const analytics = await measureAnalytics(options.exportRuns);
 
@@ -83,6 +86,7 @@ async function main(): Promise<void> {
     freshnessRequestMs: freshness.requestMs,
     hour,
     analytics,
+    windows,
     seconds: (Date.now() - began) / 1000,
   };
   process.stdout.write(`${renderTable(results)}\n`);
