@@ -61,7 +61,7 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
   const tree = new JobsTreeProvider(store, tracker, keys);
   const statusBar = new JobsStatusBar(store);
   const jobsView = vscode.window.createTreeView('mintlifyAgent.jobs', { treeDataProvider: tree, showCollapseAll: false });
-  context.subscriptions.push(store, tracker, tree, statusBar, jobsView, showLedger(jobsView, sync, store));
+  context.subscriptions.push(store, tracker, tree, statusBar, jobsView, showLedger(jobsView, statusBar, sync, store));
   registerContextKeys(context, keys, settings, store);
 
   registerAuthCommands(context, keys, settings, ui);

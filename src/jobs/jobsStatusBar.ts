@@ -14,8 +14,17 @@ export class JobsStatusBar extends Disposable {
     this.update();
   }
 
+  private detail: string | undefined;
+
   get text(): string | undefined {
     return this.item.text || undefined;
+  }
+
+  /** A second line for the tooltip (the shared request ledger's count). */
+  setDetail(detail: string | undefined): void {
+    if (detail === this.detail) return;
+    this.detail = detail;
+    this.update();
   }
 
   private update(): void {
@@ -26,7 +35,7 @@ export class JobsStatusBar extends Disposable {
       return;
     }
     this.item.text = `$(sync~spin) ${active} agent job${active === 1 ? '' : 's'} active`;
-    this.item.tooltip = 'Mintlify agent jobs in progress. Click to show them.';
+    this.item.tooltip = ['Mintlify agent jobs in progress. Click to show them.', this.detail].filter(Boolean).join('\n');
     this.item.show();
   }
 }

@@ -67,6 +67,10 @@ describe('several windows on one project (UI)', function () {
     a = session.workbench;
   });
 
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await a.screenshot(`windows-failed-${this.currentTest.title.slice(0, 2)}`).catch(() => undefined);
+  });
+
   after(async () => {
     await session?.stop();
   });
@@ -101,7 +105,9 @@ describe('several windows on one project (UI)', function () {
     await expectVisible('B\'s job in A after the reload', rows(a).filter({ hasText: kept }));
     assert.equal(await rows(a).filter({ hasText: dropped }).count(), 0, 'the job stopped in A stays stopped');
     assert.equal(await rows(b).filter({ hasText: dropped }).count(), 0);
-    await expectVisible('the shared ledger in the view description', b.sidebar.getByText(/\d+ of 100 agent requests this hour/));
+    // The running job's status bar item tells the shared ledger's count in its tooltip.
+    await b.page.locator('.statusbar-item').filter({ hasText: /1 agent job active/ }).hover({ timeout: TIMEOUTS.ui });
+    await expectVisible('the shared ledger in the status bar tooltip', b.page.getByText(/\d+ of 100 agent requests this hour/));
   });
 
   it('3. with three windows open, one window polls: no job is read twice within a steady interval', async () => {
