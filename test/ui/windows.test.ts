@@ -36,8 +36,16 @@ describe('several windows on one project (UI)', function () {
 
   /** Opens the Mintlify view (unless the window restored it open) and sets the key in this window. */
   async function signIn(wb: Workbench): Promise<void> {
-    const title = wb.sidebar.locator('.composite.title').filter({ hasText: 'Mintlify' });
-    if (!(await title.isVisible())) await wb.openFromActivityBar('Mintlify');
+    // A window may restore the container open while we look (a click would then close it): click
+    // only while it is not on screen, and look again.
+    const title = wb.sidebar.locator('.composite.title').filter({ hasText: /Agent Jobs/i });
+    const tab = wb.page.locator('.part.activitybar').getByRole('tab', { name: 'Mintlify', exact: true });
+    await tab.waitFor({ timeout: TIMEOUTS.poll });
+    for (let attempt = 0; attempt < 4 && !(await title.isVisible()); attempt++) {
+      if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click({ timeout: TIMEOUTS.ui });
+      await title.waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
+    }
+    await expectVisible('the Agent Jobs view', title);
     await wb.runCommand('Mintlify: Set API Key');
     await wb.typeInto('Mintlify: Set API Key', DEMO_API_KEY);
     await wb.pressEnterAndWaitForClose();
@@ -68,7 +76,11 @@ describe('several windows on one project (UI)', function () {
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await a.screenshot(`windows-failed-${this.currentTest.title.slice(0, 2)}`).catch(() => undefined);
+    if (this.currentTest?.state !== 'failed') return;
+    const step = this.currentTest.title.slice(0, 1);
+    for (const [name, wb] of [['a', a], ['b', b], ['c', c]] as const) {
+      if (wb && !wb.page.isClosed()) await wb.screenshot(`windows-failed-${step}-${name}`).catch(() => undefined);
+    }
   });
 
   after(async () => {
