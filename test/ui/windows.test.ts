@@ -138,7 +138,7 @@ describe('several windows on one project (UI)', function () {
     const target = c!;
     const before = getsOf(kept).length;
     await target.runCommand('Mintlify: Send Follow-up to Agent Job…');
-    await target.pickItem('Send Follow-up to Agent Job', 'Tracked in B and kept');
+    await target.pickItem('Send Follow-up to Agent Job', kept);
     await target.typeInto(/^Follow-up to/, 'Add one example');
     await target.pressEnterAndWaitForClose();
     const sentAt = Date.now();
