@@ -166,7 +166,8 @@ describe('several windows on one project (UI)', function () {
     await a.page.reload({ waitUntil: 'domcontentloaded' });
     await a.page.waitForSelector('.monaco-workbench', { timeout: TIMEOUTS.poll });
     await signIn(a);
-    await expectVisible('the kept job in A after the reload', rows(a).filter({ hasText: kept }));
+    // Its label is now the follow-up sent in step 4, the first prompt this extension saw.
+    await expectVisible('the kept job in A after the reload', rows(a).filter({ hasText: 'Add one example' }));
     const deadline = Date.now() + TIMEOUTS.ui;
     while (fs.existsSync(path.join(folder, 'w-damaged.json')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
     const names = fs.readdirSync(folder);
