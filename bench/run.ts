@@ -21,6 +21,7 @@ import { measureFreshness } from './freshness';
 import { measurePollingHour } from './pollingHour';
 import { renderMarkdown, renderTable, type BenchResults } from './report';
 import { measureReview, type ReviewResult } from './review';
+import { measureWindows } from './windows';
 
 interface Options {
   starts: number;
@@ -72,6 +73,8 @@ async function main(): Promise<void> {
   const freshness = await measureFreshness(options.trials);
   log('polling: one scripted hour, ours and the naive loop…');
   const hour = await measurePollingHour();
+  log('windows: one scripted hour with 1, 2 and 3 windows, and propagation between windows…');
+  const windows = await measureWindows();
   log('analytics: scripted session and timed exports…');
   const analytics = await measureAnalytics(options.exportRuns);
 
@@ -94,6 +97,7 @@ async function main(): Promise<void> {
     hour,
     analytics,
     review,
+    windows,
     seconds: (Date.now() - began) / 1000,
   };
   process.stdout.write(`${renderTable(results)}\n`);

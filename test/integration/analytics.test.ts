@@ -88,9 +88,11 @@ describe('visitor analytics', function () {
     s.analytics.panel()?.dispose();
     await sim.close();
   });
-  beforeEach(() => {
+  beforeEach(async () => {
     user = new ScriptedUser(s.ui);
     sim.clearFaults();
+    // Each test meets a server with fresh limits: the 429 wait every window shares goes too.
+    await s.sync.update((state) => void Object.assign(state, { waits: {}, ledger: {} }));
   });
   afterEach(() => user.restore());
 

@@ -65,6 +65,29 @@ function setup(answer: (jobId: string, call: number) => Answer, verdict: (jobId:
 const ok = { value: 'active' };
 
 describe('JobPoller', () => {
+  it('on standby sends nothing, and on taking over counts from the last read another window made', async () => {
+    const { clock, poller, times } = setup(() => ok);
+    poller.setStandby(true);
+    poller.watch('j', { lastAt: 0 });
+    await clock.advance(100_000);
+    assert.deepEqual(times(), [], 'another window polls');
+    poller.noteShared('j', 90_000, undefined);
+    poller.setStandby(false);
+    await clock.advance(60_000);
+    assert.deepEqual(times(), [150], 'one steady interval after the other window\'s read, not at once');
+    poller.dispose();
+  });
+
+  it('opens a fast phase that another window opened', async () => {
+    const { clock, poller, times } = setup(() => ok);
+    poller.watch('j', { lastAt: 0 });
+    await clock.advance(1_000);
+    poller.noteShared('j', 1_000, 61_000);
+    await clock.advance(15_000);
+    assert.deepEqual(times(), [6, 11, 16]);
+    poller.dispose();
+  });
+
   it('polls every 5 s for the first minute after a follow-up, then every minute', async () => {
     const { clock, poller, times } = setup(() => ok);
     poller.watch('j', { fast: true });
