@@ -228,6 +228,39 @@ describe('a person using the extension in VS Code (UI)', function () {
     await expectVisible('the completed job with its check mark again', rows(wb).filter({ hasText: startedPrompt }).locator(ICON.completed));
     await wb.screenshot('4-recovered');
   });
+
+  it('5. sees how many people and AI agents read the docs page being edited, in the status bar and the Explorer', async () => {
+    await wb.clearNotifications();
+    const range = { dateFrom: day(-29), dateTo: day(1) };
+    const truth = sim.visitorsFor(PROJECT, range);
+    const row = truth.visitors.find((r) => r.path === '/quickstart');
+    assert.ok(row, 'the simulator has readers for /quickstart');
+    const en = (n: number) => n.toLocaleString('en-US');
+    const figure = `${en(row.total)} readers · ${Math.round((row.ai / row.total) * 100)}% AI`;
+
+    await wb.runCommand('View: Show Explorer');
+    await wb.page.keyboard.press('Control+P');
+    await wb.page.keyboard.type('docs/quickstart.mdx');
+    await wb.page.keyboard.press('Enter');
+    const item = wb.page.locator('.part.statusbar .statusbar-item').filter({ hasText: 'readers' });
+    await expectText('the readers figure in the status bar', item, figure, TIMEOUTS.ui);
+
+    await item.hover();
+    await expectVisible('the readers tooltip', wb.hover.filter({ hasText: 'Open Visitor Analytics' }));
+    for (const value of [row.human, row.ai, row.total]) await expectVisible(`${value} in the tooltip`, wb.hover.filter({ hasText: en(value) }));
+    await expectVisible('the range in the tooltip', wb.hover.filter({ hasText: `Last 30 days (${day(-29)} to ${day(0)})` }));
+    await expectVisible('the Change Range link', wb.hover.getByRole('link', { name: 'Change Range' }));
+    await wb.screenshot('5-readers-tooltip');
+
+    // The Explorer marks the most-read pages: /quickstart is among the top 10 of the data set.
+    const rank = truth.visitors.indexOf(row) + 1;
+    assert.ok(rank <= 10, `/quickstart ranks ${rank}`);
+    const explorerRow = wb.sidebar.locator('.monaco-list-row').filter({ hasText: 'quickstart.mdx' });
+    await expectVisible('quickstart.mdx in the Explorer', explorerRow);
+    await expectVisible('its readers mark', explorerRow.locator('[class*="monaco-decoration"]').first());
+    await wb.page.mouse.move(0, 0);
+    await wb.screenshot('5-readers-editor');
+  });
 });
 
 /** The rows of the Agent Jobs tree. */
