@@ -12,6 +12,7 @@ import { JobStore } from './jobs/jobStore';
 import { JobTracker } from './jobs/jobTracker';
 import { JobsStatusBar } from './jobs/jobsStatusBar';
 import { JobsTreeProvider } from './jobs/jobsTree';
+import { showProjectInUse } from './jobs/projectInUse';
 import { createLogger, type Logger } from './log';
 import { type ReadersHandle, registerReaders } from './readers/registerReaders';
 import { createUi, type Ui } from './ui';
@@ -55,7 +56,9 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
   const tracker = new JobTracker({ api, store, keys, settings, ui, log: log.scoped('jobs') });
   const tree = new JobsTreeProvider(store, tracker, keys);
   const statusBar = new JobsStatusBar(store);
-  context.subscriptions.push(store, tracker, tree, statusBar, vscode.window.createTreeView('mintlifyAgent.jobs', { treeDataProvider: tree, showCollapseAll: false }));
+  const jobsView = vscode.window.createTreeView('mintlifyAgent.jobs', { treeDataProvider: tree, showCollapseAll: false });
+  tree.keepTimesFresh(jobsView);
+  context.subscriptions.push(store, tracker, tree, statusBar, jobsView, showProjectInUse(jobsView, settings));
   registerContextKeys(context, keys, settings, store);
 
   registerAuthCommands(context, keys, settings, ui);

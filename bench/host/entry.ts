@@ -81,7 +81,7 @@ async function openPanel(seam: TestSeam): Promise<number> {
   await vscode.commands.executeCommand('mintlifyAgent.openAnalytics');
   const deadline = Date.now() + PANEL_TIMEOUT_MS;
   for (;;) {
-    const state = seam.analytics.panel()?.lastState;
+    const state = seam.analytics.panel()?.model.state;
     if (state?.data) return state.data.rows.length;
     if (state?.error || state?.setup) throw new Error(`the panel did not load: ${state.error?.message ?? state.setup?.message}`);
     if (Date.now() > deadline) throw new Error(`the panel showed no rows within ${PANEL_TIMEOUT_MS / 1000} s`);

@@ -76,6 +76,7 @@ export function panelHtml({ cspSource, scriptUri, styleUri, nonce }: PanelHtmlIn
     </div>
     <p id="notice" class="notice" hidden></p>
     <p id="status" class="muted" role="status" aria-live="polite">Loading visitors…</p>
+    <p id="requests" class="muted" hidden></p>
     <section class="totals" aria-labelledby="totals-heading">
       <h2 id="totals-heading" class="visually-hidden">Totals for the range</h2>
       <dl>

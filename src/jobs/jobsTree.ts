@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { ApiError } from '../api';
 import type { ApiKeyStore } from '../auth/apiKey';
 import { Disposable } from '../util/lifecycle';
+import { tickWhileVisible } from '../util/visibleTicker';
 import type { JobTracker } from './jobTracker';
 import { jobLabel, type JobStore, type TrackedJob } from './jobStore';
 
@@ -124,6 +125,11 @@ export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvi
     this.register(store.onDidChange((changed) => this.refresh(changed)));
     this.register(keys.onDidChange(() => this.refresh(undefined)));
     this.register(tracker.onDidChangePaused(() => this.refresh(undefined)));
+  }
+
+  /** Keeps "3 min ago" true while `view` is on screen: redrawn from the store, never a request. */
+  keepTimesFresh(view: vscode.TreeView<JobsTreeNode>, everyMs = 30_000): void {
+    this.register(tickWhileVisible(view, everyMs, () => this.refresh(undefined)));
   }
 
   refresh(changed: TrackedJob | undefined): void {

@@ -141,6 +141,11 @@ export interface ViewState {
   error: ErrorView | undefined;
   /** A settings problem worth a line in the panel (an out-of-range page size). */
   notice: string | undefined;
+  /**
+   * Analytics requests spent this hour (the platform allows 100 per organisation), shown as "N
+   * analytics requests this hour"; undefined until a shared ledger counts them across windows.
+   */
+  requestsThisHour: number | undefined;
 }
 
 export type ExportStatus =

@@ -261,6 +261,54 @@ describe('a person using the extension in VS Code (UI)', function () {
     await wb.page.mouse.move(0, 0);
     await wb.screenshot('5-readers-editor');
   });
+
+  it('6. reloads the window with the panel open and finds it restored on its range and page', async () => {
+    await wb.clickViewTitleButton('Open Visitor Analytics');
+    const panel = wb.webview();
+    const format = numberFormat(await wb.page.evaluate(() => navigator.language));
+    const last90 = sim.visitorsFor(PROJECT, { dateFrom: day(-89), dateTo: day(1) });
+    await panel.locator('#preset').selectOption({ label: 'Last 90 days' }, { timeout: TIMEOUTS.ui });
+    await expectText('the range line', panel.locator('#range-label'), /^Last 90 days/);
+    await expectText('the status line', panel.locator('#status'), /^(Fetched at|Page 1 from memory)/);
+    await panel.locator('#next').click({ timeout: TIMEOUTS.ui });
+    await expectText('the page label after Next', panel.locator('#page-label'), 'Page 2');
+    await expectRow(panel.locator('#rows tr').first(), last90.visitors[50], format);
+
+    sim.clearRequests();
+    const reloaded = wb.page.waitForEvent('domcontentloaded', { timeout: TIMEOUTS.ui });
+    await wb.runCommand('Developer: Reload Window');
+    await reloaded;
+    await wb.page.locator('.monaco-workbench').waitFor({ timeout: TIMEOUTS.poll });
+
+    // This test host keeps secrets only for the page's lifetime (HARNESS.md): the restored panel
+    // asks for the key, and, given it, loads the view it had.
+    const restored = wb.webview();
+    await expectText('the restored panel asking for the key', restored.locator('#setup-message'), /Set your Mintlify admin API key/, TIMEOUTS.poll);
+    await wb.runCommand('Mintlify: Set API Key');
+    await wb.typeInto('Mintlify: Set API Key', DEMO_API_KEY);
+    await wb.pressEnterAndWaitForClose();
+
+    // Same range, same page, its rows fetched again (the page memory ends with the window).
+    await expectText('the restored range line', restored.locator('#range-label'), /^Last 90 days/, TIMEOUTS.poll);
+    await expectText('the restored page label', restored.locator('#page-label'), 'Page 2');
+    await expectRow(restored.locator('#rows tr').first(), last90.visitors[50], format);
+    const asked = sim.requests.filter((r) => r.rawPath.endsWith('/visitors')).map((r) => r.query);
+    assert.deepEqual(asked, [{ dateFrom: day(-89), dateTo: day(1), limit: '50', offset: '50' }], 'one request: page 2 of Last 90 days');
+    await wb.screenshot('6-restored-after-reload');
+  });
+
+  it('7. finds Clear API Key in the palette only while a key is stored', async () => {
+    await wb.runCommand('Mintlify: Clear API Key'); // offered: a key is stored
+    await expectVisible('the welcome asking for a key again', wb.welcome.filter({ hasText: 'Set your Mintlify admin API key' }));
+    await wb.page.keyboard.press('F1');
+    await wb.quickInputField.fill('>Mintlify: Clear API Key');
+    // The palette has filtered once it offers its nearest match; Clear API Key itself is not there.
+    await expectVisible('the palette\'s nearest match', wb.quickInput.locator('.monaco-list-row .label-name').filter({ hasText: /^Mintlify: Set API Key$/ }));
+    const offered = await wb.quickInput.locator('.monaco-list-row .label-name').allTextContents();
+    assert.ok(!offered.some((label) => /Clear API Key/.test(label)), `the palette offers ${JSON.stringify(offered)}`);
+    await wb.page.keyboard.press('Escape');
+    await wb.screenshot('7-no-clear-without-key');
+  });
 });
 
 /** The rows of the Agent Jobs tree. */

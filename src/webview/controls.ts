@@ -1,0 +1,194 @@
+// The analytics webview's controls and messages: the range, page size and export buttons, the
+// setup hint, the error with its buttons, the status line, the totals and the pager. They render
+// the state the extension sends and post back what the user asked for; nothing is decided here.
+import type { ExportStatus, LoadedData, PresetId, ViewState, WebviewMessage } from '../shared/protocol';
+
+export interface ControlElements {
+  setup: HTMLElement;
+  setupMessage: HTMLElement;
+  setupAction: HTMLButtonElement;
+  content: HTMLElement;
+  controls: HTMLFormElement;
+  preset: HTMLSelectElement;
+  custom: HTMLFieldSetElement;
+  from: HTMLInputElement;
+  to: HTMLInputElement;
+  pageSize: HTMLSelectElement;
+  refresh: HTMLButtonElement;
+  exportCsv: HTMLButtonElement;
+  exportJson: HTMLButtonElement;
+  rangeLabel: HTMLElement;
+  alert: HTMLElement;
+  alertMessage: HTMLElement;
+  alertActions: HTMLElement;
+  notice: HTMLElement;
+  status: HTMLElement;
+  requests: HTMLElement;
+  totalHuman: HTMLElement;
+  totalAi: HTMLElement;
+  totalAll: HTMLElement;
+  prev: HTMLButtonElement;
+  pageLabel: HTMLElement;
+  next: HTMLButtonElement;
+  exportStatus: HTMLElement;
+}
+
+const numbers = new Intl.NumberFormat();
+
+export class Controls {
+  private state: ViewState | undefined;
+  private exporting = false;
+  /** The user picked "Custom range…" and has not applied it yet: a state update must not undo that. */
+  private choosingCustom = false;
+
+  constructor(
+    private readonly el: ControlElements,
+    post: (message: WebviewMessage) => void,
+  ) {
+    el.preset.addEventListener('change', () => {
+      this.choosingCustom = el.preset.value === 'custom';
+      if (this.choosingCustom) {
+        // Nothing is asked for until Apply: picking two dates would otherwise cost two requests.
+        el.custom.hidden = false;
+        el.from.value ||= this.state?.resolved?.from ?? '';
+        el.to.value ||= this.state?.resolved?.to ?? '';
+        el.from.focus();
+        return;
+      }
+      post({ type: 'setRange', range: { kind: 'preset', preset: el.preset.value as PresetId } });
+    });
+
+    // A date being edited is the user's until Apply, whatever state arrives meanwhile.
+    for (const input of [el.from, el.to]) input.addEventListener('input', () => (this.choosingCustom = true));
+
+    el.controls.addEventListener('submit', (event) => {
+      event.preventDefault(); // Enter in a date input, or Apply
+      if (el.preset.value !== 'custom') return;
+      this.choosingCustom = false;
+      post({ type: 'setRange', range: { kind: 'custom', from: el.from.value, to: el.to.value } });
+    });
+
+    el.pageSize.addEventListener('change', () => post({ type: 'setPageSize', pageSize: Number(el.pageSize.value) }));
+    el.refresh.addEventListener('click', () => post({ type: 'refresh' }));
+    el.exportCsv.addEventListener('click', () => post({ type: 'export', format: 'csv' }));
+    el.exportJson.addEventListener('click', () => post({ type: 'export', format: 'json' }));
+    el.prev.addEventListener('click', () => this.state && post({ type: 'setPage', page: this.state.view.page - 1 }));
+    el.next.addEventListener('click', () => this.state && post({ type: 'setPage', page: this.state.view.page + 1 }));
+
+    el.setupAction.addEventListener('click', () => {
+      if (this.state?.setup) post({ type: 'runCommand', command: this.state.setup.action });
+    });
+
+    el.alertActions.addEventListener('click', (event) => {
+      const action = (event.target as HTMLElement).closest('button')?.dataset.action;
+      if (action === 'retry') post({ type: 'retry' });
+      else if (action === 'setApiKey' || action === 'setProjectId') post({ type: 'runCommand', command: action });
+    });
+  }
+
+  /** Renders everything but the table; false while only the setup hint shows. */
+  render(s: ViewState): boolean {
+    const el = this.el;
+    this.state = s;
+    el.setup.hidden = !s.setup;
+    el.content.hidden = !!s.setup;
+    if (s.setup) {
+      el.setupMessage.textContent = s.setup.message;
+      el.setupAction.textContent = s.setup.action === 'setApiKey' ? 'Set API Key' : 'Set Project ID';
+      return false;
+    }
+    this.renderRange(s);
+    this.renderMessages(s);
+    this.renderTotals(s.data);
+    el.pageLabel.textContent = `Page ${numbers.format(s.view.page)}`;
+    el.prev.disabled = s.loading || s.view.page <= 1;
+    el.next.disabled = s.loading || !(s.data?.current && s.data.hasMore);
+    return true;
+  }
+
+  renderExport(status: ExportStatus): void {
+    const el = this.el;
+    this.exporting = status.state === 'running';
+    el.exportCsv.disabled = el.exportJson.disabled = this.exporting || !!this.state?.rangeError;
+    const requests = (n: number) => `${numbers.format(n)} request${n === 1 ? '' : 's'}`;
+    switch (status.state) {
+      case 'running':
+        el.exportStatus.textContent = `Exporting… ${numbers.format(status.pages)} pages, ${numbers.format(status.rows)} rows so far.`;
+        break;
+      case 'done':
+        el.exportStatus.textContent = `Exported ${numbers.format(status.rows)} rows to ${status.fileName} with ${requests(status.requests)}.`;
+        break;
+      case 'cancelled':
+        el.exportStatus.textContent = `Export cancelled after ${requests(status.requests)}. No file was written.`;
+        break;
+      case 'failed':
+        el.exportStatus.textContent = status.message;
+        break;
+    }
+  }
+
+  private renderRange(s: ViewState): void {
+    const el = this.el;
+    const range = s.view.range;
+    if (!this.choosingCustom) {
+      el.preset.value = range.kind === 'preset' ? range.preset : 'custom';
+      el.custom.hidden = range.kind !== 'custom';
+      el.from.value = range.kind === 'custom' ? range.from : (s.resolved?.from ?? '');
+      el.to.value = range.kind === 'custom' ? range.to : (s.resolved?.to ?? '');
+    }
+    const size = String(s.view.pageSize);
+    if (![...el.pageSize.options].some((option) => option.value === size)) el.pageSize.add(new Option(size, size)); // a size from the settings
+    el.pageSize.value = size;
+    el.refresh.disabled = s.loading || !!s.rangeError;
+    el.exportCsv.disabled = el.exportJson.disabled = this.exporting || !!s.rangeError;
+    el.rangeLabel.textContent = s.resolved?.label ?? '';
+  }
+
+  private renderMessages(s: ViewState): void {
+    const el = this.el;
+    const problem = s.rangeError ?? s.error?.message;
+    el.alert.hidden = !problem;
+    el.alertMessage.textContent = problem ?? '';
+    el.alertActions.replaceChildren(
+      ...(s.rangeError ? [] : (s.error?.actions ?? [])).map((action) => {
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.dataset.action = action;
+        button.textContent = action === 'retry' ? 'Retry' : action === 'setApiKey' ? 'Set API Key' : 'Set Project ID';
+        return button;
+      }),
+    );
+    el.from.setAttribute('aria-invalid', String(!!s.rangeError));
+    el.to.setAttribute('aria-invalid', String(!!s.rangeError));
+
+    el.notice.hidden = !s.notice;
+    el.notice.textContent = s.notice ?? '';
+
+    const data = s.data;
+    el.status.textContent = s.loading
+      ? 'Loading visitors…'
+      : !data
+        ? ''
+        : !data.current
+          ? `Still showing the last rows loaded: ${data.rangeLabel}, page ${data.page}.`
+          : data.fromCache
+            ? `Page ${data.page} from memory, fetched at ${time(data.fetchedAt)}. Refresh fetches it again.`
+            : `Fetched at ${time(data.fetchedAt)}.`;
+    el.requests.hidden = s.requestsThisHour === undefined;
+    el.requests.textContent = s.requestsThisHour === undefined ? '' : `${numbers.format(s.requestsThisHour)} analytics requests this hour (the platform allows 100).`;
+  }
+
+  private renderTotals(data: LoadedData | undefined): void {
+    const el = this.el;
+    el.totalHuman.textContent = data ? numbers.format(data.totals.human) : '–';
+    el.totalAi.textContent = data ? numbers.format(data.totals.ai) : '–';
+    el.totalAll.textContent = data ? numbers.format(data.totals.total) : '–';
+  }
+}
+
+/** The time of day, and the day too when it was not today (a panel left open overnight). */
+function time(epochMs: number): string {
+  const date = new Date(epochMs);
+  const clock = date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return date.toDateString() === new Date().toDateString() ? clock : `${date.toLocaleDateString()} ${clock}`;
+}
