@@ -241,6 +241,7 @@ describe('a person using the extension in VS Code (UI)', function () {
     await wb.runCommand('View: Show Explorer');
     await wb.page.keyboard.press('Control+P');
     await wb.page.keyboard.type('docs/quickstart.mdx');
+    await expectVisible('quickstart.mdx among the files', wb.quickInput.locator('.monaco-list-row').filter({ hasText: 'quickstart.mdx' }));
     await wb.page.keyboard.press('Enter');
     const item = wb.page.locator('.part.statusbar .statusbar-item').filter({ hasText: 'readers' });
     await expectText('the readers figure in the status bar', item, figure, TIMEOUTS.ui);
