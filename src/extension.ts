@@ -63,8 +63,8 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
 
   registerAuthCommands(context, keys, settings, ui);
   registerJobCommands(context, tracker, store, ui, log.scoped('commands'));
-  const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange });
   const readers = registerReaders(context, { api, settings, keys, ui, log });
+  const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots });
 
   log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)}`);
   return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { ui, store, tracker, statusBar, tree, analytics, readers, requests };

@@ -12,6 +12,7 @@ import type { Ui } from '../ui';
 import { Disposable } from '../util/lifecycle';
 import type { ExportRequest } from './export';
 import { openDocPage } from '../docs/openDocPage';
+import type { FetchPrevious } from './comparison';
 import { panelHtml } from './panelHtml';
 import { PanelModel, type PagerPort, type PanelSettings } from './panelModel';
 
@@ -26,6 +27,8 @@ export interface AnalyticsPanelDeps {
   pageSizeSetting(): { value: number; notice: string | undefined };
   /** Runs an export; resolves when it has finished or failed. */
   exportVisitors(request: ExportRequest): Promise<unknown>;
+  /** The previous period's rows for "Compare with previous period". */
+  fetchPrevious?: FetchPrevious;
 }
 
 export class AnalyticsPanel extends Disposable {
@@ -60,6 +63,7 @@ export class AnalyticsPanel extends Disposable {
       {
         pager: deps.pager,
         log: deps.log,
+        fetchPrevious: deps.fetchPrevious,
         send: (message) => {
           this.panel.webview.postMessage(message).then(undefined, (error: unknown) => this.log.debug(`could not post to the webview: ${String(error)}`));
         },

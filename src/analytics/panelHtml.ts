@@ -68,6 +68,9 @@ export function panelHtml({ cspSource, scriptUri, styleUri, nonce }: PanelHtmlIn
         <button type="button" id="export-csv" class="secondary" title="Save every page of this range as CSV">Export CSV…</button>
         <button type="button" id="export-json" class="secondary" title="Save every page of this range as JSON">Export JSON…</button>
       </div>
+      <div class="field toggle">
+        <input type="checkbox" id="compare"><label for="compare">Compare with previous period</label>
+      </div>
     </form>
     <p id="range-label" class="range-label"></p>
     <div id="alert" class="alert" role="alert" hidden>
@@ -77,12 +80,13 @@ export function panelHtml({ cspSource, scriptUri, styleUri, nonce }: PanelHtmlIn
     <p id="notice" class="notice" hidden></p>
     <p id="status" class="muted" role="status" aria-live="polite">Loading visitors…</p>
     <p id="requests" class="muted" hidden></p>
+    <p id="compare-status" class="muted" role="status" hidden></p>
     <section class="totals" aria-labelledby="totals-heading">
       <h2 id="totals-heading" class="visually-hidden">Totals for the range</h2>
       <dl>
-        <div><dt>Human</dt><dd id="total-human">–</dd></div>
-        <div><dt>AI</dt><dd id="total-ai">–</dd></div>
-        <div><dt>Total</dt><dd id="total-all">–</dd></div>
+        <div><dt>Human</dt><dd id="total-human">–</dd><dd id="change-human" class="change" hidden></dd></div>
+        <div><dt>AI</dt><dd id="total-ai">–</dd><dd id="change-ai" class="change" hidden></dd></div>
+        <div><dt>Total</dt><dd id="total-all">–</dd><dd id="change-all" class="change" hidden></dd></div>
       </dl>
       <p class="muted">Total counts each visitor once: someone seen as both human and AI traffic is one visitor, so it is not human + AI.</p>
     </section>
@@ -93,7 +97,7 @@ export function panelHtml({ cspSource, scriptUri, styleUri, nonce }: PanelHtmlIn
     </div>
     <table id="visitors">
       <caption class="visually-hidden">Unique visitors per page path</caption>
-      <thead><tr>${sortable('path', 'Path', false)}${sortable('human', 'Human', true)}${sortable('ai', 'AI', true)}${sortable('total', 'Total', true)}<th scope="col" class="col-split"><span class="swatch human" aria-hidden="true"></span>Human / <span class="swatch ai" aria-hidden="true"></span>AI</th></tr></thead>
+      <thead><tr>${sortable('path', 'Path', false)}${sortable('human', 'Human', true)}${sortable('ai', 'AI', true)}${sortable('total', 'Total', true)}${sortable('change', 'Change', true)}<th scope="col" class="col-split"><span class="swatch human" aria-hidden="true"></span>Human / <span class="swatch ai" aria-hidden="true"></span>AI</th></tr></thead>
       <tbody id="rows"></tbody>
     </table>
     <button type="button" id="more" class="secondary" hidden></button>

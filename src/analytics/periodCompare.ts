@@ -39,7 +39,7 @@ export function changeLabel(change: Change): string {
 
 /** Sort key for "sort by change": new rows above every growth, then the largest rise first. */
 export function changeRank(change: Change): number {
-  return change.kind === 'new' ? Number.POSITIVE_INFINITY : change.percent;
+  return change.kind === 'new' ? Number.MAX_SAFE_INTEGER : change.percent; // finite: it crosses postMessage
 }
 
 /** Each row's change of `total` against the previous period's rows (by path). */

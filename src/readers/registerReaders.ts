@@ -11,8 +11,10 @@ import type { Ui } from '../ui';
 import { PageReaders } from './pageReaders';
 import { ReadersCodeLens } from './readersCodeLens';
 import { ReadersDecorations } from './readersDecorations';
+import { readersSettings } from './readersSettings';
 import { ReadersStatusBar } from './readersStatusBar';
 import { CHANGE_RANGE_COMMAND, REFRESH_COMMAND } from './readersTooltip';
+import type { SnapshotKey, VisitorsSnapshot } from './visitorsSnapshot';
 
 export interface ReadersDeps {
   api: ApiClient;
@@ -28,6 +30,13 @@ export interface ReadersHandle {
   statusBar: ReadersStatusBar;
   decorations: ReadersDecorations;
   docs: DocsLocator;
+  /** The whole-range snapshots, shared with the panel's "Compare with previous period". */
+  snapshots: {
+    cached: PageReaders['store']['cached'];
+    isFresh: PageReaders['store']['isFresh'];
+    get: (key: SnapshotKey) => Promise<VisitorsSnapshot>;
+    maxPages: () => number;
+  };
 }
 
 export function registerReaders(context: vscode.ExtensionContext, deps: ReadersDeps): ReadersHandle {
@@ -52,5 +61,11 @@ export function registerReaders(context: vscode.ExtensionContext, deps: ReadersD
     }),
     vscode.commands.registerCommand(REFRESH_COMMAND, () => statusBar.update({ refresh: true })),
   );
-  return { readers, statusBar, decorations, docs };
+  const snapshots: ReadersHandle['snapshots'] = {
+    cached: (key) => readers.store.cached(key),
+    isFresh: (snapshot) => readers.store.isFresh(snapshot),
+    get: (key) => readers.store.get(key),
+    maxPages: () => readersSettings.maxPages,
+  };
+  return { readers, statusBar, decorations, docs, snapshots };
 }

@@ -24,6 +24,11 @@ export interface ControlElements {
   notice: HTMLElement;
   status: HTMLElement;
   requests: HTMLElement;
+  compare: HTMLInputElement;
+  compareStatus: HTMLElement;
+  changeHuman: HTMLElement;
+  changeAi: HTMLElement;
+  changeAll: HTMLElement;
   totalHuman: HTMLElement;
   totalAi: HTMLElement;
   totalAll: HTMLElement;
@@ -70,6 +75,7 @@ export class Controls {
 
     el.pageSize.addEventListener('change', () => post({ type: 'setPageSize', pageSize: Number(el.pageSize.value) }));
     el.refresh.addEventListener('click', () => post({ type: 'refresh' }));
+    el.compare.addEventListener('change', () => post({ type: 'setCompare', on: el.compare.checked }));
     el.exportCsv.addEventListener('click', () => post({ type: 'export', format: 'csv' }));
     el.exportJson.addEventListener('click', () => post({ type: 'export', format: 'json' }));
     el.prev.addEventListener('click', () => this.state && post({ type: 'setPage', page: this.state.view.page - 1 }));
@@ -176,6 +182,21 @@ export class Controls {
             : `Fetched at ${time(data.fetchedAt)}.`;
     el.requests.hidden = s.requestsThisHour === undefined;
     el.requests.textContent = s.requestsThisHour === undefined ? '' : `${numbers.format(s.requestsThisHour)} analytics requests this hour (the platform allows 100).`;
+    this.renderCompare(s);
+  }
+
+  private renderCompare(s: ViewState): void {
+    const el = this.el;
+    const c = s.compare;
+    el.compare.checked = c !== undefined;
+    const text = !c ? '' : c.status === 'ready' ? `Change against ${c.previousLabel ?? 'the previous period'}.` : (c.message ?? '');
+    el.compareStatus.hidden = !text;
+    el.compareStatus.textContent = text;
+    const totals = c?.status === 'ready' ? c.totals : undefined;
+    for (const [cell, value] of [[el.changeHuman, totals?.human], [el.changeAi, totals?.ai], [el.changeAll, totals?.total]] as const) {
+      cell.hidden = value === undefined;
+      cell.textContent = value ?? '';
+    }
   }
 
   private renderTotals(data: LoadedData | undefined): void {
