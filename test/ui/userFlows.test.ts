@@ -261,6 +261,30 @@ describe('a person using the extension in VS Code (UI)', function () {
     await expectVisible('its readers mark', explorerRow.locator('[class*="monaco-decoration"]').first());
     await wb.page.mouse.move(0, 0);
     await wb.screenshot('5-readers-editor');
+
+    // Compare with the previous period in the panel: told the cost first, then a ▲/▼ column.
+    await wb.runCommand('Mintlify: Open Visitor Analytics');
+    const panel = wb.webview();
+    await expectText('the range line', panel.locator('#range-label'), /^Last 30 days/);
+    await panel.locator('#compare').check({ timeout: TIMEOUTS.ui });
+    const warning = wb.notification(/Comparing fetches every path of/);
+    await expectVisible('the request count before the comparison starts', warning);
+    await warning.getByRole('button', { name: 'Compare' }).click({ timeout: TIMEOUTS.ui });
+    const previous = sim.visitorsFor(PROJECT, { dateFrom: day(-59), dateTo: day(-29) });
+    await expectText('the comparison line', panel.locator('#compare-status'), `Change against ${day(-59)} to ${day(-30)}.`, TIMEOUTS.poll);
+    const label = (now: number, before: number | undefined) => {
+      if (!before) return 'new';
+      const percent = Math.round(((now - before) / before) * 100);
+      return percent > 0 ? `▲ ${percent}%` : percent < 0 ? `▼ ${-percent}%` : '0%';
+    };
+    for (const [index, current] of truth.visitors.slice(0, 3).entries()) {
+      const expected = label(current.total, previous.visitors.find((r) => r.path === current.path)?.total);
+      await expectText(`the change of ${current.path}`, panel.locator('#rows tr').nth(index).locator('td.col-change'), expected);
+    }
+    await expectText('the change of the total', panel.locator('#change-all'), label(truth.totals.total, previous.totals.total));
+    await wb.screenshot('5-compare');
+    await panel.locator('#compare').uncheck({ timeout: TIMEOUTS.ui });
+    await expectVisible('the table without the Change column', panel.locator('td.col-change').first().locator('xpath=ancestor::table[not(contains(@class, "comparing"))]'));
   });
 
   it('6. reloads the window with the panel open and finds it restored on its range and page', async () => {
