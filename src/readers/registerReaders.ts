@@ -57,7 +57,8 @@ export function registerReaders(context: vscode.ExtensionContext, deps: ReadersD
       const items = PRESETS.map((id: PresetId) => ({ id, label: PRESET_LABELS[id], picked: id === current, description: id === current ? vscode.l10n.t('current') : undefined }));
       const choice = await deps.ui.showQuickPick(items, { title: vscode.l10n.t('Readers: date range'), placeHolder: PRESET_LABELS[current] });
       if (choice) await readers.setPreset(choice.id);
-      await statusBar.whenSettled();
+      // The user asked for this range: fetch it now for the page shown.
+      await statusBar.update();
     }),
     vscode.commands.registerCommand(REFRESH_COMMAND, () => statusBar.update({ refresh: true })),
   );

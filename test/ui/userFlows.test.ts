@@ -285,6 +285,7 @@ describe('a person using the extension in VS Code (UI)', function () {
     await wb.screenshot('5-compare');
     await panel.locator('#compare').uncheck({ timeout: TIMEOUTS.ui });
     await expectVisible('the table without the Change column', panel.locator('td.col-change').first().locator('xpath=ancestor::table[not(contains(@class, "comparing"))]'));
+    await wb.openFromActivityBar('Mintlify'); // where the next steps start
   });
 
   it('6. reloads the window with the panel open and finds it restored on its range and page', async () => {
