@@ -8,6 +8,7 @@ import { NAIVE_INTERVAL_MS } from './pollingClients';
 import { SCENARIO_TEXT, summarizeDelays, type HourResult } from './pollingHour';
 import { formatSpread, ratio, spread } from './stats';
 import { REVIEW_FILES, type ReviewResult } from './review';
+import { READERS_TEXT, type ReadersRun } from './readers';
 import { FILTER_TERM } from './webview';
 import { WINDOWS_SCENARIO, type WindowsResult } from './windows';
 
@@ -28,6 +29,7 @@ export interface BenchResults {
   /** Undefined with --no-host. */
   review?: ReviewResult;
   windows: WindowsResult;
+  readers: ReadersRun[];
   seconds: number;
 }
 
@@ -108,13 +110,29 @@ function rows(r: BenchResults): Row[] {
     add('5 Webview', 'render, sort, filter', 'not measured (--no-host)');
   }
 
-  // 6. Review Changes
+  // 7. Review Changes
   if (r.review) {
-    add('6 Review', `Review Changes click → multi-file diff on screen, ${REVIEW_FILES} files, first click`, ms(r.review.firstMs));
-    add('6 Review', `the same, later clicks (fetch again, diff again)`, formatSpread(r.review.later, 'ms', 0));
+    add('7 Review', `Review Changes click → multi-file diff on screen, ${REVIEW_FILES} files, first click`, ms(r.review.firstMs));
+    add('7 Review', `the same, later clicks (fetch again, diff again)`, formatSpread(r.review.later, 'ms', 0));
   } else {
-    add('6 Review', 'Review Changes on a 50-file branch', 'not measured (--no-host)');
+    add('7 Review', 'Review Changes on a 50-file branch', 'not measured (--no-host)');
   }
+  // 6. Readers
+  for (const run of r.readers) {
+    add(
+      '6 Readers',
+      `open 50 pages over an hour, ${run.paths.toLocaleString('en-US')} paths: requests (minimum; naive)`,
+      `${run.requests} (${run.minimum}; ${run.naive}) → ours / minimum ${ratio(run.requests, run.minimum)}; ${run.rows.toLocaleString('en-US')} paths with readers`,
+    );
+  }
+  const timing = r.host?.readers;
+  if (timing) {
+    add('6 Readers', 'opening a page → its status-bar figure, cold (fetch of the range)', `${formatSpread(spread(timing.coldMs), 'ms', 0)}, ${timing.coldRequests} requests each`);
+    add('6 Readers', 'opening a page → its status-bar figure, warm (kept snapshot)', formatSpread(spread(timing.warmMs), 'ms', 1));
+  } else {
+    add('6 Readers', 'opening a page → status-bar figure', 'not measured (--no-host)');
+  }
+
   return out;
 }
 
@@ -129,7 +147,7 @@ export function renderTable(r: BenchResults): string {
 
 export function renderMarkdown(r: BenchResults): string {
   const table = ['| | figure | value |', '|---|---|---|', ...rows(r).map((row) => `| ${row.section} | ${row.figure} | ${row.value.replaceAll('|', '\\|')} |`)].join('\n');
-  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, reviewSection, findingsSection].map((section) => section(r));
+  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, findingsSection].map((section) => section(r));
   return `# Benchmarks
 
 Written by \`npm run bench\` (bench/run.ts) on ${r.when.slice(0, 10)}: ${r.machine}; code-server ${r.codeServer}.
@@ -291,6 +309,25 @@ The figure "state message with the same 250 rows" is what happens twice per page
 re-attaches the whole table both times, even when the rows did not change.
 
 Reproduce: \`npm run bench\` (with \`--starts 1\` for this figure alone and one activation sample).
+`;
+}
+
+function readersSection(r: BenchResults): string {
+  const timing = r.host?.readers;
+  return `## 6. Readers in the editor
+
+**Requests**: ${READERS_TEXT} The real \`SnapshotStore\` and \`fetchSnapshot\` (src/readers/visitorsSnapshot.ts) with the
+default cap of 40 pages, the real ApiClient, the simulator counting requests; the clock is simulated so the hour passes at once.
+
+**Time to the figure**: ${
+    timing
+      ? `in the real VS Code host, on the last start of figure 1 (simulator of 10,100 paths, no added latency): the bench entry writes a
+docs.json and ${timing.warmMs.length + timing.coldMs.length} pages, opens each with \`showTextDocument\` and polls (every 5 ms) until the status item shows
+that page's figure. Cold: the kept snapshots are cleared first, so the range is fetched (${timing.coldRequests} requests). Warm: the snapshot is kept.`
+      : 'not measured in this run (`--no-host`).'
+  }
+
+Reproduce: \`npm run bench\` (\`--no-host\` for the request figures alone).
 `;
 }
 

@@ -19,6 +19,7 @@ import { measureAnalytics } from './analytics';
 import { measureBundles } from './bundles';
 import { measureFreshness } from './freshness';
 import { measurePollingHour } from './pollingHour';
+import { measureReaders } from './readers';
 import { renderMarkdown, renderTable, type BenchResults } from './report';
 import { measureReview, type ReviewResult } from './review';
 import { measureWindows } from './windows';
@@ -77,6 +78,8 @@ async function main(): Promise<void> {
   const windows = await measureWindows();
   log('analytics: scripted session and timed exports…');
   const analytics = await measureAnalytics(options.exportRuns);
+  log('readers: 50 pages over an hour on 400 and 10,000 paths…');
+  const readers = await measureReaders();
 
   let review: ReviewResult | undefined;
   if (options.host) {
@@ -98,6 +101,7 @@ async function main(): Promise<void> {
     analytics,
     review,
     windows,
+    readers,
     seconds: (Date.now() - began) / 1000,
   };
   process.stdout.write(`${renderTable(results)}\n`);

@@ -66,6 +66,7 @@ function viewState(rows: VisitorRowView[], fetchedAt: number): ViewState {
     error: undefined,
     notice: undefined,
     requestsThisHour: undefined,
+    compare: undefined,
   };
 }
 

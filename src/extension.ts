@@ -74,8 +74,8 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
   registerAuthCommands(context, keys, settings, ui);
   registerJobCommands(context, tracker, store, ui, log.scoped('commands'));
   registerReviewCommands(context, reviewHints, store, tracker, ui, log.scoped('git'));
-  const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange });
   const readers = registerReaders(context, { api, settings, keys, ui, log });
+  const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, requestsThisHour: () => sync.analyticsRequestsThisHour() });
   registerAskAboutThis(context, { docs: readers.docs, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri) });
 
   log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)}`);

@@ -12,6 +12,7 @@ import type { Ui } from '../ui';
 import { Disposable } from '../util/lifecycle';
 import type { ExportRequest } from './export';
 import { openDocPage } from '../docs/openDocPage';
+import type { FetchPrevious } from './comparison';
 import { panelHtml } from './panelHtml';
 import { PanelModel, type PagerPort, type PanelSettings } from './panelModel';
 import { webviewStrings } from './webviewStrings';
@@ -27,6 +28,10 @@ export interface AnalyticsPanelDeps {
   pageSizeSetting(): { value: number; notice: string | undefined };
   /** Runs an export; resolves when it has finished or failed. */
   exportVisitors(request: ExportRequest): Promise<unknown>;
+  /** The previous period's rows for "Compare with previous period". */
+  fetchPrevious?: FetchPrevious;
+  /** Analytics requests this hour across windows (the shared ledger). */
+  requestsThisHour?: () => number;
 }
 
 export class AnalyticsPanel extends Disposable {
@@ -62,6 +67,8 @@ export class AnalyticsPanel extends Disposable {
         pager: deps.pager,
         log: deps.log,
         l10n: vscode.l10n,
+        fetchPrevious: deps.fetchPrevious,
+        requestsThisHour: deps.requestsThisHour,
         send: (message) => {
           this.panel.webview.postMessage(message).then(undefined, (error: unknown) => this.log.debug(`could not post to the webview: ${String(error)}`));
         },

@@ -76,6 +76,9 @@ export function panelHtml({ cspSource, scriptUri, styleUri, nonce, strings, lang
         <button type="button" id="export-csv" class="secondary" title="${t.exportCsvTooltip}">${t.exportCsv}</button>
         <button type="button" id="export-json" class="secondary" title="${t.exportJsonTooltip}">${t.exportJson}</button>
       </div>
+      <div class="field toggle">
+        <input type="checkbox" id="compare"><label for="compare">${t.compareToggle}</label>
+      </div>
     </form>
     <p id="range-label" class="range-label"></p>
     <div id="alert" class="alert" role="alert" hidden>
@@ -85,12 +88,13 @@ export function panelHtml({ cspSource, scriptUri, styleUri, nonce, strings, lang
     <p id="notice" class="notice" hidden></p>
     <p id="status" class="muted" role="status" aria-live="polite">${t.loading}</p>
     <p id="requests" class="muted" hidden></p>
+    <p id="compare-status" class="muted" role="status" hidden></p>
     <section class="totals" aria-labelledby="totals-heading">
       <h2 id="totals-heading" class="visually-hidden">${t.totalsHeading}</h2>
       <dl>
-        <div><dt>${t.human}</dt><dd id="total-human">–</dd></div>
-        <div><dt>${t.ai}</dt><dd id="total-ai">–</dd></div>
-        <div><dt>${t.total}</dt><dd id="total-all">–</dd></div>
+        <div><dt>${t.human}</dt><dd id="total-human">–</dd><dd id="change-human" class="change" hidden></dd></div>
+        <div><dt>${t.ai}</dt><dd id="total-ai">–</dd><dd id="change-ai" class="change" hidden></dd></div>
+        <div><dt>${t.total}</dt><dd id="total-all">–</dd><dd id="change-all" class="change" hidden></dd></div>
       </dl>
       <p class="muted">${t.totalNote}</p>
     </section>
@@ -101,7 +105,7 @@ export function panelHtml({ cspSource, scriptUri, styleUri, nonce, strings, lang
     </div>
     <table id="visitors">
       <caption class="visually-hidden">${t.tableCaption}</caption>
-      <thead><tr>${sortable('path', t.path, false)}${sortable('human', t.human, true)}${sortable('ai', t.ai, true)}${sortable('total', t.total, true)}<th scope="col" class="col-split"><span class="swatch human" aria-hidden="true"></span><span class="swatch ai" aria-hidden="true"></span>${t.humanAiSplit}</th></tr></thead>
+      <thead><tr>${sortable('path', t.path, false)}${sortable('human', t.human, true)}${sortable('ai', t.ai, true)}${sortable('total', t.total, true)}${sortable('change', t.change, true)}<th scope="col" class="col-split"><span class="swatch human" aria-hidden="true"></span><span class="swatch ai" aria-hidden="true"></span>${t.humanAiSplit}</th></tr></thead>
       <tbody id="rows"></tbody>
     </table>
     <button type="button" id="more" class="secondary" hidden></button>

@@ -13,6 +13,7 @@ import {
   type ViewState,
   type WebviewMessage,
 } from '../shared/protocol';
+import { Comparison, type FetchPrevious } from './comparison';
 import { localToday, resolveRange, type Day, type RangeResult } from './dateRange';
 import type { ExportRequest } from './export';
 import type { L10n } from '../errorMessages';
@@ -48,10 +49,12 @@ export interface PanelModelDeps {
    * "N analytics requests this hour"; undefined while there is no ledger to ask.
    */
   requestsThisHour?: () => number | undefined;
+  /** The previous period's rows for "Compare with previous period"; without it the toggle says it is unavailable. */
+  fetchPrevious?: FetchPrevious;
 }
 
 /** Messages the view state answers; the panel class handles openPath, runCommand and export. */
-export type ViewMessage = Extract<WebviewMessage, { type: 'ready' | 'setRange' | 'setPage' | 'setPageSize' | 'refresh' | 'retry' }>;
+export type ViewMessage = Extract<WebviewMessage, { type: 'ready' | 'setRange' | 'setPage' | 'setPageSize' | 'refresh' | 'retry' | 'setCompare' }>;
 
 export const DEFAULT_PRESET = 'last30';
 
@@ -77,6 +80,7 @@ export class PanelModel {
   private exportStatus: ExportStatus | undefined;
   /** Aborted when the panel closes: what is in flight for it stops. */
   private readonly lifetime = new AbortController();
+  private readonly comparison: Comparison;
 
   constructor(
     private readonly deps: PanelModelDeps,
@@ -88,6 +92,7 @@ export class PanelModel {
     this.settingsPageSize = settings.pageSize;
     this.notice = settings.notice;
     this.view = { range: { kind: 'preset', preset: DEFAULT_PRESET }, page: 1, pageSize: settings.pageSize };
+    this.comparison = new Comparison(deps.fetchPrevious);
   }
 
   /** What the webview shows now. */
@@ -105,6 +110,7 @@ export class PanelModel {
       error: this.error,
       notice: this.notice,
       requestsThisHour: this.deps.requestsThisHour?.(),
+      compare: this.comparison.view(this.projectId, range.ok ? range.range : undefined, this.data && this.data.identity === identity ? this.data.loaded : undefined),
     };
   }
 
@@ -135,6 +141,9 @@ export class PanelModel {
         return this.load({ refresh: true });
       case 'retry':
         return this.load();
+      case 'setCompare':
+        this.comparison.set(message.on);
+        return this.compare();
     }
   }
 
@@ -185,6 +194,14 @@ export class PanelModel {
   }
 
   // ---- Loading ------------------------------------------------------------------------------------
+
+  /** The previous period's rows, when comparing: shown loading, then compared. */
+  private async compare(): Promise<void> {
+    const range = this.resolve();
+    this.post();
+    await this.comparison.load(this.projectId, range.ok ? range.range : undefined);
+    if (!this.disposed) this.post();
+  }
 
   private resolve(): RangeResult {
     return resolveRange(this.view.range, this.today(), this.deps.l10n);
@@ -243,7 +260,8 @@ export class PanelModel {
       this.fail(error, identity);
     }
     this.loading = false;
-    return this.post();
+    this.post();
+    if (this.comparison.enabled) await this.compare();
   }
 
   /**

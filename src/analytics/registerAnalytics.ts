@@ -12,6 +12,9 @@ import type { Ui } from '../ui';
 import { AnalyticsPanel, type AnalyticsPanelDeps } from './analyticsPanel';
 import { daysLabel, localToday, presetLabels, resolvePreset } from './dateRange';
 import { VisitorsExporter } from './export';
+import type { SnapshotKey, VisitorsSnapshot } from '../readers/visitorsSnapshot';
+import type { FetchPrevious } from './comparison';
+import { CONFIRM_ABOVE_REQUESTS } from './periodCompare';
 import { VisitorsPager } from './visitorsQuery';
 
 export interface AnalyticsDeps {
@@ -21,6 +24,18 @@ export interface AnalyticsDeps {
   log: Logger;
   /** Fires when the API key is stored or deleted (in this window or another). */
   onDidChangeApiKey: vscode.Event<void>;
+  /** Whole-range snapshots (the readers' cache): the previous period of "Compare" comes from there. */
+  snapshots?: SnapshotSource;
+  /** Analytics requests this hour across windows (the shared ledger), shown in the panel. */
+  requestsThisHour?: () => number;
+}
+
+export interface SnapshotSource {
+  cached(key: SnapshotKey): VisitorsSnapshot | undefined;
+  isFresh(snapshot: VisitorsSnapshot): boolean;
+  get(key: SnapshotKey): Promise<VisitorsSnapshot>;
+  /** The most pages one fetch may take. */
+  maxPages(): number;
 }
 
 /** For tests: the panel of this window, if one is open. */
@@ -49,6 +64,8 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     onDidChangeApiKey: deps.onDidChangeApiKey,
     pageSizeSetting: pageSizeWarner(settings, ui),
     exportVisitors: (request) => exporter.run(request),
+    fetchPrevious: deps.snapshots && previousFetcher(deps.snapshots, ui),
+    requestsThisHour: deps.requestsThisHour,
   };
 
   const adopt = (panel: AnalyticsPanel) => {
@@ -123,6 +140,26 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
  * Reads the page size setting; a value outside 1..250 falls back to 50 with a line in the panel
  * every time and a notification once per bad value (not again on every settings change).
  */
+/**
+ * The previous period through the snapshot cache: free when kept and fresh; otherwise the user is
+ * told the cost first when it may exceed 4 requests, and the fetch shows its progress.
+ */
+function previousFetcher(snapshots: SnapshotSource, ui: Ui): FetchPrevious {
+  return async (projectId, range, label) => {
+    const key = { projectId, ...range };
+    const kept = snapshots.cached(key);
+    if (kept && snapshots.isFresh(kept)) return kept;
+    const estimate = kept ? Math.max(1, kept.pages) : snapshots.maxPages();
+    if (estimate > CONFIRM_ABOVE_REQUESTS) {
+      const go = vscode.l10n.t('Compare');
+      const cost = kept ? vscode.l10n.t('about {0} requests', estimate) : vscode.l10n.t('up to {0} requests (one per 250 paths)', estimate);
+      const choice = await ui.showMessage('warning', vscode.l10n.t('Comparing fetches every path of {0}: {1} of the 100 analytics requests an hour.', label, cost), go);
+      if (choice !== go) throw new Error(vscode.l10n.t('Not compared: the previous period was not fetched.'));
+    }
+    return ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0} to compare…', label) }, () => snapshots.get(key));
+  };
+}
+
 function pageSizeWarner(settings: Settings, ui: Ui): AnalyticsPanelDeps['pageSizeSetting'] {
   let warnedAbout: string | undefined;
   return () => {

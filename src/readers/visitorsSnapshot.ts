@@ -197,6 +197,13 @@ export class SnapshotStore {
     return fetching;
   }
 
+  /** Forgets every kept snapshot, in memory and in storage. */
+  async clear(): Promise<void> {
+    this.memory.clear();
+    this.loaded = true;
+    await this.options.storage.update(STORAGE_KEY, undefined);
+  }
+
   /** Drops what is in memory so the next read comes from storage, as after a window reload. */
   forgetMemory(): void {
     this.memory.clear();

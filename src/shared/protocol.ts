@@ -60,6 +60,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('refresh') }),
   /** Try the request that failed again; pages already fetched stay. */
   z.strictObject({ type: z.literal('retry') }),
+  /** Compare with the previous period (of the same length, just before) on or off. */
+  z.strictObject({ type: z.literal('setCompare'), on: z.boolean() }),
   z.strictObject({ type: z.literal('export'), format: ExportFormat }),
   z.strictObject({ type: z.literal('openPath'), path: z.string().check(z.minLength(1), z.maxLength(MAX_PATH_LENGTH)) }),
   /** Only the commands named here; a webview never names a command id itself. */
@@ -138,6 +140,20 @@ export interface ViewState {
    * analytics requests this hour"; undefined until a shared ledger counts them across windows.
    */
   requestsThisHour: number | undefined;
+  /** Undefined while the comparison is off. */
+  compare: CompareView | undefined;
+}
+
+/** Compare with the previous period, while it is on. Labels are "▲ 12%", "▼ 5%", "0%" or "new". */
+export interface CompareView {
+  status: 'loading' | 'ready' | 'unavailable' | 'failed';
+  /** Why it is unavailable or failed, or what it costs while loading. */
+  message: string | undefined;
+  /** "2026-09-25 to 2026-10-24". */
+  previousLabel: string | undefined;
+  totals: { human: string; ai: string; total: string } | undefined;
+  /** One per row of `data.rows`, in the same order: the change of its total. */
+  rows: { label: string; rank: number }[] | undefined;
 }
 
 export type ExportStatus =
@@ -178,6 +194,10 @@ export interface WebviewStrings {
   tableCaption: string;
   path: string;
   humanAiSplit: string;
+  change: string;
+  compareToggle: string;
+  compareAgainst: string;
+  previousPeriod: string;
   pagerLabel: string;
   previous: string;
   next: string;

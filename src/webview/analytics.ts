@@ -61,6 +61,11 @@ const controlElements: ControlElements = {
   notice: byId('notice'),
   status: byId('status'),
   requests: byId('requests'),
+  compare: byId('compare'),
+  compareStatus: byId('compare-status'),
+  changeHuman: byId('change-human'),
+  changeAi: byId('change-ai'),
+  changeAll: byId('change-all'),
   totalHuman: byId('total-human'),
   totalAi: byId('total-ai'),
   totalAll: byId('total-all'),
@@ -86,7 +91,7 @@ window.addEventListener('message', (event: MessageEvent<ExtensionMessage>) => {
   if (message.type === 'state') {
     saved.view = message.state.view;
     save();
-    if (controls.render(message.state)) table.show(message.state.data);
+    if (controls.render(message.state)) table.show(message.state.data, message.state.compare);
   } else if (message.type === 'export') {
     controls.renderExport(message.status);
   }

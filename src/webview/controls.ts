@@ -25,6 +25,11 @@ export interface ControlElements {
   notice: HTMLElement;
   status: HTMLElement;
   requests: HTMLElement;
+  compare: HTMLInputElement;
+  compareStatus: HTMLElement;
+  changeHuman: HTMLElement;
+  changeAi: HTMLElement;
+  changeAll: HTMLElement;
   totalHuman: HTMLElement;
   totalAi: HTMLElement;
   totalAll: HTMLElement;
@@ -72,6 +77,7 @@ export class Controls {
 
     el.pageSize.addEventListener('change', () => post({ type: 'setPageSize', pageSize: Number(el.pageSize.value) }));
     el.refresh.addEventListener('click', () => post({ type: 'refresh' }));
+    el.compare.addEventListener('change', () => post({ type: 'setCompare', on: el.compare.checked }));
     el.exportCsv.addEventListener('click', () => post({ type: 'export', format: 'csv' }));
     el.exportJson.addEventListener('click', () => post({ type: 'export', format: 'json' }));
     el.prev.addEventListener('click', () => this.state && post({ type: 'setPage', page: this.state.view.page - 1 }));
@@ -180,6 +186,21 @@ export class Controls {
     el.requests.hidden = s.requestsThisHour === undefined;
     el.requests.textContent =
       s.requestsThisHour === undefined ? '' : s.requestsThisHour === 1 ? t.requestsThisHourOne : format(t.requestsThisHour, numbers.format(s.requestsThisHour));
+    this.renderCompare(s);
+  }
+
+  private renderCompare(s: ViewState): void {
+    const el = this.el;
+    const c = s.compare;
+    el.compare.checked = c !== undefined;
+    const text = !c ? '' : c.status === 'ready' ? format(this.t.compareAgainst, c.previousLabel ?? this.t.previousPeriod) : (c.message ?? '');
+    el.compareStatus.hidden = !text;
+    el.compareStatus.textContent = text;
+    const totals = c?.status === 'ready' ? c.totals : undefined;
+    for (const [cell, value] of [[el.changeHuman, totals?.human], [el.changeAi, totals?.ai], [el.changeAll, totals?.total]] as const) {
+      cell.hidden = value === undefined;
+      cell.textContent = value ?? '';
+    }
   }
 
   private renderTotals(data: LoadedData | undefined): void {

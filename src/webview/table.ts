@@ -2,11 +2,11 @@
 // filtered here (on the rows this page has), shown 500 at a time. Paths come from the public
 // internet: every value is set with textContent or as a property, never as HTML.
 import { format } from '../shared/format';
-import type { LoadedData, VisitorRowView, WebviewStrings } from '../shared/protocol';
+import type { CompareView, LoadedData, VisitorRowView, WebviewStrings } from '../shared/protocol';
 
-export type Column = 'path' | 'human' | 'ai' | 'total';
+export type Column = 'path' | 'human' | 'ai' | 'total' | 'change';
 export type Direction = 'ascending' | 'descending';
-export const COLUMNS: readonly Column[] = ['path', 'human', 'ai', 'total'];
+export const COLUMNS: readonly Column[] = ['path', 'human', 'ai', 'total', 'change'];
 
 /** The table's part of the webview's saved state: it survives a hidden tab and a reload. */
 export interface TableChoices {
@@ -35,6 +35,8 @@ const collator = new Intl.Collator(undefined, { numeric: true });
 
 export class VisitorsTable {
   private data: LoadedData | undefined;
+  /** The change of each row's total against the previous period, while comparing and known. */
+  private changes: CompareView['rows'];
   private shownLimit = RENDER_STEP;
   private built: { id: string; rows: VisitorRowView[]; elements: (HTMLTableRowElement | undefined)[]; lowerPaths: string[] } | undefined;
 
@@ -73,8 +75,14 @@ export class VisitorsTable {
     });
   }
 
-  show(data: LoadedData | undefined): void {
+  show(data: LoadedData | undefined, compare?: CompareView): void {
     this.data = data;
+    const changes = compare?.status === 'ready' && compare.rows?.length === data?.rows.length ? compare.rows : undefined;
+    if (changes !== this.changes) {
+      this.changes = changes;
+      this.built = undefined; // the change cells are part of each row
+    }
+    this.el.table.classList.toggle('comparing', compare !== undefined);
     this.render();
   }
 
@@ -92,18 +100,20 @@ export class VisitorsTable {
     let order = all.map((_, index) => index);
     if (needle) order = order.filter((index) => lowerPaths[index].includes(needle));
     const sort = this.choices.sort;
+    const changes = this.changes;
     if (sort) {
       const sign = sort.direction === 'ascending' ? 1 : -1;
       const column = sort.column;
       order.sort((a, b) => {
         const x = all[a];
         const y = all[b];
+        if (column === 'change') return sign * ((changes?.[a]?.rank ?? 0) - (changes?.[b]?.rank ?? 0));
         return sign * (column === 'path' ? collator.compare(x.path, y.path) : x[column] - y[column]);
       });
     }
     const shown = order.slice(0, this.shownLimit);
     const fragment = document.createDocumentFragment();
-    for (const index of shown) fragment.append((elements[index] ??= rowElement(all[index], t)));
+    for (const index of shown) fragment.append((elements[index] ??= rowElement(all[index], t, changes?.[index]?.label)));
     el.rows.replaceChildren(fragment);
 
     for (const th of el.table.querySelectorAll<HTMLTableCellElement>('th[aria-sort]')) {
@@ -140,7 +150,7 @@ export class VisitorsTable {
   }
 }
 
-function rowElement(row: VisitorRowView, t: WebviewStrings): HTMLTableRowElement {
+function rowElement(row: VisitorRowView, t: WebviewStrings, change: string | undefined): HTMLTableRowElement {
   const tr = document.createElement('tr');
 
   const pathCell = tr.insertCell();
@@ -156,6 +166,10 @@ function rowElement(row: VisitorRowView, t: WebviewStrings): HTMLTableRowElement
     cell.className = 'num';
     cell.textContent = numbers.format(count);
   }
+
+  const changeCell = tr.insertCell();
+  changeCell.className = `num col-change${change?.startsWith('▲') ? ' up' : change?.startsWith('▼') ? ' down' : ''}`;
+  changeCell.textContent = change ?? '';
 
   const splitCell = tr.insertCell();
   const bar = document.createElement('div');
