@@ -4,7 +4,7 @@
 // from opening a page to its status-bar figure is measured in the VS Code host (host/entry.ts).
 import { createApiClient } from '../src/api';
 import { localToday, resolvePreset } from '../src/analytics/dateRange';
-import { DEFAULT_MAX_PAGES, fetchSnapshot, readersOf, SNAPSHOT_PAGE_SIZE, SnapshotStore, type SnapshotKey } from '../src/readers/visitorsSnapshot';
+import { DEFAULT_MAX_PAGES, fetchSnapshot, readersOf, SNAPSHOT_PAGE_SIZE, SnapshotStore, type SnapshotKey } from '../src/analytics/visitorsSnapshot';
 import { l10n } from '../test/support/l10n';
 import { startSimulator } from '../test/simulator/server';
 import { API_KEY, PROJECT } from './pollingClients';

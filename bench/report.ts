@@ -316,7 +316,7 @@ function readersSection(r: BenchResults): string {
   const timing = r.host?.readers;
   return `## 6. Readers in the editor
 
-**Requests**: ${READERS_TEXT} The real \`SnapshotStore\` and \`fetchSnapshot\` (src/readers/visitorsSnapshot.ts) with the
+**Requests**: ${READERS_TEXT} The real \`SnapshotStore\` and \`fetchSnapshot\` (src/analytics/visitorsSnapshot.ts) with the
 default cap of 40 pages, the real ApiClient, the simulator counting requests; the clock is simulated so the hour passes at once.
 
 **Time to the figure**: ${

@@ -17,7 +17,7 @@ import { JobsTreeProvider } from './jobs/jobsTree';
 import { createLogger, type Logger } from './log';
 import { type ReadersHandle, registerReaders } from './readers/registerReaders';
 import { gateClient } from './sync/gatedClient';
-import { showLedger } from './sync/ledgerView';
+import { showLedger } from './jobs/ledgerView';
 import { WindowSync } from './sync/windowSync';
 import { createUi, type Ui } from './ui';
 

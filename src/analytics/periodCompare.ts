@@ -1,6 +1,6 @@
 // "Compare with previous period": the same-length period just before a range, and how each total
 // changed against it. The previous period's rows come from a readers snapshot of that range (one
-// full-range fetch, src/readers/visitorsSnapshot.ts), so a path absent there had no visitors then.
+// full-range fetch, src/analytics/visitorsSnapshot.ts), so a path absent there had no visitors then.
 // No vscode import: unit-tested directly. The panel and its webview are not wired to it yet.
 import { addDays, type Day } from './dateRange';
 

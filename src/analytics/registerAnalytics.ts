@@ -12,7 +12,7 @@ import type { Ui } from '../ui';
 import { AnalyticsPanel, type AnalyticsPanelDeps } from './analyticsPanel';
 import { daysLabel, localToday, presetLabels, resolvePreset } from './dateRange';
 import { VisitorsExporter } from './export';
-import type { SnapshotKey, VisitorsSnapshot } from '../readers/visitorsSnapshot';
+import type { SnapshotKey, VisitorsSnapshot } from './visitorsSnapshot';
 import type { FetchPrevious } from './comparison';
 import { CONFIRM_ABOVE_REQUESTS } from './periodCompare';
 import { VisitorsPager } from './visitorsQuery';

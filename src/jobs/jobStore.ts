@@ -42,7 +42,7 @@ export function isTerminalStatus(status: string): boolean {
 export function jobLabel(tracked: TrackedJob): string {
   // The first paragraph: a prompt from Ask the Agent About This… continues with the page it quotes.
   const first = tracked.prompts[0]?.text.trim().split(/\n\s*\n/)[0]?.replace(/\s+/g, ' ').trim();
-  if (!first) return `Job ${tracked.id}`;
+  if (!first) return vscode.l10n.t('Job {0}', tracked.id);
   return first.length > 80 ? `${first.slice(0, 79)}…` : first;
 }
 

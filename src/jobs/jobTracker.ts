@@ -28,10 +28,21 @@ export interface JobTrackerDeps {
 
 /** Commands the finish notification offers; they take the job id. */
 export const NOTIFICATION_ACTIONS = {
-  'Review Changes': 'mintlifyAgent.reviewChanges',
-  'Open Pull Request': 'mintlifyAgent.openPullRequest',
-  'Send Follow-up': 'mintlifyAgent.sendFollowUp',
+  reviewChanges: 'mintlifyAgent.reviewChanges',
+  openPullRequest: 'mintlifyAgent.openPullRequest',
+  sendFollowUp: 'mintlifyAgent.sendFollowUp',
 } as const;
+
+type NotificationAction = keyof typeof NOTIFICATION_ACTIONS;
+
+/** The buttons' labels, in the user's language; the choice is matched against these, never English. */
+function notificationLabels(): Record<NotificationAction, string> {
+  return {
+    reviewChanges: vscode.l10n.t('Review Changes'),
+    openPullRequest: vscode.l10n.t('Open Pull Request'),
+    sendFollowUp: vscode.l10n.t('Send Follow-up'),
+  };
+}
 
 /** Polls after activation rather than during it: activation makes no request. */
 const STARTUP_DELAY_MS = 1_000;
@@ -283,24 +294,26 @@ export class JobTracker extends Disposable {
     const job = tracked.job;
     const level = this.deps.settings.notify;
     if (!job || level === 'off' || (level === 'failures' && job.status !== 'failed')) return;
-    const label = `“${jobLabel(tracked)}”`;
+    const label = jobLabel(tracked);
     let message: string;
-    const actions: (keyof typeof NOTIFICATION_ACTIONS)[] = [];
+    const actions: NotificationAction[] = [];
     if (job.status === 'completed' && job.prLink) {
-      message = `Agent job ${label} completed: its pull request is ready.`;
-      if (this.deps.canReview?.(tracked)) actions.push('Review Changes');
-      actions.push('Open Pull Request', 'Send Follow-up');
+      message = vscode.l10n.t('Agent job “{0}” completed: its pull request is ready.', label);
+      if (this.deps.canReview?.(tracked)) actions.push('reviewChanges');
+      actions.push('openPullRequest', 'sendFollowUp');
     } else if (job.status === 'completed') {
-      message = `Agent job ${label} completed with no files changed, so there is no pull request.`;
-      actions.push('Send Follow-up');
+      message = vscode.l10n.t('Agent job “{0}” completed with no files changed, so there is no pull request.', label);
+      actions.push('sendFollowUp');
     } else if (job.status === 'failed') {
-      message = `Agent job ${label} failed.`;
-      actions.push('Send Follow-up');
+      message = vscode.l10n.t('Agent job “{0}” failed.', label);
+      actions.push('sendFollowUp');
     } else {
-      message = `Agent job ${label} was archived.`;
+      message = vscode.l10n.t('Agent job “{0}” was archived.', label);
     }
-    void this.deps.ui.showMessage(job.status === 'failed' ? 'error' : 'info', message, ...actions).then((choice) => {
-      if (choice) void vscode.commands.executeCommand(NOTIFICATION_ACTIONS[choice as keyof typeof NOTIFICATION_ACTIONS], tracked.id);
+    const labels = notificationLabels();
+    void this.deps.ui.showMessage(job.status === 'failed' ? 'error' : 'info', message, ...actions.map((a) => labels[a])).then((choice) => {
+      const action = actions.find((a) => labels[a] === choice);
+      if (action) void vscode.commands.executeCommand(NOTIFICATION_ACTIONS[action], tracked.id);
     });
   }
 

@@ -9,17 +9,18 @@ import { tickWhileVisible } from '../util/visibleTicker';
 import type { JobTracker } from './jobTracker';
 import { jobLabel, type JobStore, type TrackedJob } from './jobStore';
 
-type StatusLook = { word: string; icon: string; color: string };
+type StatusLook = { word: () => string; icon: string; color: string };
 
+// Words are functions: vscode.l10n.t must run after the bundle is loaded, not at import time.
 const LOOKS: Record<string, StatusLook> = {
-  active: { word: 'active', icon: 'sync~spin', color: 'charts.blue' },
-  completed: { word: 'completed', icon: 'pass', color: 'testing.iconPassed' },
-  failed: { word: 'failed', icon: 'error', color: 'testing.iconFailed' },
-  archived: { word: 'archived', icon: 'archive', color: 'disabledForeground' },
-  unknown: { word: 'unknown status', icon: 'question', color: 'charts.yellow' },
-  notFound: { word: 'not found', icon: 'warning', color: 'list.warningForeground' },
-  pending: { word: 'checking…', icon: 'loading~spin', color: 'foreground' },
-  error: { word: 'error', icon: 'warning', color: 'list.warningForeground' },
+  active: { word: () => vscode.l10n.t({ message: 'active', comment: ['An agent job\'s status.'] }), icon: 'sync~spin', color: 'charts.blue' },
+  completed: { word: () => vscode.l10n.t({ message: 'completed', comment: ['An agent job\'s status.'] }), icon: 'pass', color: 'testing.iconPassed' },
+  failed: { word: () => vscode.l10n.t({ message: 'failed', comment: ['An agent job\'s status.'] }), icon: 'error', color: 'testing.iconFailed' },
+  archived: { word: () => vscode.l10n.t({ message: 'archived', comment: ['An agent job\'s status.'] }), icon: 'archive', color: 'disabledForeground' },
+  unknown: { word: () => vscode.l10n.t('unknown status'), icon: 'question', color: 'charts.yellow' },
+  notFound: { word: () => vscode.l10n.t('not found'), icon: 'warning', color: 'list.warningForeground' },
+  pending: { word: () => vscode.l10n.t('checking…'), icon: 'loading~spin', color: 'foreground' },
+  error: { word: () => vscode.l10n.t('error'), icon: 'warning', color: 'list.warningForeground' },
 };
 
 /** 'active', 'completed', …, 'notFound' or 'pending' (never read yet). */
@@ -32,13 +33,13 @@ export function relativeTime(iso: string | undefined, now = Date.now()): string 
   const time = iso ? Date.parse(iso) : Number.NaN;
   if (Number.isNaN(time)) return '';
   const seconds = Math.round((now - time) / 1000);
-  if (seconds < 45) return 'just now';
+  if (seconds < 45) return vscode.l10n.t('just now');
   const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min ago`;
+  if (minutes < 60) return vscode.l10n.t('{0} min ago', minutes);
   const hours = Math.round(minutes / 60);
-  if (hours < 24) return `${hours} h ago`;
+  if (hours < 24) return vscode.l10n.t('{0} h ago', hours);
   const days = Math.round(hours / 24);
-  return days === 1 ? 'yesterday' : `${days} days ago`;
+  return days === 1 ? vscode.l10n.t('yesterday') : vscode.l10n.t('{0} days ago', days);
 }
 
 export class JobNode extends vscode.TreeItem {
@@ -50,13 +51,13 @@ export class JobNode extends vscode.TreeItem {
   ) {
     super(jobLabel(tracked), vscode.TreeItemCollapsibleState.None);
     const key = statusKey(tracked);
-    const status = tracked.job?.status === 'unknown' ? `${LOOKS.unknown.word} “${tracked.job.reportedStatus}”` : LOOKS[key].word;
+    const status = tracked.job?.status === 'unknown' ? vscode.l10n.t('unknown status “{0}”', tracked.job.reportedStatus) : LOOKS[key].word();
     const look = error && key !== 'notFound' ? LOOKS.error : LOOKS[key];
     const lastActivity = tracked.prompts.at(-1)?.sentAt ?? tracked.job?.createdAt ?? tracked.trackedAt;
     const parts = [status];
-    if (tracked.job?.status === 'completed') parts.push(tracked.job.prLink ? 'PR ready' : 'no changes');
+    if (tracked.job?.status === 'completed') parts.push(tracked.job.prLink ? vscode.l10n.t('PR ready') : vscode.l10n.t('no changes'));
     if (reviewable) parts.push(vscode.l10n.t('review here'));
-    if (error && key !== 'notFound') parts.push(error.kind === 'rateLimited' ? 'rate limited' : 'cannot refresh');
+    if (error && key !== 'notFound') parts.push(error.kind === 'rateLimited' ? vscode.l10n.t('rate limited') : vscode.l10n.t('cannot refresh'));
     parts.push(relativeTime(lastActivity));
     this.id = `job:${tracked.id}`;
     this.description = parts.filter(Boolean).join(' · ');
@@ -78,29 +79,29 @@ function tooltip(tracked: TrackedJob, status: string, error: ApiError | undefine
     md.appendMarkdown('  \n');
   };
   const job = tracked.job;
-  row('Job', tracked.id);
-  row('Status', status);
+  row(vscode.l10n.t('Job'), tracked.id);
+  row(vscode.l10n.t('Status'), status);
   // Separate rows: the hover makes a link of the URL, and `repo@branch` would be a link to a 404.
-  row('Repository', job?.repository);
-  row('Branch', job?.ref);
-  row('Model', job?.model);
-  row('Created', job?.createdAt && new Date(job.createdAt).toLocaleString());
-  row('Archived', job?.archivedAt && new Date(job.archivedAt).toLocaleString());
-  row('Pull request', job?.prLink);
-  if (job?.status === 'completed' && !job.prLink) row('Pull request', 'none (no files changed)');
-  row('Last checked', tracked.checkedAt && new Date(tracked.checkedAt).toLocaleString());
+  row(vscode.l10n.t('Repository'), job?.repository);
+  row(vscode.l10n.t('Branch'), job?.ref);
+  row(vscode.l10n.t('Model'), job?.model);
+  row(vscode.l10n.t('Created'), job?.createdAt && new Date(job.createdAt).toLocaleString());
+  row(vscode.l10n.t('Archived'), job?.archivedAt && new Date(job.archivedAt).toLocaleString());
+  row(vscode.l10n.t('Pull request'), job?.prLink);
+  if (job?.status === 'completed' && !job.prLink) row(vscode.l10n.t('Pull request'), vscode.l10n.t('none (no files changed)'));
+  row(vscode.l10n.t('Last checked'), tracked.checkedAt && new Date(tracked.checkedAt).toLocaleString());
   // Worded by the shared failure table, as a notification about the same error would be.
-  if (error) row('Last error', failureView(error, 'readJob', vscode.l10n, { tracked: true }).message);
-  if (tracked.notFound) row('Note', 'The platform no longer knows this job (404). It is not polled.');
+  if (error) row(vscode.l10n.t('Last error'), failureView(error, 'readJob', vscode.l10n, { tracked: true }).message);
+  if (tracked.notFound) row(vscode.l10n.t('Note'), vscode.l10n.t('The platform no longer knows this job (404). It is not polled.'));
   if (tracked.prompts.length) {
-    md.appendMarkdown('\n---\n\n**Prompts**\n\n');
+    md.appendMarkdown(`\n---\n\n**${vscode.l10n.t('Prompts')}**\n\n`);
     for (const prompt of tracked.prompts) {
       md.appendMarkdown(`- *${new Date(prompt.sentAt).toLocaleString()}*: `);
       md.appendText(prompt.text.length > 300 ? `${prompt.text.slice(0, 299)}…` : prompt.text);
       md.appendMarkdown('\n');
     }
   }
-  if (tracked.unsentPrompt) row('Unsent prompt', tracked.unsentPrompt.slice(0, 300));
+  if (tracked.unsentPrompt) row(vscode.l10n.t('Unsent prompt'), tracked.unsentPrompt.slice(0, 300));
   return md;
 }
 
@@ -165,9 +166,9 @@ export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvi
     const jobs = this.store.all().map((t) => new JobNode(t, this.store.errorOf(t.id), this.review?.isReviewable(t)));
     this.nodes = new Map(jobs.map((n) => [n.tracked.id, n]));
     if (!jobs.length || !this.tracker.poller.isPaused) return jobs;
-    const notice = new NoticeNode('Polling stopped: the API key was not accepted. Set API Key…', {
+    const notice = new NoticeNode(vscode.l10n.t('Polling stopped: the API key was not accepted. Set API Key…'), {
       command: 'mintlifyAgent.setApiKey',
-      title: 'Set API Key',
+      title: vscode.l10n.t('Set API Key'),
     });
     return [notice, ...jobs];
   }

@@ -10,7 +10,7 @@ import type { Logger } from '../log';
 import { PRESETS, type PresetId } from '../shared/protocol';
 import { Disposable } from '../util/lifecycle';
 import { readersSettings } from './readersSettings';
-import { fetchSnapshot, SnapshotStore, snapshotId, type SnapshotKey, type VisitorsSnapshot } from './visitorsSnapshot';
+import { fetchSnapshot, SnapshotStore, snapshotId, type SnapshotKey, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
 
 const RANGE_KEY = 'mintlifyAgent.readers.range';
 const DEFAULT_PRESET: PresetId = 'last30';

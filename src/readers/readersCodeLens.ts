@@ -7,7 +7,7 @@ import { Disposable } from '../util/lifecycle';
 import type { PageReaders } from './pageReaders';
 import { readersSettings } from './readersSettings';
 import { readersPhrase } from './readersText';
-import { readersOf } from './visitorsSnapshot';
+import { readersOf } from '../analytics/visitorsSnapshot';
 
 export class ReadersCodeLens extends Disposable implements vscode.CodeLensProvider {
   private readonly changeEmitter = this.register(new vscode.EventEmitter<void>());

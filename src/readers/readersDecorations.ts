@@ -7,7 +7,7 @@ import { Disposable } from '../util/lifecycle';
 import type { PageReaders } from './pageReaders';
 import { readersSettings } from './readersSettings';
 import { aiPercent, formatCount, RANGE_PHRASES, rankBadge } from './readersText';
-import { readersOf } from './visitorsSnapshot';
+import { readersOf } from '../analytics/visitorsSnapshot';
 
 export class ReadersDecorations extends Disposable implements vscode.FileDecorationProvider {
   private readonly changeEmitter = this.register(new vscode.EventEmitter<undefined>());

@@ -1,7 +1,7 @@
 // The readers settings (mintlifyAgent.readers.*), typed and bounded. Read where used, so a change
 // applies at once.
 import * as vscode from 'vscode';
-import { DEFAULT_MAX_PAGES } from './visitorsSnapshot';
+import { DEFAULT_MAX_PAGES } from '../analytics/visitorsSnapshot';
 
 export type ExplorerMarks = 'off' | 'top' | 'all';
 

@@ -9,7 +9,7 @@ import { Disposable } from '../util/lifecycle';
 import { PausedError, type PageReaders } from './pageReaders';
 import { readersPhrase } from './readersText';
 import { ASK_ABOUT_THIS_COMMAND, CHANGE_RANGE_COMMAND, REFRESH_COMMAND, readersTooltip } from './readersTooltip';
-import { readersOf, type PageReaders as Figures, type VisitorsSnapshot } from './visitorsSnapshot';
+import { readersOf, type PageReaders as Figures, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
 
 export const PAGE_READERS_SHOWN_KEY = 'mintlifyAgent.pageReadersShown';
 

@@ -2,7 +2,7 @@
 // tooltip. The strings are English templates; the callers pass them through vscode.l10n.t, so this
 // module stays free of vscode and is unit-tested directly.
 import type { PresetId } from '../shared/protocol';
-import type { PageReaders } from './visitorsSnapshot';
+import type { PageReaders } from '../analytics/visitorsSnapshot';
 
 const numbers = new Intl.NumberFormat('en-US');
 

@@ -5,7 +5,7 @@ import type { DocPage } from '../docs/docsLocator';
 import { presetLabels } from '../analytics/dateRange';
 import type { PresetId } from '../shared/protocol';
 import { aiPercent, formatCount } from './readersText';
-import type { PageReaders } from './visitorsSnapshot';
+import type { PageReaders } from '../analytics/visitorsSnapshot';
 
 export const ASK_ABOUT_THIS_COMMAND = 'mintlifyAgent.askAboutThis';
 export const OPEN_ANALYTICS_COMMAND = 'mintlifyAgent.openAnalytics';

@@ -15,7 +15,7 @@ import { ReadersDecorations } from './readersDecorations';
 import { readersSettings } from './readersSettings';
 import { ReadersStatusBar } from './readersStatusBar';
 import { CHANGE_RANGE_COMMAND, REFRESH_COMMAND } from './readersTooltip';
-import type { SnapshotKey, VisitorsSnapshot } from './visitorsSnapshot';
+import type { SnapshotKey, VisitorsSnapshot } from '../analytics/visitorsSnapshot';
 
 export interface ReadersDeps {
   api: ApiClient;

@@ -28,26 +28,41 @@ export const FALLBACK_READ_MS = 1_000;
 /** A 429 without Retry-After still keeps every window off that family for this long. */
 const DEFAULT_429_WAIT_MS = 60_000;
 
+/**
+ * Longest a file operation on the shared store may take. Reads and writes run one at a time, so a
+ * call that never settled would stall every later read of this window: it fails instead, is
+ * logged, and the next read or write starts afresh.
+ */
+export const FS_DEADLINE_MS = 5_000;
+
+function bounded<T>(operation: Thenable<T>, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${FS_DEADLINE_MS} ms`)), FS_DEADLINE_MS);
+  });
+  return Promise.race([Promise.resolve(operation), deadline]).finally(() => clearTimeout(timer));
+}
+
 export function vscodeSyncFs(dir: vscode.Uri): SyncFs {
   const fs = vscode.workspace.fs;
   const at = (name: string) => vscode.Uri.joinPath(dir, name);
   let tmp = 0;
   return {
-    list: async () => (await fs.readDirectory(dir)).filter(([, type]) => type === vscode.FileType.File).map(([name]) => name),
+    list: async () => (await bounded(fs.readDirectory(dir), 'listing the shared store')).filter(([, type]) => type === vscode.FileType.File).map(([name]) => name),
     read: async (name) => {
       try {
-        return new TextDecoder().decode(await fs.readFile(at(name)));
+        return new TextDecoder().decode(await bounded(fs.readFile(at(name)), `reading ${name}`));
       } catch {
         return undefined;
       }
     },
     writeAtomic: async (name, text) => {
       const temp = at(`${name}.${++tmp}.tmp`);
-      await fs.writeFile(temp, new TextEncoder().encode(text));
-      await fs.rename(temp, at(name), { overwrite: true });
+      await bounded(fs.writeFile(temp, new TextEncoder().encode(text)), `writing ${name}`);
+      await bounded(fs.rename(temp, at(name), { overwrite: true }), `replacing ${name}`);
     },
-    rename: (from, to) => Promise.resolve(fs.rename(at(from), at(to), { overwrite: false })),
-    remove: (name) => Promise.resolve(fs.delete(at(name))),
+    rename: (from, to) => bounded(fs.rename(at(from), at(to), { overwrite: false }), `renaming ${from}`),
+    remove: (name) => bounded(fs.delete(at(name)), `removing ${name}`),
   };
 }
 

@@ -271,6 +271,8 @@ describe('a person using the extension in VS Code (UI)', function () {
     fs.mkdirSync(screenshots, { recursive: true });
     fs.copyFileSync(shot, path.join(screenshots, 'review-changes.png'));
     sim.setNewJobSource(undefined);
+    // The next steps open docs pages of the workspace; the diff's read-only sides must not be among them.
+    await wb.runCommand('View: Close All Editors');
   });
 
   it('6. sees how many people and AI agents read the docs page being edited, in the status bar and the Explorer', async () => {

@@ -152,9 +152,13 @@ export class Workbench {
     await this.quickInputField.fill(text);
   }
 
-  /** Enter, and wait for the quick input to close (the box accepted what was typed). */
+  /**
+   * Enter in the quick input's field, and wait for it to close (the box accepted what was typed).
+   * Pressed on the field, not the page: the workbench may move focus meanwhile (a walkthrough
+   * advancing to its next step does), and Enter must still reach the box.
+   */
   async pressEnterAndWaitForClose(): Promise<void> {
-    await this.page.keyboard.press('Enter');
+    await this.quickInputField.press('Enter', { timeout: TIMEOUTS.ui });
     await this.quickInput.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui });
   }
 

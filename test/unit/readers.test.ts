@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { createApiClient, type ApiClient } from '../../src/api';
 import { aiPercent, readersPhrase } from '../../src/readers/readersText';
-import { fetchSnapshot, readersOf, SnapshotStore, type SnapshotKey, type VisitorsSnapshot } from '../../src/readers/visitorsSnapshot';
+import { fetchSnapshot, readersOf, SnapshotStore, type SnapshotKey, type VisitorsSnapshot } from '../../src/analytics/visitorsSnapshot';
 import { startSimulator, type Simulator } from '../simulator/server';
 
 const PROJECT = 'demo-project';

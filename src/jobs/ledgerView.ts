@@ -4,9 +4,9 @@
 // WindowSync.analyticsRequestsThisHour() with WindowSync.onDidChange for the analytics panel.
 import * as vscode from 'vscode';
 import type { Settings } from '../config';
-import { projectInUse } from '../jobs/projectInUse';
-import { HOURLY_LIMIT } from './ledger';
-import type { WindowSync } from './windowSync';
+import { projectInUse } from './projectInUse';
+import { HOURLY_LIMIT } from '../sync/ledger';
+import type { WindowSync } from '../sync/windowSync';
 
 /** How often the figure is redrawn while nothing happens: requests slide out of the hour. */
 const REDRAW_MS = 30_000;

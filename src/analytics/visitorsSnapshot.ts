@@ -4,7 +4,7 @@
 // 50 pages in an hour costs 2 requests instead of 50. No vscode import: unit-tested directly.
 import * as z from 'zod/mini';
 import type { VisitorRow, VisitorTotals } from '../api/schemas';
-import type { FetchVisitors } from '../analytics/visitorsQuery';
+import type { FetchVisitors } from './visitorsQuery';
 import { normalizeSitePath } from '../docs/sitePaths';
 
 export const SNAPSHOT_PAGE_SIZE = 250;
