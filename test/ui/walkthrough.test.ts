@@ -5,10 +5,7 @@
 // The workbench shows a step's checkmark as a checkbox (`[data-done-step-id]`, its aria-checked
 // what a screen reader announces) that it updates live from the walkthrough's completion events.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
-import { findRepoRoot } from '../host/codeServer';
 import { DEMO_API_KEY } from '../simulator/demo';
 import { PROJECT, UiSession } from './uiSession';
 import { expectVisible, TIMEOUTS, type Workbench } from './workbench';
@@ -17,14 +14,6 @@ const TITLE = 'Get Started with Mintlify Agent & Analytics';
 const STEPS = ['setApiKey', 'setProject', 'startOrTrackJob', 'openAnalytics', 'askAboutPage', 'pageReaders'] as const;
 type Step = (typeof STEPS)[number];
 
-/**
- * The last two steps teach features built alongside this walkthrough (issues 10 and 11). Their
- * tests are defined once the manifest contributes the feature's commands, so they start running,
- * and must pass, the moment the feature is merged; before that there is nothing a person could do.
- */
-const contributed = new Set(
-  (JSON.parse(readFileSync(join(findRepoRoot(__dirname), 'package.json'), 'utf8')) as { contributes: { commands: { command: string }[] } }).contributes.commands.map((c) => c.command),
-);
 const DOCS_PAGE = 'quickstart.mdx';
 
 describe('the first-run walkthrough (UI)', function () {
@@ -139,28 +128,24 @@ describe('the first-run walkthrough (UI)', function () {
     await expectVisible('the walkthrough beside it', page());
   }
 
-  if (contributed.has('mintlifyAgent.refreshReaders')) {
-    it('ticks "See who reads a page" once a docs page\'s readers figure shows', async () => {
-      await expectTicked('pageReaders', false);
-      await openDocsPage();
-      // The figure needs one analytics request after the page opens: a poll-sized bound.
-      await wb.page.waitForFunction(
-        (selector) => document.querySelector(selector)?.getAttribute('aria-checked') === 'true',
-        '.part.editor .gettingStartedContainer [data-done-step-id$="#pageReaders"]',
-        { timeout: TIMEOUTS.poll },
-      );
-    });
-  }
+  it('ticks "See who reads a page" once a docs page\'s readers figure shows', async () => {
+    await expectTicked('pageReaders', false);
+    await openDocsPage();
+    // The figure needs one analytics request after the page opens: a poll-sized bound.
+    await wb.page.waitForFunction(
+      (selector) => document.querySelector(selector)?.getAttribute('aria-checked') === 'true',
+      '.part.editor .gettingStartedContainer [data-done-step-id$="#pageReaders"]',
+      { timeout: TIMEOUTS.poll },
+    );
+  });
 
-  if (contributed.has('mintlifyAgent.askAboutThis')) {
-    it('ticks "Ask the agent about a page" once the command runs on a docs page', async () => {
-      await expectTicked('askAboutPage', false);
-      await openDocsPage();
-      await wb.runCommand('Mintlify: Ask the Agent About This…');
-      // Whatever it asks next (a prompt box), the person changes their mind: nothing is sent.
-      await wb.quickInput.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
-      await wb.page.keyboard.press('Escape');
-      await expectTicked('askAboutPage', true);
-    });
-  }
+  it('ticks "Ask the agent about a page" once the command runs on a docs page', async () => {
+    await expectTicked('askAboutPage', false);
+    await openDocsPage();
+    await wb.runCommand('Mintlify: Ask the Agent About This…');
+    // Whatever it asks next (a prompt box), the person changes their mind: nothing is sent.
+    await wb.quickInput.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    await wb.page.keyboard.press('Escape');
+    await expectTicked('askAboutPage', true);
+  });
 });
