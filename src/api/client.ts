@@ -6,6 +6,7 @@ import { checkBaseUrl } from './baseUrl';
 import { ApiError, parseRetryAfter } from './errors';
 import { checkId, checkPrompt, checkVisitorsQuery, type VisitorsQuery } from './inputs';
 import { AgentJob, ErrorBody, type PromptBody, VisitorsPage } from './schemas';
+import { type SignalsApi, signalsApi } from './signalsApi';
 
 export interface RequestLogEntry {
   method: string;
@@ -35,7 +36,7 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-export interface ApiClient {
+export interface ApiClient extends SignalsApi {
   getJob(projectId: string, jobId: string, options?: CallOptions): Promise<AgentJob>;
   createJob(projectId: string, prompt: string, options?: CallOptions): Promise<AgentJob>;
   sendMessage(projectId: string, jobId: string, prompt: string, options?: CallOptions): Promise<AgentJob>;
@@ -125,6 +126,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (offset !== undefined) searchParams.offset = String(offset);
       return call('get', ['v1', 'analytics', checkId('project', projectId), 'visitors'], VisitorsPage, { searchParams, signal });
     },
+    ...signalsApi(call),
   };
 }
 
