@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { ensureCodeServer } from '../test/host/codeServer';
 import { startHost, type Host } from '../test/host/host';
 import { startSimulator } from '../test/simulator/server';
-import { BENCH_PROJECT, DONE_ENV, REPORT_ENV, WEBVIEW_ENV, type ActivationReport, type HostReport } from './host/protocol';
+import { BENCH_PROJECT, DONE_ENV, REPORT_ENV, WEBVIEW_ENV, type ActivationReport, type HostReport, type ReadersTiming } from './host/protocol';
 import { measureWebview, type WebviewResult } from './webview';
 
 const REPORT_TIMEOUT_MS = 120_000;
@@ -23,6 +23,7 @@ export interface StartResult extends ActivationReport {
 export interface HostBenchResult {
   starts: StartResult[];
   webview: WebviewResult | undefined;
+  readers: ReadersTiming | undefined;
 }
 
 export async function measureInHost(opts: { repoRoot: string; starts: number; webview: boolean; log: (s: string) => void }): Promise<HostBenchResult> {
@@ -33,14 +34,16 @@ export async function measureInHost(opts: { repoRoot: string; starts: number; we
   const serverMain = await ensureCodeServer(opts.log, { repoRoot: opts.repoRoot });
   const starts: StartResult[] = [];
   let webview: WebviewResult | undefined;
+  let readers: ReadersTiming | undefined;
   for (let i = 1; i <= opts.starts; i++) {
     const withWebview = opts.webview && i === opts.starts;
     opts.log(`  start ${i}/${opts.starts}${withWebview ? ' (+ webview)' : ''}…`);
     const result = await oneStart({ ...opts, serverMain, withWebview, transcript, logFile });
     starts.push(result.start);
     webview ??= result.webview;
+    readers ??= result.readers;
   }
-  return { starts, webview };
+  return { starts, webview, readers };
 }
 
 async function oneStart(opts: {
@@ -49,7 +52,7 @@ async function oneStart(opts: {
   withWebview: boolean;
   transcript: (line: string) => void;
   logFile: string;
-}): Promise<{ start: StartResult; webview: WebviewResult | undefined }> {
+}): Promise<{ start: StartResult; webview: WebviewResult | undefined; readers: ReadersTiming | undefined }> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mintlify-bench-'));
   const workspace = path.join(scratch, 'workspace');
   fs.mkdirSync(workspace);
@@ -74,13 +77,14 @@ async function oneStart(opts: {
     const activation = report.activation as ActivationReport;
     const start: StartResult = { ...activation, simulatorRequests: sim.requests.length, startSeconds: (Date.now() - started) / 1000 };
     let webview: WebviewResult | undefined;
+    let readers: ReadersTiming | undefined;
     if (opts.withWebview) {
-      await waitForReport(reportFile, host, (r) => r.panelRows !== undefined, opts.logFile);
+      readers = (await waitForReport(reportFile, host, (r) => r.panelRows !== undefined, opts.logFile)).readers;
       const rows = sim.visitorsFor(BENCH_PROJECT, {}).visitors;
       webview = await measureWebview(host.page, rows, WEBVIEW_REPEATS);
       fs.writeFileSync(doneFile, '');
     }
-    return { start, webview };
+    return { start, webview, readers };
   } finally {
     await host?.stop();
     await sim.close();

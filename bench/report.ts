@@ -7,6 +7,7 @@ import { DEFAULT_TIMINGS } from '../src/jobs/jobPoller';
 import { NAIVE_INTERVAL_MS } from './pollingClients';
 import { SCENARIO_TEXT, summarizeDelays, type HourResult } from './pollingHour';
 import { formatSpread, ratio, spread } from './stats';
+import { READERS_TEXT, type ReadersRun } from './readers';
 import { FILTER_TERM } from './webview';
 
 export interface BenchResults {
@@ -23,6 +24,7 @@ export interface BenchResults {
   freshnessRequestMs: number;
   hour: HourResult;
   analytics: AnalyticsResult;
+  readers: ReadersRun[];
   seconds: number;
 }
 
@@ -85,6 +87,22 @@ function rows(r: BenchResults): Row[] {
   const a = r.analytics;
   add('4 Analytics', `export at ${LATENCY_MS} ms a request`, `${Math.round(a.medianRowsPerSecond).toLocaleString('en-US')} rows/s (${a.exportRows.toLocaleString('en-US')} rows, ${a.exportPages} pages, ${s(a.medianExportMs)}; median of ${a.rowsPerSecond.length})`);
 
+  // 6. Readers (before 5 in the code, numbered after it: a later figure)
+  for (const run of r.readers) {
+    add(
+      '6 Readers',
+      `open 50 pages over an hour, ${run.paths.toLocaleString('en-US')} paths: requests (minimum; naive)`,
+      `${run.requests} (${run.minimum}; ${run.naive}) → ours / minimum ${ratio(run.requests, run.minimum)}; ${run.rows.toLocaleString('en-US')} paths with readers`,
+    );
+  }
+  const timing = r.host?.readers;
+  if (timing) {
+    add('6 Readers', 'opening a page → its status-bar figure, cold (fetch of the range)', `${formatSpread(spread(timing.coldMs), 'ms', 0)}, ${timing.coldRequests} requests each`);
+    add('6 Readers', 'opening a page → its status-bar figure, warm (kept snapshot)', formatSpread(spread(timing.warmMs), 'ms', 1));
+  } else {
+    add('6 Readers', 'opening a page → status-bar figure', 'not measured (--no-host)');
+  }
+
   // 5. Webview
   if (r.host?.webview) {
     for (const f of r.host.webview.figures) {
@@ -107,7 +125,7 @@ export function renderTable(r: BenchResults): string {
 
 export function renderMarkdown(r: BenchResults): string {
   const table = ['| | figure | value |', '|---|---|---|', ...rows(r).map((row) => `| ${row.section} | ${row.figure} | ${row.value.replaceAll('|', '\\|')} |`)].join('\n');
-  const sections = [activationSection, freshnessSection, pollingSection, analyticsSection, webviewSection, findingsSection].map((section) => section(r));
+  const sections = [activationSection, freshnessSection, pollingSection, analyticsSection, webviewSection, readersSection, findingsSection].map((section) => section(r));
   return `# Benchmarks
 
 Written by \`npm run bench\` (bench/run.ts) on ${r.when.slice(0, 10)}: ${r.machine}; code-server ${r.codeServer}.
@@ -251,6 +269,25 @@ The figure "state message with the same 250 rows" is what happens twice per page
 re-attaches the whole table both times, even when the rows did not change.
 
 Reproduce: \`npm run bench\` (with \`--starts 1\` for this figure alone and one activation sample).
+`;
+}
+
+function readersSection(r: BenchResults): string {
+  const timing = r.host?.readers;
+  return `## 6. Readers in the editor
+
+**Requests**: ${READERS_TEXT} The real \`SnapshotStore\` and \`fetchSnapshot\` (src/readers/visitorsSnapshot.ts) with the
+default cap of 40 pages, the real ApiClient, the simulator counting requests; the clock is simulated so the hour passes at once.
+
+**Time to the figure**: ${
+    timing
+      ? `in the real VS Code host, on the last start of figure 1 (simulator of 10,100 paths, no added latency): the bench entry writes a
+docs.json and ${timing.warmMs.length + timing.coldMs.length} pages, opens each with \`showTextDocument\` and polls (every 5 ms) until the status item shows
+that page's figure. Cold: the kept snapshots are cleared first, so the range is fetched (${timing.coldRequests} requests). Warm: the snapshot is kept.`
+      : 'not measured in this run (`--no-host`).'
+  }
+
+Reproduce: \`npm run bench\` (\`--no-host\` for the request figures alone).
 `;
 }
 

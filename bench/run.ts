@@ -18,6 +18,7 @@ import { measureAnalytics } from './analytics';
 import { measureBundles } from './bundles';
 import { measureFreshness } from './freshness';
 import { measurePollingHour } from './pollingHour';
+import { measureReaders } from './readers';
 import { renderMarkdown, renderTable, type BenchResults } from './report';
 
 interface Options {
@@ -70,6 +71,8 @@ async function main(): Promise<void> {
   const hour = await measurePollingHour();
   log('analytics: scripted session and timed exports…');
   const analytics = await measureAnalytics(options.exportRuns);
+  log('readers: 50 pages over an hour on 400 and 10,000 paths…');
+  const readers = await measureReaders();
 
   const results: BenchResults = {
     when: new Date().toISOString(),
@@ -83,6 +86,7 @@ async function main(): Promise<void> {
     freshnessRequestMs: freshness.requestMs,
     hour,
     analytics,
+    readers,
     seconds: (Date.now() - began) / 1000,
   };
   process.stdout.write(`${renderTable(results)}\n`);

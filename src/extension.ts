@@ -13,6 +13,7 @@ import { JobTracker } from './jobs/jobTracker';
 import { JobsStatusBar } from './jobs/jobsStatusBar';
 import { JobsTreeProvider } from './jobs/jobsTree';
 import { createLogger, type Logger } from './log';
+import { type ReadersHandle, registerReaders } from './readers/registerReaders';
 import { createUi, type Ui } from './ui';
 
 /** Returned to the integration tests only (never in production: it would hand other extensions our internals). */
@@ -23,6 +24,7 @@ export interface TestSeam {
   statusBar: JobsStatusBar;
   tree: JobsTreeProvider;
   analytics: AnalyticsHandle;
+  readers: ReadersHandle;
   /** Every call of the API client in this session (the last 1,000), sent or stopped before sending. */
   requests: readonly RequestLogEntry[];
 }
@@ -59,9 +61,10 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
   registerAuthCommands(context, keys, settings, ui);
   registerJobCommands(context, tracker, store, ui, log.scoped('commands'));
   const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange });
+  const readers = registerReaders(context, { api, settings, keys, ui, log });
 
   log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)}`);
-  return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { ui, store, tracker, statusBar, tree, analytics, requests };
+  return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { ui, store, tracker, statusBar, tree, analytics, readers, requests };
 }
 
 export function deactivate(): void {

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../../src/extension';
-import { BENCH_KEY, DONE_ENV, EXTENSION_ID, REPORT_ENV, WEBVIEW_ENV, type ActivationReport, type HostReport } from './protocol';
+import { BENCH_KEY, DONE_ENV, EXTENSION_ID, REPORT_ENV, WEBVIEW_ENV, type ActivationReport, type HostReport, type ReadersTiming } from './protocol';
 
 /** Past JobTracker's 1 s startup delay, the first moment the extension could poll. */
 const QUIET_MS = 3_000;
@@ -25,7 +25,10 @@ export async function run(): Promise<void> {
     report.activation = activation;
     write(reportFile, report);
     if (process.env[WEBVIEW_ENV]) {
-      report.panelRows = await openPanel(seam);
+      const panelRows = await openPanel(seam);
+      // Before the launcher hears of the panel, so its webview measurement runs alone.
+      report.readers = await measureReaders(seam);
+      report.panelRows = panelRows;
       write(reportFile, report);
       await waitForFile(process.env[DONE_ENV], DONE_TIMEOUT_MS);
     }
@@ -83,6 +86,50 @@ async function openPanel(seam: TestSeam): Promise<number> {
     if (state?.error || state?.setup) throw new Error(`the panel did not load: ${state.error?.message ?? state.setup?.message}`);
     if (Date.now() > deadline) throw new Error(`the panel showed no rows within ${PANEL_TIMEOUT_MS / 1000} s`);
     await delay(50);
+  }
+}
+
+const READERS_PAGES = ['/quickstart', '/introduction', '/installation', '/changelog', '/concepts/projects', '/guides/custom-domains'];
+
+/** Opening a docs page until its status-bar figure shows: cold (range fetched) and warm (kept). */
+async function measureReaders(seam: TestSeam): Promise<ReadersTiming> {
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+  if (!root) throw new Error('the bench window has no workspace folder');
+  const docs = vscode.Uri.joinPath(root, 'docs');
+  await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(docs, 'docs.json'), new TextEncoder().encode('{ "name": "Bench" }\n'));
+  const uris = READERS_PAGES.map((p) => vscode.Uri.joinPath(docs, `${p.slice(1)}.mdx`));
+  for (const uri of uris) await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('# Page\n'));
+  await until('the docs root', async () => (await seam.readers.docs.pageOf(uris[0])) !== undefined);
+  const time = async (uri: vscode.Uri) => {
+    const started = performance.now();
+    await vscode.window.showTextDocument(uri, { preview: false });
+    await until(`the figure of ${uri.path}`, () => {
+      const shown = seam.readers.statusBar.shown;
+      return shown?.figures !== undefined && shown.page.uri.toString() === uri.toString();
+    });
+    return performance.now() - started;
+  };
+  const visitors = () => seam.requests.filter((r) => r.path.includes('/visitors')).length;
+  const coldMs: number[] = [];
+  const warmMs: number[] = [];
+  let coldRequests = 0;
+  for (let round = 0; round < 3; round++) {
+    await seam.readers.readers.store.clear();
+    const before = visitors();
+    coldMs.push(await time(uris[(round * 2) % uris.length]));
+    coldRequests = visitors() - before;
+    warmMs.push(await time(uris[(round * 2 + 1) % uris.length]));
+  }
+  for (const uri of uris) warmMs.push(await time(uri));
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  return { coldMs, warmMs, coldRequests };
+}
+
+async function until(what: string, condition: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + PANEL_TIMEOUT_MS;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await delay(5);
   }
 }
 

@@ -28,7 +28,16 @@ export interface ActivationReport {
 
 export interface HostReport {
   activation?: ActivationReport;
+  /** Opening a docs page → its status-bar readers figure (webview start only). */
+  readers?: ReadersTiming;
   /** Rows shown by the panel after its first load (webview start only). */
   panelRows?: number;
   error?: string;
+}
+
+export interface ReadersTiming {
+  coldMs: number[];
+  warmMs: number[];
+  /** Visitors requests one cold figure took. */
+  coldRequests: number;
 }

@@ -1,0 +1,36 @@
+// The optional CodeLens on a page's first line, saying what the status item says (setting
+// mintlifyAgent.readers.codeLens, off by default). Like the Explorer marks it only reads a kept
+// snapshot: the status item is what fetches.
+import * as vscode from 'vscode';
+import type { DocsLocator } from '../docs/docsLocator';
+import { Disposable } from '../util/lifecycle';
+import type { PageReaders } from './pageReaders';
+import { readersSettings } from './readersSettings';
+import { readersPhrase } from './readersText';
+import { readersOf } from './visitorsSnapshot';
+
+export class ReadersCodeLens extends Disposable implements vscode.CodeLensProvider {
+  private readonly changeEmitter = this.register(new vscode.EventEmitter<void>());
+  readonly onDidChangeCodeLenses = this.changeEmitter.event;
+
+  constructor(
+    private readonly readers: PageReaders,
+    private readonly docs: DocsLocator,
+  ) {
+    super();
+    this.register(readers.onDidChange(() => this.changeEmitter.fire()));
+    this.register(vscode.workspace.onDidChangeConfiguration((e) => readersSettings.affects(e) && this.changeEmitter.fire()));
+    this.register(vscode.languages.registerCodeLensProvider([{ pattern: '**/*.{md,mdx}' }], this));
+  }
+
+  async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
+    if (!readersSettings.codeLens) return [];
+    const now = this.readers.current();
+    const snapshot = now && this.readers.store.cached(now.key);
+    const page = snapshot && (await this.docs.pageOf(document.uri));
+    if (!now || !snapshot || !page) return [];
+    const [template, ...values] = readersPhrase(readersOf(snapshot, page.sitePath), now.preset);
+    const title = vscode.l10n.t(template, ...values);
+    return [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title, command: 'mintlifyAgent.changeReadersRange', tooltip: vscode.l10n.t('Change Range') })];
+  }
+}

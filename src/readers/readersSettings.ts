@@ -1,0 +1,35 @@
+// The readers settings (mintlifyAgent.readers.*), typed and bounded. Read where used, so a change
+// applies at once.
+import * as vscode from 'vscode';
+import { DEFAULT_MAX_PAGES } from './visitorsSnapshot';
+
+export type ExplorerMarks = 'off' | 'top' | 'all';
+
+const section = () => vscode.workspace.getConfiguration('mintlifyAgent.readers');
+
+export const readersSettings = {
+  get codeLens(): boolean {
+    return section().get<boolean>('codeLens') === true;
+  },
+  get explorer(): ExplorerMarks {
+    const value = section().get<string>('explorer');
+    return value === 'off' || value === 'all' ? value : 'top';
+  },
+  get explorerTop(): number {
+    return whole(section().get<number>('explorerTop'), 1, 99, 10);
+  },
+  get markUnread(): boolean {
+    return section().get<boolean>('markPagesWithoutReaders') === true;
+  },
+  get maxPages(): number {
+    return whole(section().get<number>('maxPages'), 1, 400, DEFAULT_MAX_PAGES);
+  },
+  affects(e: vscode.ConfigurationChangeEvent): boolean {
+    return e.affectsConfiguration('mintlifyAgent.readers');
+  },
+};
+
+function whole(value: unknown, min: number, max: number, fallback: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return fallback;
+  return Math.min(max, Math.max(min, Math.round(value)));
+}

@@ -1,0 +1,129 @@
+// The status-bar item for the active docs page: "1,284 readers · 31% AI". Shown only while the
+// active editor is a page of the docs; the first time a figure shows, the walkthrough's context key
+// `mintlifyAgent.pageReadersShown` turns true.
+import * as vscode from 'vscode';
+import type { DocPage, DocsLocator } from '../docs/docsLocator';
+import { describeFailure } from '../errorMessages';
+import type { Logger } from '../log';
+import { Disposable } from '../util/lifecycle';
+import { PausedError, type PageReaders } from './pageReaders';
+import { readersPhrase } from './readersText';
+import { ASK_ABOUT_THIS_COMMAND, CHANGE_RANGE_COMMAND, REFRESH_COMMAND, readersTooltip } from './readersTooltip';
+import { readersOf, type PageReaders as Figures, type VisitorsSnapshot } from './visitorsSnapshot';
+
+export const PAGE_READERS_SHOWN_KEY = 'mintlifyAgent.pageReadersShown';
+
+/** What the item shows, for tests. */
+export interface ReadersItemState {
+  page: DocPage;
+  text: string;
+  figures: Figures | undefined;
+  tooltip: vscode.MarkdownString | string;
+}
+
+export class ReadersStatusBar extends Disposable {
+  private readonly item = this.register(vscode.window.createStatusBarItem('mintlifyAgent.readers', vscode.StatusBarAlignment.Right, 90));
+  private seq = 0;
+  private shownOnce = false;
+  /** The user has switched editors or asked for figures in this window. */
+  private engaged = false;
+  private state: ReadersItemState | undefined;
+  private settled: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly readers: PageReaders,
+    private readonly docs: DocsLocator,
+    private readonly log: Logger,
+  ) {
+    super();
+    this.item.name = vscode.l10n.t('Page Readers');
+    this.register(
+      vscode.window.onDidChangeActiveTextEditor(() => {
+        this.engaged = true;
+        void this.update(); // errors are logged inside
+      }),
+    );
+    // A key read at start-up or a settings change is not the user showing a page: it fetches only
+    // once the user has switched editors or asked.
+    const again = () => void this.update({ fetch: this.engaged });
+    this.register(readers.onDidChange(again));
+    this.register(docs.onDidChange(again));
+    // At activation only what is kept is shown: nothing is fetched until the user switches to a
+    // page or asks (the item then offers a click to load).
+    void this.update({ fetch: false }); // errors are logged inside
+
+  }
+
+  /** The item's current content; undefined while hidden. */
+  get shown(): ReadersItemState | undefined {
+    return this.state;
+  }
+
+  /** Resolves when the latest update has finished (tests wait on it). */
+  whenSettled(): Promise<void> {
+    return this.settled;
+  }
+
+  /** Looks at the active editor again; `refresh` fetches the range anew. */
+  update({ refresh = false, fetch = true }: { refresh?: boolean; fetch?: boolean } = {}): Promise<void> {
+    const seq = ++this.seq;
+    if (fetch) this.engaged = true;
+    this.settled = this.render(seq, refresh, fetch).catch((error: unknown) => this.log.error(error instanceof Error ? error : new Error(String(error))));
+    return this.settled;
+  }
+
+  private async render(seq: number, refresh: boolean, fetch: boolean): Promise<void> {
+    const uri = vscode.window.activeTextEditor?.document.uri;
+    const page = uri && (await this.docs.pageOf(uri));
+    const now = this.readers.current();
+    if (seq !== this.seq) return;
+    if (!page || !now) {
+      this.hide();
+      return;
+    }
+    if (!fetch && !this.readers.store.cached(now.key)) {
+      this.show(page, `$(eye) ${vscode.l10n.t('readers')}`, undefined, vscode.l10n.t('Click to load this page’s readers.'), REFRESH_COMMAND);
+      return;
+    }
+    if (!this.readers.store.cached(now.key) || refresh) this.show(page, `$(loading~spin) ${vscode.l10n.t('readers')}`, undefined, vscode.l10n.t('Loading readers…'));
+    let snapshot: VisitorsSnapshot | undefined;
+    try {
+      snapshot = fetch ? await this.readers.load(now, { refresh }) : this.readers.store.cached(now.key);
+    } catch (error) {
+      if (seq !== this.seq) return;
+      const message = error instanceof PausedError ? vscode.l10n.t('Readers could not be loaded; they will be tried again after {0}.', new Date(error.until).toLocaleTimeString()) : describeFailure(vscode.l10n.t('Loading readers'), error);
+      const tip = new vscode.MarkdownString('', true);
+      tip.isTrusted = { enabledCommands: [REFRESH_COMMAND] };
+      tip.appendText(message);
+      tip.appendMarkdown(`\n\n[${vscode.l10n.t('Refresh')}](command:${REFRESH_COMMAND})`);
+      this.show(page, `$(warning) ${vscode.l10n.t('readers')}`, undefined, tip);
+      return;
+    }
+    if (seq !== this.seq || !snapshot) return;
+    const figures = readersOf(snapshot, page.sitePath);
+    const [template, ...values] = readersPhrase(figures, now.preset);
+    const canAsk = (await vscode.commands.getCommands(true)).includes(ASK_ABOUT_THIS_COMMAND);
+    if (seq !== this.seq) return;
+    const days = now.range.from && now.range.to ? `${now.range.from} to ${now.range.to}` : undefined;
+    const tooltip = readersTooltip({ page, readers: figures, preset: now.preset, days, fetchedAt: snapshot.fetchedAt, requests: snapshot.pages, canAsk });
+    this.show(page, `$(eye) ${vscode.l10n.t(template, ...values)}`, figures, tooltip);
+    if (!this.shownOnce) {
+      this.shownOnce = true;
+      void vscode.commands.executeCommand('setContext', PAGE_READERS_SHOWN_KEY, true); // a context key: nothing to wait for
+    }
+  }
+
+  private show(page: DocPage, text: string, figures: Figures | undefined, tooltip: vscode.MarkdownString | string, command = CHANGE_RANGE_COMMAND): void {
+    this.item.text = text;
+    this.item.tooltip = tooltip;
+    this.item.command = command;
+    this.item.accessibilityInformation = { label: `${page.sitePath}: ${text.replace(/\$\([^)]*\)\s*/g, '')}` };
+    this.state = { page, text: text.replace(/^\$\([^)]*\)\s*/, ''), figures, tooltip };
+    this.item.show();
+  }
+
+  private hide(): void {
+    this.state = undefined;
+    this.item.hide();
+  }
+}

@@ -1,0 +1,57 @@
+// The status item's Markdown tooltip: the figures, the range, when they were fetched, and links.
+// Values that come from files or the API are escaped; only our own commands may run from it.
+import * as vscode from 'vscode';
+import type { DocPage } from '../docs/docsLocator';
+import { PRESET_LABELS, type PresetId } from '../shared/protocol';
+import { aiPercent, formatCount } from './readersText';
+import type { PageReaders } from './visitorsSnapshot';
+
+export const ASK_ABOUT_THIS_COMMAND = 'mintlifyAgent.askAboutThis';
+export const OPEN_ANALYTICS_COMMAND = 'mintlifyAgent.openAnalytics';
+export const CHANGE_RANGE_COMMAND = 'mintlifyAgent.changeReadersRange';
+export const REFRESH_COMMAND = 'mintlifyAgent.refreshReaders';
+
+export interface TooltipInput {
+  page: DocPage;
+  readers: PageReaders;
+  preset: PresetId;
+  /** "2025-02-06 to 2025-03-07", or undefined for all time. */
+  days: string | undefined;
+  fetchedAt: number;
+  requests: number;
+  /** Whether "Ask the Agent About This Page" can be offered (the command exists). */
+  canAsk: boolean;
+}
+
+const link = (title: string, command: string, args?: unknown[]) =>
+  `[${title}](command:${command}${args ? `?${encodeURIComponent(JSON.stringify(args))}` : ''})`;
+
+export function readersTooltip(input: TooltipInput): vscode.MarkdownString {
+  const { page, readers, preset } = input;
+  const md = new vscode.MarkdownString('', true);
+  md.isTrusted = { enabledCommands: [OPEN_ANALYTICS_COMMAND, ASK_ABOUT_THIS_COMMAND, CHANGE_RANGE_COMMAND, REFRESH_COMMAND] };
+  md.appendMarkdown('**');
+  md.appendText(page.sitePath);
+  md.appendMarkdown('** · ');
+  md.appendText(input.days ? `${PRESET_LABELS[preset]} (${input.days})` : PRESET_LABELS[preset]);
+  md.appendMarkdown('\n\n');
+  if (readers.kind === 'read') {
+    const { human, ai, total } = readers.row;
+    md.appendMarkdown(`| ${vscode.l10n.t('Human')} | ${vscode.l10n.t('AI')} | ${vscode.l10n.t('Total')} |\n|---:|---:|---:|\n`);
+    md.appendMarkdown(`| ${formatCount(human)} | ${formatCount(ai)} | ${formatCount(total)} |\n\n`);
+    md.appendText(vscode.l10n.t('{0}% of readers came through AI agents. Rank {1} of the site’s pages.', aiPercent(ai, total), formatCount(readers.rank)));
+  } else if (readers.kind === 'none') {
+    md.appendText(vscode.l10n.t('No readers in this range: no human and no AI visitor opened this page.'));
+  } else {
+    md.appendText(vscode.l10n.t('Not among the top {0} pages the figures cover (the readers.maxPages setting caps a background fetch).', formatCount(readers.covered)));
+  }
+  md.appendMarkdown('\n\n');
+  const time = new Date(input.fetchedAt).toLocaleString();
+  md.appendText(vscode.l10n.t('Fetched {0} with {1} request(s).', time, input.requests));
+  md.appendMarkdown('\n\n');
+  const links = [link(vscode.l10n.t('Open Visitor Analytics'), OPEN_ANALYTICS_COMMAND, [{ path: page.sitePath }])];
+  if (input.canAsk) links.push(link(vscode.l10n.t('Ask the Agent About This Page'), ASK_ABOUT_THIS_COMMAND, [page.uri]));
+  links.push(link(vscode.l10n.t('Change Range'), CHANGE_RANGE_COMMAND), link(vscode.l10n.t('Refresh'), REFRESH_COMMAND));
+  md.appendMarkdown(links.join(' · '));
+  return md;
+}

@@ -1,0 +1,56 @@
+// Readers in the editor, wired into the window: the status item, the Explorer marks, the optional
+// CodeLens and the two commands (Change Range, Refresh). Nothing here sends a request: the first
+// one leaves when a docs page is shown with a key and a project set.
+import * as vscode from 'vscode';
+import type { ApiClient } from '../api';
+import type { Settings } from '../config';
+import { DocsLocator } from '../docs/docsLocator';
+import type { Logger } from '../log';
+import { PRESET_LABELS, PRESETS, type PresetId } from '../shared/protocol';
+import type { Ui } from '../ui';
+import { PageReaders } from './pageReaders';
+import { ReadersCodeLens } from './readersCodeLens';
+import { ReadersDecorations } from './readersDecorations';
+import { ReadersStatusBar } from './readersStatusBar';
+import { CHANGE_RANGE_COMMAND, REFRESH_COMMAND } from './readersTooltip';
+
+export interface ReadersDeps {
+  api: ApiClient;
+  settings: Settings;
+  keys: { readonly hasKey: boolean; onDidChange: vscode.Event<void> };
+  ui: Ui;
+  log: Logger;
+}
+
+/** For tests: the pieces of this window. */
+export interface ReadersHandle {
+  readers: PageReaders;
+  statusBar: ReadersStatusBar;
+  decorations: ReadersDecorations;
+  docs: DocsLocator;
+}
+
+export function registerReaders(context: vscode.ExtensionContext, deps: ReadersDeps): ReadersHandle {
+  const log = deps.log.scoped('readers');
+  const docs = new DocsLocator();
+  const readers = new PageReaders({ api: deps.api, settings: deps.settings, keys: deps.keys, storage: context.workspaceState, log });
+  const statusBar = new ReadersStatusBar(readers, docs, log);
+  const decorations = new ReadersDecorations(readers, docs);
+  const codeLens = new ReadersCodeLens(readers, docs);
+  context.subscriptions.push(
+    docs,
+    readers,
+    statusBar,
+    decorations,
+    codeLens,
+    vscode.commands.registerCommand(CHANGE_RANGE_COMMAND, async () => {
+      const current = readers.preset;
+      const items = PRESETS.map((id: PresetId) => ({ id, label: PRESET_LABELS[id], picked: id === current, description: id === current ? vscode.l10n.t('current') : undefined }));
+      const choice = await deps.ui.showQuickPick(items, { title: vscode.l10n.t('Readers: date range'), placeHolder: PRESET_LABELS[current] });
+      if (choice) await readers.setPreset(choice.id);
+      await statusBar.whenSettled();
+    }),
+    vscode.commands.registerCommand(REFRESH_COMMAND, () => statusBar.update({ refresh: true })),
+  );
+  return { readers, statusBar, decorations, docs };
+}

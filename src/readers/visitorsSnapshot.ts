@@ -1,0 +1,238 @@
+// The readers figures in the editor all come from one snapshot per project and date range: every
+// row of the range, fetched in pages of 250 once, kept with its fetch time, persisted (bounded)
+// across reloads and refreshed at most once an hour unless the user asks. With 400 paths, opening
+// 50 pages in an hour costs 2 requests instead of 50. No vscode import: unit-tested directly.
+import * as z from 'zod/mini';
+import type { VisitorRow, VisitorTotals } from '../api/schemas';
+import type { FetchVisitors } from '../analytics/visitorsQuery';
+import { normalizeSitePath } from '../docs/sitePaths';
+
+export const SNAPSHOT_PAGE_SIZE = 250;
+export const MAX_AGE_MS = 60 * 60 * 1000;
+/** The default cap on a background fetch: 40 pages is 10,000 paths, 40 of the 100 requests an hour. */
+export const DEFAULT_MAX_PAGES = 40;
+
+export interface SnapshotKey {
+  projectId: string;
+  /** Inclusive `YYYY-MM-DD`, or undefined for all time. */
+  dateFrom: string | undefined;
+  /** Exclusive `YYYY-MM-DD`. */
+  dateTo: string | undefined;
+}
+
+export interface VisitorsSnapshot {
+  key: SnapshotKey;
+  totals: VisitorTotals;
+  /** In the API's order: most readers first. */
+  rows: VisitorRow[];
+  /** Epoch ms when the first page was asked for. */
+  fetchedAt: number;
+  /** Requests it took. */
+  pages: number;
+  /** The fetch stopped at the page cap while the API had more: the rows are the top `rows.length` pages only. */
+  capped: boolean;
+}
+
+/** What a snapshot says about one site path. */
+export type PageReaders =
+  | { kind: 'read'; row: VisitorRow; rank: number }
+  /** No visitor in the range (the snapshot has every page with one). */
+  | { kind: 'none' }
+  /** Not among the top pages the capped snapshot holds: it may have readers. */
+  | { kind: 'beyondCap'; covered: number };
+
+export function snapshotId(key: SnapshotKey): string {
+  return JSON.stringify([key.projectId, key.dateFrom ?? null, key.dateTo ?? null]);
+}
+
+const indexes = new WeakMap<VisitorsSnapshot, Map<string, number>>();
+
+export function readersOf(snapshot: VisitorsSnapshot, sitePath: string): PageReaders {
+  let index = indexes.get(snapshot);
+  if (!index) {
+    const built = new Map<string, number>();
+    snapshot.rows.forEach((row, rank) => {
+      const path = normalizeSitePath(row.path);
+      if (!built.has(path)) built.set(path, rank);
+    });
+    indexes.set(snapshot, built);
+    index = built;
+  }
+  const rank = index.get(normalizeSitePath(sitePath));
+  if (rank !== undefined) return { kind: 'read', row: snapshot.rows[rank], rank: rank + 1 };
+  return snapshot.capped ? { kind: 'beyondCap', covered: snapshot.rows.length } : { kind: 'none' };
+}
+
+/**
+ * The one function that spends requests on a snapshot: pages of 250, one after another, until the
+ * API has no more or `maxPages` is reached. A request ledger (issue 9) wraps this function.
+ */
+export async function fetchSnapshot(
+  fetchPage: FetchVisitors,
+  key: SnapshotKey,
+  { maxPages, signal, now = Date.now }: { maxPages: number; signal?: AbortSignal; now?: () => number },
+): Promise<VisitorsSnapshot> {
+  const fetchedAt = now();
+  const rows: VisitorRow[] = [];
+  let totals: VisitorTotals | undefined;
+  let pages = 0;
+  for (;;) {
+    const page = await fetchPage(
+      key.projectId,
+      { dateFrom: key.dateFrom, dateTo: key.dateTo, limit: SNAPSHOT_PAGE_SIZE, offset: pages * SNAPSHOT_PAGE_SIZE },
+      { signal },
+    );
+    pages++;
+    totals ??= page.totals;
+    for (const row of page.visitors) rows.push(row);
+    // An empty page ends it too: a server that keeps saying hasMore must not eat the hourly budget.
+    const more = page.hasMore && page.visitors.length > 0;
+    if (!more) return { key, totals, rows, fetchedAt, pages, capped: false };
+    if (pages >= maxPages) return { key, totals, rows, fetchedAt, pages, capped: true };
+  }
+}
+
+// ---- The store: memory, persistence, freshness, one fetch at a time per range --------------------
+
+/** A Memento, or a fake of it. */
+export interface SnapshotStorage {
+  get(key: string): unknown;
+  update(key: string, value: unknown): Thenable<void> | Promise<void>;
+}
+
+const STORAGE_KEY = 'mintlifyAgent.readers.snapshots';
+/** Persisted ranges, most recent first; with the default cap that is at most ~2.5 MB. */
+const MAX_STORED = 4;
+
+const Count = z.number().check(z.nonnegative());
+const StoredSnapshot = z.object({
+  key: z.object({ projectId: z.string(), dateFrom: z.nullable(z.string()), dateTo: z.nullable(z.string()) }),
+  totals: z.object({ human: Count, ai: Count, total: Count }),
+  /** [path, human, ai, total]: a third of the size of objects. */
+  rows: z.array(z.tuple([z.string(), Count, Count, Count])),
+  fetchedAt: z.number(),
+  pages: z.number(),
+  capped: z.boolean(),
+});
+type StoredSnapshot = z.infer<typeof StoredSnapshot>;
+
+function toStored(s: VisitorsSnapshot): StoredSnapshot {
+  return {
+    key: { projectId: s.key.projectId, dateFrom: s.key.dateFrom ?? null, dateTo: s.key.dateTo ?? null },
+    totals: s.totals,
+    rows: s.rows.map((r) => [r.path, r.human, r.ai, r.total]),
+    fetchedAt: s.fetchedAt,
+    pages: s.pages,
+    capped: s.capped,
+  };
+}
+
+function fromStored(s: StoredSnapshot): VisitorsSnapshot {
+  return {
+    key: { projectId: s.key.projectId, dateFrom: s.key.dateFrom ?? undefined, dateTo: s.key.dateTo ?? undefined },
+    totals: s.totals,
+    rows: s.rows.map(([path, human, ai, total]) => ({ path, human, ai, total })),
+    fetchedAt: s.fetchedAt,
+    pages: s.pages,
+    capped: s.capped,
+  };
+}
+
+export interface SnapshotStoreOptions {
+  /** Fetches a whole range (normally {@link fetchSnapshot} with the capped page count). */
+  fetch: (key: SnapshotKey) => Promise<VisitorsSnapshot>;
+  storage: SnapshotStorage;
+  now?: () => number;
+  maxAgeMs?: number;
+}
+
+export class SnapshotStore {
+  private readonly memory = new Map<string, VisitorsSnapshot>();
+  private readonly inFlight = new Map<string, Promise<VisitorsSnapshot>>();
+  private readonly listeners = new Set<(snapshot: VisitorsSnapshot) => void>();
+  private loaded = false;
+  private readonly now: () => number;
+  private readonly maxAgeMs: number;
+
+  constructor(private readonly options: SnapshotStoreOptions) {
+    this.now = options.now ?? Date.now;
+    this.maxAgeMs = options.maxAgeMs ?? MAX_AGE_MS;
+  }
+
+  /** Called with every snapshot that arrives from the API. */
+  onDidFetch(listener: (snapshot: VisitorsSnapshot) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** The snapshot of a range if there is one, however old; never a request. */
+  cached(key: SnapshotKey): VisitorsSnapshot | undefined {
+    this.loadStored();
+    return this.memory.get(snapshotId(key));
+  }
+
+  isFresh(snapshot: VisitorsSnapshot): boolean {
+    const age = this.now() - snapshot.fetchedAt;
+    return age >= 0 && age < this.maxAgeMs;
+  }
+
+  /**
+   * The range's snapshot: the kept one while under an hour old (unless `refresh`), else one fetch
+   * shared by everyone who asks while it is on its way.
+   */
+  get(key: SnapshotKey, { refresh = false }: { refresh?: boolean } = {}): Promise<VisitorsSnapshot> {
+    const id = snapshotId(key);
+    const pending = this.inFlight.get(id);
+    if (pending) return pending;
+    const kept = this.cached(key);
+    if (kept && !refresh && this.isFresh(kept)) return Promise.resolve(kept);
+    const fetching = this.options.fetch(key).then((snapshot) => {
+      this.keep(id, snapshot);
+      for (const listener of this.listeners) listener(snapshot);
+      return snapshot;
+    });
+    this.inFlight.set(id, fetching);
+    const forget = () => this.inFlight.delete(id);
+    void fetching.then(forget, forget);
+    return fetching;
+  }
+
+  /** Forgets every kept snapshot, in memory and in storage. */
+  async clear(): Promise<void> {
+    this.memory.clear();
+    this.loaded = true;
+    await this.options.storage.update(STORAGE_KEY, undefined);
+  }
+
+  /** Drops what is in memory so the next read comes from storage, as after a window reload. */
+  forgetMemory(): void {
+    this.memory.clear();
+    this.loaded = false;
+  }
+
+  private keep(id: string, snapshot: VisitorsSnapshot): void {
+    this.memory.delete(id);
+    this.memory.set(id, snapshot);
+    // Most recent last in the map; drop the oldest beyond the bound.
+    for (const oldest of this.memory.keys()) {
+      if (this.memory.size <= MAX_STORED) break;
+      this.memory.delete(oldest);
+    }
+    const stored = [...this.memory.values()].reverse().map(toStored);
+    void Promise.resolve(this.options.storage.update(STORAGE_KEY, stored)).catch(() => {
+      // Storage full or gone: the figures still show; the next reload fetches again.
+    });
+  }
+
+  private loadStored(): void {
+    if (this.loaded) return;
+    this.loaded = true;
+    const parsed = z.array(StoredSnapshot).safeParse(this.options.storage.get(STORAGE_KEY));
+    if (!parsed.success) return; // nothing stored yet, or an older shape: fetch when asked
+    for (const stored of parsed.data.slice(0, MAX_STORED).reverse()) {
+      const snapshot = fromStored(stored);
+      const id = snapshotId(snapshot.key);
+      if (!this.memory.has(id)) this.memory.set(id, snapshot);
+    }
+  }
+}

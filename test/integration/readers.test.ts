@@ -1,0 +1,163 @@
+// Readers in the editor, in the real VS Code host against the simulator: the status item for the
+// active docs page, its tooltip, the range, the request cost (counted at the simulator), a reload
+// from storage, and the Explorer marks.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { TestSeam } from '../../src/extension';
+import type { Simulator, VisitorRow } from '../simulator/server';
+import { KEY, PROJECT, ScriptedUser, seam, setProject, waitFor, withSimulator } from './support';
+
+const PATHS = 600;
+/** Simple paths the test can write as files, leaving the fixture's own pages alone. */
+const writable = (path: string) => path.length < 100 && /^\/[a-z0-9-]+(\/[a-z0-9-]+)*$/.test(path) && path !== '/quickstart' && path !== '/guides/webhooks';
+const visitorRequests = (sim: Simulator) => sim.requests.filter((r) => r.rawPath.endsWith('/visitors')).length;
+const figure = (row: VisitorRow) => `${row.total.toLocaleString('en-US')} readers · ${Math.round((row.ai / row.total) * 100)}% AI`;
+/** The tooltip as it reads: appendText() escapes spaces and punctuation in the Markdown source. */
+const tooltipText = (tooltip: vscode.MarkdownString | string | undefined) =>
+  (typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? '')).replace(/&nbsp;/g, ' ').replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1');
+
+describe('page readers', function () {
+  this.timeout(90_000);
+  let s: TestSeam;
+  let sim: Simulator;
+  let root: vscode.Uri;
+  const created: vscode.Uri[] = [];
+
+  const truthNow = () => {
+    const now = s.readers.readers.current();
+    assert.ok(now, 'a project and a key are set');
+    return { now, truth: sim.visitorsFor(PROJECT, { dateFrom: now.key.dateFrom, dateTo: now.key.dateTo }) };
+  };
+
+  async function open(uri: vscode.Uri): Promise<void> {
+    await vscode.window.showTextDocument(uri, { preview: false });
+    await waitFor(`the active editor ${uri.path}`, () => vscode.window.activeTextEditor?.document.uri.toString() === uri.toString());
+    await s.readers.statusBar.whenSettled();
+  }
+
+  /** Opens a page and waits for its figure (not the loading text). */
+  async function figureOf(uri: vscode.Uri) {
+    await open(uri);
+    return waitFor(`the readers figure for ${uri.path}`, async () => {
+      await s.readers.statusBar.whenSettled();
+      const shown = s.readers.statusBar.shown;
+      return shown?.figures && shown.page.uri.toString() === uri.toString() ? shown : undefined;
+    });
+  }
+
+  async function write(relative: string, text = '---\ntitle: Test page\n---\n\nBody.\n'): Promise<vscode.Uri> {
+    const uri = vscode.Uri.joinPath(root, ...relative.split('/'));
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    created.push(uri);
+    return uri;
+  }
+
+  before(async () => {
+    s = await seam();
+    sim = await withSimulator({ analyticsLimitPerHour: 1_000, pathCount: PATHS });
+    const user = new ScriptedUser(s.ui);
+    user.type(KEY);
+    await vscode.commands.executeCommand('mintlifyAgent.setApiKey');
+    user.restore();
+    await setProject(PROJECT);
+    root = vscode.workspace.workspaceFolders![0].uri;
+    await s.readers.readers.setPreset('last30');
+    await s.readers.readers.store.clear();
+    sim.clearRequests();
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    for (const uri of created) await vscode.workspace.fs.delete(uri, { recursive: true }).then(undefined, () => undefined);
+    await vscode.workspace.getConfiguration('mintlifyAgent.readers').update('explorerTop', undefined, vscode.ConfigurationTarget.Workspace);
+    await sim.close();
+  });
+
+  it('shows docs/quickstart.mdx readers as the simulator counts them, with the figures in the tooltip', async () => {
+    const shown = await figureOf(vscode.Uri.joinPath(root, 'docs', 'quickstart.mdx'));
+    const { now, truth } = truthNow();
+    const row = truth.visitors.find((r) => r.path === '/quickstart');
+    assert.ok(row, 'the simulator has readers for /quickstart');
+    assert.equal(shown.page.sitePath, '/quickstart');
+    assert.equal(shown.text, figure(row));
+    const tip = tooltipText(shown.tooltip);
+    for (const value of [row.human, row.ai, row.total]) assert.ok(tip.includes(`| ${value.toLocaleString('en-US')} |`), `${value} in ${tip}`);
+    assert.ok(tip.includes(`Last 30 days (${now.range.from} to ${now.range.to})`), tip);
+    assert.match(tip, /Fetched .+ with \d+ request/);
+    for (const command of ['mintlifyAgent.openAnalytics', 'mintlifyAgent.changeReadersRange', 'mintlifyAgent.refreshReaders']) assert.ok(tip.includes(`command:${command}`), command);
+    const canAsk = (await vscode.commands.getCommands(true)).includes('mintlifyAgent.askAboutThis');
+    assert.equal(tip.includes('command:mintlifyAgent.askAboutThis'), canAsk, 'Ask the Agent is offered exactly when the command exists');
+    assert.equal(visitorRequests(sim), Math.ceil(truth.visitors.length / 250));
+  });
+
+  it('says "no readers in 30 days" for a page no one read', async () => {
+    const shown = await figureOf(await write('docs/guides/never-read-by-anyone.mdx'));
+    assert.equal(shown.page.sitePath, '/guides/never-read-by-anyone');
+    assert.equal(shown.text, 'no readers in 30 days');
+  });
+
+  it('shows nothing for a file that is not a page', async () => {
+    for (const uri of [vscode.Uri.joinPath(root, 'docs', 'docs.json'), await write('notes-beside-the-docs.md')]) {
+      await open(uri);
+      assert.equal(s.readers.statusBar.shown, undefined, uri.path);
+    }
+  });
+
+  it('follows a change of range', async () => {
+    const uri = vscode.Uri.joinPath(root, 'docs', 'quickstart.mdx');
+    await figureOf(uri);
+    const user = new ScriptedUser(s.ui).pick((items) => items.find((i) => (i as { id?: string }).id === 'last7'));
+    await vscode.commands.executeCommand('mintlifyAgent.changeReadersRange');
+    user.restore();
+    const { now, truth } = truthNow();
+    assert.equal(now.preset, 'last7');
+    const row = truth.visitors.find((r) => r.path === '/quickstart');
+    assert.ok(row);
+    const shown = await waitFor('the last-7-days figure', async () => {
+      await s.readers.statusBar.whenSettled();
+      return s.readers.statusBar.shown?.text === figure(row) ? s.readers.statusBar.shown : undefined;
+    });
+    assert.ok(tooltipText(shown.tooltip).includes(`Last 7 days (${now.range.from} to ${now.range.to})`));
+    await s.readers.readers.setPreset('last30');
+  });
+
+  it('costs ceil(paths/250) requests for 20 pages, and nothing after a reload within the hour', async () => {
+    await s.readers.readers.store.clear();
+    sim.clearRequests();
+    const { truth } = truthNow();
+    const plain = truth.visitors.filter((r) => writable(r.path)).slice(0, 21);
+    assert.equal(plain.length, 21);
+    for (const row of plain.slice(0, 20)) {
+      const shown = await figureOf(await write(`docs${row.path}.mdx`));
+      assert.equal(shown.text, figure(row), row.path);
+    }
+    assert.equal(visitorRequests(sim), Math.ceil(truth.visitors.length / 250));
+
+    // As after a window reload: memory is gone, the snapshot comes back from workspace storage.
+    s.readers.readers.store.forgetMemory();
+    sim.clearRequests();
+    const last = plain[20];
+    const shown = await figureOf(await write(`docs${last.path}.mdx`));
+    assert.equal(shown.text, figure(last));
+    assert.equal(visitorRequests(sim), 0);
+  });
+
+  it('marks the top N pages in the Explorer with their rank and figures', async () => {
+    await vscode.workspace.getConfiguration('mintlifyAgent.readers').update('explorerTop', 5, vscode.ConfigurationTarget.Workspace);
+    const { truth } = truthNow();
+    const ranked = truth.visitors.map((row, i) => ({ row, rank: i + 1 })).filter(({ row }) => writable(row.path) || row.path === '/quickstart');
+    for (const { row, rank } of ranked.slice(0, 8)) {
+      const uri = vscode.Uri.joinPath(root, 'docs', ...`${row.path.slice(1)}.mdx`.split('/'));
+      if (!created.some((c) => c.toString() === uri.toString()) && row.path !== '/quickstart') await write(`docs${row.path}.mdx`);
+      const mark = await s.readers.decorations.provideFileDecoration(uri);
+      if (rank > 5) {
+        assert.equal(mark, undefined, `${row.path} (rank ${rank}) is not marked`);
+        continue;
+      }
+      assert.ok(mark, `${row.path} (rank ${rank}) is marked`);
+      assert.equal(mark.badge, String(rank));
+      const pct = Math.round((row.ai / row.total) * 100);
+      assert.equal(mark.tooltip, `#${rank} most read: ${row.total.toLocaleString('en-US')} readers (${row.human.toLocaleString('en-US')} human, ${row.ai.toLocaleString('en-US')} AI, ${pct}% AI)`);
+    }
+    assert.equal(await s.readers.decorations.provideFileDecoration(vscode.Uri.joinPath(root, 'docs', 'docs.json')), undefined);
+  });
+});
