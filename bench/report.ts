@@ -9,6 +9,7 @@ import { SCENARIO_TEXT, summarizeDelays, type HourResult } from './pollingHour';
 import { formatSpread, ratio, spread } from './stats';
 import { READERS_TEXT, type ReadersRun } from './readers';
 import { FILTER_TERM } from './webview';
+import { WINDOWS_SCENARIO, type WindowsResult } from './windows';
 
 export interface BenchResults {
   when: string;
@@ -25,6 +26,7 @@ export interface BenchResults {
   hour: HourResult;
   analytics: AnalyticsResult;
   readers: ReadersRun[];
+  windows: WindowsResult;
   seconds: number;
 }
 
@@ -76,6 +78,15 @@ function rows(r: BenchResults): Row[] {
   add('3 Polling, 1 h', 'floor for our delay bounds without knowing when jobs finish', `${blindFloor}`);
   add('3 Polling, 1 h', 'ours / minimum; naive / ours; ours / floor', `${ratio(ours.getRequests, oracleMinimum)}; ${ratio(naive.getRequests, ours.getRequests)}; ${ratio(ours.getRequests, blindFloor)}`);
 
+  // 3b. Several windows (issue 9)
+  const one = r.windows.runs[0];
+  for (const run of r.windows.runs) {
+    add('3 Windows, 1 h', `${run.windows} window${run.windows === 1 ? '' : 's'} open: GET requests (ratio to one window)`, `${run.gets} (${one ? ratio(run.gets, one.gets) : '–'})`);
+  }
+  add('3 Windows, 1 h', 'shared ledger vs simulator: agent requests in the hour', r.windows.runs.map((x) => `${x.ledger} vs ${x.simulator}`).join('; '));
+  const p = r.windows.propagation;
+  add('3 Windows', `a change shows in the other window (files on disk, ${p.changes} changes)`, `median ${ms(p.medianMs)}, max ${ms(p.maxMs)}`);
+
   // 4. Analytics economy
   for (const session of r.analytics.sessions) {
     add(
@@ -125,7 +136,7 @@ export function renderTable(r: BenchResults): string {
 
 export function renderMarkdown(r: BenchResults): string {
   const table = ['| | figure | value |', '|---|---|---|', ...rows(r).map((row) => `| ${row.section} | ${row.figure} | ${row.value.replaceAll('|', '\\|')} |`)].join('\n');
-  const sections = [activationSection, freshnessSection, pollingSection, analyticsSection, webviewSection, readersSection, findingsSection].map((section) => section(r));
+  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, findingsSection].map((section) => section(r));
   return `# Benchmarks
 
 Written by \`npm run bench\` (bench/run.ts) on ${r.when.slice(0, 10)}: ${r.machine}; code-server ${r.codeServer}.
@@ -189,6 +200,24 @@ change to the poll answer that shows it; from that answer the extension updates 
 ${r.freshness.map((p) => `- ${p.name}: change ${p.changeWindow}, ${p.trials} trials.`).join('\n')}
 
 Percentiles are nearest-rank. Reproduce: \`npm run bench -- --no-host\` (seconds; no VS Code needed).
+`;
+}
+
+function windowsSection(r: BenchResults): string {
+  return `## 3b. Several windows, one client
+
+**Scenario** (bench/windows.ts), one hour of simulated time run three times, with 1, 2 and 3 windows open on one project:
+${WINDOWS_SCENARIO} Each window is the extension's own \`JobPoller\` and \`SharedStore\` (lease, ledger, merge), wired as
+\`JobTracker.followWindows\` wires them, on one simulated clock against the real HTTP simulator; the windows' files share
+one in-memory folder. GETs and all agent requests are counted by the simulator; the ledger's count is what every window
+reads from the shared store at the end of the hour (they must be equal).
+
+**Propagation**: ${r.windows.propagation.changes} changes written by one store over real files in a temp folder, shown by another that watches
+the folder with node's \`fs.watch\` (standing in for VS Code's file watcher) and re-reads at least every second; wall-clock
+time from the start of the write until the other store holds the change. In VS Code the watcher is
+\`workspace.createFileSystemWatcher\` on \`globalStorageUri/sync\` with the same 1 s fallback read, so the bound is about 1 s.
+
+Reproduce: \`npm run bench -- --no-host\`.
 `;
 }
 

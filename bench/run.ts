@@ -20,6 +20,7 @@ import { measureFreshness } from './freshness';
 import { measurePollingHour } from './pollingHour';
 import { measureReaders } from './readers';
 import { renderMarkdown, renderTable, type BenchResults } from './report';
+import { measureWindows } from './windows';
 
 interface Options {
   starts: number;
@@ -69,6 +70,8 @@ async function main(): Promise<void> {
   const freshness = await measureFreshness(options.trials);
   log('polling: one scripted hour, ours and the naive loop…');
   const hour = await measurePollingHour();
+  log('windows: one scripted hour with 1, 2 and 3 windows, and propagation between windows…');
+  const windows = await measureWindows();
   log('analytics: scripted session and timed exports…');
   const analytics = await measureAnalytics(options.exportRuns);
   log('readers: 50 pages over an hour on 400 and 10,000 paths…');
@@ -87,6 +90,7 @@ async function main(): Promise<void> {
     hour,
     analytics,
     readers,
+    windows,
     seconds: (Date.now() - began) / 1000,
   };
   process.stdout.write(`${renderTable(results)}\n`);

@@ -14,6 +14,9 @@ import { JobsStatusBar } from './jobs/jobsStatusBar';
 import { JobsTreeProvider } from './jobs/jobsTree';
 import { createLogger, type Logger } from './log';
 import { type ReadersHandle, registerReaders } from './readers/registerReaders';
+import { gateClient } from './sync/gatedClient';
+import { showLedger } from './sync/ledgerView';
+import { WindowSync } from './sync/windowSync';
 import { createUi, type Ui } from './ui';
 
 /** Returned to the integration tests only (never in production: it would hand other extensions our internals). */
@@ -23,6 +26,7 @@ export interface TestSeam {
   tracker: JobTracker;
   statusBar: JobsStatusBar;
   tree: JobsTreeProvider;
+  sync: WindowSync;
   analytics: AnalyticsHandle;
   readers: ReadersHandle;
   /** Every call of the API client in this session (the last 1,000), sent or stopped before sending. */
@@ -37,25 +41,29 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
 
   const settings = new Settings();
   const keys = new ApiKeyStore(context.secrets);
+  const sync = new WindowSync(vscode.Uri.joinPath(context.globalStorageUri, 'sync'), log.scoped('sync'));
+  context.subscriptions.push(sync, keys.onDidChange(() => void keys.get().then((key) => sync.setKey(key))));
   const requests: RequestLogEntry[] = [];
   const logApi = logRequest(log.scoped('api'));
-  const api = createApiClient({
+  const api = gateClient(createApiClient({
     baseUrl: () => settings.apiBaseUrl,
     getApiKey: () => keys.get(),
     timeoutMs: () => settings.requestTimeoutMs,
     onRequest: (entry) => {
       logApi(entry);
+      sync.record(entry);
       // Development and test hosts only, and bounded: a long F5 session must not grow it forever.
       if (context.extensionMode !== vscode.ExtensionMode.Production && requests.push(entry) > 1_000) requests.shift();
     },
-  });
+  }), (family) => sync.familyWaitMs(family));
   context.subscriptions.push(settings, keys);
 
-  const store = new JobStore(context.globalState);
-  const tracker = new JobTracker({ api, store, keys, settings, ui, log: log.scoped('jobs') });
+  const store = new JobStore(context.globalState, sync, log.scoped('store'));
+  const tracker = new JobTracker({ api, store, keys, settings, ui, sync, log: log.scoped('jobs') });
   const tree = new JobsTreeProvider(store, tracker, keys);
   const statusBar = new JobsStatusBar(store);
-  context.subscriptions.push(store, tracker, tree, statusBar, vscode.window.createTreeView('mintlifyAgent.jobs', { treeDataProvider: tree, showCollapseAll: false }));
+  const jobsView = vscode.window.createTreeView('mintlifyAgent.jobs', { treeDataProvider: tree, showCollapseAll: false });
+  context.subscriptions.push(store, tracker, tree, statusBar, jobsView, showLedger(jobsView, sync, store));
   registerContextKeys(context, keys, settings, store);
 
   registerAuthCommands(context, keys, settings, ui);
@@ -64,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
   const readers = registerReaders(context, { api, settings, keys, ui, log });
 
   log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)}`);
-  return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { ui, store, tracker, statusBar, tree, analytics, readers, requests };
+  return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { ui, store, tracker, statusBar, tree, sync, analytics, readers, requests };
 }
 
 export function deactivate(): void {

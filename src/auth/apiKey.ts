@@ -26,6 +26,8 @@ export class ApiKeyStore extends Disposable {
   readonly onDidChange = this.emitter.event;
   private key: Promise<string | undefined>;
   private present = false;
+  /** The key as last read or set, to tell whether the change event brings news. */
+  private known: string | undefined;
 
   constructor(private readonly secrets: vscode.SecretStorage) {
     super();
@@ -35,8 +37,10 @@ export class ApiKeyStore extends Disposable {
     this.register(
       secrets.onDidChange((e) => {
         if (e.key !== SECRET_KEY) return;
+        const before = this.known;
         this.key = this.read();
-        void this.key.then(() => this.emitter.fire());
+        // Our own set() or clear() already told everyone; another window's change is news.
+        void this.key.then((key) => key !== before && this.emitter.fire());
       }),
     );
   }
@@ -53,16 +57,28 @@ export class ApiKeyStore extends Disposable {
   async set(raw: string): Promise<void> {
     const problem = validateApiKey(raw);
     if (problem) throw new Error(problem);
-    await this.secrets.store(SECRET_KEY, raw.trim());
+    const key = raw.trim();
+    await this.secrets.store(SECRET_KEY, key);
+    // Ready when set() returns: a command run next must not wait for the change event.
+    this.settle(key);
   }
 
   async clear(): Promise<void> {
     await this.secrets.delete(SECRET_KEY);
+    this.settle(undefined);
+  }
+
+  private settle(key: string | undefined): void {
+    this.key = Promise.resolve(key);
+    this.present = Boolean(key);
+    this.known = key;
+    this.emitter.fire();
   }
 
   private async read(): Promise<string | undefined> {
     const key = await Promise.resolve(this.secrets.get(SECRET_KEY)).catch(() => undefined);
     this.present = Boolean(key);
+    this.known = key;
     return key;
   }
 }

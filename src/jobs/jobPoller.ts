@@ -3,7 +3,9 @@
 // Jobs are polled fast for a minute after they start or get a follow-up, then at the configured
 // interval; several-fold slower while the window is unfocused, with a catch-up on refocus;
 // failures back off exponentially with jitter, honouring Retry-After. A 401 (or no key) stops all
-// polling until resume(). No vscode import: unit tests drive it with a fake clock.
+// polling until resume(). With several windows open only one polls (the others stand by, following
+// the shared last-read times so a takeover reads nothing twice in a row). No vscode import: unit
+// tests drive it with a fake clock.
 import { ApiError } from '../api';
 
 export interface Clock {
@@ -81,6 +83,7 @@ export class JobPoller {
   private timerDueAt = Number.POSITIVE_INFINITY;
   private focused = true;
   private paused = false;
+  private standby = false;
   private disposed = false;
 
   constructor(
@@ -90,9 +93,9 @@ export class JobPoller {
   ) {}
 
   /** Starts (or keeps) polling a job. `fast` opens a fast phase, as after a create or follow-up. */
-  watch(jobId: string, options: { fast?: boolean; pollNow?: boolean } = {}): void {
+  watch(jobId: string, options: { fast?: boolean; pollNow?: boolean; lastAt?: number } = {}): void {
     const now = this.clock.now();
-    const entry = this.entries.get(jobId) ?? { lastAt: now, fastUntil: 0, failures: 0, notBefore: 0, serverWaitUntil: 0, urgent: false };
+    const entry = this.entries.get(jobId) ?? { lastAt: Math.min(now, options.lastAt ?? now), fastUntil: 0, failures: 0, notBefore: 0, serverWaitUntil: 0, urgent: false };
     if (options.fast) {
       // A read started before the follow-up may answer with the state the follow-up just ended
       // ("completed"): drop it, or it would stop polling a job that is active again.
@@ -114,6 +117,44 @@ export class JobPoller {
     this.entries.get(jobId)?.inFlight?.abort();
     this.entries.delete(jobId);
     this.schedule();
+  }
+
+  /**
+   * Another window read the job at `at` (and may have opened a fast phase until `fastUntil`): the
+   * next read here counts from there, so a window taking over never reads a job twice in a row.
+   */
+  noteShared(jobId: string, at: number | undefined, fastUntil: number | undefined): void {
+    const entry = this.entries.get(jobId);
+    if (!entry || entry.inFlight) return;
+    let changed = false;
+    if (at !== undefined && at > entry.lastAt) {
+      entry.lastAt = Math.min(at, this.clock.now());
+      changed = true;
+    }
+    if (fastUntil !== undefined && fastUntil > entry.fastUntil) {
+      entry.fastUntil = fastUntil;
+      entry.failures = 0;
+      entry.notBefore = entry.serverWaitUntil;
+      changed = true;
+    }
+    if (changed) this.schedule();
+  }
+
+  /** Another window polls for this project: keep the schedule, send nothing, until this one leads. */
+  setStandby(standby: boolean): void {
+    if (this.standby === standby) return;
+    this.standby = standby;
+    if (standby) for (const entry of this.entries.values()) entry.inFlight?.abort();
+    this.schedule();
+  }
+
+  get isStandby(): boolean {
+    return this.standby;
+  }
+
+  /** The fast phase of a job ends at this time (0 when none was opened). */
+  fastUntil(jobId: string): number {
+    return this.entries.get(jobId)?.fastUntil ?? 0;
   }
 
   /** Polls a watched job as soon as a slot is free (Refresh), skipping any backoff but Retry-After. */
@@ -214,7 +255,7 @@ export class JobPoller {
   /** Starts what is due (up to the cap) and arms one timer for the earliest job still waiting. */
   private schedule(): void {
     if (this.disposed) return;
-    if (this.paused) return this.clearTimer();
+    if (this.paused || this.standby) return this.clearTimer();
     const now = this.clock.now();
     let next = Number.POSITIVE_INFINITY;
     for (const [jobId, entry] of this.entries) {

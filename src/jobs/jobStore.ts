@@ -1,8 +1,11 @@
 // The tracked jobs of the current project: what the server last said about each, and what only
-// we know (the prompts we sent, an unsent prompt). Persisted in globalState per project so they
-// survive reloads and restarts; the last error of each job lives in memory only.
+// we know (the prompts we sent, an unsent prompt). Kept in the shared store (src/sync/), so every
+// window of the profile sees the same jobs and every change is merged per field, never
+// overwritten; the last error of each job lives in this window's memory only.
 import * as vscode from 'vscode';
 import type { AgentJob, ApiError } from '../api';
+import type { WindowSync } from '../sync/windowSync';
+import { applyJobChange, draftOf, emptyState, type JobRecord, mergeState, setDraft, type SyncState, visiblePrompts } from '../sync/syncState';
 import { Disposable } from '../util/lifecycle';
 
 export interface PromptEntry {
@@ -42,13 +45,47 @@ export function jobLabel(tracked: TrackedJob): string {
   return first.length > 80 ? `${first.slice(0, 79)}…` : first;
 }
 
-function storageKey(projectId: string): string {
+/** Where versions before the shared store kept each project's list (read once, never deleted). */
+function legacyKey(projectId: string): string {
   return `mintlifyAgent.trackedJobs/${projectId}`;
 }
 
 function isTrackedJob(value: unknown): value is TrackedJob {
   const v = value as Partial<TrackedJob> | null;
   return typeof v?.id === 'string' && Array.isArray(v.prompts) && typeof v.trackedAt === 'string';
+}
+
+/** Fields of TrackedJob kept as last-writer-wins registers (prompts are a union, see syncState). */
+const FIELDS = ['job', 'checkedAt', 'notFound', 'unsentPrompt', 'trackedAt'] as const;
+
+/**
+ * The old globalState list as shared state, stamped at time 0 so that anything any window has
+ * changed since wins over it: reading it again (in every window, at every start) changes nothing.
+ */
+export function legacyState(projectId: string, list: readonly TrackedJob[]): SyncState {
+  const state = emptyState();
+  const s = { t: 0, w: 'legacy' };
+  const jobs: Record<string, JobRecord> = {};
+  for (const t of list) {
+    const f: JobRecord['f'] = {};
+    for (const name of FIELDS) if (t[name] !== undefined) f[name] = { v: t[name], s };
+    const p: JobRecord['p'] = {};
+    t.prompts.forEach((prompt, i) => (p[`legacy.${i}`] = { text: prompt.text, sentAt: prompt.sentAt, s: { t: 0, w: `legacy.${String(i).padStart(6, '0')}` } }));
+    jobs[t.id] = { tracked: { v: true, s }, f, p };
+  }
+  state.jobs[projectId] = jobs;
+  return state;
+}
+
+function toTracked(id: string, record: JobRecord): TrackedJob {
+  const v = (name: string) => record.f[name]?.v ?? undefined;
+  const tracked: TrackedJob = { id, prompts: visiblePrompts(record), trackedAt: (v('trackedAt') as string | undefined) ?? new Date(record.tracked.s.t).toISOString() };
+  for (const name of FIELDS) {
+    if (name === 'trackedAt') continue;
+    const value = v(name);
+    if (value !== undefined) (tracked as unknown as Record<string, unknown>)[name] = value;
+  }
+  return tracked;
 }
 
 export class JobStore extends Disposable {
@@ -59,8 +96,14 @@ export class JobStore extends Disposable {
   private readonly errors = new Map<string, ApiError>();
   private project: string | undefined;
 
-  constructor(private readonly state: vscode.Memento) {
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly sync: WindowSync,
+    private readonly log?: { warn(message: string): void; info(message: string): void },
+  ) {
     super();
+    // Another window's change (or the first read of the store) redraws the list.
+    this.register(sync.onDidChange(() => this.reread()));
   }
 
   get projectId(): string | undefined {
@@ -71,9 +114,9 @@ export class JobStore extends Disposable {
   load(projectId: string | undefined): void {
     this.project = projectId;
     this.errors.clear();
-    const stored = projectId ? this.state.get<unknown[]>(storageKey(projectId), []) : [];
-    this.tracked = Array.isArray(stored) ? stored.filter(isTrackedJob) : [];
-    this.emitter.fire(undefined);
+    this.sync.setProject(projectId);
+    if (projectId) this.migrate(projectId);
+    this.reread(true);
   }
 
   all(): readonly TrackedJob[] {
@@ -88,21 +131,57 @@ export class JobStore extends Disposable {
     return this.errors.get(id);
   }
 
-  /** Adds the job at the top, or updates it in place. */
+  /** When another window (or this one) opened a fast phase for the job, in ms since the epoch. */
+  fastUntil(id: string): number | undefined {
+    const value = this.project ? this.sync.state.jobs[this.project]?.[id]?.f.fastUntil?.v : undefined;
+    return typeof value === 'number' ? value : undefined;
+  }
+
+  /** Tells every window that the job is in a fast phase until `until` (after a prompt). */
+  async markFast(id: string, until: number): Promise<void> {
+    const project = this.project;
+    if (!project) return;
+    await this.sync.update((state) => applyJobChange(state, project, id, { fields: { fastUntil: until } }, this.sync.store.clock));
+  }
+
+  /** Text typed and not sent: `create` for "Start New Job", `job:<id>` for a job not tracked. */
+  draft(key: string): string | undefined {
+    return this.project ? draftOf(this.sync.state, this.project, key) : undefined;
+  }
+
+  async setDraft(key: string, text: string | undefined): Promise<void> {
+    const project = this.project;
+    if (!project || this.draft(key) === text) return;
+    await this.sync.update((state) => setDraft(state, project, key, text, this.sync.store.clock));
+  }
+
+  /**
+   * Adds the job at the top, or updates it in place. Only what `change` changed is written (each
+   * field with its own stamp, new prompts added to the history), so it cannot undo another
+   * window's change to another field, another job or the same job's prompts.
+   */
   async upsert(id: string, change: (current: TrackedJob) => TrackedJob): Promise<TrackedJob> {
+    const project = this.project;
     const existing = this.get(id);
-    const next = change(existing ?? { id, prompts: [], trackedAt: new Date().toISOString() });
-    this.tracked = existing ? this.tracked.map((t) => (t.id === id ? next : t)) : [next, ...this.tracked];
-    await this.save();
-    this.emitter.fire(existing ? next : undefined);
-    return next;
+    const current = existing ?? { id, prompts: [], trackedAt: new Date().toISOString() };
+    const next = change(current);
+    if (!project) return next;
+    const fields: Record<string, unknown> = {};
+    for (const name of FIELDS) {
+      if (!existing || JSON.stringify(current[name]) !== JSON.stringify(next[name])) fields[name] = next[name];
+    }
+    const known = new Set(current.prompts.map((p) => `${p.sentAt}\u0000${p.text}`));
+    const addPrompts = next.prompts.filter((p) => !known.has(`${p.sentAt}\u0000${p.text}`));
+    const written = this.sync.update((state) => applyJobChange(state, project, id, { track: true, fields, addPrompts }, this.sync.store.clock));
+    await written;
+    return this.get(id) ?? next;
   }
 
   async remove(id: string): Promise<void> {
-    this.tracked = this.tracked.filter((t) => t.id !== id);
+    const project = this.project;
     this.errors.delete(id);
-    await this.save();
-    this.emitter.fire(undefined);
+    if (!project || !this.get(id)) return;
+    await this.sync.update((state) => applyJobChange(state, project, id, { track: false }, this.sync.store.clock));
   }
 
   setError(id: string, error: ApiError | undefined): void {
@@ -112,7 +191,33 @@ export class JobStore extends Disposable {
     if (tracked) this.emitter.fire(tracked);
   }
 
-  private async save(): Promise<void> {
-    if (this.project) await this.state.update(storageKey(this.project), this.tracked);
+  /** Rebuilds the list from the shared state; fires only when something a user sees changed. */
+  private reread(force = false): void {
+    const records = this.project ? (this.sync.state.jobs[this.project] ?? {}) : {};
+    const next = Object.entries(records)
+      .filter(([, r]) => r.tracked.v)
+      .map(([id, r]) => toTracked(id, r))
+      .sort((a, b) => (a.trackedAt < b.trackedAt ? 1 : a.trackedAt > b.trackedAt ? -1 : 0));
+    if (!force && JSON.stringify(next) === JSON.stringify(this.tracked)) return;
+    const before = this.tracked;
+    this.tracked = next;
+    const changedOne = before.length === next.length && before.every((t, i) => t.id === next[i]?.id) ? next.filter((t, i) => JSON.stringify(t) !== JSON.stringify(before[i])) : undefined;
+    if (changedOne?.length === 1) this.emitter.fire(changedOne[0]);
+    else this.emitter.fire(undefined);
+  }
+
+  /** Brings the list an older version kept in globalState into the shared store. */
+  private migrate(projectId: string): void {
+    const stored = this.state.get<unknown>(legacyKey(projectId));
+    if (stored === undefined) return;
+    if (!Array.isArray(stored)) {
+      this.log?.warn(`the stored list of tracked jobs for ${projectId} is not a list; it is left in place, unread`);
+      return;
+    }
+    const valid = stored.filter(isTrackedJob);
+    if (valid.length < stored.length) this.log?.warn(`${stored.length - valid.length} stored job(s) of ${projectId} could not be read; they are left in globalState (${legacyKey(projectId)})`);
+    if (!valid.length) return;
+    const legacy = legacyState(projectId, valid);
+    void this.sync.ready.then(() => this.sync.update((state) => Object.assign(state, mergeState(state, legacy))));
   }
 }

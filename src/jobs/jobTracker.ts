@@ -6,6 +6,7 @@ import { type AgentJob, ApiError, type ApiClient } from '../api';
 import type { ApiKeyStore } from '../auth/apiKey';
 import type { Settings } from '../config';
 import type { Logger } from '../log';
+import type { WindowSync } from '../sync/windowSync';
 import type { Ui } from '../ui';
 import { Disposable, timeout } from '../util/lifecycle';
 import { type Clock, DEFAULT_TIMINGS, JobPoller, systemClock } from './jobPoller';
@@ -18,6 +19,8 @@ export interface JobTrackerDeps {
   settings: Settings;
   ui: Ui;
   log: Logger;
+  /** The other windows: who polls, the shared ledger. */
+  sync: WindowSync;
   clock?: Clock;
 }
 
@@ -36,11 +39,14 @@ export class JobTracker extends Disposable {
   /** Fires when polling stops for everyone (the key was refused) or starts again. */
   readonly onDidChangePaused = this.pausedEmitter.event;
   private intervalSetting: number;
+  /** False until the startup delay has passed and the shared store has been read. */
+  private started = false;
   private baseUrlSetting: string;
-  /** The prompt of a "Start New Job" that failed, offered again in the next one. */
-  unsentCreatePrompt: string | undefined;
-  /** Unsent prompts for job ids typed in but not tracked (tracked jobs keep theirs in the store). */
-  private readonly unsentUntracked = new Map<string, string>();
+
+  /** The prompt of a "Start New Job" that failed, offered again in the next one (in any window). */
+  get unsentCreatePrompt(): string | undefined {
+    return this.deps.store.draft('create');
+  }
 
   constructor(private readonly deps: JobTrackerDeps) {
     super();
@@ -58,9 +64,12 @@ export class JobTracker extends Disposable {
     this.register({ dispose: () => this.poller.dispose() });
     this.register(deps.settings.onDidChange(() => this.onSettingsChanged()));
     this.register(deps.keys.onDidChange(() => void this.onKeyChanged()));
-    this.register(vscode.window.onDidChangeWindowState((state) => this.poller.setFocused(state.focused)));
     this.poller.setFocused(vscode.window.state.focused);
     deps.store.load(deps.settings.projectId);
+    // Jobs tracked, stopped or read in another window, a new lead, focus anywhere: follow them.
+    this.register(deps.sync.onDidChange(() => this.followWindows()));
+    this.register(deps.store.onDidChange(() => this.followWindows()));
+    this.followWindows();
     this.register(timeout(STARTUP_DELAY_MS, () => this.watchUnfinished()));
   }
 
@@ -91,10 +100,10 @@ export class JobTracker extends Disposable {
     const projectId = this.requireProject();
     try {
       const job = await this.deps.api.createJob(projectId, prompt, { signal });
-      this.unsentCreatePrompt = undefined;
+      await this.deps.store.setDraft('create', undefined);
       return await this.afterPrompt(job, prompt);
     } catch (error) {
-      this.unsentCreatePrompt = prompt;
+      await this.deps.store.setDraft('create', prompt);
       throw error;
     }
   }
@@ -110,14 +119,14 @@ export class JobTracker extends Disposable {
       return await this.afterPrompt(job, prompt);
     } catch (error) {
       if (this.deps.store.get(jobId)) await this.deps.store.upsert(jobId, (t) => ({ ...t, unsentPrompt: prompt }));
-      else this.unsentUntracked.set(jobId, prompt);
+      else await this.deps.store.setDraft(`job:${jobId}`, prompt);
       throw error;
     }
   }
 
   /** The prompt that last failed to send to this job, to open the next prompt box with. */
   unsentPrompt(jobId: string): string | undefined {
-    return this.deps.store.get(jobId)?.unsentPrompt ?? this.unsentUntracked.get(jobId);
+    return this.deps.store.get(jobId)?.unsentPrompt ?? this.deps.store.draft(`job:${jobId}`);
   }
 
   /**
@@ -128,6 +137,8 @@ export class JobTracker extends Disposable {
     const tracked = this.deps.store.get(jobId);
     if (!tracked) return;
     this.resumeIfPaused();
+    // Another window polls this project: the user's Refresh reads here, at once.
+    if (this.poller.isStandby) return this.readNow(jobId);
     if (this.poller.isWatching(jobId)) return this.poller.pollNow(jobId);
     // Not polled (terminal or not found): one read, then the poller takes over if it is active again.
     this.poller.watch(jobId, { pollNow: true });
@@ -143,7 +154,7 @@ export class JobTracker extends Disposable {
   }
 
   private async afterPrompt(job: AgentJob, prompt: string): Promise<TrackedJob> {
-    this.unsentUntracked.delete(job.id);
+    void this.deps.store.setDraft(`job:${job.id}`, undefined); // errors are logged by the store
     this.resumeIfPaused();
     // Before any await: a read still in flight would answer with the state this prompt just ended.
     // The POST's answer is itself a fresh read, so the next poll comes one fast interval later.
@@ -158,13 +169,54 @@ export class JobTracker extends Disposable {
       prompts: [...t.prompts, { text: prompt, sentAt: now }],
     }));
     this.deps.store.setError(job.id, undefined);
+    // The window that polls may be another one: it opens the fast phase too.
+    if (!isTerminalStatus(job.status)) await this.deps.store.markFast(job.id, this.poller.fastUntil(job.id));
     return tracked;
   }
 
+  /** A background read: held back while the project's shared ledger is at the ceiling. */
   private fetchJob(jobId: string, signal: AbortSignal): Promise<AgentJob> {
     const projectId = this.deps.store.projectId;
     if (!projectId) return Promise.reject(new ApiError('invalidInput', 'No project ID is set.'));
+    const waitMs = this.deps.sync.backgroundWaitMs(projectId);
+    if (waitMs > 0) {
+      const message = vscode.l10n.t('Background checks wait: the hour\'s share for them is used (the rest is kept for what you ask for).');
+      return Promise.reject(new ApiError('rateLimited', message, { retryAfterMs: waitMs }));
+    }
     return this.deps.api.getJob(projectId, jobId, { signal });
+  }
+
+  /** Refresh in a window that does not poll: one read, handled as a poll result. */
+  private async readNow(jobId: string): Promise<void> {
+    const projectId = this.deps.store.projectId;
+    if (!projectId) return;
+    let result: { value: unknown } | { error: ApiError };
+    try {
+      result = { value: await this.deps.api.getJob(projectId, jobId) };
+    } catch (error) {
+      result = { error: error instanceof ApiError ? error : new ApiError('network', String(error), { cause: error }) };
+    }
+    this.onPollResult(jobId, result);
+  }
+
+  /**
+   * Keeps this window's poller in step with the shared store: it watches every unfinished job,
+   * counts from the last read made by any window, opens the fast phases opened anywhere, and
+   * sends nothing unless this window leads the project.
+   */
+  private followWindows(): void {
+    const projectId = this.deps.store.projectId;
+    const { poller, store, sync } = { poller: this.poller, store: this.deps.store, sync: this.deps.sync };
+    if (!projectId || !this.started) return poller.setStandby(true);
+    const leader = sync.isLeader(projectId);
+    for (const tracked of store.all()) {
+      const checkedAt = tracked.checkedAt ? Date.parse(tracked.checkedAt) : undefined;
+      if (!isTerminal(tracked) && !poller.isWatching(tracked.id)) poller.watch(tracked.id, { lastAt: checkedAt ?? 0 });
+      else if (isTerminal(tracked) && !leader && poller.isWatching(tracked.id)) poller.unwatch(tracked.id);
+      poller.noteShared(tracked.id, checkedAt, store.fastUntil(tracked.id));
+    }
+    poller.setFocused(sync.projectFocused(projectId));
+    poller.setStandby(!leader);
   }
 
   private onPollResult(jobId: string, result: { value: unknown } | { error: ApiError }): 'continue' | 'stop' {
@@ -217,11 +269,15 @@ export class JobTracker extends Disposable {
     });
   }
 
-  /** One catch-up read of every unfinished job that is not already on a schedule. */
+  /**
+   * Starts following the shared store once it has been read: unfinished jobs last read long ago
+   * (by any window) are due at once, the others keep their schedule.
+   */
   private watchUnfinished(): void {
-    for (const tracked of this.deps.store.all()) {
-      if (!isTerminal(tracked) && !this.poller.isWatching(tracked.id)) this.poller.watch(tracked.id, { pollNow: true });
-    }
+    void this.deps.sync.ready.then(() => {
+      this.started = true;
+      this.followWindows();
+    });
   }
 
   private onSettingsChanged(): void {

@@ -64,10 +64,12 @@ describe('agent jobs', function () {
     await vscode.commands.executeCommand('mintlifyAgent.clearApiKey');
     await sim.close();
   });
-  beforeEach(() => {
+  beforeEach(async () => {
     user = new ScriptedUser(s.ui);
     sim.clearFaults();
     sim.resetRateLimits();
+    // A fresh server's limits: the shared ledger's count and 429 wait (src/sync/ledger.ts) go too.
+    await s.sync.update((state) => void Object.assign(state, { waits: {}, ledger: {} }));
   });
   afterEach(() => user.restore());
 

@@ -1,0 +1,29 @@
+// A 429 is shared: once the server has asked one window to wait, no window sends to that endpoint
+// family (agent or analytics) before Retry-After has passed; the call fails at once, unsent, with
+// the time left. This wraps the API client rather than changing it, so the client stays one
+// transport and the ledger stays here.
+import * as vscode from 'vscode';
+import { ApiError, type ApiClient } from '../api';
+import type { Family } from './ledger';
+
+export function gateClient(api: ApiClient, waitMs: (family: Family) => number): ApiClient {
+  const gate = (family: Family) => {
+    const wait = waitMs(family);
+    if (wait <= 0) return;
+    const seconds = Math.ceil(wait / 1000);
+    const message = vscode.l10n.t('The Mintlify API asked to wait (429): no request is sent for {0} s more, from any window.', seconds);
+    throw new ApiError('rateLimited', message, { retryAfterMs: wait });
+  };
+  return {
+    getJob: async (...args) => (gate('agent'), api.getJob(...args)),
+    createJob: async (...args) => (gate('agent'), api.createJob(...args)),
+    sendMessage: async (...args) => (gate('agent'), api.sendMessage(...args)),
+    getVisitors: async (...args) => (gate('analytics'), api.getVisitors(...args)),
+    getFeedbackByPage: async (...args) => (gate('analytics'), api.getFeedbackByPage(...args)),
+    getFeedback: async (...args) => (gate('analytics'), api.getFeedback(...args)),
+    getAssistant: async (...args) => (gate('analytics'), api.getAssistant(...args)),
+    getAssistantThread: async (...args) => (gate('analytics'), api.getAssistantThread(...args)),
+    getSearches: async (...args) => (gate('analytics'), api.getSearches(...args)),
+    getViews: async (...args) => (gate('analytics'), api.getViews(...args)),
+  };
+}

@@ -1,0 +1,71 @@
+// The request ledger every window shares: which requests were sent in the last hour, per bucket
+// (`agent:<project>`, `analytics:<hash of the key>`), and which endpoint families the server asked
+// us to leave alone (429 Retry-After). Pure functions over the shared state; the window glue
+// records and reads through them.
+import { HOUR_MS, type SyncState } from './syncState';
+
+/** What the platform allows per bucket and hour. */
+export const HOURLY_LIMIT = 100;
+/**
+ * Background work (polling, catch-up reads) never takes a bucket past this, so 40 requests an hour
+ * always remain for what the user asks for. User actions are never held back by the ledger.
+ */
+export const BACKGROUND_CEILING = 60;
+
+export type Family = 'agent' | 'analytics';
+
+export function agentBucket(projectId: string): string {
+  return `agent:${projectId}`;
+}
+
+export function analyticsBucket(keyHash: string): string {
+  return `analytics:${keyHash}`;
+}
+
+/** The family of a request path (`/v2/agent/…` or `/v1/analytics/…`), undefined for others. */
+export function familyOf(path: string): Family | undefined {
+  if (path.startsWith('/v2/agent/')) return 'agent';
+  if (path.startsWith('/v1/analytics/')) return 'analytics';
+  return undefined;
+}
+
+/** The project segment of an agent path: `/v2/agent/<project>/job…`. */
+export function projectOfAgentPath(path: string): string | undefined {
+  const segment = path.split('/')[3];
+  return segment ? decodeURIComponent(segment.split('?')[0]) : undefined;
+}
+
+export function recordRequest(state: SyncState, bucket: string, entryId: string, at: number): void {
+  (state.ledger[bucket] ??= {})[entryId] = at;
+}
+
+/** Requests sent in the hour before `now`. */
+export function countInHour(state: SyncState, bucket: string, now: number): number {
+  let count = 0;
+  for (const at of Object.values(state.ledger[bucket] ?? {})) if (at > now - HOUR_MS && at <= now) count++;
+  return count;
+}
+
+/**
+ * How long background work must wait before one more request fits under the ceiling: 0 when it
+ * fits now, else the time until enough of the hour's entries slide out.
+ */
+export function backgroundWaitMs(state: SyncState, bucket: string, now: number, ceiling = BACKGROUND_CEILING): number {
+  const times = Object.values(state.ledger[bucket] ?? {})
+    .filter((at) => at > now - HOUR_MS && at <= now)
+    .sort((a, b) => a - b);
+  if (times.length < ceiling) return 0;
+  // The entry whose leaving brings the count under the ceiling.
+  const freeing = times[times.length - ceiling];
+  return Math.max(1, freeing + HOUR_MS - now + 1);
+}
+
+/** Records a 429's Retry-After for a family (the later wait wins). */
+export function recordWait(state: SyncState, family: Family, until: number): void {
+  state.waits[family] = Math.max(state.waits[family] ?? 0, until);
+}
+
+/** Milliseconds until the family may be sent to again, 0 when it may now. */
+export function waitMs(state: SyncState, family: Family, now: number): number {
+  return Math.max(0, (state.waits[family] ?? 0) - now);
+}

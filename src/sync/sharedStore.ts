@@ -1,0 +1,194 @@
+// The shared store: one JSON file per window in a folder every window of the profile can see
+// (globalStorageUri, on the machine that runs the extension hosts). A window writes only its own
+// file, always whole and always atomically (temp file, then rename), holding everything it knows:
+// its presence and the merged state. Reading means merging every file. Since no two windows ever
+// write the same file there is no read-modify-write race to lose an update, and since the merge
+// keeps every change (syncState.ts), the order in which windows see each other does not matter.
+// Files of windows that closed or died are removed once their state is in ours. No vscode import.
+import * as z from 'zod/mini';
+import { Lease, type Presence } from './lease';
+import { emptyState, HybridClock, mergeState, type SyncState } from './syncState';
+
+/** The folder's operations; names are plain file names inside it. */
+export interface SyncFs {
+  list(): Promise<string[]>;
+  /** undefined when the file does not exist (any more). */
+  read(name: string): Promise<string | undefined>;
+  /** Writes a temp file and renames it over `name`, so readers see the old or the new file whole. */
+  writeAtomic(name: string, text: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  remove(name: string): Promise<void>;
+}
+
+export interface SyncLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+const FORMAT = 1;
+const FILE = /^w-[\w.-]+\.json$/;
+
+const Stamp = z.object({ t: z.number(), w: z.string() });
+const Versioned = z.object({ v: z.unknown(), s: Stamp });
+const ReplicaFile = z.object({
+  format: z.number(),
+  presence: z.object({
+    window: z.string(),
+    project: z.nullable(z.string()),
+    focused: z.boolean(),
+    beat: z.number(),
+    beatAt: z.number(),
+    since: z.number(),
+    closed: z.optional(z.boolean()),
+  }),
+  state: z.object({
+    jobs: z.record(
+      z.string(),
+      z.record(
+        z.string(),
+        z.object({
+          tracked: z.object({ v: z.boolean(), s: Stamp }),
+          f: z.record(z.string(), Versioned),
+          p: z.record(z.string(), z.object({ text: z.string(), sentAt: z.string(), s: Stamp })),
+        }),
+      ),
+    ),
+    drafts: z.record(z.string(), z.record(z.string(), z.object({ v: z.nullable(z.string()), s: Stamp }))),
+    ledger: z.record(z.string(), z.record(z.string(), z.number())),
+    waits: z.record(z.string(), z.number()),
+  }),
+});
+
+export function fileOf(window: string): string {
+  return `w-${window}.json`;
+}
+
+export class SharedStore {
+  state: SyncState = emptyState();
+  readonly clock: HybridClock;
+  readonly lease: Lease;
+  readonly presence: Presence;
+  /** The text last read from each other window's file, so an unchanged file is not parsed again. */
+  private readonly lastText = new Map<string, string>();
+  private writeChain: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | undefined;
+  private seq = 0;
+
+  constructor(
+    private readonly fs: SyncFs,
+    readonly window: string,
+    private readonly log: SyncLog,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.clock = new HybridClock(window, now);
+    this.lease = new Lease(now);
+    const at = now();
+    this.presence = { window, project: null, focused: false, beat: 0, beatAt: at, since: at };
+  }
+
+  /** A fresh id for a ledger entry written by this window. */
+  nextEntryId(): string {
+    return `${this.window}.${++this.seq}`;
+  }
+
+  /**
+   * Reads every other window's file and merges it in. Returns true when the state changed.
+   * Damaged files are set aside (renamed, never deleted) with a warning.
+   */
+  async refresh(): Promise<boolean> {
+    const before = JSON.stringify(this.state);
+    const names = (await this.fs.list()).filter((n) => FILE.test(n) && n !== fileOf(this.window));
+    const present = new Set<string>();
+    for (const name of names) {
+      const text = await this.fs.read(name).catch(() => undefined);
+      if (text === undefined) continue;
+      if (this.lastText.get(name) === text) {
+        present.add(name);
+        continue;
+      }
+      const file = this.parse(name, text);
+      if (file === 'damaged') {
+        await this.setAside(name);
+        continue;
+      }
+      if (!file) continue;
+      this.lastText.set(name, text);
+      present.add(name);
+      this.lease.observe(file.presence);
+      this.clock.observe(file.state);
+      this.state = mergeState(this.state, file.state, this.now());
+    }
+    for (const name of this.lastText.keys()) if (!present.has(name)) this.lastText.delete(name);
+    const changed = JSON.stringify(this.state) !== before;
+    await this.collectDead(present);
+    return changed;
+  }
+
+  /** Applies a change made in this window and writes our file. */
+  update(change: (state: SyncState) => void): Promise<void> {
+    change(this.state);
+    return this.write();
+  }
+
+  /** Writes our presence with the next beat (and whatever else changed). */
+  beat(changes: Partial<Pick<Presence, 'project' | 'focused' | 'closed'>> = {}): Promise<void> {
+    Object.assign(this.presence, changes, { beat: this.presence.beat + 1, beatAt: this.now() });
+    return this.write();
+  }
+
+  /**
+   * Writes our file with the current state. Writes run one at a time; a write asked for while one
+   * runs joins the next one, which carries everything changed meanwhile.
+   */
+  write(): Promise<void> {
+    if (this.queued) return this.queued;
+    const next = this.writeChain.then(() => {
+      this.queued = undefined;
+      const text = JSON.stringify({ format: FORMAT, presence: this.presence, state: this.state });
+      return this.fs.writeAtomic(fileOf(this.window), text);
+    });
+    this.queued = next;
+    this.writeChain = next.catch((error: unknown) => this.log.warn(`could not write the shared store: ${String(error)}`));
+    return next;
+  }
+
+  private parse(name: string, text: string): z.infer<typeof ReplicaFile> | 'damaged' | undefined {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return 'damaged';
+    }
+    const format = (json as { format?: unknown } | null)?.format;
+    if (typeof format === 'number' && format > FORMAT) {
+      // A newer version of the extension wrote it: not ours to judge or move.
+      if (this.lastText.get(name) !== text) this.log.warn(`${name} is in a newer format (${format}); this window skips it`);
+      this.lastText.set(name, text);
+      return undefined;
+    }
+    const result = z.safeParse(ReplicaFile, json);
+    return result.success ? result.data : 'damaged';
+  }
+
+  private async setAside(name: string): Promise<void> {
+    const aside = `${name}.damaged-${this.now()}`;
+    try {
+      await this.fs.rename(name, aside);
+      this.log.warn(`${name} in the shared store could not be read; it is kept as ${aside} and the other windows' data is used`);
+    } catch (error) {
+      this.log.warn(`${name} in the shared store could not be read or set aside: ${String(error)}`);
+    }
+  }
+
+  /** Removes the files of windows that closed or died, once our file holds their state. */
+  private async collectDead(present: Set<string>): Promise<void> {
+    const dead = this.lease.deadWindows().filter((w) => present.has(fileOf(w)));
+    if (!dead.length) return;
+    await this.write();
+    for (const window of dead) {
+      await this.fs.remove(fileOf(window)).catch(() => undefined);
+      this.lastText.delete(fileOf(window));
+      this.lease.forget(window);
+    }
+  }
+}

@@ -1,0 +1,176 @@
+// The state every window shares, as a state-based CRDT: two copies merge into one that keeps
+// every change of both, whatever order they arrive in and however often (the merge is
+// commutative, associative and idempotent). Each field of a job is a last-writer-wins register
+// stamped by a hybrid clock; a job's prompt history is a union; "stop tracking" is a tombstone
+// that a later "track" outranks; ledger entries are a union by id; Retry-After waits take the
+// latest. No vscode import: unit-tested with thousands of random interleavings.
+
+/** Wall-clock milliseconds, made monotonic per window, with the writer's id to break ties. */
+export interface Stamp {
+  t: number;
+  w: string;
+}
+
+export interface Versioned<T> {
+  v: T;
+  s: Stamp;
+}
+
+export interface SharedPrompt {
+  text: string;
+  /** ISO date-time. */
+  sentAt: string;
+}
+
+/** One job as every window knows it. Fields absent from `f` were never set. */
+export interface JobRecord {
+  /** true: tracked; false: tracking stopped (a tombstone, kept so the removal wins over older writes). */
+  tracked: Versioned<boolean>;
+  /** Per field: the server's job, checkedAt, notFound, unsentPrompt, trackedAt, fastUntil. */
+  f: Record<string, Versioned<unknown>>;
+  /** Prompt history, keyed by a unique id per sent prompt: a union, so no window's prompt is lost. */
+  p: Record<string, SharedPrompt & { s: Stamp }>;
+}
+
+export interface SyncState {
+  /** project id → job id → record */
+  jobs: Record<string, Record<string, JobRecord>>;
+  /** project id → draft key (`create`, `job:<id>`) → what the user typed and has not sent. */
+  drafts: Record<string, Record<string, Versioned<string | null>>>;
+  /** bucket (`agent:<project>`, `analytics:<key hash>`) → entry id → when the request was sent. */
+  ledger: Record<string, Record<string, number>>;
+  /** endpoint family → no request before this time (ms since the epoch), from a 429's Retry-After. */
+  waits: Record<string, number>;
+}
+
+export const HOUR_MS = 3_600_000;
+
+export function emptyState(): SyncState {
+  return { jobs: {}, drafts: {}, ledger: {}, waits: {} };
+}
+
+export function compareStamps(a: Stamp, b: Stamp): number {
+  if (a.t !== b.t) return a.t - b.t;
+  return a.w < b.w ? -1 : a.w > b.w ? 1 : 0;
+}
+
+function later<T>(a: Versioned<T> | undefined, b: Versioned<T> | undefined): Versioned<T> | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return compareStamps(a.s, b.s) >= 0 ? a : b;
+}
+
+function mergeRecordsBy<T>(a: Record<string, T>, b: Record<string, T>, pick: (x: T, y: T) => T): Record<string, T> {
+  const out: Record<string, T> = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = k in out ? pick(out[k], v) : v;
+  return out;
+}
+
+export function mergeJob(a: JobRecord, b: JobRecord): JobRecord {
+  return {
+    tracked: later(a.tracked, b.tracked)!,
+    f: mergeRecordsBy(a.f, b.f, (x, y) => later(x, y)!),
+    p: mergeRecordsBy(a.p, b.p, (x, y) => (compareStamps(x.s, y.s) >= 0 ? x : y)),
+  };
+}
+
+/** Keeps every change of both copies. Ledger entries older than an hour before `now` are dropped. */
+export function mergeState(a: SyncState, b: SyncState, now?: number): SyncState {
+  const ledger = mergeRecordsBy(a.ledger, b.ledger, (x, y) => ({ ...x, ...y }));
+  if (now !== undefined) pruneLedger(ledger, now);
+  return {
+    jobs: mergeRecordsBy(a.jobs, b.jobs, (x, y) => mergeRecordsBy(x, y, mergeJob)),
+    drafts: mergeRecordsBy(a.drafts, b.drafts, (x, y) => mergeRecordsBy(x, y, (m, n) => later(m, n)!)),
+    ledger,
+    waits: mergeRecordsBy(a.waits, b.waits, Math.max),
+  };
+}
+
+function pruneLedger(ledger: SyncState['ledger'], now: number): void {
+  for (const [bucket, entries] of Object.entries(ledger)) {
+    const kept = Object.fromEntries(Object.entries(entries).filter(([, at]) => at > now - HOUR_MS));
+    if (Object.keys(kept).length) ledger[bucket] = kept;
+    else delete ledger[bucket];
+  }
+}
+
+/**
+ * A hybrid logical clock: stamps follow the wall clock but always exceed every stamp this window
+ * has seen, so a change made after reading another window's change outranks it even when the
+ * other window's clock runs ahead. Two windows stamping in the same millisecond differ by id.
+ */
+export class HybridClock {
+  private last = 0;
+
+  constructor(
+    readonly writer: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  next(): Stamp {
+    this.last = Math.max(this.now(), this.last + 1);
+    return { t: this.last, w: this.writer };
+  }
+
+  /** Takes in the stamps of a state read from another window. */
+  observe(state: SyncState): void {
+    let max = this.last;
+    const see = (s: Stamp) => (max = Math.max(max, s.t));
+    for (const jobs of Object.values(state.jobs)) {
+      for (const job of Object.values(jobs)) {
+        see(job.tracked.s);
+        for (const field of Object.values(job.f)) see(field.s);
+        for (const prompt of Object.values(job.p)) see(prompt.s);
+      }
+    }
+    for (const drafts of Object.values(state.drafts)) for (const draft of Object.values(drafts)) see(draft.s);
+    this.last = max;
+  }
+}
+
+/** The removal (if any) that hides prompts sent before it: history starts again on re-tracking. */
+export function visiblePrompts(job: JobRecord): SharedPrompt[] {
+  const removedAt = lastRemoval(job);
+  return Object.values(job.p)
+    .filter((p) => compareStamps(p.s, removedAt) > 0)
+    .sort((x, y) => compareStamps(x.s, y.s))
+    .map(({ text, sentAt }) => ({ text, sentAt }));
+}
+
+function lastRemoval(job: JobRecord): Stamp {
+  const stoppedAt = job.f.stoppedAt as Versioned<boolean> | undefined;
+  return stoppedAt?.s ?? { t: -1, w: '' };
+}
+
+/** A change to one job, applied with fresh stamps (see JobStore.upsert for how it is derived). */
+export interface JobChange {
+  track?: boolean;
+  fields?: Record<string, unknown>;
+  addPrompts?: readonly SharedPrompt[];
+}
+
+export function applyJobChange(state: SyncState, project: string, jobId: string, change: JobChange, clock: HybridClock): void {
+  const jobs = (state.jobs[project] ??= {});
+  const current = jobs[jobId];
+  const s = () => clock.next();
+  const record: JobRecord = current ? { tracked: current.tracked, f: { ...current.f }, p: { ...current.p } } : { tracked: { v: true, s: s() }, f: {}, p: {} };
+  if (change.track !== undefined && (current === undefined || record.tracked.v !== change.track)) {
+    const stamp = s();
+    record.tracked = { v: change.track, s: stamp };
+    if (!change.track) record.f.stoppedAt = { v: true, s: stamp };
+  }
+  for (const [name, value] of Object.entries(change.fields ?? {})) record.f[name] = { v: value ?? null, s: s() };
+  for (const prompt of change.addPrompts ?? []) {
+    const stamp = s();
+    record.p[`${stamp.w}.${stamp.t}`] = { ...prompt, s: stamp };
+  }
+  jobs[jobId] = record;
+}
+
+export function setDraft(state: SyncState, project: string, key: string, text: string | undefined, clock: HybridClock): void {
+  (state.drafts[project] ??= {})[key] = { v: text ?? null, s: clock.next() };
+}
+
+export function draftOf(state: SyncState, project: string, key: string): string | undefined {
+  return state.drafts[project]?.[key]?.v ?? undefined;
+}

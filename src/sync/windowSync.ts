@@ -1,0 +1,216 @@
+// This window's end of the shared store: the folder in globalStorageUri (shared by every window of
+// the profile, on the machine that runs the extension hosts: desktop, remote and code-server
+// alike), a file watcher on it with a bounded fallback re-read, the heartbeat that keeps the
+// poller lease, focus, and the request ledger. Nothing here touches the network, and nothing runs
+// during activate() but setting up: the first read starts right after.
+import * as vscode from 'vscode';
+import type { RequestLogEntry } from '../api';
+import { Disposable } from '../util/lifecycle';
+import { BEAT_MS } from './lease';
+import {
+  agentBucket,
+  analyticsBucket,
+  BACKGROUND_CEILING,
+  backgroundWaitMs,
+  countInHour,
+  type Family,
+  familyOf,
+  projectOfAgentPath,
+  recordRequest,
+  recordWait,
+  waitMs,
+} from './ledger';
+import { SharedStore, type SyncFs, type SyncLog } from './sharedStore';
+import type { SyncState } from './syncState';
+
+/** The longest a change from another window waits when the file watcher stays silent. */
+export const FALLBACK_READ_MS = 1_000;
+/** A 429 without Retry-After still keeps every window off that family for this long. */
+const DEFAULT_429_WAIT_MS = 60_000;
+
+export function vscodeSyncFs(dir: vscode.Uri): SyncFs {
+  const fs = vscode.workspace.fs;
+  const at = (name: string) => vscode.Uri.joinPath(dir, name);
+  let tmp = 0;
+  return {
+    list: async () => (await fs.readDirectory(dir)).filter(([, type]) => type === vscode.FileType.File).map(([name]) => name),
+    read: async (name) => {
+      try {
+        return new TextDecoder().decode(await fs.readFile(at(name)));
+      } catch {
+        return undefined;
+      }
+    },
+    writeAtomic: async (name, text) => {
+      const temp = at(`${name}.${++tmp}.tmp`);
+      await fs.writeFile(temp, new TextEncoder().encode(text));
+      await fs.rename(temp, at(name), { overwrite: true });
+    },
+    rename: (from, to) => Promise.resolve(fs.rename(at(from), at(to), { overwrite: false })),
+    remove: (name) => Promise.resolve(fs.delete(at(name))),
+  };
+}
+
+export class WindowSync extends Disposable {
+  readonly store: SharedStore;
+  private readonly changeEmitter = this.register(new vscode.EventEmitter<void>());
+  /** Fires when another window's change arrived, or the lead, focus or ledger changed. */
+  readonly onDidChange = this.changeEmitter.event;
+  /** Resolves once the first read of every window's file is done. */
+  readonly ready: Promise<void>;
+  private keyHash: string | undefined;
+  private lastRead = 0;
+  private reading: Promise<void> | undefined;
+  private readAgain = false;
+
+  constructor(
+    private readonly dir: vscode.Uri,
+    private readonly log: SyncLog,
+    fs: SyncFs = vscodeSyncFs(dir),
+  ) {
+    super();
+    this.store = new SharedStore(fs, randomId(), log);
+    this.store.presence.focused = vscode.window.state.focused;
+    this.ready = this.start();
+  }
+
+  get windowId(): string {
+    return this.store.window;
+  }
+
+  get state(): SyncState {
+    return this.store.state;
+  }
+
+  /** Applies a change of this window, writes it, and tells this window's listeners. */
+  async update(change: (state: SyncState) => void): Promise<void> {
+    const written = this.store.update(change);
+    this.changeEmitter.fire();
+    await written;
+  }
+
+  setProject(project: string | undefined): void {
+    if (this.store.presence.project === (project ?? null)) return;
+    void this.store.beat({ project: project ?? null }); // errors are logged by the store
+    this.changeEmitter.fire();
+  }
+
+  isLeader(project: string): boolean {
+    return this.store.lease.leaderOf(project, this.store.presence) === this.windowId;
+  }
+
+  projectFocused(project: string): boolean {
+    return this.store.lease.anyFocused(project, this.store.presence);
+  }
+
+  /** Counts a request this window sent, and shares a 429's wait with every window. */
+  record(entry: RequestLogEntry): void {
+    if (!entry.sent) return;
+    const family = familyOf(entry.path);
+    if (!family) return;
+    const bucket = family === 'agent' ? agentBucket(projectOfAgentPath(entry.path) ?? '') : analyticsBucket(this.keyHash ?? 'unknown');
+    const id = this.store.nextEntryId();
+    void this.update((state) => {
+      recordRequest(state, bucket, id, entry.startedAt);
+      if (entry.status === 429) recordWait(state, family, Date.now() + (entry.error?.retryAfterMs ?? DEFAULT_429_WAIT_MS));
+    });
+  }
+
+  agentRequestsThisHour(project: string): number {
+    return countInHour(this.state, agentBucket(project), Date.now());
+  }
+
+  analyticsRequestsThisHour(): number {
+    return countInHour(this.state, analyticsBucket(this.keyHash ?? 'unknown'), Date.now());
+  }
+
+  /** How long background work for the project must wait to stay under the ceiling; 0: go. */
+  backgroundWaitMs(project: string): number {
+    return backgroundWaitMs(this.state, agentBucket(project), Date.now(), BACKGROUND_CEILING);
+  }
+
+  /** How long any window must still leave this endpoint family alone after a 429; 0: go. */
+  familyWaitMs(family: Family): number {
+    return waitMs(this.state, family, Date.now());
+  }
+
+  /** Analytics requests are counted per key: a hash of it (never the key) names the bucket. */
+  async setKey(key: string | undefined): Promise<void> {
+    this.keyHash = key ? await sha256Hex(key) : undefined;
+    this.changeEmitter.fire();
+  }
+
+  override dispose(): void {
+    // Best effort: a window that cannot say goodbye is taken over when its lease expires.
+    void this.store.beat({ closed: true, focused: false });
+    super.dispose();
+  }
+
+  private async start(): Promise<void> {
+    try {
+      await vscode.workspace.fs.createDirectory(this.dir);
+    } catch (error) {
+      this.log.warn(`could not create the shared store folder: ${String(error)}`);
+    }
+    const watcher = this.register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.dir, 'w-*.json')));
+    const onEvent = () => void this.read();
+    this.register(watcher.onDidChange(onEvent));
+    this.register(watcher.onDidCreate(onEvent));
+    this.register(watcher.onDidDelete(onEvent));
+    this.register(
+      vscode.window.onDidChangeWindowState((state) => {
+        void this.store.beat({ focused: state.focused });
+        this.changeEmitter.fire();
+      }),
+    );
+    // The heartbeat keeps the lease; the fallback read bounds the delay when the watcher is silent.
+    const beat = setInterval(() => void this.store.beat(), BEAT_MS);
+    const fallback = setInterval(() => {
+      if (Date.now() - this.lastRead >= FALLBACK_READ_MS) void this.read();
+    }, FALLBACK_READ_MS / 2);
+    this.register({ dispose: () => (clearInterval(beat), clearInterval(fallback)) });
+    await this.read();
+    await this.store.beat();
+  }
+
+  /** Reads every window's file (one read at a time; a read asked for meanwhile runs after it). */
+  private read(): Promise<void> {
+    if (this.reading) {
+      this.readAgain = true;
+      return this.reading;
+    }
+    this.reading = (async () => {
+      do {
+        this.readAgain = false;
+        this.lastRead = Date.now();
+        const wasLeaderOf = this.leaders();
+        try {
+          const changed = await this.store.refresh();
+          if (changed || this.leaders() !== wasLeaderOf) this.changeEmitter.fire();
+        } catch (error) {
+          this.log.warn(`could not read the shared store: ${String(error)}`);
+        }
+      } while (this.readAgain && !this.isDisposed);
+      this.reading = undefined;
+    })();
+    return this.reading;
+  }
+
+  /** Who leads this window's project and whether it is focused: a change is news. */
+  private leaders(): string {
+    const project = this.store.presence.project;
+    return project ? `${this.store.lease.leaderOf(project, this.store.presence)}|${String(this.projectFocused(project))}` : '';
+  }
+}
+
+function randomId(): string {
+  return globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 16);
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)]
+    .slice(0, 8)
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('');
+}
