@@ -14,6 +14,7 @@ import { JobsStatusBar } from './jobs/jobsStatusBar';
 import { JobsTreeProvider } from './jobs/jobsTree';
 import { createLogger, type Logger } from './log';
 import { type ReadersHandle, registerReaders } from './readers/registerReaders';
+import { registerSignals, type SignalsHandle } from './signals/registerSignals';
 import { gateClient } from './sync/gatedClient';
 import { showLedger } from './sync/ledgerView';
 import { WindowSync } from './sync/windowSync';
@@ -29,6 +30,7 @@ export interface TestSeam {
   sync: WindowSync;
   analytics: AnalyticsHandle;
   readers: ReadersHandle;
+  signals: SignalsHandle;
   /** Every call of the API client in this session (the last 1,000), sent or stopped before sending. */
   requests: readonly RequestLogEntry[];
 }
@@ -70,9 +72,10 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
   registerJobCommands(context, tracker, store, ui, log.scoped('commands'));
   const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange });
   const readers = registerReaders(context, { api, settings, keys, ui, log });
+  const signals = registerSignals(context, { api, settings, store, tracker, sync, readers, ui, log });
 
   log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)}`);
-  return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { ui, store, tracker, statusBar, tree, sync, analytics, readers, requests };
+  return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { ui, store, tracker, statusBar, tree, sync, analytics, readers, signals, requests };
 }
 
 export function deactivate(): void {
