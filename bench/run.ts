@@ -20,6 +20,7 @@ import { measureFreshness } from './freshness';
 import { measurePollingHour } from './pollingHour';
 import { measureReaders } from './readers';
 import { renderMarkdown, renderTable, type BenchResults } from './report';
+import { measureSignals } from './signals';
 import { measureWindows } from './windows';
 
 interface Options {
@@ -76,6 +77,8 @@ async function main(): Promise<void> {
   const analytics = await measureAnalytics(options.exportRuns);
   log('readers: 50 pages over an hour on 400 and 10,000 paths…');
   const readers = await measureReaders();
+  log('signals: one snapshot on the default and the large site…');
+  const signals = await measureSignals();
 
   const results: BenchResults = {
     when: new Date().toISOString(),
@@ -91,6 +94,7 @@ async function main(): Promise<void> {
     analytics,
     readers,
     windows,
+    signals,
     seconds: (Date.now() - began) / 1000,
   };
   process.stdout.write(`${renderTable(results)}\n`);

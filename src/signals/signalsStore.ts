@@ -4,13 +4,10 @@
 // only inside the shared ledger's background ceiling and this window's share of it.
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
-import { addDays, localToday } from '../analytics/dateRange';
 import type { Logger } from '../log';
 import { Disposable } from '../util/lifecycle';
-import { fetchSnapshot, parseStoredSnapshot, type SignalsSnapshot, type SnapshotRange } from './snapshot';
+import { currentRange, fetchSnapshot, parseStoredSnapshot, type SignalsSnapshot } from './snapshot';
 
-/** The range every signal covers: the last 30 days, today included. */
-export const RANGE_DAYS = 30;
 export const BACKGROUND_EVERY_MS = 60 * 60 * 1000;
 /** What a snapshot is assumed to cost before one has been fetched (the default site takes 10). */
 const FIRST_ESTIMATE = 12;
@@ -34,10 +31,6 @@ export interface SignalsStoreDeps {
 }
 
 export type RefreshOutcome = { kind: 'fetched'; snapshot: SignalsSnapshot } | { kind: 'skipped'; reason: 'noProject' | 'fresh' | 'budget' | 'busy' };
-
-export function currentRange(today = localToday()): SnapshotRange {
-  return { dateFrom: addDays(today, -(RANGE_DAYS - 1)), dateTo: addDays(today, 1) };
-}
 
 export class SignalsStore extends Disposable {
   private readonly emitter = this.register(new vscode.EventEmitter<void>());

@@ -9,11 +9,14 @@
 //   views              ceil(pages / 250), at most VIEW_PAGES (the 1,000 most viewed pages)
 // Gaps worth a writer's time are among the most searched terms and the most read pages, so the
 // depth limits cut the long tail, never the top; the snapshot says when it did.
+import { addDays, localToday } from '../analytics/dateRange';
 import type { ApiError } from '../api/errors';
 import type { SignalsApi } from '../api/signalsApi';
 import type { FeedbackByPageRow } from '../api/signalsSchemas';
 import { sitePathOfUrl } from './sitePathOfUrl';
 
+/** The range every signal covers: the last 30 days, today included. */
+export const RANGE_DAYS = 30;
 export const SEARCH_PAGES = 5;
 export const VIEW_PAGES = 4;
 export const PAGE_SIZE = { feedback: 100, assistant: 1000, searches: 100, views: 250, byPage: 100 } as const;
@@ -107,6 +110,10 @@ export interface FetchOptions {
   /** Called after every request that was sent. */
   onRequest?: () => void;
   now?: () => number;
+}
+
+export function currentRange(today = localToday()): SnapshotRange {
+  return { dateFrom: addDays(today, -(RANGE_DAYS - 1)), dateTo: addDays(today, 1) };
 }
 
 /** The fewest requests that fetch these many rows at the largest page sizes. */
