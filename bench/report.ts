@@ -9,6 +9,7 @@ import { SCENARIO_TEXT, summarizeDelays, type HourResult } from './pollingHour';
 import { formatSpread, ratio, spread } from './stats';
 import { READERS_TEXT, type ReadersRun } from './readers';
 import { SIGNALS_TEXT, type SignalsRun } from './signals';
+import { REVIEW_FILES, type ReviewResult } from './review';
 import { FILTER_TERM } from './webview';
 import { WINDOWS_SCENARIO, type WindowsResult } from './windows';
 
@@ -29,6 +30,8 @@ export interface BenchResults {
   readers: ReadersRun[];
   windows: WindowsResult;
   signals: SignalsRun[];
+  /** Undefined with --no-host. */
+  review?: ReviewResult;
   seconds: number;
 }
 
@@ -131,6 +134,14 @@ function rows(r: BenchResults): Row[] {
   } else {
     add('5 Webview', 'render, sort, filter', 'not measured (--no-host)');
   }
+
+  // 6. Review Changes
+  if (r.review) {
+    add('6 Review', `Review Changes click → multi-file diff on screen, ${REVIEW_FILES} files, first click`, ms(r.review.firstMs));
+    add('6 Review', `the same, later clicks (fetch again, diff again)`, formatSpread(r.review.later, 'ms', 0));
+  } else {
+    add('6 Review', 'Review Changes on a 50-file branch', 'not measured (--no-host)');
+  }
   return out;
 }
 
@@ -145,12 +156,12 @@ export function renderTable(r: BenchResults): string {
 
 export function renderMarkdown(r: BenchResults): string {
   const table = ['| | figure | value |', '|---|---|---|', ...rows(r).map((row) => `| ${row.section} | ${row.figure} | ${row.value.replaceAll('|', '\\|')} |`)].join('\n');
-  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, signalsSection, findingsSection].map((section) => section(r));
+  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, signalsSection, findingsSection].map((section) => section(r));
   return `# Benchmarks
 
 Written by \`npm run bench\` (bench/run.ts) on ${r.when.slice(0, 10)}: ${r.machine}; code-server ${r.codeServer}.
 The whole run took ${Math.round(r.seconds)} s. Every figure below says how it was measured; re-run the command to reproduce
-all of them (options: \`npm run bench -- --starts N --trials N --export-runs N --no-host --no-write\`, see bench/run.ts).
+all of them (options: \`npm run bench -- --starts N --trials N --export-runs N --review-runs N --no-host --no-write\`, see bench/run.ts).
 Load average (1 min) ${r.load.start.toFixed(2)} at the start and ${r.load.end.toFixed(2)} at the end, on ${r.load.cores} cores: the wall-clock figures (activation,
 export rows per second, webview) slow down when other work shares the machine; request counts and the figures on the
 simulated clock (freshness, polling) do not.
@@ -367,5 +378,19 @@ function findingsSection(r: BenchResults): string {
   ${session250 ? ratio(session250.requests, session250.minimum) : '–'} of the minimum): the export reads the API directly, not the pager's memory, and leaves nothing there.
 - **The webview re-renders unchanged rows** on every state message (figure 5): a page change lays the old table out once
   more before the new rows arrive.
+`;
+}
+
+function reviewSection(r: BenchResults): string {
+  return `## 6. Review Changes on a branch of ${REVIEW_FILES} files
+
+bench/review.ts makes a bare repository on disk from the test fixture (test/support/gitRepo.ts), pushes a branch that adds
+${REVIEW_FILES - 3} pages of 40 paragraphs, changes one, renames one and deletes one, and opens a clone of it in a fresh VS Code
+(code-server + headless Chromium). Playwright sets the key, tracks the completed job whose \`source\` is that repository and
+branch, then clicks the tree's Review Changes button and stops the clock when the editor tab says "(${REVIEW_FILES} files)" and the
+first file's diff shows text. Each click fetches the branch again, finds the merge base and lists the changes again
+(real git); editors are closed between clicks. ${r.review ? `First click ${ms(r.review.firstMs)}; later ones ${formatSpread(r.review.later, 'ms', 0)}.` : 'Not measured in this run (--no-host).'}
+
+Reproduce: \`npm run bench\` (or \`--review-runs N\`); the host's output goes to artifacts/bench/review.log.
 `;
 }

@@ -7,7 +7,8 @@
 //     --starts N       fresh VS Code starts for activation (default 5; the last also measures the webview)
 //     --trials N       freshness trials per phase (default 200)
 //     --export-runs N  timed exports (default 5)
-//     --no-host        skip everything that needs VS Code (activation, webview)
+//     --review-runs N  timed Review Changes clicks on a 50-file branch (default 5)
+//     --no-host        skip everything that needs VS Code (activation, webview, review)
 //     --no-write       print the table only
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -22,17 +23,19 @@ import { measureReaders } from './readers';
 import { renderMarkdown, renderTable, type BenchResults } from './report';
 import { measureSignals } from './signals';
 import { measureWindows } from './windows';
+import { measureReview, type ReviewResult } from './review';
 
 interface Options {
   starts: number;
   trials: number;
   exportRuns: number;
+  reviewRuns: number;
   host: boolean;
   write: boolean;
 }
 
 function parseOptions(args: readonly string[]): Options {
-  const options: Options = { starts: 5, trials: 200, exportRuns: 5, host: true, write: true };
+  const options: Options = { starts: 5, trials: 200, exportRuns: 5, reviewRuns: 5, host: true, write: true };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const count = () => {
@@ -43,6 +46,7 @@ function parseOptions(args: readonly string[]): Options {
     if (arg === '--starts') options.starts = count();
     else if (arg === '--trials') options.trials = count();
     else if (arg === '--export-runs') options.exportRuns = count();
+    else if (arg === '--review-runs') options.reviewRuns = count();
     else if (arg === '--no-host') options.host = false;
     else if (arg === '--no-write') options.write = false;
     else throw new Error(`unknown option ${arg}; see the top of bench/run.ts`);
@@ -80,6 +84,12 @@ async function main(): Promise<void> {
   log('signals: one snapshot on the default and the large site…');
   const signals = await measureSignals();
 
+  let review: ReviewResult | undefined;
+  if (options.host) {
+    log(`review: ${options.reviewRuns} clicks on Review Changes for a branch of 50 changed files…`);
+    review = await measureReview({ repoRoot, runs: options.reviewRuns, log });
+  }
+
   const results: BenchResults = {
     when: new Date().toISOString(),
     machine: `${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${os.cpus().length} cores, node ${process.versions.node}, ${os.platform()} ${os.release()}`,
@@ -95,6 +105,7 @@ async function main(): Promise<void> {
     readers,
     windows,
     signals,
+    review,
     seconds: (Date.now() - began) / 1000,
   };
   process.stdout.write(`${renderTable(results)}\n`);

@@ -6,7 +6,9 @@ import { ApiKeyStore } from './auth/apiKey';
 import { type AnalyticsHandle, registerAnalytics } from './analytics/registerAnalytics';
 import { registerAuthCommands } from './auth/authCommands';
 import { Settings } from './config';
+import { registerAskAboutThis } from './agent/askAboutThis';
 import { registerContextKeys } from './contextKeys';
+import { registerReviewCommands, ReviewHints } from './git/reviewCommands';
 import { registerJobCommands } from './jobs/jobCommands';
 import { JobStore } from './jobs/jobStore';
 import { JobTracker } from './jobs/jobTracker';
@@ -61,17 +63,20 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
   context.subscriptions.push(settings, keys);
 
   const store = new JobStore(context.globalState, sync, log.scoped('store'));
-  const tracker = new JobTracker({ api, store, keys, settings, ui, sync, log: log.scoped('jobs') });
-  const tree = new JobsTreeProvider(store, tracker, keys);
+  const reviewHints = new ReviewHints();
+  const tracker = new JobTracker({ api, store, keys, settings, ui, sync, log: log.scoped('jobs'), canReview: (t) => reviewHints.isReviewable(t) });
+  const tree = new JobsTreeProvider(store, tracker, keys, reviewHints);
   const statusBar = new JobsStatusBar(store);
   const jobsView = vscode.window.createTreeView('mintlifyAgent.jobs', { treeDataProvider: tree, showCollapseAll: false });
-  context.subscriptions.push(store, tracker, tree, statusBar, jobsView, showLedger(jobsView, sync, store));
+  context.subscriptions.push(reviewHints, store, tracker, tree, statusBar, jobsView, showLedger(jobsView, sync, store));
   registerContextKeys(context, keys, settings, store);
 
   registerAuthCommands(context, keys, settings, ui);
   registerJobCommands(context, tracker, store, ui, log.scoped('commands'));
+  registerReviewCommands(context, reviewHints, store, tracker, ui, log.scoped('git'));
   const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange });
   const readers = registerReaders(context, { api, settings, keys, ui, log });
+  registerAskAboutThis(context, { docs: readers.docs, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri) });
   const signals = registerSignals(context, { api, settings, store, tracker, sync, readers, ui, log });
 
   log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)}`);

@@ -3,10 +3,11 @@
 //   node out/test/run.js unit host  only those tiers
 //   MINTLIFY_TEST_GREP=pattern       only the tests whose full title matches, in every tier
 import Mocha from 'mocha';
-import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { runHostTests } from './host/runHostTests';
+import { makeTestRepository } from './support/gitRepo';
 
 interface TierResult {
   passed: number;
@@ -50,15 +51,17 @@ function runUnit(): Promise<TierResult> {
 
 /** Host tier: the integration suite inside a real VS Code (code-server) driven by headless Chromium. */
 async function runHost(): Promise<TierResult> {
-  // A copy of the fixture: the tests write workspace settings and must leave the repo clean.
-  const workspaceFolder = mkdtempSync(join(tmpdir(), 'mintlify-ws-'));
-  cpSync(join(repoRoot, 'test', 'fixtures', 'workspace'), workspaceFolder, { recursive: true });
+  // A clone of a bare repository made from the fixture (test/support/gitRepo.ts): the tests write
+  // workspace settings and must leave the repo clean, and Review Changes needs a real remote.
+  const workspaceFolder = join(mkdtempSync(join(tmpdir(), 'mintlify-ws-')), 'docs-site');
+  const repo = makeTestRepository(join(repoRoot, 'test', 'fixtures', 'workspace'), workspaceFolder);
   try {
     const result = await runHostTests({ repoRoot, workspaceFolder, testsEntry: join(__dirname, 'integration', 'index.js'), log });
     log(result.report);
     return result;
   } finally {
-    rmSync(workspaceFolder, { recursive: true, force: true });
+    rmSync(dirname(workspaceFolder), { recursive: true, force: true });
+    rmSync(dirname(repo.bare), { recursive: true, force: true });
   }
 }
 

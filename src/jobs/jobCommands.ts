@@ -82,7 +82,8 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
   }
 
   const commands: Record<string, (...args: never[]) => unknown> = {
-    'mintlifyAgent.sendFollowUp': async (arg: JobArg) => {
+    // `preset`: a prompt the user already wrote and saw (Ask the Agent About This…); no second box.
+    'mintlifyAgent.sendFollowUp': async (arg: JobArg, preset?: unknown) => {
       try {
         tracker.requireProject();
       } catch (error) {
@@ -91,6 +92,7 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
       const jobId = jobIdOf(arg) ?? (await pickJob());
       if (!jobId) return;
       const tracked = store.get(jobId);
+      if (typeof preset === 'string' && preset.trim()) return sendFollowUp(jobId, preset);
       const prompt = await ui.showInputBox({
         title: `Follow-up to ${tracked ? `“${jobLabel(tracked)}”` : jobId}`,
         prompt: tracked?.job && tracked.job.status !== 'active' ? `This job is ${tracked.job.status}; the platform decides whether it takes a follow-up.` : 'What should the agent do next?',
@@ -124,13 +126,13 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
       }
     },
 
-    'mintlifyAgent.startJob': async () => {
+    'mintlifyAgent.startJob': async (preset?: unknown) => {
       try {
         tracker.requireProject();
       } catch (error) {
         return reportFailure('Starting a job', error);
       }
-      const prompt = await ui.showInputBox({
+      const prompt = typeof preset === 'string' && preset.trim() ? preset : await ui.showInputBox({
         title: 'Start New Agent Job',
         prompt: 'What should the agent change in your docs? It opens a pull request when it is done.',
         value: tracker.unsentCreatePrompt ?? '',

@@ -22,10 +22,13 @@ export interface JobTrackerDeps {
   /** The other windows: who polls, the shared ledger. */
   sync: WindowSync;
   clock?: Clock;
+  /** Whether the finish notification offers Review Changes (the workspace is a clone of the job's repository). */
+  canReview?: (tracked: TrackedJob) => boolean;
 }
 
 /** Commands the finish notification offers; they take the job id. */
 export const NOTIFICATION_ACTIONS = {
+  'Review Changes': 'mintlifyAgent.reviewChanges',
   'Open Pull Request': 'mintlifyAgent.openPullRequest',
   'Send Follow-up': 'mintlifyAgent.sendFollowUp',
 } as const;
@@ -254,6 +257,7 @@ export class JobTracker extends Disposable {
     const actions: (keyof typeof NOTIFICATION_ACTIONS)[] = [];
     if (job.status === 'completed' && job.prLink) {
       message = `Agent job ${label} completed: its pull request is ready.`;
+      if (this.deps.canReview?.(tracked)) actions.push('Review Changes');
       actions.push('Open Pull Request', 'Send Follow-up');
     } else if (job.status === 'completed') {
       message = `Agent job ${label} completed with no files changed, so there is no pull request.`;

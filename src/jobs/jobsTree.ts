@@ -43,6 +43,8 @@ export class JobNode extends vscode.TreeItem {
   constructor(
     readonly tracked: TrackedJob,
     error: ApiError | undefined,
+    /** Its branch can be reviewed in this workspace (a clone of the job's repository). */
+    reviewable = false,
   ) {
     super(jobLabel(tracked), vscode.TreeItemCollapsibleState.None);
     const key = statusKey(tracked);
@@ -51,13 +53,15 @@ export class JobNode extends vscode.TreeItem {
     const lastActivity = tracked.prompts.at(-1)?.sentAt ?? tracked.job?.createdAt ?? tracked.trackedAt;
     const parts = [status];
     if (tracked.job?.status === 'completed') parts.push(tracked.job.prLink ? 'PR ready' : 'no changes');
+    if (reviewable) parts.push(vscode.l10n.t('review here'));
     if (error && key !== 'notFound') parts.push(error.kind === 'rateLimited' ? 'rate limited' : 'cannot refresh');
     parts.push(relativeTime(lastActivity));
     this.id = `job:${tracked.id}`;
     this.description = parts.filter(Boolean).join(' · ');
     this.iconPath = new vscode.ThemeIcon(look.icon, new vscode.ThemeColor(look.color));
-    this.contextValue = `job:${key}:${tracked.job?.prLink ? 'pr' : 'nopr'}`;
+    this.contextValue = `job:${key}:${tracked.job?.prLink ? 'pr' : 'nopr'}${reviewable ? ':review' : ''}`;
     this.tooltip = tooltip(tracked, status, error);
+    if (reviewable) this.tooltip.appendMarkdown(`\n\n${vscode.l10n.t('This workspace is a clone of the job\'s repository: Review Changes opens its branch here.')}`);
     this.accessibilityInformation = { label: `${this.label as string}, ${this.description}` };
   }
 }
@@ -110,6 +114,12 @@ export class NoticeNode extends vscode.TreeItem {
 
 export type JobsTreeNode = JobNode | NoticeNode;
 
+/** Whether a job's branch can be reviewed here (src/git); optional so the tree works without it. */
+export interface ReviewHint {
+  isReviewable(tracked: TrackedJob): boolean;
+  readonly onDidChange: vscode.Event<void>;
+}
+
 export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvider<JobsTreeNode> {
   private readonly emitter = this.register(new vscode.EventEmitter<JobsTreeNode | undefined>());
   readonly onDidChangeTreeData = this.emitter.event;
@@ -119,8 +129,10 @@ export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvi
     private readonly store: JobStore,
     private readonly tracker: JobTracker,
     private readonly keys: ApiKeyStore,
+    private readonly review?: ReviewHint,
   ) {
     super();
+    if (review) this.register(review.onDidChange(() => this.refresh(undefined)));
     this.register(store.onDidChange((changed) => this.refresh(changed)));
     this.register(keys.onDidChange(() => this.refresh(undefined)));
     this.register(tracker.onDidChangePaused(() => this.refresh(undefined)));
@@ -135,14 +147,14 @@ export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvi
     if (node instanceof JobNode) {
       // Rebuild from the store so a per-node refresh shows the latest state.
       const tracked = this.store.get(node.tracked.id);
-      return tracked ? new JobNode(tracked, this.store.errorOf(tracked.id)) : node;
+      return tracked ? new JobNode(tracked, this.store.errorOf(tracked.id), this.review?.isReviewable(tracked)) : node;
     }
     return node;
   }
 
   getChildren(parent?: JobsTreeNode): JobsTreeNode[] {
     if (parent || !this.keys.hasKey || !this.store.projectId) return [];
-    const jobs = this.store.all().map((t) => new JobNode(t, this.store.errorOf(t.id)));
+    const jobs = this.store.all().map((t) => new JobNode(t, this.store.errorOf(t.id), this.review?.isReviewable(t)));
     this.nodes = new Map(jobs.map((n) => [n.tracked.id, n]));
     if (!jobs.length || !this.tracker.poller.isPaused) return jobs;
     const notice = new NoticeNode('Polling stopped: the API key was not accepted. Set API Key…', {

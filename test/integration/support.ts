@@ -49,7 +49,7 @@ export class ScriptedUser {
   /** Press Cancel on the next progress notification after this many progress reports. */
   cancelAfterReports: number | undefined;
   /** Which button to press on a message; default: dismiss it. */
-  answerMessage: (message: ShownMessage) => string | undefined = () => undefined;
+  answerMessage: (message: ShownMessage) => string | undefined | Promise<string | undefined> = () => undefined;
 
   constructor(private readonly ui: Ui) {
     const patch = <K extends keyof Ui>(name: K, replacement: Ui[K]) => {

@@ -44,6 +44,8 @@ export class JobStore {
     projectIds: readonly string[],
     private readonly now: () => number,
     private readonly jobDurationMs: number,
+    /** Repository and branch of jobs created through the API (a test's local bare repository). */
+    public newJobSource?: { repository: string; ref: string },
   ) {
     for (const projectId of projectIds) {
       this.jobs.set(projectId, new Map());
@@ -57,7 +59,7 @@ export class JobStore {
 
   /** POST .../job: a new active job. The answer shows it active even if its period is 0 ms. */
   create(projectId: string, prompt: string): SimJob {
-    const record = this.insert(projectId, { prompt });
+    const record = this.insert(projectId, { prompt, ...(this.newJobSource && { source: this.newJobSource }) });
     return this.view(record, true);
   }
 

@@ -91,7 +91,7 @@ class SimulatorServer implements Simulator {
     this.latencyMs = nonNegative('latencyMs', options.latencyMs ?? 0);
     const projects = options.projects ?? [DEFAULT_PROJECT];
     if (projects.some((id) => typeof id !== 'string' || id === '')) throw new Error('project ids must be non-empty strings');
-    this.jobs = new JobStore(projects, this.clock, nonNegative('jobDurationMs', options.jobDurationMs ?? 30_000));
+    this.jobs = new JobStore(projects, this.clock, nonNegative('jobDurationMs', options.jobDurationMs ?? 30_000), options.newJobSource);
     this.visitors = new VisitorsDataSet({
       seed: options.seed ?? 42,
       pathCount: options.pathCount ?? 3000,
@@ -181,6 +181,10 @@ class SimulatorServer implements Simulator {
 
   setRawJob(projectId: string, id: string, raw: Record<string, unknown> | undefined): void {
     this.jobs.setRaw(projectId, id, raw);
+  }
+
+  setNewJobSource(source: { repository: string; ref: string } | undefined): void {
+    this.jobs.newJobSource = source;
   }
 
   resetRateLimits(): void {

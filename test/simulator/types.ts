@@ -11,6 +11,8 @@ export interface SimulatorOptions {
   port?: number;
   /** Known project ids; default ['demo-project']. Any other projectId gets 404 {error:'Project not found'}. */
   projects?: string[];
+  /** `source` of every job created through the API; default the GitHub demo repository and a made-up branch. */
+  newJobSource?: { repository: string; ref: string };
   /** How long a job stays 'active' after creation or a follow-up; default 30_000. */
   jobDurationMs?: number;
   /** Visitors data seed; default 42. */
@@ -148,6 +150,8 @@ export interface Simulator {
   setRawJob(projectId: string, id: string, raw: Record<string, unknown> | undefined): void;
 
   resetRateLimits(): void;
+  /** `source` of the jobs created through the API from now on; undefined restores the default. */
+  setNewJobSource(source: { repository: string; ref: string } | undefined): void;
 
   /** Ground truth (no request recorded, no rate limit): what paging would return, concatenated. */
   visitorsFor(projectId: string, range: VisitorsRange): { totals: VisitorCounts; visitors: VisitorRow[] };

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { ensureCodeServer, findRepoRoot } from '../host/codeServer';
 import { startHost, type Host } from '../host/host';
 import { DEFAULT_PROJECT, startSimulator, type Simulator } from '../simulator/server';
+import { makeTestRepository, type TestRepository } from '../support/gitRepo';
 import { Workbench } from './workbench';
 
 export const PROJECT = DEFAULT_PROJECT;
@@ -29,6 +30,8 @@ export class UiSession {
   private host: Host | undefined;
   /** The folder the workbench has open: a fresh copy of test/fixtures/workspace. */
   workspaceFolder = '';
+  /** The workspace's origin: a bare repository on disk (test/support/gitRepo.ts). */
+  repository: TestRepository | undefined;
   private simulator: Simulator | undefined;
   private readonly logFile = path.join(ARTIFACTS_DIR, 'host.log');
 
@@ -62,7 +65,8 @@ export class UiSession {
       this.host = undefined;
       await this.simulator?.close();
       this.simulator = undefined;
-      if (this.workspaceFolder) fs.rmSync(this.workspaceFolder, { recursive: true, force: true });
+      if (this.workspaceFolder) fs.rmSync(path.dirname(this.workspaceFolder), { recursive: true, force: true });
+      if (this.repository) fs.rmSync(path.dirname(this.repository.bare), { recursive: true, force: true });
     }
   }
 
@@ -86,8 +90,9 @@ export class UiSession {
     // A small data set: 400 paths keep the CSV export to two requests of 250 rows.
     this.simulator = await startSimulator({ projects: [PROJECT], jobDurationMs: JOB_DURATION_MS, pathCount: 400, days: 90 });
 
-    this.workspaceFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'mintlify-ui-ws-'));
-    fs.cpSync(path.join(repoRoot, 'test', 'fixtures', 'workspace'), this.workspaceFolder, { recursive: true });
+    // A clone of a bare repository made from the fixture, with an agent branch to review.
+    this.workspaceFolder = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mintlify-ui-ws-')), 'docs-site');
+    this.repository = makeTestRepository(path.join(repoRoot, 'test', 'fixtures', 'workspace'), this.workspaceFolder);
 
     this.host = await startHost({
       workspaceFolder: this.workspaceFolder,

@@ -10,6 +10,8 @@ import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 import { DEMO_API_KEY } from '../simulator/demo';
 import type { Simulator, VisitorCounts, VisitorRow } from '../simulator/server';
+import { findRepoRoot } from '../host/codeServer';
+import { AGENT_BRANCH } from '../support/gitRepo';
 import { JOB_DURATION_MS, PROJECT, UiSession } from './uiSession';
 import { expectText, expectVisible, TIMEOUTS, type Workbench } from './workbench';
 
@@ -227,6 +229,48 @@ describe('a person using the extension in VS Code (UI)', function () {
     });
     await expectVisible('the completed job with its check mark again', rows(wb).filter({ hasText: startedPrompt }).locator(ICON.completed));
     await wb.screenshot('4-recovered');
+  });
+
+  it('5. asks the agent about a paragraph of quickstart.mdx, then reviews its branch in the multi-file diff', async () => {
+    // Jobs created from now on work on the workspace's own repository and its agent branch.
+    const repository = session?.repository;
+    assert.ok(repository, 'the UI workspace is a git clone');
+    sim.setNewJobSource({ repository: repository.url, ref: AGENT_BRANCH });
+    await wb.clearNotifications();
+    await wb.page.keyboard.press('Control+P');
+    await wb.quickInputField.fill('quickstart.mdx');
+    await wb.quickInput.locator('.monaco-list-row').filter({ hasText: 'quickstart.mdx' }).first().waitFor({ timeout: TIMEOUTS.ui });
+    await wb.page.keyboard.press('Enter');
+    const paragraph = wb.page.locator('.editor-instance .monaco-editor .view-line').filter({ hasText: 'Get started in five minutes.' });
+    await paragraph.click({ clickCount: 3, timeout: TIMEOUTS.ui }); // a triple click selects the line
+    await paragraph.click({ button: 'right', timeout: TIMEOUTS.ui });
+    await wb.page.getByRole('menuitem', { name: /Ask the Agent About This/ }).click({ timeout: TIMEOUTS.ui });
+    await wb.typeInto('Ask the Agent About This', 'Make this paragraph friendlier');
+    await wb.pressEnterAndWaitForClose();
+    await expectVisible('the preview with the selected paragraph', wb.page.locator('.monaco-editor .view-line').filter({ hasText: 'Selected text (line 5)' }));
+    const ask = wb.notification('exactly what the agent will get');
+    await expectVisible('the preview question', ask);
+    await wb.screenshot('5-ask-preview');
+    await ask.getByRole('button', { name: 'Choose Where to Send…' }).click({ timeout: TIMEOUTS.ui });
+    await wb.pickItem('Send to the agent as…', 'New job');
+    const job = rows(wb).filter({ hasText: 'Make this paragraph friendlier' });
+    await expectVisible('the asked job, active', job.locator(ICON.active));
+    const done = wb.notification('its pull request is ready');
+    await expectVisible('the finish notification', done, TIMEOUTS.poll);
+    await expectVisible('"review here" on the finished job', job.filter({ hasText: 'review here' }));
+    await done.getByRole('button', { name: 'Review Changes' }).click({ timeout: TIMEOUTS.ui });
+    const multiDiff = wb.page.locator('.multiDiffEditor');
+    await expectVisible('the multi-file diff editor', multiDiff);
+    for (const file of ['sdks.mdx', 'quickstart.mdx', 'beta-note.mdx', 'webhook-events.md']) {
+      await expectVisible(`${file} in the multi-file diff`, multiDiff.locator('.multiDiffEntry').filter({ hasText: file }));
+    }
+    await wb.clearNotifications();
+    const shot = await wb.screenshot('5-review-changes');
+    // The README shows this screenshot: each UI run refreshes it.
+    const screenshots = path.join(findRepoRoot(__dirname), 'media', 'screenshots');
+    fs.mkdirSync(screenshots, { recursive: true });
+    fs.copyFileSync(shot, path.join(screenshots, 'review-changes.png'));
+    sim.setNewJobSource(undefined);
   });
 });
 

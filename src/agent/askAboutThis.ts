@@ -1,0 +1,86 @@
+// "Ask the Agent About This…": an instruction about the open page (or the selected text), shown in
+// full before it is sent, then sent as a new job or a follow-up through the same commands as Start
+// New Job / Send Follow-up (progress, tracking, fast polling, the prompt kept on failure, Retry).
+//
+// The preview is an untitled editor rather than the input box's detail: the selection can be
+// thousands of characters over many lines, which a one-line box cannot show, and in an editor the
+// user can change any of it. What is sent is that editor's text when the user picks where to send.
+import * as vscode from 'vscode';
+import type { DocsLocator } from '../docs/docsLocator';
+import { jobLabel, type JobStore } from '../jobs/jobStore';
+import type { Ui } from '../ui';
+import { buildAgentPrompt, type PromptSubject } from './agentPrompt';
+
+interface TargetItem extends vscode.QuickPickItem {
+  jobId?: string;
+}
+
+/** The file's path relative to its git repository (or its workspace folder when it has none). */
+type RepositoryPathOf = (uri: vscode.Uri) => Promise<string | undefined>;
+
+export function registerAskAboutThis(context: vscode.ExtensionContext, deps: { docs: DocsLocator; store: JobStore; ui: Ui; repositoryPathOf: RepositoryPathOf }): void {
+  const { docs, store, ui } = deps;
+
+  async function subjectOf(editor: vscode.TextEditor): Promise<PromptSubject> {
+    const { document, selection } = editor;
+    const page = await docs.pageOf(document.uri);
+    const repositoryPath = (await deps.repositoryPathOf(document.uri)) ?? page?.workspacePath ?? vscode.workspace.asRelativePath(document.uri, false);
+    const subject: PromptSubject = { sitePath: page?.sitePath, repositoryPath };
+    if (!selection.isEmpty) {
+      // A selection ending at column 0 of the next line does not include that line.
+      const endLine = selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line - 1 : selection.end.line;
+      subject.selection = { text: document.getText(selection), startLine: selection.start.line + 1, endLine: endLine + 1 };
+    }
+    return subject;
+  }
+
+  async function pickTarget(): Promise<TargetItem | undefined> {
+    const items: TargetItem[] = [{ label: vscode.l10n.t('$(rocket) New job'), description: vscode.l10n.t('The agent opens a pull request when it is done') }];
+    const jobs = store.all();
+    if (jobs.length) items.push({ label: vscode.l10n.t('Follow-up to a tracked job'), kind: vscode.QuickPickItemKind.Separator });
+    for (const tracked of jobs) {
+      const status = tracked.notFound ? vscode.l10n.t('not found') : tracked.job?.status === 'unknown' ? tracked.job.reportedStatus : (tracked.job?.status ?? vscode.l10n.t('not checked yet'));
+      const active = tracked.job?.status === 'active';
+      items.push({ label: `${active ? '$(sync~spin) ' : ''}${jobLabel(tracked)}`, description: active ? vscode.l10n.t('{0} · still working', status) : status, detail: tracked.id, jobId: tracked.id });
+    }
+    return ui.showQuickPick(items, { title: vscode.l10n.t('Send to the agent as…'), placeHolder: vscode.l10n.t('A new job, or a follow-up to a tracked job') });
+  }
+
+  async function askAboutThis(): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) return void ui.showMessage('info', vscode.l10n.t('Open a docs page (and select text, if you like) to ask the agent about it.'));
+    const subject = await subjectOf(editor);
+    const instruction = await ui.showInputBox({
+      title: vscode.l10n.t('Ask the Agent About This'),
+      prompt: subject.selection
+        ? vscode.l10n.t('What should the agent do with lines {0}-{1} of {2}?', subject.selection.startLine, subject.selection.endLine, subject.repositoryPath)
+        : vscode.l10n.t('What should the agent do with {0}?', subject.repositoryPath),
+      ignoreFocusOut: true,
+      validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Type an instruction for the agent; an empty prompt cannot be sent.')),
+    });
+    if (instruction === undefined || !instruction.trim()) return;
+
+    const preview = await vscode.workspace.openTextDocument({ language: 'markdown', content: buildAgentPrompt(instruction, subject) });
+    await vscode.window.showTextDocument(preview, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+    const choose = vscode.l10n.t('Choose Where to Send…');
+    const answer = await ui.showMessage('info', vscode.l10n.t('This is exactly what the agent will get (edit it in the editor if you like). Send it?'), choose);
+    if (answer !== choose) return; // the preview stays open: nothing typed is lost
+    const prompt = preview.getText();
+    if (!prompt.trim()) return void ui.showMessage('error', vscode.l10n.t('The prompt is empty, so nothing was sent.'));
+    const target = await pickTarget();
+    if (!target) return;
+    if (target.jobId) await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', target.jobId, prompt);
+    else await vscode.commands.executeCommand('mintlifyAgent.startJob', prompt);
+    await closeUnsaved(preview);
+  }
+
+  context.subscriptions.push(vscode.commands.registerCommand('mintlifyAgent.askAboutThis', () => askAboutThis()));
+}
+
+/** Closes the preview without a "save?" question (its text now lives in the job, or as its unsent prompt). */
+async function closeUnsaved(document: vscode.TextDocument): Promise<void> {
+  const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === document.uri.toString());
+  if (!tab) return;
+  await vscode.window.showTextDocument(document, { viewColumn: tab.group.viewColumn, preserveFocus: false });
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+}

@@ -1,0 +1,184 @@
+// Review Changes and Check Out Branch for an agent job, and the tree's "review here" hint. The git
+// work is in branchReview.ts; this file decides whether the job is ready and turns every problem
+// into one message with the buttons that help.
+import * as vscode from 'vscode';
+import { isTerminal, jobLabel, type JobStore, type TrackedJob } from '../jobs/jobStore';
+import type { JobTracker } from '../jobs/jobTracker';
+import type { Logger } from '../log';
+import type { Ui } from '../ui';
+import { Disposable } from '../util/lifecycle';
+import { branchChanges, type ChangeResource, checkOut, type Clone, fetchBranch, findClone, localChanges, requireClone, ReviewProblem, showChanges, stash } from './branchReview';
+import { type GitApi, loadGitApi } from './gitApi';
+
+/** What Review Changes opened; returned to the caller (the tests compare it with git). */
+export interface ReviewResult {
+  title: string;
+  resources: ChangeResource[];
+  shownAs: 'multiDiff' | 'perFile';
+}
+
+/** Knows, once Git is loaded, which finished jobs have their repository cloned in this workspace. */
+export class ReviewHints extends Disposable {
+  private readonly emitter = this.register(new vscode.EventEmitter<void>());
+  readonly onDidChange = this.emitter.event;
+  private api: GitApi | undefined;
+  private loading: Promise<GitApi | undefined> | undefined;
+
+  /** The Git API, loaded on first use (never during activation); undefined when Git is off. */
+  git(): Promise<GitApi | undefined> {
+    this.loading ??= loadGitApi().then(
+      (api) => {
+        if (typeof api === 'string') return undefined;
+        this.api = api;
+        this.register(api.onDidOpenRepository(() => this.emitter.fire()));
+        this.register(api.onDidCloseRepository(() => this.emitter.fire()));
+        this.emitter.fire();
+        return api;
+      },
+      () => undefined,
+    );
+    return this.loading;
+  }
+
+  /** The file's path relative to the root of the git repository holding it (POSIX), if Git knows one. */
+  async repositoryPathOf(uri: vscode.Uri): Promise<string | undefined> {
+    const api = await this.git();
+    const roots = (api?.repositories ?? []).map((r) => r.rootUri.path.replace(/\/+$/, '')).filter((root) => uri.path.startsWith(`${root}/`));
+    const root = roots.sort((a, b) => b.length - a.length)[0];
+    return root === undefined ? undefined : uri.path.slice(root.length + 1);
+  }
+
+  /** True for a finished job with a branch whose repository this workspace is a clone of. */
+  isReviewable(tracked: TrackedJob): boolean {
+    const job = tracked.job;
+    if (!job?.ref || !job.repository) return false;
+    if (!this.api) {
+      // Loaded as soon as a job with a branch shows (even an active one), so that Git is ready
+      // when the job finishes. Fires onDidChange when loaded; git() never rejects.
+      void this.git();
+      return false;
+    }
+    return !tracked.notFound && isTerminal(tracked) && findClone(this.api, job.repository) !== undefined;
+  }
+}
+
+export function registerReviewCommands(context: vscode.ExtensionContext, hints: ReviewHints, store: JobStore, tracker: JobTracker, ui: Ui, log: Logger): void {
+  const labels: Record<string, string> = {
+    retry: vscode.l10n.t('Retry'),
+    openPullRequest: vscode.l10n.t('Open Pull Request'),
+    gitSettings: vscode.l10n.t('Open Git Settings'),
+    wait: vscode.l10n.t('Tell Me When It Finishes'),
+  };
+  const waiting = new Set<string>();
+  context.subscriptions.push(
+    store.onDidChange((changed) => {
+      if (!changed || !waiting.has(changed.id) || !isTerminal(changed)) return;
+      waiting.delete(changed.id);
+      const review = vscode.l10n.t('Review Changes');
+      void ui.showMessage('info', vscode.l10n.t('“{0}” finished: its branch is ready to review.', jobLabel(changed)), review).then((choice) => {
+        if (choice === review) void vscode.commands.executeCommand('mintlifyAgent.reviewChanges', changed.id);
+      });
+    }),
+  );
+
+  /** The job and its clone, or a ReviewProblem saying why not. */
+  async function prepare(jobId: string): Promise<{ tracked: TrackedJob; ref: string; api: GitApi; clone: Clone }> {
+    const tracked = store.get(jobId);
+    if (!tracked?.job) throw new ReviewProblem(vscode.l10n.t('Job {0} is not tracked here or not read yet. Track it, then try again.', jobId));
+    const { job } = tracked;
+    if (!isTerminal(tracked)) {
+      throw new ReviewProblem(vscode.l10n.t('The agent is still working on “{0}”. Its branch can be reviewed when it finishes.', jobLabel(tracked)), ['wait']);
+    }
+    if (!job.ref || !job.repository) throw new ReviewProblem(vscode.l10n.t('Job “{0}” has no branch yet, so there is nothing to review.', jobLabel(tracked)));
+    const api = await loadGitApi();
+    if (api === 'missing' || api === 'disabled') {
+      throw new ReviewProblem(vscode.l10n.t('The built-in Git extension is disabled, so the agent\'s branch cannot be fetched. Enable Git (the git.enabled setting and the Git extension), then try again.'), ['gitSettings']);
+    }
+    return { tracked, ref: job.ref, api, clone: requireClone(api, job.repository) };
+  }
+
+  async function review(jobId: string): Promise<ReviewResult | undefined> {
+    const { tracked, ref, api, clone } = await prepare(jobId);
+    const title = vscode.l10n.t('Agent changes: {0} ({1})', jobLabel(tracked), ref);
+    const resources = await ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0}…', ref) }, async () => {
+      const tip = await fetchBranch(clone, ref);
+      return (await branchChanges(api, clone.repository, tip)).resources;
+    });
+    if (!resources.length) {
+      void ui.showMessage('info', vscode.l10n.t('The branch {0} changes nothing compared with your current branch.', ref));
+      return { title, resources, shownAs: 'multiDiff' };
+    }
+    const shownAs = await showChanges(title, resources);
+    log.info(`review ${jobId}: ${resources.length} file(s) from ${ref} shown (${shownAs})`);
+    return { title, resources, shownAs };
+  }
+
+  async function checkOutBranch(jobId: string): Promise<void> {
+    const { ref, api, clone } = await prepare(jobId);
+    const head = clone.repository.state.HEAD?.name;
+    if (head === ref) return void ui.showMessage('info', vscode.l10n.t('{0} is already checked out.', ref));
+    await ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0}…', ref) }, () => fetchBranch(clone, ref));
+    const changed = await localChanges(clone.repository);
+    if (changed > 0) {
+      const stashIt = vscode.l10n.t('Stash and Check Out');
+      const choice = await ui.showMessage(
+        'warning',
+        vscode.l10n.t('Your working tree has {0} changed file(s), which checking out {1} could overwrite. Stash them first (git stash; get them back with Stash Pop), or cancel and commit them yourself.', changed, ref),
+        stashIt,
+      );
+      if (choice !== stashIt) return;
+      await stash(api, clone.repository, `Mintlify: before checking out ${ref}`);
+    }
+    const how = await checkOut(clone, ref);
+    void ui.showMessage(
+      'info',
+      how === 'created'
+        ? vscode.l10n.t('Checked out {0}, tracking {1}/{0}. Edit on top of the agent\'s work and push when ready.', ref, clone.remote.name)
+        : vscode.l10n.t('Checked out your local branch {0}. Pull to bring in the agent\'s latest commits.', ref),
+    );
+  }
+
+  /** From the palette: the finished jobs with a branch, those cloned here first. */
+  async function pickJob(): Promise<string | undefined> {
+    const jobs = store.all().filter((t) => t.job?.ref && isTerminal(t));
+    jobs.sort((a, b) => Number(hints.isReviewable(b)) - Number(hints.isReviewable(a)));
+    if (!jobs.length) return void ui.showMessage('info', vscode.l10n.t('No finished agent job with a branch is tracked.'));
+    const picked = await ui.showQuickPick(
+      jobs.map((t) => ({ label: jobLabel(t), description: `${t.job?.status ?? ''} · ${t.job?.ref ?? ''}`, detail: hints.isReviewable(t) ? vscode.l10n.t('Cloned in this workspace') : t.job?.repository, jobId: t.id })),
+      { title: vscode.l10n.t('Pick an agent job'), matchOnDescription: true },
+    );
+    return picked?.jobId;
+  }
+
+  async function run<T>(arg: string | undefined, doing: (jobId: string) => Promise<T>): Promise<T | undefined> {
+    const jobId = arg ?? (await pickJob());
+    if (!jobId) return undefined;
+    try {
+      return await doing(jobId);
+    } catch (error) {
+      const problem = error instanceof ReviewProblem ? error : new ReviewProblem(vscode.l10n.t('Git failed: {0}', error instanceof Error ? error.message : String(error)));
+      log.warn(`${jobId}: ${problem.message}`);
+      const choice = await ui.showMessage(problem.actions.includes('wait') ? 'info' : 'error', problem.message, ...problem.actions.map((a) => labels[a]));
+      if (choice === labels.retry) return run(jobId, doing);
+      if (choice === labels.openPullRequest) await vscode.commands.executeCommand('mintlifyAgent.openPullRequest', jobId);
+      if (choice === labels.gitSettings) await vscode.commands.executeCommand('workbench.action.openSettings', 'git.enabled');
+      if (choice === labels.wait) {
+        waiting.add(jobId);
+        await tracker.refresh(jobId);
+      }
+      return undefined;
+    }
+  }
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand('mintlifyAgent.reviewChanges', (arg: unknown) => run(jobIdOf(arg), review)),
+    vscode.commands.registerCommand('mintlifyAgent.checkOutBranch', (arg: unknown) => run(jobIdOf(arg), checkOutBranch)),
+  );
+}
+
+/** A job id from a notification (string) or a tree node (has `tracked`). */
+function jobIdOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return arg || undefined;
+  const tracked = (arg as { tracked?: { id?: unknown } } | undefined)?.tracked;
+  return typeof tracked?.id === 'string' ? tracked.id : undefined;
+}

@@ -1,0 +1,218 @@
+// Review Changes and Check Out Branch on real git: the workspace is a clone of a bare repository
+// made by test/support/gitRepo.ts, and the jobs point at it through the simulator.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { TestSeam } from '../../src/extension';
+import type { ReviewResult } from '../../src/git/reviewCommands';
+import type { Simulator } from '../simulator/server';
+import { AGENT_BRANCH, AGENT_BRANCH_CHANGES } from '../support/gitRepo';
+import { KEY, PROJECT, ScriptedUser, seam, setProject, waitFor, withSimulator } from './support';
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd, encoding: 'utf8' }).trim();
+}
+
+interface GitApiLike {
+  repositories: { rootUri: vscode.Uri; status(): Promise<void>; state: { HEAD?: { name?: string } } }[];
+}
+
+describe('review the agent branch (Review Changes, Check Out Branch)', function () {
+  this.timeout(60_000);
+  let s: TestSeam;
+  let sim: Simulator;
+  let user: ScriptedUser;
+  let root: string;
+  let origin: string;
+
+  /** Refreshes what the Git extension knows after the test ran git itself. */
+  async function gitRefresh(): Promise<void> {
+    const api = vscode.extensions.getExtension<{ getAPI(v: 1): GitApiLike }>('vscode.git')!.exports.getAPI(1);
+    await Promise.all(api.repositories.map((r) => r.status()));
+  }
+
+  /** A finished job in the simulator, tracked here. */
+  async function finishedJob(source: { repository: string; ref: string | null }, status: 'completed' | 'active' = 'completed'): Promise<string> {
+    const job = sim.addJob(PROJECT, { status, source, prompt: 'Improve the docs' });
+    await s.tracker.track(job.id);
+    return job.id;
+  }
+
+  const tree = () => (s.tree.getChildren() ?? []).map((n) => s.tree.getTreeItem(n));
+  const untouched = () => {
+    assert.equal(git(root, 'status', '--porcelain'), '', 'the working tree is unchanged');
+    assert.equal(git(root, 'rev-parse', '--abbrev-ref', 'HEAD'), 'main', 'still on main');
+  };
+
+  before(async () => {
+    s = await seam();
+    sim = await withSimulator();
+    root = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    origin = git(root, 'remote', 'get-url', 'origin');
+    await setProject(PROJECT);
+    user = new ScriptedUser(s.ui);
+    user.type(KEY);
+    await vscode.commands.executeCommand('mintlifyAgent.setApiKey');
+    user.restore();
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // Leave the window as the other files expect it: no jobs polling, no project, no key.
+    for (const tracked of s.store.all()) await s.tracker.stopTracking(tracked.id);
+    await setProject(undefined);
+    await vscode.commands.executeCommand('mintlifyAgent.clearApiKey');
+    await sim.close();
+  });
+  beforeEach(() => (user = new ScriptedUser(s.ui)));
+  afterEach(() => user.restore());
+
+  it('opens every file the branch changes in the multi-file diff, against the merge base, and changes no file', async () => {
+    const headBefore = git(root, 'rev-parse', 'HEAD');
+    const jobId = await finishedJob({ repository: origin.replace(/\.git$/, ''), ref: AGENT_BRANCH });
+    const result = (await vscode.commands.executeCommand<ReviewResult | undefined>('mintlifyAgent.reviewChanges', jobId))!;
+    assert.ok(result, `no review; messages: ${JSON.stringify(user.messages)}`);
+    assert.equal(result.shownAs, 'multiDiff');
+    const tip = git(root, 'rev-parse', `origin/${AGENT_BRANCH}`);
+    const base = git(root, 'merge-base', 'HEAD', tip);
+    const file = (p: string) => vscode.Uri.file(join(root, p)).toString();
+    const ref = (uri: vscode.Uri | undefined) => (uri ? `${uri.scheme}:${vscode.workspace.asRelativePath(uri.with({ scheme: 'file', query: '' }))}@${(JSON.parse(uri.query) as { ref: string }).ref}` : 'none');
+    const rows = result.resources.map(([resource, original, modified]) => [resource.toString(), ref(original), ref(modified)]).sort((a, b) => a[0].localeCompare(b[0]));
+    const c = AGENT_BRANCH_CHANGES;
+    assert.deepEqual(
+      rows,
+      [
+        [file(c.added), 'none', `git:${c.added}@${tip}`],
+        [file(c.renamedTo), `git:${c.renamedFrom}@${base}`, `git:${c.renamedTo}@${tip}`],
+        [file(c.modified), `git:${c.modified}@${base}`, `git:${c.modified}@${tip}`],
+        [file(c.deleted), `git:${c.deleted}@${base}`, 'none'],
+      ].sort((a, b) => a[0].localeCompare(b[0])),
+    );
+    // The right side really is the agent's text, read through the Git extension's content provider.
+    const modified = result.resources.find(([r]) => r.toString() === file(c.modified))![2]!;
+    assert.match((await vscode.workspace.openTextDocument(modified)).getText(), /The agent added this line\./);
+    await waitFor(`the multi-diff tab (tabs: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label)).join(' | ')})`, () =>
+      vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label.startsWith(result.title))),
+    );
+    untouched();
+    assert.equal(git(root, 'rev-parse', 'HEAD'), headBefore);
+    assert.doesNotMatch(readFileSync(join(root, c.modified), 'utf8'), /agent added/);
+  });
+
+  it('marks finished jobs of this repository "review here" in the tree, not those of another', async () => {
+    const here = await finishedJob({ repository: origin, ref: AGENT_BRANCH });
+    const elsewhere = await finishedJob({ repository: 'https://github.com/acme/docs', ref: AGENT_BRANCH });
+    const item = await waitFor('the hint', () => tree().find((i) => i.id === `job:${here}` && String(i.description).includes('review here')));
+    assert.match(String(item.contextValue), /:review$/);
+    const other = tree().find((i) => i.id === `job:${elsewhere}`)!;
+    assert.doesNotMatch(String(other.description), /review here/);
+    assert.doesNotMatch(String(other.contextValue), /:review/);
+  });
+
+  it('checks the branch out on a clean tree, tracking the remote branch', async () => {
+    const jobId = await finishedJob({ repository: origin, ref: AGENT_BRANCH });
+    await vscode.commands.executeCommand('mintlifyAgent.checkOutBranch', jobId);
+    assert.equal(git(root, 'rev-parse', '--abbrev-ref', 'HEAD'), AGENT_BRANCH, JSON.stringify(user.messages));
+    assert.equal(git(root, 'rev-parse', '--abbrev-ref', '@{upstream}'), `origin/${AGENT_BRANCH}`);
+    assert.match(user.lastMessage()!.message, /Checked out mintlify\/agent-review, tracking origin/);
+    git(root, 'checkout', '--quiet', 'main');
+    git(root, 'branch', '-D', AGENT_BRANCH);
+    await gitRefresh();
+    untouched();
+  });
+
+  it('refuses to check out over local changes until the user chooses to stash them', async () => {
+    const jobId = await finishedJob({ repository: origin, ref: AGENT_BRANCH });
+    const quickstart = join(root, AGENT_BRANCH_CHANGES.modified);
+    appendFileSync(quickstart, '\nMy unsaved thought.\n');
+    await gitRefresh();
+    user.answerMessage = () => undefined; // Cancel
+    await vscode.commands.executeCommand('mintlifyAgent.checkOutBranch', jobId);
+    const refusal = user.messages.find((m) => m.level === 'warning')!;
+    assert.match(refusal.message, /working tree has 1 changed file/);
+    assert.deepEqual(refusal.actions, ['Stash and Check Out']);
+    assert.equal(git(root, 'rev-parse', '--abbrev-ref', 'HEAD'), 'main', 'cancel checks nothing out');
+    assert.match(readFileSync(quickstart, 'utf8'), /My unsaved thought/);
+
+    user.answerMessage = (m) => m.actions[0];
+    await vscode.commands.executeCommand('mintlifyAgent.checkOutBranch', jobId);
+    assert.equal(git(root, 'rev-parse', '--abbrev-ref', 'HEAD'), AGENT_BRANCH);
+    assert.match(git(root, 'stash', 'list'), /Mintlify: before checking out mintlify\/agent-review/);
+    git(root, 'checkout', '--quiet', 'main');
+    git(root, 'branch', '-D', AGENT_BRANCH);
+    git(root, 'stash', 'pop', '--quiet');
+    assert.match(readFileSync(quickstart, 'utf8'), /My unsaved thought/, 'the stash gives the change back');
+    git(root, 'checkout', '--', AGENT_BRANCH_CHANGES.modified);
+    await gitRefresh();
+    untouched();
+  });
+
+  describe('each failure says why and what to do, and changes nothing', () => {
+    async function failure(source: { repository: string; ref: string | null }, status: 'completed' | 'active' = 'completed') {
+      const jobId = await finishedJob(source, status);
+      const refsBefore = git(root, 'for-each-ref');
+      for (const command of ['mintlifyAgent.reviewChanges', 'mintlifyAgent.checkOutBranch']) {
+        const result = await vscode.commands.executeCommand(command, jobId);
+        assert.equal(result, undefined);
+      }
+      untouched();
+      assert.equal(git(root, 'for-each-ref'), refsBefore, 'no ref was made or moved');
+      assert.equal(user.messages.length, 2, 'one message per command');
+      assert.equal(user.messages[0].message, user.messages[1].message);
+      return user.messages[0];
+    }
+
+    it('the workspace is another repository: names the job repository', async () => {
+      const shown = await failure({ repository: 'https://github.com/acme/docs-portal', ref: AGENT_BRANCH });
+      assert.equal(shown.level, 'error');
+      assert.match(shown.message, /This workspace is another repository \(file:.*\)\. The job works on https:\/\/github\.com\/acme\/docs-portal: open a clone of it/);
+    });
+
+    it('no remote of the workspace repository matches: says how to add one', async () => {
+      git(root, 'remote', 'remove', 'origin');
+      await gitRefresh();
+      try {
+        const shown = await failure({ repository: origin, ref: AGENT_BRANCH });
+        assert.match(shown.message, /^No remote of this workspace's repository matches file:.*, the job's repository\. Add it as a remote/);
+      } finally {
+        git(root, 'remote', 'add', 'origin', origin);
+        git(root, 'fetch', '--quiet', 'origin');
+        git(root, 'branch', '--quiet', '--set-upstream-to=origin/main', 'main');
+        await gitRefresh();
+      }
+    });
+
+    it('the branch is gone from the remote: offers the pull request', async () => {
+      const shown = await failure({ repository: origin, ref: 'mintlify/agent-merged-and-deleted' });
+      assert.match(shown.message, /The branch mintlify\/agent-merged-and-deleted is gone from origin \(merged or deleted\)/);
+      assert.deepEqual(shown.actions, ['Open Pull Request']);
+    });
+
+    it('the fetch fails (remote unreachable): says why and offers Retry', async () => {
+      const unreachable = 'file:///nonexistent/mintlify/docs.git';
+      git(root, 'remote', 'add', 'mirror', unreachable);
+      await gitRefresh();
+      try {
+        const shown = await failure({ repository: unreachable, ref: AGENT_BRANCH });
+        assert.match(shown.message, /^Could not fetch mintlify\/agent-review from mirror: .+\. Check your connection and git credentials/);
+        assert.deepEqual(shown.actions, ['Retry']);
+      } finally {
+        git(root, 'remote', 'remove', 'mirror');
+        await gitRefresh();
+      }
+    });
+
+    it('the job has no branch yet', async () => {
+      const shown = await failure({ repository: origin, ref: null });
+      assert.match(shown.message, /has no branch yet, so there is nothing to review/);
+    });
+
+    it('the job is still active: offers to say when it finishes', async () => {
+      const shown = await failure({ repository: origin, ref: AGENT_BRANCH }, 'active');
+      assert.equal(shown.level, 'info');
+      assert.match(shown.message, /The agent is still working on “Job job_\w+”\. Its branch can be reviewed when it finishes\./);
+      assert.deepEqual(shown.actions, ['Tell Me When It Finishes']);
+    });
+  });
+});

@@ -1,0 +1,90 @@
+// Real git for the tests: a bare repository on disk as the `file://` remote, with `main` holding the
+// workspace fixture and an agent branch whose commits add, change, delete and rename files. The
+// host tier's workspace is a clone of it (test/run.ts), so Review Changes has a real branch to fetch.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** The agent branch every test repository has. */
+export const AGENT_BRANCH = 'mintlify/agent-review';
+
+/** What the agent branch does, relative to the repository root. */
+export const AGENT_BRANCH_CHANGES = {
+  added: 'docs/guides/sdks.mdx',
+  modified: 'docs/quickstart.mdx',
+  deleted: 'docs/snippets/beta-note.mdx',
+  renamedFrom: 'docs/guides/webhooks.md',
+  renamedTo: 'docs/guides/webhook-events.md',
+} as const;
+
+const IDENTITY = ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main'];
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', [...IDENTITY, ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+export interface TestRepository {
+  /** The bare repository's `file://` URL: the workspace's origin and the jobs' `source.repository`. */
+  url: string;
+  bare: string;
+}
+
+/**
+ * Makes the bare remote from `fixture` and clones it into `workspaceFolder` (which must be empty or
+ * absent). The clone ignores `.vscode/` (the tests write workspace settings) so its tree stays clean.
+ */
+export function makeTestRepository(fixture: string, workspaceFolder: string): TestRepository {
+  const root = mkdtempSync(join(tmpdir(), 'mintlify-remote-'));
+  const bare = join(root, 'docs.git');
+  git(root, 'init', '--bare', '--initial-branch=main', bare);
+  const url = pathToFileURL(bare).href;
+  const seed = join(root, 'seed');
+  cpSync(fixture, seed, { recursive: true });
+  writeFile(seed, AGENT_BRANCH_CHANGES.deleted, '<Note>This feature is in beta.</Note>\n');
+  git(seed, 'init', '--initial-branch=main');
+  git(seed, 'add', '-A');
+  git(seed, 'commit', '-m', 'Docs as they are');
+  git(seed, 'remote', 'add', 'origin', url);
+  git(seed, 'push', 'origin', 'main');
+  git(seed, 'checkout', '-b', AGENT_BRANCH);
+  writeFile(seed, AGENT_BRANCH_CHANGES.added, '---\ntitle: SDKs\n---\n\nUse the TypeScript or Python SDK.\n');
+  git(seed, 'add', '-A');
+  git(seed, 'commit', '-m', 'Add an SDK page');
+  const quickstart = join(seed, AGENT_BRANCH_CHANGES.modified);
+  writeFileSync(quickstart, `${readFileSync(quickstart, 'utf8')}\nThe agent added this line.\n`);
+  rmSync(join(seed, AGENT_BRANCH_CHANGES.deleted));
+  git(seed, 'commit', '-am', 'Clarify the quickstart, drop the beta note');
+  renameSync(join(seed, AGENT_BRANCH_CHANGES.renamedFrom), join(seed, AGENT_BRANCH_CHANGES.renamedTo));
+  git(seed, 'add', '-A');
+  git(seed, 'commit', '-m', 'Rename the webhooks guide');
+  git(seed, 'push', 'origin', AGENT_BRANCH);
+  rmSync(seed, { recursive: true, force: true });
+  git(dirname(workspaceFolder), 'clone', '--quiet', url, workspaceFolder);
+  writeFileSync(join(workspaceFolder, '.git', 'info', 'exclude'), '.vscode/\n');
+  git(workspaceFolder, 'config', 'user.name', 'Test');
+  git(workspaceFolder, 'config', 'user.email', 'test@example.com');
+  return { url, bare };
+}
+
+/** Pushes a new branch made from `main` by `change` (run in a scratch clone), e.g. 50 changed files. */
+export function pushBranch(repo: TestRepository, branch: string, change: (clone: string) => void): void {
+  const scratch = mkdtempSync(join(tmpdir(), 'mintlify-scratch-'));
+  try {
+    git(scratch, 'clone', '--quiet', repo.url, 'clone');
+    const clone = join(scratch, 'clone');
+    git(clone, 'checkout', '-b', branch);
+    change(clone);
+    git(clone, 'add', '-A');
+    git(clone, 'commit', '-m', `Agent work on ${branch}`);
+    git(clone, 'push', 'origin', branch);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+export function writeFile(root: string, relative: string, text: string): void {
+  mkdirSync(dirname(join(root, relative)), { recursive: true });
+  writeFileSync(join(root, relative), text);
+}
