@@ -131,7 +131,7 @@ describe('reader signals', function () {
         assert.ok(editor?.document.isUntitled, 'the prompt is open for editing');
         await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), 'Writer note: keep the tone. '));
         return 'Send as New Job';
-      })() as unknown as string;
+      })();
     sim.clearRequests();
     const pageNode = s.signals.tree.getChildren(s.signals.tree.getChildren()[0]).find((n) => n.type === 'page' && n.signal.path === '/quickstart') as SignalNode;
     assert.ok(pageNode, '/quickstart is in the inbox');
