@@ -77,7 +77,7 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
   const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange });
   const readers = registerReaders(context, { api, settings, keys, ui, log });
   registerAskAboutThis(context, { docs: readers.docs, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri) });
-  const signals = registerSignals(context, { api, settings, store, tracker, sync, readers, ui, log });
+  const signals = registerSignals(context, { api, settings, store, sync, readers, ui, log });
 
   log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)}`);
   return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { ui, store, tracker, statusBar, tree, sync, analytics, readers, signals, requests };

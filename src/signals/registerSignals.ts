@@ -5,14 +5,13 @@ import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
 import type { Settings } from '../config';
 import type { JobStore } from '../jobs/jobStore';
-import type { JobTracker } from '../jobs/jobTracker';
 import type { Logger } from '../log';
 import type { ReadersHandle } from '../readers/registerReaders';
 import { BACKGROUND_CEILING } from '../sync/ledger';
 import type { WindowSync } from '../sync/windowSync';
 import type { Ui } from '../ui';
 import { appendPageHealth, ASK_TO_ADDRESS_COMMAND } from './healthTooltip';
-import { editorPromptSender, type PromptSender } from './promptPreview';
+import { agentPromptSender, type PromptSender } from './promptPreview';
 import { jobBadge, SignalJobs } from './signalJobs';
 import { pageHealth, signalId } from './signalsModel';
 import { registerSignalsCommands } from './signalsCommands';
@@ -29,7 +28,6 @@ export interface SignalsDeps {
   api: ApiClient;
   settings: Settings;
   store: JobStore;
-  tracker: JobTracker;
   sync: WindowSync;
   readers: ReadersHandle;
   ui: Ui;
@@ -63,8 +61,8 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
   const links = new SignalJobs(context.globalState);
   const tree = new SignalsTreeProvider(store, deps.store, links, { rankByAiShare: () => signalsSettings.rankByAiShare, projectId });
   const view = vscode.window.createTreeView(SIGNALS_VIEW, { treeDataProvider: tree, showCollapseAll: true });
-  const handle: SignalsHandle = { store, tree, view, links, sender: editorPromptSender(deps.ui, deps.tracker, deps.store) };
-  const sender: PromptSender = { previewAndSend: (prompt, title) => handle.sender.previewAndSend(prompt, title) };
+  const handle: SignalsHandle = { store, tree, view, links, sender: agentPromptSender(deps.ui, deps.store) };
+  const sender: PromptSender = { previewAndSend: (prompt) => handle.sender.previewAndSend(prompt) };
 
   const describeView = () => {
     const snapshot = store.current();

@@ -77,7 +77,7 @@ export function registerSignalsCommands(deps: SignalsCommandDeps): vscode.Dispos
     if (!instruction?.trim()) return;
     const { prompt } = buildEvidencePrompt(instruction, evidence);
     try {
-      const sent = await deps.sender.previewAndSend(prompt, vscode.l10n.t('Ask the Agent to Address This'));
+      const sent = await deps.sender.previewAndSend(prompt);
       if (!sent) return;
       await deps.links.remember(projectId, {
         jobId: sent.jobId,

@@ -125,12 +125,13 @@ describe('reader signals', function () {
     const user = new ScriptedUser(s.ui);
     let suggestion = '';
     user.type((options) => (suggestion = options.value ?? ''));
-    user.answerMessage = () =>
-      (async () => {
+    user.pick((items) => items[0]); // New job
+    user.answerMessage = (shown) =>
+      !shown.message.includes('exactly what the agent will get') ? undefined : (async () => {
         const editor = vscode.window.activeTextEditor;
         assert.ok(editor?.document.isUntitled, 'the prompt is open for editing');
         await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), 'Writer note: keep the tone. '));
-        return 'Send as New Job';
+        return 'Choose Where to Send…';
       })();
     sim.clearRequests();
     const pageNode = s.signals.tree.getChildren(s.signals.tree.getChildren()[0]).find((n) => n.type === 'page' && n.signal.path === '/quickstart') as SignalNode;
