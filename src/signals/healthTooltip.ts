@@ -21,7 +21,7 @@ export function appendPageHealth(md: vscode.MarkdownString, health: PageHealth, 
   if (health.views) line(vscode.l10n.t('View events: {0} human, {1} AI', fmt(health.views.human), fmt(health.views.ai)));
   else if (health.viewsBelow !== undefined) line(vscode.l10n.t('View events: fewer than {0} (not among the {1} most viewed pages)', fmt(health.viewsBelow), fmt(snapshot.views.length)));
   else line(vscode.l10n.t('View events: none'));
-  if (health.feedback) line(vscode.l10n.t('Feedback: 👍 {0} · 👎 {1} · code snippet reports {2}', fmt(health.feedback.thumbsUp), fmt(health.feedback.thumbsDown), fmt(health.feedback.code)));
+  if (health.feedback) line(vscode.l10n.t('Feedback: {0} helpful, {1} not helpful · code snippet reports {2}', fmt(health.feedback.thumbsUp), fmt(health.feedback.thumbsDown), fmt(health.feedback.code)));
   else if (health.feedbackUnknown) line(vscode.l10n.t('Feedback: not among the 100 pages with the most feedback (the API returns no more)'));
   else line(vscode.l10n.t('Feedback: none'));
   line(vscode.l10n.t('Pending comments: {0}', fmt(health.pendingComments.count)));

@@ -127,7 +127,7 @@ export function registerSignalsCommands(deps: SignalsCommandDeps): vscode.Dispos
       const after = await countWindow(deps.api, projectId, target, windows.after);
       const result = compareWindows(before, after, link.searches.length > 0);
       const parts = [
-        vscode.l10n.t('👎 share: {0}', describe(result.thumbsDownShare)),
+        vscode.l10n.t('not-helpful share: {0}', describe(result.thumbsDownShare)),
         vscode.l10n.t('unanswered questions: {0}', describe(result.unansweredShare)),
         ...(result.searchClickRate ? [vscode.l10n.t('clicks on its searches: {0}', describe(result.searchClickRate))] : []),
       ];

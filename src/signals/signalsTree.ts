@@ -86,8 +86,8 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
         const { signal } = node;
         const item = new vscode.TreeItem(signal.path, vscode.TreeItemCollapsibleState.None);
         item.id = signal.id;
-        const parts = [`👎 ${fmt(signal.thumbsDown)}`];
-        if (signal.pendingComments) parts.push(vscode.l10n.t('{0} comments', fmt(signal.pendingComments)));
+        const parts = [vscode.l10n.t('{0} not helpful', fmt(signal.thumbsDown))];
+        if (signal.pendingComments) parts.push(signal.pendingComments === 1 ? vscode.l10n.t('1 comment') : vscode.l10n.t('{0} comments', fmt(signal.pendingComments)));
         parts.push(vscode.l10n.t('{0} views', fmt(signal.readers)));
         if (this.options.rankByAiShare()) parts.push(vscode.l10n.t('{0}% AI', Math.round(signal.aiShare * 100)));
         item.description = this.withJob(parts.join(' · '), signal.id);
@@ -173,11 +173,13 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
 
 function groupItem(id: GroupId, count: number): vscode.TreeItem {
   const labels: Record<GroupId, string> = {
-    pages: vscode.l10n.t('Pages with 👎 or pending comments'),
+    pages: vscode.l10n.t('Pages voted down or with pending comments'),
     searches: vscode.l10n.t('Searches that found no click'),
     questions: vscode.l10n.t('Unanswered assistant questions'),
   };
-  const item = new vscode.TreeItem(labels[id], count ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+  // The pages group opens; the others stay one click away so all three headings show at once.
+  const state = !count ? vscode.TreeItemCollapsibleState.None : id === 'pages' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+  const item = new vscode.TreeItem(labels[id], state);
   item.id = `group:${id}`;
   item.description = fmt(count);
   item.contextValue = `signalGroup:${id}`;

@@ -84,7 +84,7 @@ describe('reader signals', function () {
     const votes = truth.byPage.find((r) => r.path === '/quickstart');
     assert.ok(views && votes);
     assert.ok(text.includes(`View events: ${fmt(views.human)} human, ${fmt(views.ai)} AI`), text);
-    assert.ok(text.includes(`👍 ${fmt(votes.thumbsUp)} · 👎 ${fmt(votes.thumbsDown)} · code snippet reports ${fmt(votes.code)}`), text);
+    assert.ok(text.includes(`Feedback: ${fmt(votes.thumbsUp)} helpful, ${fmt(votes.thumbsDown)} not helpful · code snippet reports ${fmt(votes.code)}`), text);
     const pending = truth.feedback.filter((f) => f.path === '/quickstart' && f.status === 'pending' && f.comment);
     assert.ok(text.includes(`Pending comments: ${fmt(pending.length)}`));
     assert.ok(text.includes(`> ${HOSTILE_TEXTS.injection}`), 'the newest comment, quoted as text');
@@ -176,12 +176,12 @@ describe('reader signals', function () {
     try {
       await vscode.commands.executeCommand('mintlifyAgent.checkSignalImpact', { kind: 'page', path: '/quickstart' });
       const message = user.lastMessage()?.message ?? '';
-      assert.ok(message.includes(`👎 share: ${share(windows.before)} → ${share(windows.after)}`), message);
+      assert.ok(message.includes(`not-helpful share: ${share(windows.before)} → ${share(windows.after)}`), message);
 
       const rare = sim.signalsFor(PROJECT, {}).byPage.at(-1)?.path ?? '';
       await s.signals.links.remember(PROJECT, { jobId: 'job_rare', signalIds: [`page:${rare}`], path: rare, searches: [], askedAt: finishedAt, finishedAt });
       await vscode.commands.executeCommand('mintlifyAgent.checkSignalImpact', { kind: 'page', path: rare });
-      assert.match(user.lastMessage()?.message ?? '', /👎 share: not enough data yet \(needs 20 votes in each window/);
+      assert.match(user.lastMessage()?.message ?? '', /not-helpful share: not enough data yet \(needs 20 votes in each window/);
     } finally {
       user.restore();
     }
