@@ -110,7 +110,7 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
     deps.store.onDidChange(noteFinished),
     view.onDidChangeVisibility(() => view.visible && void store.load().then(backgroundTick)), // reading the kept file: errors are logged inside
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('mintlifyAgent.signals.rankByAiShare') && tree.refresh()),
-    deps.settings.onDidChange(() => void store.load(true)), // another project: its kept snapshot
+    deps.settings.onDidChange(() => void store.load()), // another project: its kept snapshot (the same project: nothing to do)
     ...registerSignalsCommands({ api: deps.api, store, links, jobs: deps.store, docs: deps.readers.docs, sender, projectId, ui: deps.ui, log }),
   );
   // The kept snapshot is read from disk now (no request), so the tooltip and the view have it.

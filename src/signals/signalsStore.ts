@@ -41,6 +41,8 @@ export class SignalsStore extends Disposable {
   /** This window's background requests (ms timestamps), for its share of the ceiling. */
   private readonly backgroundSent: number[] = [];
   private readonly lifetime = new AbortController();
+  /** Bumped by forget() and each fetch, so a read that started before cannot bring back what they replaced. */
+  private generation = 0;
 
   constructor(private readonly deps: SignalsStoreDeps) {
     super();
@@ -67,11 +69,14 @@ export class SignalsStore extends Disposable {
     const projectId = this.deps.projectId();
     if (!projectId) return undefined;
     if (!again && this.loadedFor === projectId) return this.current();
+    // Another project: what is shown changes even when it has nothing kept.
+    if (this.loadedFor !== projectId) queueMicrotask(() => this.emitter.fire());
     this.loadedFor = projectId;
+    const generation = this.generation;
     try {
       const bytes = await vscode.workspace.fs.readFile(this.fileOf(projectId));
       const stored = parseStoredSnapshot(JSON.parse(new TextDecoder().decode(bytes)));
-      if (stored && stored.projectId === projectId && stored.fetchedAt !== this.snapshot?.fetchedAt) {
+      if (generation === this.generation && stored && stored.projectId === projectId && stored.fetchedAt !== this.snapshot?.fetchedAt) {
         this.snapshot = stored;
         this.emitter.fire();
       }
@@ -115,6 +120,7 @@ export class SignalsStore extends Disposable {
       onRequest: mode === 'background' ? () => this.backgroundSent.push(this.now()) : undefined,
     });
     this.deps.log.info(`signals: ${snapshot.requests} request(s) (the page sizes allow no fewer than ${snapshot.minimum})`);
+    this.generation++;
     this.snapshot = snapshot;
     this.loadedFor = projectId;
     await this.save(snapshot);
@@ -141,6 +147,7 @@ export class SignalsStore extends Disposable {
   /** Forgets the kept snapshot of the configured project, here and on disk (tests, and a reset). */
   async forget(): Promise<void> {
     const projectId = this.deps.projectId();
+    this.generation++;
     this.snapshot = undefined;
     this.loadedFor = undefined;
     if (projectId) await vscode.workspace.fs.delete(this.fileOf(projectId)).then(undefined, () => undefined); // nothing kept: nothing to delete

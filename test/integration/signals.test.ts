@@ -162,6 +162,35 @@ describe('reader signals', function () {
     assert.match(item, /job active/);
   });
 
+  it('reads a question\'s whole thread only when asked, with one request', async () => {
+    const groups = s.signals.tree.getChildren(s.signals.tree.getChildren()[2]);
+    const question = groups.flatMap((g) => s.signals.tree.getChildren(g))[0];
+    assert.ok(question?.type === 'question');
+    sim.clearRequests();
+    s.signals.tree.getTreeItem(question);
+    assert.equal(analytics(sim).length, 0, 'showing a question sends nothing');
+    await vscode.commands.executeCommand('mintlifyAgent.showAssistantThread', question);
+    assert.deepEqual(analytics(sim).map((r) => r.rawPath), [`/v1/analytics/${PROJECT}/assistant/threads/${question.question.id}`]);
+    const thread = sim.assistantThreadFor(question.question.id);
+    const shown = vscode.window.activeTextEditor?.document.getText() ?? '';
+    for (const message of thread?.messages ?? []) assert.ok(shown.includes(message.content), message.content.slice(0, 40));
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('a background refresh stays inside this window\'s share: with a share of 0 it sends nothing', async () => {
+    const config = vscode.workspace.getConfiguration('mintlifyAgent.signals');
+    await config.update('backgroundShare', 0, vscode.ConfigurationTarget.Global);
+    try {
+      await s.signals.store.forget();
+      sim.clearRequests();
+      assert.deepEqual(await s.signals.store.refresh('background'), { kind: 'skipped', reason: 'budget' });
+      assert.equal(analytics(sim).length, 0);
+      assert.equal((await s.signals.store.refresh('user')).kind, 'fetched', 'Fetch Reader Signals is never held back');
+    } finally {
+      await config.update('backgroundShare', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('"Did it help?" compares equal windows on a page with enough votes, and says "not enough data yet" on one without', async () => {
     const finishedAt = new Date(Date.now() - 40 * 86_400_000).toISOString();
     await s.signals.links.remember(PROJECT, { jobId: 'job_helped', signalIds: ['page:/quickstart'], path: '/quickstart', searches: [], askedAt: finishedAt, finishedAt });
