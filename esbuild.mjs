@@ -82,7 +82,7 @@ if (tests) {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['vscode', 'mocha', 'playwright-core', '@vscode/test-electron'],
+    external: ['vscode', 'mocha', 'playwright-core', '@vscode/test-electron', '@vscode/l10n-dev'],
   });
 }
 

@@ -5,6 +5,7 @@ import { createApiClient, type ApiClient } from '../src/api';
 import { localToday, resolvePreset, type ResolvedRange } from '../src/analytics/dateRange';
 import { EXPORT_PAGE_SIZE, fetchAllVisitors, VisitorsPager, type PageKey } from '../src/analytics/visitorsQuery';
 import { startSimulator, type Simulator } from '../test/simulator/server';
+import { l10n } from '../test/support/l10n';
 import { API_KEY, PROJECT } from './pollingClients';
 import { median } from './stats';
 
@@ -42,8 +43,8 @@ interface View {
 
 function script(): View[] {
   const today = localToday();
-  const last30 = resolvePreset('last30', today);
-  const last90 = resolvePreset('last90', today);
+  const last30 = resolvePreset('last30', today, l10n);
+  const last90 = resolvePreset('last90', today, l10n);
   return [1, 2, 3, 4, 3, 2, 1].map((page) => ({ range: last30, page })).concat({ range: last90, page: 1 });
 }
 

@@ -1,6 +1,6 @@
 // Builds everything `npm run bench` runs, under out/bench/ (git-ignored), leaving dist/ alone so a
 // bench run never swaps the bundles under a test run or a debug session:
-//   out/bench/extension/   the extension as released: package.json, media/, and dist/ written by
+//   out/bench/extension/   the extension as released: package.json, package.nls.json, l10n/, media/, and dist/ written by
 //                          the project's own `node esbuild.mjs --production`, run from this folder
 //   out/bench/run.js       the bench (plain node)
 //   out/bench/hostEntry.js the part that runs inside VS Code's extension host (extensionTestsPath)
@@ -20,6 +20,9 @@ rmSync(extension, { recursive: true, force: true });
 mkdirSync(extension, { recursive: true });
 symlinkSync(join(root, 'src'), join(extension, 'src'), 'dir');
 cpSync(join(root, 'package.json'), join(extension, 'package.json'));
+// The manifest's strings and the run-time bundle, or titles would read as %keys%.
+cpSync(join(root, 'package.nls.json'), join(extension, 'package.nls.json'));
+cpSync(join(root, 'l10n'), join(extension, 'l10n'), { recursive: true });
 cpSync(join(root, 'media'), join(extension, 'media'), { recursive: true });
 const release = spawnSync(process.execPath, [join(root, 'esbuild.mjs'), '--production'], { cwd: extension, stdio: 'inherit' });
 if (release.status !== 0) process.exit(release.status ?? 1);

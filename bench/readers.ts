@@ -5,6 +5,7 @@
 import { createApiClient } from '../src/api';
 import { localToday, resolvePreset } from '../src/analytics/dateRange';
 import { DEFAULT_MAX_PAGES, fetchSnapshot, readersOf, SNAPSHOT_PAGE_SIZE, SnapshotStore, type SnapshotKey } from '../src/readers/visitorsSnapshot';
+import { l10n } from '../test/support/l10n';
 import { startSimulator } from '../test/simulator/server';
 import { API_KEY, PROJECT } from './pollingClients';
 
@@ -28,7 +29,7 @@ async function openFiftyPages(pathCount: number): Promise<ReadersRun> {
   const sim = await startSimulator({ projects: [PROJECT], pathCount, analyticsLimitPerHour: 10_000 });
   try {
     const api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => API_KEY });
-    const range = resolvePreset('last30', localToday());
+    const range = resolvePreset('last30', localToday(), l10n);
     const key: SnapshotKey = { projectId: PROJECT, dateFrom: range.dateFrom, dateTo: range.dateTo };
     const truth = sim.visitorsFor(PROJECT, { dateFrom: key.dateFrom, dateTo: key.dateTo }).visitors;
     let clock = Date.now();

@@ -7,9 +7,9 @@ import { DEFAULT_TIMINGS } from '../src/jobs/jobPoller';
 import { NAIVE_INTERVAL_MS } from './pollingClients';
 import { SCENARIO_TEXT, summarizeDelays, type HourResult } from './pollingHour';
 import { formatSpread, ratio, spread } from './stats';
+import { REVIEW_FILES, type ReviewResult } from './review';
 import { READERS_TEXT, type ReadersRun } from './readers';
 import { SIGNALS_TEXT, type SignalsRun } from './signals';
-import { REVIEW_FILES, type ReviewResult } from './review';
 import { FILTER_TERM } from './webview';
 import { WINDOWS_SCENARIO, type WindowsResult } from './windows';
 
@@ -27,11 +27,11 @@ export interface BenchResults {
   freshnessRequestMs: number;
   hour: HourResult;
   analytics: AnalyticsResult;
-  readers: ReadersRun[];
-  windows: WindowsResult;
-  signals: SignalsRun[];
   /** Undefined with --no-host. */
   review?: ReviewResult;
+  windows: WindowsResult;
+  readers: ReadersRun[];
+  signals: SignalsRun[];
   seconds: number;
 }
 
@@ -103,7 +103,23 @@ function rows(r: BenchResults): Row[] {
   const a = r.analytics;
   add('4 Analytics', `export at ${LATENCY_MS} ms a request`, `${Math.round(a.medianRowsPerSecond).toLocaleString('en-US')} rows/s (${a.exportRows.toLocaleString('en-US')} rows, ${a.exportPages} pages, ${s(a.medianExportMs)}; median of ${a.rowsPerSecond.length})`);
 
-  // 6. Readers (before 5 in the code, numbered after it: a later figure)
+  // 5. Webview
+  if (r.host?.webview) {
+    for (const f of r.host.webview.figures) {
+      add('5 Webview', f.name, `median ${ms(f.medianMs)} (script ${ms(f.scriptMedianMs)}, the rest style and layout), max ${ms(f.maxMs)} (n=${f.runs})`);
+    }
+  } else {
+    add('5 Webview', 'render, sort, filter', 'not measured (--no-host)');
+  }
+
+  // 7. Review Changes
+  if (r.review) {
+    add('7 Review', `Review Changes click → multi-file diff on screen, ${REVIEW_FILES} files, first click`, ms(r.review.firstMs));
+    add('7 Review', `the same, later clicks (fetch again, diff again)`, formatSpread(r.review.later, 'ms', 0));
+  } else {
+    add('7 Review', 'Review Changes on a 50-file branch', 'not measured (--no-host)');
+  }
+  // 6. Readers
   for (const run of r.readers) {
     add(
       '6 Readers',
@@ -119,29 +135,12 @@ function rows(r: BenchResults): Row[] {
     add('6 Readers', 'opening a page → status-bar figure', 'not measured (--no-host)');
   }
 
-  // 7. Reader signals
+  // 8. Reader signals
   for (const run of r.signals) {
-    add('7 Signals', `one snapshot, ${run.label}: requests (minimum; every row)`, `${run.requests} (${run.minimum}; ${run.fullMinimum}) → ours / minimum ${ratio(run.requests, run.minimum)}`);
+    add('8 Signals', `one snapshot, ${run.label}: requests (minimum; every row)`, `${run.requests} (${run.minimum}; ${run.fullMinimum}) → ours / minimum ${ratio(run.requests, run.minimum)}`);
   }
   const health = r.host?.signals;
-  add('7 Signals', 'opening a page → its health in the tooltip, warm (kept snapshots)', health ? formatSpread(spread(health.warmMs), 'ms', 1) : 'not measured (--no-host)');
-
-  // 5. Webview
-  if (r.host?.webview) {
-    for (const f of r.host.webview.figures) {
-      add('5 Webview', f.name, `median ${ms(f.medianMs)} (script ${ms(f.scriptMedianMs)}, the rest style and layout), max ${ms(f.maxMs)} (n=${f.runs})`);
-    }
-  } else {
-    add('5 Webview', 'render, sort, filter', 'not measured (--no-host)');
-  }
-
-  // 6. Review Changes
-  if (r.review) {
-    add('6 Review', `Review Changes click → multi-file diff on screen, ${REVIEW_FILES} files, first click`, ms(r.review.firstMs));
-    add('6 Review', `the same, later clicks (fetch again, diff again)`, formatSpread(r.review.later, 'ms', 0));
-  } else {
-    add('6 Review', 'Review Changes on a 50-file branch', 'not measured (--no-host)');
-  }
+  add('8 Signals', 'opening a page → its health in the tooltip, warm (kept snapshots)', health ? formatSpread(spread(health.warmMs), 'ms', 1) : 'not measured (--no-host)');
   return out;
 }
 
@@ -345,7 +344,7 @@ function signalsSection(r: BenchResults): string {
   const runs = r.signals
     .map((run) => `- ${run.label}: ${run.requests} requests, the minimum for the rows it keeps is ${run.minimum}, every row of every endpoint would take ${run.fullMinimum} (${run.rows.pending} pending feedback items, ${run.rows.turns} assistant turns, ${run.rows.searches} search terms, ${run.rows.views} pages with views).`)
     .join('\n');
-  return `## 7. Reader signals
+  return `## 8. Reader signals
 
 **Requests**: ${SIGNALS_TEXT} The real \`fetchSnapshot\` (src/signals/snapshot.ts), the real ApiClient, the simulator counting requests.
 

@@ -21,9 +21,9 @@ import { measureFreshness } from './freshness';
 import { measurePollingHour } from './pollingHour';
 import { measureReaders } from './readers';
 import { renderMarkdown, renderTable, type BenchResults } from './report';
+import { measureReview, type ReviewResult } from './review';
 import { measureSignals } from './signals';
 import { measureWindows } from './windows';
-import { measureReview, type ReviewResult } from './review';
 
 interface Options {
   starts: number;
@@ -102,10 +102,10 @@ async function main(): Promise<void> {
     freshnessRequestMs: freshness.requestMs,
     hour,
     analytics,
-    readers,
-    windows,
-    signals,
     review,
+    windows,
+    readers,
+    signals,
     seconds: (Date.now() - began) / 1000,
   };
   process.stdout.write(`${renderTable(results)}\n`);

@@ -1,4 +1,4 @@
-// Figure 7, the cost of the reader signals: one full snapshot (feedback/by-page, pending feedback,
+// Figure 8, the cost of the reader signals: one full snapshot (feedback/by-page, pending feedback,
 // assistant, searches, views) for the last 30 days, through the real fetchSnapshot, ApiClient and
 // simulator (requests counted by the simulator), on the default data set and on a large site
 // (10,000 pages, 2,000 feedback items, 5,000 search terms, 20,000 assistant turns over 121 days).

@@ -65,6 +65,8 @@ function viewState(rows: VisitorRowView[], fetchedAt: number): ViewState {
     data: { totals, rows, hasMore: true, page: 1, pageSize: 250, rangeLabel: label, current: true, fromCache: false, fetchedAt },
     error: undefined,
     notice: undefined,
+    requestsThisHour: undefined,
+    compare: undefined,
   };
 }
 

@@ -13,9 +13,20 @@ export class Settings implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<void>();
   /** Fires when any `mintlifyAgent.*` setting changes. */
   readonly onDidChange = this.emitter.event;
-  private readonly listener = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration(SECTION)) this.emitter.fire();
-  });
+  private readonly listeners = [
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(SECTION)) this.emitter.fire();
+    }),
+    // In a multi-root workspace the project follows the active docs file's folder.
+    vscode.window.onDidChangeActiveTextEditor((editor) => this.follow(editor?.document.uri)),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => this.follow(vscode.window.activeTextEditor?.document.uri)),
+  ];
+  /** The folder whose settings name the project, while several are open. */
+  private docsFolder: vscode.WorkspaceFolder | undefined;
+
+  constructor() {
+    this.docsFolder = docsFolderOf(vscode.window.activeTextEditor?.document.uri);
+  }
 
   private get config() {
     return vscode.workspace.getConfiguration(SECTION);
@@ -30,14 +41,38 @@ export class Settings implements vscode.Disposable {
     return typeof value === 'string' && value.trim() ? value.trim() : DEFAULT_BASE_URL;
   }
 
+  /**
+   * The folder the project ID is read for: with one folder open, that folder; with several, the
+   * folder of the docs file last active (Markdown, MDX or docs.json), else the first folder.
+   */
+  get projectFolder(): vscode.WorkspaceFolder | undefined {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    if (this.docsFolder && folders.some((f) => f.uri.toString() === this.docsFolder?.uri.toString())) return this.docsFolder;
+    return folders[0];
+  }
+
+  /** `mintlifyAgent.projectId` is resource-scoped: read for its folder, so each root can name its own. */
   get projectId(): string | undefined {
-    const value = this.config.get<string>('projectId');
+    // null, not undefined: "no folder" said explicitly, which VS Code does not warn about.
+    const value = vscode.workspace.getConfiguration(SECTION, this.projectFolder?.uri ?? null).get<string>('projectId');
     return typeof value === 'string' && value.trim() ? value.trim() : undefined;
   }
 
+  /** Written where it is read: the workspace folder in a multi-root workspace, else the workspace. */
   async setProjectId(projectId: string): Promise<void> {
-    const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
-    await this.config.update('projectId', projectId.trim(), target);
+    const folder = this.projectFolder;
+    const multiRoot = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+    const target = !folder ? vscode.ConfigurationTarget.Global : multiRoot ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace;
+    await vscode.workspace.getConfiguration(SECTION, folder?.uri ?? null).update('projectId', projectId.trim(), target);
+  }
+
+  /** Another docs file became active: if it is in another folder with another project, say so. */
+  private follow(uri: vscode.Uri | undefined): void {
+    const folder = docsFolderOf(uri);
+    if (!folder || folder.uri.toString() === this.docsFolder?.uri.toString()) return;
+    const before = this.projectId;
+    this.docsFolder = folder;
+    if (this.projectId !== before) this.emitter.fire();
   }
 
   get requestTimeoutMs(): number {
@@ -62,9 +97,15 @@ export class Settings implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.listener.dispose();
+    for (const listener of this.listeners) listener.dispose();
     this.emitter.dispose();
   }
+}
+
+/** The workspace folder of a docs page (`.md`, `.mdx`) or docs config (`docs.json`, `mint.json`). */
+function docsFolderOf(uri: vscode.Uri | undefined): vscode.WorkspaceFolder | undefined {
+  if (!uri || !/\.(mdx?)$|(^|\/)(docs|mint)\.json$/i.test(uri.path)) return undefined;
+  return vscode.workspace.getWorkspaceFolder(uri);
 }
 
 function clamp(value: unknown, min: number, max: number, fallback: number): number {

@@ -1,24 +1,217 @@
-// What to tell the user about a failure, and which buttons to offer. One place, so the tree, the
-// commands and the analytics panel say the same thing about the same error.
-import { ApiError, formatWait } from './api';
+// The one table from a failure to what the user sees: for every ApiError kind and every context
+// (reading a job, sending a follow-up, creating a job, loading analytics, exporting) the message,
+// its severity and its buttons. Commands, the jobs tree, the analytics panel and the export all ask
+// here, so the same failure reads the same everywhere. vscode is imported for its types only
+// (nothing at run time, so the unit tier loads this module): the caller passes `vscode.l10n`, and
+// `npm run l10n` finds the `l10n.t(...)` strings below. The unit test covers every kind in every context.
+import type * as vscode from 'vscode';
+import { ApiError, API_ERROR_KINDS, MAX_PAGE_SIZE, sendOutcome, splitWait } from './api';
 
-export const Action = {
-  retry: 'Retry',
-  setApiKey: 'Set API Key',
-  setProjectId: 'Set Project ID',
-  stopTracking: 'Stop Tracking',
-  showLog: 'Show Log',
-} as const;
+export type FailureContext = 'readJob' | 'send' | 'create' | 'analytics' | 'export';
+export const FAILURE_CONTEXTS: readonly FailureContext[] = ['readJob', 'send', 'create', 'analytics', 'export'];
 
-/** "Try again in 42 s." or a hint about the hourly limit when the server gave no wait. */
-export function whenToRetry(retryAfterMs: number | undefined): string {
-  if (retryAfterMs !== undefined) return `Try again ${formatWait(retryAfterMs)}.`;
-  return 'The platform allows 100 requests per hour; try again in a few minutes.';
+/**
+ * What a button does. `sendAgain` sends a follow-up whose outcome is unknown once more (its label
+ * says it may duplicate); `openJob` shows the job; `trackJob` tracks a job that may have been created.
+ */
+export type FailureAction = 'retry' | 'sendAgain' | 'openJob' | 'trackJob' | 'setApiKey' | 'setProjectId' | 'stopTracking' | 'showLog';
+
+export type FailureSeverity = 'error' | 'warning' | 'none';
+
+export interface FailureView {
+  message: string;
+  severity: FailureSeverity;
+  actions: FailureAction[];
+  /** After a 429: no request may leave before this many ms have passed (Retry waits for it). */
+  retryAfterMs?: number;
 }
 
-/** A one-sentence account of the error, prefixed with what we were doing. */
-export function describeFailure(doing: string, error: unknown): string {
-  if (!(error instanceof ApiError)) return `${doing} failed: ${error instanceof Error ? error.message : String(error)}`;
-  if (error.kind === 'rateLimited') return `${doing} failed: ${error.message} ${whenToRetry(error.retryAfterMs)}`;
-  return `${doing} failed: ${error.message}`;
+/** `vscode.l10n` in the extension, a plain formatter in unit tests. */
+export type L10n = Pick<typeof vscode.l10n, 't'>;
+
+export interface FailureOptions {
+  /** The job is in the tracked list (a 404 then offers Stop Tracking). */
+  tracked?: boolean;
+}
+
+/** The kinds the table knows; exported so the unit test can prove it covers each one. */
+export const FAILURE_KINDS = API_ERROR_KINDS;
+
+export function failureView(error: unknown, context: FailureContext, l10n: L10n, options: FailureOptions = {}): FailureView {
+  const doing = doingText(context, l10n);
+  if (!(error instanceof ApiError)) {
+    return { message: l10n.t('{0} failed unexpectedly: {1}', doing, error instanceof Error ? error.message : String(error)), severity: 'error', actions: ['showLog'] };
+  }
+  const sending = context === 'send' || context === 'create';
+  if (error.kind === 'cancelled' && !(sending && sendOutcome(error) === 'unknown')) return { message: '', severity: 'none', actions: [] };
+  // A POST that may have been acted on is never offered a plain Retry (issue 14 §2).
+  if (sending && error.kind !== 'rateLimited' && sendOutcome(error) === 'unknown') return unknownOutcome(context, error, l10n);
+
+  const failed = (reason: string, actions: FailureAction[], severity: FailureSeverity = 'error'): FailureView => ({
+    message: l10n.t('{0} failed: {1}', doing, reason),
+    severity,
+    actions: [...actions, 'showLog'],
+  });
+  const canRetry = context !== 'export' ? (['retry'] as FailureAction[]) : [];
+  const said = serverSaid(error);
+
+  switch (error.kind) {
+    case 'invalidInput':
+      // Our own check, worded for the field it names; nothing was sent.
+      return failed(inputProblem(error, l10n), []);
+    case 'noApiKey':
+      return failed(l10n.t('No Mintlify API key is set. Nothing was sent.'), ['setApiKey']);
+    case 'noProjectId':
+      return failed(l10n.t('No Mintlify project ID is set for this workspace. Nothing was sent.'), ['setProjectId']);
+    case 'insecureBaseUrl':
+      return failed(
+        l10n.t(
+          'The API base URL "{0}" cannot be used: it must be a valid https URL (http only to 127.0.0.1 or localhost). Fix "{1}" in your user settings. Nothing was sent.',
+          error.subject ?? '',
+          'mintlifyAgent.apiBaseUrl',
+        ),
+        [],
+      );
+    case 'redirectRefused':
+      return failed(
+        l10n.t('The server redirected the request ({0}) instead of answering. The redirect was not followed, so the API key was not sent on. Check the API base URL setting.', error.status ?? 3),
+        [],
+      );
+    case 'unauthorized':
+      return failed(l10n.t('The Mintlify API did not accept the API key (401). Set a valid admin API key.'), ['setApiKey']);
+    case 'forbidden':
+      // A read-only key needs replacing; an IP allow-list may be fixed on the dashboard, then Retry.
+      return failed(l10n.t('The API key is not allowed to do this (403): it may be read-only, or this IP address is not on the allow-list.'), ['setApiKey', ...canRetry]);
+    case 'notFound':
+      if (context === 'readJob' || context === 'send') {
+        return failed(l10n.t('Not found (404){0}. Check the job ID and that the project ID is the job’s project.', said), options.tracked ? ['stopTracking'] : ['setProjectId']);
+      }
+      return failed(l10n.t('Not found (404){0}. Check the project ID.', said), ['setProjectId', ...canRetry]);
+    case 'rateLimited': {
+      const when = error.retryAfterMs !== undefined ? tryAgainIn(error.retryAfterMs, l10n) : l10n.t('The platform allows 100 requests per hour; try again in a few minutes.');
+      const kept = context === 'analytics' ? ' ' + l10n.t('Pages already loaded still work.') : sending ? ' ' + l10n.t('Nothing was sent; your prompt is kept.') : '';
+      const view = failed(l10n.t('The Mintlify API rate limit is reached (429). {0}', when) + kept, context === 'export' ? [] : ['retry'], 'warning');
+      return { ...view, retryAfterMs: error.retryAfterMs ?? 0 };
+    }
+    case 'invalidRequest': {
+      const details = error.details.length ? ' ' + error.details.join(' ') : '';
+      const kept = sending ? ' ' + l10n.t('Your prompt is kept.') : '';
+      return failed(l10n.t('The Mintlify API rejected the request ({0}){1}.', error.status ?? 400, said) + details + kept, []);
+    }
+    case 'serverError':
+      return failed(l10n.t('The Mintlify API had a problem ({0}). Try again in a moment.', error.status ?? 500), canRetry);
+    case 'timeout':
+      return failed(l10n.t('The Mintlify API did not answer in time.'), canRetry);
+    case 'network':
+      // For a send this is only reached when nothing left this machine: Retry is safe.
+      return failed(networkReason(error, l10n), canRetry);
+    case 'invalidResponse':
+      // The client's English message (with the zod issue) goes to the log; the user gets the field.
+      return failed(
+        error.subject !== undefined
+          ? l10n.t('The Mintlify API sent an unexpected answer: {0} is not what the API promises. The log has the details.', error.subject)
+          : l10n.t('The Mintlify API sent an answer that is not valid JSON.'),
+        canRetry,
+      );
+    case 'cancelled':
+      return { message: '', severity: 'none', actions: [] };
+  }
+}
+
+/** Labels of the buttons, localised; `sendAgain`'s says that it may duplicate. */
+export function actionLabel(action: FailureAction, l10n: L10n): string {
+  switch (action) {
+    case 'retry':
+      return l10n.t('Retry');
+    case 'sendAgain':
+      return l10n.t('Send Again (may duplicate)');
+    case 'openJob':
+      return l10n.t('Open Job');
+    case 'trackJob':
+      return l10n.t('Track Job…');
+    case 'setApiKey':
+      return l10n.t('Set API Key');
+    case 'setProjectId':
+      return l10n.t('Set Project ID');
+    case 'stopTracking':
+      return l10n.t('Stop Tracking');
+    case 'showLog':
+      return l10n.t('Show Log');
+  }
+}
+
+/** "Try again in 42 s.": one whole sentence per unit, so a translation can order it freely. */
+function tryAgainIn(ms: number, l10n: L10n): string {
+  const wait = splitWait(ms);
+  if ('seconds' in wait) return l10n.t('Try again in {0} s.', wait.seconds);
+  if (!('hours' in wait)) return l10n.t('Try again in {0} min.', wait.minutes);
+  return wait.minutes ? l10n.t('Try again in {0} h {1} min.', wait.hours, wait.minutes) : l10n.t('Try again in {0} h.', wait.hours);
+}
+
+function doingText(context: FailureContext, l10n: L10n): string {
+  switch (context) {
+    case 'readJob':
+      return l10n.t('Reading the job');
+    case 'send':
+      return l10n.t('Sending the follow-up');
+    case 'create':
+      return l10n.t('Starting the job');
+    case 'analytics':
+      return l10n.t('Loading visitors');
+    case 'export':
+      return l10n.t('Exporting visitors');
+  }
+}
+
+function unknownOutcome(context: 'send' | 'create', error: ApiError, l10n: L10n): FailureView {
+  const why = error.status !== undefined && error.status >= 500 ? l10n.t('the Mintlify API answered {0}', error.status) : l10n.t('the answer was lost');
+  if (context === 'send') {
+    return {
+      message: l10n.t('The follow-up may have arrived: {0}, and the job cannot tell whether it took it. Sending it again may start the agent twice on it.', why),
+      severity: 'warning',
+      actions: ['openJob', 'sendAgain'],
+    };
+  }
+  return {
+    message: l10n.t('A job may have been created: {0}. Check the dashboard; if it is there, track it by its ID or link rather than starting another.', why),
+    severity: 'warning',
+    actions: ['trackJob', 'showLog'],
+  };
+}
+
+function inputProblem(error: ApiError, l10n: L10n): string {
+  const value = error.subject ?? '';
+  switch (error.problem) {
+    case 'emptyProjectId':
+      return l10n.t('The project ID is empty.');
+    case 'badProjectId':
+      return l10n.t('"{0}" is not a valid project ID.', value);
+    case 'emptyJobId':
+      return l10n.t('The job ID is empty.');
+    case 'badJobId':
+      return l10n.t('"{0}" is not a valid job ID.', value);
+    case 'emptyPrompt':
+      return l10n.t('The prompt is empty. Type an instruction for the agent.');
+    case 'pageSize':
+      return l10n.t('Page size must be a whole number from 1 to {0} (got {1}).', MAX_PAGE_SIZE, value);
+    case 'offset':
+      return l10n.t('Offset must be a whole number of 0 or more (got {0}).', value);
+    case 'startDate':
+      return l10n.t('"{0}" is not a valid start date (use YYYY-MM-DD).', value);
+    case 'endDate':
+      return l10n.t('"{0}" is not a valid end date (use YYYY-MM-DD).', value);
+    case 'dateOrder':
+      return l10n.t('The start date must be before the end date.');
+    case undefined:
+      return error.message; // worded, and localised, by the caller that raised it
+  }
+}
+
+function serverSaid(error: ApiError): string {
+  return error.serverMessage ? `: ${error.serverMessage}` : '';
+}
+
+function networkReason(error: ApiError, l10n: L10n): string {
+  if (error.status !== undefined) return l10n.t('The connection closed before the answer was complete.');
+  return error.code ? l10n.t('Could not reach the Mintlify API ({0}). Check your connection.', error.code) : l10n.t('Could not reach the Mintlify API. Check your connection.');
 }

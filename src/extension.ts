@@ -53,6 +53,7 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
     baseUrl: () => settings.apiBaseUrl,
     getApiKey: () => keys.get(),
     timeoutMs: () => settings.requestTimeoutMs,
+    userAgent: `mintlify-agent-analytics/${String((context.extension.packageJSON as { version?: unknown }).version)} (VS Code ${vscode.version})`,
     onRequest: (entry) => {
       logApi(entry);
       sync.record(entry);
@@ -68,14 +69,15 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
   const tree = new JobsTreeProvider(store, tracker, keys, reviewHints);
   const statusBar = new JobsStatusBar(store);
   const jobsView = vscode.window.createTreeView('mintlifyAgent.jobs', { treeDataProvider: tree, showCollapseAll: false });
-  context.subscriptions.push(reviewHints, store, tracker, tree, statusBar, jobsView, showLedger(jobsView, sync, store));
+  tree.keepTimesFresh(jobsView);
+  context.subscriptions.push(reviewHints, store, tracker, tree, statusBar, jobsView, showLedger(jobsView, statusBar, sync, store, settings));
   registerContextKeys(context, keys, settings, store);
 
   registerAuthCommands(context, keys, settings, ui);
   registerJobCommands(context, tracker, store, ui, log.scoped('commands'));
   registerReviewCommands(context, reviewHints, store, tracker, ui, log.scoped('git'));
-  const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange });
   const readers = registerReaders(context, { api, settings, keys, ui, log });
+  const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, requestsThisHour: () => sync.analyticsRequestsThisHour() });
   registerAskAboutThis(context, { docs: readers.docs, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri) });
   const signals = registerSignals(context, { api, settings, store, sync, readers, ui, log });
 

@@ -1,17 +1,21 @@
-// Shows an error with the buttons that fix it. The buttons that open a command (Set API Key, Set
-// Project ID, Show Log) run it here; the caller gets the choice to handle its own (Retry, Stop Tracking).
+// Shows a failure as the table in errorMessages.ts describes it, with the buttons that fix it.
+// The buttons that open a command (Set API Key, Set Project ID, Show Log) run it here; the caller
+// gets the others to handle itself (Retry, Send Again, Open Job, Track Job, Stop Tracking).
 import * as vscode from 'vscode';
-import { Action } from './errorMessages';
+import { actionLabel, type FailureAction, type FailureView } from './errorMessages';
 import type { Ui } from './ui';
 
-const COMMANDS: Readonly<Record<string, string>> = {
-  [Action.setApiKey]: 'mintlifyAgent.setApiKey',
-  [Action.setProjectId]: 'mintlifyAgent.setProjectId',
-  [Action.showLog]: 'mintlifyAgent.showLog',
+const COMMANDS: Partial<Record<FailureAction, string>> = {
+  setApiKey: 'mintlifyAgent.setApiKey',
+  setProjectId: 'mintlifyAgent.setProjectId',
+  showLog: 'mintlifyAgent.showLog',
 };
 
-export async function showFailure(ui: Ui, message: string, actions: readonly string[]): Promise<string | undefined> {
-  const choice = await ui.showMessage('error', message, ...actions);
+export async function showFailure(ui: Ui, view: FailureView): Promise<FailureAction | undefined> {
+  if (view.severity === 'none') return undefined;
+  const labels = view.actions.map((action) => actionLabel(action, vscode.l10n));
+  const label = await ui.showMessage(view.severity, view.message, ...labels);
+  const choice = label === undefined ? undefined : view.actions[labels.indexOf(label)];
   const command = choice && COMMANDS[choice];
   if (command) await vscode.commands.executeCommand(command);
   return choice;

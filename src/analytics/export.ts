@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import * as vscode from 'vscode';
 import { isApiError, type ApiClient, type ApiErrorKind } from '../api';
-import { Action, whenToRetry } from '../errorMessages';
+import { failureView, type FailureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
 import { type ExportFormat, type ExportStatus } from '../shared/protocol';
@@ -35,7 +35,12 @@ export interface ExporterDeps {
 /** Failures that happen before anything is sent do not count as requests. */
 const NOT_SENT: ReadonlySet<ApiErrorKind> = new Set(['invalidInput', 'noApiKey', 'insecureBaseUrl']);
 
-const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+// Counted phrases are whole strings for the translators (plural rules differ by language); the
+// number is formatted for the editor's display language.
+const count = (n: number) => n.toLocaleString(vscode.env.language);
+const rows = (n: number) => (n === 1 ? vscode.l10n.t('1 row') : vscode.l10n.t('{0} rows', count(n)));
+const pages = (n: number) => (n === 1 ? vscode.l10n.t('1 page') : vscode.l10n.t('{0} pages', count(n)));
+const afterRequests = (n: number) => (n === 1 ? vscode.l10n.t('after 1 request') : vscode.l10n.t('after {0} requests', count(n)));
 
 export class VisitorsExporter implements vscode.Disposable {
   private running = false;
@@ -47,7 +52,7 @@ export class VisitorsExporter implements vscode.Disposable {
   /** Resolves with the outcome once the file is written or the export has failed; undefined when the user closed the save dialog. */
   async run(request: ExportRequest): Promise<ExportStatus | undefined> {
     if (this.running) {
-      void this.deps.ui.showMessage('info', 'An export of visitors is already running.');
+      void this.deps.ui.showMessage('info', vscode.l10n.t('An export of visitors is already running.'));
       return undefined;
     }
     this.running = true; // from the save dialog on: a second click must not open a second one
@@ -61,8 +66,8 @@ export class VisitorsExporter implements vscode.Disposable {
   private async exportTo(request: ExportRequest): Promise<ExportStatus | undefined> {
     const { ui, log } = this.deps;
     const target = await ui.showSaveDialog({
-      title: `Export visitors: ${request.range.label}`,
-      saveLabel: 'Export',
+      title: vscode.l10n.t('Export visitors: {0}', request.range.label),
+      saveLabel: vscode.l10n.t('Export'),
       defaultUri: defaultTarget(request),
       filters: request.format === 'json' ? { JSON: ['json'], CSV: ['csv'] } : { CSV: ['csv'], JSON: ['json'] },
     });
@@ -89,19 +94,21 @@ export class VisitorsExporter implements vscode.Disposable {
     try {
       this.deps.onStatus({ state: 'running', pages: 0, rows: 0 });
       const all = await ui.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Exporting visitors (${request.range.label})`, cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Exporting visitors ({0})', request.range.label), cancellable: true },
         async (progress, token) => {
           const subscription = token.onCancellationRequested(() => cancel.abort());
           try {
-            progress.report({ message: 'page 1…' });
+            progress.report({ message: vscode.l10n.t('page 1…') });
             const result = await fetchAllVisitors(counted, request.projectId, request.range, {
               signal: cancel.signal,
-              onPage: (pages, rows) => {
-                progress.report({ message: `${plural(pages, 'page')}, ${plural(rows, 'row')}` });
-                this.deps.onStatus({ state: 'running', pages, rows });
+              onPage: (pageCount, rowCount) => {
+                progress.report({
+                  message: vscode.l10n.t({ message: '{0}, {1}', args: [pages(pageCount), rows(rowCount)], comment: ['{0} is a count of pages ("3 pages"), {1} a count of rows ("750 rows")'] }),
+                });
+                this.deps.onStatus({ state: 'running', pages: pageCount, rows: rowCount });
               },
             });
-            progress.report({ message: `writing ${fileName}…` });
+            progress.report({ message: vscode.l10n.t('writing {0}…', fileName) });
             await writeAtomically(target, encode(format, request, result), cancel.signal);
             return result;
           } finally {
@@ -110,16 +117,20 @@ export class VisitorsExporter implements vscode.Disposable {
         },
       );
       status = { state: 'done', rows: all.rows.length, requests, fileName };
-      const done = `Exported ${plural(all.rows.length, 'row')} to ${fileName} with ${plural(requests, 'request')}.`;
+      const done =
+        requests === 1
+          ? vscode.l10n.t('Exported {0} to {1} with 1 request.', rows(all.rows.length), fileName)
+          : vscode.l10n.t('Exported {0} to {1} with {2} requests.', rows(all.rows.length), fileName, count(requests));
       const caveat =
         all.stoppedEarly === 'emptyPage'
-          ? ' The API said there were more rows but sent an empty page, so the file holds every row it sent.'
+          ? ' ' + vscode.l10n.t('The API said there were more rows but sent an empty page, so the file holds every row it sent.')
           : all.stoppedEarly === 'repeatedPage'
-            ? ' The API sent the same page twice, so the export stopped there and the file may be incomplete.'
+            ? ' ' + vscode.l10n.t('The API sent the same page twice, so the export stopped there and the file may be incomplete.')
             : '';
       log.info(`export: ${all.rows.length} rows, ${all.pages} pages, ${requests} requests → ${target.toString(true)}${all.stoppedEarly ? ` (stopped early: ${all.stoppedEarly})` : ''}`);
-      void ui.showMessage(caveat ? 'warning' : 'info', done + caveat, 'Open File').then((choice) => {
-        if (choice === 'Open File') void vscode.window.showTextDocument(target).then(undefined, (e: unknown) => log.warn(`could not open ${fileName}: ${String(e)}`));
+      const openFile = vscode.l10n.t('Open File');
+      void ui.showMessage(caveat ? 'warning' : 'info', done + caveat, openFile).then((choice) => {
+        if (choice === openFile) void vscode.window.showTextDocument(target).then(undefined, (e: unknown) => log.warn(`could not open ${fileName}: ${String(e)}`));
       });
     } catch (error) {
       status = this.failure(error, requests, cancel.signal.aborted, fileName);
@@ -134,29 +145,28 @@ export class VisitorsExporter implements vscode.Disposable {
 
   private failure(error: unknown, requests: number, cancelled: boolean, fileName: string): ExportStatus {
     const { ui, log } = this.deps;
-    const used = `after ${plural(requests, 'request')}`;
+    const used = afterRequests(requests);
     if (cancelled || (isApiError(error) && error.kind === 'cancelled')) {
-      log.info(`export cancelled ${used}`);
-      const message = `Export cancelled ${used}. No file was written.`;
+      log.info(`export cancelled after ${requests} request(s)`); // the log stays English
+      const message = vscode.l10n.t('Export cancelled {0}. No file was written.', used);
       void ui.showMessage('info', message);
       return { state: 'cancelled', requests };
     }
     let message: string;
-    let actions: string[] = [Action.showLog];
-    if (isApiError(error) && error.kind === 'rateLimited') {
-      message = `The analytics rate limit was reached ${used}. ${whenToRetry(error.retryAfterMs)} No file was written.`;
-      actions = [];
-    } else if (isApiError(error) && (error.kind === 'unauthorized' || error.kind === 'noApiKey')) {
-      message = `${error.message} No file was written.`;
-      actions = [Action.setApiKey];
-    } else if (isApiError(error) || error instanceof ExportLimitError) {
-      message = `Export failed ${used}: ${error.message} No file was written.`;
+    let view: FailureView | undefined;
+    if (isApiError(error)) {
+      // The shared failure table, plus what the export adds: how far it got, and that no file was written.
+      view = failureView(error, 'export', vscode.l10n);
+      message = vscode.l10n.t('{0} ({1}) No file was written.', view.message, used);
+    } else if (error instanceof ExportLimitError) {
+      const limit = vscode.l10n.t('Stopped after {0} pages ({1} rows): the API kept saying there were more.', error.pages.toLocaleString(), error.rows.toLocaleString());
+      message = vscode.l10n.t('Export failed {0}: {1} No file was written.', used, limit);
     } else {
-      message = `Could not write ${fileName}: ${error instanceof Error ? error.message : String(error)}. No file was written.`;
+      message = vscode.l10n.t('Could not write {0}: {1}. No file was written.', fileName, error instanceof Error ? error.message : String(error));
     }
-    if (isApiError(error)) log.warn(`export failed ${used}: ${[error.message, ...error.details].join('\n')}`);
+    if (isApiError(error)) log.warn(`export failed after ${requests} request(s): ${[error.message, ...error.details].join('\n')}`);
     else log.error(error instanceof Error ? error : String(error));
-    void showFailure(ui, message, actions);
+    void showFailure(ui, { severity: view?.severity ?? 'error', actions: view?.actions ?? ['showLog'], message });
     return { state: 'failed', requests, message };
   }
 }

@@ -4,14 +4,17 @@
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
 import type { Settings } from '../config';
-import { Action, describeFailure } from '../errorMessages';
+import { type FailureContext, failureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
-import { EXTENSION_COMMANDS, PRESET_LABELS, PRESETS, type ExportStatus, type PresetId } from '../shared/protocol';
+import { EXTENSION_COMMANDS, PRESETS, type ExportStatus, type PresetId } from '../shared/protocol';
 import type { Ui } from '../ui';
 import { AnalyticsPanel, type AnalyticsPanelDeps } from './analyticsPanel';
-import { localToday, resolvePreset } from './dateRange';
+import { daysLabel, localToday, presetLabels, resolvePreset } from './dateRange';
 import { VisitorsExporter } from './export';
+import type { SnapshotKey, VisitorsSnapshot } from '../readers/visitorsSnapshot';
+import type { FetchPrevious } from './comparison';
+import { CONFIRM_ABOVE_REQUESTS } from './periodCompare';
 import { VisitorsPager } from './visitorsQuery';
 
 export interface AnalyticsDeps {
@@ -21,6 +24,18 @@ export interface AnalyticsDeps {
   log: Logger;
   /** Fires when the API key is stored or deleted (in this window or another). */
   onDidChangeApiKey: vscode.Event<void>;
+  /** Whole-range snapshots (the readers' cache): the previous period of "Compare" comes from there. */
+  snapshots?: SnapshotSource;
+  /** Analytics requests this hour across windows (the shared ledger), shown in the panel. */
+  requestsThisHour?: () => number;
+}
+
+export interface SnapshotSource {
+  cached(key: SnapshotKey): VisitorsSnapshot | undefined;
+  isFresh(snapshot: VisitorsSnapshot): boolean;
+  get(key: SnapshotKey): Promise<VisitorsSnapshot>;
+  /** The most pages one fetch may take. */
+  maxPages(): number;
 }
 
 /** For tests: the panel of this window, if one is open. */
@@ -49,6 +64,8 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     onDidChangeApiKey: deps.onDidChangeApiKey,
     pageSizeSetting: pageSizeWarner(settings, ui),
     exportVisitors: (request) => exporter.run(request),
+    fetchPrevious: deps.snapshots && previousFetcher(deps.snapshots, ui),
+    requestsThisHour: deps.requestsThisHour,
   };
 
   const adopt = (panel: AnalyticsPanel) => {
@@ -67,21 +84,23 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
   const exportVisitors = async (): Promise<ExportStatus | undefined> => {
     const projectId = settings.projectId;
     if (!projectId) {
-      void ui.showMessage('warning', 'Set the Mintlify project ID before exporting visitors.', 'Set Project ID').then((choice) => {
-        if (choice) void vscode.commands.executeCommand(EXTENSION_COMMANDS.setProjectId);
+      const setProjectId = vscode.l10n.t('Set Project ID');
+      void ui.showMessage('warning', vscode.l10n.t('Set the Mintlify project ID before exporting visitors.'), setProjectId).then((choice) => {
+        if (choice === setProjectId) void vscode.commands.executeCommand(EXTENSION_COMMANDS.setProjectId);
       });
       return undefined;
     }
     let request = current?.exportRequest('csv');
     if (!request) {
       const today = localToday();
+      const labels = presetLabels(vscode.l10n);
       const items = PRESETS.map((id: PresetId) => {
-        const { from, to } = resolvePreset(id, today);
-        return { id, label: PRESET_LABELS[id], description: from && to ? `${from} to ${to}` : undefined };
+        const { from, to } = resolvePreset(id, today, vscode.l10n);
+        return { id, label: labels[id], description: from && to ? daysLabel(from, to, vscode.l10n) : undefined };
       });
-      const picked = await ui.showQuickPick(items, { title: 'Export Visitors', placeHolder: 'Which days to export' });
+      const picked = await ui.showQuickPick(items, { title: vscode.l10n.t('Export Visitors'), placeHolder: vscode.l10n.t('Which days to export') });
       if (!picked) return undefined;
-      request = { projectId, range: resolvePreset(picked.id, today), format: 'csv' };
+      request = { projectId, range: resolvePreset(picked.id, today, vscode.l10n), format: 'csv' };
     }
     return exporter.run(request);
   };
@@ -89,8 +108,8 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
   context.subscriptions.push(
     pager,
     exporter,
-    vscode.commands.registerCommand(OPEN_ANALYTICS_COMMAND, guard('Opening Visitor Analytics', openAnalytics)),
-    vscode.commands.registerCommand(EXPORT_VISITORS_COMMAND, guard('Exporting visitors', exportVisitors)),
+    vscode.commands.registerCommand(OPEN_ANALYTICS_COMMAND, guard('analytics', openAnalytics)),
+    vscode.commands.registerCommand(EXPORT_VISITORS_COMMAND, guard('export', exportVisitors)),
     vscode.window.registerWebviewPanelSerializer(AnalyticsPanel.viewType, {
       deserializeWebviewPanel: async (webviewPanel) => {
         // One panel per window: a second restored tab (two windows merged) is closed.
@@ -102,13 +121,13 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
   );
 
   /** No rejected promise escapes a command: the user gets a short message, the log the details. */
-  function guard<R>(what: string, run: () => R | Promise<R>): () => Promise<R | undefined> {
+  function guard<R>(what: FailureContext, run: () => R | Promise<R>): () => Promise<R | undefined> {
     return async () => {
       try {
         return await run();
       } catch (error) {
         log.error(error instanceof Error ? error : String(error));
-        void showFailure(ui, describeFailure(what, error), [Action.showLog]);
+        void showFailure(ui, failureView(error, what, vscode.l10n));
         return undefined;
       }
     };
@@ -121,6 +140,26 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
  * Reads the page size setting; a value outside 1..250 falls back to 50 with a line in the panel
  * every time and a notification once per bad value (not again on every settings change).
  */
+/**
+ * The previous period through the snapshot cache: free when kept and fresh; otherwise the user is
+ * told the cost first when it may exceed 4 requests, and the fetch shows its progress.
+ */
+function previousFetcher(snapshots: SnapshotSource, ui: Ui): FetchPrevious {
+  return async (projectId, range, label) => {
+    const key = { projectId, ...range };
+    const kept = snapshots.cached(key);
+    if (kept && snapshots.isFresh(kept)) return kept;
+    const estimate = kept ? Math.max(1, kept.pages) : snapshots.maxPages();
+    if (estimate > CONFIRM_ABOVE_REQUESTS) {
+      const go = vscode.l10n.t('Compare');
+      const cost = kept ? vscode.l10n.t('about {0} requests', estimate) : vscode.l10n.t('up to {0} requests (one per 250 paths)', estimate);
+      const choice = await ui.showMessage('warning', vscode.l10n.t('Comparing fetches every path of {0}: {1} of the 100 analytics requests an hour.', label, cost), go);
+      if (choice !== go) throw new Error(vscode.l10n.t('Not compared: the previous period was not fetched.'));
+    }
+    return ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0} to compare…', label) }, () => snapshots.get(key));
+  };
+}
+
 function pageSizeWarner(settings: Settings, ui: Ui): AnalyticsPanelDeps['pageSizeSetting'] {
   let warnedAbout: string | undefined;
   return () => {
@@ -130,11 +169,12 @@ function pageSizeWarner(settings: Settings, ui: Ui): AnalyticsPanelDeps['pageSiz
       return { value, notice: undefined };
     }
     const shown = (JSON.stringify(invalid) ?? typeof invalid).slice(0, 40);
-    const notice = `The setting "${PAGE_SIZE_SETTING}" is ${shown}, which is not a whole number from 1 to 250, so pages have ${value} rows.`;
+    const notice = vscode.l10n.t('The setting "{0}" is {1}, which is not a whole number from 1 to 250, so pages have {2} rows.', PAGE_SIZE_SETTING, shown, value);
     if (warnedAbout !== shown) {
       warnedAbout = shown;
-      void ui.showMessage('warning', notice, 'Open Settings').then((choice) => {
-        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', PAGE_SIZE_SETTING);
+      const openSettings = vscode.l10n.t('Open Settings');
+      void ui.showMessage('warning', notice, openSettings).then((choice) => {
+        if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', PAGE_SIZE_SETTING);
       });
     }
     return { value, notice };

@@ -1,11 +1,13 @@
 // Every visitors request the analytics features make goes through here. The platform allows 100
-// analytics requests per organisation per hour, so a page fetched once is kept in memory for the
-// window's lifetime (going back to page 1 costs nothing), a page already on its way is awaited
+// analytics requests per organisation per hour, so a page fetched once is kept in memory (going back
+// to page 1 costs nothing; see LIVE_PAGE_MAX_AGE_MS for how long), a page already on its way is awaited
 // instead of asked for twice, and an export stops at the first sign of a server that never ends.
 // No vscode import: the unit tests run this against fakes.
 import type { CallOptions } from '../api/client';
+import { ApiError } from '../api/errors';
 import type { VisitorsQuery } from '../api/inputs';
 import type { VisitorRow, VisitorsPage, VisitorTotals } from '../api/schemas';
+import { localToday } from './dateRange';
 
 /** ApiClient.getVisitors, or a fake of it. */
 export type FetchVisitors = (projectId: string, query: VisitorsQuery, options: CallOptions) => Promise<VisitorsPage>;
@@ -66,6 +68,10 @@ export class PageCache {
     }
   }
 
+  delete(key: PageKey, page: number): void {
+    this.pages.delete(`${keyId(key)}#${page}`);
+  }
+
   /** Forgets every page of one key (Refresh); other ranges and page sizes stay. */
   clear(key: PageKey): void {
     const prefix = `${keyId(key)}#`;
@@ -73,9 +79,24 @@ export class PageCache {
   }
 }
 
-/** The panel's pages: from memory when fetched before, else one request shared by all who ask. */
+/**
+ * How long a page of a range that includes today stays in memory: its figures still grow, so after
+ * 15 minutes the next look fetches it again. A range that ended before today cannot change and is
+ * kept until the window reloads. (All time has no end, so it counts as including today.)
+ */
+export const LIVE_PAGE_MAX_AGE_MS = 15 * 60_000;
+
+/** One request on its way, shared by everyone who asked for that page while it is. */
+interface Flight {
+  promise: Promise<LoadedPage>;
+  controller: AbortController;
+  /** Askers still waiting; when the last one gives up (its signal aborts), the request is aborted. */
+  waiters: number;
+}
+
+/** The panel's pages: from memory when fetched lately enough, else one request shared by all who ask. */
 export class VisitorsPager {
-  private readonly inFlight = new Map<string, Promise<LoadedPage>>();
+  private readonly inFlight = new Map<string, Flight>();
   private readonly lifetime = new AbortController();
 
   constructor(
@@ -84,36 +105,84 @@ export class VisitorsPager {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The page if it is in memory; never a request. */
+  /** The page if it is in memory and not expired; never a request. */
   cached(key: PageKey, page: number): LoadedPage | undefined {
-    return this.cache.get(key, page);
+    const hit = this.cache.get(key, page);
+    if (!hit) return undefined;
+    if (this.includesToday(key) && this.now() - hit.fetchedAt >= LIVE_PAGE_MAX_AGE_MS) {
+      this.cache.delete(key, page);
+      return undefined;
+    }
+    return hit;
   }
 
   /**
    * The page from memory, or from the API. `refresh` forgets every page of this key first; a request
    * for this very page that is already on its way is fresh enough and is awaited, not repeated.
+   * A failed request is forgotten at once, so the next ask starts afresh; so is one that everyone
+   * waiting for gave up on (their `signal`s aborted: the panel closed), and it is aborted too.
    */
-  load(key: PageKey, page: number, { refresh = false }: { refresh?: boolean } = {}): Promise<LoadedPage> {
+  load(key: PageKey, page: number, { refresh = false, signal }: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<LoadedPage> {
     if (refresh) this.cache.clear(key);
-    const hit = this.cache.get(key, page);
+    const hit = this.cached(key, page);
     if (hit) return Promise.resolve(hit);
+    if (signal?.aborted) return Promise.reject(cancelled());
     const id = `${keyId(key)}#${page}`;
-    let pending = this.inFlight.get(id);
-    if (!pending) {
-      pending = this.fetch(key, page);
-      this.inFlight.set(id, pending);
-      const forget = () => this.inFlight.delete(id);
-      void pending.then(forget, forget);
+    let flight = this.inFlight.get(id);
+    if (!flight) {
+      const controller = new AbortController();
+      const started: Flight = { controller, waiters: 0, promise: this.fetch(key, page, AbortSignal.any([this.lifetime.signal, controller.signal])) };
+      const forget = () => {
+        if (this.inFlight.get(id) === started) this.inFlight.delete(id);
+      };
+      void started.promise.then(forget, forget);
+      this.inFlight.set(id, started);
+      flight = started;
     }
-    return pending;
+    return this.wait(id, flight, signal);
   }
 
-  private async fetch(key: PageKey, page: number): Promise<LoadedPage> {
+  /** How many requests are on their way (for tests and the benchmark). */
+  get pending(): number {
+    return this.inFlight.size;
+  }
+
+  private wait(id: string, flight: Flight, signal: AbortSignal | undefined): Promise<LoadedPage> {
+    flight.waiters++;
+    // Someone who cannot give up keeps the request alive until it ends by itself (its deadline).
+    if (!signal) return flight.promise;
+    return new Promise<LoadedPage>((resolve, reject) => {
+      const giveUp = () => {
+        reject(cancelled());
+        if (--flight.waiters > 0) return;
+        flight.controller.abort();
+        if (this.inFlight.get(id) === flight) this.inFlight.delete(id);
+      };
+      signal.addEventListener('abort', giveUp, { once: true });
+      flight.promise.then(
+        (value) => {
+          signal.removeEventListener('abort', giveUp);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', giveUp);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+  }
+
+  private includesToday(key: PageKey): boolean {
+    // dateTo is exclusive: a range whose day after is later than today includes today.
+    return key.dateTo === undefined || key.dateTo > localToday(new Date(this.now()));
+  }
+
+  private async fetch(key: PageKey, page: number, signal: AbortSignal): Promise<LoadedPage> {
     const fetchedAt = this.now();
     const value = await this.fetchPage(
       key.projectId,
       { dateFrom: key.dateFrom, dateTo: key.dateTo, limit: key.pageSize, offset: offsetOf(page, key.pageSize) },
-      { signal: this.lifetime.signal },
+      { signal },
     );
     this.cache.set(key, page, value, fetchedAt);
     return { page: value, fetchedAt, fromCache: false };
@@ -123,6 +192,10 @@ export class VisitorsPager {
   dispose(): void {
     this.lifetime.abort();
   }
+}
+
+function cancelled(): ApiError {
+  return new ApiError('cancelled', 'The request was cancelled.');
 }
 
 // ---- Export: every page of a range --------------------------------------------------------------
@@ -144,8 +217,15 @@ export interface AllVisitors {
   stoppedEarly: 'emptyPage' | 'repeatedPage' | undefined;
 }
 
+/** The message is for the log; the export words what the user sees from `pages` and `rows`. */
 export class ExportLimitError extends Error {
   override readonly name = 'ExportLimitError';
+  constructor(
+    readonly pages: number,
+    readonly rows: number,
+  ) {
+    super(`Stopped after ${pages.toLocaleString('en-US')} pages (${rows.toLocaleString('en-US')} rows): the API kept saying there were more.`);
+  }
 }
 
 export interface FetchAllOptions {
@@ -191,7 +271,5 @@ export async function fetchAllVisitors(
     onPage?.(pages, rows.length);
     if (!page.hasMore) return { totals, rows, pages, stoppedEarly: undefined };
   }
-  throw new ExportLimitError(
-    `Stopped after ${maxPages.toLocaleString('en-US')} pages (${rows.length.toLocaleString('en-US')} rows): the API kept saying there were more.`,
-  );
+  throw new ExportLimitError(maxPages, rows.length);
 }

@@ -14,13 +14,14 @@ export function checkBaseUrl(raw: string): string {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new ApiError('insecureBaseUrl', `The API base URL "${raw}" is not a valid URL. Fix "mintlifyAgent.apiBaseUrl" in your user settings.`);
+    throw new ApiError('insecureBaseUrl', `The API base URL "${raw}" is not a valid URL. Fix "mintlifyAgent.apiBaseUrl" in your user settings.`, { subject: raw });
   }
   const allowed = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
   if (!allowed || url.username || url.password || url.search || url.hash) {
     throw new ApiError(
       'insecureBaseUrl',
       `The API base URL "${url.origin}" is not allowed: use https (or http only to 127.0.0.1 or localhost). Fix "mintlifyAgent.apiBaseUrl" in your user settings.`,
+      { subject: url.origin },
     );
   }
   return url.href.replace(/\/+$/, '');

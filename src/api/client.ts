@@ -1,9 +1,10 @@
-// The one HTTP client. ky does the transport and timeouts; this module adds the key, builds safe
-// URLs, parses bodies with the schemas and turns every failure into an ApiError.
-import ky, { HTTPError, TimeoutError } from 'ky';
+// The one HTTP client. ky does the transport; this module adds the key, builds safe URLs, bounds
+// every attempt by one deadline, parses bodies with the schemas and turns every failure into an
+// ApiError that says whether the request can have reached the server.
+import ky, { HTTPError } from 'ky';
 import * as z from 'zod/mini';
 import { checkBaseUrl } from './baseUrl';
-import { ApiError, parseRetryAfter } from './errors';
+import { ApiError, parseRetryAfter, type Reached } from './errors';
 import { checkId, checkPrompt, checkVisitorsQuery, type VisitorsQuery } from './inputs';
 import { AgentJob, ErrorBody, type PromptBody, VisitorsPage } from './schemas';
 import { type SignalsApi, signalsApi } from './signalsApi';
@@ -22,13 +23,22 @@ export interface RequestLogEntry {
   error?: ApiError;
 }
 
+/** The timers the deadline runs on: the real ones, or a test's fake clock. */
+export interface DeadlineTimers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
 export interface ApiClientOptions {
   /** Read before every request, so a settings change applies at once. */
   baseUrl: () => string;
   /** Read before every request; undefined means no key is stored. */
   getApiKey: () => Promise<string | undefined>;
-  /** Per attempt. Read before every request. */
+  /** Per attempt, covering connect, headers and the whole body. Read before every request. */
   timeoutMs?: () => number;
+  /** `mintlify-agent-analytics/<version> (VS Code <version>)`, given by the host. */
+  userAgent?: string;
+  timers?: DeadlineTimers;
   onRequest?: (entry: RequestLogEntry) => void;
 }
 
@@ -44,25 +54,32 @@ export interface ApiClient extends SignalsApi {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+const realTimers: DeadlineTimers = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+interface Request {
+  method: 'get' | 'post';
+  /** Path and query, already encoded. */
+  target: string;
+  json?: unknown;
+  signal?: AbortSignal;
+}
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   // No automatic retries: with 100 requests an hour, every request is one that the scheduler (with
   // its backoff) or the user (with a Retry button) chose to make. A POST is never repeated.
-  // Redirects are refused: the Authorization header must never follow one to another host.
-  const http = ky.create({ retry: 0, throwHttpErrors: true, redirect: 'error' });
+  // Redirects are not followed (the Authorization header must never go to another host) but
+  // answered as what they are. ky's own timeout covers only the headers: ours covers the body too.
+  const http = ky.create({ retry: 0, throwHttpErrors: true, redirect: 'manual', timeout: false });
+  const timers = options.timers ?? realTimers;
 
-  async function call<T>(
-    method: 'get' | 'post',
-    segments: readonly string[],
-    schema: z.ZodMiniType<T>,
-    init: { json?: unknown; searchParams?: Record<string, string>; signal?: AbortSignal },
-  ): Promise<T> {
-    const path = '/' + segments.map(encodeURIComponent).join('/');
-    const query = init.searchParams && Object.keys(init.searchParams).length ? '?' + new URLSearchParams(init.searchParams).toString() : '';
+  async function call<T>(request: Request, schema: z.ZodMiniType<T>): Promise<T> {
     const startedAt = Date.now();
     const started = performance.now();
     const log = (status: number | undefined, error?: ApiError, sent = true) =>
-      options.onRequest?.({ method: method.toUpperCase(), path: path + query, status, sent, startedAt, durationMs: performance.now() - started, ...(error && { error }) });
+      options.onRequest?.({ method: request.method.toUpperCase(), path: request.target, status, sent, startedAt, durationMs: performance.now() - started, ...(error && { error }) });
 
     let base: string;
     let key: string | undefined;
@@ -76,46 +93,51 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       throw error;
     }
 
-    let response: Response;
     try {
-      response = await http(base + path + query, {
-        method,
-        json: init.json,
-        signal: init.signal,
-        timeout: options.timeoutMs?.() ?? DEFAULT_TIMEOUT_MS,
-        headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' },
-      });
-    } catch (cause) {
-      const error = await toApiError(cause, base);
-      log(error.status, error);
-      throw error;
-    }
-    try {
-      const value = parseBody(schema, await response.text());
-      log(response.status);
+      const { status, value } = await attempt(base, key, request, schema);
+      log(status);
       return value;
-    } catch (cause) {
-      const error = cause instanceof ApiError ? cause : new ApiError('network', 'The connection closed before the answer was complete.', { cause });
-      log(response.status, error);
-      throw error;
+    } catch (error) {
+      const apiError = error as ApiError;
+      log(apiError.status, apiError);
+      throw apiError;
     }
   }
 
+  /** One attempt under one deadline: connect, headers and body all end when it fires. */
+  async function attempt<T>(base: string, key: string, request: Request, schema: z.ZodMiniType<T>): Promise<{ status: number; value: T }> {
+    const deadline = new AbortController();
+    const timer = timers.setTimeout(() => deadline.abort(), options.timeoutMs?.() ?? DEFAULT_TIMEOUT_MS);
+    const signal = request.signal ? AbortSignal.any([request.signal, deadline.signal]) : deadline.signal;
+    let status: number | undefined;
+    try {
+      const response = await http(base + request.target, {
+        method: request.method,
+        json: request.json,
+        signal,
+        headers: { Authorization: `Bearer ${key}`, Accept: 'application/json', ...(options.userAgent && { 'User-Agent': options.userAgent }) },
+      });
+      status = response.status;
+      return { status, value: parseBody(schema, await response.text()) };
+    } catch (cause) {
+      throw await toApiError(cause, base, { timedOut: deadline.signal.aborted, answered: status });
+    } finally {
+      timers.clearTimeout(timer);
+    }
+  }
+
+  const path = (...segments: string[]) => '/' + segments.map(encodeURIComponent).join('/');
+
   return {
     async getJob(projectId, jobId, { signal } = {}) {
-      return call('get', ['v2', 'agent', checkId('project', projectId), 'job', checkId('job', jobId)], AgentJob, { signal });
+      return call({ method: 'get', target: path('v2', 'agent', checkId('project', projectId), 'job', checkId('job', jobId)), signal }, AgentJob);
     },
     async createJob(projectId, prompt, { signal } = {}) {
-      return call('post', ['v2', 'agent', checkId('project', projectId), 'job'], AgentJob, {
-        json: promptBody(prompt),
-        signal,
-      });
+      return call({ method: 'post', target: path('v2', 'agent', checkId('project', projectId), 'job'), json: promptBody(prompt), signal }, AgentJob);
     },
     async sendMessage(projectId, jobId, prompt, { signal } = {}) {
-      return call('post', ['v2', 'agent', checkId('project', projectId), 'job', checkId('job', jobId), 'message'], AgentJob, {
-        json: promptBody(prompt),
-        signal,
-      });
+      const target = path('v2', 'agent', checkId('project', projectId), 'job', checkId('job', jobId), 'message');
+      return call({ method: 'post', target, json: promptBody(prompt), signal }, AgentJob);
     },
     async getVisitors(projectId, query, { signal } = {}) {
       const { dateFrom, dateTo, limit, offset } = checkVisitorsQuery(query);
@@ -124,7 +146,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (dateTo !== undefined) searchParams.dateTo = dateTo;
       if (limit !== undefined) searchParams.limit = String(limit);
       if (offset !== undefined) searchParams.offset = String(offset);
-      return call('get', ['v1', 'analytics', checkId('project', projectId), 'visitors'], VisitorsPage, { searchParams, signal });
+      const search = Object.keys(searchParams).length ? '?' + new URLSearchParams(searchParams).toString() : '';
+      return call({ method: 'get', target: path('v1', 'analytics', checkId('project', projectId), 'visitors') + search, signal }, VisitorsPage);
     },
     ...signalsApi(call),
   };
@@ -147,6 +170,7 @@ function parseBody<T>(schema: z.ZodMiniType<T>, text: string): T {
   const issue = result.error.issues[0];
   const field = issue?.path.length ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : 'the body';
   throw new ApiError('invalidResponse', `The Mintlify API sent an unexpected answer: ${field} ${describeIssue(issue)}.`, {
+    subject: field,
     details: [z.prettifyError(result.error)],
   });
 }
@@ -162,17 +186,27 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   }
 }
 
-async function toApiError(cause: unknown, base: string): Promise<ApiError> {
+/** Socket errors that happen before the request can have left: sending again is safe. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/;
+
+async function toApiError(cause: unknown, base: string, state: { timedOut: boolean; answered: number | undefined }): Promise<ApiError> {
   if (cause instanceof ApiError) return cause;
   if (cause instanceof HTTPError) return fromResponse(cause.response, cause);
-  if (cause instanceof TimeoutError) {
-    return new ApiError('timeout', 'The Mintlify API did not answer in time.', { cause });
+  // Past the connect, an unfinished answer leaves the request's fate open.
+  const status = state.answered;
+  if (state.timedOut) {
+    return new ApiError('timeout', 'The Mintlify API did not answer in time.', { cause, status, reached: 'maybe' });
   }
   if (cause instanceof Error && cause.name === 'AbortError') {
-    return new ApiError('cancelled', 'The request was cancelled.', { cause });
+    return new ApiError('cancelled', 'The request was cancelled.', { cause, status, reached: 'maybe' });
+  }
+  if (status !== undefined) {
+    return new ApiError('network', 'The connection closed before the answer was complete.', { cause, status, reached: 'maybe' });
   }
   const code = networkCode(cause);
-  return new ApiError('network', `Could not reach ${new URL(base).host}${code ? ` (${code})` : ''}. Check your connection.`, { cause });
+  const reached: Reached = code && (NOT_SENT_CODES.has(code) || TLS_CODE.test(code)) ? 'no' : 'maybe';
+  return new ApiError('network', `Could not reach ${new URL(base).host}${code ? ` (${code})` : ''}. Check your connection.`, { cause, reached, ...(code && { code }) });
 }
 
 /** node's fetch reports `TypeError: fetch failed` with the socket error as its cause. */
@@ -186,8 +220,13 @@ async function fromResponse(response: Response, cause: unknown): Promise<ApiErro
   const body = z.safeParse(ErrorBody, await response.json().catch(() => undefined));
   const serverMessage = body.success ? body.data.error : undefined;
   const details = body.success ? (body.data.details ?? []).map((d) => d.message) : [];
-  const init = { status, details, cause };
+  const init = { status, details, cause, ...(serverMessage && { serverMessage }) };
   const said = serverMessage ? `: ${serverMessage}` : '';
+  if (status >= 300 && status < 400) {
+    const location = response.headers.get('Location');
+    const where = location ? ` to ${safeHost(location, response.url)}` : '';
+    return new ApiError('redirectRefused', `The Mintlify API redirected the request${where} (${status}); it was not followed, so the API key was not sent on. Check the API base URL.`, init);
+  }
   if (status === 401) return new ApiError('unauthorized', 'The Mintlify API did not accept the API key (401). Set a valid admin API key.', init);
   if (status === 403) {
     return new ApiError('forbidden', 'The API key is not allowed to do this (403): it may be read-only, or this IP address is not on the allow-list.', init);
@@ -203,4 +242,13 @@ async function fromResponse(response: Response, cause: unknown): Promise<ApiErro
   }
   const detail = details.length ? ` ${details.join(' ')}` : '';
   return new ApiError('invalidRequest', `The Mintlify API rejected the request (${status})${said}.${detail}`, init);
+}
+
+/** Only the host of a redirect target: a Location may carry credentials or tokens in its query. */
+function safeHost(location: string, from: string): string {
+  try {
+    return new URL(location, from).host;
+  } catch {
+    return 'another address';
+  }
 }

@@ -4,7 +4,9 @@
 export type ApiErrorKind =
   | 'invalidInput' //      caught before sending: nothing was sent
   | 'noApiKey' //          no key stored: nothing was sent
+  | 'noProjectId' //       no project ID set for this workspace: nothing was sent
   | 'insecureBaseUrl' //   the configured base URL would leak the key: nothing was sent
+  | 'redirectRefused' //   3xx: not followed, so the key went nowhere else
   | 'unauthorized' //      401
   | 'forbidden' //         403: read-only key or IP allow-list
   | 'notFound' //          404
@@ -16,6 +18,35 @@ export type ApiErrorKind =
   | 'cancelled' //       our own AbortSignal: nobody needs to be told
   | 'invalidResponse'; //  2xx whose body is not what the contract says
 
+/** Every kind, for tables and tests that must cover them all. */
+export const API_ERROR_KINDS: readonly ApiErrorKind[] = [
+  'invalidInput',
+  'noApiKey',
+  'noProjectId',
+  'insecureBaseUrl',
+  'redirectRefused',
+  'unauthorized',
+  'forbidden',
+  'notFound',
+  'rateLimited',
+  'invalidRequest',
+  'serverError',
+  'timeout',
+  'network',
+  'cancelled',
+  'invalidResponse',
+];
+
+/**
+ * Whether the request can have reached the server: 'no' when it stopped on this machine or the
+ * connection was never made (DNS, refused, TLS), 'yes' when the server answered, 'maybe' when
+ * the connection was open and then the answer never came whole (timeout, reset, cancel).
+ */
+export type Reached = 'no' | 'maybe' | 'yes';
+
+/** Which of our own input checks (inputs.ts) refused: the failure table words it for the user. */
+export type InputProblem = 'emptyProjectId' | 'badProjectId' | 'emptyJobId' | 'badJobId' | 'emptyPrompt' | 'pageSize' | 'offset' | 'startDate' | 'endDate' | 'dateOrder';
+
 export interface ApiErrorInit {
   status?: number;
   /** Milliseconds to wait before trying again, from `Retry-After` (429 or 503). */
@@ -23,6 +54,15 @@ export interface ApiErrorInit {
   /** The server's `details[].message`, or the offending fields of an invalid input. */
   details?: readonly string[];
   cause?: unknown;
+  /** Default: 'yes' when there is a status, else 'no'. */
+  reached?: Reached;
+  /** The server's own `error` text, or the socket's error code (ECONNREFUSED). */
+  serverMessage?: string;
+  code?: string;
+  /** The value the message is about (the base URL, the response's field): the failure table words the message around it. */
+  subject?: string;
+  /** For 'invalidInput' from inputs.ts; without it the message was worded (and localised) by the caller. */
+  problem?: InputProblem;
 }
 
 export class ApiError extends Error {
@@ -30,6 +70,11 @@ export class ApiError extends Error {
   readonly status: number | undefined;
   readonly retryAfterMs: number | undefined;
   readonly details: readonly string[];
+  readonly reached: Reached;
+  readonly serverMessage: string | undefined;
+  readonly code: string | undefined;
+  readonly subject: string | undefined;
+  readonly problem: InputProblem | undefined;
 
   constructor(
     readonly kind: ApiErrorKind,
@@ -40,12 +85,35 @@ export class ApiError extends Error {
     this.status = init.status;
     this.retryAfterMs = init.retryAfterMs;
     this.details = init.details ?? [];
+    this.reached = init.reached ?? (init.status === undefined ? 'no' : 'yes');
+    this.serverMessage = init.serverMessage;
+    this.code = init.code;
+    this.subject = init.subject;
+    this.problem = init.problem;
   }
 
   /** True for failures where trying the same request again later may succeed. */
   get isTransient(): boolean {
     return ['rateLimited', 'serverError', 'timeout', 'network'].includes(this.kind);
   }
+}
+
+/**
+ * What a failed POST means for the message it carried. 'notSent': it never reached the server, so
+ * sending again is safe. 'refused': the server answered no (4xx) and did nothing. 'unknown': it
+ * may have been acted on (the answer was lost, or a 5xx from a proxy or the service) and sending
+ * again may start the agent twice.
+ */
+export type SendOutcome = 'notSent' | 'refused' | 'unknown';
+
+export function sendOutcome(error: unknown): SendOutcome {
+  if (!(error instanceof ApiError)) return 'unknown';
+  if (error.reached === 'no') return 'notSent';
+  if (error.reached === 'maybe') return 'unknown';
+  const status = error.status ?? 0;
+  // A redirect or a 4xx did nothing; a 2xx whose body broke the contract was accepted; a 5xx may
+  // come after the work started (a proxy's 502/504 certainly can).
+  return status >= 300 && status < 500 ? 'refused' : 'unknown';
 }
 
 export function isApiError(error: unknown): error is ApiError {
@@ -61,13 +129,21 @@ export function parseRetryAfter(header: string | null, now = Date.now()): number
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** "in 42 s", "in 3 min", "in 1 h 5 min": for messages that say when to try again. */
-export function formatWait(ms: number): string {
+/** A wait rounded as people say it: seconds under 90 s, else minutes, else hours and minutes. */
+export type Wait = { seconds: number } | { minutes: number } | { hours: number; minutes: number };
+
+export function splitWait(ms: number): Wait {
   const seconds = Math.max(1, Math.ceil(ms / 1000));
-  if (seconds < 90) return `in ${seconds} s`;
+  if (seconds < 90) return { seconds };
   const minutes = Math.ceil(seconds / 60);
-  if (minutes < 60) return `in ${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  return rest ? `in ${hours} h ${rest} min` : `in ${hours} h`;
+  if (minutes < 60) return { minutes };
+  return { hours: Math.floor(minutes / 60), minutes: minutes % 60 };
+}
+
+/** "in 42 s", "in 3 min", "in 1 h 5 min": English, for the log (errorMessages.ts words it for people). */
+export function formatWait(ms: number): string {
+  const wait = splitWait(ms);
+  if ('seconds' in wait) return `in ${wait.seconds} s`;
+  if (!('hours' in wait)) return `in ${wait.minutes} min`;
+  return wait.minutes ? `in ${wait.hours} h ${wait.minutes} min` : `in ${wait.hours} h`;
 }

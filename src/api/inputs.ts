@@ -1,6 +1,6 @@
 // Checks on what we are about to send. A bad input is a clear ApiError('invalidInput') and no
 // request: the platform's rate limits are too tight to spend a request learning that a limit is 0.
-import { ApiError } from './errors';
+import { ApiError, type InputProblem } from './errors';
 
 export interface VisitorsQuery {
   /** Inclusive lower bound, `YYYY-MM-DD` or an ISO 8601 date-time. */
@@ -15,8 +15,9 @@ export interface VisitorsQuery {
 
 export const MAX_PAGE_SIZE = 250;
 
-function invalid(message: string): ApiError {
-  return new ApiError('invalidInput', message, { details: [message] });
+/** `message` is English, for the log; the failure table words `problem` (with `subject`) for the user. */
+function invalid(message: string, problem: InputProblem, subject?: string | number): ApiError {
+  return new ApiError('invalidInput', message, { details: [message], problem, ...(subject !== undefined && { subject: String(subject) }) });
 }
 
 /**
@@ -25,13 +26,13 @@ function invalid(message: string): ApiError {
  */
 export function checkId(what: 'project' | 'job', id: string): string {
   const trimmed = id.trim();
-  if (!trimmed) throw invalid(`The ${what} ID is empty.`);
-  if (trimmed === '.' || trimmed === '..') throw invalid(`"${trimmed}" is not a valid ${what} ID.`);
+  if (!trimmed) throw invalid(`The ${what} ID is empty.`, what === 'project' ? 'emptyProjectId' : 'emptyJobId');
+  if (trimmed === '.' || trimmed === '..') throw invalid(`"${trimmed}" is not a valid ${what} ID.`, what === 'project' ? 'badProjectId' : 'badJobId', trimmed);
   return trimmed;
 }
 
 export function checkPrompt(prompt: string): string {
-  if (!prompt.trim()) throw invalid('The prompt is empty. Type an instruction for the agent.');
+  if (!prompt.trim()) throw invalid('The prompt is empty. Type an instruction for the agent.', 'emptyPrompt');
   return prompt;
 }
 
@@ -53,17 +54,17 @@ export function parseApiDate(value: string): number | undefined {
 export function checkVisitorsQuery(query: VisitorsQuery): VisitorsQuery {
   const { dateFrom, dateTo, limit, offset } = query;
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE)) {
-    throw invalid(`Page size must be a whole number from 1 to ${MAX_PAGE_SIZE} (got ${limit}).`);
+    throw invalid(`Page size must be a whole number from 1 to ${MAX_PAGE_SIZE} (got ${limit}).`, 'pageSize', limit);
   }
   if (offset !== undefined && (!Number.isSafeInteger(offset) || offset < 0)) {
-    throw invalid(`Offset must be a whole number of 0 or more (got ${offset}).`);
+    throw invalid(`Offset must be a whole number of 0 or more (got ${offset}).`, 'offset', offset);
   }
   const from = dateFrom === undefined ? undefined : parseApiDate(dateFrom);
-  if (dateFrom !== undefined && from === undefined) throw invalid(`"${dateFrom}" is not a valid start date (use YYYY-MM-DD).`);
+  if (dateFrom !== undefined && from === undefined) throw invalid(`"${dateFrom}" is not a valid start date (use YYYY-MM-DD).`, 'startDate', dateFrom);
   const to = dateTo === undefined ? undefined : parseApiDate(dateTo);
-  if (dateTo !== undefined && to === undefined) throw invalid(`"${dateTo}" is not a valid end date (use YYYY-MM-DD).`);
+  if (dateTo !== undefined && to === undefined) throw invalid(`"${dateTo}" is not a valid end date (use YYYY-MM-DD).`, 'endDate', dateTo);
   if (from !== undefined && to !== undefined && from >= to) {
-    throw invalid(`The start date ${dateFrom} must be before the end date ${dateTo}.`);
+    throw invalid(`The start date ${dateFrom} must be before the end date ${dateTo}.`, 'dateOrder', dateFrom);
   }
   return query;
 }

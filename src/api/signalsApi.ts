@@ -5,13 +5,8 @@ import { ApiError } from './errors';
 import { checkId, parseApiDate } from './inputs';
 import { AssistantPage, AssistantThread, FeedbackByPage, FeedbackPage, SearchesPage, ViewsPage } from './signalsSchemas';
 
-/** The client's request function, as signalsApi needs it. */
-export type ApiCall = <T>(
-  method: 'get',
-  segments: readonly string[],
-  schema: z.ZodMiniType<T>,
-  init: { searchParams?: Record<string, string>; signal?: AbortSignal },
-) => Promise<T>;
+/** The client's request function, as signalsApi needs it: a GET of an encoded path and query. */
+export type ApiCall = <T>(request: { method: 'get'; target: string; signal?: AbortSignal }, schema: z.ZodMiniType<T>) => Promise<T>;
 
 export interface SignalsQuery {
   dateFrom?: string;
@@ -42,8 +37,11 @@ export interface SignalsApi {
 
 export function signalsApi(call: ApiCall): SignalsApi {
   const list = <T>(endpoint: Endpoint, resource: string[], schema: z.ZodMiniType<T>) =>
-    (projectId: string, query: SignalsQuery, { signal }: { signal?: AbortSignal } = {}) =>
-      call('get', ['v1', 'analytics', checkId('project', projectId), ...resource], schema, { searchParams: searchParamsOf(endpoint, query), signal });
+    (projectId: string, query: SignalsQuery, { signal }: { signal?: AbortSignal } = {}) => {
+      const params = searchParamsOf(endpoint, query);
+      const search = Object.keys(params).length ? `?${new URLSearchParams(params).toString()}` : '';
+      return call({ method: 'get', target: pathOf('v1', 'analytics', checkId('project', projectId), ...resource) + search, signal }, schema);
+    };
   return {
     getFeedbackByPage: list('feedbackByPage', ['feedback', 'by-page'], FeedbackByPage),
     getFeedback: list('feedback', ['feedback'], FeedbackPage),
@@ -51,8 +49,13 @@ export function signalsApi(call: ApiCall): SignalsApi {
     getSearches: list('searches', ['searches'], SearchesPage),
     getViews: list('views', ['views'], ViewsPage),
     getAssistantThread: (projectId, threadId, { signal } = {}) =>
-      call('get', ['v1', 'analytics', checkId('project', projectId), 'assistant', 'threads', checkThreadId(threadId)], AssistantThread, { signal }),
+      call({ method: 'get', target: pathOf('v1', 'analytics', checkId('project', projectId), 'assistant', 'threads', checkThreadId(threadId)), signal }, AssistantThread),
   };
+}
+
+/** Each segment encoded, so an id stays inside its segment. */
+function pathOf(...segments: string[]): string {
+  return '/' + segments.map(encodeURIComponent).join('/');
 }
 
 function invalid(message: string): ApiError {

@@ -9,13 +9,17 @@ export const API_KEYS_PAGE = 'https://app.mintlify.com/settings/organization/api
 /** Returns a sentence saying what is wrong with the key, or undefined when it looks like an admin key. */
 export function validateApiKey(raw: string): string | undefined {
   const key = raw.trim();
-  if (!key) return 'Paste your Mintlify admin API key.';
-  if (/\s/.test(key)) return 'An API key has no spaces in it. Paste the key alone.';
+  if (!key) return vscode.l10n.t('Paste your Mintlify admin API key.');
+  if (/\s/.test(key)) return vscode.l10n.t('An API key has no spaces in it. Paste the key alone.');
   if (key.startsWith('mint_dsc_') || key.startsWith('mint_us_')) {
-    return `This is not an admin API key (keys starting with "${key.startsWith('mint_dsc_') ? 'mint_dsc_' : 'mint_us_'}" are for other Mintlify APIs). Create an admin API key, starting with "mint_", on the dashboard's API keys page (${API_KEYS_PAGE}).`;
+    return vscode.l10n.t(
+      'This is not an admin API key (keys starting with "{0}" are for other Mintlify APIs). Create an admin API key, starting with "mint_", on the dashboard\'s API keys page ({1}).',
+      key.startsWith('mint_dsc_') ? 'mint_dsc_' : 'mint_us_',
+      API_KEYS_PAGE,
+    );
   }
   if (!key.startsWith('mint_') || key.length <= 'mint_'.length) {
-    return `A Mintlify admin API key starts with "mint_". Create one on the dashboard's API keys page (${API_KEYS_PAGE}).`;
+    return vscode.l10n.t('A Mintlify admin API key starts with "mint_". Create one on the dashboard\'s API keys page ({0}).', API_KEYS_PAGE);
   }
   return undefined;
 }

@@ -8,8 +8,8 @@ export function registerAuthCommands(context: vscode.ExtensionContext, keys: Api
   context.subscriptions.push(
     vscode.commands.registerCommand('mintlifyAgent.setApiKey', async () => {
       const key = await ui.showInputBox({
-        title: 'Mintlify: Set API Key',
-        prompt: `Paste an admin API key (it starts with "mint_"). Create one on the dashboard's API keys page: ${API_KEYS_PAGE}`,
+        title: vscode.l10n.t('Mintlify: Set API Key'),
+        prompt: vscode.l10n.t('Paste an admin API key (it starts with "mint_"). Create one on the dashboard\'s API keys page: {0}', API_KEYS_PAGE),
         placeHolder: 'mint_…',
         password: true,
         ignoreFocusOut: true,
@@ -22,19 +22,19 @@ export function registerAuthCommands(context: vscode.ExtensionContext, keys: Api
         return;
       }
       await keys.set(key);
-      void ui.showMessage('info', 'Mintlify API key saved in the editor’s secret storage.');
+      void ui.showMessage('info', vscode.l10n.t('Mintlify API key saved in the editor’s secret storage.'));
     }),
     vscode.commands.registerCommand('mintlifyAgent.clearApiKey', async () => {
       await keys.clear();
-      void ui.showMessage('info', 'Mintlify API key removed.');
+      void ui.showMessage('info', vscode.l10n.t('Mintlify API key removed.'));
     }),
     vscode.commands.registerCommand('mintlifyAgent.setProjectId', async () => {
       const projectId = await ui.showInputBox({
-        title: 'Mintlify: Set Project ID',
-        prompt: `The project ID from the dashboard's API keys page (${API_KEYS_PAGE}). Saved in this workspace's settings.`,
+        title: vscode.l10n.t('Mintlify: Set Project ID'),
+        prompt: vscode.l10n.t('The project ID from the dashboard\'s API keys page ({0}). Saved in this workspace\'s settings.', API_KEYS_PAGE),
         value: settings.projectId ?? '',
         ignoreFocusOut: true,
-        validateInput: (value) => (value.trim() ? undefined : 'Paste the project ID.'),
+        validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Paste the project ID.')),
       });
       if (projectId === undefined || !projectId.trim()) return;
       await settings.setProjectId(projectId);

@@ -10,11 +10,11 @@ export async function openDocPage(path: string, ui: Ui, log: Logger): Promise<vo
   const shown = path.length > 80 ? `${path.slice(0, 77)}…` : path;
   const candidates = docCandidates(path);
   if (!candidates) {
-    await ui.showMessage('info', `"${shown}" is not a page path that maps to a file.`);
+    await ui.showMessage('info', vscode.l10n.t('"{0}" is not a page path that maps to a file.', shown));
     return;
   }
   if (!vscode.workspace.workspaceFolders?.length) {
-    await ui.showMessage('info', `Open your docs folder to jump from "${shown}" to its page.`);
+    await ui.showMessage('info', vscode.l10n.t('Open your docs folder to jump from "{0}" to its page.', shown));
     return;
   }
   const uri = await fileForSitePath(path);
@@ -23,6 +23,9 @@ export async function openDocPage(path: string, ui: Ui, log: Logger): Promise<vo
     await vscode.window.showTextDocument(uri, { preview: true });
     return;
   }
-  const lookedFor = path.length > 80 ? 'its .mdx and .md files and index pages' : candidates.join(', ');
-  await ui.showMessage('info', `No page for "${shown}" in this workspace (looked for ${lookedFor}).`);
+  const message =
+    path.length > 80
+      ? vscode.l10n.t('No page for "{0}" in this workspace (looked for its .mdx and .md files and index pages).', shown)
+      : vscode.l10n.t('No page for "{0}" in this workspace (looked for {1}).', shown, candidates.join(', '));
+  await ui.showMessage('info', message);
 }

@@ -1,9 +1,10 @@
 // The agent-job commands: Send Follow-up, Track Job, Start New Job, Open Pull Request, Copy Job
 // ID, Refresh, Refresh All, Stop Tracking. They ask, call the tracker, and explain failures with
-// the button that fixes them. A prompt that failed to send is never lost.
+// the button that fixes them (the table in errorMessages.ts). A prompt that failed to send is never
+// lost, and one whose answer was lost is never sent again without the user knowing.
 import * as vscode from 'vscode';
-import { ApiError } from '../api';
-import { Action, describeFailure } from '../errorMessages';
+import { ApiError, sendOutcome } from '../api';
+import { type FailureContext, failureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
 import type { Ui } from '../ui';
@@ -11,6 +12,7 @@ import { parseJobReference } from './jobReference';
 import { jobLabel, type JobStore } from './jobStore';
 import type { JobTracker } from './jobTracker';
 import { JobNode, statusKey } from './jobsTree';
+import { waitOutRateLimit } from './rateLimitWait';
 
 /** Commands get a tree node (inline/context menus) or a job id (notifications, other commands). */
 type JobArg = JobNode | string | undefined;
@@ -25,21 +27,40 @@ interface JobPickItem extends vscode.QuickPickItem {
 }
 
 export function registerJobCommands(context: vscode.ExtensionContext, tracker: JobTracker, store: JobStore, ui: Ui, log: Logger): void {
-  /** Tells the user what failed and offers what fixes it; Retry re-runs `retry`. */
-  async function reportFailure(doing: string, error: unknown, options: { retry?: () => Promise<void>; jobId?: string } = {}): Promise<void> {
-    if (error instanceof ApiError && error.kind === 'cancelled') return;
-    log.error(`${doing}: ${error instanceof Error ? error.message : String(error)}`);
-    const actions: string[] = [];
-    if (error instanceof ApiError) {
-      if (error.kind === 'noApiKey' || error.kind === 'unauthorized') actions.push(Action.setApiKey);
-      else if (error.kind === 'invalidInput' && /project ID/i.test(error.message)) actions.push(Action.setProjectId);
-      else if (error.kind === 'notFound' && options.jobId && store.get(options.jobId)) actions.push(Action.stopTracking);
-      else if (error.isTransient && options.retry) actions.push(Action.retry);
-    }
-    actions.push(Action.showLog);
-    const choice = await showFailure(ui, describeFailure(doing, error), actions);
-    if (choice === Action.retry) await options.retry?.();
-    else if (choice === Action.stopTracking && options.jobId) await tracker.stopTracking(options.jobId);
+  interface FailureHandlers {
+    /** Safe to repeat (nothing was sent, or the server refused it): Retry. */
+    retry?: () => Promise<void>;
+    /** Repeats a send whose outcome is unknown: "Send Again (may duplicate)". */
+    sendAgain?: () => Promise<void>;
+    jobId?: string;
+  }
+
+  /** Tells the user what failed, as the failure table says, and runs the button they pick. */
+  async function reportFailure(context: FailureContext, error: unknown, handlers: FailureHandlers = {}): Promise<void> {
+    // Taken now, so the wait counts from the 429, not from the click.
+    const notBefore = error instanceof ApiError && error.kind === 'rateLimited' ? Date.now() + (error.retryAfterMs ?? 0) : 0;
+    const { jobId } = handlers;
+    const view = failureView(error, context, vscode.l10n, { tracked: jobId !== undefined && store.get(jobId) !== undefined });
+    if (view.severity === 'none') return;
+    log.error(`${context}: ${error instanceof Error ? error.message : String(error)}`);
+    view.actions = view.actions.filter(
+      (a) => (a !== 'retry' || handlers.retry) && (a !== 'sendAgain' || handlers.sendAgain) && ((a !== 'openJob' && a !== 'stopTracking') || jobId),
+    );
+    const choice = await showFailure(ui, view);
+    if (choice === 'retry' && handlers.retry) {
+      // After a 429 nothing is sent before Retry-After: a countdown the user can cancel.
+      if (await waitOutRateLimit(ui, notBefore)) await handlers.retry();
+    } else if (choice === 'sendAgain') await handlers.sendAgain?.();
+    else if (choice === 'openJob' && jobId) await openJob(jobId);
+    else if (choice === 'trackJob') await vscode.commands.executeCommand('mintlifyAgent.trackJob');
+    else if (choice === 'stopTracking' && jobId) await tracker.stopTracking(jobId);
+  }
+
+  /** Shows the job in the Agent Jobs view, reading it afresh; an untracked job is tracked. */
+  async function openJob(jobId: string): Promise<void> {
+    if (!store.get(jobId)) return void (await vscode.commands.executeCommand('mintlifyAgent.trackJob', jobId));
+    await vscode.commands.executeCommand('mintlifyAgent.jobs.focus');
+    await tracker.refresh(jobId);
   }
 
   function withProgress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Thenable<T> {
@@ -53,31 +74,45 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
   async function pickJob(): Promise<string | undefined> {
     const items: JobPickItem[] = store.all().map((t) => ({
       label: jobLabel(t),
-      description: statusKey(t) === 'notFound' ? 'not found' : (t.job?.status === 'unknown' ? t.job.reportedStatus : t.job?.status) ?? 'not checked yet',
+      description: statusKey(t) === 'notFound' ? vscode.l10n.t('not found') : (t.job?.status === 'unknown' ? t.job.reportedStatus : t.job?.status) ?? vscode.l10n.t('not checked yet'),
       detail: t.id,
       jobId: t.id,
     }));
-    items.push({ label: '$(edit) Enter another job ID…', alwaysShow: true });
-    const picked = await ui.showQuickPick(items, { title: 'Send Follow-up to Agent Job', placeHolder: 'Pick a tracked job', matchOnDetail: true, matchOnDescription: true });
+    items.push({ label: `$(edit) ${vscode.l10n.t('Enter another job ID…')}`, alwaysShow: true });
+    const picked = await ui.showQuickPick(items, { title: vscode.l10n.t('Send Follow-up to Agent Job'), placeHolder: vscode.l10n.t('Pick a tracked job'), matchOnDetail: true, matchOnDescription: true });
     if (!picked) return undefined;
     if (picked.jobId) return picked.jobId;
     const typed = await ui.showInputBox({
-      title: 'Send Follow-up to Agent Job',
-      prompt: 'The agent job ID (or a dashboard link that contains it)',
+      title: vscode.l10n.t('Send Follow-up to Agent Job'),
+      prompt: vscode.l10n.t('The agent job ID (or a dashboard link that contains it)'),
       ignoreFocusOut: true,
-      validateInput: (value) => (parseJobReference(value) ? undefined : 'Type a job ID.'),
+      validateInput: (value) => (parseJobReference(value) ? undefined : vscode.l10n.t('Type a job ID.')),
     });
     return typed === undefined ? undefined : parseJobReference(typed);
   }
 
   async function sendFollowUp(jobId: string, prompt: string): Promise<void> {
-    const label = store.get(jobId) ? `“${jobLabel(store.get(jobId)!)}”` : jobId;
+    const tracked = store.get(jobId);
+    const label = tracked ? `“${jobLabel(tracked)}”` : jobId;
+    const statusBefore = tracked?.job?.status;
     try {
-      await withProgress(`Sending follow-up to ${label}…`, (signal) => tracker.sendFollowUp(jobId, prompt, signal));
-      void ui.showMessage('info', `Follow-up sent to ${label}. The agent is working on it; the tree shows when it finishes.`);
+      await withProgress(vscode.l10n.t('Sending follow-up to {0}…', label), (signal) => tracker.sendFollowUp(jobId, prompt, signal));
+      void ui.showMessage('info', vscode.l10n.t('Follow-up sent to {0}. The agent is working on it; the tree shows when it finishes.', label));
+      return;
     } catch (error) {
-      // The tracker kept the prompt as the job's unsent prompt; Retry sends the same text again.
-      await reportFailure('Sending the follow-up', error, { jobId, retry: () => sendFollowUp(jobId, prompt) });
+      // The answer was lost: one read of the job may show that the message arrived.
+      if (sendOutcome(error) === 'unknown' && !(error instanceof ApiError && error.kind === 'rateLimited')) {
+        const confirmed = await withProgress(vscode.l10n.t('Checking whether {0} got the follow-up…', label), (signal) =>
+          tracker.confirmFollowUp(jobId, prompt, statusBefore, signal),
+        ).then(undefined, () => undefined);
+        if (confirmed) {
+          void ui.showMessage('info', vscode.l10n.t('Follow-up sent to {0}: its answer was lost, but the job shows it arrived and is working on it.', label));
+          return;
+        }
+      }
+      // The tracker kept the prompt as the job's unsent prompt. Retry is offered only when nothing
+      // can have arrived; "Send Again" says that it may duplicate.
+      await reportFailure('send', error, { jobId, retry: () => sendFollowUp(jobId, prompt), sendAgain: () => sendFollowUp(jobId, prompt) });
     }
   }
 
@@ -87,42 +122,45 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
       try {
         tracker.requireProject();
       } catch (error) {
-        return reportFailure('Sending a follow-up', error);
+        return reportFailure('send', error);
       }
       const jobId = jobIdOf(arg) ?? (await pickJob());
       if (!jobId) return;
       const tracked = store.get(jobId);
       if (typeof preset === 'string' && preset.trim()) return sendFollowUp(jobId, preset);
       const prompt = await ui.showInputBox({
-        title: `Follow-up to ${tracked ? `“${jobLabel(tracked)}”` : jobId}`,
-        prompt: tracked?.job && tracked.job.status !== 'active' ? `This job is ${tracked.job.status}; the platform decides whether it takes a follow-up.` : 'What should the agent do next?',
+        title: tracked ? vscode.l10n.t('Follow-up to “{0}”', jobLabel(tracked)) : vscode.l10n.t('Follow-up to {0}', jobId),
+        prompt:
+          tracked?.job && tracked.job.status !== 'active'
+            ? vscode.l10n.t({ message: 'This job is {0}; the platform decides whether it takes a follow-up.', args: [tracked.job.status], comment: ['{0} is the job status as the API names it: completed, failed, archived…'] })
+            : vscode.l10n.t('What should the agent do next?'),
         value: tracker.unsentPrompt(jobId) ?? '',
         ignoreFocusOut: true,
-        validateInput: (value) => (value.trim() ? undefined : 'Type an instruction for the agent; an empty prompt cannot be sent.'),
+        validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Type an instruction for the agent; an empty prompt cannot be sent.')),
       });
       if (prompt === undefined) return;
-      if (!prompt.trim()) return reportFailure('Sending the follow-up', new ApiError('invalidInput', 'The prompt is empty.'));
+      if (!prompt.trim()) return reportFailure('send', new ApiError('invalidInput', vscode.l10n.t('The prompt is empty.')));
       await sendFollowUp(jobId, prompt);
     },
 
     'mintlifyAgent.trackJob': async (initial?: string) => {
       const typed = await ui.showInputBox({
-        title: 'Track Agent Job',
-        prompt: 'An agent job ID, or a dashboard link that contains one',
+        title: vscode.l10n.t('Track Agent Job'),
+        prompt: vscode.l10n.t('An agent job ID, or a dashboard link that contains one'),
         value: typeof initial === 'string' ? initial : '',
         ignoreFocusOut: true,
-        validateInput: (value) => (parseJobReference(value) ? undefined : 'Paste a job ID or a link to the job.'),
+        validateInput: (value) => (parseJobReference(value) ? undefined : vscode.l10n.t('Paste a job ID or a link to the job.')),
       });
       const jobId = typed === undefined ? undefined : parseJobReference(typed);
       if (!jobId) return;
       try {
-        await withProgress(`Looking up job ${jobId}…`, (signal) => tracker.track(jobId, signal));
+        await withProgress(vscode.l10n.t('Looking up job {0}…', jobId), (signal) => tracker.track(jobId, signal));
       } catch (error) {
         if (error instanceof ApiError && error.kind === 'notFound') {
-          void ui.showMessage('error', `No agent job "${jobId}" in project "${store.projectId}". Check the ID and that the project ID is the job's project. Nothing was tracked.`);
+          void ui.showMessage('error', vscode.l10n.t('No agent job "{0}" in project "{1}". Check the ID and that the project ID is the job\'s project. Nothing was tracked.', jobId, store.projectId ?? ''));
           return;
         }
-        await reportFailure(`Tracking job ${jobId}`, error, { retry: () => vscode.commands.executeCommand('mintlifyAgent.trackJob', jobId) as Promise<void> });
+        await reportFailure('readJob', error, { retry: () => vscode.commands.executeCommand('mintlifyAgent.trackJob', jobId) as Promise<void> });
       }
     },
 
@@ -130,23 +168,22 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
       try {
         tracker.requireProject();
       } catch (error) {
-        return reportFailure('Starting a job', error);
+        return reportFailure('create', error);
       }
       const prompt = typeof preset === 'string' && preset.trim() ? preset : await ui.showInputBox({
-        title: 'Start New Agent Job',
-        prompt: 'What should the agent change in your docs? It opens a pull request when it is done.',
+        title: vscode.l10n.t('Start New Agent Job'),
+        prompt: vscode.l10n.t('What should the agent change in your docs? It opens a pull request when it is done.'),
         value: tracker.unsentCreatePrompt ?? '',
         ignoreFocusOut: true,
-        validateInput: (value) => (value.trim() ? undefined : 'Type an instruction for the agent; an empty prompt cannot be sent.'),
+        validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Type an instruction for the agent; an empty prompt cannot be sent.')),
       });
       if (prompt === undefined || !prompt.trim()) return;
       try {
-        const tracked = await withProgress('Starting an agent job…', (signal) => tracker.create(prompt, signal));
-        void ui.showMessage('info', `Agent job started: “${jobLabel(tracked)}”.`);
+        const tracked = await withProgress(vscode.l10n.t('Starting an agent job…'), (signal) => tracker.create(prompt, signal));
+        void ui.showMessage('info', vscode.l10n.t('Agent job started: “{0}”.', jobLabel(tracked)));
       } catch (error) {
-        // Retry reopens the box with the prompt rather than sending it again: a create that
-        // timed out may have been created.
-        await reportFailure('Starting the job', error, {
+        // Retry (offered only when nothing can have been created) reopens the box with the prompt.
+        await reportFailure('create', error, {
           retry: () => vscode.commands.executeCommand('mintlifyAgent.startJob') as Promise<void>,
         });
       }
@@ -155,15 +192,15 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
     'mintlifyAgent.openPullRequest': async (arg: JobArg) => {
       const jobId = jobIdOf(arg);
       const link = jobId ? store.get(jobId)?.job?.prLink : undefined;
-      if (!link) return void ui.showMessage('info', 'This job has no pull request (yet).');
+      if (!link) return void ui.showMessage('info', vscode.l10n.t('This job has no pull request (yet).'));
       let uri: vscode.Uri;
       try {
         uri = vscode.Uri.parse(link, true);
       } catch {
-        return void ui.showMessage('error', `The pull request link "${link}" is not a valid URL.`);
+        return void ui.showMessage('error', vscode.l10n.t('The pull request link "{0}" is not a valid URL.', link));
       }
       // The link comes from the API: open only web links, never command: or file: URIs.
-      if (uri.scheme !== 'https' && uri.scheme !== 'http') return void ui.showMessage('error', `Refusing to open "${link}": not a web link.`);
+      if (uri.scheme !== 'https' && uri.scheme !== 'http') return void ui.showMessage('error', vscode.l10n.t('Refusing to open "{0}": not a web link.', link));
       await ui.openExternal(uri);
     },
 
@@ -171,7 +208,7 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
       const jobId = jobIdOf(arg);
       if (!jobId) return;
       await ui.writeClipboard(jobId);
-      vscode.window.setStatusBarMessage(`Copied job ID ${jobId}`, 3000);
+      vscode.window.setStatusBarMessage(vscode.l10n.t('Copied job ID {0}', jobId), 3000);
     },
 
     'mintlifyAgent.refreshJob': async (arg: JobArg) => {
@@ -194,7 +231,7 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
           await handler(...args);
         } catch (error) {
           // No rejected promise escapes a command.
-          await reportFailure(id.replace('mintlifyAgent.', ''), error);
+          await reportFailure(id === 'mintlifyAgent.startJob' ? 'create' : id === 'mintlifyAgent.sendFollowUp' ? 'send' : 'readJob', error);
         }
       }),
     );

@@ -120,6 +120,19 @@ export class JobPoller {
   }
 
   /**
+   * Drops the answers in flight and asks again at once: they were asked with a key that is no
+   * longer the one stored, so whatever they bring back is moot.
+   */
+  restartInFlight(): void {
+    for (const entry of this.entries.values()) {
+      if (!entry.inFlight) continue;
+      entry.inFlight.abort();
+      entry.urgent = true;
+    }
+    this.schedule();
+  }
+
+  /**
    * Another window read the job at `at` (and may have opened a fast phase until `fastUntil`): the
    * next read here counts from there, so a window taking over never reads a job twice in a row.
    */

@@ -40,7 +40,8 @@ export function isTerminalStatus(status: string): boolean {
 }
 
 export function jobLabel(tracked: TrackedJob): string {
-  const first = tracked.prompts[0]?.text.replace(/\s+/g, ' ').trim();
+  // The first paragraph: a prompt from Ask the Agent About This… continues with the page it quotes.
+  const first = tracked.prompts[0]?.text.trim().split(/\n\s*\n/)[0]?.replace(/\s+/g, ' ').trim();
   if (!first) return `Job ${tracked.id}`;
   return first.length > 80 ? `${first.slice(0, 79)}…` : first;
 }
@@ -75,6 +76,10 @@ export function legacyState(projectId: string, list: readonly TrackedJob[]): Syn
   }
   state.jobs[projectId] = jobs;
   return state;
+}
+
+function newJob(id: string): TrackedJob {
+  return { id, prompts: [], trackedAt: new Date().toISOString() };
 }
 
 function toTracked(id: string, record: JobRecord): TrackedJob {
@@ -160,21 +165,27 @@ export class JobStore extends Disposable {
    * field with its own stamp, new prompts added to the history), so it cannot undo another
    * window's change to another field, another job or the same job's prompts.
    */
-  async upsert(id: string, change: (current: TrackedJob) => TrackedJob): Promise<TrackedJob> {
-    const project = this.project;
-    const existing = this.get(id);
-    const current = existing ?? { id, prompts: [], trackedAt: new Date().toISOString() };
+  upsert(id: string, change: (current: TrackedJob) => TrackedJob): Promise<TrackedJob> {
+    return this.project ? this.upsertIn(this.project, id, change) : Promise.resolve(change(newJob(id)));
+  }
+
+  /**
+   * The same in the list of `projectId`, which may no longer be the current project: an answer
+   * that arrives after the project changed is filed where its request was sent.
+   */
+  async upsertIn(projectId: string, id: string, change: (current: TrackedJob) => TrackedJob): Promise<TrackedJob> {
+    const record = this.sync.state.jobs[projectId]?.[id];
+    const existing = record?.tracked.v ? toTracked(id, record) : undefined;
+    const current = existing ?? newJob(id);
     const next = change(current);
-    if (!project) return next;
     const fields: Record<string, unknown> = {};
     for (const name of FIELDS) {
       if (!existing || JSON.stringify(current[name]) !== JSON.stringify(next[name])) fields[name] = next[name];
     }
     const known = new Set(current.prompts.map((p) => `${p.sentAt}\u0000${p.text}`));
     const addPrompts = next.prompts.filter((p) => !known.has(`${p.sentAt}\u0000${p.text}`));
-    const written = this.sync.update((state) => applyJobChange(state, project, id, { track: true, fields, addPrompts }, this.sync.store.clock));
-    await written;
-    return this.get(id) ?? next;
+    await this.sync.update((state) => applyJobChange(state, projectId, id, { track: true, fields, addPrompts }, this.sync.store.clock));
+    return (projectId === this.project ? this.get(id) : undefined) ?? next;
   }
 
   async remove(id: string): Promise<void> {

@@ -83,7 +83,7 @@ export class JobTracker extends Disposable {
   /** The current project, or an invalidInput error that says how to set it. */
   requireProject(): string {
     const projectId = this.deps.settings.projectId;
-    if (!projectId) throw new ApiError('invalidInput', 'No Mintlify project ID is set for this workspace. Run "Mintlify: Set Project ID".');
+    if (!projectId) throw new ApiError('noProjectId', 'No Mintlify project ID is set for this workspace. Run "Mintlify: Set Project ID".');
     return projectId;
   }
 
@@ -92,7 +92,9 @@ export class JobTracker extends Disposable {
     const projectId = this.requireProject();
     const job = await this.deps.api.getJob(projectId, jobId, { signal });
     this.resumeIfPaused();
-    const tracked = await this.deps.store.upsert(job.id, (t) => ({ ...t, job, checkedAt: new Date().toISOString(), notFound: false }));
+    // Filed under the project the read was sent to, even if the setting changed meanwhile.
+    const tracked = await this.deps.store.upsertIn(projectId, job.id, (t) => ({ ...t, job, checkedAt: new Date().toISOString(), notFound: false }));
+    if (!this.isCurrent(projectId)) return tracked;
     this.deps.store.setError(job.id, undefined);
     if (!isTerminal(tracked)) this.poller.watch(job.id);
     return tracked;
@@ -104,7 +106,7 @@ export class JobTracker extends Disposable {
     try {
       const job = await this.deps.api.createJob(projectId, prompt, { signal });
       await this.deps.store.setDraft('create', undefined);
-      return await this.afterPrompt(job, prompt);
+      return await this.afterPrompt(projectId, job, prompt);
     } catch (error) {
       await this.deps.store.setDraft('create', prompt);
       throw error;
@@ -119,12 +121,32 @@ export class JobTracker extends Disposable {
     const projectId = this.requireProject();
     try {
       const job = await this.deps.api.sendMessage(projectId, jobId, prompt, { signal });
-      return await this.afterPrompt(job, prompt);
+      return await this.afterPrompt(projectId, job, prompt);
     } catch (error) {
-      if (this.deps.store.get(jobId)) await this.deps.store.upsert(jobId, (t) => ({ ...t, unsentPrompt: prompt }));
+      if (this.isCurrent(projectId) && this.deps.store.get(jobId)) await this.deps.store.upsert(jobId, (t) => ({ ...t, unsentPrompt: prompt }));
       else await this.deps.store.setDraft(`job:${jobId}`, prompt);
       throw error;
     }
+  }
+
+  /**
+   * After a follow-up whose answer was lost: did the job take it? A job that was finished before
+   * and is `active` now did; then the prompt is recorded as sent, as after a success. Anything else
+   * cannot tell (an active job was active anyway), and no request is spent when the status before
+   * is unknown or not finished.
+   */
+  async confirmFollowUp(jobId: string, prompt: string, statusBefore: string | undefined, signal?: AbortSignal): Promise<TrackedJob | undefined> {
+    if (statusBefore === undefined || !isTerminalStatus(statusBefore)) return undefined;
+    const projectId = this.requireProject();
+    let job: AgentJob;
+    try {
+      job = await this.deps.api.getJob(projectId, jobId, { signal });
+    } catch (error) {
+      this.log.warn(`could not check whether job ${jobId} took the follow-up: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+    if (job.status !== 'active') return undefined;
+    return this.afterPrompt(projectId, job, prompt);
   }
 
   /** The prompt that last failed to send to this job, to open the next prompt box with. */
@@ -156,14 +178,16 @@ export class JobTracker extends Disposable {
     await this.deps.store.remove(jobId);
   }
 
-  private async afterPrompt(job: AgentJob, prompt: string): Promise<TrackedJob> {
+  private async afterPrompt(projectId: string, job: AgentJob, prompt: string): Promise<TrackedJob> {
     void this.deps.store.setDraft(`job:${job.id}`, undefined); // errors are logged by the store
     this.resumeIfPaused();
+    const current = this.isCurrent(projectId);
     // Before any await: a read still in flight would answer with the state this prompt just ended.
     // The POST's answer is itself a fresh read, so the next poll comes one fast interval later.
-    if (!isTerminalStatus(job.status)) this.poller.watch(job.id, { fast: true });
+    if (current && !isTerminalStatus(job.status)) this.poller.watch(job.id, { fast: true });
     const now = new Date().toISOString();
-    const tracked = await this.deps.store.upsert(job.id, (t) => ({
+    // Filed under the project the request was sent to, never the one current when the answer came.
+    const tracked = await this.deps.store.upsertIn(projectId, job.id, (t) => ({
       ...t,
       job,
       checkedAt: now,
@@ -171,16 +195,23 @@ export class JobTracker extends Disposable {
       unsentPrompt: undefined,
       prompts: [...t.prompts, { text: prompt, sentAt: now }],
     }));
-    this.deps.store.setError(job.id, undefined);
-    // The window that polls may be another one: it opens the fast phase too.
-    if (!isTerminalStatus(job.status)) await this.deps.store.markFast(job.id, this.poller.fastUntil(job.id));
+    if (current) {
+      this.deps.store.setError(job.id, undefined);
+      // The window that polls may be another one: it opens the fast phase too.
+      if (!isTerminalStatus(job.status)) await this.deps.store.markFast(job.id, this.poller.fastUntil(job.id));
+    }
     return tracked;
+  }
+
+  /** Whether answers for `projectId` belong in the list shown now. */
+  private isCurrent(projectId: string): boolean {
+    return this.deps.store.projectId === projectId;
   }
 
   /** A background read: held back while the project's shared ledger is at the ceiling. */
   private fetchJob(jobId: string, signal: AbortSignal): Promise<AgentJob> {
     const projectId = this.deps.store.projectId;
-    if (!projectId) return Promise.reject(new ApiError('invalidInput', 'No project ID is set.'));
+    if (!projectId) return Promise.reject(new ApiError('noProjectId', 'No project ID is set.'));
     const waitMs = this.deps.sync.backgroundWaitMs(projectId);
     if (waitMs > 0) {
       const message = vscode.l10n.t('Background checks wait: the hour\'s share for them is used (the rest is kept for what you ask for).');
@@ -311,6 +342,8 @@ export class JobTracker extends Disposable {
   private async onKeyChanged(): Promise<void> {
     if (await this.deps.keys.get()) {
       this.log.info('API key changed: polling resumes');
+      // Reads in flight carry the old key: their answers say nothing about the new one.
+      this.poller.restartInFlight();
       this.poller.resume();
     } else {
       this.poller.pause();

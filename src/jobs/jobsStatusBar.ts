@@ -8,14 +8,23 @@ export class JobsStatusBar extends Disposable {
 
   constructor(private readonly store: JobStore) {
     super();
-    this.item.name = 'Mintlify Agent Jobs';
+    this.item.name = vscode.l10n.t('Mintlify Agent Jobs');
     this.item.command = 'mintlifyAgent.jobs.focus';
     this.register(store.onDidChange(() => this.update()));
     this.update();
   }
 
+  private detail: string | undefined;
+
   get text(): string | undefined {
     return this.item.text || undefined;
+  }
+
+  /** A second line for the tooltip (the shared request ledger's count). */
+  setDetail(detail: string | undefined): void {
+    if (detail === this.detail) return;
+    this.detail = detail;
+    this.update();
   }
 
   private update(): void {
@@ -25,8 +34,10 @@ export class JobsStatusBar extends Disposable {
       this.item.hide();
       return;
     }
-    this.item.text = `$(sync~spin) ${active} agent job${active === 1 ? '' : 's'} active`;
-    this.item.tooltip = 'Mintlify agent jobs in progress. Click to show them.';
+    // The icon stays outside the translated text: a translator must not be able to break it.
+    const count = active === 1 ? vscode.l10n.t('1 agent job active') : vscode.l10n.t('{0} agent jobs active', active);
+    this.item.text = `$(sync~spin) ${count}`;
+    this.item.tooltip = [vscode.l10n.t('Mintlify agent jobs in progress. Click to show them.'), this.detail].filter(Boolean).join('\n');
     this.item.show();
   }
 }

@@ -3,7 +3,9 @@
 import * as vscode from 'vscode';
 import type { ApiError } from '../api';
 import type { ApiKeyStore } from '../auth/apiKey';
+import { failureView } from '../errorMessages';
 import { Disposable } from '../util/lifecycle';
+import { tickWhileVisible } from '../util/visibleTicker';
 import type { JobTracker } from './jobTracker';
 import { jobLabel, type JobStore, type TrackedJob } from './jobStore';
 
@@ -87,7 +89,8 @@ function tooltip(tracked: TrackedJob, status: string, error: ApiError | undefine
   row('Pull request', job?.prLink);
   if (job?.status === 'completed' && !job.prLink) row('Pull request', 'none (no files changed)');
   row('Last checked', tracked.checkedAt && new Date(tracked.checkedAt).toLocaleString());
-  if (error) row('Last error', error.message);
+  // Worded by the shared failure table, as a notification about the same error would be.
+  if (error) row('Last error', failureView(error, 'readJob', vscode.l10n, { tracked: true }).message);
   if (tracked.notFound) row('Note', 'The platform no longer knows this job (404). It is not polled.');
   if (tracked.prompts.length) {
     md.appendMarkdown('\n---\n\n**Prompts**\n\n');
@@ -136,6 +139,11 @@ export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvi
     this.register(store.onDidChange((changed) => this.refresh(changed)));
     this.register(keys.onDidChange(() => this.refresh(undefined)));
     this.register(tracker.onDidChangePaused(() => this.refresh(undefined)));
+  }
+
+  /** Keeps "3 min ago" true while `view` is on screen: redrawn from the store, never a request. */
+  keepTimesFresh(view: vscode.TreeView<JobsTreeNode>, everyMs = 30_000): void {
+    this.register(tickWhileVisible(view, everyMs, () => this.refresh(undefined)));
   }
 
   refresh(changed: TrackedJob | undefined): void {

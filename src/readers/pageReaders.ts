@@ -47,8 +47,13 @@ export class PageReaders extends Disposable {
       storage: deps.storage,
     });
     this.register(this.store.onDidFetch(() => this.changeEmitter.fire()));
-    this.register(deps.settings.onDidChange(() => this.changeEmitter.fire()));
-    this.register(deps.keys.onDidChange(() => this.changeEmitter.fire()));
+    // Another key, project or API address may well succeed where the last request failed.
+    const retryable = () => {
+      this.pausedUntil.clear();
+      this.changeEmitter.fire();
+    };
+    this.register(deps.settings.onDidChange(retryable));
+    this.register(deps.keys.onDidChange(retryable));
     this.register({ dispose: () => this.lifetime.abort() });
   }
 
@@ -67,7 +72,7 @@ export class PageReaders extends Disposable {
     const projectId = this.deps.settings.projectId;
     if (!projectId || !this.deps.keys.hasKey) return undefined;
     const preset = this.preset;
-    const range = resolvePreset(preset, localToday());
+    const range = resolvePreset(preset, localToday(), vscode.l10n);
     return { preset, range, key: { projectId, dateFrom: range.dateFrom, dateTo: range.dateTo } };
   }
 

@@ -3,7 +3,7 @@
 // `mintlifyAgent.pageReadersShown` turns true.
 import * as vscode from 'vscode';
 import type { DocPage, DocsLocator } from '../docs/docsLocator';
-import { describeFailure } from '../errorMessages';
+import { failureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { Disposable } from '../util/lifecycle';
 import { PausedError, type PageReaders } from './pageReaders';
@@ -25,8 +25,6 @@ export class ReadersStatusBar extends Disposable {
   private readonly item = this.register(vscode.window.createStatusBarItem('mintlifyAgent.readers', vscode.StatusBarAlignment.Right, 90));
   private seq = 0;
   private shownOnce = false;
-  /** The user has switched editors or asked for figures in this window. */
-  private engaged = false;
   private state: ReadersItemState | undefined;
   private settled: Promise<void> = Promise.resolve();
   private section: TooltipSection | undefined;
@@ -40,13 +38,12 @@ export class ReadersStatusBar extends Disposable {
     this.item.name = vscode.l10n.t('Page Readers');
     this.register(
       vscode.window.onDidChangeActiveTextEditor(() => {
-        this.engaged = true;
         void this.update(); // errors are logged inside
       }),
     );
-    // A key read at start-up or a settings change is not the user showing a page: it fetches only
-    // once the user has switched editors or asked.
-    const again = () => void this.update({ fetch: this.engaged });
+    // A key read at start-up or a settings change is not the user showing a page: it shows what is
+    // kept (or a click to load) and fetches only when the user switches editors or asks.
+    const again = () => void this.update({ fetch: false });
     this.register(readers.onDidChange(again));
     this.register(docs.onDidChange(again));
     // At activation only what is kept is shown: nothing is fetched until the user switches to a
@@ -74,7 +71,6 @@ export class ReadersStatusBar extends Disposable {
   /** Looks at the active editor again; `refresh` fetches the range anew. */
   update({ refresh = false, fetch = true }: { refresh?: boolean; fetch?: boolean } = {}): Promise<void> {
     const seq = ++this.seq;
-    if (fetch) this.engaged = true;
     this.settled = this.render(seq, refresh, fetch).catch((error: unknown) => this.log.error(error instanceof Error ? error : new Error(String(error))));
     return this.settled;
   }
@@ -98,7 +94,7 @@ export class ReadersStatusBar extends Disposable {
       snapshot = fetch ? await this.readers.load(now, { refresh }) : this.readers.store.cached(now.key);
     } catch (error) {
       if (seq !== this.seq) return;
-      const message = error instanceof PausedError ? vscode.l10n.t('Readers could not be loaded; they will be tried again after {0}.', new Date(error.until).toLocaleTimeString()) : describeFailure(vscode.l10n.t('Loading readers'), error);
+      const message = error instanceof PausedError ? vscode.l10n.t('Readers could not be loaded; they will be tried again after {0}.', new Date(error.until).toLocaleTimeString()) : failureView(error, 'analytics', vscode.l10n).message;
       const tip = new vscode.MarkdownString('', true);
       tip.isTrusted = { enabledCommands: [REFRESH_COMMAND] };
       tip.appendText(message);

@@ -2,7 +2,8 @@
 // Values that come from files or the API are escaped; only our own commands may run from it.
 import * as vscode from 'vscode';
 import type { DocPage } from '../docs/docsLocator';
-import { PRESET_LABELS, type PresetId } from '../shared/protocol';
+import { presetLabels } from '../analytics/dateRange';
+import type { PresetId } from '../shared/protocol';
 import { aiPercent, formatCount } from './readersText';
 import type { PageReaders } from './visitorsSnapshot';
 
@@ -42,7 +43,8 @@ export function readersTooltip(input: TooltipInput): vscode.MarkdownString {
   md.appendMarkdown('**');
   md.appendText(page.sitePath);
   md.appendMarkdown('** · ');
-  md.appendText(input.days ? `${PRESET_LABELS[preset]} (${input.days})` : PRESET_LABELS[preset]);
+  const label = presetLabels(vscode.l10n)[preset];
+  md.appendText(input.days ? `${label} (${input.days})` : label);
   md.appendMarkdown('\n\n');
   if (readers.kind === 'read') {
     const { human, ai, total } = readers.row;

@@ -6,13 +6,16 @@ import type { ApiClient } from '../api';
 import type { Settings } from '../config';
 import { DocsLocator } from '../docs/docsLocator';
 import type { Logger } from '../log';
-import { PRESET_LABELS, PRESETS, type PresetId } from '../shared/protocol';
+import { presetLabels } from '../analytics/dateRange';
+import { PRESETS, type PresetId } from '../shared/protocol';
 import type { Ui } from '../ui';
 import { PageReaders } from './pageReaders';
 import { ReadersCodeLens } from './readersCodeLens';
 import { ReadersDecorations } from './readersDecorations';
+import { readersSettings } from './readersSettings';
 import { ReadersStatusBar } from './readersStatusBar';
 import { CHANGE_RANGE_COMMAND, REFRESH_COMMAND } from './readersTooltip';
+import type { SnapshotKey, VisitorsSnapshot } from './visitorsSnapshot';
 
 export interface ReadersDeps {
   api: ApiClient;
@@ -28,6 +31,13 @@ export interface ReadersHandle {
   statusBar: ReadersStatusBar;
   decorations: ReadersDecorations;
   docs: DocsLocator;
+  /** The whole-range snapshots, shared with the panel's "Compare with previous period". */
+  snapshots: {
+    cached: PageReaders['store']['cached'];
+    isFresh: PageReaders['store']['isFresh'];
+    get: (key: SnapshotKey) => Promise<VisitorsSnapshot>;
+    maxPages: () => number;
+  };
 }
 
 export function registerReaders(context: vscode.ExtensionContext, deps: ReadersDeps): ReadersHandle {
@@ -45,12 +55,20 @@ export function registerReaders(context: vscode.ExtensionContext, deps: ReadersD
     codeLens,
     vscode.commands.registerCommand(CHANGE_RANGE_COMMAND, async () => {
       const current = readers.preset;
-      const items = PRESETS.map((id: PresetId) => ({ id, label: PRESET_LABELS[id], picked: id === current, description: id === current ? vscode.l10n.t('current') : undefined }));
-      const choice = await deps.ui.showQuickPick(items, { title: vscode.l10n.t('Readers: date range'), placeHolder: PRESET_LABELS[current] });
+      const labels = presetLabels(vscode.l10n);
+      const items = PRESETS.map((id: PresetId) => ({ id, label: labels[id], picked: id === current, description: id === current ? vscode.l10n.t('current') : undefined }));
+      const choice = await deps.ui.showQuickPick(items, { title: vscode.l10n.t('Readers: date range'), placeHolder: labels[current] });
       if (choice) await readers.setPreset(choice.id);
-      await statusBar.whenSettled();
+      // The user asked for this range: fetch it now for the page shown.
+      await statusBar.update();
     }),
     vscode.commands.registerCommand(REFRESH_COMMAND, () => statusBar.update({ refresh: true })),
   );
-  return { readers, statusBar, decorations, docs };
+  const snapshots: ReadersHandle['snapshots'] = {
+    cached: (key) => readers.store.cached(key),
+    isFresh: (snapshot) => readers.store.isFresh(snapshot),
+    get: (key) => readers.store.get(key),
+    maxPages: () => readersSettings.maxPages,
+  };
+  return { readers, statusBar, decorations, docs, snapshots };
 }

@@ -12,14 +12,6 @@ import { MAX_PAGE_SIZE } from '../api/inputs';
 export const PRESETS = ['last7', 'last30', 'last90', 'thisMonth', 'allTime'] as const;
 export type PresetId = (typeof PRESETS)[number];
 
-export const PRESET_LABELS: Readonly<Record<PresetId, string>> = {
-  last7: 'Last 7 days',
-  last30: 'Last 30 days',
-  last90: 'Last 90 days',
-  thisMonth: 'This month',
-  allTime: 'All time',
-};
-
 export const PAGE_SIZE_CHOICES = [25, 50, 100, 250] as const;
 
 /** 10,000 pages of 250 is 2.5 million paths: far past any docs site, and a safe integer offset. */
@@ -68,6 +60,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('refresh') }),
   /** Try the request that failed again; pages already fetched stay. */
   z.strictObject({ type: z.literal('retry') }),
+  /** Compare with the previous period (of the same length, just before) on or off. */
+  z.strictObject({ type: z.literal('setCompare'), on: z.boolean() }),
   z.strictObject({ type: z.literal('export'), format: ExportFormat }),
   z.strictObject({ type: z.literal('openPath'), path: z.string().check(z.minLength(1), z.maxLength(MAX_PATH_LENGTH)) }),
   /** Only the commands named here; a webview never names a command id itself. */
@@ -141,6 +135,25 @@ export interface ViewState {
   error: ErrorView | undefined;
   /** A settings problem worth a line in the panel (an out-of-range page size). */
   notice: string | undefined;
+  /**
+   * Analytics requests spent this hour (the platform allows 100 per organisation), shown as "N
+   * analytics requests this hour"; undefined until a shared ledger counts them across windows.
+   */
+  requestsThisHour: number | undefined;
+  /** Undefined while the comparison is off. */
+  compare: CompareView | undefined;
+}
+
+/** Compare with the previous period, while it is on. Labels are "▲ 12%", "▼ 5%", "0%" or "new". */
+export interface CompareView {
+  status: 'loading' | 'ready' | 'unavailable' | 'failed';
+  /** Why it is unavailable or failed, or what it costs while loading. */
+  message: string | undefined;
+  /** "2026-09-25 to 2026-10-24". */
+  previousLabel: string | undefined;
+  totals: { human: string; ai: string; total: string } | undefined;
+  /** One per row of `data.rows`, in the same order: the change of its total. */
+  rows: { label: string; rank: number }[] | undefined;
 }
 
 export type ExportStatus =
@@ -148,5 +161,92 @@ export type ExportStatus =
   | { state: 'done'; rows: number; requests: number; fileName: string }
   | { state: 'cancelled'; requests: number }
   | { state: 'failed'; requests: number; message: string };
+
+/**
+ * Every text the webview shows, worded (and translated) by the extension with vscode.l10n.t in
+ * analytics/webviewStrings.ts and handed over in the panel's HTML, so the webview itself never
+ * holds English. `{0}`, `{1}` mark values the webview fills in (shared/format.ts). A count has one
+ * whole string per form: `…One` for exactly one, the other for any other number.
+ */
+export interface WebviewStrings {
+  title: string;
+  controlsLabel: string;
+  dateRange: string;
+  presets: Record<PresetId, string>;
+  customRange: string;
+  customRangeLegend: string;
+  from: string;
+  to: string;
+  apply: string;
+  rowsPerPage: string;
+  refresh: string;
+  refreshTooltip: string;
+  exportCsv: string;
+  exportCsvTooltip: string;
+  exportJson: string;
+  exportJsonTooltip: string;
+  totalsHeading: string;
+  human: string;
+  ai: string;
+  total: string;
+  totalNote: string;
+  filterPaths: string;
+  tableCaption: string;
+  path: string;
+  humanAiSplit: string;
+  change: string;
+  compareToggle: string;
+  compareAgainst: string;
+  previousPeriod: string;
+  pagerLabel: string;
+  previous: string;
+  next: string;
+  retry: string;
+  setApiKey: string;
+  setProjectId: string;
+  /** `{0}` the page number. */
+  pageLabel: string;
+  loading: string;
+  /** `{0}` the range label, `{1}` the page number. */
+  stale: string;
+  /** `{0}` the page number, `{1}` the time it was fetched. */
+  fromMemory: string;
+  /** `{0}` the time. */
+  fetchedAt: string;
+  requestsThisHourOne: string;
+  /** `{0}` the number of requests. */
+  requestsThisHour: string;
+  /** `{0}` pages, `{1}` rows fetched so far. */
+  exporting: string;
+  /** Two counts, so four whole strings: rows (one/other) × requests (one/other). `{0}` the file name. */
+  exportedOneOne: string;
+  /** `{0}` the file name, `{1}` requests. */
+  exportedOne: string;
+  /** `{0}` rows, `{1}` the file name. */
+  exportedOneRequest: string;
+  /** `{0}` rows, `{1}` the file name, `{2}` requests. */
+  exported: string;
+  exportCancelledOne: string;
+  /** `{0}` requests. */
+  exportCancelled: string;
+  scopeOne: string;
+  /** `{0}` rows on this page. */
+  scope: string;
+  matchOne: string;
+  /** `{0}` rows that match the filter. */
+  match: string;
+  /** `{0}` rows shown. */
+  shownFirst: string;
+  showMoreOne: string;
+  /** `{0}` more rows. */
+  showMore: string;
+  noVisitorsInRange: string;
+  noVisitorsOnPage: string;
+  /** `{0}` the filter text. */
+  noPathContains: string;
+  /** `{0}` percent human, `{1}` percent AI. */
+  split: string;
+  noVisitors: string;
+}
 
 export type ExtensionMessage = { type: 'state'; state: ViewState } | { type: 'export'; status: ExportStatus };

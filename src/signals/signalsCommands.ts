@@ -5,7 +5,8 @@ import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
 import type { DocsLocator } from '../docs/docsLocator';
 import { openDocPage } from '../docs/openDocPage';
-import { describeFailure } from '../errorMessages';
+import { failureView } from '../errorMessages';
+import { showFailure } from '../showFailure';
 import type { JobStore } from '../jobs/jobStore';
 import type { Logger } from '../log';
 import type { Ui } from '../ui';
@@ -40,9 +41,14 @@ export interface SignalsCommandDeps {
 export function registerSignalsCommands(deps: SignalsCommandDeps): vscode.Disposable[] {
   const { store, ui, log } = deps;
   const threadReads: number[] = [];
-  const fail = (doing: string, error: unknown) => {
+  // The failure table words it (and offers Set API Key, Show Log…); the log keeps what we were doing.
+  const fail = (doing: string, error: unknown, retry?: () => Promise<unknown>) => {
     log.warn(`${doing}: ${String(error)}`);
-    void ui.showMessage('error', describeFailure(doing, error));
+    const view = failureView(error, 'analytics', vscode.l10n);
+    if (view.severity === 'none') return;
+    if (!retry) view.actions = view.actions.filter((a) => a !== 'retry');
+    // Its other buttons run their own commands; Retry is ours. Failures of a retry report themselves.
+    void showFailure(ui, view).then((choice) => choice === 'retry' && retry?.());
   };
 
   const refresh = async () => {
@@ -50,7 +56,7 @@ export function registerSignalsCommands(deps: SignalsCommandDeps): vscode.Dispos
       const outcome = await ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () => store.refresh('user'));
       if (outcome.kind === 'skipped' && outcome.reason === 'noProject') void ui.showMessage('info', vscode.l10n.t('Set the project ID first: the signals belong to a project.'));
     } catch (error) {
-      fail(vscode.l10n.t('Fetching reader signals'), error);
+      fail(vscode.l10n.t('Fetching reader signals'), error, refresh);
     }
   };
 

@@ -1,24 +1,30 @@
-// The shared ledger made visible: the Agent Jobs view's description reads "N of 100 agent
-// requests this hour" (every window counts the same requests). The analytics count is exposed as
+// The shared ledger made visible: the Agent Jobs view's description (after the project in use;
+// shown when the view has a header of its own) and the running-jobs status bar item's tooltip read "N of 100 agent requests
+// this hour" (every window counts the same requests). The analytics count is exposed as
 // WindowSync.analyticsRequestsThisHour() with WindowSync.onDidChange for the analytics panel.
 import * as vscode from 'vscode';
+import type { Settings } from '../config';
+import { projectInUse } from '../jobs/projectInUse';
 import { HOURLY_LIMIT } from './ledger';
 import type { WindowSync } from './windowSync';
 
 /** How often the figure is redrawn while nothing happens: requests slide out of the hour. */
 const REDRAW_MS = 30_000;
 
-export function showLedger(view: vscode.TreeView<unknown>, sync: WindowSync, project: { readonly projectId: string | undefined }): vscode.Disposable {
+export function showLedger(
+  view: vscode.TreeView<unknown>,
+  statusBar: { setDetail(text: string | undefined): void },
+  sync: WindowSync,
+  project: { readonly projectId: string | undefined },
+  settings: Settings,
+): vscode.Disposable {
   const update = () => {
     const projectId = project.projectId;
-    if (!projectId) {
-      view.description = undefined;
-      return;
-    }
-    const count = sync.agentRequestsThisHour(projectId);
-    view.description = vscode.l10n.t('{0} of {1} agent requests this hour', count, HOURLY_LIMIT);
+    const text = projectId ? vscode.l10n.t('{0} of {1} agent requests this hour', sync.agentRequestsThisHour(projectId), HOURLY_LIMIT) : undefined;
+    view.description = [projectInUse(settings), text].filter(Boolean).join(' · ') || undefined;
+    statusBar.setDetail(text);
   };
-  const listener = sync.onDidChange(update);
+  const listener = vscode.Disposable.from(sync.onDidChange(update), settings.onDidChange(update), vscode.workspace.onDidChangeWorkspaceFolders(update));
   const timer = setInterval(update, REDRAW_MS);
   update();
   return { dispose: () => (listener.dispose(), clearInterval(timer)) };

@@ -89,6 +89,8 @@ export interface HostOptions {
 export interface ServerHost {
   url: string;
   port: number;
+  /** The server's --user-data-dir: extensions' globalStorage lives under it (User/globalStorage). */
+  userDataDir: string;
   /** False once the server process has exited (it should not before stop()). */
   serverAlive(): boolean;
   stop(): Promise<void>;
@@ -133,11 +135,12 @@ export async function startHost(opts: HostOptions): Promise<ServerHost | Host> {
     await waitForHttp(`http://${HOST}:${port}/${token}`, server, SERVER_READY_TIMEOUT_MS);
 
     const url = workbenchUrl(port, opts.workspaceFolder, opts.extensionDevelopmentPath, opts.extensionTestsPath, opts.connectionToken);
-    const serverHost: ServerHost = { url, port, serverAlive: () => isRunning(server), stop: () => resources.stop() };
+    const serverHost: ServerHost = { url, port, userDataDir: dirs.userData, serverAlive: () => isRunning(server), stop: () => resources.stop() };
     if (opts.browser === false) return serverHost;
 
     const browser = await resources.launchBrowser(opts.headless ?? true);
-    const page = await browser.newPage();
+    // A context of its own (not browser.newPage()), so a test can open more windows in it.
+    const page = await (await browser.newContext()).newPage();
     forwardConsole(page, output);
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: WORKBENCH_READY_TIMEOUT_MS });
     await page.waitForSelector('.monaco-workbench', { timeout: WORKBENCH_READY_TIMEOUT_MS });

@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { ensureCodeServer } from './codeServer';
 import { startHost, type Host, type OutputSource } from './host';
 import { delay } from './processGuard';
+import { BRIDGE_ENV, startWebviewBridge, type WebviewBridge } from './webviewBridge';
 
 export const RESULTS_ENV = 'MINTLIFY_TEST_RESULTS';
 
@@ -60,14 +61,17 @@ export async function runHostTests(opts: RunHostTestsOptions): Promise<HostTestR
   const removeResultsDir = (): void => fs.rmSync(resultsDir, { recursive: true, force: true });
   process.once('exit', removeResultsDir);
   let host: Host | undefined;
+  let bridge: WebviewBridge | undefined;
   try {
     const serverMain = await ensureCodeServer(log, { repoRoot: opts.repoRoot });
+    // The tests act on webviews through this launcher's browser page (see webviewBridge.ts).
+    bridge = await startWebviewBridge();
     const started = Date.now();
     host = await startHost({
       workspaceFolder: opts.workspaceFolder,
       extensionDevelopmentPath: opts.extensionDevelopmentPath ?? opts.repoRoot,
       extensionTestsPath: opts.testsEntry,
-      env: { ...opts.extraEnv, [RESULTS_ENV]: resultsFile },
+      env: { ...opts.extraEnv, [RESULTS_ENV]: resultsFile, [BRIDGE_ENV]: String(bridge.port) },
       userSettings: opts.userSettings,
       serverMain,
       log,
@@ -75,6 +79,7 @@ export async function runHostTests(opts: RunHostTestsOptions): Promise<HostTestR
     }).catch((err: unknown) => {
       throw transcript.failure(`VS Code test host did not start: ${messageOf(err)}`);
     });
+    bridge.setPage(host.page);
     log(`Running ${opts.testsEntry} in the extension host (server and browser output: ${transcript.file})...`);
     const results = await waitForResults(resultsFile, host, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, transcript);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
@@ -83,6 +88,7 @@ export async function runHostTests(opts: RunHostTestsOptions): Promise<HostTestR
     return results;
   } finally {
     await host?.stop();
+    await bridge?.close();
     process.off('exit', removeResultsDir);
     removeResultsDir();
   }

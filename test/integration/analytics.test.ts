@@ -1,5 +1,7 @@
-// Visitor analytics in the real VS Code host against the simulator: what the panel shows (the
-// state it posts to its webview), which requests reached the API, and the exported file.
+// Visitor analytics in the real VS Code host against the simulator, used as a person uses it: the
+// tests click, type and read in the panel's real webview (its own script posts the messages), and
+// check which requests reached the API and what the exported file holds. The panel's view state
+// (panelModel.ts) tells them when a load has ended; what they assert is what the webview shows.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,10 +9,10 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AnalyticsPanel } from '../../src/analytics/analyticsPanel';
 import type { TestSeam } from '../../src/extension';
-import type { ViewState } from '../../src/shared/protocol';
 import type { Simulator } from '../simulator/server';
 import { readCsv } from '../support/csv';
 import { KEY, PROJECT, ScriptedUser, seam, setProject, waitFor, withSimulator } from './support';
+import { webview } from './webview';
 
 /** The user's calendar day, as the panel computes it, shifted by `days`. */
 function day(days = 0): string {
@@ -28,6 +30,11 @@ function unneutralise(cell: string): string {
   return /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
 }
 
+/** A count as the webview shows it, whatever the browser's digit grouping. */
+function count(text: string): number {
+  return Number(text.replace(/\D/g, ''));
+}
+
 describe('visitor analytics', function () {
   this.timeout(60_000);
   let s: TestSeam;
@@ -41,10 +48,29 @@ describe('visitor analytics', function () {
     return folder;
   };
 
-  async function act(message: unknown): Promise<ViewState> {
-    panel.receive(message);
-    await panel.whenIdle();
-    return panel.lastState!;
+  /** Waits until `requests` more visitors requests reached the API and the panel's load has ended. */
+  async function loaded(before: number, requests = 1): Promise<void> {
+    await waitFor(`${requests} visitors request(s)`, () => visitorRequests(sim).length >= before + requests);
+    await waitFor('the load to end', () => !panel.model.state.loading);
+  }
+
+  /** Clicks (or otherwise acts) in the webview, then waits for the one request that causes. */
+  async function andLoad(act: () => Promise<void>, requests = 1): Promise<void> {
+    const before = visitorRequests(sim).length;
+    await act();
+    await loaded(before, requests);
+  }
+
+  /** Picks a preset whose pages may be in memory already (no request), and waits until it shows. */
+  async function choose(preset: string, label: RegExp): Promise<void> {
+    await webview.select('#preset', preset);
+    await webview.expect('#range-label', label);
+    await waitFor('the load to end', () => !panel.model.state.loading);
+    await webview.expect('#status', /^(Fetched at|Page \d+ from memory)/);
+  }
+
+  async function totals(): Promise<{ human: number; ai: number; total: number }> {
+    return { human: count(await webview.text('#total-human')), ai: count(await webview.text('#total-ai')), total: count(await webview.text('#total-all')) };
   }
 
   before(async () => {
@@ -62,40 +88,46 @@ describe('visitor analytics', function () {
     s.analytics.panel()?.dispose();
     await sim.close();
   });
-  beforeEach(() => {
+  beforeEach(async () => {
     user = new ScriptedUser(s.ui);
     sim.clearFaults();
+    // Each test meets a server with fresh limits: the 429 wait every window shares goes too.
+    await s.sync.update((state) => void Object.assign(state, { waits: {}, ledger: {} }));
   });
   afterEach(() => user.restore());
 
   it('opens on the last 30 days (today included) with totals and the first page', async () => {
     await vscode.commands.executeCommand('mintlifyAgent.openAnalytics');
     panel = await waitFor('the panel', () => s.analytics.panel());
-    const state = await waitFor('the first page', () => (panel.lastState?.data ? panel.lastState : undefined));
-    await panel.whenIdle();
+    await loaded(0);
     const [request] = visitorRequests(sim);
     assert.deepEqual(request?.query, { dateFrom: day(-29), dateTo: day(1), limit: '50', offset: '0' }, 'dateTo is exclusive: tomorrow');
     const truth = sim.visitorsFor(PROJECT, { dateFrom: day(-29), dateTo: day(1) });
-    assert.deepEqual(state.data?.totals, truth.totals);
+    await webview.expect('#status', /^Fetched at/);
+    assert.deepEqual(await totals(), truth.totals);
     assert.ok(truth.totals.total < truth.totals.human + truth.totals.ai, 'the data set deduplicates');
-    assert.deepEqual(state.data?.rows, truth.visitors.slice(0, 50));
-    assert.equal(state.data?.hasMore, true);
+    assert.deepEqual(await webview.paths(), truth.visitors.slice(0, 50).map((v) => v.path));
+    assert.equal((await webview.read('#next')).disabled, false, 'Next is offered: there is more');
     assert.equal(visitorRequests(sim).length, 1);
-    assert.ok(state.projectId === PROJECT);
+    assert.equal(await webview.text('#range-label'), `Last 30 days (${day(-29)} to ${day()})`);
   });
 
   it('pages forward with one request a page and back with none', async () => {
     const truth = sim.visitorsFor(PROJECT, { dateFrom: day(-29), dateTo: day(1) });
+    const slice = (page: number) => truth.visitors.slice((page - 1) * 50, page * 50).map((v) => v.path);
     sim.clearRequests();
     for (const page of [2, 3, 4]) {
-      const state = await act({ type: 'setPage', page });
-      assert.deepEqual(state.data?.rows, truth.visitors.slice((page - 1) * 50, page * 50));
+      await andLoad(() => webview.click('#next'));
+      // The label changes with the loading state, the status once the rows are in.
+      await webview.expect('#page-label', new RegExp(`^Page ${page}$`));
+      await webview.expect('#status', /^Fetched at/);
+      assert.deepEqual(await webview.paths(), slice(page));
     }
     assert.deepEqual(visitorRequests(sim).map((r) => r.query.offset), ['50', '100', '150']);
     for (const page of [3, 2, 1]) {
-      const state = await act({ type: 'setPage', page });
-      assert.equal(state.data?.fromCache, true);
-      assert.deepEqual(state.data?.rows, truth.visitors.slice((page - 1) * 50, page * 50));
+      await webview.click('#prev');
+      await webview.expect('#status', new RegExp(`^Page ${page} from memory`));
+      assert.deepEqual(await webview.paths(), slice(page));
     }
     assert.equal(visitorRequests(sim).length, 3, 'going back costs no request');
   });
@@ -110,101 +142,111 @@ describe('visitor analytics', function () {
     };
     for (const [preset, dates] of Object.entries(expected)) {
       sim.clearRequests();
-      const state = await act({ type: 'setRange', range: { kind: 'preset', preset } });
+      await andLoad(() => webview.select('#preset', preset));
       assert.deepEqual(visitorRequests(sim).map((r) => r.query), [{ ...dates, limit: '50', offset: '0' }], preset);
-      assert.deepEqual(state.data?.totals, sim.visitorsFor(PROJECT, dates).totals, preset);
+      const truth = sim.visitorsFor(PROJECT, dates).totals;
+      await waitFor(`the totals of ${preset}`, async () => JSON.stringify(await totals()) === JSON.stringify(truth));
     }
   });
 
-  it('a custom range with an inclusive end; an end before the start or a bad date sends nothing', async () => {
+  it('a custom range with an inclusive end; an end before the start sends nothing and says why', async () => {
     sim.clearRequests();
-    await act({ type: 'setRange', range: { kind: 'custom', from: day(-10), to: day(-3) } });
+    await webview.select('#preset', 'custom');
+    await webview.fill('#from', day(-10));
+    await webview.fill('#to', day(-3));
+    await andLoad(() => webview.click('#apply'));
     assert.deepEqual(visitorRequests(sim)[0]?.query, { dateFrom: day(-10), dateTo: day(-2), limit: '50', offset: '0' });
+    await webview.expect('#range-label', new RegExp(`^${day(-10)} to ${day(-3)}$`));
     sim.clearRequests();
-    let state = await act({ type: 'setRange', range: { kind: 'custom', from: day(-3), to: day(-10) } });
-    assert.match(String(state.rangeError), /before|after/i);
-    state = await act({ type: 'setRange', range: { kind: 'custom', from: '2025-02-30', to: day() } });
-    assert.ok(state.rangeError);
+    await webview.fill('#from', day(-3));
+    await webview.fill('#to', day(-10));
+    await webview.click('#apply');
+    await webview.expect('#alert-message', /before the start/);
+    assert.equal((await webview.read('#refresh')).disabled, true, 'nothing to refresh until it is fixed');
     assert.equal(visitorRequests(sim).length, 0);
-  });
-
-  it('ignores forged messages: unknown type, wrong field types, a huge page', async () => {
-    await act({ type: 'setRange', range: { kind: 'preset', preset: 'last30' } });
-    const before = JSON.stringify(panel.lastState);
-    sim.clearRequests();
-    for (const forged of [
-      { type: 'deleteEverything' },
-      { type: 'setPage', page: '2' },
-      { type: 'setPage', page: 1e12 },
-      { type: 'setPageSize', pageSize: 100_000 },
-      { type: 'setRange', range: { kind: 'preset', preset: 'forever' } },
-      { type: 'openPath', path: 42 },
-      { type: 'runCommand', command: 'workbench.action.terminal.new' },
-      'not even an object',
-    ]) {
-      await act(forged);
-    }
-    assert.equal(visitorRequests(sim).length, 0);
-    assert.equal(JSON.stringify(panel.lastState), before);
   });
 
   it('changes the page size, and Refresh bypasses the memory', async () => {
+    await choose('last30', /^Last 30 days/);
     sim.clearRequests();
-    let state = await act({ type: 'setPageSize', pageSize: 250 });
-    assert.equal(state.data?.rows.length, 250);
-    state = await act({ type: 'refresh' });
-    assert.equal(state.data?.fromCache, false);
+    await andLoad(() => webview.select('#page-size', '250'));
+    await webview.expect('#scope-note', /the 250 rows of this page/);
+    assert.equal(await webview.count('#rows tr'), 250);
+    await andLoad(() => webview.click('#refresh'));
+    await webview.expect('#status', /^Fetched at/);
     assert.deepEqual(visitorRequests(sim).map((r) => r.query.limit), ['250', '250']);
-    await act({ type: 'setPageSize', pageSize: 50 });
+    await webview.select('#page-size', '50'); // page 1 of 50 rows is in memory: no request
+    await webview.expect('#scope-note', /the 50 rows of this page/);
   });
 
   it('an error keeps the last good rows on screen and offers Retry; Retry recovers', async () => {
-    const shown = panel.lastState!.data!;
+    const shown = await webview.paths();
+    assert.equal(shown.length, 50);
     sim.addFault({ fault: { kind: 'status', status: 502, html: true }, times: 1, pathIncludes: '/visitors' });
-    let state = await act({ type: 'refresh' });
-    assert.match(String(state.error?.message), /502/);
-    assert.ok(state.error?.actions.includes('retry'));
-    assert.deepEqual(state.data?.rows, shown.rows, 'the last good rows stay');
-    state = await act({ type: 'retry' });
-    assert.equal(state.error, undefined);
-    assert.equal(state.data?.current, true);
-    assert.equal(state.data?.fromCache, false);
+    await andLoad(() => webview.click('#refresh'));
+    await webview.expect('#alert-message', /502/);
+    assert.deepEqual(await webview.texts('#alert-actions button'), ['Retry']);
+    assert.deepEqual(await webview.paths(), shown, 'the last good rows stay');
+    await andLoad(() => webview.click('#alert-actions button[data-action="retry"]'));
+    await waitFor('the error to go', async () => !(await webview.read('#alert')).visible);
+    await webview.expect('#status', /^Fetched at/);
   });
 
   it('a schema-breaking body and a dropped connection are clear errors, not crashes', async () => {
     sim.addFault({ fault: { kind: 'schemaBreak' }, times: 1, pathIncludes: '/visitors' });
-    let state = await act({ type: 'refresh' });
-    assert.match(String(state.error?.message), /unexpected answer/);
+    await andLoad(() => webview.click('#refresh'));
+    await webview.expect('#alert-message', /unexpected answer/);
     sim.addFault({ fault: { kind: 'drop' }, times: 1, pathIncludes: '/visitors' });
-    state = await act({ type: 'refresh' });
-    assert.match(String(state.error?.message), /Could not reach/);
-    state = await act({ type: 'retry' });
-    assert.equal(state.error, undefined);
+    await andLoad(() => webview.click('#alert-actions button[data-action="retry"]'));
+    await webview.expect('#alert-message', /Could not reach/);
+    await andLoad(() => webview.click('#alert-actions button[data-action="retry"]'));
+    await waitFor('the error to go', async () => !(await webview.read('#alert')).visible);
+  });
+
+  it('a page that stalls after its headers ends in a clear error at the deadline, and Retry loads it', async () => {
+    const config = vscode.workspace.getConfiguration('mintlifyAgent');
+    await config.update('requestTimeoutSeconds', 1, vscode.ConfigurationTarget.Global);
+    try {
+      sim.addFault({ fault: { kind: 'stallAfterHeaders' }, times: 1, pathIncludes: '/visitors' });
+      const before = visitorRequests(sim).length;
+      await andLoad(() => webview.click('#refresh'));
+      await webview.expect('#alert-message', /Loading visitors failed: The Mintlify API did not answer in time/);
+      assert.deepEqual(await webview.texts('#alert-actions button'), ['Retry']);
+      await andLoad(() => webview.click('#alert-actions button[data-action="retry"]'));
+      await waitFor('the error to go', async () => !(await webview.read('#alert')).visible);
+      assert.equal(visitorRequests(sim).length, before + 2, 'the stalled load, then one fresh request for Retry (nothing reused)');
+      assert.equal(await webview.count('#rows tr'), 50, 'Retry loaded the page');
+    } finally {
+      await config.update('requestTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('a 401 offers Set API Key', async () => {
     sim.addFault({ fault: { kind: 'status', status: 401 }, times: 1, pathIncludes: '/visitors' });
-    const state = await act({ type: 'refresh' });
-    assert.match(String(state.error?.message), /401/);
-    assert.ok(state.error?.actions.includes('setApiKey'));
-    assert.ok(state.data, 'the last good rows stay');
+    await andLoad(() => webview.click('#refresh'));
+    await webview.expect('#alert-message', /401/);
+    assert.deepEqual(await webview.texts('#alert-actions button'), ['Set API Key']);
+    assert.equal(await webview.count('#rows tr'), 50, 'the last good rows stay');
   });
 
   it('an empty range says so', async () => {
-    const state = await act({ type: 'setRange', range: { kind: 'custom', from: '2001-01-01', to: '2001-01-31' } });
-    assert.deepEqual(state.data?.rows, []);
-    assert.deepEqual(state.data?.totals, { human: 0, ai: 0, total: 0 });
-    assert.equal(state.data?.hasMore, false);
-    assert.equal(state.error, undefined);
+    await webview.select('#preset', 'custom');
+    await webview.fill('#from', '2001-01-01');
+    await webview.fill('#to', '2001-01-31');
+    await andLoad(() => webview.click('#apply'));
+    await webview.expect('#empty', /^No visitors in this range\.$/);
+    assert.deepEqual(await totals(), { human: 0, ai: 0, total: 0 });
+    assert.equal((await webview.read('#next')).disabled, true);
+    assert.equal((await webview.read('#alert')).visible, false);
   });
 
   it('"more" with an empty page leads nowhere: Next is off, no loop', async () => {
-    await act({ type: 'setRange', range: { kind: 'preset', preset: 'last7' } });
+    await choose('last7', /^Last 7 days/);
     sim.clearRequests();
     sim.addFault({ fault: { kind: 'emptyPageHasMore' }, times: 1, pathIncludes: '/visitors' });
-    const state = await act({ type: 'refresh' });
-    assert.deepEqual(state.data?.rows, []);
-    assert.equal(state.data?.hasMore, false);
+    await andLoad(() => webview.click('#refresh'));
+    await webview.expect('#empty', /^No visitors in this range\.$/);
+    assert.equal((await webview.read('#next')).disabled, true);
     assert.equal(visitorRequests(sim).length, 1);
   });
 
@@ -212,20 +254,19 @@ describe('visitor analytics', function () {
     const config = vscode.workspace.getConfiguration('mintlifyAgent');
     try {
       await config.update('analytics.pageSize', 0, vscode.ConfigurationTarget.Global);
-      const state = await waitFor('the notice', () => (panel.lastState?.notice ? panel.lastState : undefined));
-      assert.match(String(state.notice), /"mintlifyAgent\.analytics\.pageSize" is 0.*50 rows/);
+      await webview.expect('#notice', /"mintlifyAgent\.analytics\.pageSize" is 0.*50 rows/);
       await waitFor('the warning', () => user.messages.find((m) => m.level === 'warning' && /pageSize/.test(m.message)));
       await config.update('analytics.pageSize', 9999, vscode.ConfigurationTarget.Global);
-      await waitFor('the second notice', () => /9999/.test(String(panel.lastState?.notice)));
+      await webview.expect('#notice', /9999/);
       assert.equal(user.messages.filter((m) => /pageSize/.test(m.message)).length, 2, 'one warning per bad value');
     } finally {
       await config.update('analytics.pageSize', undefined, vscode.ConfigurationTarget.Global);
     }
-    await waitFor('the notice to go', () => panel.lastState?.notice === undefined);
+    await waitFor('the notice to go', async () => !(await webview.read('#notice')).visible);
   });
 
   it('an export cancelled half-way writes no file', async () => {
-    await act({ type: 'setRange', range: { kind: 'preset', preset: 'allTime' } });
+    await choose('allTime', /^All time$/);
     const folder = exportFolder();
     user.saveAs(vscode.Uri.file(join(folder, 'visitors.csv')));
     user.cancelAfterReports = 3;
@@ -233,20 +274,21 @@ describe('visitor analytics', function () {
     assert.equal(status.state, 'cancelled');
     assert.ok(status.requests >= 1 && status.requests < Math.ceil(sim.visitorsFor(PROJECT, {}).visitors.length / 250));
     assert.deepEqual(readdirSync(folder), [], 'no file, no temporary file');
+    await webview.expect('#export-status', /^Export cancelled after/);
   });
 
-  it('exports every row of the range to CSV with exactly ceil(N / 250) requests', async () => {
-    await act({ type: 'setRange', range: { kind: 'preset', preset: 'allTime' } });
+  it('exports every row of the range to CSV with exactly ceil(N / 250) requests, from the panel\'s button', async () => {
+    assert.equal(await webview.text('#range-label'), 'All time');
     const truth = sim.visitorsFor(PROJECT, {});
     const folder = exportFolder();
     const file = join(folder, 'visitors.csv');
     sim.clearRequests();
     user.saveAs(vscode.Uri.file(file));
-    const status = await vscode.commands.executeCommand<{ state: string; requests: number; rows: number }>('mintlifyAgent.exportVisitors');
-    assert.equal(status.state, 'done');
+    await webview.click('#export-csv');
+    const done = await webview.expect('#export-status', /^Exported /, 30_000);
     const pages = visitorRequests(sim);
     assert.equal(pages.length, Math.ceil(truth.visitors.length / 250));
-    assert.equal(status.requests, pages.length);
+    assert.match(done, new RegExp(`with ${pages.length} requests\\.$`));
     assert.ok(pages.every((r, i) => r.query.limit === '250' && r.query.offset === String(i * 250)));
     const [header, ...rows] = readCsv(readFileSync(file, 'utf8'));
     assert.deepEqual(header, ['path', 'human', 'ai', 'total']);
@@ -254,7 +296,7 @@ describe('visitor analytics', function () {
       rows.map(([path, human, ai, total]) => ({ path: unneutralise(path), human: Number(human), ai: Number(ai), total: Number(total) })),
       truth.visitors,
     );
-    assert.equal(status.rows, truth.visitors.length);
+    assert.equal(count(done.split(' rows')[0] ?? ''), truth.visitors.length);
     assert.deepEqual(readdirSync(folder), ['visitors.csv'], 'no temporary file left');
   });
 
@@ -277,14 +319,33 @@ describe('visitor analytics', function () {
   });
 
   it('opens the workspace page that matches a path', async () => {
-    await act({ type: 'openPath', path: '/quickstart' });
+    await webview.fill('#filter', 'quickstart');
+    await webview.expect('#scope-note', /match/);
+    await webview.click('#rows button.path[title="/quickstart"]');
     await waitFor('the doc to open', () => vscode.window.activeTextEditor?.document.uri.path.endsWith('/docs/quickstart.mdx'));
+  });
+
+  it('closing the panel aborts its load; the panel opened next asks afresh instead of waiting for it', async () => {
+    await vscode.commands.executeCommand('mintlifyAgent.openAnalytics'); // back to the panel from the doc
+    panel = await waitFor('the panel', () => s.analytics.panel());
+    await choose('last30', /^Last 30 days/);
+    sim.clearRequests();
+    sim.addFault({ fault: { kind: 'latency', ms: 30_000 }, times: 1, pathIncludes: '/visitors' });
+    await webview.click('#refresh'); // forgets the range's pages and asks again: a slow answer
+    await waitFor('the slow request', () => visitorRequests(sim).length === 1);
+    panel.dispose();
+    await vscode.commands.executeCommand('mintlifyAgent.openAnalytics');
+    panel = await waitFor('the new panel', () => s.analytics.panel());
+    // Had the closed panel's load stayed in flight, the new panel would wait on it, sending nothing.
+    await waitFor('a fresh request for the same page', () => visitorRequests(sim).length === 2, 10_000);
+    assert.deepEqual(visitorRequests(sim)[1]?.query, visitorRequests(sim)[0]?.query);
+    await webview.expect('#status', /^Fetched at/, 10_000);
   });
 
   it('a 429 says when to try again and keeps the rows', async () => {
     sim.addFault({ fault: { kind: 'rateLimit', retryAfterSeconds: 120 }, times: 1, pathIncludes: '/visitors' });
-    const state = await act({ type: 'refresh' });
-    assert.match(String(state.error?.message), /in 2 min/);
-    assert.ok(state.data);
+    await andLoad(() => webview.click('#refresh'));
+    await webview.expect('#alert-message', /in 2 min/);
+    assert.ok((await webview.count('#rows tr')) > 0, 'the rows stay');
   });
 });

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { TestSeam } from '../../src/extension';
 import { DEFAULT_TIMINGS } from '../../src/jobs/jobPoller';
 import type { Simulator } from '../simulator/server';
-import { KEY, PROJECT, requestsTo, ScriptedUser, seam, setProject, waitFor, withSimulator } from './support';
+import { EXTENSION_ID, KEY, PROJECT, requestsTo, ScriptedUser, seam, setProject, waitFor, withSimulator } from './support';
 
 /** Test-scale timings: the same scheduler, a minute shrunk to about a second. */
 const FAST = { ...DEFAULT_TIMINGS, fastIntervalMs: 100, fastPhaseMs: 1_500, intervalMs: 500, backoffBaseMs: 200, backoffMaxMs: 1_000, unfocusedFactor: 1, steadyBudgetPerHour: 1_000_000 };
@@ -99,14 +99,17 @@ describe('agent jobs', function () {
       assert.deepEqual(await treeItems(s), [], 'no project yet: the welcome view shows');
     });
 
-    it('asks for the project before starting a job, and sends nothing', async () => {
-      user.answerMessage = () => undefined;
+    it('asks for the project before the prompt, and its Set Project ID button sets it', async () => {
+      user.answerMessage = (m) => (m.actions.includes('Set Project ID') ? 'Set Project ID' : undefined);
+      // The only input box is the project's: the command stopped before asking for a prompt.
+      user.type((options) => {
+        assert.match(String(options.title ?? options.prompt), /project/i);
+        return PROJECT;
+      });
       await vscode.commands.executeCommand('mintlifyAgent.startJob');
-      const shown = user.lastMessage();
-      assert.match(String(shown?.message), /No Mintlify project ID/);
-      assert.ok(shown?.actions.includes('Set Project ID'));
-      assert.equal(sim.requests.length, 0);
-      await setProject(PROJECT);
+      const shown = user.messages.find((m) => /No Mintlify project ID/.test(m.message));
+      assert.ok(shown, 'the user was told');
+      assert.equal(user.inputBoxes.length, 1, 'no prompt box before the project is set');
       await waitFor('the store to switch project', () => s.store.projectId === PROJECT);
     });
   });
@@ -121,6 +124,8 @@ describe('agent jobs', function () {
       const posts = requestsTo(sim, 'POST', '/job');
       assert.equal(posts.length, 1);
       assert.deepEqual(posts[0]?.body, { prompt: 'Document the new webhooks page' });
+      const version = String((vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { version?: unknown }).version);
+      assert.equal(posts[0]?.userAgent, `mintlify-agent-analytics/${version} (VS Code ${vscode.version})`);
       jobId = s.store.all()[0].id;
       const item = await jobItem(s, jobId);
       assert.equal(item?.label, 'Document the new webhooks page');
@@ -146,8 +151,7 @@ describe('agent jobs', function () {
       assert.deepEqual(note.actions, ['Open Pull Request', 'Send Follow-up']);
       const polls = requestsTo(sim, 'GET', `/job/${jobId}`);
       assert.ok(polls.length >= 1);
-      const gaps = polls.slice(1).map((p, i) => p.at - polls[i].at);
-      assert.ok(gaps.every((gap) => gap >= FAST.fastIntervalMs), `never faster than the fast interval: ${gaps.join(', ')} ms`);
+      // (The spacing of polls is the scheduler's, tested with a fake clock in test/unit/jobPoller.test.ts.)
       // Never polled while terminal: the sentinel keeps being polled meanwhile.
       const sentinelBefore = requestsTo(sim, 'GET', `/job/${sentinel.id}`).length;
       await waitFor('three more polls of the sentinel', () => requestsTo(sim, 'GET', `/job/${sentinel.id}`).length >= sentinelBefore + 3);
@@ -186,33 +190,73 @@ describe('agent jobs', function () {
       await waitFor('the job to complete again', async () => (await jobItem(s, jobId))?.icon === 'pass');
       const polls = requestsTo(sim, 'GET', `/job/${jobId}`);
       assert.ok(polls.length >= 2, 'polled while active');
-      assert.ok(polls[0].at - requestsTo(sim, 'POST', `/job/${jobId}/message`)[0].at >= FAST.fastIntervalMs - 5, 'the first poll waits one fast interval');
     });
   });
 
   describe('poll timing after a follow-up', () => {
-    it('polls every fast interval during the fast phase, then at the steady interval, until the job finishes', async () => {
-      const job = sim.addJob(PROJECT, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/5', activeForMs: 3_000 });
+    // The scheduler's timing is unit-tested with a fake clock; here, that the follow-up puts the job
+    // on the fast schedule: its next poll is one fast interval after the answer, not a steady one.
+    it('schedules the next poll one fast interval after the follow-up, and polls until the job finishes', async () => {
+      const job = sim.addJob(PROJECT, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/5', activeForMs: 1_000 });
       user.type(job.id);
       await vscode.commands.executeCommand('mintlifyAgent.trackJob');
-      sim.clearRequests();
-      user.type('Make the steps numbered');
-      await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', job.id);
-      const sentAt = requestsTo(sim, 'POST', `/job/${job.id}/message`)[0].at;
+      s.tracker.poller.setTimings({ ...FAST, fastIntervalMs: 60_000, intervalMs: 3_600_000 });
+      try {
+        user.type('Make the steps numbered');
+        const before = Date.now();
+        await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', job.id);
+        const due = s.tracker.poller.nextDueAt(job.id);
+        assert.ok(due !== undefined && due >= before + 60_000 && due <= Date.now() + 60_000, 'due one fast interval after the answer');
+      } finally {
+        s.tracker.poller.setTimings(FAST);
+      }
       await waitFor('the job to complete', async () => (await jobItem(s, job.id))?.icon === 'pass');
-      const polls = requestsTo(sim, 'GET', `/job/${job.id}`).map((r) => r.at);
-      const fastEnd = sentAt + FAST.fastPhaseMs;
-      const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]);
-      // At the steady interval at most 2 polls fit in the fast phase; 4 or more prove the fast rate.
-      const fast = polls.filter((at) => at < fastEnd);
-      assert.ok(fast.length >= 4, `fast-phase polls: ${fast.length}`);
-      assert.ok(gaps(polls).every((gap) => gap >= FAST.fastIntervalMs), `never faster than the fast interval: ${gaps(polls).join(', ')}`);
-      // Past the fast phase (and the follow-up's round trip, which starts the poller's phase clock)
-      // polls are a steady interval apart.
-      const slow = polls.filter((at) => at >= fastEnd + 200);
-      assert.ok(slow.length >= 2, `steady-phase polls: ${slow.length}`);
-      assert.ok(gaps(slow).every((gap) => gap >= FAST.intervalMs), `steady gaps: ${gaps(slow).join(', ')}`);
       await vscode.commands.executeCommand('mintlifyAgent.stopTracking', job.id);
+    });
+  });
+
+  describe('a server that stalls', () => {
+    it('three stalled polls in a row and polling goes on: the job’s change shows within the timeout plus the backoff', async () => {
+      const config = vscode.workspace.getConfiguration('mintlifyAgent');
+      await config.update('requestTimeoutSeconds', 1, vscode.ConfigurationTarget.Global);
+      const job = sim.addJob(PROJECT, { activeForMs: 3_600_000 });
+      try {
+        user.type(job.id);
+        await vscode.commands.executeCommand('mintlifyAgent.trackJob');
+        sim.clearRequests();
+        sim.addFault({ fault: { kind: 'stallAfterHeaders' }, times: 3, method: 'GET', pathIncludes: job.id });
+        const stalled = () => requestsTo(sim, 'GET', `/job/${job.id}`).length >= 3;
+        // Each stalled poll ends at the 1 s deadline, then backs off (at most backoffMaxMs); generous for a loaded machine.
+        const perPoll = 1_000 + FAST.backoffMaxMs + FAST.intervalMs;
+        await waitFor('three stalled polls', stalled, 3 * perPoll + 10_000);
+        sim.archiveJob(PROJECT, job.id);
+        await waitFor('the archived job in the tree', async () => /archived/.test((await jobItem(s, job.id))?.description ?? ''), perPoll + 10_000);
+        assert.ok(requestsTo(sim, 'GET', `/job/${job.id}`).length >= 4, 'a fourth poll got through');
+      } finally {
+        await config.update('requestTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+        await vscode.commands.executeCommand('mintlifyAgent.stopTracking', job.id);
+      }
+    });
+  });
+
+  describe('results land where they were asked', () => {
+    it('a job created while the project setting changes is filed under the project it was sent to', async () => {
+      const prompt = 'Explain the SDK quickstart';
+      sim.addFault({ fault: { kind: 'latency', ms: 1_500 }, times: 1, method: 'POST' });
+      user.answerMessage = () => undefined;
+      user.type(prompt);
+      const running = vscode.commands.executeCommand('mintlifyAgent.startJob');
+      await waitFor('the POST to reach the server', () => requestsTo(sim, 'POST', `/${PROJECT}/job`).some((r) => JSON.stringify(r.body).includes(prompt)));
+      await setProject('other-project');
+      await waitFor('the other project', () => s.store.projectId === 'other-project');
+      await running;
+      assert.ok(!s.store.all().some((t) => t.prompts[0]?.text === prompt), 'not filed under the project current when the answer came');
+      await setProject(PROJECT);
+      await waitFor('the project again', () => s.store.projectId === PROJECT);
+      const filed = s.store.all().find((t) => t.prompts[0]?.text === prompt);
+      assert.ok(filed, 'filed under the project the request was sent to');
+      assert.ok(sim.peekJob(PROJECT, filed.id), 'the server made it in that project');
+      await vscode.commands.executeCommand('mintlifyAgent.stopTracking', filed.id);
     });
   });
 
@@ -255,15 +299,18 @@ describe('agent jobs', function () {
       user.restore();
     });
 
-    it('a 500 with an HTML body: says why, offers Retry, and the next prompt box has the unsent text', async () => {
+    it('a 500 with an HTML body: the job cannot tell, so it may have arrived; no plain Retry; the next prompt box has the text', async () => {
+      sim.clearRequests();
       sim.addFault({ fault: { kind: 'status', status: 500, html: true }, times: 1 });
       user.answerMessage = () => undefined;
       user.type('Rewrite the intro');
       await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', jobId);
       const shown = user.lastMessage();
-      assert.equal(shown?.level, 'error');
-      assert.match(String(shown?.message), /had a problem \(500\)/);
-      assert.ok(shown?.actions.includes('Retry'));
+      assert.equal(shown?.level, 'warning');
+      assert.match(String(shown?.message), /may have arrived: the Mintlify API answered 500/);
+      assert.deepEqual(shown?.actions, ['Open Job', 'Send Again (may duplicate)']);
+      assert.equal(requestsTo(sim, 'GET', `/job/${jobId}`).length, 1, 'the job was read once to check');
+      assert.equal(requestsTo(sim, 'POST', `/job/${jobId}/message`).length, 1, 'sent once');
       let offered: string | undefined;
       user.type((options) => {
         offered = options.value;
@@ -291,17 +338,78 @@ describe('agent jobs', function () {
       assert.equal(s.store.get(other.id), undefined, 'nothing was tracked');
     });
 
-    it('Retry sends the same prompt again', async () => {
+    it('a follow-up the server took but whose answer was lost is sent once, and the user is told it arrived', async () => {
+      const done = sim.addJob(PROJECT, { status: 'completed', prLink: null, outcome: 'noChanges' });
+      user.type(done.id);
+      await vscode.commands.executeCommand('mintlifyAgent.trackJob');
       sim.clearRequests();
-      sim.addFault({ fault: { kind: 'drop' }, times: 1 });
-      let retried = false;
-      user.answerMessage = (m) => (m.actions.includes('Retry') && !retried ? ((retried = true), 'Retry') : undefined);
+      sim.addFault({ fault: { kind: 'answerThenReset' }, times: 1, method: 'POST' });
+      user.answerMessage = () => undefined;
+      user.type('Add a troubleshooting section');
+      await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', done.id);
+      assert.equal(requestsTo(sim, 'POST', `/job/${done.id}/message`).length, 1, 'exactly one POST');
+      const told = user.lastMessage();
+      assert.equal(told?.level, 'info');
+      assert.match(String(told?.message), /Follow-up sent to .*the job shows it arrived/);
+      assert.deepEqual(s.store.get(done.id)?.prompts.map((p) => p.text), ['Add a troubleshooting section']);
+      assert.equal(s.store.get(done.id)?.unsentPrompt, undefined);
+      assert.equal(s.tracker.poller.isWatching(done.id), true, 'polled again as after a success');
+      await vscode.commands.executeCommand('mintlifyAgent.stopTracking', done.id);
+    });
+
+    it('when the job cannot tell, Send Again says it may duplicate and sends once more only when pressed', async () => {
+      const busy = sim.addJob(PROJECT, { activeForMs: 3_600_000 });
+      user.type(busy.id);
+      await vscode.commands.executeCommand('mintlifyAgent.trackJob');
+      sim.clearRequests();
+      sim.addFault({ fault: { kind: 'drop' }, times: 1, method: 'POST' });
+      let pressed = false;
+      user.answerMessage = (m) => (m.actions.includes('Send Again (may duplicate)') && !pressed ? ((pressed = true), 'Send Again (may duplicate)') : undefined);
       user.type('Rewrite the intro, shorter');
-      await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', jobId);
-      const posts = requestsTo(sim, 'POST', `/job/${jobId}/message`);
+      await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', busy.id);
+      const warned = user.messages.find((m) => /may have arrived/.test(m.message));
+      assert.ok(warned && !warned.actions.includes('Retry'), 'never a plain Retry');
+      const posts = requestsTo(sim, 'POST', `/job/${busy.id}/message`);
       assert.deepEqual(posts.map((p) => p.status), [0, 200]);
       assert.deepEqual(posts[1]?.body, { prompt: 'Rewrite the intro, shorter' });
-      assert.equal(s.store.get(jobId)?.unsentPrompt, undefined);
+      assert.equal(s.store.get(busy.id)?.unsentPrompt, undefined);
+      await vscode.commands.executeCommand('mintlifyAgent.stopTracking', busy.id);
+    });
+
+    it('a new job whose answer was lost: says one may have been created and offers Track Job, never Retry', async () => {
+      sim.clearRequests();
+      sim.addFault({ fault: { kind: 'answerThenReset' }, times: 1, method: 'POST' });
+      user.answerMessage = (m) => (m.actions.includes('Track Job…') ? 'Track Job…' : undefined);
+      user.type('Add a glossary page');
+      let trackBox: vscode.InputBoxOptions | undefined;
+      user.type((options) => {
+        trackBox = options;
+        return undefined;
+      });
+      await vscode.commands.executeCommand('mintlifyAgent.startJob');
+      const warned = user.messages.find((m) => /may have been created/.test(m.message));
+      assert.ok(warned, 'told that a job may exist');
+      assert.ok(!warned.actions.includes('Retry'));
+      assert.match(String(trackBox?.title), /Track Agent Job/, 'Track Job opened its box');
+      assert.equal(requestsTo(sim, 'POST', `/${PROJECT}/job`).length, 1, 'sent once');
+    });
+
+    it('after a 429 with Retry-After: 20, an immediate Retry sends nothing for 20 s, counting down, then sends', async function () {
+      this.timeout(90_000);
+      sim.clearRequests();
+      sim.addFault({ fault: { kind: 'rateLimit', retryAfterSeconds: 20 }, times: 1, method: 'POST' });
+      let clicked = false;
+      user.answerMessage = (m) => (m.actions.includes('Retry') && !clicked ? ((clicked = true), 'Retry') : undefined);
+      user.type('Mention the rate limit');
+      const running = vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', jobId);
+      await waitFor('the Retry click', () => clicked);
+      const first = requestsTo(sim, 'POST', `/job/${jobId}/message`);
+      assert.equal(first.length, 1);
+      await running;
+      const posts = requestsTo(sim, 'POST', `/job/${jobId}/message`);
+      assert.deepEqual(posts.map((p) => p.status), [429, 200], 'sent once more, after the wait');
+      assert.ok(posts[1].at - posts[0].at >= 20_000, `the second POST waited out Retry-After (${posts[1].at - posts[0].at} ms)`);
+      assert.ok(user.progressReports.some((r) => /Sending in \d+ s/.test(r)), 'the wait was shown as a countdown');
     });
 
     it('a 429 says when to try again', async () => {

@@ -54,6 +54,8 @@ describe('page readers', function () {
 
   before(async () => {
     s = await seam();
+    // A docs page left open by another suite would fetch as soon as the key and project change.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     sim = await withSimulator({ analyticsLimitPerHour: 1_000, pathCount: PATHS });
     const user = new ScriptedUser(s.ui);
     user.type(KEY);
@@ -62,6 +64,7 @@ describe('page readers', function () {
     await setProject(PROJECT);
     root = vscode.workspace.workspaceFolders![0].uri;
     await s.readers.readers.setPreset('last30');
+    await s.readers.statusBar.whenSettled();
     await s.readers.readers.store.clear();
     sim.clearRequests();
   });

@@ -42,6 +42,8 @@ export class ScriptedUser {
   readonly messages: ShownMessage[] = [];
   readonly inputBoxes: vscode.InputBoxOptions[] = [];
   readonly opened: string[] = [];
+  /** Every progress message reported, in order (a countdown shows here). */
+  readonly progressReports: string[] = [];
   private readonly inputs: ((options: vscode.InputBoxOptions) => string | undefined)[] = [];
   private readonly picks: ((items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined)[] = [];
   private readonly saves: (vscode.Uri | undefined)[] = [];
@@ -83,7 +85,8 @@ export class ScriptedUser {
       const cancel = new vscode.CancellationTokenSource();
       let reports = 0;
       const progress = {
-        report: () => {
+        report: (value: { message?: string }) => {
+          if (value.message) this.progressReports.push(value.message);
           if (this.cancelAfterReports !== undefined && ++reports >= this.cancelAfterReports) cancel.cancel();
         },
       };

@@ -1,6 +1,6 @@
 // Fault injection: rules that replace (or delay) the simulator's normal answer.
 
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { errorReply, jsonReply, type Reply } from './http';
 import type { Fault, FaultRule } from './types';
 
@@ -22,6 +22,7 @@ export class FaultRules {
       throw new Error('a status fault needs a status in 200..599');
     }
     if (fault.kind === 'latency' && !(fault.ms >= 0)) throw new Error('a latency fault needs ms >= 0');
+    if (fault.kind === 'trickle' && fault.intervalMs !== undefined && !(fault.intervalMs > 0)) throw new Error('a trickle fault needs intervalMs > 0');
     this.rules.push({ rule, left: times ?? Number.POSITIVE_INFINITY });
   }
 
@@ -77,4 +78,41 @@ export function brokenVisitorsReply(): Reply {
     totals: { human: 1204, ai: 318, total: 1390 },
     visitors: { '/quickstart': { human: 12, ai: 3, total: 14 } },
   });
+}
+
+/** The faults that change how an answer is delivered rather than what it says. */
+export type DeliveryFault = Extract<Fault, { kind: 'stallAfterHeaders' | 'trickle' | 'answerThenReset' }>;
+
+export function isDeliveryFault(fault: Fault | undefined): fault is DeliveryFault {
+  return fault?.kind === 'stallAfterHeaders' || fault?.kind === 'trickle' || fault?.kind === 'answerThenReset';
+}
+
+/**
+ * Writes the headers (with the full Content-Length, so the client waits for the rest) and then
+ * misbehaves. `later` runs a callback on a timer the simulator clears when it closes.
+ */
+export function deliverBadly(res: ServerResponse, reply: Reply, fault: DeliveryFault, later: (ms: number, action: () => void) => void): void {
+  const body = Buffer.from(reply.body);
+  res.writeHead(reply.status, { 'Content-Type': reply.contentType, 'Content-Length': body.length, 'Cache-Control': 'no-store', ...reply.headers });
+  const half = Math.max(1, Math.floor(body.length / 2));
+  switch (fault.kind) {
+    case 'stallAfterHeaders':
+      res.write(body.subarray(0, half));
+      return;
+    case 'answerThenReset':
+      res.write(body.subarray(0, half), () => res.destroy());
+      return;
+    case 'trickle': {
+      const intervalMs = fault.intervalMs ?? 1000;
+      const next = (at: number) => {
+        if (res.destroyed) return;
+        if (at >= body.length) return void res.end();
+        res.write(body.subarray(at, at + 1));
+        later(intervalMs, () => next(at + 1));
+      };
+      res.flushHeaders();
+      later(intervalMs, () => next(0));
+      return;
+    }
+  }
 }

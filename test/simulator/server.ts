@@ -12,7 +12,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import {
   brokenVisitorsReply,
+  deliverBadly,
   FaultRules,
+  isDeliveryFault,
   malformedJsonReply,
   rateLimitFaultReply,
   statusFaultReply,
@@ -242,6 +244,7 @@ class SimulatorServer implements Simulator {
     const method = req.method ?? 'GET';
     const record: RecordedRequest = { method, rawPath, segments, query: Object.fromEntries(params), status: 0, at: this.now() };
     if (req.headers.authorization !== undefined) record.authorization = req.headers.authorization;
+    if (req.headers['user-agent'] !== undefined) record.userAgent = req.headers['user-agent'];
     this.requests.push(record);
 
     const route = decoded ? matchRoute(segments) : undefined;
@@ -255,8 +258,16 @@ class SimulatorServer implements Simulator {
       ({ text, tooLarge }) => {
         if (text !== '') record.body = parseOrRaw(text);
         const incoming: Incoming = { record, route, params, headers: req.headers, body: text, bodyTooLarge: tooLarge };
+        // Never answered: not served either, the socket stays open until the client gives up.
+        if (fault?.kind === 'noAnswer') return;
         const delay = this.latencyMs + (fault?.kind === 'latency' ? fault.ms : 0);
-        this.later(delay, () => send(res, record, this.answer(incoming, fault)));
+        this.later(delay, () => {
+          const reply = this.answer(incoming, fault);
+          if (isDeliveryFault(fault) && !res.destroyed) {
+            record.status = reply.status;
+            deliverBadly(res, reply, fault, (ms, action) => this.later(ms, action));
+          } else send(res, record, reply);
+        });
       },
       () => {
         // The client went away before sending its body: there is no one to answer.
@@ -339,6 +350,10 @@ class SimulatorServer implements Simulator {
     switch (fault.kind) {
       case 'latency':
       case 'drop':
+      case 'noAnswer':
+      case 'stallAfterHeaders':
+      case 'trickle':
+      case 'answerThenReset':
         return undefined;
       case 'status':
         return statusFaultReply(fault);

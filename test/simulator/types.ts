@@ -46,6 +46,8 @@ export interface RecordedRequest {
   query: Record<string, string>;
   /** The Authorization header as received. Never logged anywhere else. */
   authorization?: string;
+  /** The User-Agent header as received. */
+  userAgent?: string;
   /** Parsed JSON body if any, or the raw string if it was not JSON. */
   body?: unknown;
   /** Status the simulator answered; 0 while pending or if nothing was delivered (dropped connection). */
@@ -91,7 +93,15 @@ export type Fault =
   /** 429 {error}; Retry-After only when retryAfterSeconds is given. */
   | { kind: 'rateLimit'; retryAfterSeconds?: number }
   /** Visitors only: 200 with the real totals, visitors: [] and hasMore: true. */
-  | { kind: 'emptyPageHasMore' };
+  | { kind: 'emptyPageHasMore' }
+  /** Served normally (state changes happen), then the headers and half the body, then silence. */
+  | { kind: 'stallAfterHeaders' }
+  /** Served normally, the body one byte every `intervalMs` (default 1000). */
+  | { kind: 'trickle'; intervalMs?: number }
+  /** Not served at all: the request is read and never answered, the socket stays open. */
+  | { kind: 'noAnswer' }
+  /** Served normally (a follow-up is applied), then the socket is reset mid-body: the answer is lost. */
+  | { kind: 'answerThenReset' };
 
 export interface FaultRule {
   fault: Fault;

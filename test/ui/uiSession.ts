@@ -35,10 +35,10 @@ export class UiSession {
   private simulator: Simulator | undefined;
   private readonly logFile = path.join(ARTIFACTS_DIR, 'host.log');
 
-  private constructor() {}
+  private constructor(private readonly extraSettings: Record<string, unknown> = {}) {}
 
-  static async start(progress: (line: string) => void): Promise<UiSession> {
-    const session = new UiSession();
+  static async start(progress: (line: string) => void, userSettings: Record<string, unknown> = {}): Promise<UiSession> {
+    const session = new UiSession(userSettings);
     try {
       await session.init(progress);
       return session;
@@ -51,6 +51,17 @@ export class UiSession {
   get sim(): Simulator {
     if (!this.simulator) throw new Error('The simulator is not running.');
     return this.simulator;
+  }
+
+  /** The workbench's URL: another page opening it in the same browser context is a second window. */
+  get url(): string {
+    if (!this.host) throw new Error('The host is not running.');
+    return this.host.url;
+  }
+
+  get userDataDir(): string {
+    if (!this.host) throw new Error('The host is not running.');
+    return this.host.userDataDir;
   }
 
   get workbench(): Workbench {
@@ -98,7 +109,7 @@ export class UiSession {
       workspaceFolder: this.workspaceFolder,
       extensionDevelopmentPath: repoRoot,
       serverMain,
-      userSettings: { 'mintlifyAgent.apiBaseUrl': this.simulator.url },
+      userSettings: { 'mintlifyAgent.apiBaseUrl': this.simulator.url, ...this.extraSettings },
       log,
       output: (source, line) => log(`[${source}] ${line}`),
     });

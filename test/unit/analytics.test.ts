@@ -7,21 +7,24 @@ import type { VisitorRow, VisitorsPage } from '../../src/api/schemas';
 import { addDays, localToday, parseDay, resolveRange, type ResolvedRange } from '../../src/analytics/dateRange';
 import { CSV_HEADER, csvField, toCsv, toJson } from '../../src/analytics/exportFormats';
 import { contentSecurityPolicy, panelHtml } from '../../src/analytics/panelHtml';
+import { webviewStrings } from '../../src/analytics/webviewStrings';
+import { format } from '../../src/shared/format';
 import { ExportLimitError, fetchAllVisitors, PageCache, VisitorsPager, type FetchVisitors, type PageKey } from '../../src/analytics/visitorsQuery';
 import { MAX_PAGE, MAX_PATH_LENGTH, parseRestoredView, parseWebviewMessage, type RangeSelection } from '../../src/shared/protocol';
 import { readCsv } from '../support/csv';
+import { l10n } from '../support/l10n';
 
 const preset = (id: Extract<RangeSelection, { kind: 'preset' }>['preset']): RangeSelection => ({ kind: 'preset', preset: id });
 const custom = (from: string, to: string): RangeSelection => ({ kind: 'custom', from, to });
 
 function resolved(selection: RangeSelection, today: string): ResolvedRange {
-  const result = resolveRange(selection, today);
+  const result = resolveRange(selection, today, l10n);
   assert.ok(result.ok, result.ok ? '' : result.message);
   return result.range;
 }
 
 function refused(selection: RangeSelection, today = '2025-03-07'): string {
-  const result = resolveRange(selection, today);
+  const result = resolveRange(selection, today, l10n);
   assert.equal(result.ok, false);
   return result.ok ? '' : result.message;
 }
@@ -424,7 +427,8 @@ describe('fetchAllVisitors (export paging)', () => {
 });
 
 describe('panel HTML', () => {
-  const html = panelHtml({ cspSource: 'https://webview.example', scriptUri: 'https://webview.example/dist/webview.js', styleUri: 'https://webview.example/media/analytics.css', nonce: 'abc123' });
+  const input = { cspSource: 'https://webview.example', scriptUri: 'https://webview.example/dist/webview.js', styleUri: 'https://webview.example/media/analytics.css', nonce: 'abc123' };
+  const html = panelHtml({ ...input, strings: webviewStrings(l10n) });
   it('has a strict content security policy', () => {
     assert.equal(
       contentSecurityPolicy('https://webview.example', 'abc123'),
@@ -439,5 +443,33 @@ describe('panel HTML', () => {
   });
   it('labels every control', () => {
     for (const id of ['preset', 'from', 'to', 'page-size', 'filter']) assert.match(html, new RegExp(`<label for="${id}">`));
+  });
+  it('shows the words it is given, as text, and hands the whole set to the webview script', () => {
+    // A translation that happens to contain markup must stay text in the static HTML and in data-strings.
+    const strings = { ...webviewStrings(l10n), dateRange: 'Zeitraum <b>&</b>', presets: { ...webviewStrings(l10n).presets, last7: 'Letzte 7 Tage' } };
+    const translated = panelHtml({ ...input, strings, lang: 'de' });
+    assert.match(translated, /<html lang="de">/);
+    assert.match(translated, /<label for="preset">Zeitraum &lt;b&gt;&amp;&lt;\/b&gt;<\/label>/);
+    assert.match(translated, /<option value="last7">Letzte 7 Tage<\/option>/);
+    assert.doesNotMatch(translated, /<b>/);
+    const attribute = /data-strings="([^"]*)"/.exec(translated)?.[1] ?? '';
+    const decoded = attribute.replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+    assert.deepEqual(JSON.parse(decoded), strings);
+  });
+});
+
+describe('webview strings', () => {
+  it('every text the webview shows is worded by the extension, none empty', () => {
+    const strings = webviewStrings(l10n);
+    const empty = Object.entries(strings).filter(([, value]) => typeof value === 'string' && !value.trim());
+    assert.deepEqual(empty, []);
+    assert.deepEqual(Object.values(strings.presets), ['Last 7 days', 'Last 30 days', 'Last 90 days', 'This month', 'All time']);
+  });
+  it('fills the placeholders the way vscode.l10n.t does', () => {
+    const strings = webviewStrings(l10n);
+    assert.equal(format(strings.fromMemory, '2', '10:15'), 'Page 2 from memory, fetched at 10:15. Refresh fetches it again.');
+    assert.equal(format(strings.exported, '1,200', 'visitors.csv', '5'), 'Exported 1,200 rows to visitors.csv with 5 requests.');
+    assert.equal(format('{0} of {1}, {2}', 'a', 'b'), 'a of b, {2}', 'a missing value leaves its placeholder');
+    assert.equal(format('{0}', '{1}', 'x'), '{1}', 'a value is not read as a template again');
   });
 });

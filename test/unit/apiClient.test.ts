@@ -3,11 +3,44 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApiClient, type ApiClient, ApiError, type ApiErrorKind } from '../../src/api';
+import { createApiClient, type ApiClient, ApiError, type ApiErrorKind, type DeadlineTimers, sendOutcome } from '../../src/api';
 import { startSimulator, type Simulator } from '../simulator/server';
 
 const PROJECT = 'demo-project';
 const KEY = 'mint_unit_test_key';
+
+/** Deadline timers the test fires by hand: no test waits on a real clock. */
+class ManualTimers implements DeadlineTimers {
+  private readonly pending = new Map<number, () => void>();
+  private next = 0;
+  armed: number[] = [];
+  setTimeout(callback: () => void, ms: number): unknown {
+    this.pending.set(++this.next, callback);
+    this.armed.push(ms);
+    return this.next;
+  }
+  clearTimeout(handle: unknown): void {
+    this.pending.delete(handle as number);
+  }
+  get count(): number {
+    return this.pending.size;
+  }
+  fireAll(): void {
+    for (const [handle, callback] of [...this.pending]) {
+      this.pending.delete(handle);
+      callback();
+    }
+  }
+}
+
+/** Polls a condition with a bound (the simulator answers in its own time). */
+async function until(what: string, condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 async function rejectsWith(promise: Promise<unknown>, kind: ApiErrorKind): Promise<ApiError> {
   try {
@@ -240,10 +273,90 @@ describe('API client against the simulator', () => {
       assert.equal(sim.requests.length, 1);
     });
 
-    it('a slow server is a timeout', async () => {
-      api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => KEY, timeoutMs: () => 200 });
-      sim.addFault({ fault: { kind: 'latency', ms: 2_000 }, times: 1 });
-      await rejectsWith(api.getJob(PROJECT, sim.addJob(PROJECT).id), 'timeout');
+    it('a slow server is a timeout when the deadline passes, and not before', async () => {
+      const timers = new ManualTimers();
+      api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => KEY, timeoutMs: () => 1_234, timers });
+      sim.addFault({ fault: { kind: 'latency', ms: 60_000 }, times: 1 });
+      let settled = false;
+      const call = rejectsWith(api.getJob(PROJECT, sim.addJob(PROJECT).id), 'timeout').finally(() => (settled = true));
+      await until('the request to arrive', () => sim.requests.length === 1);
+      assert.deepEqual(timers.armed, [1_234], 'one deadline per attempt, of the configured length');
+      assert.equal(settled, false, 'still waiting before the deadline');
+      timers.fireAll();
+      const error = await call;
+      assert.equal(error.reached, 'maybe');
+    });
+
+    for (const fault of [{ kind: 'stallAfterHeaders' }, { kind: 'trickle', intervalMs: 50 }, { kind: 'noAnswer' }] as const) {
+      it(`the deadline ends a server that does ${fault.kind} (the body read too)`, async () => {
+        const timers = new ManualTimers();
+        api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => KEY, timers });
+        sim.addFault({ fault, times: 1 });
+        const job = sim.addJob(PROJECT);
+        const call = rejectsWith(api.getJob(PROJECT, job.id), 'timeout');
+        // Headers (and for a trickle, some bytes) are on their way before the deadline fires.
+        await until('the request to arrive', () => sim.requests.length === 1 && (fault.kind === 'noAnswer' || sim.requests[0]?.status === 200));
+        timers.fireAll();
+        await call;
+        assert.equal(timers.count, 0, 'the deadline is cleared once the attempt ends');
+      });
+    }
+
+    it('a stalled POST is an outcome the caller cannot know', async () => {
+      const timers = new ManualTimers();
+      api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => KEY, timers });
+      const job = sim.addJob(PROJECT, { status: 'completed' });
+      sim.addFault({ fault: { kind: 'stallAfterHeaders' }, times: 1, method: 'POST' });
+      const call = rejectsWith(api.sendMessage(PROJECT, job.id, 'again'), 'timeout');
+      await until('the answer to start', () => sim.requests[0]?.status === 200);
+      timers.fireAll();
+      assert.equal(sendOutcome(await call), 'unknown');
+    });
+
+    it('an answer cut off after the server acted is a network error of unknown outcome', async () => {
+      const job = sim.addJob(PROJECT, { status: 'completed' });
+      sim.addFault({ fault: { kind: 'answerThenReset' }, times: 1, method: 'POST' });
+      const error = await rejectsWith(api.sendMessage(PROJECT, job.id, 'again'), 'network');
+      assert.equal(sendOutcome(error), 'unknown');
+      assert.equal(sim.peekJob(PROJECT, job.id)?.status, 'active', 'the server took the message');
+      assert.equal(sim.requests.length, 1);
+    });
+
+    it('a refused connection was not sent; a 4xx was refused; a 5xx is unknown', async () => {
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const port = (closed.address() as AddressInfo).port;
+      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      baseUrl = `http://127.0.0.1:${port}`;
+      assert.equal(sendOutcome(await rejectsWith(api.createJob(PROJECT, 'hi'), 'network')), 'notSent');
+      baseUrl = sim.url;
+      key = undefined;
+      assert.equal(sendOutcome(await rejectsWith(api.createJob(PROJECT, 'hi'), 'noApiKey')), 'notSent');
+      key = KEY;
+      sim.addFault({ fault: { kind: 'status', status: 400 }, times: 1 });
+      assert.equal(sendOutcome(await rejectsWith(api.createJob(PROJECT, 'hi'), 'invalidRequest')), 'refused');
+      sim.addFault({ fault: { kind: 'rateLimit', retryAfterSeconds: 5 }, times: 1 });
+      assert.equal(sendOutcome(await rejectsWith(api.createJob(PROJECT, 'hi'), 'rateLimited')), 'refused');
+      sim.addFault({ fault: { kind: 'status', status: 504, html: true }, times: 1 });
+      assert.equal(sendOutcome(await rejectsWith(api.createJob(PROJECT, 'hi'), 'serverError')), 'unknown');
+    });
+
+    it('every request names the extension and VS Code in its User-Agent', async () => {
+      const seen: (string | undefined)[] = [];
+      const echo = createServer((req, res) => {
+        seen.push(req.headers['user-agent']);
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ id: 'job_1', status: 'active' }));
+      });
+      await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+      try {
+        const ua = 'mintlify-agent-analytics/1.2.3 (VS Code 1.100.0)';
+        const client = createApiClient({ baseUrl: () => `http://127.0.0.1:${(echo.address() as AddressInfo).port}`, getApiKey: async () => KEY, userAgent: ua });
+        await client.getJob(PROJECT, 'job_1');
+        await client.createJob(PROJECT, 'hi');
+        assert.deepEqual(seen, [ua, ua]);
+      } finally {
+        echo.close();
+      }
     });
 
     it('a cancelled request is reported as cancelled', async () => {
@@ -286,7 +399,10 @@ describe('API client against the simulator', () => {
       await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
       try {
         const client = createApiClient({ baseUrl: () => `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`, getApiKey: async () => KEY });
-        await rejectsWith(client.getJob(PROJECT, 'job_1'), 'network');
+        const error = await rejectsWith(client.getJob(PROJECT, 'job_1'), 'redirectRefused');
+        assert.equal(error.status, 302);
+        assert.match(error.message, /redirected/);
+        assert.match(error.message, /key was not sent/);
         assert.deepEqual(seenElsewhere, []);
       } finally {
         redirecting.close();

@@ -65,6 +65,29 @@ function setup(answer: (jobId: string, call: number) => Answer, verdict: (jobId:
 const ok = { value: 'active' };
 
 describe('JobPoller', () => {
+  it('on standby sends nothing, and on taking over counts from the last read another window made', async () => {
+    const { clock, poller, times } = setup(() => ok);
+    poller.setStandby(true);
+    poller.watch('j', { lastAt: 0 });
+    await clock.advance(100_000);
+    assert.deepEqual(times(), [], 'another window polls');
+    poller.noteShared('j', 90_000, undefined);
+    poller.setStandby(false);
+    await clock.advance(60_000);
+    assert.deepEqual(times(), [150], 'one steady interval after the other window\'s read, not at once');
+    poller.dispose();
+  });
+
+  it('opens a fast phase that another window opened', async () => {
+    const { clock, poller, times } = setup(() => ok);
+    poller.watch('j', { lastAt: 0 });
+    await clock.advance(1_000);
+    poller.noteShared('j', 1_000, 61_000);
+    await clock.advance(15_000);
+    assert.deepEqual(times(), [6, 11, 16]);
+    poller.dispose();
+  });
+
   it('polls every 5 s for the first minute after a follow-up, then every minute', async () => {
     const { clock, poller, times } = setup(() => ok);
     poller.watch('j', { fast: true });
@@ -241,5 +264,50 @@ describe('JobPoller', () => {
     poller.dispose();
     assert.equal(calls[0]?.signal.aborted, true);
     assert.equal(clock.pendingTimers, 0);
+  });
+
+  describe('requests that would never end', () => {
+    /** A fetch that, like the API client, rejects when its signal aborts, and otherwise hangs on the first call. */
+    function hangingSetup() {
+      const clock = new FakeClock();
+      const calls: { jobId: string; signal: AbortSignal }[] = [];
+      const poller = new JobPoller(
+        {
+          fetch(jobId, signal) {
+            calls.push({ jobId, signal });
+            if (calls.filter((c) => c.jobId === jobId).length > 1) return Promise.resolve('active');
+            return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new ApiError('cancelled', 'aborted'))));
+          },
+          onResult: () => 'continue',
+          random: () => 1,
+        },
+        DEFAULT_TIMINGS,
+        clock,
+      );
+      return { clock, calls, poller };
+    }
+
+    it('a key change aborts the polls in flight with the old key and asks again at once', async () => {
+      const { clock, calls, poller } = hangingSetup();
+      poller.watch('a', { pollNow: true });
+      await clock.advance(0);
+      assert.equal(calls.length, 1);
+      poller.restartInFlight();
+      await clock.advance(0);
+      assert.equal(calls[0]?.signal.aborted, true);
+      assert.equal(calls.length, 2, 'polled again without waiting an interval');
+      assert.equal(calls[1]?.signal.aborted, false);
+    });
+
+    it('Stop Tracking aborts the poll in flight for that job only', async () => {
+      const { clock, calls, poller } = hangingSetup();
+      poller.watch('a', { pollNow: true });
+      poller.watch('b', { pollNow: true });
+      await clock.advance(0);
+      poller.unwatch('a');
+      await clock.advance(0);
+      assert.deepEqual(calls.map((c) => [c.jobId, c.signal.aborted]), [['a', true], ['b', false]]);
+      assert.equal(poller.isWatching('a'), false);
+    });
   });
 });

@@ -122,7 +122,9 @@ async function interleaving(seed: number, fsFor: () => SyncFs, windows: number, 
   for (const text of prompts) assert.ok(kept.has(text), `seed ${seed}: prompt "${text}" lost`);
 }
 
-describe('shared store: the merge', () => {
+describe('shared store: the merge', function () {
+  // Thousands of interleavings: seconds of work, more on a loaded machine.
+  this.timeout(120_000);
   it('keeps every change of every window over 2,000 random interleavings of three writers (in memory)', async () => {
     let time = 1_000;
     // Every window reads the same clock that stands still for a while: many writes share a millisecond.

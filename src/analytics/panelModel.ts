@@ -1,0 +1,325 @@
+// The Visitor Analytics panel's view state, without vscode: what is shown (range, page, page size,
+// the rows last loaded, the error or setup hint, the export status), which request that takes, and
+// every message the webview is sent. The panel class (analyticsPanel.ts) only wires VS Code to it:
+// webview messages and settings in, `send` out. Unit tests drive it with a fake pager and clock.
+import { isApiError } from '../api/errors';
+import {
+  parseRestoredView,
+  type ExportFormat,
+  type ExportStatus,
+  type ExtensionMessage,
+  type LoadedData,
+  type ViewQuery,
+  type ViewState,
+  type WebviewMessage,
+} from '../shared/protocol';
+import { Comparison, type FetchPrevious } from './comparison';
+import { localToday, resolveRange, type Day, type RangeResult } from './dateRange';
+import type { ExportRequest } from './export';
+import type { L10n } from '../errorMessages';
+import { loadFailureView, noProjectSetup, rateLimitMessage } from './loadFailure';
+import type { LoadedPage, PageKey } from './visitorsQuery';
+
+/** The part of VisitorsPager the panel uses. */
+export interface PagerPort {
+  cached(key: PageKey, page: number): LoadedPage | undefined;
+  load(key: PageKey, page: number, options: { refresh?: boolean; signal?: AbortSignal }): Promise<LoadedPage>;
+}
+
+/** What the panel takes from the settings. */
+export interface PanelSettings {
+  projectId: string | undefined;
+  pageSize: number;
+  /** A line for the panel when the page size setting is out of range. */
+  notice: string | undefined;
+}
+
+export interface PanelModelDeps {
+  pager: PagerPort;
+  log: { warn(message: string): void; error(message: string | Error): void };
+  /** Posts to the webview. Called only after its `ready`: before, it would not be listening. */
+  send(message: ExtensionMessage): void;
+  /** `vscode.l10n` in the extension, a plain formatter in unit tests. */
+  l10n: L10n;
+  now?: () => number;
+  /** The user's calendar day; by default from `now`. A panel open past midnight moves its presets. */
+  today?: () => Day;
+  /**
+   * Analytics requests this hour across windows (issue 9's shared ledger), shown in the panel as
+   * "N analytics requests this hour"; undefined while there is no ledger to ask.
+   */
+  requestsThisHour?: () => number | undefined;
+  /** The previous period's rows for "Compare with previous period"; without it the toggle says it is unavailable. */
+  fetchPrevious?: FetchPrevious;
+}
+
+/** Messages the view state answers; the panel class handles openPath, runCommand and export. */
+export type ViewMessage = Extract<WebviewMessage, { type: 'ready' | 'setRange' | 'setPage' | 'setPageSize' | 'refresh' | 'retry' | 'setCompare' }>;
+
+export const DEFAULT_PRESET = 'last30';
+
+export class PanelModel {
+  private readonly now: () => number;
+  private readonly today: () => Day;
+  private projectId: string | undefined;
+  private settingsPageSize: number;
+  private notice: string | undefined;
+  private view: ViewQuery;
+  private setup: ViewState['setup'];
+  private loading = false;
+  /** The rows last loaded and the view (identity) they were loaded for. */
+  private data: { loaded: Omit<LoadedData, 'current'>; identity: string } | undefined;
+  private error: ViewState['error'];
+  /** The view whose load ended (rows or an error): showing it again needs no request. */
+  private settledFor: string | undefined;
+  /** After a 429, no request leaves before this time (epoch ms); the error says when. */
+  private retryAt = 0;
+  /** Only the newest load may change what is shown. */
+  private loadSeq = 0;
+  private ready = false;
+  private exportStatus: ExportStatus | undefined;
+  /** Aborted when the panel closes: what is in flight for it stops. */
+  private readonly lifetime = new AbortController();
+  private readonly comparison: Comparison;
+
+  constructor(
+    private readonly deps: PanelModelDeps,
+    settings: PanelSettings,
+  ) {
+    this.now = deps.now ?? Date.now;
+    this.today = deps.today ?? (() => localToday(new Date(this.now())));
+    this.projectId = settings.projectId;
+    this.settingsPageSize = settings.pageSize;
+    this.notice = settings.notice;
+    this.view = { range: { kind: 'preset', preset: DEFAULT_PRESET }, page: 1, pageSize: settings.pageSize };
+    this.comparison = new Comparison(deps.fetchPrevious);
+  }
+
+  /** What the webview shows now. */
+  get state(): ViewState {
+    const range = this.resolve();
+    const identity = this.identity(range);
+    return {
+      projectId: this.projectId,
+      setup: this.setup,
+      view: this.view,
+      resolved: range.ok ? { from: range.range.from, to: range.range.to, label: range.range.label } : undefined,
+      rangeError: range.ok ? undefined : range.message,
+      loading: this.loading,
+      data: this.data && { ...this.data.loaded, current: this.data.identity === identity },
+      error: this.error,
+      notice: this.notice,
+      requestsThisHour: this.deps.requestsThisHour?.(),
+      compare: this.comparison.view(this.projectId, range.ok ? range.range : undefined, this.data && this.data.identity === identity ? this.data.loaded : undefined),
+    };
+  }
+
+  get project(): string | undefined {
+    return this.projectId;
+  }
+
+  /** Acts on a (validated) message from the webview; resolves when the load it caused has ended. */
+  async handle(message: ViewMessage): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        return this.onReady(message.restore);
+      case 'setRange':
+        this.view = { ...this.view, range: message.range, page: 1 };
+        return this.load();
+      case 'setPage':
+        if (!this.canGoTo(message.page)) {
+          this.deps.log.warn(`ignored a move to page ${message.page}: the panel offers only earlier pages, or the next while there is more`);
+          return this.post();
+        }
+        this.view = { ...this.view, page: message.page };
+        return this.load();
+      case 'setPageSize':
+        if (message.pageSize === this.view.pageSize) return this.post();
+        this.view = { ...this.view, pageSize: message.pageSize, page: 1 };
+        return this.load();
+      case 'refresh':
+        return this.load({ refresh: true });
+      case 'retry':
+        return this.load();
+      case 'setCompare':
+        this.comparison.set(message.on);
+        return this.compare();
+    }
+  }
+
+  /** The settings changed: a new page size or project starts again on page 1. */
+  async settingsChanged(settings: PanelSettings): Promise<void> {
+    this.notice = settings.notice;
+    let reload = false;
+    if (settings.pageSize !== this.settingsPageSize) {
+      this.settingsPageSize = settings.pageSize;
+      this.view = { ...this.view, pageSize: settings.pageSize, page: 1 };
+      reload = true;
+    }
+    if (settings.projectId !== this.projectId) {
+      this.projectId = settings.projectId;
+      // Another project's rows are not "the last good data" of this one.
+      this.data = undefined;
+      this.error = undefined;
+      this.setup = undefined;
+      this.view = { ...this.view, page: 1 };
+      reload = true;
+    }
+    return reload ? this.load() : this.post();
+  }
+
+  /** A new key can fix a 401, a 403 or a missing key; rows already on screen need no new request. */
+  async apiKeyChanged(): Promise<void> {
+    if (this.setup?.action === 'setApiKey' || this.error) await this.load();
+  }
+
+  /** What an export takes while the panel is open: its project and range. */
+  exportRequest(format: ExportFormat): ExportRequest | undefined {
+    const range = this.resolve();
+    return this.projectId && range.ok ? { projectId: this.projectId, range: range.range, format } : undefined;
+  }
+
+  showExportStatus(status: ExportStatus): void {
+    this.exportStatus = status;
+    this.send({ type: 'export', status });
+  }
+
+  /** The panel closed: what is in flight for it is aborted, and nothing more is sent. */
+  dispose(): void {
+    this.lifetime.abort();
+  }
+
+  private get disposed(): boolean {
+    return this.lifetime.signal.aborted;
+  }
+
+  // ---- Loading ------------------------------------------------------------------------------------
+
+  /** The previous period's rows, when comparing: shown loading, then compared. */
+  private async compare(): Promise<void> {
+    const range = this.resolve();
+    this.post();
+    await this.comparison.load(this.projectId, range.ok ? range.range : undefined);
+    if (!this.disposed) this.post();
+  }
+
+  private resolve(): RangeResult {
+    return resolveRange(this.view.range, this.today(), this.deps.l10n);
+  }
+
+  /** Names what is on screen: two loads with the same identity show the same rows. */
+  private identity(range: RangeResult = this.resolve()): string | undefined {
+    if (!this.projectId || !range.ok) return undefined;
+    return JSON.stringify([this.projectId, range.range.dateFrom, range.range.dateTo, this.view.pageSize, this.view.page]);
+  }
+
+  /** Only what the buttons offer: an earlier page, this one, or the next while the API has more. */
+  private canGoTo(page: number): boolean {
+    if (page <= this.view.page) return true;
+    return page === this.view.page + 1 && this.data !== undefined && this.data.identity === this.identity() && this.data.loaded.hasMore;
+  }
+
+  private async load({ refresh = false }: { refresh?: boolean } = {}): Promise<void> {
+    const seq = ++this.loadSeq;
+    if (!this.projectId) {
+      this.setup = noProjectSetup(this.deps.l10n);
+      this.loading = false;
+      return this.post();
+    }
+    const range = this.resolve();
+    const identity = this.identity(range);
+    if (!range.ok || identity === undefined) {
+      this.loading = false; // the range error is in the state; nothing is sent until it is fixed
+      return this.post();
+    }
+    // Everything below belongs to this request, whatever the view is by the time its answer comes.
+    const key: PageKey = { projectId: this.projectId, dateFrom: range.range.dateFrom, dateTo: range.range.dateTo, pageSize: this.view.pageSize };
+    const request = { page: this.view.page, pageSize: this.view.pageSize, identity, rangeLabel: range.range.label };
+    const hit = refresh ? undefined : this.deps.pager.cached(key, request.page);
+    if (hit) {
+      this.show(hit, request);
+      this.loading = false;
+      return this.post();
+    }
+    const wait = this.retryAt - this.now();
+    if (wait > 0) {
+      this.error = { message: rateLimitMessage(wait, this.deps.l10n), actions: ['retry'] };
+      this.settledFor = identity;
+      this.loading = false;
+      return this.post();
+    }
+    this.loading = true;
+    this.error = undefined;
+    this.post();
+    try {
+      const loaded = await this.deps.pager.load(key, request.page, { refresh, signal: this.lifetime.signal });
+      if (seq !== this.loadSeq || this.disposed) return;
+      this.show(loaded, request);
+    } catch (error) {
+      if (seq !== this.loadSeq || this.disposed) return;
+      this.fail(error, identity);
+    }
+    this.loading = false;
+    this.post();
+    if (this.comparison.enabled) await this.compare();
+  }
+
+  /**
+   * Shows rows as the data of the request that fetched them: if the view moved on meanwhile (the
+   * day turned, say), `current` is false and the webview says these are the last rows loaded.
+   */
+  private show(loaded: LoadedPage, request: { page: number; pageSize: number; identity: string; rangeLabel: string }): void {
+    const page = loaded.page;
+    this.setup = undefined;
+    this.error = undefined;
+    this.settledFor = request.identity;
+    this.data = {
+      identity: request.identity,
+      loaded: {
+        totals: page.totals,
+        rows: page.visitors,
+        // hasMore with an empty page would lead Next to more empty pages.
+        hasMore: page.hasMore && page.visitors.length > 0,
+        page: request.page,
+        pageSize: request.pageSize,
+        rangeLabel: request.rangeLabel,
+        fromCache: loaded.fromCache,
+        fetchedAt: loaded.fetchedAt,
+      },
+    };
+    if (page.hasMore && page.visitors.length === 0) this.deps.log.warn(`page ${request.page} was empty although the API said there were more`);
+  }
+
+  private fail(error: unknown, identity: string): void {
+    this.settledFor = identity;
+    if (isApiError(error)) this.deps.log.warn(`loading visitors failed: ${[error.message, ...error.details].join('\n')}`);
+    else this.deps.log.error(error instanceof Error ? error : String(error));
+    const view = loadFailureView(error, this.deps.l10n);
+    if (view.silent) return;
+    if (view.retryAfterMs !== undefined) this.retryAt = this.now() + view.retryAfterMs;
+    if (view.setup) this.setup = view.setup;
+    if (view.error) this.error = view.error;
+  }
+
+  // ---- Events -------------------------------------------------------------------------------------
+
+  private onReady(restore: unknown): Promise<void> | void {
+    this.ready = true;
+    const view = restore === undefined ? undefined : parseRestoredView(restore);
+    if (restore !== undefined && !view) this.deps.log.warn('ignored the saved view of the webview: it is not a valid view');
+    const changed = view !== undefined && JSON.stringify(view) !== JSON.stringify(this.view);
+    if (view) this.view = view;
+    if (this.exportStatus) this.send({ type: 'export', status: this.exportStatus });
+    // A tab shown again, or a second ready: what is on screen is already known, nothing is fetched.
+    if (!changed && (this.loading || (this.settledFor !== undefined && this.settledFor === this.identity()))) return this.post();
+    return this.load();
+  }
+
+  private post(): void {
+    this.send({ type: 'state', state: this.state });
+  }
+
+  private send(message: ExtensionMessage): void {
+    if (this.ready && !this.disposed) this.deps.send(message);
+  }
+}

@@ -1,0 +1,177 @@
+// Several windows of one workbench on one project (issue 9): two, then three pages of one browser
+// context, each its own extension host, the key set in each (secrets are per page in this web
+// build). What one window tracks, stops tracking or sends shows in the others; one window polls;
+// when it closes another takes over; a follow-up from a window that does not poll still gets the
+// fast phase; a damaged store file is set aside and the extension still starts.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { DEMO_API_KEY } from '../simulator/demo';
+import type { Simulator } from '../simulator/server';
+import { ARTIFACTS_DIR, PROJECT, UiSession } from './uiSession';
+import { expectVisible, TIMEOUTS, Workbench } from './workbench';
+
+/** One job's steady interval: the setting's default, and the hourly budget's share for one job. */
+const INTERVAL_S = 60;
+
+describe('several windows on one project (UI)', function () {
+  this.timeout(5 * 60_000);
+  let session: UiSession | undefined;
+  let sim: Simulator;
+  let a: Workbench;
+  let b: Workbench;
+  let c: Workbench | undefined;
+  let kept = '';
+  let dropped = '';
+
+  const rows = (wb: Workbench) => wb.treeRows('Agent Jobs');
+
+  async function openWindow(page: Page): Promise<Workbench> {
+    const wb = new Workbench(page, ARTIFACTS_DIR);
+    await page.goto(session!.url, { waitUntil: 'domcontentloaded', timeout: TIMEOUTS.poll });
+    await page.waitForSelector('.monaco-workbench', { timeout: TIMEOUTS.poll });
+    return wb;
+  }
+
+  /** Opens the Mintlify view (unless the window restored it open) and sets the key in this window. */
+  async function signIn(wb: Workbench): Promise<void> {
+    // A window may restore the container open while we look (a click would then close it): click
+    // only while it is not on screen, and look again.
+    const title = wb.sidebar.locator('.composite.title').filter({ hasText: /Agent Jobs/i });
+    const tab = wb.page.locator('.part.activitybar').getByRole('tab', { name: 'Mintlify', exact: true });
+    await tab.waitFor({ timeout: TIMEOUTS.poll });
+    for (let attempt = 0; attempt < 4 && !(await title.isVisible()); attempt++) {
+      if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click({ timeout: TIMEOUTS.ui });
+      await title.waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
+    }
+    await expectVisible('the Agent Jobs view', title);
+    await wb.runCommand('Mintlify: Set API Key');
+    await wb.typeInto('Mintlify: Set API Key', DEMO_API_KEY);
+    await wb.pressEnterAndWaitForClose();
+  }
+
+  async function track(wb: Workbench, id: string): Promise<void> {
+    await wb.runCommand('Mintlify: Track Job…');
+    await wb.typeInto('Track Agent Job', id);
+    await wb.pressEnterAndWaitForClose();
+  }
+
+  /** The GETs of one job that reached the simulator, oldest first. */
+  const getsOf = (id: string) => sim.requests.filter((r) => r.method === 'GET' && r.segments.at(-1) === id);
+
+  async function waitForGets(id: string, count: number, bound: number = TIMEOUTS.poll): Promise<void> {
+    const deadline = Date.now() + bound;
+    while (getsOf(id).length < count) {
+      if (Date.now() > deadline) throw new Error(`${count} reads of ${id}: saw ${getsOf(id).length} after ${bound / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+
+  before(async function () {
+    this.timeout(8 * 60_000);
+    session = await UiSession.start((line) => process.stdout.write(`    ${line}\n`));
+    sim = session.sim;
+    a = session.workbench;
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state !== 'failed') return;
+    const step = this.currentTest.title.slice(0, 1);
+    for (const [name, wb] of [['a', a], ['b', b], ['c', c]] as const) {
+      if (wb && !wb.page.isClosed()) await wb.screenshot(`windows-failed-${step}-${name}`).catch(() => undefined);
+    }
+  });
+
+  after(async () => {
+    await session?.stop();
+  });
+
+  it('1. what A tracks shows in B, what B tracks shows in A, and a job A stops tracking leaves B too', async () => {
+    await signIn(a);
+    await expectVisible('the project welcome in A', a.welcome.filter({ hasText: 'Set the Mintlify project ID' }));
+    await a.runCommand('Mintlify: Set Project ID');
+    await a.typeInto('Mintlify: Set Project ID', PROJECT);
+    await a.pressEnterAndWaitForClose();
+    b = await openWindow(await a.page.context().newPage());
+    await signIn(b);
+
+    dropped = sim.addJob(PROJECT, { prompt: 'Tracked in A, then dropped', activeForMs: 60 * 60_000 }).id;
+    kept = sim.addJob(PROJECT, { prompt: 'Tracked in B and kept', activeForMs: 60 * 60_000 }).id;
+    await track(a, dropped);
+    await expectVisible('A\'s job in B, without a reload', rows(b).filter({ hasText: dropped }));
+    await track(b, kept);
+    await expectVisible('B\'s job in A, without a reload', rows(a).filter({ hasText: kept }));
+
+    const row = rows(a).filter({ hasText: dropped });
+    await row.click({ button: 'right', timeout: TIMEOUTS.ui });
+    await a.page.locator('.context-view .action-item').filter({ hasText: 'Stop Tracking' }).click({ timeout: TIMEOUTS.ui });
+    await rows(b).filter({ hasText: dropped }).waitFor({ state: 'detached', timeout: TIMEOUTS.ui });
+    assert.equal(await rows(b).filter({ hasText: kept }).count(), 1, 'B still has its own job');
+  });
+
+  it('2. after A reloads, both windows show exactly the jobs kept', async () => {
+    await a.page.reload({ waitUntil: 'domcontentloaded' });
+    await a.page.waitForSelector('.monaco-workbench', { timeout: TIMEOUTS.poll });
+    await signIn(a);
+    await expectVisible('B\'s job in A after the reload', rows(a).filter({ hasText: kept }));
+    assert.equal(await rows(a).filter({ hasText: dropped }).count(), 0, 'the job stopped in A stays stopped');
+    assert.equal(await rows(b).filter({ hasText: dropped }).count(), 0);
+    // The running job's status bar item tells the shared ledger's count in its tooltip.
+    await b.page.locator('.statusbar-item').filter({ hasText: /1 agent job active/ }).hover({ timeout: TIMEOUTS.ui });
+    await expectVisible('the shared ledger in the status bar tooltip', b.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: /\d+ of 100 agent requests this hour/ }));
+  });
+
+  it('3. with three windows open, one window polls: no job is read twice within a steady interval', async () => {
+    c = await openWindow(await a.page.context().newPage());
+    await signIn(c);
+    await expectVisible('the kept job in C', rows(c).filter({ hasText: kept }));
+    const from = getsOf(kept).length;
+    await waitForGets(kept, from + 2, 3 * INTERVAL_S * 1_000 + TIMEOUTS.ui);
+    const times = getsOf(kept).slice(Math.max(0, from - 1)).map((r) => r.at);
+    // One poller reads a job once an interval; three would read it up to three times.
+    for (let i = 1; i < times.length; i++) assert.ok(times[i] - times[i - 1] >= (INTERVAL_S * 1_000) / 2, `two reads ${times[i] - times[i - 1]} ms apart`);
+  });
+
+  it('4. a follow-up sent from a window that does not poll gets the fast phase', async () => {
+    // B started before A's reload and C: it polls. C sends.
+    const target = c!;
+    const before = getsOf(kept).length;
+    await target.runCommand('Mintlify: Send Follow-up to Agent Job…');
+    await target.pickItem('Send Follow-up to Agent Job', kept);
+    await target.typeInto(/^Follow-up to/, 'Add one example');
+    await target.pressEnterAndWaitForClose();
+    const sentAt = Date.now();
+    await waitForGets(kept, before + 2, TIMEOUTS.poll);
+    const reads = getsOf(kept).slice(before);
+    assert.ok(reads[1].at - reads[0].at < INTERVAL_S * 1_000, 'the second read came at the fast pace, before a steady interval');
+    assert.ok(reads[0].at >= sentAt - 2_000, 'reads after the follow-up');
+  });
+
+  it('5. when the polling window closes, another takes over', async () => {
+    const late = sim.addJob(PROJECT, { prompt: 'Tracked just before the polling window closes', activeForMs: 60 * 60_000 }).id;
+    await track(a, late);
+    await expectVisible('the new job in B, the polling window', rows(b).filter({ hasText: late }));
+    await b.page.close({ runBeforeUnload: true });
+    // The read that tracked it, then one by the window that took over: within one lease (15 s)
+    // and one steady interval.
+    await waitForGets(late, 2, (INTERVAL_S + 15) * 1_000 + TIMEOUTS.poll);
+  });
+
+  it('6. a damaged store file is set aside with a warning and the extension still starts', async () => {
+    const globalStorage = path.join(session!.userDataDir, 'User', 'globalStorage');
+    const folder = fs.readdirSync(globalStorage).map((name) => path.join(globalStorage, name, 'sync')).find((dir) => fs.existsSync(dir));
+    assert.ok(folder, `the shared store folder under ${globalStorage}`);
+    fs.writeFileSync(path.join(folder, 'w-damaged.json'), '{"format":1,"presence":{"window":');
+    await a.page.reload({ waitUntil: 'domcontentloaded' });
+    await a.page.waitForSelector('.monaco-workbench', { timeout: TIMEOUTS.poll });
+    await signIn(a);
+    // Its label is now the follow-up sent in step 4, the first prompt this extension saw.
+    await expectVisible('the kept job in A after the reload', rows(a).filter({ hasText: 'Add one example' }));
+    const deadline = Date.now() + TIMEOUTS.ui;
+    while (fs.existsSync(path.join(folder, 'w-damaged.json')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+    const names = fs.readdirSync(folder);
+    assert.ok(!names.includes('w-damaged.json'), 'no longer read');
+    assert.ok(names.some((n) => n.startsWith('w-damaged.json.damaged-')), `kept aside: ${names.join(', ')}`);
+  });
+});

@@ -1,0 +1,141 @@
+// The one table from failure to what the user sees: every ApiError kind in every context.
+import assert from 'node:assert/strict';
+import { ApiError, checkBaseUrl, checkId, checkVisitorsQuery, type ApiErrorKind, type Reached } from '../../src/api';
+import { FAILURE_CONTEXTS, FAILURE_KINDS, type FailureAction, failureView } from '../../src/errorMessages';
+import { l10n } from '../support/l10n';
+
+
+/** A realistic error of each kind, as the client makes it. */
+function sample(kind: ApiErrorKind, reached?: Reached): ApiError {
+  const status: Partial<Record<ApiErrorKind, number>> = {
+    redirectRefused: 302,
+    unauthorized: 401,
+    forbidden: 403,
+    notFound: 404,
+    rateLimited: 429,
+    invalidRequest: 400,
+    serverError: 502,
+    invalidResponse: 200,
+  };
+  return new ApiError(kind, `the client's own words for ${kind}`, {
+    status: status[kind],
+    ...(kind === 'rateLimited' && { retryAfterMs: 20_000 }),
+    ...(kind === 'notFound' && { serverMessage: 'Job not found' }),
+    ...(kind === 'invalidRequest' && { serverMessage: 'Invalid request', details: ['prompt: too long'] }),
+    ...((kind === 'timeout' || kind === 'cancelled') && { reached: reached ?? 'maybe' }),
+    ...(kind === 'network' && { reached: reached ?? 'maybe', code: reached === 'no' ? 'ECONNREFUSED' : undefined }),
+  });
+}
+
+const KNOWN_ACTIONS: readonly FailureAction[] = ['retry', 'sendAgain', 'openJob', 'trackJob', 'setApiKey', 'setProjectId', 'stopTracking', 'showLog'];
+
+describe('failure table', () => {
+  for (const context of FAILURE_CONTEXTS) {
+    for (const kind of FAILURE_KINDS) {
+      it(`${kind} while ${context}`, () => {
+        const view = failureView(sample(kind), context, l10n, { tracked: true });
+        const sending = context === 'send' || context === 'create';
+        for (const action of view.actions) assert.ok(KNOWN_ACTIONS.includes(action), action);
+        if (kind === 'cancelled' && !sending) {
+          assert.equal(view.severity, 'none', 'a cancel the user asked for needs no message');
+          return;
+        }
+        assert.notEqual(view.severity, 'none');
+        assert.ok(view.message.length > 20, view.message);
+        assert.doesNotMatch(view.message, /undefined|\{\d\}/);
+        const unknown = sending && ['timeout', 'network', 'serverError', 'invalidResponse', 'cancelled'].includes(kind);
+        if (unknown) {
+          // The server may have acted on it: never a plain Retry.
+          assert.ok(!view.actions.includes('retry'), `no Retry: ${view.actions.join(',')}`);
+          assert.equal(view.severity, 'warning');
+          if (context === 'send') {
+            assert.deepEqual(view.actions, ['openJob', 'sendAgain']);
+            assert.match(view.message, /may have arrived/);
+          } else {
+            assert.ok(view.actions.includes('trackJob'));
+            assert.match(view.message, /may have been created/);
+          }
+          return;
+        }
+        assert.ok(view.actions.includes('showLog'), 'every shown failure offers the log');
+        switch (kind) {
+          case 'noApiKey':
+          case 'unauthorized':
+            assert.ok(view.actions.includes('setApiKey'));
+            break;
+          case 'noProjectId':
+            assert.ok(view.actions.includes('setProjectId'));
+            break;
+          case 'redirectRefused':
+            assert.match(view.message, /redirected/);
+            assert.match(view.message, /key was not sent on/);
+            assert.doesNotMatch(view.message, /Could not reach/);
+            assert.ok(!view.actions.includes('retry'));
+            break;
+          case 'rateLimited':
+            assert.equal(view.retryAfterMs, 20_000);
+            assert.equal(view.severity, 'warning');
+            assert.match(view.message, /in 20 s/);
+            assert.equal(view.actions.includes('retry'), context !== 'export');
+            break;
+          case 'notFound':
+            assert.match(view.message, /Job not found/);
+            assert.ok(view.actions.includes(context === 'readJob' || context === 'send' ? 'stopTracking' : 'setProjectId'));
+            break;
+          case 'invalidRequest':
+          case 'invalidInput':
+          case 'insecureBaseUrl':
+            assert.ok(!view.actions.includes('retry'), 'the same request cannot succeed');
+            if (kind === 'invalidRequest') assert.match(view.message, /prompt: too long/);
+            break;
+          case 'timeout':
+          case 'network':
+          case 'serverError':
+            assert.equal(view.actions.includes('retry'), context !== 'export');
+            break;
+        }
+      });
+    }
+  }
+
+  it('a send that never left this machine offers a plain Retry', () => {
+    for (const context of ['send', 'create'] as const) {
+      const view = failureView(sample('network', 'no'), context, l10n);
+      assert.deepEqual(view.actions, ['retry', 'showLog']);
+      assert.match(view.message, /ECONNREFUSED/);
+    }
+  });
+
+  it('a 404 for a job that is not tracked offers the project, not Stop Tracking', () => {
+    assert.deepEqual(failureView(sample('notFound'), 'readJob', l10n, { tracked: false }).actions, ['setProjectId', 'showLog']);
+  });
+
+  // The API layer's own messages are English, for the log; what the user reads is the table's wording
+  // (l10n.t), built from the value the error names. `vscode.l10n` would translate exactly these words.
+  const refusal = (check: () => unknown): ApiError => {
+    try {
+      check();
+    } catch (error) {
+      if (error instanceof ApiError) return error;
+    }
+    throw new Error('the check did not refuse');
+  };
+  it('words our own input checks from what they refused, not from the English message', () => {
+    assert.equal(failureView(refusal(() => checkId('project', '..')), 'analytics', l10n).message, 'Loading visitors failed: ".." is not a valid project ID.');
+    assert.equal(failureView(refusal(() => checkVisitorsQuery({ limit: 0 })), 'analytics', l10n).message, 'Loading visitors failed: Page size must be a whole number from 1 to 250 (got 0).');
+    const worded = failureView(new ApiError('invalidInput', 'Already worded by the caller.'), 'send', l10n).message;
+    assert.equal(worded, 'Sending the follow-up failed: Already worded by the caller.');
+  });
+  it('words a refused base URL and a broken answer around the value they name', () => {
+    const url = failureView(refusal(() => checkBaseUrl('http://example.com')), 'readJob', l10n).message;
+    assert.match(url, /^Reading the job failed: The API base URL "http:\/\/example\.com" cannot be used: .* Fix "mintlifyAgent\.apiBaseUrl" in your user settings\. Nothing was sent\.$/);
+    const broken = failureView(new ApiError('invalidResponse', 'english for the log', { status: 200, subject: 'visitors[3].human' }), 'analytics', l10n).message;
+    assert.match(broken, /unexpected answer: visitors\[3\]\.human is not what the API promises/);
+  });
+
+  it('something that is not an ApiError still reads as a failure with the log', () => {
+    const view = failureView(new Error('disk full'), 'export', l10n);
+    assert.match(view.message, /Exporting visitors failed unexpectedly: disk full/);
+    assert.deepEqual(view.actions, ['showLog']);
+  });
+});
