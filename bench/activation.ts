@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { ensureCodeServer } from '../test/host/codeServer';
 import { startHost, type Host } from '../test/host/host';
 import { startSimulator } from '../test/simulator/server';
-import { BENCH_PROJECT, DONE_ENV, REPORT_ENV, WEBVIEW_ENV, type ActivationReport, type HostReport, type ReadersTiming } from './host/protocol';
+import { BENCH_PROJECT, DONE_ENV, REPORT_ENV, WEBVIEW_ENV, type ActivationReport, type HostReport, type ReadersTiming, type SignalsTiming } from './host/protocol';
 import { measureWebview, type WebviewResult } from './webview';
 
 const REPORT_TIMEOUT_MS = 120_000;
@@ -24,6 +24,7 @@ export interface HostBenchResult {
   starts: StartResult[];
   webview: WebviewResult | undefined;
   readers: ReadersTiming | undefined;
+  signals?: SignalsTiming;
 }
 
 export async function measureInHost(opts: { repoRoot: string; starts: number; webview: boolean; log: (s: string) => void }): Promise<HostBenchResult> {
@@ -35,6 +36,7 @@ export async function measureInHost(opts: { repoRoot: string; starts: number; we
   const starts: StartResult[] = [];
   let webview: WebviewResult | undefined;
   let readers: ReadersTiming | undefined;
+  let signals: SignalsTiming | undefined;
   for (let i = 1; i <= opts.starts; i++) {
     const withWebview = opts.webview && i === opts.starts;
     opts.log(`  start ${i}/${opts.starts}${withWebview ? ' (+ webview)' : ''}…`);
@@ -42,8 +44,9 @@ export async function measureInHost(opts: { repoRoot: string; starts: number; we
     starts.push(result.start);
     webview ??= result.webview;
     readers ??= result.readers;
+    signals ??= result.signals;
   }
-  return { starts, webview, readers };
+  return { starts, webview, readers, signals };
 }
 
 async function oneStart(opts: {
@@ -52,7 +55,7 @@ async function oneStart(opts: {
   withWebview: boolean;
   transcript: (line: string) => void;
   logFile: string;
-}): Promise<{ start: StartResult; webview: WebviewResult | undefined; readers: ReadersTiming | undefined }> {
+}): Promise<{ start: StartResult; webview: WebviewResult | undefined; readers: ReadersTiming | undefined; signals?: SignalsTiming }> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mintlify-bench-'));
   const workspace = path.join(scratch, 'workspace');
   fs.mkdirSync(workspace);
@@ -78,14 +81,17 @@ async function oneStart(opts: {
     const start: StartResult = { ...activation, simulatorRequests: sim.requests.length, startSeconds: (Date.now() - started) / 1000 };
     let webview: WebviewResult | undefined;
     let readers: ReadersTiming | undefined;
+    let signals: SignalsTiming | undefined;
     if (opts.withWebview) {
       // The readers figures come first: two fetches of 40 pages each on a loaded machine take a while.
-      readers = (await waitForReport(reportFile, host, (r) => r.panelRows !== undefined, opts.logFile, 3 * REPORT_TIMEOUT_MS)).readers;
+      const hostReport = await waitForReport(reportFile, host, (r) => r.panelRows !== undefined, opts.logFile, 3 * REPORT_TIMEOUT_MS);
+      readers = hostReport.readers;
+      signals = hostReport.signals;
       const rows = sim.visitorsFor(BENCH_PROJECT, {}).visitors;
       webview = await measureWebview(host.page, rows, WEBVIEW_REPEATS);
       fs.writeFileSync(doneFile, '');
     }
-    return { start, webview, readers };
+    return { start, webview, readers, signals };
   } finally {
     await host?.stop();
     await sim.close();

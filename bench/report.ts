@@ -9,6 +9,7 @@ import { SCENARIO_TEXT, summarizeDelays, type HourResult } from './pollingHour';
 import { formatSpread, ratio, spread } from './stats';
 import { REVIEW_FILES, type ReviewResult } from './review';
 import { READERS_TEXT, type ReadersRun } from './readers';
+import { SIGNALS_TEXT, type SignalsRun } from './signals';
 import { FILTER_TERM } from './webview';
 import { WINDOWS_SCENARIO, type WindowsResult } from './windows';
 
@@ -30,6 +31,7 @@ export interface BenchResults {
   review?: ReviewResult;
   windows: WindowsResult;
   readers: ReadersRun[];
+  signals: SignalsRun[];
   seconds: number;
 }
 
@@ -133,6 +135,12 @@ function rows(r: BenchResults): Row[] {
     add('6 Readers', 'opening a page → status-bar figure', 'not measured (--no-host)');
   }
 
+  // 8. Reader signals
+  for (const run of r.signals) {
+    add('8 Signals', `one snapshot, ${run.label}: requests (minimum; every row)`, `${run.requests} (${run.minimum}; ${run.fullMinimum}) → ours / minimum ${ratio(run.requests, run.minimum)}`);
+  }
+  const health = r.host?.signals;
+  add('8 Signals', 'opening a page → its health in the tooltip, warm (kept snapshots)', health ? formatSpread(spread(health.warmMs), 'ms', 1) : 'not measured (--no-host)');
   return out;
 }
 
@@ -147,7 +155,7 @@ export function renderTable(r: BenchResults): string {
 
 export function renderMarkdown(r: BenchResults): string {
   const table = ['| | figure | value |', '|---|---|---|', ...rows(r).map((row) => `| ${row.section} | ${row.figure} | ${row.value.replaceAll('|', '\\|')} |`)].join('\n');
-  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, findingsSection].map((section) => section(r));
+  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, signalsSection, findingsSection].map((section) => section(r));
   return `# Benchmarks
 
 Written by \`npm run bench\` (bench/run.ts) on ${r.when.slice(0, 10)}: ${r.machine}; code-server ${r.codeServer}.
@@ -324,6 +332,28 @@ default cap of 40 pages, the real ApiClient, the simulator counting requests; th
       ? `in the real VS Code host, on the last start of figure 1 (simulator of 10,100 paths, no added latency): the bench entry writes a
 docs.json and ${timing.warmMs.length + timing.coldMs.length} pages, opens each with \`showTextDocument\` and polls (every 5 ms) until the status item shows
 that page's figure. Cold: the kept snapshots are cleared first, so the range is fetched (${timing.coldRequests} requests). Warm: the snapshot is kept.`
+      : 'not measured in this run (`--no-host`).'
+  }
+
+Reproduce: \`npm run bench\` (\`--no-host\` for the request figures alone).
+`;
+}
+
+function signalsSection(r: BenchResults): string {
+  const health = r.host?.signals;
+  const runs = r.signals
+    .map((run) => `- ${run.label}: ${run.requests} requests, the minimum for the rows it keeps is ${run.minimum}, every row of every endpoint would take ${run.fullMinimum} (${run.rows.pending} pending feedback items, ${run.rows.turns} assistant turns, ${run.rows.searches} search terms, ${run.rows.views} pages with views).`)
+    .join('\n');
+  return `## 8. Reader signals
+
+**Requests**: ${SIGNALS_TEXT} The real \`fetchSnapshot\` (src/signals/snapshot.ts), the real ApiClient, the simulator counting requests.
+
+${runs}
+
+**Time to the health in the tooltip**: ${
+    health
+      ? `in the real VS Code host, on the last start of figure 1: after figure 6 (readers kept) the bench fetches the signals once (Fetch Reader
+Signals, ${health.fetchRequests} requests), then opens ${health.warmMs.length} pages and polls (every 5 ms) until the page's status-bar tooltip holds its reader signals. No request is sent.`
       : 'not measured in this run (`--no-host`).'
   }
 

@@ -22,6 +22,7 @@ import { measurePollingHour } from './pollingHour';
 import { measureReaders } from './readers';
 import { renderMarkdown, renderTable, type BenchResults } from './report';
 import { measureReview, type ReviewResult } from './review';
+import { measureSignals } from './signals';
 import { measureWindows } from './windows';
 
 interface Options {
@@ -80,6 +81,8 @@ async function main(): Promise<void> {
   const analytics = await measureAnalytics(options.exportRuns);
   log('readers: 50 pages over an hour on 400 and 10,000 paths…');
   const readers = await measureReaders();
+  log('signals: one snapshot on the default and the large site…');
+  const signals = await measureSignals();
 
   let review: ReviewResult | undefined;
   if (options.host) {
@@ -102,6 +105,7 @@ async function main(): Promise<void> {
     review,
     windows,
     readers,
+    signals,
     seconds: (Date.now() - began) / 1000,
   };
   process.stdout.write(`${renderTable(results)}\n`);

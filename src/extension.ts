@@ -16,6 +16,7 @@ import { JobsStatusBar } from './jobs/jobsStatusBar';
 import { JobsTreeProvider } from './jobs/jobsTree';
 import { createLogger, type Logger } from './log';
 import { type ReadersHandle, registerReaders } from './readers/registerReaders';
+import { registerSignals, type SignalsHandle } from './signals/registerSignals';
 import { gateClient } from './sync/gatedClient';
 import { showLedger } from './jobs/ledgerView';
 import { WindowSync } from './sync/windowSync';
@@ -31,6 +32,7 @@ export interface TestSeam {
   sync: WindowSync;
   analytics: AnalyticsHandle;
   readers: ReadersHandle;
+  signals: SignalsHandle;
   /** Every call of the API client in this session (the last 1,000), sent or stopped before sending. */
   requests: readonly RequestLogEntry[];
 }
@@ -77,9 +79,10 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
   const readers = registerReaders(context, { api, settings, keys, ui, log });
   const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, requestsThisHour: () => sync.analyticsRequestsThisHour() });
   registerAskAboutThis(context, { docs: readers.docs, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri) });
+  const signals = registerSignals(context, { api, settings, store, sync, readers, ui, log });
 
   log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)}`);
-  return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { ui, store, tracker, statusBar, tree, sync, analytics, readers, requests };
+  return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { ui, store, tracker, statusBar, tree, sync, analytics, readers, signals, requests };
 }
 
 export function deactivate(): void {

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../../src/extension';
-import { BENCH_KEY, DONE_ENV, EXTENSION_ID, REPORT_ENV, WEBVIEW_ENV, type ActivationReport, type HostReport, type ReadersTiming } from './protocol';
+import { BENCH_KEY, DONE_ENV, EXTENSION_ID, REPORT_ENV, WEBVIEW_ENV, type ActivationReport, type HostReport, type ReadersTiming, type SignalsTiming } from './protocol';
 
 /** Past JobTracker's 1 s startup delay, the first moment the extension could poll. */
 const QUIET_MS = 3_000;
@@ -28,6 +28,7 @@ export async function run(): Promise<void> {
       const panelRows = await openPanel(seam);
       // Before the launcher hears of the panel, so its webview measurement runs alone.
       report.readers = await measureReaders(seam);
+      report.signals = await measureSignals(seam);
       report.panelRows = panelRows;
       write(reportFile, report);
       await waitForFile(process.env[DONE_ENV], DONE_TIMEOUT_MS);
@@ -125,6 +126,34 @@ async function measureReaders(seam: TestSeam): Promise<ReadersTiming> {
   // The pages went in front of the panel: bring it back for the webview figures.
   await vscode.commands.executeCommand('mintlifyAgent.openAnalytics');
   return { coldMs, warmMs, coldRequests };
+}
+
+/** Opening a docs page until its tooltip holds the page's reader signals, with both snapshots kept. */
+async function measureSignals(seam: TestSeam): Promise<SignalsTiming> {
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+  if (!root) throw new Error('the bench window has no workspace folder');
+  const uris = READERS_PAGES.map((p) => vscode.Uri.joinPath(root, 'docs', `${p.slice(1)}.mdx`));
+  const analytics = () => seam.requests.filter((r) => r.path.includes('/v1/analytics/') && !r.path.includes('/visitors')).length;
+  const before = analytics();
+  await vscode.commands.executeCommand('mintlifyAgent.refreshSignals');
+  const fetchRequests = analytics() - before;
+  if (!seam.signals.store.current()) throw new Error('Fetch Reader Signals kept no snapshot');
+  const tooltip = () => {
+    const t = seam.readers.statusBar.shown?.tooltip;
+    return typeof t === 'string' ? t : (t?.value ?? '');
+  };
+  const warmMs: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    for (const uri of uris) {
+      const started = performance.now();
+      await vscode.window.showTextDocument(uri, { preview: false });
+      await until(`the reader signals of ${uri.path}`, () => seam.readers.statusBar.shown?.page.uri.toString() === uri.toString() && tooltip().includes('Reader signals'));
+      warmMs.push(performance.now() - started);
+    }
+  }
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  if (analytics() !== before + fetchRequests) throw new Error('opening pages sent signals requests');
+  return { warmMs, fetchRequests };
 }
 
 async function until(what: string, condition: () => boolean | Promise<boolean>): Promise<void> {

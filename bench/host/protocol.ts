@@ -30,6 +30,8 @@ export interface HostReport {
   activation?: ActivationReport;
   /** Opening a docs page → its status-bar readers figure (webview start only). */
   readers?: ReadersTiming;
+  /** Opening a docs page → its reader signals in the tooltip, warm (webview start only). */
+  signals?: SignalsTiming;
   /** Rows shown by the panel after its first load (webview start only). */
   panelRows?: number;
   error?: string;
@@ -40,4 +42,10 @@ export interface ReadersTiming {
   warmMs: number[];
   /** Visitors requests one cold figure took. */
   coldRequests: number;
+}
+
+export interface SignalsTiming {
+  warmMs: number[];
+  /** Requests the one Fetch Reader Signals took. */
+  fetchRequests: number;
 }

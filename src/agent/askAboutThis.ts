@@ -34,18 +34,6 @@ export function registerAskAboutThis(context: vscode.ExtensionContext, deps: { d
     return subject;
   }
 
-  async function pickTarget(): Promise<TargetItem | undefined> {
-    const items: TargetItem[] = [{ label: vscode.l10n.t('$(rocket) New job'), description: vscode.l10n.t('The agent opens a pull request when it is done') }];
-    const jobs = store.all();
-    if (jobs.length) items.push({ label: vscode.l10n.t('Follow-up to a tracked job'), kind: vscode.QuickPickItemKind.Separator });
-    for (const tracked of jobs) {
-      const status = tracked.notFound ? vscode.l10n.t('not found') : tracked.job?.status === 'unknown' ? tracked.job.reportedStatus : (tracked.job?.status ?? vscode.l10n.t('not checked yet'));
-      const active = tracked.job?.status === 'active';
-      items.push({ label: `${active ? '$(sync~spin) ' : ''}${jobLabel(tracked)}`, description: active ? vscode.l10n.t('{0} · still working', status) : status, detail: tracked.id, jobId: tracked.id });
-    }
-    return ui.showQuickPick(items, { title: vscode.l10n.t('Send to the agent as…'), placeHolder: vscode.l10n.t('A new job, or a follow-up to a tracked job') });
-  }
-
   async function askAboutThis(): Promise<void> {
     const editor = vscode.window.activeTextEditor;
     if (!editor) return void ui.showMessage('info', vscode.l10n.t('Open a docs page (and select text, if you like) to ask the agent about it.'));
@@ -60,21 +48,44 @@ export function registerAskAboutThis(context: vscode.ExtensionContext, deps: { d
     });
     if (instruction === undefined || !instruction.trim()) return;
 
-    const preview = await vscode.workspace.openTextDocument({ language: 'markdown', content: buildAgentPrompt(instruction, subject) });
-    await vscode.window.showTextDocument(preview, { viewColumn: vscode.ViewColumn.Beside, preview: false });
-    const choose = vscode.l10n.t('Choose Where to Send…');
-    const answer = await ui.showMessage('info', vscode.l10n.t('This is exactly what the agent will get (edit it in the editor if you like). Send it?'), choose);
-    if (answer !== choose) return; // the preview stays open: nothing typed is lost
-    const prompt = preview.getText();
-    if (!prompt.trim()) return void ui.showMessage('error', vscode.l10n.t('The prompt is empty, so nothing was sent.'));
-    const target = await pickTarget();
-    if (!target) return;
-    if (target.jobId) await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', target.jobId, prompt);
-    else await vscode.commands.executeCommand('mintlifyAgent.startJob', prompt);
-    await closeUnsaved(preview);
+    await previewAndSend(ui, store, buildAgentPrompt(instruction, subject));
   }
 
   context.subscriptions.push(vscode.commands.registerCommand('mintlifyAgent.askAboutThis', () => askAboutThis()));
+}
+
+/**
+ * The preview every "ask the agent" flow shares (this one and the reader signals' Ask the Agent to
+ * Address This): the prompt opens in an editor, the user may change any of it, and what is sent is
+ * that editor's text once they choose where to send it. Resolves with what was sent and where
+ * (`jobId` undefined for a new job), or undefined when they stopped before sending.
+ */
+export async function previewAndSend(ui: Ui, store: JobStore, prompt: string): Promise<{ jobId: string | undefined; prompt: string } | undefined> {
+  const preview = await vscode.workspace.openTextDocument({ language: 'markdown', content: prompt });
+  await vscode.window.showTextDocument(preview, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+  const choose = vscode.l10n.t('Choose Where to Send…');
+  const answer = await ui.showMessage('info', vscode.l10n.t('This is exactly what the agent will get (edit it in the editor if you like). Send it?'), choose);
+  if (answer !== choose) return undefined; // the preview stays open: nothing typed is lost
+  const text = preview.getText();
+  if (!text.trim()) return void ui.showMessage('error', vscode.l10n.t('The prompt is empty, so nothing was sent.'));
+  const target = await pickTarget(ui, store);
+  if (!target) return undefined;
+  if (target.jobId) await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', target.jobId, text);
+  else await vscode.commands.executeCommand('mintlifyAgent.startJob', text);
+  await closeUnsaved(preview);
+  return { jobId: target.jobId, prompt: text };
+}
+
+async function pickTarget(ui: Ui, store: JobStore): Promise<TargetItem | undefined> {
+  const items: TargetItem[] = [{ label: vscode.l10n.t('$(rocket) New job'), description: vscode.l10n.t('The agent opens a pull request when it is done') }];
+  const jobs = store.all();
+  if (jobs.length) items.push({ label: vscode.l10n.t('Follow-up to a tracked job'), kind: vscode.QuickPickItemKind.Separator });
+  for (const tracked of jobs) {
+    const status = tracked.notFound ? vscode.l10n.t('not found') : tracked.job?.status === 'unknown' ? tracked.job.reportedStatus : (tracked.job?.status ?? vscode.l10n.t('not checked yet'));
+    const active = tracked.job?.status === 'active';
+    items.push({ label: `${active ? '$(sync~spin) ' : ''}${jobLabel(tracked)}`, description: active ? vscode.l10n.t('{0} · still working', status) : status, detail: tracked.id, jobId: tracked.id });
+  }
+  return ui.showQuickPick(items, { title: vscode.l10n.t('Send to the agent as…'), placeHolder: vscode.l10n.t('A new job, or a follow-up to a tracked job') });
 }
 
 /** Closes the preview without a "save?" question (its text now lives in the job, or as its unsent prompt). */

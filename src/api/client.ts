@@ -7,6 +7,7 @@ import { checkBaseUrl } from './baseUrl';
 import { ApiError, parseRetryAfter, type Reached } from './errors';
 import { checkId, checkPrompt, checkVisitorsQuery, type VisitorsQuery } from './inputs';
 import { AgentJob, ErrorBody, type PromptBody, VisitorsPage } from './schemas';
+import { type SignalsApi, signalsApi } from './signalsApi';
 
 export interface RequestLogEntry {
   method: string;
@@ -45,7 +46,7 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-export interface ApiClient {
+export interface ApiClient extends SignalsApi {
   getJob(projectId: string, jobId: string, options?: CallOptions): Promise<AgentJob>;
   createJob(projectId: string, prompt: string, options?: CallOptions): Promise<AgentJob>;
   sendMessage(projectId: string, jobId: string, prompt: string, options?: CallOptions): Promise<AgentJob>;
@@ -148,6 +149,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const search = Object.keys(searchParams).length ? '?' + new URLSearchParams(searchParams).toString() : '';
       return call({ method: 'get', target: path('v1', 'analytics', checkId('project', projectId), 'visitors') + search, signal }, VisitorsPage);
     },
+    ...signalsApi(call),
   };
 }
 

@@ -8,7 +8,7 @@ import type { Logger } from '../log';
 import { Disposable } from '../util/lifecycle';
 import { PausedError, type PageReaders } from './pageReaders';
 import { readersPhrase } from './readersText';
-import { ASK_ABOUT_THIS_COMMAND, CHANGE_RANGE_COMMAND, REFRESH_COMMAND, readersTooltip } from './readersTooltip';
+import { ASK_ABOUT_THIS_COMMAND, CHANGE_RANGE_COMMAND, REFRESH_COMMAND, readersTooltip, type TooltipSection } from './readersTooltip';
 import { readersOf, type PageReaders as Figures, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
 
 export const PAGE_READERS_SHOWN_KEY = 'mintlifyAgent.pageReadersShown';
@@ -27,6 +27,7 @@ export class ReadersStatusBar extends Disposable {
   private shownOnce = false;
   private state: ReadersItemState | undefined;
   private settled: Promise<void> = Promise.resolve();
+  private section: TooltipSection | undefined;
 
   constructor(
     private readonly readers: PageReaders,
@@ -49,6 +50,12 @@ export class ReadersStatusBar extends Disposable {
     // page or asks (the item then offers a click to load).
     void this.update({ fetch: false }); // errors are logged inside
 
+  }
+
+  /** Adds another feature's part to the tooltip (the reader signals); `changed` redraws it, no request. */
+  addSection(section: TooltipSection, changed: vscode.Event<void>): void {
+    this.section = section;
+    this.register(changed(() => void this.update({ fetch: false }))); // errors are logged inside
   }
 
   /** The item's current content; undefined while hidden. */
@@ -101,7 +108,7 @@ export class ReadersStatusBar extends Disposable {
     const canAsk = (await vscode.commands.getCommands(true)).includes(ASK_ABOUT_THIS_COMMAND);
     if (seq !== this.seq) return;
     const days = now.range.from && now.range.to ? `${now.range.from} to ${now.range.to}` : undefined;
-    const tooltip = readersTooltip({ page, readers: figures, preset: now.preset, days, fetchedAt: snapshot.fetchedAt, requests: snapshot.pages, canAsk });
+    const tooltip = readersTooltip({ page, readers: figures, preset: now.preset, days, fetchedAt: snapshot.fetchedAt, requests: snapshot.pages, canAsk, section: this.section });
     this.show(page, `$(eye) ${vscode.l10n.t(template, ...values)}`, figures, tooltip);
     if (!this.shownOnce) {
       this.shownOnce = true;

@@ -22,6 +22,15 @@ export interface TooltipInput {
   requests: number;
   /** Whether "Ask the Agent About This Page" can be offered (the command exists). */
   canAsk: boolean;
+  /** More about the page from another feature (the reader signals), appended before the links. */
+  section?: TooltipSection;
+}
+
+/** A part another feature adds to the page's tooltip; it escapes its own values. */
+export interface TooltipSection {
+  /** Commands its links may run. */
+  readonly commands: readonly string[];
+  append(md: vscode.MarkdownString, page: DocPage): void;
 }
 
 const link = (title: string, command: string, args?: unknown[]) =>
@@ -30,7 +39,7 @@ const link = (title: string, command: string, args?: unknown[]) =>
 export function readersTooltip(input: TooltipInput): vscode.MarkdownString {
   const { page, readers, preset } = input;
   const md = new vscode.MarkdownString('', true);
-  md.isTrusted = { enabledCommands: [OPEN_ANALYTICS_COMMAND, ASK_ABOUT_THIS_COMMAND, CHANGE_RANGE_COMMAND, REFRESH_COMMAND] };
+  md.isTrusted = { enabledCommands: [OPEN_ANALYTICS_COMMAND, ASK_ABOUT_THIS_COMMAND, CHANGE_RANGE_COMMAND, REFRESH_COMMAND, ...(input.section?.commands ?? [])] };
   md.appendMarkdown('**');
   md.appendText(page.sitePath);
   md.appendMarkdown('** · ');
@@ -48,6 +57,10 @@ export function readersTooltip(input: TooltipInput): vscode.MarkdownString {
     md.appendText(vscode.l10n.t('Not among the top {0} pages the figures cover (the readers.maxPages setting caps a background fetch).', formatCount(readers.covered)));
   }
   md.appendMarkdown('\n\n');
+  if (input.section) {
+    input.section.append(md, page);
+    md.appendMarkdown('\n\n');
+  }
   const time = new Date(input.fetchedAt).toLocaleString();
   md.appendText(vscode.l10n.t('Fetched {0} with {1} request(s).', time, input.requests));
   md.appendMarkdown('\n\n');

@@ -19,5 +19,11 @@ export function gateClient(api: ApiClient, waitMs: (family: Family) => number): 
     createJob: async (...args) => (gate('agent'), api.createJob(...args)),
     sendMessage: async (...args) => (gate('agent'), api.sendMessage(...args)),
     getVisitors: async (...args) => (gate('analytics'), api.getVisitors(...args)),
+    getFeedbackByPage: async (...args) => (gate('analytics'), api.getFeedbackByPage(...args)),
+    getFeedback: async (...args) => (gate('analytics'), api.getFeedback(...args)),
+    getAssistant: async (...args) => (gate('analytics'), api.getAssistant(...args)),
+    getAssistantThread: async (...args) => (gate('analytics'), api.getAssistantThread(...args)),
+    getSearches: async (...args) => (gate('analytics'), api.getSearches(...args)),
+    getViews: async (...args) => (gate('analytics'), api.getViews(...args)),
   };
 }

@@ -1,10 +1,16 @@
-// The four routes of the simulated API, matched on decoded path segments.
+// The routes of the simulated API, matched on decoded path segments.
 
 export type Route =
   | { name: 'createJob'; method: 'POST'; projectId: string }
   | { name: 'getJob'; method: 'GET'; projectId: string; jobId: string }
   | { name: 'sendMessage'; method: 'POST'; projectId: string; jobId: string }
-  | { name: 'visitors'; method: 'GET'; projectId: string };
+  | { name: 'visitors'; method: 'GET'; projectId: string }
+  | { name: SignalsRouteName; method: 'GET'; projectId: string }
+  | { name: 'assistantThread'; method: 'GET'; projectId: string; threadId: string };
+
+/** The reader-signals list endpoints (issue 15). */
+export type SignalsRouteName = 'views' | 'feedback' | 'feedbackByPage' | 'assistant' | 'searches';
+const LISTS: Record<string, SignalsRouteName> = { views: 'views', feedback: 'feedback', assistant: 'assistant', searches: 'searches' };
 
 /**
  * The route a path names, or undefined: every segment must be there, none extra, and the parameters
@@ -22,6 +28,12 @@ export function matchRoute(segments: readonly string[]): Route | undefined {
   }
   if (version === 'v1' && area === 'analytics' && resource === 'visitors' && jobId === undefined) {
     return { name: 'visitors', method: 'GET', projectId };
+  }
+  if (version === 'v1' && area === 'analytics' && resource !== undefined) {
+    const list = Object.hasOwn(LISTS, resource) ? LISTS[resource] : undefined;
+    if (list && jobId === undefined) return { name: list, method: 'GET', projectId };
+    if (resource === 'feedback' && jobId === 'by-page' && action === undefined) return { name: 'feedbackByPage', method: 'GET', projectId };
+    if (resource === 'assistant' && jobId === 'threads' && action) return { name: 'assistantThread', method: 'GET', projectId, threadId: action };
   }
   return undefined;
 }

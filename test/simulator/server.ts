@@ -23,6 +23,8 @@ import { errorReply, jsonReply, splitPath, type Reply } from './http';
 import { JobStore } from './jobs';
 import { SlidingWindowLimiter } from './rateLimit';
 import { matchRoute, type Route } from './routes';
+import { DEFAULT_SIGNALS, SignalsDataSet } from './signals';
+import { answerSignals, answerThread, checkSignalsQuery } from './signalsRoutes';
 import type {
   AddJobInit,
   Fault,
@@ -32,11 +34,13 @@ import type {
   SimJob,
   Simulator,
   SimulatorOptions,
+  SignalsTruth,
+  AssistantThread,
   VisitorCounts,
   VisitorRow,
   VisitorsRange,
 } from './types';
-import { checkPromptBody, checkRange, checkVisitorsQuery } from './validate';
+import { checkPromptBody, checkRange, checkVisitorsQuery, DAY_MS } from './validate';
 import { pageOf, VisitorsDataSet } from './visitors';
 
 export type * from './types';
@@ -74,6 +78,9 @@ class SimulatorServer implements Simulator {
   private readonly readOnly: ReadonlySet<string>;
   private readonly jobs: JobStore;
   private readonly visitors: VisitorsDataSet;
+  private signalsData: SignalsDataSet | undefined;
+  private readonly signalsSeed: number;
+  private readonly signalsSizes: SimulatorOptions['signals'];
   private readonly agentLimiter: SlidingWindowLimiter;
   private readonly analyticsLimiter: SlidingWindowLimiter;
   private readonly clock: () => number;
@@ -93,6 +100,8 @@ class SimulatorServer implements Simulator {
       days: options.days ?? 120,
       today: options.today ?? new Date(this.now()).toISOString().slice(0, 10),
     });
+    this.signalsSeed = options.seed ?? 42;
+    this.signalsSizes = options.signals ?? DEFAULT_SIGNALS;
     this.agentLimiter = new SlidingWindowLimiter(nonNegative('agentPostLimitPerHour', options.agentPostLimitPerHour ?? 100));
     this.analyticsLimiter = new SlidingWindowLimiter(nonNegative('analyticsLimitPerHour', options.analyticsLimitPerHour ?? 100));
     this.readOnly = new Set(options.readOnlyKeys ?? []);
@@ -193,6 +202,37 @@ class SimulatorServer implements Simulator {
     return { totals: { ...result.totals }, visitors: result.rows.map((row) => ({ ...row })) };
   }
 
+  signalsFor(projectId: string, range: VisitorsRange): SignalsTruth {
+    if (!this.jobs.hasProject(projectId)) throw new Error(`Unknown project ${JSON.stringify(projectId)}`);
+    const checked = checkRange(range);
+    if (!checked.ok) throw new Error(checked.errors.join('; '));
+    const { fromMs, toMs } = checked.value;
+    const signals = this.signals();
+    const feedback = signals.feedbackIn(fromMs, toMs);
+    const searches = signals.searchesIn(fromMs, toMs);
+    const views = this.visitors.queryViews(fromMs, toMs);
+    return structuredClone({
+      byPage: signals.byPage(feedback),
+      feedback,
+      assistant: signals.turnsIn(fromMs, toMs),
+      searches: [...searches.rows],
+      totalSearches: searches.totalSearches,
+      views: { totals: views.totals, views: [...views.rows] },
+    });
+  }
+
+  assistantThreadFor(threadId: string): AssistantThread | undefined {
+    const thread = this.signals().thread(threadId);
+    return thread && structuredClone(thread);
+  }
+
+  /** Built on first use: the large site's 20,000 turns are not worth building for a jobs test. */
+  private signals(): SignalsDataSet {
+    const endMs = this.visitors.startMs + this.visitors.dayCount * DAY_MS;
+    this.signalsData ??= new SignalsDataSet(this.signalsSeed, this.visitors.paths, this.visitors.startMs, endMs, this.signalsSizes ?? DEFAULT_SIGNALS);
+    return this.signalsData;
+  }
+
   // ---- HTTP -----------------------------------------------------------------------------------
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
@@ -284,6 +324,22 @@ class SimulatorServer implements Simulator {
         if (!slot.ok) return rateLimited(slot.retryAfterSeconds);
         const { fromMs, toMs, limit, offset } = query.value;
         return jsonReply(200, pageOf(this.visitors.query(fromMs, toMs), limit, offset));
+      }
+      case 'views':
+      case 'feedback':
+      case 'feedbackByPage':
+      case 'assistant':
+      case 'searches': {
+        const query = checkSignalsQuery(route.name, incoming.params);
+        if (!query.ok) return errorReply(400, 'Invalid query parameters', query.errors);
+        const slot = this.analyticsLimiter.take(ORGANISATION, this.now());
+        if (!slot.ok) return rateLimited(slot.retryAfterSeconds);
+        return answerSignals(route.name, query.value, this.signals(), this.visitors);
+      }
+      case 'assistantThread': {
+        const slot = this.analyticsLimiter.take(ORGANISATION, this.now());
+        if (!slot.ok) return rateLimited(slot.retryAfterSeconds);
+        return answerThread(this.signals(), route.threadId);
       }
     }
   }

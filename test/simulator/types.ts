@@ -31,6 +31,8 @@ export interface SimulatorOptions {
   readOnlyKeys?: string[];
   /** Injectable clock (ms since epoch); default Date.now. All time logic uses it. */
   now?: () => number;
+  /** Sizes of the reader-signals data set; default DEFAULT_SIGNALS, LARGE_SIGNALS for the large site. */
+  signals?: { feedbackItems: number; assistantTurns: number; searchTerms: number };
   /** Added to every answer (on top of any latency fault); default 0. Used by the CLI's --latency-ms. */
   latencyMs?: number;
 }
@@ -163,4 +165,72 @@ export interface Simulator {
 
   /** Ground truth (no request recorded, no rate limit): what paging would return, concatenated. */
   visitorsFor(projectId: string, range: VisitorsRange): { totals: VisitorCounts; visitors: VisitorRow[] };
+  /** Ground truth of the five reader-signals endpoints for a range (no request recorded, no rate limit). */
+  signalsFor(projectId: string, range: VisitorsRange): SignalsTruth;
+  /** The thread GET /assistant/threads/{id} returns, or undefined (404). */
+  assistantThreadFor(threadId: string): AssistantThread | undefined;
+}
+
+// ---- Reader signals (issue 15): the shapes of the analytics OpenAPI's schemas ----------------------
+
+export type FeedbackSource = 'code_snippet' | 'contextual' | 'agent' | 'thumbs_only';
+export type FeedbackStatus = 'pending' | 'in_progress' | 'resolved' | 'dismissed';
+
+interface FeedbackBase {
+  id: string;
+  path: string;
+  comment: string | null;
+  createdAt: string | null;
+  source: FeedbackSource;
+  status: FeedbackStatus;
+}
+
+/** One of FeedbackResponse's three item shapes: contextual, code snippet, or base (agent, thumbs only). */
+export type FeedbackItem =
+  | (FeedbackBase & { source: 'contextual'; helpful: boolean; contact: string | null })
+  | (FeedbackBase & { source: 'code_snippet'; code: string; filename: string | null; lang: string | null })
+  | (FeedbackBase & { source: 'agent' | 'thumbs_only' });
+
+export interface FeedbackByPageRow {
+  path: string;
+  thumbsUp: number;
+  thumbsDown: number;
+  code: number;
+  total: number;
+}
+
+export interface AssistantTurn {
+  id: string;
+  timestamp: string;
+  query: string;
+  response: string;
+  responseType: 'answer' | 'clarifying_question';
+  sources: { title: string; url: string }[];
+  resolutionStatus: 'answered' | 'unanswered';
+  queryCategory: string | null;
+  pageUrl: string | null;
+}
+
+export interface AssistantThread {
+  threadId: string;
+  createdAt: string;
+  messages: { id: string; role: 'user' | 'assistant'; content: string; createdAt: string }[];
+}
+
+export interface SearchRow {
+  searchQuery: string;
+  hits: number;
+  ctr: number;
+  topClickedPage: string | null;
+  lastSearchedAt: string;
+}
+
+/** Everything the five signal endpoints would return for a range, all pages concatenated. */
+export interface SignalsTruth {
+  byPage: FeedbackByPageRow[];
+  feedback: FeedbackItem[];
+  assistant: AssistantTurn[];
+  searches: SearchRow[];
+  totalSearches: number;
+  views: { totals: VisitorCounts; views: VisitorRow[] };
 }

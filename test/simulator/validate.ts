@@ -124,3 +124,75 @@ export function checkRange(range: { dateFrom?: string; dateTo?: string }): Check
   }
   return errors.length ? { ok: false, errors } : { ok: true, value };
 }
+
+/** How one analytics endpoint pages and filters (from the OpenAPI document). */
+export interface AnalyticsQuerySpec {
+  defaultLimit: number;
+  maxLimit: number;
+  /** `offset` (views), an opaque or ULID `cursor` (feedback, searches, assistant), or none (feedback/by-page). */
+  paging: 'offset' | 'cursor' | 'ulidCursor' | 'none';
+  /** `source` and `status` filters (feedback and feedback/by-page). */
+  filters?: boolean;
+}
+
+export interface AnalyticsQuery {
+  fromMs?: number;
+  toMs?: number;
+  limit: number;
+  offset: number;
+  cursor?: string;
+  source?: string;
+  statuses?: string[];
+}
+
+const SOURCES = ['code_snippet', 'contextual', 'agent', 'thumbs_only'];
+const STATUSES = ['pending', 'in_progress', 'resolved', 'dismissed'];
+const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** Checks the query of a reader-signals endpoint; reports every problem at once. Unknown parameters are ignored. */
+export function checkAnalyticsQuery(params: URLSearchParams, spec: AnalyticsQuerySpec): Checked<AnalyticsQuery> {
+  const errors: string[] = [];
+  const single = (name: string): string | undefined => {
+    const values = params.getAll(name);
+    if (values.length > 1) errors.push(`${name} must be given at most once`);
+    return values.length === 1 ? values[0] : undefined;
+  };
+  const query: AnalyticsQuery = { limit: spec.defaultLimit, offset: 0 };
+  const limit = single('limit');
+  if (limit !== undefined) {
+    const value = parseInteger(limit);
+    if (value === undefined || value < 1 || value > spec.maxLimit) errors.push(`limit must be an integer between 1 and ${spec.maxLimit}`);
+    else query.limit = value;
+  }
+  if (spec.paging === 'offset') {
+    const offset = single('offset');
+    if (offset !== undefined) {
+      const value = parseInteger(offset);
+      if (value === undefined || value < 0) errors.push('offset must be a non-negative integer');
+      else query.offset = value;
+    }
+  }
+  if (spec.paging === 'cursor' || spec.paging === 'ulidCursor') {
+    const cursor = single('cursor');
+    if (cursor !== undefined) {
+      if (spec.paging === 'ulidCursor' && !ULID.test(cursor)) errors.push('cursor must be a ULID');
+      else query.cursor = cursor;
+    }
+  }
+  if (spec.filters) {
+    const source = single('source');
+    if (source !== undefined && !SOURCES.includes(source)) errors.push(`source must be one of ${SOURCES.join(', ')}`);
+    else if (source !== undefined) query.source = source;
+    const status = single('status');
+    if (status !== undefined) {
+      const statuses = status.split(',').map((s) => s.trim());
+      const unknown = statuses.filter((s) => !STATUSES.includes(s));
+      if (unknown.length) errors.push(`status must be a comma-separated list of ${STATUSES.join(', ')}`);
+      else query.statuses = statuses;
+    }
+  }
+  const range = checkRange({ dateFrom: single('dateFrom'), dateTo: single('dateTo') });
+  if (range.ok) Object.assign(query, range.value);
+  else errors.push(...range.errors);
+  return errors.length ? { ok: false, errors } : { ok: true, value: query };
+}

@@ -111,6 +111,38 @@ export class VisitorsDataSet {
     return result;
   }
 
+  /**
+   * View events (GET /views) of the same records: every visit is one event, a person's (human or
+   * both) counts as human, an AI-only one as AI, and total = human + ai. Same range rule, order and
+   * paging as visitors, so views >= unique visitors on every row. Not cached: a plain sum is cheap.
+   */
+  queryViews(fromMs?: number, toMs?: number): VisitorsResult {
+    const clampDay = (ms: number | undefined, fallback: number): number =>
+      ms === undefined ? fallback : Math.min(this.dayCount, Math.max(0, Math.ceil((ms - this.startMs) / DAY_MS)));
+    const first = clampDay(fromMs, 0);
+    const end = clampDay(toMs, this.dayCount);
+    const { offsets, ids, kinds } = (this.compiled ??= this.compile());
+    const totals = { human: 0, ai: 0, total: 0 };
+    const rows: VisitorRow[] = [];
+    if (end <= first) return { totals, rows };
+    this.paths.forEach((path, p) => {
+      let human = 0;
+      let ai = 0;
+      const from = offsets[p * this.dayCount + first] ?? 0;
+      const to = offsets[p * this.dayCount + end] ?? 0;
+      for (let i = from; i < to; i++) {
+        if ((kinds[ids[i] ?? 0] ?? 0) & HUMAN) human++;
+        else ai++;
+      }
+      if (human + ai > 0) rows.push({ path, human, ai, total: human + ai });
+      totals.human += human;
+      totals.ai += ai;
+    });
+    totals.total = totals.human + totals.ai;
+    rows.sort((a, b) => b.total - a.total || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return { totals, rows };
+  }
+
   private compute(firstDay: number, endDay: number): VisitorsResult {
     const data = (this.compiled ??= this.compile());
     const { offsets, ids, kinds, seenOnPath, seenOnSite } = data;

@@ -109,7 +109,8 @@ export class UiSession {
       workspaceFolder: this.workspaceFolder,
       extensionDevelopmentPath: repoRoot,
       serverMain,
-      userSettings: { 'mintlifyAgent.apiBaseUrl': this.simulator.url, ...this.extraSettings },
+      // View actions always on screen: a person sees them on hover, Playwright needs them without one.
+      userSettings: { 'mintlifyAgent.apiBaseUrl': this.simulator.url, 'workbench.view.alwaysShowHeaderActions': true, ...this.extraSettings },
       log,
       output: (source, line) => log(`[${source}] ${line}`),
     });

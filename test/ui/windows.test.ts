@@ -38,7 +38,8 @@ describe('several windows on one project (UI)', function () {
   async function signIn(wb: Workbench): Promise<void> {
     // A window may restore the container open while we look (a click would then close it): click
     // only while it is not on screen, and look again.
-    const title = wb.sidebar.locator('.composite.title').filter({ hasText: /Agent Jobs/i });
+    // The container's title names the view while it is alone; beside Reader Signals, the view's own header does.
+    const title = wb.sidebar.locator('.composite.title, .pane-header').filter({ hasText: /Agent Jobs/i }).first();
     const tab = wb.page.locator('.part.activitybar').getByRole('tab', { name: 'Mintlify', exact: true });
     await tab.waitFor({ timeout: TIMEOUTS.poll });
     for (let attempt = 0; attempt < 4 && !(await title.isVisible()); attempt++) {

@@ -126,7 +126,8 @@ export class Workbench {
 
   /** Clicks one of the buttons in the sidebar's title bar (a view's title actions), by its tooltip. */
   async clickViewTitleButton(label: string): Promise<void> {
-    await this.sidebar.locator('.composite.title .title-actions').getByRole('button', { name: label, exact: true }).click({ timeout: TIMEOUTS.ui });
+    // A container's only view keeps its actions in the container's title; beside another view they sit in its own header.
+    await this.sidebar.locator('.composite.title .title-actions, .pane-header .actions').getByRole('button', { name: label, exact: true }).first().click({ timeout: TIMEOUTS.ui });
   }
 
   /** F1, then the command's title, then Enter once the palette has put that command first. */

@@ -1,0 +1,71 @@
+// "Did it help?" for a page an agent job changed: equal windows before and after the change (the
+// job's finish, or the merge of its branch when git shows one), compared only when the numbers can
+// mean something. Pure: no vscode.
+//
+// Thresholds (documented in the README):
+// - wait MIN_DAYS_AFTER days after the change; the windows are as long as the days since, at most WINDOW_DAYS;
+// - 👎 share: at least MIN_VOTES votes in each window;
+// - unanswered questions: at least MIN_QUESTIONS questions asked on the page in each window;
+// - searches it addressed: at least MIN_SEARCHES searches of those terms in each window.
+// Below a threshold the answer is "not enough data yet", never a number.
+
+export const MIN_DAYS_AFTER = 7;
+export const WINDOW_DAYS = 28;
+export const MIN_VOTES = 20;
+export const MIN_QUESTIONS = 10;
+export const MIN_SEARCHES = 20;
+const DAY_MS = 86_400_000;
+
+export interface WindowCounts {
+  votesUp: number;
+  votesDown: number;
+  /** Assistant questions asked on the page, and how many went unanswered. */
+  questions: number;
+  unanswered: number;
+  /** Searches of the addressed terms, and how many clicked a result. */
+  searches: number;
+  searchClicks: number;
+}
+
+export interface Windows {
+  /** YYYY-MM-DD, `before` ends where `after` starts (the change's day), `after.dateTo` is exclusive. */
+  before: { dateFrom: string; dateTo: string };
+  after: { dateFrom: string; dateTo: string };
+  days: number;
+}
+
+/** The comparison windows, or undefined while fewer than MIN_DAYS_AFTER whole days have passed. */
+export function comparisonWindows(changedAt: number, now: number): Windows | undefined {
+  const changeDay = Math.floor(changedAt / DAY_MS) + 1; // the first whole day after the change
+  const today = Math.floor(now / DAY_MS); // today is not over: not counted
+  const days = Math.min(WINDOW_DAYS, today - changeDay);
+  if (days < MIN_DAYS_AFTER) return undefined;
+  const day = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
+  return { before: { dateFrom: day(changeDay - 1 - days), dateTo: day(changeDay - 1) }, after: { dateFrom: day(changeDay), dateTo: day(changeDay + days) }, days };
+}
+
+export type Change =
+  | { kind: 'notEnoughData'; need: string }
+  | { kind: 'change'; before: number; after: number; /** after - before, in percentage points; negative is better for 👎 and unanswered, positive for clicks. */ points: number; better: boolean };
+
+export interface Comparison {
+  thumbsDownShare: Change;
+  unansweredShare: Change;
+  searchClickRate: Change | undefined;
+}
+
+export function compareWindows(before: WindowCounts, after: WindowCounts, addressedSearches: boolean): Comparison {
+  return {
+    thumbsDownShare: share(before.votesDown, before.votesUp + before.votesDown, after.votesDown, after.votesUp + after.votesDown, MIN_VOTES, 'votes', false),
+    unansweredShare: share(before.unanswered, before.questions, after.unanswered, after.questions, MIN_QUESTIONS, 'questions', false),
+    searchClickRate: addressedSearches ? share(before.searchClicks, before.searches, after.searchClicks, after.searches, MIN_SEARCHES, 'searches', true) : undefined,
+  };
+}
+
+function share(partBefore: number, allBefore: number, partAfter: number, allAfter: number, min: number, unit: string, higherIsBetter: boolean): Change {
+  if (allBefore < min || allAfter < min) return { kind: 'notEnoughData', need: `${min} ${unit} in each window (${allBefore} before, ${allAfter} after)` };
+  const before = partBefore / allBefore;
+  const after = partAfter / allAfter;
+  const points = Math.round((after - before) * 1000) / 10;
+  return { kind: 'change', before, after, points, better: higherIsBetter ? points > 0 : points < 0 };
+}

@@ -1,0 +1,119 @@
+// Reader signals wired into the window: the kept snapshot, the "Reader Signals" view, the commands,
+// the page's health in the status-bar tooltip, and the hourly background refresh. Activation sends
+// nothing: the kept snapshot is read from disk, and a fetch waits for the writer or the hour.
+import * as vscode from 'vscode';
+import type { ApiClient } from '../api';
+import type { Settings } from '../config';
+import type { JobStore } from '../jobs/jobStore';
+import type { Logger } from '../log';
+import type { ReadersHandle } from '../readers/registerReaders';
+import { BACKGROUND_CEILING } from '../sync/ledger';
+import type { WindowSync } from '../sync/windowSync';
+import type { Ui } from '../ui';
+import { appendPageHealth, ASK_TO_ADDRESS_COMMAND } from './healthTooltip';
+import { agentPromptSender, type PromptSender } from './promptPreview';
+import { jobBadge, SignalJobs } from './signalJobs';
+import { pageHealth, signalId } from './signalsModel';
+import { registerSignalsCommands } from './signalsCommands';
+import { signalsSettings } from './signalsSettings';
+import { SignalsStore } from './signalsStore';
+import { SignalsTreeProvider } from './signalsTree';
+
+export const SIGNALS_VIEW = 'mintlifyAgent.signals';
+const HAS_SIGNALS_KEY = 'mintlifyAgent.hasSignals';
+/** How often a visible view checks whether the hourly background refresh is due. */
+const CHECK_EVERY_MS = 5 * 60 * 1000;
+
+export interface SignalsDeps {
+  api: ApiClient;
+  settings: Settings;
+  store: JobStore;
+  sync: WindowSync;
+  readers: ReadersHandle;
+  ui: Ui;
+  log: Logger;
+}
+
+/** For tests: the pieces of this window. */
+export interface SignalsHandle {
+  store: SignalsStore;
+  tree: SignalsTreeProvider;
+  view: vscode.TreeView<unknown>;
+  links: SignalJobs;
+  /** Swappable by tests, like the Ui. */
+  sender: PromptSender;
+}
+
+export function registerSignals(context: vscode.ExtensionContext, deps: SignalsDeps): SignalsHandle {
+  const log = deps.log.scoped('signals');
+  const projectId = () => deps.settings.projectId;
+  const store = new SignalsStore({
+    api: deps.api,
+    projectId,
+    storageDir: vscode.Uri.joinPath(context.globalStorageUri, 'signals'),
+    budget: {
+      analyticsThisHour: () => deps.sync.analyticsRequestsThisHour(),
+      backgroundCeiling: BACKGROUND_CEILING,
+      windowShare: () => signalsSettings.backgroundShare,
+    },
+    log,
+  });
+  const links = new SignalJobs(context.globalState);
+  const tree = new SignalsTreeProvider(store, deps.store, links, { rankByAiShare: () => signalsSettings.rankByAiShare, projectId });
+  const view = vscode.window.createTreeView(SIGNALS_VIEW, { treeDataProvider: tree, showCollapseAll: true });
+  const handle: SignalsHandle = { store, tree, view, links, sender: agentPromptSender(deps.ui, deps.store) };
+  const sender: PromptSender = { previewAndSend: (prompt) => handle.sender.previewAndSend(prompt) };
+
+  const describeView = () => {
+    const snapshot = store.current();
+    void vscode.commands.executeCommand('setContext', HAS_SIGNALS_KEY, snapshot !== undefined); // a context key: nothing to wait for
+    if (!snapshot) return void (view.message = undefined);
+    const notes = [vscode.l10n.t('Last {0} days, fetched {1} with {2} requests.', 30, new Date(snapshot.fetchedAt).toLocaleString(), snapshot.requests)];
+    if (snapshot.byPageHasMore) notes.push(vscode.l10n.t('Votes cover the 100 pages with the most feedback (the API returns no more).'));
+    if (!snapshot.searchesComplete) notes.push(vscode.l10n.t('Searches: the {0} most searched terms.', snapshot.searches.length));
+    view.message = notes.join(' ');
+  };
+
+  // "Job active / PR ready" and the clock of "Did it help?": note when a linked job finishes.
+  const noteFinished = () => {
+    const project = projectId();
+    if (project) void links.noteFinished(project, (id) => jobBadge(deps.store.get(id)) === vscode.l10n.t('PR ready'), new Date()); // a Memento write: failures are VS Code's to log
+  };
+
+  const backgroundTick = () => {
+    if (!view.visible || !vscode.window.state.focused || !store.current() || !store.isStale()) return;
+    store.refresh('background').catch((error: unknown) => log.warn(`background refresh failed: ${String(error)}`));
+  };
+  const timer = setInterval(backgroundTick, CHECK_EVERY_MS);
+
+  deps.readers.statusBar.addSection(
+    {
+      commands: [ASK_TO_ADDRESS_COMMAND],
+      append(md, page) {
+        const snapshot = store.current();
+        if (!snapshot) return;
+        const link = projectId() ? links.jobFor(projectId() ?? '', signalId.page(page.sitePath)) : undefined;
+        const badge = link && jobBadge(deps.store.get(link.jobId));
+        appendPageHealth(md, pageHealth(snapshot, page.sitePath), snapshot, { jobStatus: badge && vscode.l10n.t('Agent job {0}: {1}', link.jobId, badge) });
+      },
+    },
+    store.onDidChange,
+  );
+
+  context.subscriptions.push(
+    store,
+    links,
+    tree,
+    view,
+    { dispose: () => clearInterval(timer) },
+    store.onDidChange(describeView),
+    deps.store.onDidChange(noteFinished),
+    view.onDidChangeVisibility(() => view.visible && void store.load().then(backgroundTick)), // reading the kept file: errors are logged inside
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('mintlifyAgent.signals.rankByAiShare') && tree.refresh()),
+    deps.settings.onDidChange(() => void store.load()), // another project: its kept snapshot (the same project: nothing to do)
+    ...registerSignalsCommands({ api: deps.api, store, links, jobs: deps.store, docs: deps.readers.docs, sender, projectId, ui: deps.ui, log }),
+  );
+  // The kept snapshot is read from disk now (no request), so the tooltip and the view have it.
+  void store.load().then(describeView); // errors are logged inside
+  return handle;
+}

@@ -1,0 +1,171 @@
+// The reader-signals commands: fetch the snapshot, open a signal's page, show a question's whole
+// thread (one request, from a small hourly reserve), ask the agent to address a signal with the
+// evidence, and "Did it help?" for a page a job changed.
+import * as vscode from 'vscode';
+import type { ApiClient } from '../api';
+import type { DocsLocator } from '../docs/docsLocator';
+import { openDocPage } from '../docs/openDocPage';
+import { failureView } from '../errorMessages';
+import { showFailure } from '../showFailure';
+import type { JobStore } from '../jobs/jobStore';
+import type { Logger } from '../log';
+import type { Ui } from '../ui';
+import { comparisonWindows, compareWindows, type Change } from './didItHelp';
+import { buildEvidencePrompt, suggestedInstruction } from './evidencePrompt';
+import { ASK_TO_ADDRESS_COMMAND } from './healthTooltip';
+import { countWindow } from './impactCheck';
+import type { PromptSender } from './promptPreview';
+import type { SignalJobs } from './signalJobs';
+import { evidenceFor, parseSignalRef, pathOf, signalIdsOf, type SignalRef } from './signalRef';
+import type { SignalsStore } from './signalsStore';
+import { OPEN_SIGNAL_PAGE_COMMAND, type SignalNode } from './signalsTree';
+
+export const REFRESH_SIGNALS_COMMAND = 'mintlifyAgent.refreshSignals';
+export const SHOW_THREAD_COMMAND = 'mintlifyAgent.showAssistantThread';
+export const CHECK_IMPACT_COMMAND = 'mintlifyAgent.checkSignalImpact';
+/** Threads read on request per hour in this window: each costs one analytics request. */
+export const THREAD_RESERVE = 10;
+
+export interface SignalsCommandDeps {
+  api: ApiClient;
+  store: SignalsStore;
+  links: SignalJobs;
+  jobs: JobStore;
+  docs: DocsLocator;
+  sender: PromptSender;
+  projectId: () => string | undefined;
+  ui: Ui;
+  log: Logger;
+}
+
+export function registerSignalsCommands(deps: SignalsCommandDeps): vscode.Disposable[] {
+  const { store, ui, log } = deps;
+  const threadReads: number[] = [];
+  // The failure table words it (and offers Set API Key, Show Log…); the log keeps what we were doing.
+  const fail = (doing: string, error: unknown, retry?: () => Promise<unknown>) => {
+    log.warn(`${doing}: ${String(error)}`);
+    const view = failureView(error, 'analytics', vscode.l10n);
+    if (view.severity === 'none') return;
+    if (!retry) view.actions = view.actions.filter((a) => a !== 'retry');
+    // Its other buttons run their own commands; Retry is ours. Failures of a retry report themselves.
+    void showFailure(ui, view).then((choice) => choice === 'retry' && retry?.());
+  };
+
+  const refresh = async () => {
+    try {
+      const outcome = await ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () => store.refresh('user'));
+      if (outcome.kind === 'skipped' && outcome.reason === 'noProject') void ui.showMessage('info', vscode.l10n.t('Set the project ID first: the signals belong to a project.'));
+    } catch (error) {
+      fail(vscode.l10n.t('Fetching reader signals'), error, refresh);
+    }
+  };
+
+  const askToAddress = async (arg?: unknown) => {
+    const projectId = deps.projectId();
+    const ref = parseSignalRef(arg) ?? (await refOfEditor(deps.docs, arg));
+    if (!ref) return void ui.showMessage('info', vscode.l10n.t('Pick a signal in the Reader Signals view, or open a docs page, to ask the agent about it.'));
+    const snapshot = (await store.load()) ?? undefined;
+    if (!projectId || !snapshot) {
+      const fetch = vscode.l10n.t('Fetch Reader Signals');
+      if ((await ui.showMessage('info', vscode.l10n.t('There are no reader signals yet for this project.'), fetch)) === fetch) await refresh();
+      return;
+    }
+    const path = pathOf(ref);
+    const files = path ? await filesOf(deps.docs, path) : [];
+    const evidence = evidenceFor(snapshot, ref, files);
+    const instruction = await ui.showInputBox({
+      title: vscode.l10n.t('Ask the Agent to Address This'),
+      prompt: vscode.l10n.t('Your instruction to the agent. The readers’ evidence is added below it, quoted as data; you will see the whole prompt before it is sent.'),
+      value: suggestedInstruction(evidence),
+      ignoreFocusOut: true,
+      validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Type an instruction for the agent.')),
+    });
+    if (!instruction?.trim()) return;
+    const { prompt } = buildEvidencePrompt(instruction, evidence);
+    try {
+      const sent = await deps.sender.previewAndSend(prompt);
+      if (!sent) return;
+      await deps.links.remember(projectId, {
+        jobId: sent.jobId,
+        signalIds: signalIdsOf(ref),
+        path,
+        searches: ref.kind === 'search' ? [ref.searchQuery] : evidence.searches.map((s) => s.searchQuery),
+        askedAt: new Date().toISOString(),
+      });
+      void ui.showMessage('info', vscode.l10n.t('The agent is on it (job {0}). The signal shows the job’s state.', sent.jobId));
+    } catch (error) {
+      fail(vscode.l10n.t('Sending the prompt'), error);
+    }
+  };
+
+  const showThread = async (node?: SignalNode) => {
+    const projectId = deps.projectId();
+    if (node?.type !== 'question' || !projectId) return;
+    const hourAgo = Date.now() - 3_600_000;
+    while ((threadReads[0] ?? Infinity) <= hourAgo) threadReads.shift();
+    if (threadReads.length >= THREAD_RESERVE) {
+      return void ui.showMessage('info', vscode.l10n.t('{0} threads were read in the last hour: the rest of the analytics budget is kept for the signals. Try again later.', THREAD_RESERVE));
+    }
+    threadReads.push(Date.now());
+    try {
+      const thread = await deps.api.getAssistantThread(projectId, node.question.id);
+      const lines = [vscode.l10n.t('Assistant thread {0} ({1}). Reader text, shown as written.', thread.threadId, thread.createdAt), ''];
+      for (const message of thread.messages) lines.push(`[${message.createdAt}] ${message.role}:`, message.content, '');
+      const document = await vscode.workspace.openTextDocument({ language: 'plaintext', content: lines.join('\n') });
+      await vscode.window.showTextDocument(document, { preview: true });
+    } catch (error) {
+      fail(vscode.l10n.t('Reading the assistant thread'), error);
+    }
+  };
+
+  const checkImpact = async (arg?: unknown) => {
+    const projectId = deps.projectId();
+    const ref = parseSignalRef(arg);
+    const path = ref && pathOf(ref);
+    if (!projectId || !ref || !path) return;
+    const link = signalIdsOf(ref).map((id) => deps.links.jobFor(projectId, id)).find((j) => j);
+    if (!link?.finishedAt) return void ui.showMessage('info', vscode.l10n.t('No agent job for {0} has finished with a pull request yet.', path));
+    const windows = comparisonWindows(Date.parse(link.finishedAt), Date.now());
+    if (!windows) return void ui.showMessage('info', vscode.l10n.t('Not enough days since the job finished ({0}): the comparison needs a week after it.', link.finishedAt.slice(0, 10)));
+    try {
+      const target = { path, searches: link.searches };
+      const before = await countWindow(deps.api, projectId, target, windows.before);
+      const after = await countWindow(deps.api, projectId, target, windows.after);
+      const result = compareWindows(before, after, link.searches.length > 0);
+      const parts = [
+        vscode.l10n.t('not-helpful share: {0}', describe(result.thumbsDownShare)),
+        vscode.l10n.t('unanswered questions: {0}', describe(result.unansweredShare)),
+        ...(result.searchClickRate ? [vscode.l10n.t('clicks on its searches: {0}', describe(result.searchClickRate))] : []),
+      ];
+      void ui.showMessage('info', vscode.l10n.t('{0}, {1} days before vs after the change: {2}. ({3} requests)', path, windows.days, parts.join('; '), before.requests + after.requests));
+    } catch (error) {
+      fail(vscode.l10n.t('Checking whether it helped'), error);
+    }
+  };
+
+  return [
+    vscode.commands.registerCommand(REFRESH_SIGNALS_COMMAND, refresh),
+    vscode.commands.registerCommand(ASK_TO_ADDRESS_COMMAND, askToAddress),
+    vscode.commands.registerCommand(OPEN_SIGNAL_PAGE_COMMAND, (path: unknown) => typeof path === 'string' && openDocPage(path, ui, log)),
+    vscode.commands.registerCommand(SHOW_THREAD_COMMAND, showThread),
+    vscode.commands.registerCommand(CHECK_IMPACT_COMMAND, checkImpact),
+  ];
+}
+
+function describe(change: Change): string {
+  if (change.kind === 'notEnoughData') return vscode.l10n.t('not enough data yet (needs {0})', change.need);
+  const pct = (n: number) => `${Math.round(n * 1000) / 10}%`;
+  return vscode.l10n.t('{0} → {1} ({2}{3} points, {4})', pct(change.before), pct(change.after), change.points > 0 ? '+' : '', change.points, change.better ? vscode.l10n.t('better') : vscode.l10n.t('not better'));
+}
+
+/** A page from an editor: the URI the command was given (editor title, status bar), else the active editor. */
+async function refOfEditor(docs: DocsLocator, arg: unknown): Promise<SignalRef | undefined> {
+  const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+  const page = uri && (await docs.pageOf(uri));
+  return page ? { kind: 'page', path: page.sitePath } : undefined;
+}
+
+async function filesOf(docs: DocsLocator, path: string): Promise<string[]> {
+  const uri = await docs.fileOf(path);
+  return uri ? [vscode.workspace.asRelativePath(uri, false)] : [];
+}

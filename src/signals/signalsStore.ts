@@ -1,0 +1,164 @@
+// The one signals snapshot of a project in this window: read from a file every window of the
+// profile shares (globalStorageUri/signals), so it survives reloads and a fetch in one window
+// serves them all; fetched when the writer asks, or in the background at most once an hour and
+// only inside the shared ledger's background ceiling and this window's share of it.
+import * as vscode from 'vscode';
+import type { ApiClient } from '../api';
+import type { Logger } from '../log';
+import { Disposable } from '../util/lifecycle';
+import { currentRange, fetchSnapshot, parseStoredSnapshot, type SignalsSnapshot } from './snapshot';
+
+export const BACKGROUND_EVERY_MS = 60 * 60 * 1000;
+/** What a snapshot is assumed to cost before one has been fetched (the default site takes 10). */
+const FIRST_ESTIMATE = 12;
+
+export interface SignalsBudget {
+  /** Analytics requests every window sent in the last hour. */
+  analyticsThisHour(): number;
+  /** The ledger's background ceiling for the hour (the rest is kept for what users ask). */
+  readonly backgroundCeiling: number;
+  /** This window's share of it, from the setting. */
+  windowShare(): number;
+}
+
+export interface SignalsStoreDeps {
+  api: ApiClient;
+  projectId: () => string | undefined;
+  storageDir: vscode.Uri;
+  budget: SignalsBudget;
+  log: Logger;
+  now?: () => number;
+}
+
+export type RefreshOutcome = { kind: 'fetched'; snapshot: SignalsSnapshot } | { kind: 'skipped'; reason: 'noProject' | 'fresh' | 'budget' | 'busy' };
+
+export class SignalsStore extends Disposable {
+  private readonly emitter = this.register(new vscode.EventEmitter<void>());
+  readonly onDidChange = this.emitter.event;
+  private snapshot: SignalsSnapshot | undefined;
+  private loadedFor: string | undefined;
+  private inFlight: Promise<RefreshOutcome> | undefined;
+  /** This window's background requests (ms timestamps), for its share of the ceiling. */
+  private readonly backgroundSent: number[] = [];
+  private readonly lifetime = new AbortController();
+  /** Bumped by forget() and each fetch, so a read that started before cannot bring back what they replaced. */
+  private generation = 0;
+
+  constructor(private readonly deps: SignalsStoreDeps) {
+    super();
+    const watcher = this.register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(deps.storageDir, '*.json')));
+    const reread = () => void this.load(true); // errors are logged inside
+    this.register(watcher.onDidChange(reread));
+    this.register(watcher.onDidCreate(reread));
+    this.register(vscode.window.onDidChangeWindowState((state) => state.focused && reread()));
+    this.register({ dispose: () => this.lifetime.abort() });
+  }
+
+  private now(): number {
+    return this.deps.now?.() ?? Date.now();
+  }
+
+  /** The kept snapshot of the configured project, however old; never a request. */
+  current(): SignalsSnapshot | undefined {
+    const projectId = this.deps.projectId();
+    return projectId && this.snapshot?.projectId === projectId ? this.snapshot : undefined;
+  }
+
+  /** Reads the shared file (once per project unless `again`); no request. */
+  async load(again = false): Promise<SignalsSnapshot | undefined> {
+    const projectId = this.deps.projectId();
+    if (!projectId) return undefined;
+    if (!again && this.loadedFor === projectId) return this.current();
+    // Another project: what is shown changes even when it has nothing kept.
+    if (this.loadedFor !== projectId) queueMicrotask(() => this.emitter.fire());
+    this.loadedFor = projectId;
+    const generation = this.generation;
+    try {
+      const bytes = await vscode.workspace.fs.readFile(this.fileOf(projectId));
+      const stored = parseStoredSnapshot(JSON.parse(new TextDecoder().decode(bytes)));
+      if (generation === this.generation && stored && stored.projectId === projectId && stored.fetchedAt !== this.snapshot?.fetchedAt) {
+        this.snapshot = stored;
+        this.emitter.fire();
+      }
+    } catch (error) {
+      if (!(error instanceof vscode.FileSystemError && error.code === 'FileNotFound')) this.deps.log.warn(`signals: could not read the kept snapshot: ${String(error)}`);
+    }
+    return this.current();
+  }
+
+  /** Fetches a snapshot: `user` when the writer asked (no ceiling), else a background refresh. */
+  refresh(mode: 'user' | 'background'): Promise<RefreshOutcome> {
+    this.inFlight ??= this.fetch(mode).finally(() => (this.inFlight = undefined));
+    return this.inFlight;
+  }
+
+  /** Whether a background refresh is due: no snapshot, or one older than an hour. */
+  isStale(): boolean {
+    const snapshot = this.current();
+    return !snapshot || this.now() - Date.parse(snapshot.fetchedAt) >= BACKGROUND_EVERY_MS;
+  }
+
+  private async fetch(mode: 'user' | 'background'): Promise<RefreshOutcome> {
+    const projectId = this.deps.projectId();
+    if (!projectId) return { kind: 'skipped', reason: 'noProject' };
+    await this.load();
+    if (mode === 'background') {
+      if (!this.isStale()) return { kind: 'skipped', reason: 'fresh' };
+      const estimate = this.current()?.requests ?? FIRST_ESTIMATE;
+      if (!this.backgroundFits(estimate)) {
+        this.deps.log.info(`signals: background refresh skipped, ${estimate} request(s) would pass the background ceiling or this window's share`);
+        return { kind: 'skipped', reason: 'budget' };
+      }
+    }
+    const range = currentRange();
+    this.deps.log.info(`signals: fetching ${range.dateFrom}..${range.dateTo} (${mode})`);
+    const snapshot = await fetchSnapshot(this.deps.api, projectId, range, {
+      signal: this.lifetime.signal,
+      now: () => this.now(),
+      // A background refresh stops rather than pass the ceiling half-way (nothing is kept then).
+      mayRequest: mode === 'background' ? () => this.backgroundFits(1) : undefined,
+      onRequest: mode === 'background' ? () => this.backgroundSent.push(this.now()) : undefined,
+    });
+    this.deps.log.info(`signals: ${snapshot.requests} request(s) (the page sizes allow no fewer than ${snapshot.minimum})`);
+    this.generation++;
+    this.snapshot = snapshot;
+    this.loadedFor = projectId;
+    await this.save(snapshot);
+    this.emitter.fire();
+    return { kind: 'fetched', snapshot };
+  }
+
+  private backgroundFits(requests: number): boolean {
+    const hourAgo = this.now() - BACKGROUND_EVERY_MS;
+    while ((this.backgroundSent[0] ?? Infinity) <= hourAgo) this.backgroundSent.shift();
+    const { budget } = this.deps;
+    return budget.analyticsThisHour() + requests <= budget.backgroundCeiling && this.backgroundSent.length + requests <= budget.windowShare();
+  }
+
+  private async save(snapshot: SignalsSnapshot): Promise<void> {
+    try {
+      await vscode.workspace.fs.createDirectory(this.deps.storageDir);
+      await vscode.workspace.fs.writeFile(this.fileOf(snapshot.projectId), new TextEncoder().encode(JSON.stringify(snapshot)));
+    } catch (error) {
+      this.deps.log.warn(`signals: could not keep the snapshot: ${String(error)}`);
+    }
+  }
+
+  /** Forgets the kept snapshot of the configured project, here and on disk (tests, and a reset). */
+  async forget(): Promise<void> {
+    const projectId = this.deps.projectId();
+    this.generation++;
+    this.snapshot = undefined;
+    this.loadedFor = undefined;
+    if (projectId) await vscode.workspace.fs.delete(this.fileOf(projectId)).then(undefined, () => undefined); // nothing kept: nothing to delete
+    this.emitter.fire();
+  }
+
+  get storageDir(): vscode.Uri {
+    return this.deps.storageDir;
+  }
+
+  private fileOf(projectId: string): vscode.Uri {
+    return vscode.Uri.joinPath(this.deps.storageDir, `${encodeURIComponent(projectId).replace(/\./g, '%2E')}.json`);
+  }
+}

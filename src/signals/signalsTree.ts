@@ -1,0 +1,203 @@
+// The "Reader Signals" view: three groups (pages with 👎 or pending comments, searches that found
+// no click, unanswered assistant questions), each node with its evidence in the tooltip and, when
+// an agent job addresses it, the job's state beside it. Built from the kept snapshot only: showing
+// the view never sends a request.
+import * as vscode from 'vscode';
+import type { JobStore } from '../jobs/jobStore';
+import { Disposable } from '../util/lifecycle';
+import { appendPageHealth, ASK_TO_ADDRESS_COMMAND } from './healthTooltip';
+import { jobBadge, type SignalJobs } from './signalJobs';
+import { buildInbox, pageHealth, type Inbox, type PageSignal, type QuestionGroup, type SearchGap } from './signalsModel';
+import type { SignalRef } from './signalRef';
+import type { SignalsStore } from './signalsStore';
+import type { SignalsSnapshot, UnansweredQuestion } from './snapshot';
+
+export const OPEN_SIGNAL_PAGE_COMMAND = 'mintlifyAgent.openSignalPage';
+const numbers = new Intl.NumberFormat('en-US');
+const fmt = (n: number) => numbers.format(n);
+
+type GroupId = 'pages' | 'searches' | 'questions';
+
+export type SignalNode =
+  | { type: 'group'; id: GroupId; count: number }
+  | { type: 'page'; signal: PageSignal; ref: SignalRef }
+  | { type: 'search'; signal: SearchGap; ref: SignalRef }
+  | { type: 'questionGroup'; group: QuestionGroup; ref: SignalRef }
+  | { type: 'question'; question: UnansweredQuestion };
+
+export class SignalsTreeProvider extends Disposable implements vscode.TreeDataProvider<SignalNode> {
+  private readonly emitter = this.register(new vscode.EventEmitter<SignalNode | undefined>());
+  readonly onDidChangeTreeData = this.emitter.event;
+  private inbox: Inbox | undefined;
+
+  constructor(
+    private readonly store: SignalsStore,
+    private readonly jobs: JobStore,
+    private readonly links: SignalJobs,
+    private readonly options: { rankByAiShare: () => boolean; projectId: () => string | undefined },
+  ) {
+    super();
+    const rebuild = () => {
+      this.inbox = undefined;
+      this.emitter.fire(undefined);
+    };
+    this.register(store.onDidChange(rebuild));
+    this.register(jobs.onDidChange(rebuild));
+    this.register(links.onDidChange(rebuild));
+  }
+
+  /** Ranks changed (a setting): rebuild. */
+  refresh(): void {
+    this.inbox = undefined;
+    this.emitter.fire(undefined);
+  }
+
+  /** The inbox as shown, for tests. */
+  currentInbox(): Inbox | undefined {
+    const snapshot = this.store.current();
+    if (!snapshot) return undefined;
+    this.inbox ??= buildInbox(snapshot, { rankByAiShare: this.options.rankByAiShare() });
+    return this.inbox;
+  }
+
+  getChildren(node?: SignalNode): SignalNode[] {
+    const inbox = this.currentInbox();
+    if (!inbox) return [];
+    if (!node) {
+      return [
+        { type: 'group', id: 'pages', count: inbox.pages.length },
+        { type: 'group', id: 'searches', count: inbox.searches.length },
+        { type: 'group', id: 'questions', count: inbox.questions.reduce((n, g) => n + g.questions.length, 0) },
+      ];
+    }
+    if (node.type === 'group' && node.id === 'pages') return inbox.pages.map((signal) => ({ type: 'page', signal, ref: { kind: 'page', path: signal.path } }));
+    if (node.type === 'group' && node.id === 'searches') return inbox.searches.map((signal) => ({ type: 'search', signal, ref: { kind: 'search', searchQuery: signal.searchQuery } }));
+    if (node.type === 'group') return inbox.questions.map((group) => ({ type: 'questionGroup', group, ref: { kind: 'questions', group: group.kind, key: group.key } }));
+    if (node.type === 'questionGroup') return node.group.questions.map((question) => ({ type: 'question', question }));
+    return [];
+  }
+
+  getTreeItem(node: SignalNode): vscode.TreeItem {
+    const snapshot = this.store.current();
+    switch (node.type) {
+      case 'group':
+        return groupItem(node.id, node.count);
+      case 'page': {
+        const { signal } = node;
+        const item = new vscode.TreeItem(signal.path, vscode.TreeItemCollapsibleState.None);
+        item.id = signal.id;
+        const parts = [vscode.l10n.t('{0} not helpful', fmt(signal.thumbsDown))];
+        if (signal.pendingComments) parts.push(signal.pendingComments === 1 ? vscode.l10n.t('1 comment') : vscode.l10n.t('{0} comments', fmt(signal.pendingComments)));
+        parts.push(vscode.l10n.t('{0} views', fmt(signal.readers)));
+        if (this.options.rankByAiShare()) parts.push(vscode.l10n.t('{0}% AI', Math.round(signal.aiShare * 100)));
+        item.description = this.withJob(parts.join(' · '), signal.id);
+        item.iconPath = new vscode.ThemeIcon('file', new vscode.ThemeColor('charts.red'));
+        item.contextValue = 'signal:page';
+        item.command = { command: OPEN_SIGNAL_PAGE_COMMAND, title: vscode.l10n.t('Open Page'), arguments: [signal.path] };
+        if (snapshot) item.tooltip = this.pageTooltip(snapshot, signal.path, signal.id);
+        return item;
+      }
+      case 'search': {
+        const { signal } = node;
+        const item = new vscode.TreeItem(`"${signal.searchQuery}"`, vscode.TreeItemCollapsibleState.None);
+        item.id = signal.id;
+        item.description = this.withJob(vscode.l10n.t('{0} searches · no click', fmt(signal.hits)), signal.id);
+        item.iconPath = new vscode.ThemeIcon('search');
+        item.contextValue = 'signal:search';
+        const md = trusted();
+        md.appendText(vscode.l10n.t('"{0}" was searched {1} times and no result was clicked. The API has no "no results" flag: readers may have found nothing, or nothing worth a click.', signal.searchQuery, fmt(signal.hits)));
+        if (signal.lastSearchedAt) md.appendMarkdown('\n\n').appendText(vscode.l10n.t('Last searched {0}.', signal.lastSearchedAt.slice(0, 10)));
+        this.appendJob(md, signal.id);
+        md.appendMarkdown(`\n\n${askLink(node.ref)}`);
+        item.tooltip = md;
+        return item;
+      }
+      case 'questionGroup': {
+        const { group } = node;
+        const label = group.kind === 'page' ? (group.key ?? '') : group.kind === 'category' ? vscode.l10n.t('Category: {0}', group.key ?? '') : vscode.l10n.t('No page or category');
+        const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = group.id;
+        item.description = this.withJob(vscode.l10n.t('{0} unanswered', fmt(group.questions.length)), group.id);
+        item.iconPath = new vscode.ThemeIcon('comment-unresolved');
+        item.contextValue = 'signal:questions';
+        const md = trusted();
+        md.appendText(vscode.l10n.t('{0} assistant questions asked here went unanswered. Newest:', fmt(group.questions.length)));
+        md.appendMarkdown('\n\n');
+        for (const question of group.questions.slice(0, 3)) md.appendMarkdown('> ').appendText(shorten(question.query.text)).appendMarkdown('\n\n');
+        this.appendJob(md, group.id);
+        md.appendMarkdown(`\n\n${askLink(node.ref)}`);
+        item.tooltip = md;
+        return item;
+      }
+      case 'question': {
+        const { question } = node;
+        const item = new vscode.TreeItem(shorten(question.query.text, 80), vscode.TreeItemCollapsibleState.None);
+        item.id = `question:${question.id}`;
+        item.description = question.timestamp.slice(0, 10);
+        item.contextValue = 'signal:question';
+        const md = new vscode.MarkdownString('', true);
+        md.appendText(question.query.text.length > 1_000 ? `${question.query.text.slice(0, 1_000)}…` : question.query.text);
+        md.appendMarkdown('\n\n').appendText(vscode.l10n.t('Right-click › Show Full Thread reads the whole conversation (one request).'));
+        item.tooltip = md;
+        return item;
+      }
+    }
+  }
+
+  private pageTooltip(snapshot: SignalsSnapshot, path: string, id: string): vscode.MarkdownString {
+    const md = trusted();
+    md.appendMarkdown('**').appendText(path).appendMarkdown('**\n\n');
+    appendPageHealth(md, pageHealth(snapshot, path), snapshot, { jobStatus: this.jobLine(id) });
+    return md;
+  }
+
+  private jobLine(id: string): string | undefined {
+    const projectId = this.options.projectId();
+    const link = projectId ? this.links.jobFor(projectId, id) : undefined;
+    const badge = link && jobBadge(this.jobs.get(link.jobId));
+    return badge && link ? vscode.l10n.t('Agent job {0}: {1}', link.jobId, badge) : undefined;
+  }
+
+  private withJob(description: string, id: string): string {
+    const projectId = this.options.projectId();
+    const link = projectId ? this.links.jobFor(projectId, id) : undefined;
+    const badge = link && jobBadge(this.jobs.get(link.jobId));
+    return badge ? `${description} · ${badge}` : description;
+  }
+
+  private appendJob(md: vscode.MarkdownString, id: string): void {
+    const line = this.jobLine(id);
+    if (line) md.appendMarkdown('\n\n').appendText(line);
+  }
+}
+
+function groupItem(id: GroupId, count: number): vscode.TreeItem {
+  const labels: Record<GroupId, string> = {
+    pages: vscode.l10n.t('Pages voted down or with pending comments'),
+    searches: vscode.l10n.t('Searches that found no click'),
+    questions: vscode.l10n.t('Unanswered assistant questions'),
+  };
+  // The pages group opens; the others stay one click away so all three headings show at once.
+  const state = !count ? vscode.TreeItemCollapsibleState.None : id === 'pages' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+  const item = new vscode.TreeItem(labels[id], state);
+  item.id = `group:${id}`;
+  item.description = fmt(count);
+  item.contextValue = `signalGroup:${id}`;
+  return item;
+}
+
+function trusted(): vscode.MarkdownString {
+  const md = new vscode.MarkdownString('', true);
+  md.isTrusted = { enabledCommands: [ASK_TO_ADDRESS_COMMAND] };
+  return md;
+}
+
+function askLink(ref: SignalRef): string {
+  return `[${vscode.l10n.t('Ask the Agent to Address This')}](command:${ASK_TO_ADDRESS_COMMAND}?${encodeURIComponent(JSON.stringify([ref]))})`;
+}
+
+function shorten(text: string, max = 160): string {
+  const flat = text.replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
