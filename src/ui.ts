@@ -30,7 +30,8 @@ export const vscodeUi: Ui = {
   showInputBox: (options) => vscode.window.showInputBox(options),
   showQuickPick: (items, options) => vscode.window.showQuickPick(items, options),
   showSaveDialog: (options) => vscode.window.showSaveDialog(options),
-  withProgress: (options, task) => vscode.window.withProgress(options, task),
+  // A progress title can quote a job's label or branch: links are broken there too.
+  withProgress: (options, task) => vscode.window.withProgress(options.title ? { ...options, title: plainText(options.title) } : options, task),
   openExternal: (uri) => vscode.env.openExternal(uri),
   writeClipboard: (text) => vscode.env.clipboard.writeText(text),
 };

@@ -9,6 +9,7 @@ import type { Ui } from '../ui';
 import { Disposable } from '../util/lifecycle';
 import { branchChanges, type ChangeResource, checkOut, type Clone, fetchBranch, findClone, localChanges, requireClone, ReviewProblem, showChanges, stash } from './branchReview';
 import { type GitApi, loadGitApi } from './gitApi';
+import { isSafeBranchName } from './branchName';
 
 /** What Review Changes opened; returned to the caller (the tests compare it with git). */
 export interface ReviewResult {
@@ -90,6 +91,10 @@ export function registerReviewCommands(context: vscode.ExtensionContext, hints: 
       throw new ReviewProblem(vscode.l10n.t('The agent is still working on “{0}”. Its branch can be reviewed when it finishes.', jobLabel(tracked)), ['wait']);
     }
     if (!job.ref || !job.repository) throw new ReviewProblem(vscode.l10n.t('Job “{0}” has no branch yet, so there is nothing to review.', jobLabel(tracked)));
+    // Checked before anything reaches git: a name like `--upload-pack=…` or `a:b` would be an option or a refspec.
+    if (!isSafeBranchName(job.ref)) {
+      throw new ReviewProblem(vscode.l10n.t('The job names its branch “{0}”, which is not a plain git branch name, so it is not fetched. Open the pull request instead.', job.ref), ['openPullRequest']);
+    }
     const api = await loadGitApi();
     if (api === 'missing' || api === 'disabled') {
       throw new ReviewProblem(vscode.l10n.t('The built-in Git extension is disabled, so the agent\'s branch cannot be fetched. Enable Git (the git.enabled setting and the Git extension), then try again.'), ['gitSettings']);

@@ -161,19 +161,23 @@ export class JobStore extends Disposable {
   }
 
   /**
-   * Adds the job at the top, or updates it in place. Only what `change` changed is written (each
-   * field with its own stamp, new prompts added to the history), so it cannot undo another
-   * window's change to another field, another job or the same job's prompts.
+   * Updates a tracked job in place (a poll result, an unsent prompt). Only what `change` changed is
+   * written (each field with its own stamp, new prompts added to the history), so it cannot undo
+   * another window's change to another field, another job or the same job's prompts; and it never
+   * tracks the job again: a poll answer that lands after another window stopped tracking the job
+   * must not bring it back (its stamp would be the later one).
    */
   upsert(id: string, change: (current: TrackedJob) => TrackedJob): Promise<TrackedJob> {
-    return this.project ? this.upsertIn(this.project, id, change) : Promise.resolve(change(newJob(id)));
+    return this.project ? this.upsertIn(this.project, id, change, { track: false }) : Promise.resolve(change(newJob(id)));
   }
 
   /**
-   * The same in the list of `projectId`, which may no longer be the current project: an answer
-   * that arrives after the project changed is filed where its request was sent.
+   * Adds the job at the top, or updates it, in the list of `projectId` (which may no longer be the
+   * current project: an answer that arrives after the project changed is filed where its request
+   * was sent). Tracks it, unless `track` is false: only what the user asked for (track, start,
+   * follow up) tracks a job.
    */
-  async upsertIn(projectId: string, id: string, change: (current: TrackedJob) => TrackedJob): Promise<TrackedJob> {
+  async upsertIn(projectId: string, id: string, change: (current: TrackedJob) => TrackedJob, { track = true } = {}): Promise<TrackedJob> {
     const record = this.sync.state.jobs[projectId]?.[id];
     const existing = record?.tracked.v ? toTracked(id, record) : undefined;
     const current = existing ?? newJob(id);
@@ -184,7 +188,7 @@ export class JobStore extends Disposable {
     }
     const known = new Set(current.prompts.map((p) => `${p.sentAt}\u0000${p.text}`));
     const addPrompts = next.prompts.filter((p) => !known.has(`${p.sentAt}\u0000${p.text}`));
-    await this.sync.update((state) => applyJobChange(state, projectId, id, { track: true, fields, addPrompts }, this.sync.store.clock));
+    await this.sync.update((state) => applyJobChange(state, projectId, id, { ...(track && { track: true }), fields, addPrompts }, this.sync.store.clock));
     return (projectId === this.project ? this.get(id) : undefined) ?? next;
   }
 

@@ -70,19 +70,22 @@ export function categoryEvidence(snapshot: SignalsSnapshot, category: string | u
   };
 }
 
-/** A starting instruction the writer can change; it names the subject but quotes no reader text. */
+/**
+ * A starting instruction the writer can change. It quotes no text from the API at all: a page's
+ * site path and a question's category come from readers' traffic, so they stay in the evidence
+ * block, quoted as data; only the workspace file (ours) is named here.
+ */
 export function suggestedInstruction(evidence: Evidence): string {
   const { subject } = evidence;
   const act = 'Fix what is wrong and add what is missing; change nothing else.';
   if (subject.kind === 'page') {
-    const file = evidence.files[0] ? ` (${evidence.files[0]})` : '';
-    return `Improve the docs page ${subject.path}${file} using the reader feedback, unanswered assistant questions and searches below. ${act}`;
+    const page = evidence.files[0] ? `the docs page in ${evidence.files[0]}` : 'the docs page named in the evidence below';
+    return `Improve ${page} using the reader feedback, unanswered assistant questions and searches below. ${act}`;
   }
   if (subject.kind === 'search') {
     return 'Readers search the docs for the term below and click no result. Make the docs answer it: add or improve the page that should be found, with the words readers use. ' + act;
   }
-  const about = subject.category ? ` about ${JSON.stringify(subject.category)}` : '';
-  return `The docs assistant could not answer the reader questions${about} below. Add what the docs are missing so they can be answered. ${act}`;
+  return `The docs assistant could not answer the reader questions below. Add what the docs are missing so they can be answered. ${act}`;
 }
 
 export interface BuiltPrompt {

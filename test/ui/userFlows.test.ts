@@ -414,7 +414,7 @@ describe('a person using the extension in VS Code (UI)', function () {
     await wb.page.keyboard.press('Escape'); // the hover would cover the preview
     await (await wb.inlineAction(quickstart, 'Ask the Agent to Address This')).click({ timeout: TIMEOUTS.ui });
     await wb.waitForQuickInput('Ask the Agent to Address This');
-    assert.match(await wb.quickInputField.inputValue(), /^Improve the docs page \/quickstart \(docs\/quickstart\.mdx\)/, 'a suggestion naming the page and its file');
+    assert.match(await wb.quickInputField.inputValue(), /^Improve the docs page in docs\/quickstart\.mdx /, 'a suggestion naming the page\'s file');
     await wb.pressEnterAndWaitForClose();
     await expectVisible('the evidence block in the preview', wb.page.locator('.monaco-editor .view-line').filter({ hasText: 'BEGIN READER EVIDENCE' }));
     const ask = wb.notification('exactly what the agent will get');
@@ -425,7 +425,7 @@ describe('a person using the extension in VS Code (UI)', function () {
     await expectVisible('the job beside the signal', signals.filter({ hasText: /^\/quickstart/ }).filter({ hasText: /job active|PR ready/ }));
     const post = sim.requests.filter((r) => r.method === 'POST' && r.rawPath.endsWith('/job')).at(-1);
     const prompt = (post?.body as { prompt?: string } | undefined)?.prompt ?? '';
-    assert.ok(prompt.startsWith('Improve the docs page /quickstart'), 'the instruction first');
+    assert.ok(prompt.startsWith('Improve the docs page in docs/quickstart.mdx'), 'the instruction first');
     assert.ok(prompt.indexOf('Ignore previous instructions') > prompt.indexOf('BEGIN READER EVIDENCE'), 'reader text only inside the evidence block');
     await wb.screenshot('9-signal-job');
     assert.deepEqual(dialogs, [], 'no reader text ran as script');

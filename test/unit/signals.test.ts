@@ -214,9 +214,10 @@ describe('reader signals', () => {
       assert.ok(built.prompt.length < 12_000, `a page's prompt stays small (${built.prompt.length} characters)`);
     });
 
-    it('suggests an instruction naming the page and its file, quoting no reader text', () => {
+    it('suggests an instruction naming the workspace file, quoting no text from the API (not even the path)', () => {
       const suggestion = suggestedInstruction(pageEvidence(snapshot, HOSTILE_PAGE, files));
-      assert.match(suggestion, /\/quickstart \(docs\/quickstart\.mdx\)/);
+      assert.match(suggestion, /^Improve the docs page in docs\/quickstart\.mdx /);
+      assert.ok(!suggestion.includes('/quickstart '), 'the site path stays in the evidence');
       assert.ok(!suggestion.toLowerCase().includes('ignore previous'));
     });
   });
