@@ -66,6 +66,8 @@ export async function previewAndSend(ui: Ui, store: JobStore, prompt: string): P
   const choose = vscode.l10n.t('Choose Where to Send…');
   const answer = await ui.showMessage('info', vscode.l10n.t('This is exactly what the agent will get (edit it in the editor if you like). Send it?'), choose);
   if (answer !== choose) return undefined; // the preview stays open: nothing typed is lost
+  // A preview closed (and so discarded) before the click is not what the user chose to send.
+  if (preview.isClosed) return void ui.showMessage('info', vscode.l10n.t('The preview was closed, so nothing was sent.'));
   const text = preview.getText();
   if (!text.trim()) return void ui.showMessage('error', vscode.l10n.t('The prompt is empty, so nothing was sent.'));
   const target = await pickTarget(ui, store);
