@@ -91,7 +91,9 @@ describe('reader signals', function () {
     const unanswered = truth.assistant.filter((t) => t.resolutionStatus === 'unanswered' && t.pageUrl?.endsWith('/quickstart'));
     assert.ok(text.includes(`Unanswered assistant questions: ${fmt(unanswered.length)}`));
     const raw = typeof shown.tooltip === 'string' ? shown.tooltip : shown.tooltip.value;
-    assert.ok(!raw.includes('<img') && !raw.includes('[click](command:'), 'reader markup is escaped, never rendered');
+    // Reader markup stays inert: the tooltip renders no HTML, and a Markdown link in reader text is escaped.
+    assert.ok(typeof shown.tooltip !== 'string' && !shown.tooltip.supportHtml, 'the tooltip never renders HTML');
+    assert.ok(!raw.includes('[click](command:'), 'a link in reader text is escaped, never a link');
     assert.equal(analytics(sim).length, 0, 'opening a page costs no signals request');
   });
 
