@@ -29,6 +29,8 @@ export async function run(): Promise<void> {
       // Before the launcher hears of the panel, so its webview measurement runs alone.
       report.readers = await measureReaders(seam);
       report.signals = await measureSignals(seam);
+      // Both put docs pages in front of the panel: bring it back for the webview figures.
+      await vscode.commands.executeCommand('mintlifyAgent.openAnalytics');
       report.panelRows = panelRows;
       write(reportFile, report);
       await waitForFile(process.env[DONE_ENV], DONE_TIMEOUT_MS);
@@ -123,8 +125,6 @@ async function measureReaders(seam: TestSeam): Promise<ReadersTiming> {
     warmMs.push(await time(uris[(round * 2 + 1) % uris.length]));
   }
   for (const uri of uris) warmMs.push(await time(uri));
-  // The pages went in front of the panel: bring it back for the webview figures.
-  await vscode.commands.executeCommand('mintlifyAgent.openAnalytics');
   return { coldMs, warmMs, coldRequests };
 }
 
