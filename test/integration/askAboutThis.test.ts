@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { TestSeam } from '../../src/extension';
 import { MAX_SELECTION_CHARS } from '../../src/agent/agentPrompt';
 import type { Simulator } from '../simulator/server';
-import { KEY, PROJECT, requestsTo, ScriptedUser, seam, setProject, waitFor, withSimulator } from './support';
+import { leaveWindowClean, PROJECT, requestsTo, ScriptedUser, seam, setProject, waitFor, withSimulator, signIn } from './support';
 
 const SEND = 'Choose Where to Send…';
 
@@ -40,17 +40,10 @@ describe('Ask the Agent About This', function () {
     sim = await withSimulator({ jobDurationMs: 60_000 });
     root = vscode.workspace.workspaceFolders![0].uri;
     await setProject(PROJECT);
-    user = new ScriptedUser(s.ui);
-    user.type(KEY);
-    await vscode.commands.executeCommand('mintlifyAgent.setApiKey');
-    user.restore();
+    await signIn(s);
   });
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    // Leave the window as the other files expect it: no jobs polling, no project, no key.
-    for (const tracked of s.store.all()) await s.tracker.stopTracking(tracked.id);
-    await setProject(undefined);
-    await vscode.commands.executeCommand('mintlifyAgent.clearApiKey');
+    await leaveWindowClean(s);
     await sim.close();
   });
   beforeEach(() => {

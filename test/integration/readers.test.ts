@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../../src/extension';
 import type { Simulator, VisitorRow } from '../simulator/server';
-import { KEY, PROJECT, ScriptedUser, seam, setProject, waitFor, withSimulator } from './support';
+import { PROJECT, ScriptedUser, seam, setProject, waitFor, withSimulator, signIn } from './support';
 
 const PATHS = 600;
 /** Simple paths the test can write as files, leaving the fixture's own pages alone. */
@@ -57,10 +57,7 @@ describe('page readers', function () {
     // A docs page left open by another suite would fetch as soon as the key and project change.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     sim = await withSimulator({ analyticsLimitPerHour: 1_000, pathCount: PATHS });
-    const user = new ScriptedUser(s.ui);
-    user.type(KEY);
-    await vscode.commands.executeCommand('mintlifyAgent.setApiKey');
-    user.restore();
+    await signIn(s);
     await setProject(PROJECT);
     root = vscode.workspace.workspaceFolders![0].uri;
     await s.readers.readers.setPreset('last30');

@@ -9,7 +9,7 @@ import type { TestSeam } from '../../src/extension';
 import type { ReviewResult } from '../../src/git/reviewCommands';
 import type { Simulator } from '../simulator/server';
 import { AGENT_BRANCH, AGENT_BRANCH_CHANGES } from '../support/gitRepo';
-import { KEY, PROJECT, ScriptedUser, seam, setProject, waitFor, withSimulator } from './support';
+import { leaveWindowClean, PROJECT, ScriptedUser, seam, setProject, waitFor, withSimulator, signIn } from './support';
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd, encoding: 'utf8' }).trim();
@@ -52,17 +52,10 @@ describe('review the agent branch (Review Changes, Check Out Branch)', function 
     root = vscode.workspace.workspaceFolders![0].uri.fsPath;
     origin = git(root, 'remote', 'get-url', 'origin');
     await setProject(PROJECT);
-    user = new ScriptedUser(s.ui);
-    user.type(KEY);
-    await vscode.commands.executeCommand('mintlifyAgent.setApiKey');
-    user.restore();
+    await signIn(s);
   });
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    // Leave the window as the other files expect it: no jobs polling, no project, no key.
-    for (const tracked of s.store.all()) await s.tracker.stopTracking(tracked.id);
-    await setProject(undefined);
-    await vscode.commands.executeCommand('mintlifyAgent.clearApiKey');
+    await leaveWindowClean(s);
     await sim.close();
   });
   beforeEach(() => (user = new ScriptedUser(s.ui)));

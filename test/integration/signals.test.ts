@@ -12,7 +12,7 @@ import type { SignalNode } from '../../src/signals/signalsTree';
 import { minimumRequests, SEARCH_PAGES, VIEW_PAGES } from '../../src/signals/snapshot';
 import type { Simulator } from '../simulator/server';
 import { HOSTILE_TEXTS } from '../simulator/signals';
-import { KEY, PROJECT, ScriptedUser, seam, setProject, waitFor, withSimulator } from './support';
+import { PROJECT, ScriptedUser, seam, setProject, waitFor, withSimulator, signIn } from './support';
 
 const analytics = (sim: Simulator) => sim.requests.filter((r) => r.rawPath.startsWith('/v1/analytics/') && !r.rawPath.endsWith('/visitors'));
 const tooltipText = (tooltip: vscode.MarkdownString | string | undefined) =>
@@ -30,10 +30,7 @@ describe('reader signals', function () {
     s = await seam();
     // More feedback than the default, so /quickstart has enough votes for "Did it help?".
     sim = await withSimulator({ analyticsLimitPerHour: 10_000, pathCount: 800, signals: { feedbackItems: 6_000, assistantTurns: 3_000, searchTerms: 600 } });
-    const user = new ScriptedUser(s.ui);
-    user.type(KEY);
-    await vscode.commands.executeCommand('mintlifyAgent.setApiKey');
-    user.restore();
+    await signIn(s);
     await setProject(PROJECT);
     root = vscode.workspace.workspaceFolders![0].uri;
     await s.signals.store.forget();

@@ -142,3 +142,22 @@ export async function setProject(projectId: string | undefined): Promise<void> {
 export function requestsTo(sim: Simulator, method: string, pathEnd: string) {
   return sim.requests.filter((r) => r.method === method && decodeURIComponent(r.rawPath).endsWith(pathEnd));
 }
+
+/** Stores the test key the way a person does: Set API Key, with the key typed into its box. */
+export async function signIn(s: TestSeam): Promise<void> {
+  const user = new ScriptedUser(s.ui);
+  try {
+    user.type(KEY);
+    await vscode.commands.executeCommand('mintlifyAgent.setApiKey');
+  } finally {
+    user.restore();
+  }
+}
+
+/** Leaves the window as the other files expect it: no editors, no jobs polling, no project, no key. */
+export async function leaveWindowClean(s: TestSeam): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  for (const tracked of s.store.all()) await s.tracker.stopTracking(tracked.id);
+  await setProject(undefined);
+  await vscode.commands.executeCommand('mintlifyAgent.clearApiKey');
+}
