@@ -21,6 +21,7 @@ import { gateClient } from './sync/gatedClient';
 import { showLedger } from './jobs/ledgerView';
 import { WindowSync } from './sync/windowSync';
 import { createUi, type Ui } from './ui';
+import { timeout } from './util/lifecycle';
 
 /** Returned to the integration tests only (never in production: it would hand other extensions our internals). */
 export interface TestSeam {
@@ -78,8 +79,10 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
   registerReviewCommands(context, reviewHints, store, tracker, ui, log.scoped('git'));
   const readers = registerReaders(context, { api, settings, keys, ui, log });
   const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, requestsThisHour: () => sync.analyticsRequestsThisHour() });
-  registerAskAboutThis(context, { docs: readers.docs, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri) });
+  registerAskAboutThis(context, { docs: { pageOf: (uri) => readers.docs.pageOf(uri) }, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri) });
   const signals = registerSignals(context, { api, settings, store, sync, readers, ui, log });
+  // What can wait until activate() has returned: the Reader Signals view, and the readers for a page already open.
+  context.subscriptions.push(timeout(0, () => (readers.startup(), signals.startup())));
 
   log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)}`);
   return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { ui, store, tracker, statusBar, tree, sync, analytics, readers, signals, requests };

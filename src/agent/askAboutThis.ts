@@ -18,7 +18,7 @@ interface TargetItem extends vscode.QuickPickItem {
 /** The file's path relative to its git repository (or its workspace folder when it has none). */
 type RepositoryPathOf = (uri: vscode.Uri) => Promise<string | undefined>;
 
-export function registerAskAboutThis(context: vscode.ExtensionContext, deps: { docs: DocsLocator; store: JobStore; ui: Ui; repositoryPathOf: RepositoryPathOf }): void {
+export function registerAskAboutThis(context: vscode.ExtensionContext, deps: { docs: Pick<DocsLocator, 'pageOf'>; store: JobStore; ui: Ui; repositoryPathOf: RepositoryPathOf }): void {
   const { docs, store, ui } = deps;
 
   async function subjectOf(editor: vscode.TextEditor): Promise<PromptSubject> {

@@ -100,7 +100,9 @@ export interface SnapshotStorage {
   update(key: string, value: unknown): Thenable<void> | Promise<void>;
 }
 
-const STORAGE_KEY = 'mintlifyAgent.readers.snapshots';
+/** The workspaceState key the snapshots are kept under. */
+export const SNAPSHOTS_STORAGE_KEY = 'mintlifyAgent.readers.snapshots';
+const STORAGE_KEY = SNAPSHOTS_STORAGE_KEY;
 /** Persisted ranges, most recent first; with the default cap that is at most ~2.5 MB. */
 const MAX_STORED = 4;
 

@@ -26,6 +26,7 @@ export function showLedger(
   };
   const listener = vscode.Disposable.from(sync.onDidChange(update), settings.onDidChange(update), vscode.workspace.onDidChangeWorkspaceFolders(update));
   const timer = setInterval(update, REDRAW_MS);
-  update();
-  return { dispose: () => (listener.dispose(), clearInterval(timer)) };
+  // Drawn once activate() has returned (the shared store is read after it anyway).
+  const first = setTimeout(update, 0);
+  return { dispose: () => (listener.dispose(), clearInterval(timer), clearTimeout(first)) };
 }

@@ -1,6 +1,7 @@
 // Readers in the editor, wired into the window: the status item, the Explorer marks, the optional
 // CodeLens and the two commands (Change Range, Refresh). Nothing here sends a request: the first
-// one leaves when a docs page is shown with a key and a project set.
+// one leaves when a docs page is shown with a key and a project set. Nothing is built in
+// activate() but the commands and one editor listener.
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
 import type { Settings } from '../config';
@@ -15,7 +16,8 @@ import { ReadersDecorations } from './readersDecorations';
 import { readersSettings } from './readersSettings';
 import { ReadersStatusBar } from './readersStatusBar';
 import { CHANGE_RANGE_COMMAND, REFRESH_COMMAND } from './readersTooltip';
-import type { SnapshotKey, VisitorsSnapshot } from '../analytics/visitorsSnapshot';
+import { SNAPSHOTS_STORAGE_KEY, type SnapshotKey, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
+import { lazy, lazyFeature, type CommandRegistrar } from '../util/lazyFeature';
 
 export interface ReadersDeps {
   api: ApiClient;
@@ -38,37 +40,79 @@ export interface ReadersHandle {
     get: (key: SnapshotKey) => Promise<VisitorsSnapshot>;
     maxPages: () => number;
   };
+  /** Runs `then` once the readers' objects exist (they are built when first needed). */
+  whenBuilt(then: (readers: Pick<ReadersHandle, 'readers' | 'statusBar' | 'decorations'>) => void): void;
 }
 
-export function registerReaders(context: vscode.ExtensionContext, deps: ReadersDeps): ReadersHandle {
+/**
+ * Registers the commands now and builds the readers' objects when first needed: a Markdown page
+ * shown, one of the commands, the panel's snapshots, or (after activation) Explorer marks with kept
+ * figures to show. A window that never shows a docs page never builds them.
+ */
+export function registerReaders(context: vscode.ExtensionContext, deps: ReadersDeps): ReadersHandle & { startup(): void } {
+  const docs = lazy(() => {
+    const locator = new DocsLocator();
+    context.subscriptions.push(locator);
+    return locator;
+  });
+  const feature = lazyFeature(context.subscriptions, [CHANGE_RANGE_COMMAND, REFRESH_COMMAND], (command) => buildReaders(context, deps, docs(), command));
+  const showsPage = (editor: vscode.TextEditor | undefined) => editor !== undefined && /\.mdx?$/i.test(editor.document.uri.path);
+  context.subscriptions.push(
+    vscode.window.onDidChangeActiveTextEditor((editor) => {
+      // The user switched to a page: built now, the item's own listener missed this event.
+      if (showsPage(editor) && !feature.isBuilt) void feature.get().statusBar.update(); // errors are logged inside
+    }),
+  );
+  return {
+    get readers() {
+      return feature.get().readers;
+    },
+    get statusBar() {
+      return feature.get().statusBar;
+    },
+    get decorations() {
+      return feature.get().decorations;
+    },
+    get docs() {
+      return docs();
+    },
+    snapshots: {
+      cached: (key) => feature.get().readers.store.cached(key),
+      isFresh: (snapshot) => feature.get().readers.store.isFresh(snapshot),
+      get: (key) => feature.get().readers.store.get(key),
+      maxPages: () => readersSettings.maxPages,
+    },
+    whenBuilt: (then) => feature.whenBuilt(then),
+    startup() {
+      // A page already open at start-up, or marks for the Explorer from figures kept by an earlier session.
+      const marks = readersSettings.explorer !== 'off' && context.workspaceState.keys().includes(SNAPSHOTS_STORAGE_KEY);
+      if (showsPage(vscode.window.activeTextEditor) || marks || readersSettings.codeLens) feature.get();
+    },
+  };
+}
+
+interface Readers {
+  readers: PageReaders;
+  statusBar: ReadersStatusBar;
+  decorations: ReadersDecorations;
+}
+
+function buildReaders(context: vscode.ExtensionContext, deps: ReadersDeps, docs: DocsLocator, command: CommandRegistrar): Readers {
   const log = deps.log.scoped('readers');
-  const docs = new DocsLocator();
   const readers = new PageReaders({ api: deps.api, settings: deps.settings, keys: deps.keys, storage: context.workspaceState, log });
   const statusBar = new ReadersStatusBar(readers, docs, log);
   const decorations = new ReadersDecorations(readers, docs);
   const codeLens = new ReadersCodeLens(readers, docs);
-  context.subscriptions.push(
-    docs,
-    readers,
-    statusBar,
-    decorations,
-    codeLens,
-    vscode.commands.registerCommand(CHANGE_RANGE_COMMAND, async () => {
-      const current = readers.preset;
-      const labels = presetLabels(vscode.l10n);
-      const items = PRESETS.map((id: PresetId) => ({ id, label: labels[id], picked: id === current, description: id === current ? vscode.l10n.t('current') : undefined }));
-      const choice = await deps.ui.showQuickPick(items, { title: vscode.l10n.t('Readers: date range'), placeHolder: labels[current] });
-      if (choice) await readers.setPreset(choice.id);
-      // The user asked for this range: fetch it now for the page shown.
-      await statusBar.update();
-    }),
-    vscode.commands.registerCommand(REFRESH_COMMAND, () => statusBar.update({ refresh: true })),
-  );
-  const snapshots: ReadersHandle['snapshots'] = {
-    cached: (key) => readers.store.cached(key),
-    isFresh: (snapshot) => readers.store.isFresh(snapshot),
-    get: (key) => readers.store.get(key),
-    maxPages: () => readersSettings.maxPages,
-  };
-  return { readers, statusBar, decorations, docs, snapshots };
+  context.subscriptions.push(readers, statusBar, decorations, codeLens);
+  command(CHANGE_RANGE_COMMAND, async () => {
+    const current = readers.preset;
+    const labels = presetLabels(vscode.l10n);
+    const items = PRESETS.map((id: PresetId) => ({ id, label: labels[id], picked: id === current, description: id === current ? vscode.l10n.t('current') : undefined }));
+    const choice = await deps.ui.showQuickPick(items, { title: vscode.l10n.t('Readers: date range'), placeHolder: labels[current] });
+    if (choice) await readers.setPreset(choice.id);
+    // The user asked for this range: fetch it now for the page shown.
+    await statusBar.update();
+  });
+  command(REFRESH_COMMAND, () => statusBar.update({ refresh: true }));
+  return { readers, statusBar, decorations };
 }

@@ -1,6 +1,7 @@
 // Reader signals wired into the window: the kept snapshot, the "Reader Signals" view, the commands,
 // the page's health in the status-bar tooltip, and the hourly background refresh. Activation sends
-// nothing: the kept snapshot is read from disk, and a fetch waits for the writer or the hour.
+// nothing and builds nothing but the commands: the kept snapshot is read from disk when the view
+// or a page's tooltip first needs it, and a fetch waits for the writer or the hour.
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
 import type { Settings } from '../config';
@@ -14,10 +15,11 @@ import { appendPageHealth, ASK_TO_ADDRESS_COMMAND } from './healthTooltip';
 import { agentPromptSender, type PromptSender } from './promptPreview';
 import { jobBadge, SignalJobs } from './signalJobs';
 import { pageHealth, signalId } from './signalsModel';
-import { registerSignalsCommands } from './signalsCommands';
+import { registerSignalsCommands, SIGNALS_COMMANDS } from './signalsCommands';
 import { signalsSettings } from './signalsSettings';
 import { SignalsStore } from './signalsStore';
-import { SignalsTreeProvider } from './signalsTree';
+import { SignalsTreeProvider, type SignalNode } from './signalsTree';
+import { lazy, lazyFeature, type CommandRegistrar, type LazyFeature } from '../util/lazyFeature';
 
 export const SIGNALS_VIEW = 'mintlifyAgent.signals';
 const HAS_SIGNALS_KEY = 'mintlifyAgent.hasSignals';
@@ -44,7 +46,53 @@ export interface SignalsHandle {
   sender: PromptSender;
 }
 
-export function registerSignals(context: vscode.ExtensionContext, deps: SignalsDeps): SignalsHandle {
+/**
+ * Registers the commands now; the view is created right after activation (startup()), and the
+ * store, its kept snapshot and the tree's model are built when first needed: the view shown, a
+ * command, or the readers' tooltip (which shows the page's health).
+ */
+export function registerSignals(context: vscode.ExtensionContext, deps: SignalsDeps): SignalsHandle & { startup(): void } {
+  const relay = new vscode.EventEmitter<SignalNode | undefined | void>();
+  const view = lazy((): vscode.TreeView<SignalNode> => {
+    const created: vscode.TreeView<SignalNode> = vscode.window.createTreeView(SIGNALS_VIEW, {
+      treeDataProvider: { onDidChangeTreeData: relay.event, getChildren: (node?: SignalNode): SignalNode[] => feature.get().tree.getChildren(node), getTreeItem: (node: SignalNode): vscode.TreeItem => feature.get().tree.getTreeItem(node) },
+      showCollapseAll: true,
+    });
+    context.subscriptions.push(created);
+    return created;
+  });
+  const handle: SignalsHandle & { startup(): void } = {
+    get store() {
+      return feature.get().store;
+    },
+    get tree() {
+      return feature.get().tree;
+    },
+    get view() {
+      return view() as vscode.TreeView<unknown>;
+    },
+    get links() {
+      return feature.get().links;
+    },
+    sender: agentPromptSender(deps.ui, deps.store),
+    startup: () => void view(),
+  };
+  const sender: PromptSender = { previewAndSend: (prompt) => handle.sender.previewAndSend(prompt) };
+  const feature: LazyFeature<Pick<SignalsHandle, 'store' | 'tree' | 'links'>> = lazyFeature(context.subscriptions, SIGNALS_COMMANDS, (command) => buildSignals(context, deps, view(), relay, sender, command));
+  context.subscriptions.push(relay);
+  // The open page's tooltip shows its health from the kept snapshot.
+  deps.readers.whenBuilt(() => feature.get());
+  return handle;
+}
+
+function buildSignals(
+  context: vscode.ExtensionContext,
+  deps: SignalsDeps,
+  view: vscode.TreeView<SignalNode>,
+  relay: vscode.EventEmitter<SignalNode | undefined | void>,
+  sender: PromptSender,
+  command: CommandRegistrar,
+): Pick<SignalsHandle, 'store' | 'tree' | 'links'> {
   const log = deps.log.scoped('signals');
   const projectId = () => deps.settings.projectId;
   const store = new SignalsStore({
@@ -60,9 +108,6 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
   });
   const links = new SignalJobs(context.globalState);
   const tree = new SignalsTreeProvider(store, deps.store, links, { rankByAiShare: () => signalsSettings.rankByAiShare, projectId });
-  const view = vscode.window.createTreeView(SIGNALS_VIEW, { treeDataProvider: tree, showCollapseAll: true });
-  const handle: SignalsHandle = { store, tree, view, links, sender: agentPromptSender(deps.ui, deps.store) };
-  const sender: PromptSender = { previewAndSend: (prompt) => handle.sender.previewAndSend(prompt) };
 
   const describeView = () => {
     const snapshot = store.current();
@@ -86,34 +131,36 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
   };
   const timer = setInterval(backgroundTick, CHECK_EVERY_MS);
 
-  deps.readers.statusBar.addSection(
-    {
-      commands: [ASK_TO_ADDRESS_COMMAND],
-      append(md, page) {
-        const snapshot = store.current();
-        if (!snapshot) return;
-        const link = projectId() ? links.jobFor(projectId() ?? '', signalId.page(page.sitePath)) : undefined;
-        const badge = link && jobBadge(deps.store.get(link.jobId));
-        appendPageHealth(md, pageHealth(snapshot, page.sitePath), snapshot, { jobStatus: badge && vscode.l10n.t('Agent job {0}: {1}', link.jobId, badge) });
+  deps.readers.whenBuilt((readers) =>
+    readers.statusBar.addSection(
+      {
+        commands: [ASK_TO_ADDRESS_COMMAND],
+        append(md, page) {
+          const snapshot = store.current();
+          if (!snapshot) return;
+          const link = projectId() ? links.jobFor(projectId() ?? '', signalId.page(page.sitePath)) : undefined;
+          const badge = link && jobBadge(deps.store.get(link.jobId));
+          appendPageHealth(md, pageHealth(snapshot, page.sitePath), snapshot, { jobStatus: badge && vscode.l10n.t('Agent job {0}: {1}', link.jobId, badge) });
+        },
       },
-    },
-    store.onDidChange,
+      store.onDidChange,
+    ),
   );
 
   context.subscriptions.push(
     store,
     links,
     tree,
-    view,
     { dispose: () => clearInterval(timer) },
+    tree.onDidChangeTreeData((node) => relay.fire(node)),
     store.onDidChange(describeView),
     deps.store.onDidChange(noteFinished),
     view.onDidChangeVisibility(() => view.visible && void store.load().then(backgroundTick)), // reading the kept file: errors are logged inside
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('mintlifyAgent.signals.rankByAiShare') && tree.refresh()),
     deps.settings.onDidChange(() => void store.load()), // another project: its kept snapshot (the same project: nothing to do)
-    ...registerSignalsCommands({ api: deps.api, store, links, jobs: deps.store, docs: deps.readers.docs, sender, projectId, ui: deps.ui, log }),
   );
+  registerSignalsCommands({ api: deps.api, store, links, jobs: deps.store, docs: deps.readers.docs, sender, projectId, ui: deps.ui, log }, command);
   // The kept snapshot is read from disk now (no request), so the tooltip and the view have it.
   void store.load().then(describeView); // errors are logged inside
-  return handle;
+  return { store, tree, links };
 }

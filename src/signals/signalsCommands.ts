@@ -10,6 +10,7 @@ import { showFailure } from '../showFailure';
 import type { JobStore } from '../jobs/jobStore';
 import type { Logger } from '../log';
 import type { Ui } from '../ui';
+import type { CommandRegistrar } from '../util/lazyFeature';
 import { comparisonWindows, compareWindows, type Change } from './didItHelp';
 import { buildEvidencePrompt, suggestedInstruction } from './evidencePrompt';
 import { ASK_TO_ADDRESS_COMMAND } from './healthTooltip';
@@ -23,6 +24,8 @@ import { OPEN_SIGNAL_PAGE_COMMAND, type SignalNode } from './signalsTree';
 export const REFRESH_SIGNALS_COMMAND = 'mintlifyAgent.refreshSignals';
 export const SHOW_THREAD_COMMAND = 'mintlifyAgent.showAssistantThread';
 export const CHECK_IMPACT_COMMAND = 'mintlifyAgent.checkSignalImpact';
+/** Every command of the reader signals (registered at activation, built on first use). */
+export const SIGNALS_COMMANDS = [REFRESH_SIGNALS_COMMAND, ASK_TO_ADDRESS_COMMAND, OPEN_SIGNAL_PAGE_COMMAND, SHOW_THREAD_COMMAND, CHECK_IMPACT_COMMAND] as const;
 /** Threads read on request per hour in this window: each costs one analytics request. */
 export const THREAD_RESERVE = 10;
 
@@ -38,7 +41,7 @@ export interface SignalsCommandDeps {
   log: Logger;
 }
 
-export function registerSignalsCommands(deps: SignalsCommandDeps): vscode.Disposable[] {
+export function registerSignalsCommands(deps: SignalsCommandDeps, command: CommandRegistrar): void {
   const { store, ui, log } = deps;
   const threadReads: number[] = [];
   // The failure table words it (and offers Set API Key, Show Log…); the log keeps what we were doing.
@@ -143,13 +146,11 @@ export function registerSignalsCommands(deps: SignalsCommandDeps): vscode.Dispos
     }
   };
 
-  return [
-    vscode.commands.registerCommand(REFRESH_SIGNALS_COMMAND, refresh),
-    vscode.commands.registerCommand(ASK_TO_ADDRESS_COMMAND, askToAddress),
-    vscode.commands.registerCommand(OPEN_SIGNAL_PAGE_COMMAND, (path: unknown) => typeof path === 'string' && openDocPage(path, ui, log)),
-    vscode.commands.registerCommand(SHOW_THREAD_COMMAND, showThread),
-    vscode.commands.registerCommand(CHECK_IMPACT_COMMAND, checkImpact),
-  ];
+  command(REFRESH_SIGNALS_COMMAND, refresh);
+  command(ASK_TO_ADDRESS_COMMAND, askToAddress);
+  command(OPEN_SIGNAL_PAGE_COMMAND, (path: unknown) => typeof path === 'string' && openDocPage(path, ui, log));
+  command(SHOW_THREAD_COMMAND, showThread);
+  command(CHECK_IMPACT_COMMAND, checkImpact);
 }
 
 function describe(change: Change): string {

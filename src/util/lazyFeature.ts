@@ -1,0 +1,59 @@
+// A feature whose objects are built the first time something needs them, not in activate(): its
+// commands are registered at once (VS Code may run one right after activation, for a command that
+// activated us), and the first call builds the feature before it runs. Building is synchronous,
+// so a command never sees a half-built feature.
+import * as vscode from 'vscode';
+
+export type CommandHandler = (...args: never[]) => unknown;
+/** What a feature's build uses in place of vscode.commands.registerCommand. */
+export type CommandRegistrar = (id: string, handler: CommandHandler) => void;
+
+export interface LazyFeature<T> {
+  /** The feature, built now if it was not yet. */
+  get(): T;
+  readonly isBuilt: boolean;
+  /** Runs `then` with the feature once it is built (at once if it is). */
+  whenBuilt(then: (feature: T) => void): void;
+}
+
+export function lazyFeature<T>(subscriptions: vscode.Disposable[], commandIds: readonly string[], build: (command: CommandRegistrar) => T): LazyFeature<T> {
+  const handlers = new Map<string, (...args: unknown[]) => unknown>();
+  const waiting: ((feature: T) => void)[] = [];
+  let feature: { value: T } | undefined;
+  const get = (): T => {
+    if (feature) return feature.value;
+    const value = build((id, handler) => {
+      if (!commandIds.includes(id)) throw new Error(`${id} is not among the commands this feature declared`);
+      handlers.set(id, handler as (...args: unknown[]) => unknown);
+    });
+    feature = { value };
+    for (const then of waiting.splice(0)) then(value);
+    return value;
+  };
+  for (const id of commandIds) {
+    subscriptions.push(
+      vscode.commands.registerCommand(id, (...args: unknown[]) => {
+        get();
+        const handler = handlers.get(id);
+        if (!handler) throw new Error(`${id} was declared but the feature registered no handler for it`);
+        return handler(...args);
+      }),
+    );
+  }
+  return {
+    get,
+    get isBuilt() {
+      return feature !== undefined;
+    },
+    whenBuilt(then) {
+      if (feature) then(feature.value);
+      else waiting.push(then);
+    },
+  };
+}
+
+/** A value made on first use. */
+export function lazy<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
