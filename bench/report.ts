@@ -190,6 +190,12 @@ name a project; no API key is stored and no job is tracked (a fresh profile).
   the \`require\` of dist/extension.js (zod/mini and ky included), which also covers VS Code building the \`vscode\` API
   object for the extension at its first \`require('vscode')\`. The bench's extensionTestsPath (bench/host/entry.ts)
   reads the marks from \`globalThis.MonacoPerformanceMarks\`, where the extension host keeps them.
+  What \`activate()\` does: the output channel, settings, key store, API client, job store and tracker, the Agent Jobs
+  view and status item, and every command (a command that activated the extension finds its handler at once). What
+  waits for the next turn of the event loop: the shared store's folder, watcher and first read, the ledger's first
+  draw, the context keys, the Reader Signals view. What waits until first needed: the readers' status item, Explorer
+  marks and CodeLens (a Markdown page shown, a readers command, kept figures to mark), the signals' store and tree model
+  (the view shown, a command, a page's tooltip). In these fresh starts no page is open, so the readers are not built.
 - **As a caller waits for it**: the entry calls \`extension.activate()\` itself when the extension is not active yet
   (VS Code activates it on \`onStartupFinished\`, which came after the entry in ${enteredFirst} of ${starts.length} starts) and
   times it with \`performance.now()\`: loading, VS Code building the ExtensionContext (storage, secrets), and \`activate()\`.
