@@ -197,6 +197,16 @@ export class SnapshotStore {
     return fetching;
   }
 
+  /**
+   * Keeps a whole range fetched elsewhere (the panel's export or a one-page range), as if fetched
+   * here: the status item reads it, and listeners hear of it. A fetch on its way still wins after.
+   */
+  put(snapshot: VisitorsSnapshot): void {
+    this.loadStored();
+    this.keep(snapshotId(snapshot.key), snapshot);
+    for (const listener of this.listeners) listener(snapshot);
+  }
+
   /** Forgets every kept snapshot, in memory and in storage. */
   async clear(): Promise<void> {
     this.memory.clear();

@@ -35,7 +35,8 @@ export interface ReadersHandle {
   snapshots: {
     cached: PageReaders['store']['cached'];
     isFresh: PageReaders['store']['isFresh'];
-    get: (key: SnapshotKey) => Promise<VisitorsSnapshot>;
+    get: (key: SnapshotKey, options?: { refresh?: boolean }) => Promise<VisitorsSnapshot>;
+    put: (snapshot: VisitorsSnapshot) => void;
     maxPages: () => number;
   };
 }
@@ -67,7 +68,8 @@ export function registerReaders(context: vscode.ExtensionContext, deps: ReadersD
   const snapshots: ReadersHandle['snapshots'] = {
     cached: (key) => readers.store.cached(key),
     isFresh: (snapshot) => readers.store.isFresh(snapshot),
-    get: (key) => readers.store.get(key),
+    get: (key, options) => readers.store.get(key, options),
+    put: (snapshot) => readers.store.put(snapshot),
     maxPages: () => readersSettings.maxPages,
   };
   return { readers, statusBar, decorations, docs, snapshots };
