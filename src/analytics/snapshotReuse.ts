@@ -57,7 +57,8 @@ export class SnapshotReuse {
   current(key: SnapshotKey): VisitorsSnapshot | undefined {
     const kept = this.port.cached(key);
     if (!kept || !this.port.isFresh(kept)) return undefined;
-    return kept.fetchedAt >= (this.refreshedAt.get(snapshotId(key)) ?? -Infinity) ? kept : undefined;
+    // Strictly after: one fetched in the very millisecond of the Refresh may have been asked before it.
+    return kept.fetchedAt > (this.refreshedAt.get(snapshotId(key)) ?? -Infinity) ? kept : undefined;
   }
 
   /** The user asked for fresh figures on this range. */
