@@ -41,6 +41,12 @@ export type PageReaders =
   /** Not among the top pages the capped snapshot holds: it may have readers. */
   | { kind: 'beyondCap'; covered: number };
 
+/** Under an hour old (or `maxAgeMs`) at `now`: the figures stand without a request. */
+export function isFreshFor(snapshot: Pick<VisitorsSnapshot, 'fetchedAt'>, now: number, maxAgeMs = MAX_AGE_MS): boolean {
+  const age = now - snapshot.fetchedAt;
+  return age >= 0 && age < maxAgeMs;
+}
+
 export function snapshotId(key: SnapshotKey): string {
   return JSON.stringify([key.projectId, key.dateFrom ?? null, key.dateTo ?? null]);
 }
@@ -172,8 +178,7 @@ export class SnapshotStore {
   }
 
   isFresh(snapshot: VisitorsSnapshot): boolean {
-    const age = this.now() - snapshot.fetchedAt;
-    return age >= 0 && age < this.maxAgeMs;
+    return isFreshFor(snapshot, this.now(), this.maxAgeMs);
   }
 
   /**
