@@ -4,6 +4,9 @@
 import { createApiClient, type ApiClient } from '../src/api';
 import { localToday, resolvePreset, type ResolvedRange } from '../src/analytics/dateRange';
 import { EXPORT_PAGE_SIZE, fetchAllVisitors, VisitorsPager, type PageKey } from '../src/analytics/visitorsQuery';
+import { fetcherFor } from '../src/analytics/metric';
+import { PanelPages, SnapshotReuse, snapshotKeyOf } from '../src/analytics/snapshotReuse';
+import { DEFAULT_MAX_PAGES, fetchSnapshot, isFreshFor, snapshotId, type VisitorsSnapshot } from '../src/analytics/visitorsSnapshot';
 import { startSimulator, type Simulator } from '../test/simulator/server';
 import { l10n } from '../test/support/l10n';
 import { API_KEY, PROJECT } from './pollingClients';
@@ -11,7 +14,7 @@ import { median } from './stats';
 
 export const LATENCY_MS = 50;
 /** The panel's default page size (the setting `mintlifyAgent.analytics.pageSize`). */
-const DEFAULT_PAGE_SIZE = 50;
+export const DEFAULT_PAGE_SIZE = 50;
 
 export const SESSION_TEXT =
   'Open the panel (Last 30 days, page 1), Next ×3, Previous ×3, change the range to Last 90 days, export that range. ' +
@@ -34,6 +37,8 @@ export interface AnalyticsResult {
   rowsPerSecond: number[];
   medianRowsPerSecond: number;
   medianExportMs: number;
+  /** The session at the default page size when the readers status item already holds Last 30 days. */
+  withReaders: { readers: number; panel: number; withoutReuse: number };
 }
 
 interface View {
@@ -93,8 +98,43 @@ async function session(pageSize: number): Promise<SessionRun> {
   return { pageSize, requests: ours.requests, minimum: needed.size, naive, exportRows: ours.rows };
 }
 
+/**
+ * The same session after the readers status item fetched Last 30 days (as opening a docs page
+ * does): through PanelPages, the panel's Last 30 days pages come from that snapshot, so what the
+ * panel spends is Last 90 days page 1 and its export.
+ */
+async function sessionWithReaders(): Promise<AnalyticsResult['withReaders']> {
+  return withSimulator(async (sim, api) => {
+    const views = script();
+    const kept = new Map<string, VisitorsSnapshot>();
+    const port = {
+      cached: (key: Parameters<typeof snapshotId>[0]) => kept.get(snapshotId(key)),
+      isFresh: (snapshot: VisitorsSnapshot) => isFreshFor(snapshot, Date.now()),
+      put: (snapshot: VisitorsSnapshot) => void kept.set(snapshotId(snapshot.key), snapshot),
+      maxPages: () => DEFAULT_MAX_PAGES,
+    };
+    const first = views[0].range;
+    port.put(await fetchSnapshot(fetcherFor(api, 'visitors'), snapshotKeyOf({ projectId: PROJECT, ...first }), { maxPages: DEFAULT_MAX_PAGES }));
+    const readers = visitorRequests(sim);
+    const reuse = new SnapshotReuse(port);
+    const pagers = { visitors: new VisitorsPager(fetcherFor(api, 'visitors')), views: new VisitorsPager(fetcherFor(api, 'views')) };
+    const pages = new PanelPages(pagers, reuse);
+    for (const { range, page } of views) {
+      const key = { projectId: PROJECT, dateFrom: range.dateFrom, dateTo: range.dateTo, pageSize: DEFAULT_PAGE_SIZE, metric: 'visitors' as const };
+      if (!pages.cached(key, page)) await pages.load(key, page, {});
+    }
+    // What VisitorsExporter does: the kept snapshot when it covers the range, else every page of 250.
+    const exportRange = views[views.length - 1].range;
+    if (!reuse.usable(snapshotKeyOf({ projectId: PROJECT, ...exportRange }))) await fetchAllVisitors(fetcherFor(api, 'visitors'), PROJECT, exportRange);
+    pagers.visitors.dispose();
+    pagers.views.dispose();
+    return { readers, panel: visitorRequests(sim) - readers, withoutReuse: 0 };
+  });
+}
+
 export async function measureAnalytics(exportRuns: number): Promise<AnalyticsResult> {
   const sessions = [await session(DEFAULT_PAGE_SIZE), await session(EXPORT_PAGE_SIZE)];
+  const withReaders = { ...(await sessionWithReaders()), withoutReuse: sessions[0].requests };
   const range = script()[script().length - 1]?.range;
   const timed = await withSimulator(async (sim, api) => {
     sim.visitorsFor(PROJECT, { dateFrom: range.dateFrom, dateTo: range.dateTo }); // builds the simulator's data before the clock runs
@@ -114,5 +154,6 @@ export async function measureAnalytics(exportRuns: number): Promise<AnalyticsRes
     rowsPerSecond,
     medianRowsPerSecond: median(rowsPerSecond),
     medianExportMs: median(timed.map((r) => r.ms)),
+    withReaders,
   };
 }

@@ -1,6 +1,6 @@
 // The table and BENCHMARKS.md. Every figure says how it was measured; the numbers come from one run.
 import type { HostBenchResult } from './activation';
-import { LATENCY_MS, SESSION_TEXT, type AnalyticsResult } from './analytics';
+import { DEFAULT_PAGE_SIZE as DEFAULT_SESSION_PAGE_SIZE, LATENCY_MS, SESSION_TEXT, type AnalyticsResult } from './analytics';
 import { kb, type BundleSize } from './bundles';
 import type { FreshnessPhase } from './freshness';
 import { DEFAULT_TIMINGS } from '../src/jobs/jobPoller';
@@ -101,6 +101,11 @@ function rows(r: BenchResults): Row[] {
     );
   }
   const a = r.analytics;
+  add(
+    '4 Analytics',
+    `the same session at ${DEFAULT_SESSION_PAGE_SIZE} rows a page after the readers status item fetched Last 30 days: panel requests (readers' fetch; without reuse)`,
+    `${a.withReaders.panel} (${a.withReaders.readers}; ${a.withReaders.withoutReuse})`,
+  );
   add('4 Analytics', `export at ${LATENCY_MS} ms a request`, `${Math.round(a.medianRowsPerSecond).toLocaleString('en-US')} rows/s (${a.exportRows.toLocaleString('en-US')} rows, ${a.exportPages} pages, ${s(a.medianExportMs)}; median of ${a.rowsPerSecond.length})`);
 
   // 5. Webview
@@ -297,6 +302,11 @@ every answer by ${LATENCY_MS} ms, timed with \`performance.now()\` around \`fetc
 **Ratios:** at the default ${session50?.pageSize} rows a page, ours / minimum = ${session50 ? ratio(session50.requests, session50.minimum) : '–'} (no cache would make ${session50?.naive}).
 At ${session250?.pageSize} rows a page, ours / minimum = ${session250 ? ratio(session250.requests, session250.minimum) : '–'}: the export fetches its first page again although the panel
 already holds that very page (same range, same size), because \`fetchAllVisitors\` reads the API directly, not the pager's memory.
+
+**With the readers' snapshot:** the same session at ${DEFAULT_SESSION_PAGE_SIZE} rows a page, run through the panel's \`PanelPages\` and
+\`SnapshotReuse\` after the readers status item fetched Last 30 days whole (${r.analytics.withReaders.readers} requests, as opening a docs page does),
+costs the panel ${r.analytics.withReaders.panel} requests instead of ${r.analytics.withReaders.withoutReuse}: the Last 30 days pages come from that snapshot, so only Last 90 days
+(its page 1 and its export) reaches the API.
 
 Reproduce: \`npm run bench -- --no-host\`.
 `;

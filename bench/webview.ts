@@ -58,7 +58,7 @@ function viewState(rows: VisitorRowView[], fetchedAt: number): ViewState {
   return {
     projectId: 'demo-project',
     setup: undefined,
-    view: { range: { kind: 'preset', preset: 'last30' }, page: 1, pageSize: 250 },
+    view: { range: { kind: 'preset', preset: 'last30' }, page: 1, pageSize: 250, metric: 'visitors' },
     resolved: { from: undefined, to: undefined, label },
     rangeError: undefined,
     loading: false,
@@ -67,6 +67,7 @@ function viewState(rows: VisitorRowView[], fetchedAt: number): ViewState {
     notice: undefined,
     requestsThisHour: undefined,
     compare: undefined,
+    focus: undefined,
   };
 }
 

@@ -7,12 +7,13 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Settings } from '../config';
 import type { Logger } from '../log';
-import { EXTENSION_COMMANDS, parseWebviewMessage, type ExportFormat, type ExportStatus } from '../shared/protocol';
+import { EXTENSION_COMMANDS, parseWebviewMessage, type ExportFormat, type ExportStatus, type PresetId } from '../shared/protocol';
 import type { Ui } from '../ui';
 import { Disposable } from '../util/lifecycle';
 import type { ExportRequest } from './export';
 import { openDocPage } from '../docs/openDocPage';
 import type { FetchPrevious } from './comparison';
+import type { WholeRange } from './pageFocus';
 import { panelHtml } from './panelHtml';
 import { PanelModel, type PagerPort, type PanelSettings } from './panelModel';
 import { webviewStrings } from './webviewStrings';
@@ -32,6 +33,8 @@ export interface AnalyticsPanelDeps {
   fetchPrevious?: FetchPrevious;
   /** Analytics requests this hour across windows (the shared ledger). */
   requestsThisHour?: () => number;
+  /** Every row of a range (the readers' snapshot), for the panel opened on one page. */
+  wholeRange?: WholeRange;
 }
 
 export class AnalyticsPanel extends Disposable {
@@ -69,6 +72,7 @@ export class AnalyticsPanel extends Disposable {
         l10n: vscode.l10n,
         fetchPrevious: deps.fetchPrevious,
         requestsThisHour: deps.requestsThisHour,
+        wholeRange: deps.wholeRange,
         send: (message) => {
           this.panel.webview.postMessage(message).then(undefined, (error: unknown) => this.log.debug(`could not post to the webview: ${String(error)}`));
         },
@@ -118,6 +122,11 @@ export class AnalyticsPanel extends Disposable {
 
   reveal(): void {
     this.panel.reveal();
+  }
+
+  /** Shows one site path's row for a range preset (Open Visitor Analytics from a docs page). */
+  focus(path: string, preset: PresetId | undefined): void {
+    this.run(this.model.focus(path, preset));
   }
 
   /** What "Export Visitors…" exports while the panel is open: its project and range. */

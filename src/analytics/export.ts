@@ -1,4 +1,6 @@
-// "Export Visitors…": every page of a range into a CSV or JSON file the user picks.
+// "Export Visitors…": every page of a range into a CSV or JSON file the user picks, of unique
+// visitors or view events. A visitors range the readers' snapshot covers is written from it with no
+// request, and a visitors range fetched here becomes that snapshot (snapshotReuse.ts).
 //
 // The file is written through vscode.workspace.fs, so it lands wherever the save dialog pointed:
 // the extension host's disk in a remote window, or a virtual file system. It is written to a
@@ -11,10 +13,12 @@ import { isApiError, type ApiClient, type ApiErrorKind } from '../api';
 import { failureView, type FailureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
-import { type ExportFormat, type ExportStatus } from '../shared/protocol';
+import { type ExportFormat, type ExportStatus, type Metric } from '../shared/protocol';
 import type { Ui } from '../ui';
 import type { ResolvedRange } from './dateRange';
 import { toCsv, toJson } from './exportFormats';
+import { exportFileStem, fetcherFor } from './metric';
+import { snapshotKeyOf, type SnapshotReuse } from './snapshotReuse';
 import { ExportLimitError, fetchAllVisitors, type AllVisitors, type FetchVisitors } from './visitorsQuery';
 
 export interface ExportRequest {
@@ -22,6 +26,7 @@ export interface ExportRequest {
   range: ResolvedRange;
   /** Preferred format; a `.csv` or `.json` name picked in the save dialog wins. */
   format: ExportFormat;
+  metric: Metric;
 }
 
 export interface ExporterDeps {
@@ -30,6 +35,8 @@ export interface ExporterDeps {
   log: Logger;
   /** Progress and outcome, for the panel's status line. */
   onStatus: (status: ExportStatus) => void;
+  /** The readers' whole-range snapshots, written from when they cover the range. */
+  reuse?: SnapshotReuse;
 }
 
 /** Failures that happen before anything is sent do not count as requests. */
@@ -65,8 +72,9 @@ export class VisitorsExporter implements vscode.Disposable {
 
   private async exportTo(request: ExportRequest): Promise<ExportStatus | undefined> {
     const { ui, log } = this.deps;
+    const views = request.metric === 'views';
     const target = await ui.showSaveDialog({
-      title: vscode.l10n.t('Export visitors: {0}', request.range.label),
+      title: views ? vscode.l10n.t('Export view events: {0}', request.range.label) : vscode.l10n.t('Export visitors: {0}', request.range.label),
       saveLabel: vscode.l10n.t('Export'),
       defaultUri: defaultTarget(request),
       filters: request.format === 'json' ? { JSON: ['json'], CSV: ['csv'] } : { CSV: ['csv'], JSON: ['json'] },
@@ -79,9 +87,10 @@ export class VisitorsExporter implements vscode.Disposable {
     const cancel = new AbortController();
     this.current = cancel;
     let requests = 0;
+    const fetchPage = fetcherFor(this.deps.api, request.metric);
     const counted: FetchVisitors = async (projectId, query, options) => {
       try {
-        const page = await this.deps.api.getVisitors(projectId, query, options);
+        const page = await fetchPage(projectId, query, options);
         requests++;
         return page;
       } catch (error) {
@@ -94,12 +103,19 @@ export class VisitorsExporter implements vscode.Disposable {
     try {
       this.deps.onStatus({ state: 'running', pages: 0, rows: 0 });
       const all = await ui.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Exporting visitors ({0})', request.range.label), cancellable: true },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: views ? vscode.l10n.t('Exporting view events ({0})', request.range.label) : vscode.l10n.t('Exporting visitors ({0})', request.range.label),
+          cancellable: true,
+        },
         async (progress, token) => {
           const subscription = token.onCancellationRequested(() => cancel.abort());
           try {
-            progress.report({ message: vscode.l10n.t('page 1…') });
-            const result = await fetchAllVisitors(counted, request.projectId, request.range, {
+            const key = snapshotKeyOf({ projectId: request.projectId, ...request.range });
+            const kept = this.deps.reuse?.usable(key, request.metric);
+            const startedAt = Date.now();
+            if (!kept) progress.report({ message: vscode.l10n.t('page 1…') });
+            const result: AllVisitors = kept ? { totals: kept.totals, rows: kept.rows, pages: 0, stoppedEarly: undefined } : await fetchAllVisitors(counted, request.projectId, request.range, {
               signal: cancel.signal,
               onPage: (pageCount, rowCount) => {
                 progress.report({
@@ -108,6 +124,9 @@ export class VisitorsExporter implements vscode.Disposable {
                 this.deps.onStatus({ state: 'running', pages: pageCount, rows: rowCount });
               },
             });
+            if (!kept && !result.stoppedEarly && request.metric === 'visitors') {
+              this.deps.reuse?.offer({ key, totals: result.totals, rows: result.rows, fetchedAt: startedAt, pages: result.pages, capped: false });
+            }
             progress.report({ message: vscode.l10n.t('writing {0}…', fileName) });
             await writeAtomically(target, encode(format, request, result), cancel.signal);
             return result;
@@ -127,7 +146,7 @@ export class VisitorsExporter implements vscode.Disposable {
           : all.stoppedEarly === 'repeatedPage'
             ? ' ' + vscode.l10n.t('The API sent the same page twice, so the export stopped there and the file may be incomplete.')
             : '';
-      log.info(`export: ${all.rows.length} rows, ${all.pages} pages, ${requests} requests → ${target.toString(true)}${all.stoppedEarly ? ` (stopped early: ${all.stoppedEarly})` : ''}`);
+      log.info(`export (${request.metric}): ${all.rows.length} rows, ${all.pages} pages, ${requests} requests → ${target.toString(true)}${all.stoppedEarly ? ` (stopped early: ${all.stoppedEarly})` : ''}`);
       const openFile = vscode.l10n.t('Open File');
       void ui.showMessage(caveat ? 'warning' : 'info', done + caveat, openFile).then((choice) => {
         if (choice === openFile) void vscode.window.showTextDocument(target).then(undefined, (e: unknown) => log.warn(`could not open ${fileName}: ${String(e)}`));
@@ -175,9 +194,10 @@ function encode(format: ExportFormat, request: ExportRequest, all: AllVisitors):
   const { range } = request;
   const text =
     format === 'csv'
-      ? toCsv(all.rows)
+      ? toCsv(all.rows, request.metric)
       : toJson({
           projectId: request.projectId,
+          metric: request.metric,
           range: { label: range.label, from: range.from ?? null, to: range.to ?? null, dateFrom: range.dateFrom ?? null, dateTo: range.dateTo ?? null },
           exportedAt: new Date().toISOString(),
           totals: all.totals,
@@ -186,12 +206,12 @@ function encode(format: ExportFormat, request: ExportRequest, all: AllVisitors):
   return new TextEncoder().encode(text);
 }
 
-function defaultTarget({ projectId, range, format }: ExportRequest): vscode.Uri | undefined {
+function defaultTarget({ projectId, range, format, metric }: ExportRequest): vscode.Uri | undefined {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   if (!folder) return undefined;
   const days = range.from && range.to ? `${range.from}-to-${range.to}` : 'all-time';
   const project = projectId.replace(/[^\w.-]+/g, '-').slice(0, 60);
-  return vscode.Uri.joinPath(folder, `visitors-${project}-${days}.${format}`);
+  return vscode.Uri.joinPath(folder, `${exportFileStem(metric)}-${project}-${days}.${format}`);
 }
 
 /** Writes a hidden sibling first and renames it over the target, so the target is whole or untouched. */

@@ -2,8 +2,11 @@
 // CSV both follows RFC 4180 and keeps a spreadsheet from running a path as a formula.
 // No vscode import: unit-tested directly.
 import type { VisitorRow, VisitorTotals } from '../api/schemas';
+import type { Metric } from '../shared/protocol';
 
-export const CSV_HEADER = 'path,human,ai,total';
+/** Unchanged for visitors (scripts read it); view events say so in every count's column. */
+export const CSV_HEADERS: Record<Metric, string> = { visitors: 'path,human,ai,total', views: 'path,human_views,ai_views,total_views' };
+export const CSV_HEADER = CSV_HEADERS.visitors;
 
 /**
  * A cell that starts with one of these is read as a formula by Excel, LibreOffice and Sheets
@@ -22,18 +25,20 @@ export function csvField(value: string): string {
  * RFC 4180: CRLF line ends (after the last row too), a header row, and the counts as plain integers.
  * No byte-order mark, so the header reads exactly `path,human,ai,total` for tools and scripts.
  */
-export function toCsv(rows: readonly VisitorRow[]): string {
-  const lines = [CSV_HEADER];
+export function toCsv(rows: readonly VisitorRow[], metric: Metric = 'visitors'): string {
+  const lines = [CSV_HEADERS[metric]];
   for (const row of rows) lines.push(`${csvField(row.path)},${row.human},${row.ai},${row.total}`);
   return lines.join('\r\n') + '\r\n';
 }
 
 export interface JsonExport {
   projectId: string;
+  /** What the counts are: unique visitors or view events. */
+  metric: Metric;
   /** `from`/`to` are the inclusive days shown in the panel; `dateFrom`/`dateTo` what the API was asked (dateTo exclusive). */
   range: { label: string; from: string | null; to: string | null; dateFrom: string | null; dateTo: string | null };
   exportedAt: string;
-  /** Site-wide: `total` is deduplicated across human and AI, so it is not human + ai. */
+  /** Site-wide. For visitors `total` is deduplicated across human and AI, so it is not human + ai; for views it is. */
   totals: VisitorTotals;
   rows: readonly VisitorRow[];
 }

@@ -4,7 +4,7 @@
 // handler would run even if one slipped in. No vscode import: unit-tested directly.
 // Its words come from the extension (`strings`, already translated): written here as escaped text,
 // and the whole set rides along in `data-strings` for the texts the webview script fills in.
-import { PAGE_SIZE_CHOICES, PRESETS, type WebviewStrings } from '../shared/protocol';
+import { METRICS, PAGE_SIZE_CHOICES, PRESETS, type WebviewStrings } from '../shared/protocol';
 
 export interface PanelHtmlInput {
   /** `webview.cspSource`: the origin the webview loads the extension's files from. */
@@ -37,6 +37,8 @@ export function panelHtml({ cspSource, scriptUri, styleUri, nonce, strings, lang
   // A translation is text, never markup: every string is escaped where it lands.
   const t = Object.fromEntries(Object.entries(strings).map(([key, value]) => [key, typeof value === 'string' ? escapeAttribute(value) : value])) as WebviewStrings;
   const presets = PRESETS.map((id) => `<option value="${id}">${escapeAttribute(strings.presets[id])}</option>`).join('');
+  const metrics = METRICS.map((id) => `<option value="${id}">${escapeAttribute(strings.metrics[id].name)}</option>`).join('');
+  const visitors = strings.metrics.visitors;
   const sizes = PAGE_SIZE_CHOICES.map((size) => `<option value="${size}">${size}</option>`).join('');
   const sortable = (column: string, label: string, numeric: boolean) =>
     `<th scope="col" class="col-${column}${numeric ? ' num' : ''}" aria-sort="none"><button type="button" class="sort" data-column="${column}">${label}</button></th>`;
@@ -57,6 +59,10 @@ export function panelHtml({ cspSource, scriptUri, styleUri, nonce, strings, lang
   </section>
   <div id="content">
     <form id="controls" class="controls" aria-label="${t.controlsLabel}">
+      <div class="field">
+        <label for="metric">${t.metric}</label>
+        <select id="metric">${metrics}</select>
+      </div>
       <div class="field">
         <label for="preset">${t.dateRange}</label>
         <select id="preset">${presets}<option value="custom">${t.customRange}</option></select>
@@ -81,22 +87,27 @@ export function panelHtml({ cspSource, scriptUri, styleUri, nonce, strings, lang
       </div>
     </form>
     <p id="range-label" class="range-label"></p>
+    <div id="focus" class="focus" role="status" hidden>
+      <p id="focus-message"></p>
+      <button type="button" id="clear-focus" class="secondary">${t.clearFocus}</button>
+    </div>
     <div id="alert" class="alert" role="alert" hidden>
       <p id="alert-message"></p>
       <div id="alert-actions" class="buttons"></div>
     </div>
     <p id="notice" class="notice" hidden></p>
-    <p id="status" class="muted" role="status" aria-live="polite">${t.loading}</p>
+    <p id="status" class="muted" role="status" aria-live="polite">${escapeAttribute(visitors.loading)}</p>
     <p id="requests" class="muted" hidden></p>
     <p id="compare-status" class="muted" role="status" hidden></p>
     <section class="totals" aria-labelledby="totals-heading">
       <h2 id="totals-heading" class="visually-hidden">${t.totalsHeading}</h2>
+      <p id="metric-name" class="metric-name">${escapeAttribute(visitors.name)}</p>
       <dl>
         <div><dt>${t.human}</dt><dd id="total-human">–</dd><dd id="change-human" class="change" hidden></dd></div>
         <div><dt>${t.ai}</dt><dd id="total-ai">–</dd><dd id="change-ai" class="change" hidden></dd></div>
         <div><dt>${t.total}</dt><dd id="total-all">–</dd><dd id="change-all" class="change" hidden></dd></div>
       </dl>
-      <p class="muted">${t.totalNote}</p>
+      <p id="total-note" class="muted">${escapeAttribute(visitors.totalNote)}</p>
     </section>
     <div class="table-tools">
       <label for="filter">${t.filterPaths}</label>
@@ -104,7 +115,7 @@ export function panelHtml({ cspSource, scriptUri, styleUri, nonce, strings, lang
       <p id="scope-note" class="muted"></p>
     </div>
     <table id="visitors">
-      <caption class="visually-hidden">${t.tableCaption}</caption>
+      <caption id="table-caption" class="visually-hidden">${escapeAttribute(visitors.tableCaption)}</caption>
       <thead><tr>${sortable('path', t.path, false)}${sortable('human', t.human, true)}${sortable('ai', t.ai, true)}${sortable('total', t.total, true)}${sortable('change', t.change, true)}<th scope="col" class="col-split"><span class="swatch human" aria-hidden="true"></span><span class="swatch ai" aria-hidden="true"></span>${t.humanAiSplit}</th></tr></thead>
       <tbody id="rows"></tbody>
     </table>

@@ -6,6 +6,8 @@ import { isApiError } from '../api/errors';
 import {
   parseRestoredView,
   type ExportFormat,
+  type FocusView,
+  type PresetId,
   type ExportStatus,
   type ExtensionMessage,
   type LoadedData,
@@ -18,12 +20,15 @@ import { localToday, resolveRange, type Day, type RangeResult } from './dateRang
 import type { ExportRequest } from './export';
 import type { L10n } from '../errorMessages';
 import { loadFailureView, noProjectSetup, rateLimitMessage } from './loadFailure';
-import type { LoadedPage, PageKey } from './visitorsQuery';
+import { compareUnavailableFor } from './metric';
+import { focusOn, pendingFocus, type WholeRange } from './pageFocus';
+import type { MetricPageKey } from './snapshotReuse';
+import type { LoadedPage } from './visitorsQuery';
 
-/** The part of VisitorsPager the panel uses. */
+/** The part of the panel's pages (PanelPages, or a VisitorsPager in tests) the panel uses. */
 export interface PagerPort {
-  cached(key: PageKey, page: number): LoadedPage | undefined;
-  load(key: PageKey, page: number, options: { refresh?: boolean; signal?: AbortSignal }): Promise<LoadedPage>;
+  cached(key: MetricPageKey, page: number): LoadedPage | undefined;
+  load(key: MetricPageKey, page: number, options: { refresh?: boolean; signal?: AbortSignal }): Promise<LoadedPage>;
 }
 
 /** What the panel takes from the settings. */
@@ -51,10 +56,12 @@ export interface PanelModelDeps {
   requestsThisHour?: () => number | undefined;
   /** The previous period's rows for "Compare with previous period"; without it the toggle says it is unavailable. */
   fetchPrevious?: FetchPrevious;
+  /** Every row of a range, for the panel opened on one page; without it that page is looked for on page 1 only. */
+  wholeRange?: WholeRange;
 }
 
 /** Messages the view state answers; the panel class handles openPath, runCommand and export. */
-export type ViewMessage = Extract<WebviewMessage, { type: 'ready' | 'setRange' | 'setPage' | 'setPageSize' | 'refresh' | 'retry' | 'setCompare' }>;
+export type ViewMessage = Extract<WebviewMessage, { type: 'ready' | 'setRange' | 'setPage' | 'setPageSize' | 'refresh' | 'retry' | 'setCompare' | 'setMetric' | 'clearFocus' }>;
 
 export const DEFAULT_PRESET = 'last30';
 
@@ -81,6 +88,13 @@ export class PanelModel {
   /** Aborted when the panel closes: what is in flight for it stops. */
   private readonly lifetime = new AbortController();
   private readonly comparison: Comparison;
+  /** What was found for `view.focus`, once its range's rows are in. */
+  private focusView: FocusView | undefined;
+  /**
+   * The extension moved the view (opened on a page) after the webview last saved it: a webview
+   * that comes back (a hidden tab shown again) restores an older view, which must not win.
+   */
+  private viewFromExtension = false;
 
   constructor(
     private readonly deps: PanelModelDeps,
@@ -91,7 +105,7 @@ export class PanelModel {
     this.projectId = settings.projectId;
     this.settingsPageSize = settings.pageSize;
     this.notice = settings.notice;
-    this.view = { range: { kind: 'preset', preset: DEFAULT_PRESET }, page: 1, pageSize: settings.pageSize };
+    this.view = { range: { kind: 'preset', preset: DEFAULT_PRESET }, page: 1, pageSize: settings.pageSize, metric: 'visitors' };
     this.comparison = new Comparison(deps.fetchPrevious);
   }
 
@@ -110,7 +124,11 @@ export class PanelModel {
       error: this.error,
       notice: this.notice,
       requestsThisHour: this.deps.requestsThisHour?.(),
-      compare: this.comparison.view(this.projectId, range.ok ? range.range : undefined, this.data && this.data.identity === identity ? this.data.loaded : undefined),
+      compare:
+        this.comparison.enabled && compareUnavailableFor(this.view.metric, this.deps.l10n)
+          ? { status: 'unavailable', message: compareUnavailableFor(this.view.metric, this.deps.l10n), previousLabel: undefined, totals: undefined, rows: undefined }
+          : this.comparison.view(this.projectId, range.ok ? range.range : undefined, this.data && this.data.identity === identity ? this.data.loaded : undefined),
+      focus: this.view.focus === undefined ? undefined : this.focusView?.path === this.view.focus ? this.focusView : pendingFocus(this.view.focus),
     };
   }
 
@@ -144,7 +162,26 @@ export class PanelModel {
       case 'setCompare':
         this.comparison.set(message.on);
         return this.compare();
+      case 'setMetric':
+        if (message.metric === this.view.metric) return this.post();
+        // The page's row comes from the visitors snapshot; view events are paged like any range.
+        this.view = { ...this.view, metric: message.metric, page: 1, focus: undefined };
+        return this.load();
+      case 'clearFocus':
+        this.view = { ...this.view, page: 1, focus: undefined };
+        return this.load();
     }
+  }
+
+  /**
+   * Opened on one docs page (Open Visitor Analytics from its tooltip): that page's unique visitors
+   * for the readers' range, filtered to its row until the user clears it.
+   */
+  async focus(path: string, preset: PresetId | undefined): Promise<void> {
+    const range = preset ? { kind: 'preset' as const, preset } : this.view.range;
+    this.view = { ...this.view, range, page: 1, metric: 'visitors', focus: path };
+    this.viewFromExtension = true;
+    return this.load();
   }
 
   /** The settings changed: a new page size or project starts again on page 1. */
@@ -176,7 +213,7 @@ export class PanelModel {
   /** What an export takes while the panel is open: its project and range. */
   exportRequest(format: ExportFormat): ExportRequest | undefined {
     const range = this.resolve();
-    return this.projectId && range.ok ? { projectId: this.projectId, range: range.range, format } : undefined;
+    return this.projectId && range.ok ? { projectId: this.projectId, range: range.range, format, metric: this.view.metric } : undefined;
   }
 
   showExportStatus(status: ExportStatus): void {
@@ -210,7 +247,8 @@ export class PanelModel {
   /** Names what is on screen: two loads with the same identity show the same rows. */
   private identity(range: RangeResult = this.resolve()): string | undefined {
     if (!this.projectId || !range.ok) return undefined;
-    return JSON.stringify([this.projectId, range.range.dateFrom, range.range.dateTo, this.view.pageSize, this.view.page]);
+    const { pageSize, page, metric, focus } = this.view;
+    return JSON.stringify([this.projectId, range.range.dateFrom, range.range.dateTo, pageSize, page, metric, focus ?? null]);
   }
 
   /** Only what the buttons offer: an earlier page, this one, or the next while the API has more. */
@@ -233,9 +271,10 @@ export class PanelModel {
       return this.post();
     }
     // Everything below belongs to this request, whatever the view is by the time its answer comes.
-    const key: PageKey = { projectId: this.projectId, dateFrom: range.range.dateFrom, dateTo: range.range.dateTo, pageSize: this.view.pageSize };
+    const key: MetricPageKey = { projectId: this.projectId, dateFrom: range.range.dateFrom, dateTo: range.range.dateTo, pageSize: this.view.pageSize, metric: this.view.metric };
     const request = { page: this.view.page, pageSize: this.view.pageSize, identity, rangeLabel: range.range.label };
-    const hit = refresh ? undefined : this.deps.pager.cached(key, request.page);
+    const focus = this.view.focus;
+    const hit = refresh || focus !== undefined ? undefined : this.deps.pager.cached(key, request.page);
     if (hit) {
       this.show(hit, request);
       this.loading = false;
@@ -250,10 +289,12 @@ export class PanelModel {
     }
     this.loading = true;
     this.error = undefined;
+    if (focus !== undefined) this.focusView = undefined; // the rank of another range is not this one's
     this.post();
     try {
-      const loaded = await this.deps.pager.load(key, request.page, { refresh, signal: this.lifetime.signal });
+      const loaded: LoadedPage & { focus?: FocusView } = focus === undefined ? await this.deps.pager.load(key, request.page, { refresh, signal: this.lifetime.signal }) : await this.loadFocus(key, focus, refresh);
       if (seq !== this.loadSeq || this.disposed) return;
+      if (focus !== undefined) this.focusView = loaded.focus;
       this.show(loaded, request);
     } catch (error) {
       if (seq !== this.loadSeq || this.disposed) return;
@@ -262,6 +303,21 @@ export class PanelModel {
     this.loading = false;
     this.post();
     if (this.comparison.enabled) await this.compare();
+  }
+
+  /** The focused page's row among every row of the range (the page's own row only, else). */
+  private async loadFocus(key: MetricPageKey, path: string, refresh: boolean): Promise<LoadedPage & { focus: FocusView }> {
+    const started = this.now();
+    const snapshot = this.deps.wholeRange
+      ? await this.deps.wholeRange({ projectId: key.projectId, dateFrom: key.dateFrom, dateTo: key.dateTo }, { refresh })
+      : undefined;
+    if (!snapshot) {
+      const loaded = await this.deps.pager.load({ ...key, metric: 'visitors' }, 1, { refresh, signal: this.lifetime.signal });
+      const rows = loaded.page.visitors.filter((row) => row.path === path);
+      return { ...loaded, page: { ...loaded.page, visitors: rows, hasMore: false }, focus: { ...pendingFocus(path), status: rows.length ? 'found' : 'pending' } };
+    }
+    const found = focusOn(snapshot, path);
+    return { page: { totals: snapshot.totals, visitors: found.rows, hasMore: false }, fetchedAt: snapshot.fetchedAt, fromCache: snapshot.fetchedAt < started, focus: found.view };
   }
 
   /**
@@ -305,7 +361,9 @@ export class PanelModel {
 
   private onReady(restore: unknown): Promise<void> | void {
     this.ready = true;
-    const view = restore === undefined ? undefined : parseRestoredView(restore);
+    // A view the extension set since the webview last saved one is newer than what it restores.
+    const view = restore === undefined || this.viewFromExtension ? undefined : parseRestoredView(restore);
+    this.viewFromExtension = false;
     if (restore !== undefined && !view) this.deps.log.warn('ignored the saved view of the webview: it is not a valid view');
     const changed = view !== undefined && JSON.stringify(view) !== JSON.stringify(this.view);
     if (view) this.view = view;

@@ -16,6 +16,10 @@ import type { SnapshotKey, VisitorsSnapshot } from './visitorsSnapshot';
 import type { FetchPrevious } from './comparison';
 import { CONFIRM_ABOVE_REQUESTS } from './periodCompare';
 import { VisitorsPager } from './visitorsQuery';
+import { fetcherFor } from './metric';
+import { parseOpenTarget } from './openTarget';
+import type { WholeRange } from './pageFocus';
+import { PanelPages, SnapshotReuse } from './snapshotReuse';
 
 export interface AnalyticsDeps {
   api: ApiClient;
@@ -24,7 +28,10 @@ export interface AnalyticsDeps {
   log: Logger;
   /** Fires when the API key is stored or deleted (in this window or another). */
   onDidChangeApiKey: vscode.Event<void>;
-  /** Whole-range snapshots (the readers' cache): the previous period of "Compare" comes from there. */
+  /**
+   * Whole-range snapshots (the readers' cache): the previous period of "Compare" comes from there,
+   * the panel pages and exports from them when they cover its range, and fills them when it fetched one.
+   */
   snapshots?: SnapshotSource;
   /** Analytics requests this hour across windows (the shared ledger), shown in the panel. */
   requestsThisHour?: () => number;
@@ -33,7 +40,9 @@ export interface AnalyticsDeps {
 export interface SnapshotSource {
   cached(key: SnapshotKey): VisitorsSnapshot | undefined;
   isFresh(snapshot: VisitorsSnapshot): boolean;
-  get(key: SnapshotKey): Promise<VisitorsSnapshot>;
+  get(key: SnapshotKey, options?: { refresh?: boolean }): Promise<VisitorsSnapshot>;
+  /** Keeps a whole range the panel fetched, for the status item too. */
+  put(snapshot: VisitorsSnapshot): void;
   /** The most pages one fetch may take. */
   maxPages(): number;
 }
@@ -50,14 +59,16 @@ const PAGE_SIZE_SETTING = 'mintlifyAgent.analytics.pageSize';
 export function registerAnalytics(context: vscode.ExtensionContext, deps: AnalyticsDeps): AnalyticsHandle {
   const { settings, ui } = deps;
   const log = deps.log.scoped('analytics');
-  // Window-wide, so closing and reopening the panel does not spend requests on pages seen before.
-  const pager = new VisitorsPager((projectId, query, options) => deps.api.getVisitors(projectId, query, options));
+  // Window-wide, so closing and reopening the panel does not spend requests on pages seen before;
+  // one pager per metric, with the readers' snapshot in front of the API for visitors.
+  const pagers = { visitors: new VisitorsPager(fetcherFor(deps.api, 'visitors')), views: new VisitorsPager(fetcherFor(deps.api, 'views')) };
+  const reuse = deps.snapshots && new SnapshotReuse(deps.snapshots);
   let current: AnalyticsPanel | undefined;
-  const exporter = new VisitorsExporter({ api: deps.api, ui, log, onStatus: (status) => current?.showExportStatus(status) });
+  const exporter = new VisitorsExporter({ api: deps.api, ui, log, reuse, onStatus: (status) => current?.showExportStatus(status) });
 
   const panelDeps: AnalyticsPanelDeps = {
     extensionUri: context.extensionUri,
-    pager,
+    pager: new PanelPages(pagers, reuse),
     settings,
     ui,
     log,
@@ -66,6 +77,7 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     exportVisitors: (request) => exporter.run(request),
     fetchPrevious: deps.snapshots && previousFetcher(deps.snapshots, ui),
     requestsThisHour: deps.requestsThisHour,
+    wholeRange: deps.snapshots && reuse && wholeRangeFetcher(deps.snapshots, reuse, ui),
   };
 
   const adopt = (panel: AnalyticsPanel) => {
@@ -75,9 +87,14 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     });
   };
 
-  const openAnalytics = () => {
-    if (current) current.reveal();
-    else adopt(AnalyticsPanel.create(panelDeps));
+  /** With `{ path, preset? }` (a docs page's link) the panel shows that page's row for that range. */
+  const openAnalytics = (target?: unknown) => {
+    const page = target === undefined ? undefined : parseOpenTarget(target);
+    if (target !== undefined && !page) log.warn('Open Visitor Analytics: ignored an argument that is not { path, preset }');
+    let panel = current;
+    if (panel) panel.reveal();
+    else adopt((panel = AnalyticsPanel.create(panelDeps)));
+    if (page) panel.focus(page.path, page.preset);
   };
 
   /** The open panel's range, or a preset picked now. Resolves with the outcome, for tests. */
@@ -100,13 +117,14 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
       });
       const picked = await ui.showQuickPick(items, { title: vscode.l10n.t('Export Visitors'), placeHolder: vscode.l10n.t('Which days to export') });
       if (!picked) return undefined;
-      request = { projectId, range: resolvePreset(picked.id, today, vscode.l10n), format: 'csv' };
+      request = { projectId, range: resolvePreset(picked.id, today, vscode.l10n), format: 'csv', metric: 'visitors' };
     }
     return exporter.run(request);
   };
 
   context.subscriptions.push(
-    pager,
+    pagers.visitors,
+    pagers.views,
     exporter,
     vscode.commands.registerCommand(OPEN_ANALYTICS_COMMAND, guard('analytics', openAnalytics)),
     vscode.commands.registerCommand(EXPORT_VISITORS_COMMAND, guard('export', exportVisitors)),
@@ -121,10 +139,10 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
   );
 
   /** No rejected promise escapes a command: the user gets a short message, the log the details. */
-  function guard<R>(what: FailureContext, run: () => R | Promise<R>): () => Promise<R | undefined> {
-    return async () => {
+  function guard<R>(what: FailureContext, run: (...args: unknown[]) => R | Promise<R>): (...args: unknown[]) => Promise<R | undefined> {
+    return async (...args) => {
       try {
-        return await run();
+        return await run(...args);
       } catch (error) {
         log.error(error instanceof Error ? error : String(error));
         void showFailure(ui, failureView(error, what, vscode.l10n));
@@ -157,6 +175,30 @@ function previousFetcher(snapshots: SnapshotSource, ui: Ui): FetchPrevious {
       if (choice !== go) throw new Error(vscode.l10n.t('Not compared: the previous period was not fetched.'));
     }
     return ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0} to compare…', label) }, () => snapshots.get(key));
+  };
+}
+
+/**
+ * Every row of a range for the panel opened on one page: the readers' snapshot while it may stand in
+ * (fresh, newer than the last Refresh), else one fetch through the readers' store (so the status
+ * item gets it too), confirmed first when it may exceed 4 requests, with its progress shown.
+ */
+function wholeRangeFetcher(snapshots: SnapshotSource, reuse: SnapshotReuse, ui: Ui): WholeRange {
+  return async (key, { refresh }) => {
+    if (refresh) reuse.markRefreshed(key);
+    const kept = refresh ? undefined : reuse.current(key);
+    if (kept) return kept;
+    const old = snapshots.cached(key);
+    const estimate = old ? Math.max(1, old.pages) : snapshots.maxPages();
+    if (estimate > CONFIRM_ABOVE_REQUESTS) {
+      const go = vscode.l10n.t('Fetch');
+      const cost = old ? vscode.l10n.t('about {0} requests', estimate) : vscode.l10n.t('up to {0} requests (one per 250 paths)', estimate);
+      const choice = await ui.showMessage('warning', vscode.l10n.t('Finding one page among every path of the range takes {0} of the 100 analytics requests an hour.', cost), go);
+      if (choice !== go) throw new Error(vscode.l10n.t('Not fetched: the range’s paths were not fetched. Clear shows every path page by page.'));
+    }
+    // A kept snapshot still under an hour old but older than Refresh must not come back from the store.
+    const stale = refresh || (old !== undefined && snapshots.isFresh(old));
+    return ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching every path of the range…') }, () => snapshots.get(key, { refresh: stale }));
   };
 }
 

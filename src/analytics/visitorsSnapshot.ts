@@ -41,6 +41,12 @@ export type PageReaders =
   /** Not among the top pages the capped snapshot holds: it may have readers. */
   | { kind: 'beyondCap'; covered: number };
 
+/** Under an hour old (or `maxAgeMs`) at `now`: the figures stand without a request. */
+export function isFreshFor(snapshot: Pick<VisitorsSnapshot, 'fetchedAt'>, now: number, maxAgeMs = MAX_AGE_MS): boolean {
+  const age = now - snapshot.fetchedAt;
+  return age >= 0 && age < maxAgeMs;
+}
+
 export function snapshotId(key: SnapshotKey): string {
   return JSON.stringify([key.projectId, key.dateFrom ?? null, key.dateTo ?? null]);
 }
@@ -174,8 +180,7 @@ export class SnapshotStore {
   }
 
   isFresh(snapshot: VisitorsSnapshot): boolean {
-    const age = this.now() - snapshot.fetchedAt;
-    return age >= 0 && age < this.maxAgeMs;
+    return isFreshFor(snapshot, this.now(), this.maxAgeMs);
   }
 
   /**
@@ -197,6 +202,16 @@ export class SnapshotStore {
     const forget = () => this.inFlight.delete(id);
     void fetching.then(forget, forget);
     return fetching;
+  }
+
+  /**
+   * Keeps a whole range fetched elsewhere (the panel's export or a one-page range), as if fetched
+   * here: the status item reads it, and listeners hear of it. A fetch on its way still wins after.
+   */
+  put(snapshot: VisitorsSnapshot): void {
+    this.loadStored();
+    this.keep(snapshotId(snapshot.key), snapshot);
+    for (const listener of this.listeners) listener(snapshot);
   }
 
   /** Forgets every kept snapshot, in memory and in storage. */

@@ -64,7 +64,8 @@ export function readersTooltip(input: TooltipInput): vscode.MarkdownString {
   const time = new Date(input.fetchedAt).toLocaleString();
   md.appendText(vscode.l10n.t('Fetched {0} with {1} request(s).', time, input.requests));
   md.appendMarkdown('\n\n');
-  const links = [link(vscode.l10n.t('Open Visitor Analytics'), OPEN_ANALYTICS_COMMAND, [{ path: page.sitePath }])];
+  // The panel opens on this page's row for the range shown here.
+  const links = [link(vscode.l10n.t('Open Visitor Analytics'), OPEN_ANALYTICS_COMMAND, [{ path: page.sitePath, preset }])];
   if (input.canAsk) links.push(link(vscode.l10n.t('Ask the Agent About This Page'), ASK_ABOUT_THIS_COMMAND, [page.uri]));
   links.push(link(vscode.l10n.t('Change Range'), CHANGE_RANGE_COMMAND), link(vscode.l10n.t('Refresh'), REFRESH_COMMAND));
   md.appendMarkdown(links.join(' · '));

@@ -37,7 +37,8 @@ export interface ReadersHandle {
   snapshots: {
     cached: PageReaders['store']['cached'];
     isFresh: PageReaders['store']['isFresh'];
-    get: (key: SnapshotKey) => Promise<VisitorsSnapshot>;
+    get: (key: SnapshotKey, options?: { refresh?: boolean }) => Promise<VisitorsSnapshot>;
+    put: (snapshot: VisitorsSnapshot) => void;
     maxPages: () => number;
   };
   /** Runs `then` once the readers' objects exist (they are built when first needed). */
@@ -79,7 +80,8 @@ export function registerReaders(context: vscode.ExtensionContext, deps: ReadersD
     snapshots: {
       cached: (key) => feature.get().readers.store.cached(key),
       isFresh: (snapshot) => feature.get().readers.store.isFresh(snapshot),
-      get: (key) => feature.get().readers.store.get(key),
+      get: (key, options) => feature.get().readers.store.get(key, options),
+      put: (snapshot) => feature.get().readers.store.put(snapshot),
       maxPages: () => readersSettings.maxPages,
     },
     whenBuilt: (then) => feature.whenBuilt(then),

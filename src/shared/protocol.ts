@@ -14,6 +14,10 @@ export type PresetId = (typeof PRESETS)[number];
 
 export const PAGE_SIZE_CHOICES = [25, 50, 100, 250] as const;
 
+/** What the panel counts: unique visitors (`/visitors`) or view events (`/views`, same shape and paging). */
+export const METRICS = ['visitors', 'views'] as const;
+export type Metric = (typeof METRICS)[number];
+
 /** 10,000 pages of 250 is 2.5 million paths: far past any docs site, and a safe integer offset. */
 export const MAX_PAGE = 10_000;
 
@@ -37,8 +41,13 @@ export const RangeSelection = z.discriminatedUnion('kind', [
 ]);
 export type RangeSelection = z.infer<typeof RangeSelection>;
 
-/** What the panel is showing: the part of the webview's saved state the extension acts on. */
-export const ViewQuery = z.strictObject({ range: RangeSelection, page: Page, pageSize: PageSize });
+const SitePath = z.string().check(z.minLength(1), z.maxLength(MAX_PATH_LENGTH));
+
+/**
+ * What the panel is showing: the part of the webview's saved state the extension acts on. `focus`
+ * is the one site path the panel was opened on (Open Visitor Analytics from a page), until cleared.
+ */
+export const ViewQuery = z.strictObject({ range: RangeSelection, page: Page, pageSize: PageSize, metric: z.enum(METRICS), focus: z.optional(SitePath) });
 export type ViewQuery = z.infer<typeof ViewQuery>;
 
 export const EXTENSION_COMMANDS = { setApiKey: 'mintlifyAgent.setApiKey', setProjectId: 'mintlifyAgent.setProjectId' } as const;
@@ -62,8 +71,11 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('retry') }),
   /** Compare with the previous period (of the same length, just before) on or off. */
   z.strictObject({ type: z.literal('setCompare'), on: z.boolean() }),
+  z.strictObject({ type: z.literal('setMetric'), metric: z.enum(METRICS) }),
+  /** Show every path again after the panel was opened on one page. */
+  z.strictObject({ type: z.literal('clearFocus') }),
   z.strictObject({ type: z.literal('export'), format: ExportFormat }),
-  z.strictObject({ type: z.literal('openPath'), path: z.string().check(z.minLength(1), z.maxLength(MAX_PATH_LENGTH)) }),
+  z.strictObject({ type: z.literal('openPath'), path: SitePath }),
   /** Only the commands named here; a webview never names a command id itself. */
   z.strictObject({ type: z.literal('runCommand'), command: z.enum(['setApiKey', 'setProjectId']) }),
 ]);
@@ -81,7 +93,9 @@ export function parseWebviewMessage(raw: unknown): ParsedMessage {
 
 /** The view a reloaded webview asks to resume, or undefined when its saved state is not one. */
 export function parseRestoredView(raw: unknown): ViewQuery | undefined {
-  const result = z.safeParse(ViewQuery, raw);
+  // A view saved before the metric switch existed counted visitors.
+  const withMetric = typeof raw === 'object' && raw !== null && !('metric' in raw) ? { ...raw, metric: 'visitors' } : raw;
+  const result = z.safeParse(ViewQuery, withMetric);
   return result.success ? result.data : undefined;
 }
 
@@ -142,6 +156,30 @@ export interface ViewState {
   requestsThisHour: number | undefined;
   /** Undefined while the comparison is off. */
   compare: CompareView | undefined;
+  /** Set while the panel shows one page's row (`view.focus`): what was found for it. */
+  focus: FocusView | undefined;
+}
+
+/** The one page the panel was opened on, filtered to its row across the whole range. */
+export interface FocusView {
+  path: string;
+  /** Until the range's rows are in (or when they could not be fetched) only the path is known. */
+  status: 'pending' | 'found' | 'none' | 'beyondCap';
+  /** Its rank among the range's pages (1 = most read), when found. */
+  rank: number | undefined;
+  /** How many pages the range's rows cover (the cap when `beyondCap`). */
+  covered: number | undefined;
+}
+
+/** What one metric is called where the panel names it. */
+export interface MetricStrings {
+  /** "Unique visitors": the switch's option and the heading of the totals. */
+  name: string;
+  tableCaption: string;
+  totalNote: string;
+  loading: string;
+  noneInRange: string;
+  noneOnPage: string;
 }
 
 /** Compare with the previous period, while it is on. Labels are "▲ 12%", "▼ 5%", "0%" or "new". */
@@ -173,6 +211,17 @@ export interface WebviewStrings {
   controlsLabel: string;
   dateRange: string;
   presets: Record<PresetId, string>;
+  metric: string;
+  metrics: Record<Metric, MetricStrings>;
+  /** `{0}` the path, `{1}` its rank, `{2}` the number of pages. */
+  focusFound: string;
+  /** `{0}` the path. */
+  focusNone: string;
+  /** `{0}` the path, `{1}` the number of pages covered. */
+  focusBeyondCap: string;
+  /** `{0}` the path. */
+  focusOnly: string;
+  clearFocus: string;
   customRange: string;
   customRangeLegend: string;
   from: string;
@@ -189,9 +238,7 @@ export interface WebviewStrings {
   human: string;
   ai: string;
   total: string;
-  totalNote: string;
   filterPaths: string;
-  tableCaption: string;
   path: string;
   humanAiSplit: string;
   change: string;
@@ -206,7 +253,6 @@ export interface WebviewStrings {
   setProjectId: string;
   /** `{0}` the page number. */
   pageLabel: string;
-  loading: string;
   /** `{0}` the range label, `{1}` the page number. */
   stale: string;
   /** `{0}` the page number, `{1}` the time it was fetched. */
@@ -240,8 +286,6 @@ export interface WebviewStrings {
   showMoreOne: string;
   /** `{0}` more rows. */
   showMore: string;
-  noVisitorsInRange: string;
-  noVisitorsOnPage: string;
   /** `{0}` the filter text. */
   noPathContains: string;
   /** `{0}` percent human, `{1}` percent AI. */

@@ -46,6 +46,13 @@ const controlElements: ControlElements = {
   setupAction: byId('setup-action'),
   content: byId('content'),
   controls: byId('controls'),
+  metric: byId('metric'),
+  metricName: byId('metric-name'),
+  totalNote: byId('total-note'),
+  tableCaption: byId('table-caption'),
+  focus: byId('focus'),
+  focusMessage: byId('focus-message'),
+  clearFocus: byId('clear-focus'),
   preset: byId('preset'),
   custom: byId('custom'),
   from: byId('from'),
@@ -91,7 +98,8 @@ window.addEventListener('message', (event: MessageEvent<ExtensionMessage>) => {
   if (message.type === 'state') {
     saved.view = message.state.view;
     save();
-    if (controls.render(message.state)) table.show(message.state.data, message.state.compare);
+    const state = message.state;
+    if (controls.render(state)) table.show(state.data, state.compare, { metric: state.view.metric, focused: state.focus !== undefined });
   } else if (message.type === 'export') {
     controls.renderExport(message.status);
   }

@@ -2,7 +2,7 @@
 // setup hint, the error with its buttons, the status line, the totals and the pager. They render
 // the state the extension sends and post back what the user asked for; nothing is decided here.
 import { format } from '../shared/format';
-import type { ExportStatus, LoadedData, PresetId, ViewState, WebviewMessage, WebviewStrings } from '../shared/protocol';
+import type { ExportStatus, FocusView, LoadedData, Metric, PresetId, ViewState, WebviewMessage, WebviewStrings } from '../shared/protocol';
 
 export interface ControlElements {
   setup: HTMLElement;
@@ -10,6 +10,13 @@ export interface ControlElements {
   setupAction: HTMLButtonElement;
   content: HTMLElement;
   controls: HTMLFormElement;
+  metric: HTMLSelectElement;
+  metricName: HTMLElement;
+  totalNote: HTMLElement;
+  tableCaption: HTMLElement;
+  focus: HTMLElement;
+  focusMessage: HTMLElement;
+  clearFocus: HTMLButtonElement;
   preset: HTMLSelectElement;
   custom: HTMLFieldSetElement;
   from: HTMLInputElement;
@@ -75,6 +82,8 @@ export class Controls {
       post({ type: 'setRange', range: { kind: 'custom', from: el.from.value, to: el.to.value } });
     });
 
+    el.metric.addEventListener('change', () => post({ type: 'setMetric', metric: el.metric.value as Metric }));
+    el.clearFocus.addEventListener('click', () => post({ type: 'clearFocus' }));
     el.pageSize.addEventListener('change', () => post({ type: 'setPageSize', pageSize: Number(el.pageSize.value) }));
     el.refresh.addEventListener('click', () => post({ type: 'refresh' }));
     el.compare.addEventListener('change', () => post({ type: 'setCompare', on: el.compare.checked }));
@@ -106,6 +115,8 @@ export class Controls {
       return false;
     }
     this.renderRange(s);
+    this.renderMetric(s);
+    this.renderFocus(s.focus);
     this.renderMessages(s);
     this.renderTotals(s.data);
     el.pageLabel.textContent = format(this.t.pageLabel, numbers.format(s.view.page));
@@ -152,6 +163,30 @@ export class Controls {
     el.rangeLabel.textContent = s.resolved?.label ?? '';
   }
 
+  private renderMetric(s: ViewState): void {
+    const el = this.el;
+    const words = this.t.metrics[s.view.metric];
+    el.metric.value = s.view.metric;
+    el.metricName.textContent = words.name;
+    el.totalNote.textContent = words.totalNote;
+    el.tableCaption.textContent = words.tableCaption;
+  }
+
+  private renderFocus(focus: FocusView | undefined): void {
+    const el = this.el;
+    el.focus.hidden = !focus;
+    if (!focus) return;
+    const t = this.t;
+    el.focusMessage.textContent =
+      focus.status === 'found'
+        ? format(t.focusFound, focus.path, numbers.format(focus.rank ?? 0), numbers.format(focus.covered ?? 0))
+        : focus.status === 'none'
+          ? format(t.focusNone, focus.path)
+          : focus.status === 'beyondCap'
+            ? format(t.focusBeyondCap, focus.path, numbers.format(focus.covered ?? 0))
+            : format(t.focusOnly, focus.path);
+  }
+
   private renderMessages(s: ViewState): void {
     const el = this.el;
     const problem = s.rangeError ?? s.error?.message;
@@ -175,7 +210,7 @@ export class Controls {
     const data = s.data;
     const t = this.t;
     el.status.textContent = s.loading
-      ? t.loading
+      ? t.metrics[s.view.metric].loading
       : !data
         ? ''
         : !data.current

@@ -2,7 +2,7 @@
 // filtered here (on the rows this page has), shown 500 at a time. Paths come from the public
 // internet: every value is set with textContent or as a property, never as HTML.
 import { format } from '../shared/format';
-import type { CompareView, LoadedData, VisitorRowView, WebviewStrings } from '../shared/protocol';
+import type { CompareView, LoadedData, Metric, VisitorRowView, WebviewStrings } from '../shared/protocol';
 
 export type Column = 'path' | 'human' | 'ai' | 'total' | 'change';
 export type Direction = 'ascending' | 'descending';
@@ -38,6 +38,9 @@ export class VisitorsTable {
   /** The change of each row's total against the previous period, while comparing and known. */
   private changes: CompareView['rows'];
   private shownLimit = RENDER_STEP;
+  private metric: Metric = 'visitors';
+  /** Opened on one page: the rows are that page's only, and the path filter stands aside. */
+  private focused = false;
   private built: { id: string; rows: VisitorRowView[]; elements: (HTMLTableRowElement | undefined)[]; lowerPaths: string[] } | undefined;
 
   constructor(
@@ -75,8 +78,11 @@ export class VisitorsTable {
     });
   }
 
-  show(data: LoadedData | undefined, compare?: CompareView): void {
+  show(data: LoadedData | undefined, compare?: CompareView, context: { metric: Metric; focused: boolean } = { metric: 'visitors', focused: false }): void {
     this.data = data;
+    this.metric = context.metric;
+    this.focused = context.focused;
+    this.el.filter.disabled = context.focused;
     const changes = compare?.status === 'ready' && compare.rows?.length === data?.rows.length ? compare.rows : undefined;
     if (changes !== this.changes) {
       this.changes = changes;
@@ -96,7 +102,7 @@ export class VisitorsTable {
     }
     const { rows: all, elements, lowerPaths } = this.built;
 
-    const needle = this.choices.filter.trim().toLowerCase();
+    const needle = this.focused ? '' : this.choices.filter.trim().toLowerCase();
     let order = all.map((_, index) => index);
     if (needle) order = order.filter((index) => lowerPaths[index].includes(needle));
     const sort = this.choices.sort;
@@ -136,12 +142,13 @@ export class VisitorsTable {
       : '';
     el.more.hidden = shown.length >= order.length;
     el.more.textContent = counted(Math.min(RENDER_STEP, order.length - shown.length), t.showMoreOne, t.showMore);
-    const emptyText = !data
+    const words = t.metrics[this.metric];
+    const emptyText = !data || this.focused
       ? ''
       : all.length === 0
         ? data.page === 1
-          ? t.noVisitorsInRange
-          : t.noVisitorsOnPage
+          ? words.noneInRange
+          : words.noneOnPage
         : order.length === 0
           ? format(t.noPathContains, this.choices.filter.trim())
           : '';

@@ -163,6 +163,7 @@ describe('JSON export', () => {
     const json = JSON.parse(
       toJson({
         projectId: 'p',
+        metric: 'visitors',
         range: { label: 'Last 7 days', from: '2025-03-01', to: '2025-03-07', dateFrom: '2025-03-01', dateTo: '2025-03-08' },
         exportedAt: '2025-03-07T12:00:00.000Z',
         totals: { human: 5, ai: 3, total: 7 },
@@ -244,7 +245,7 @@ describe('messages from the webview', () => {
   });
 
   it('keeps a restored view only when it is a valid one', () => {
-    assert.deepEqual(parseRestoredView({ range: preset('last90'), page: 4, pageSize: 100 }), { range: preset('last90'), page: 4, pageSize: 100 });
+    assert.deepEqual(parseRestoredView({ range: preset('last90'), page: 4, pageSize: 100 }), { range: preset('last90'), page: 4, pageSize: 100, metric: 'visitors' }, 'a view saved before the metric switch counted visitors');
     assert.equal(parseRestoredView({ range: preset('last90'), page: 4 }), undefined);
     assert.equal(parseRestoredView({ range: preset('last90'), page: MAX_PAGE * 10, pageSize: 100 }), undefined);
     assert.equal(parseRestoredView('garbage'), undefined);

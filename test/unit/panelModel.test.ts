@@ -262,7 +262,7 @@ describe('analytics panel view state', () => {
     await flush();
     other.api.answer(0);
     await forged;
-    assert.deepEqual(other.last().view, { range: { kind: 'preset', preset: 'last30' }, page: 1, pageSize: 50 });
+    assert.deepEqual(other.last().view, { range: { kind: 'preset', preset: 'last30' }, page: 1, pageSize: 50, metric: 'visitors' });
     assert.match(other.warnings.join('\n'), /ignored the saved view/);
   });
 
