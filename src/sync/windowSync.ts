@@ -91,14 +91,12 @@ export class WindowSync extends Disposable {
     private readonly log: SyncLog,
     /** The install's globalState, where the salt is kept. */
     private readonly install: vscode.Memento,
-    /** The stored key, read once the store is ready; later changes come through setKey(). */
-    initialKey: () => Thenable<string | undefined>,
     fs: SyncFs = vscodeSyncFs(dir),
   ) {
     super();
     this.store = new SharedStore(fs, randomId(), log);
     this.store.presence.focused = vscode.window.state.focused;
-    this.ready = this.start(initialKey);
+    this.ready = this.start();
   }
 
   get windowId(): string {
@@ -191,7 +189,7 @@ export class WindowSync extends Disposable {
     super.dispose();
   }
 
-  private async start(initialKey: () => Thenable<string | undefined>): Promise<void> {
+  private async start(): Promise<void> {
     try {
       await vscode.workspace.fs.createDirectory(this.dir);
     } catch (error) {
@@ -218,7 +216,6 @@ export class WindowSync extends Disposable {
     await this.store.beat();
     try {
       await this.followSalt();
-      if (this.key === undefined) await this.setKey(await initialKey());
     } catch (error) {
       this.log.warn(`could not name the analytics bucket: ${String(error)}`);
     }
