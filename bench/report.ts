@@ -30,6 +30,7 @@ export interface BenchResults {
   /** Undefined with --no-host. */
   review?: ReviewResult;
   windows: WindowsResult;
+  windowsInVsCode?: WindowsResult['propagation'];
   readers: ReadersRun[];
   signals: SignalsRun[];
   seconds: number;
@@ -91,6 +92,8 @@ function rows(r: BenchResults): Row[] {
   add('3 Windows, 1 h', 'shared ledger vs simulator: agent requests in the hour', r.windows.runs.map((x) => `${x.ledger} vs ${x.simulator}`).join('; '));
   const p = r.windows.propagation;
   add('3 Windows', `a change shows in the other window (files on disk, ${p.changes} changes)`, `median ${ms(p.medianMs)}, max ${ms(p.maxMs)}`);
+  const v = r.windowsInVsCode; // undefined with --no-host
+  if (v) add('3 Windows', `a job tracked in window A shows in window B's status bar (VS Code, ${v.changes} changes)`, `median ${ms(v.medianMs)}, max ${ms(v.maxMs)}`);
 
   // 4. Analytics economy
   for (const session of r.analytics.sessions) {
@@ -247,7 +250,8 @@ the folder with node's \`fs.watch\` (standing in for VS Code's file watcher) and
 time from the start of the write until the other store holds the change. In VS Code the watcher is
 \`workspace.createFileSystemWatcher\` on \`globalStorageUri/sync\` with the same 1 s fallback read, so the bound is about 1 s.
 
-Reproduce: \`npm run bench -- --no-host\`.
+**Propagation inside VS Code** (bench/windowsInVsCode.ts, ${r.windowsInVsCode ? `${r.windowsInVsCode.changes} changes` : 'not run: --no-host'}): two pages of one browser context (two windows, two extension hosts); A tracks a job from
+the palette, a MutationObserver in each page notes when its status bar counts it; B's time minus A's covers A's write, VS Code's file watcher (or the 1 s fallback read), B's merge and B's status bar (goal: 2 s). Reproduce: \`npm run bench -- --no-host\` (files on disk), \`npm run bench -- --windows-only\` (both, with VS Code).
 `;
 }
 

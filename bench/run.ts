@@ -8,7 +8,8 @@
 //     --trials N       freshness trials per phase (default 200)
 //     --export-runs N  timed exports (default 5)
 //     --review-runs N  timed Review Changes clicks on a 50-file branch (default 5)
-//     --no-host        skip everything that needs VS Code (activation, webview, review)
+//     --no-host        skip everything that needs VS Code (activation, webview, review, windows in VS Code)
+//     --windows-only   only the several-windows figures (with VS Code unless --no-host); prints, never writes
 //     --no-write       print the table only
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -24,6 +25,7 @@ import { renderMarkdown, renderTable, type BenchResults } from './report';
 import { measureReview, type ReviewResult } from './review';
 import { measureSignals } from './signals';
 import { measureWindows } from './windows';
+import { measurePropagationInVsCode } from './windowsInVsCode';
 
 interface Options {
   starts: number;
@@ -32,10 +34,11 @@ interface Options {
   reviewRuns: number;
   host: boolean;
   write: boolean;
+  windowsOnly: boolean;
 }
 
 function parseOptions(args: readonly string[]): Options {
-  const options: Options = { starts: 5, trials: 200, exportRuns: 5, reviewRuns: 5, host: true, write: true };
+  const options: Options = { starts: 5, trials: 200, exportRuns: 5, reviewRuns: 5, host: true, write: true, windowsOnly: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const count = () => {
@@ -49,6 +52,7 @@ function parseOptions(args: readonly string[]): Options {
     else if (arg === '--review-runs') options.reviewRuns = count();
     else if (arg === '--no-host') options.host = false;
     else if (arg === '--no-write') options.write = false;
+    else if (arg === '--windows-only') options.windowsOnly = true;
     else throw new Error(`unknown option ${arg}; see the top of bench/run.ts`);
   }
   return options;
@@ -59,6 +63,7 @@ async function main(): Promise<void> {
   const repoRoot = path.resolve(__dirname, '..', '..');
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const began = Date.now();
+  if (options.windowsOnly) return windowsOnly(options, repoRoot, log);
   const loadAtStart = os.loadavg()[0] ?? 0;
   if (loadAtStart > os.cpus().length / 2) {
     log(`note: load average ${loadAtStart.toFixed(2)} on ${os.cpus().length} cores; wall-clock figures (activation, export rows/s, webview) will be slower than on a quiet machine`);
@@ -77,6 +82,7 @@ async function main(): Promise<void> {
   const hour = await measurePollingHour();
   log('windows: one scripted hour with 1, 2 and 3 windows, and propagation between windows…');
   const windows = await measureWindows();
+  const windowsInVsCode = options.host ? await propagationInVsCode(repoRoot, log) : undefined;
   log('analytics: scripted session and timed exports…');
   const analytics = await measureAnalytics(options.exportRuns);
   log('readers: 50 pages over an hour on 400 and 10,000 paths…');
@@ -104,6 +110,7 @@ async function main(): Promise<void> {
     analytics,
     review,
     windows,
+    windowsInVsCode,
     readers,
     signals,
     seconds: (Date.now() - began) / 1000,
@@ -114,6 +121,23 @@ async function main(): Promise<void> {
     fs.writeFileSync(file, renderMarkdown(results));
     log(`wrote ${path.relative(process.cwd(), file) || file} (${results.seconds.toFixed(0)} s)`);
   }
+}
+
+const IN_VS_CODE_CHANGES = 50;
+
+function propagationInVsCode(repoRoot: string, log: (line: string) => void) {
+  log(`windows: ${IN_VS_CODE_CHANGES} changes shown from one window of VS Code in another…`);
+  return measurePropagationInVsCode({ repoRoot, changes: IN_VS_CODE_CHANGES, log });
+}
+
+/** The several-windows figures alone, for whoever works on src/sync. */
+async function windowsOnly(options: Options, repoRoot: string, log: (line: string) => void): Promise<void> {
+  const { runs, propagation } = await measureWindows();
+  for (const run of runs) log(`${run.windows} window(s): ${run.gets} GETs; ledger ${run.ledger} vs simulator ${run.simulator}`);
+  log(`files on disk: median ${propagation.medianMs.toFixed(0)} ms, max ${propagation.maxMs.toFixed(0)} ms over ${propagation.changes} changes`);
+  if (!options.host) return;
+  const v = await propagationInVsCode(repoRoot, log);
+  log(`inside VS Code: median ${v.medianMs.toFixed(0)} ms, max ${v.maxMs.toFixed(0)} ms over ${v.changes} changes`);
 }
 
 main().then(

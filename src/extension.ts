@@ -46,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
 
   const settings = new Settings();
   const keys = new ApiKeyStore(context.secrets);
-  const sync = new WindowSync(vscode.Uri.joinPath(context.globalStorageUri, 'sync'), log.scoped('sync'));
+  const sync = new WindowSync(vscode.Uri.joinPath(context.globalStorageUri, 'sync'), log.scoped('sync'), context.globalState);
   context.subscriptions.push(sync, keys.onDidChange(() => void keys.get().then((key) => sync.setKey(key))));
   const requests: RequestLogEntry[] = [];
   const logApi = logRequest(log.scoped('api'));

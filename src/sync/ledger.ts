@@ -1,5 +1,5 @@
 // The request ledger every window shares: which requests were sent in the last hour, per bucket
-// (`agent:<project>`, `analytics:<hash of the key>`), and which endpoint families the server asked
+// (`agent:<project>`, `analytics:<salted hash of the key>`), and which endpoint families the server asked
 // us to leave alone (429 Retry-After). Pure functions over the shared state; the window glue
 // records and reads through them.
 import { HOUR_MS, type SyncState } from './syncState';
@@ -20,6 +20,26 @@ export function agentBucket(projectId: string): string {
 
 export function analyticsBucket(keyHash: string): string {
   return `analytics:${keyHash}`;
+}
+
+/**
+ * What names a key's analytics bucket: the first 64 bits of HMAC-SHA-256 of the key under the
+ * install's random salt. A plain hash of the key would be the same on every machine, a
+ * fingerprint that tells who uses which key; salted, it means nothing outside this install.
+ */
+export async function keyBucketHash(salt: string, key: string): Promise<string> {
+  const subtle = globalThis.crypto.subtle;
+  const hmacKey = await subtle.importKey('raw', new TextEncoder().encode(salt), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const digest = await subtle.sign('HMAC', hmacKey, new TextEncoder().encode(key));
+  return [...new Uint8Array(digest)]
+    .slice(0, 8)
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('');
+}
+
+/** A fresh random salt (128 bits, hex). */
+export function newSalt(): string {
+  return [...globalThis.crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** The family of a request path (`/v2/agent/…` or `/v1/analytics/…`), undefined for others. */

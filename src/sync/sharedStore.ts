@@ -56,6 +56,7 @@ const ReplicaFile = z.object({
     drafts: z.record(z.string(), z.record(z.string(), z.object({ v: z.nullable(z.string()), s: Stamp }))),
     ledger: z.record(z.string(), z.record(z.string(), z.number())),
     waits: z.record(z.string(), z.number()),
+    salt: z.optional(z.string()),
   }),
 });
 
@@ -168,6 +169,17 @@ export class SharedStore {
     }
     const result = z.safeParse(ReplicaFile, json);
     return result.success ? result.data : 'damaged';
+  }
+
+  /**
+   * The install's salt: the lowest of the one every window already agreed on and `installSalt`
+   * (kept by this install outside the files), or a fresh one when there is neither. Written to
+   * our file when it changes, so every window converges on the same salt.
+   */
+  async adoptSalt(installSalt: string | undefined, fresh: () => string): Promise<string> {
+    const salt = mergeState(this.state, { ...emptyState(), salt: installSalt ?? this.state.salt ?? fresh() }).salt!;
+    if (salt !== this.state.salt) await this.update((state) => (state.salt = salt));
+    return salt;
   }
 
   private async setAside(name: string): Promise<void> {

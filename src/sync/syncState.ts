@@ -3,7 +3,7 @@
 // commutative, associative and idempotent). Each field of a job is a last-writer-wins register
 // stamped by a hybrid clock; a job's prompt history is a union; "stop tracking" is a tombstone
 // that a later "track" outranks; ledger entries are a union by id; Retry-After waits take the
-// latest. No vscode import: unit-tested with thousands of random interleavings.
+// latest; of two salts the lowest wins. No vscode import: unit-tested with thousands of random interleavings.
 
 /** Wall-clock milliseconds, made monotonic per window, with the writer's id to break ties. */
 export interface Stamp {
@@ -41,6 +41,11 @@ export interface SyncState {
   ledger: Record<string, Record<string, number>>;
   /** endpoint family → no request before this time (ms since the epoch), from a 429's Retry-After. */
   waits: Record<string, number>;
+  /**
+   * The install's random salt for naming the analytics bucket (ledger.ts keyBucket), so the files
+   * hold no fingerprint of the key. Two windows that created one at once agree on the lowest.
+   */
+  salt?: string;
 }
 
 export const HOUR_MS = 3_600_000;
@@ -83,7 +88,13 @@ export function mergeState(a: SyncState, b: SyncState, now?: number): SyncState 
     drafts: mergeRecordsBy(a.drafts, b.drafts, (x, y) => mergeRecordsBy(x, y, (m, n) => later(m, n)!)),
     ledger,
     waits: mergeRecordsBy(a.waits, b.waits, Math.max),
+    ...lowestSalt(a.salt, b.salt),
   };
+}
+
+function lowestSalt(a: string | undefined, b: string | undefined): { salt?: string } {
+  const salt = a === undefined ? b : b === undefined ? a : a < b ? a : b;
+  return salt === undefined ? {} : { salt };
 }
 
 function pruneLedger(ledger: SyncState['ledger'], now: number): void {

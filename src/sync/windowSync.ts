@@ -15,6 +15,8 @@ import {
   countInHour,
   type Family,
   familyOf,
+  keyBucketHash,
+  newSalt,
   projectOfAgentPath,
   recordRequest,
   recordWait,
@@ -22,6 +24,9 @@ import {
 } from './ledger';
 import { SharedStore, type SyncFs, type SyncLog } from './sharedStore';
 import type { SyncState } from './syncState';
+
+/** Where the install keeps the salt of the analytics bucket's name (globalState: every window of the install). */
+export const SALT_STATE_KEY = 'mintlifyAgent.ledgerSalt';
 
 /** The longest a change from another window waits when the file watcher stays silent. */
 export const FALLBACK_READ_MS = 1_000;
@@ -74,6 +79,9 @@ export class WindowSync extends Disposable {
   /** Resolves once the first read of every window's file is done. */
   readonly ready: Promise<void>;
   private keyHash: string | undefined;
+  /** Held in memory only, to name the analytics bucket again if the salt changes; never written. */
+  private key: string | undefined;
+  private salt: string | undefined;
   private lastRead = 0;
   private reading: Promise<void> | undefined;
   private readAgain = false;
@@ -81,6 +89,8 @@ export class WindowSync extends Disposable {
   constructor(
     private readonly dir: vscode.Uri,
     private readonly log: SyncLog,
+    /** The install's globalState, where the salt is kept. */
+    private readonly install: vscode.Memento,
     fs: SyncFs = vscodeSyncFs(dir),
   ) {
     super();
@@ -150,10 +160,28 @@ export class WindowSync extends Disposable {
     return waitMs(this.state, family, Date.now());
   }
 
-  /** Analytics requests are counted per key: a hash of it (never the key) names the bucket. */
+  /** Analytics requests are counted per key: a salted hash of it (never the key) names the bucket. */
   async setKey(key: string | undefined): Promise<void> {
-    this.keyHash = key ? await sha256Hex(key) : undefined;
+    this.key = key;
+    await this.nameKeyBucket();
     this.changeEmitter.fire();
+  }
+
+  /** The install's salt, agreed on by every window (the lowest wins) and kept in globalState. */
+  private async followSalt(): Promise<void> {
+    const kept = this.install.get<string>(SALT_STATE_KEY);
+    const salt = await this.store.adoptSalt(kept, newSalt);
+    if (kept !== salt) await this.install.update(SALT_STATE_KEY, salt);
+    if (salt === this.salt) return;
+    this.salt = salt;
+    await this.nameKeyBucket();
+  }
+
+  private async nameKeyBucket(): Promise<void> {
+    const { key, salt } = this;
+    const hash = key && salt ? await keyBucketHash(salt, key) : undefined;
+    // A newer key or salt may have arrived while this one was hashed.
+    if (key === this.key && salt === this.salt) this.keyHash = hash;
   }
 
   override dispose(): void {
@@ -187,6 +215,11 @@ export class WindowSync extends Disposable {
     this.register({ dispose: () => (clearInterval(beat), clearInterval(fallback)) });
     await this.read();
     await this.store.beat();
+    try {
+      await this.followSalt();
+    } catch (error) {
+      this.log.warn(`could not name the analytics bucket: ${String(error)}`);
+    }
   }
 
   /** Reads every window's file (one read at a time; a read asked for meanwhile runs after it). */
@@ -202,6 +235,8 @@ export class WindowSync extends Disposable {
         const wasLeaderOf = this.leaders();
         try {
           const changed = await this.store.refresh();
+          // Another window's lower salt: the one every window converges on.
+          if (this.salt !== undefined && this.store.state.salt !== this.salt) await this.followSalt();
           if (changed || this.leaders() !== wasLeaderOf) this.changeEmitter.fire();
         } catch (error) {
           this.log.warn(`could not read the shared store: ${String(error)}`);
@@ -221,12 +256,4 @@ export class WindowSync extends Disposable {
 
 function randomId(): string {
   return globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 16);
-}
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)]
-    .slice(0, 8)
-    .map((b) => b.toString(16).padStart(2, '0'))
-    .join('');
 }

@@ -271,15 +271,23 @@ function serverEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv
 /**
  * code-server's web workbench reads user settings from the server's disk,
  * `<user-data-dir>/User/settings.json`, not from the browser's IndexedDB as plain VS Code for
- * the web does (tried: settings of application, window and machine scope written there all apply).
+ * the web does. The window is a remote window, though, and VS Code reads a setting of `machine`
+ * scope (mintlifyAgent.apiBaseUrl is one) only from the remote settings,
+ * `<user-data-dir>/Machine/settings.json`, ignoring it in the user settings once the extension's
+ * contributions are known. A first page load happened to parse the user settings before it knew
+ * them; a reloaded page knew them from its cache and dropped the value, so it sent to the default
+ * host. Each setting is written to both files: application-scoped ones apply from the user
+ * settings (they are ignored in the remote ones), machine-scoped ones from the remote settings,
+ * as for a person who sets them where VS Code's Settings editor offers them.
  * Note for tests: `update(..., ConfigurationTarget.Global)` in this remote window writes to the
- * remote settings, `<user-data-dir>/Machine/settings.json`, which take precedence; application
- * scoped settings are ignored there.
+ * remote settings, which take precedence.
  */
 function writeSettings(userDataDir: string, settings: Record<string, unknown>): void {
-  const file = path.join(userDataDir, 'User', 'settings.json');
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+  for (const folder of ['User', 'Machine']) {
+    const file = path.join(userDataDir, folder, 'settings.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+  }
 }
 
 function forwardConsole(page: Page, output: (s: OutputSource, l: string) => void): void {

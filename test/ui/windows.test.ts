@@ -9,11 +9,14 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { DEMO_API_KEY } from '../simulator/demo';
 import type { Simulator } from '../simulator/server';
+import { loggedCalls } from './hostLogs';
 import { ARTIFACTS_DIR, PROJECT, UiSession } from './uiSession';
 import { expectVisible, TIMEOUTS, Workbench } from './workbench';
 
 /** One job's steady interval: the setting's default, and the hourly budget's share for one job. */
 const INTERVAL_S = 60;
+/** A window whose heartbeat stopped is taken over after this long (src/sync/lease.ts LEASE_TTL_MS). */
+const LEASE_S = 15;
 
 describe('several windows on one project (UI)', function () {
   this.timeout(5 * 60_000);
@@ -24,11 +27,16 @@ describe('several windows on one project (UI)', function () {
   let c: Workbench | undefined;
   let kept = '';
   let dropped = '';
+  /** Which window each page load was, in order: the server numbers extension hosts (and their logs) the same way. */
+  const loads: string[] = [];
+  /** The extension host of a window's latest load. */
+  const hostOf = (name: string) => loads.lastIndexOf(name) + 1;
 
   const rows = (wb: Workbench) => wb.treeRows('Agent Jobs');
 
-  async function openWindow(page: Page): Promise<Workbench> {
+  async function openWindow(page: Page, name: string): Promise<Workbench> {
     const wb = new Workbench(page, ARTIFACTS_DIR);
+    loads.push(name);
     await page.goto(session!.url, { waitUntil: 'domcontentloaded', timeout: TIMEOUTS.poll });
     await page.waitForSelector('.monaco-workbench', { timeout: TIMEOUTS.poll });
     return wb;
@@ -74,11 +82,14 @@ describe('several windows on one project (UI)', function () {
     session = await UiSession.start((line) => process.stdout.write(`    ${line}\n`));
     sim = session.sim;
     a = session.workbench;
+    loads.push('A');
   });
 
   afterEach(async function () {
     if (this.currentTest?.state !== 'failed') return;
     const step = this.currentTest.title.slice(0, 1);
+    // Each window's extension host log says which window sent what.
+    fs.cpSync(path.join(session!.userDataDir, 'logs'), path.join(ARTIFACTS_DIR, `windows-failed-${step}-logs`), { recursive: true });
     for (const [name, wb] of [['a', a], ['b', b], ['c', c]] as const) {
       if (wb && !wb.page.isClosed()) await wb.screenshot(`windows-failed-${step}-${name}`).catch(() => undefined);
     }
@@ -94,7 +105,7 @@ describe('several windows on one project (UI)', function () {
     await a.runCommand('Mintlify: Set Project ID');
     await a.typeInto('Mintlify: Set Project ID', PROJECT);
     await a.pressEnterAndWaitForClose();
-    b = await openWindow(await a.page.context().newPage());
+    b = await openWindow(await a.page.context().newPage(), 'B');
     await signIn(b);
 
     dropped = sim.addJob(PROJECT, { prompt: 'Tracked in A, then dropped', activeForMs: 60 * 60_000 }).id;
@@ -112,6 +123,7 @@ describe('several windows on one project (UI)', function () {
   });
 
   it('2. after A reloads, both windows show exactly the jobs kept', async () => {
+    loads.push('A');
     await a.page.reload({ waitUntil: 'domcontentloaded' });
     await a.page.waitForSelector('.monaco-workbench', { timeout: TIMEOUTS.poll });
     await signIn(a);
@@ -124,7 +136,7 @@ describe('several windows on one project (UI)', function () {
   });
 
   it('3. with three windows open, one window polls: no job is read twice within a steady interval', async () => {
-    c = await openWindow(await a.page.context().newPage());
+    c = await openWindow(await a.page.context().newPage(), 'C');
     await signIn(c);
     await expectVisible('the kept job in C', rows(c).filter({ hasText: kept }));
     const from = getsOf(kept).length;
@@ -149,11 +161,49 @@ describe('several windows on one project (UI)', function () {
     assert.ok(reads[0].at >= sentAt - 2_000, 'reads after the follow-up');
   });
 
-  it('5. a damaged store file is set aside with a warning and the extension still starts', async () => {
+  it('5. when the polling window closes, another takes over within one steady interval, and nothing is read twice in a row', async () => {
+    // The GETs of a job, by the window that sent them (each window's extension host logs its calls).
+    const readsOf = (id: string) => loggedCalls(session!.userDataDir).filter((r) => r.method === 'GET' && r.path.endsWith(`/job/${id}`) && r.outcome === '200');
+    async function waitForRead(what: string, id: string, test: (read: ReturnType<typeof readsOf>[number]) => boolean, bound: number): Promise<void> {
+      const deadline = Date.now() + bound;
+      while (!readsOf(id).some(test)) {
+        if (Date.now() > deadline) throw new Error(`${what}: not within ${bound / 1000} s; reads of ${id}: ${JSON.stringify(readsOf(id))}`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+    const late = sim.addJob(PROJECT, { prompt: 'Tracked just before the polling window closes', activeForMs: 60 * 60_000 }).id;
+    await track(a, late);
+    await expectVisible('the new job in B, the polling window', rows(b).filter({ hasText: late }));
+    await waitForRead('A\'s read of the job it tracked, in A\'s log', late, (r) => r.host === hostOf('A'), TIMEOUTS.ui);
+    // B polls: of the live windows it started first (A was reloaded since, C came later).
+    const polling = hostOf('B');
+    assert.equal(readsOf(kept).at(-1)?.host, polling, `the last read of the kept job came from B (extension host ${polling})`);
+
+    const closedAt = Date.now();
+    await b.page.close({ runBeforeUnload: true });
+    // Every job is read again, by a window that is still open, within one lease and one steady
+    // interval (two jobs: the hourly budget's share is 2 × 60 s); the bound is for waiting only.
+    const bound = (LEASE_S + 2 * INTERVAL_S) * 1_000 + TIMEOUTS.ui;
+    for (const id of [late, kept]) await waitForRead(`a read of ${id} by a window still open`, id, (r) => r.at > closedAt && r.host !== polling, bound);
+
+    const reads = readsOf(late);
+    const takeover = reads.findIndex((r) => r.at > closedAt && r.host !== polling);
+    const gap = reads[takeover].at - reads[takeover - 1].at;
+    assert.ok(gap >= (INTERVAL_S * 1_000) / 2, `the window that took over read ${late} ${gap} ms after the read before it, not a steady interval later`);
+    // The simulator saw exactly the reads the windows logged: nothing was sent unlogged.
+    assert.equal(getsOf(late).length, reads.length, 'the simulator counts what the windows logged');
+    for (const id of [late, kept]) {
+      const afterClose = readsOf(id).filter((r) => r.host === polling && r.at > closedAt + 2_000);
+      assert.deepEqual(afterClose, [], `the closed window read ${id} after it closed`);
+    }
+  });
+
+  it('6. a damaged store file is set aside with a warning and the extension still starts', async () => {
     const globalStorage = path.join(session!.userDataDir, 'User', 'globalStorage');
     const folder = fs.readdirSync(globalStorage).map((name) => path.join(globalStorage, name, 'sync')).find((dir) => fs.existsSync(dir));
     assert.ok(folder, `the shared store folder under ${globalStorage}`);
     fs.writeFileSync(path.join(folder, 'w-damaged.json'), '{"format":1,"presence":{"window":');
+    loads.push('A');
     await a.page.reload({ waitUntil: 'domcontentloaded' });
     await a.page.waitForSelector('.monaco-workbench', { timeout: TIMEOUTS.poll });
     await signIn(a);

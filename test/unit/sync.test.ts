@@ -9,6 +9,7 @@ import { BEAT_MS, Lease, LEASE_TTL_MS, type Presence } from '../../src/sync/leas
 import { agentBucket, BACKGROUND_CEILING, backgroundWaitMs, countInHour, recordRequest, recordWait, waitMs } from '../../src/sync/ledger';
 import { SharedStore, type SyncFs } from '../../src/sync/sharedStore';
 import { applyJobChange, compareStamps, emptyState, HOUR_MS, HybridClock, mergeState, type Stamp, type SyncState, visiblePrompts } from '../../src/sync/syncState';
+import { memoryFs } from '../support/memorySyncFs';
 import { nodeSyncFs } from '../support/nodeSyncFs';
 
 /** A small seeded generator, so a failing interleaving can be replayed. */
@@ -19,23 +20,6 @@ function rng(seed: number): () => number {
     s ^= s >>> 17;
     s ^= s << 5;
     return (s >>> 0) / 4294967296;
-  };
-}
-
-/** An in-memory folder with the same contract as the disk one (whole files, atomic rename). */
-function memoryFs(files = new Map<string, string>()): SyncFs {
-  return {
-    list: () => Promise.resolve([...files.keys()]),
-    read: (name) => Promise.resolve(files.get(name)),
-    writeAtomic: (name, text) => (files.set(name, text), Promise.resolve()),
-    rename: (from, to) => {
-      const text = files.get(from);
-      if (text === undefined) return Promise.reject(new Error('missing'));
-      files.delete(from);
-      files.set(to, text);
-      return Promise.resolve();
-    },
-    remove: (name) => (files.delete(name), Promise.resolve()),
   };
 }
 
