@@ -84,7 +84,14 @@ export function registerSignalsCommands(deps: SignalsCommandDeps): vscode.Dispos
     const { prompt } = buildEvidencePrompt(instruction, evidence);
     try {
       const sent = await deps.sender.previewAndSend(prompt);
-      if (!sent) return;
+      if (!sent || sent.outcome === 'failed') return; // stopped, or the failure was reported where it happened
+      if (sent.outcome === 'unknown') {
+        // Never a guess (the newest job, one with the same prompt): a wrong link would show another job's state here.
+        return void ui.showMessage(
+          'warning',
+          vscode.l10n.t('The signal is not linked to a job: the answer to the send was lost, so it is not known whether the agent got it. If a job for it shows up, ask again from the signal with a follow-up to that job.'),
+        );
+      }
       await deps.links.remember(projectId, {
         jobId: sent.jobId,
         signalIds: signalIdsOf(ref),
