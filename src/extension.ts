@@ -77,7 +77,7 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
   registerAuthCommands(context, keys, settings, ui);
   registerJobCommands(context, tracker, store, ui, log.scoped('commands'));
   registerReviewCommands(context, reviewHints, store, tracker, ui, log.scoped('git'));
-  const readers = registerReaders(context, { api, settings, keys, ui, log });
+  const readers = registerReaders(context, { api, settings, keys, ui, log, analyticsThisHour: () => sync.analyticsRequestsThisHour() });
   const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, requestsThisHour: () => sync.analyticsRequestsThisHour() });
   registerAskAboutThis(context, { docs: { pageOf: (uri) => readers.docs.pageOf(uri) }, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri) });
   const signals = registerSignals(context, { api, settings, store, sync, readers, ui, log });

@@ -7,6 +7,7 @@
 // user can change any of it. What is sent is that editor's text when the user picks where to send.
 import * as vscode from 'vscode';
 import type { DocsLocator } from '../docs/docsLocator';
+import type { PromptSent } from '../jobs/jobCommands';
 import { jobLabel, type JobStore } from '../jobs/jobStore';
 import type { Ui } from '../ui';
 import { buildAgentPrompt, type PromptSubject } from './agentPrompt';
@@ -57,10 +58,11 @@ export function registerAskAboutThis(context: vscode.ExtensionContext, deps: { d
 /**
  * The preview every "ask the agent" flow shares (this one and the reader signals' Ask the Agent to
  * Address This): the prompt opens in an editor, the user may change any of it, and what is sent is
- * that editor's text once they choose where to send it. Resolves with what was sent and where
- * (`jobId` undefined for a new job), or undefined when they stopped before sending.
+ * that editor's text once they choose where to send it. Resolves with the text and what became of
+ * it (`sent`: the created job's id from the API's answer, or the follow-up's job; else whether the
+ * outcome is unknown), or undefined when they stopped before sending.
  */
-export async function previewAndSend(ui: Ui, store: JobStore, prompt: string): Promise<{ jobId: string | undefined; prompt: string } | undefined> {
+export async function previewAndSend(ui: Ui, store: JobStore, prompt: string): Promise<{ prompt: string; sent: PromptSent } | undefined> {
   const preview = await vscode.workspace.openTextDocument({ language: 'markdown', content: prompt });
   await vscode.window.showTextDocument(preview, { viewColumn: vscode.ViewColumn.Beside, preview: false });
   const choose = vscode.l10n.t('Choose Where to Send…');
@@ -72,10 +74,12 @@ export async function previewAndSend(ui: Ui, store: JobStore, prompt: string): P
   if (!text.trim()) return void ui.showMessage('error', vscode.l10n.t('The prompt is empty, so nothing was sent.'));
   const target = await pickTarget(ui, store);
   if (!target) return undefined;
-  if (target.jobId) await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', target.jobId, text);
-  else await vscode.commands.executeCommand('mintlifyAgent.startJob', text);
+  const sent = target.jobId
+    ? await vscode.commands.executeCommand<PromptSent | undefined>('mintlifyAgent.sendFollowUp', target.jobId, text)
+    : await vscode.commands.executeCommand<PromptSent | undefined>('mintlifyAgent.startJob', text);
   await closeUnsaved(preview);
-  return { jobId: target.jobId, prompt: text };
+  // The commands resolve with a result whenever they were given a prompt; a missing one is a failure reported there.
+  return { prompt: text, sent: sent ?? { sent: false, outcomeUnknown: false } };
 }
 
 async function pickTarget(ui: Ui, store: JobStore): Promise<TargetItem | undefined> {

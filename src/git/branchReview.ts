@@ -5,6 +5,7 @@
 import { execFile } from 'node:child_process';
 import * as vscode from 'vscode';
 import { type GitApi, type GitChange, type GitRemote, type GitRepository, GitStatus, gitReason } from './gitApi';
+import { BoundedRunError, runBounded } from './bounded';
 import { sameRepository } from './remoteUrl';
 
 /** A reason the review or checkout cannot go on, with the buttons that help (command ids or labels). */
@@ -54,17 +55,44 @@ export function requireClone(api: GitApi, repositoryUrl: string): Clone {
   throw new ReviewProblem(vscode.l10n.t('This workspace is another repository ({0}). The job works on {1}: open a clone of it to review its branch.', remotes.join(', '), repositoryUrl));
 }
 
-/** Fetches the branch from the clone's remote; returns the commit it points at. Changes no file. */
-export async function fetchBranch(clone: Clone, ref: string): Promise<string> {
+/** The user pressed Cancel on the fetch: nothing to report. */
+export class ReviewCancelled extends Error {
+  override readonly name = 'ReviewCancelled';
+}
+
+/**
+ * Fetches the branch from the clone's remote; returns the commit it points at. Changes no file.
+ * Bounded: a fetch waiting on a credential prompt or a silent remote is stopped after `timeoutMs`
+ * (or when `token` fires: the notification's Cancel), and git is told to stop too.
+ */
+export async function fetchBranch(clone: Clone, ref: string, { timeoutMs, token }: { timeoutMs: number; token?: vscode.CancellationToken }): Promise<string> {
   const { repository, remote } = clone;
+  const cancelled = new AbortController();
+  const subscription = token?.onCancellationRequested(() => cancelled.abort());
   try {
-    await repository.fetch({ remote: remote.name, ref });
+    await runBounded(
+      (signal) => {
+        const stopGit = new vscode.CancellationTokenSource();
+        signal.addEventListener('abort', () => stopGit.cancel());
+        return repository.fetch({ remote: remote.name, ref, cancellationToken: stopGit.token }).finally(() => stopGit.dispose());
+      },
+      { timeoutMs, signal: token?.isCancellationRequested ? AbortSignal.abort() : cancelled.signal },
+    );
   } catch (error) {
+    if (error instanceof BoundedRunError && error.reason === 'cancelled') throw new ReviewCancelled();
+    if (error instanceof BoundedRunError) {
+      throw new ReviewProblem(
+        vscode.l10n.t('Fetching {0} from {1} did not finish within {2} seconds, so it was stopped. Git may be waiting for credentials or for a remote that does not answer: check that "git fetch {1}" works in a terminal, then try again (the mintlifyAgent.git.fetchTimeoutSeconds setting sets the limit).', ref, remote.name, Math.round(timeoutMs / 1000)),
+        ['retry'],
+      );
+    }
     const reason = gitReason(error);
     if (/couldn't find remote ref|no such ref|NoRemoteReference/i.test(`${reason} ${(error as { gitErrorCode?: string }).gitErrorCode ?? ''}`)) {
       throw new ReviewProblem(vscode.l10n.t('The branch {0} is gone from {1} (merged or deleted). Open the pull request to see what became of it.', ref, remote.name), ['openPullRequest']);
     }
     throw new ReviewProblem(vscode.l10n.t('Could not fetch {0} from {1}: {2}. Check your connection and git credentials, then try again.', ref, remote.name, reason), ['retry']);
+  } finally {
+    subscription?.dispose();
   }
   try {
     return (await repository.getCommit(`refs/remotes/${remote.name}/${ref}`)).hash;

@@ -50,7 +50,12 @@ export interface GitRepository {
   readonly rootUri: vscode.Uri;
   readonly state: GitRepositoryState;
   status(): Promise<void>;
-  fetch(options?: { remote?: string; ref?: string }): Promise<void>;
+  /**
+   * `cancellationToken` is not in git.d.ts's FetchOptions, but the Git extension hands the options
+   * to its git runner, which kills the fetch when the token fires (VS Code 1.100); where it does not,
+   * the caller's deadline still answers (src/git/bounded.ts).
+   */
+  fetch(options?: { remote?: string; ref?: string; cancellationToken?: vscode.CancellationToken }): Promise<void>;
   getCommit(ref: string): Promise<{ hash: string }>;
   getMergeBase(ref1: string, ref2: string): Promise<string | undefined>;
   /** Changes of `ref2` since its merge base with `ref1` (`git diff ref1...ref2`). */

@@ -7,7 +7,7 @@ import type { JobTracker } from '../jobs/jobTracker';
 import type { Logger } from '../log';
 import type { Ui } from '../ui';
 import { Disposable } from '../util/lifecycle';
-import { branchChanges, type ChangeResource, checkOut, type Clone, fetchBranch, findClone, localChanges, requireClone, ReviewProblem, showChanges, stash } from './branchReview';
+import { branchChanges, type ChangeResource, checkOut, type Clone, fetchBranch, findClone, localChanges, requireClone, ReviewCancelled, ReviewProblem, showChanges, stash } from './branchReview';
 import { type GitApi, loadGitApi } from './gitApi';
 import { isSafeBranchName } from './branchName';
 
@@ -105,8 +105,8 @@ export function registerReviewCommands(context: vscode.ExtensionContext, hints: 
   async function review(jobId: string): Promise<ReviewResult | undefined> {
     const { tracked, ref, api, clone } = await prepare(jobId);
     const title = vscode.l10n.t('Agent changes: {0} ({1})', jobLabel(tracked), ref);
-    const resources = await ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0}…', ref) }, async () => {
-      const tip = await fetchBranch(clone, ref);
+    const resources = await ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0}…', ref), cancellable: true }, async (_progress, token) => {
+      const tip = await fetchBranch(clone, ref, { timeoutMs: fetchTimeoutMs(), token });
       return (await branchChanges(api, clone.repository, tip)).resources;
     });
     if (!resources.length) {
@@ -122,7 +122,9 @@ export function registerReviewCommands(context: vscode.ExtensionContext, hints: 
     const { ref, api, clone } = await prepare(jobId);
     const head = clone.repository.state.HEAD?.name;
     if (head === ref) return void ui.showMessage('info', vscode.l10n.t('{0} is already checked out.', ref));
-    await ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0}…', ref) }, () => fetchBranch(clone, ref));
+    await ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0}…', ref), cancellable: true }, (_progress, token) =>
+      fetchBranch(clone, ref, { timeoutMs: fetchTimeoutMs(), token }),
+    );
     const changed = await localChanges(clone.repository);
     if (changed > 0) {
       const stashIt = vscode.l10n.t('Stash and Check Out');
@@ -161,6 +163,7 @@ export function registerReviewCommands(context: vscode.ExtensionContext, hints: 
     try {
       return await doing(jobId);
     } catch (error) {
+      if (error instanceof ReviewCancelled) return void log.info(`${jobId}: the fetch was cancelled`);
       const problem = error instanceof ReviewProblem ? error : new ReviewProblem(vscode.l10n.t('Git failed: {0}', error instanceof Error ? error.message : String(error)));
       log.warn(`${jobId}: ${problem.message}`);
       const choice = await ui.showMessage(problem.actions.includes('wait') ? 'info' : 'error', problem.message, ...problem.actions.map((a) => labels[a]));
@@ -179,6 +182,12 @@ export function registerReviewCommands(context: vscode.ExtensionContext, hints: 
     vscode.commands.registerCommand('mintlifyAgent.reviewChanges', (arg: unknown) => run(jobIdOf(arg), review)),
     vscode.commands.registerCommand('mintlifyAgent.checkOutBranch', (arg: unknown) => run(jobIdOf(arg), checkOutBranch)),
   );
+}
+
+/** How long a fetch of the agent's branch may take (mintlifyAgent.git.fetchTimeoutSeconds, 5 to 600, default 60). */
+function fetchTimeoutMs(): number {
+  const seconds = vscode.workspace.getConfiguration('mintlifyAgent.git').get<number>('fetchTimeoutSeconds');
+  return typeof seconds === 'number' && Number.isFinite(seconds) ? Math.min(600, Math.max(5, Math.round(seconds))) * 1000 : 60_000;
 }
 
 /** A job id from a notification (string) or a tree node (has `tracked`). */

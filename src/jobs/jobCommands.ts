@@ -26,22 +26,36 @@ interface JobPickItem extends vscode.QuickPickItem {
   jobId?: string;
 }
 
+/**
+ * What Start New Job and Send Follow-up resolve with when they were given a prompt to send (undefined
+ * when the user stopped first): the job the prompt reached (the created job's id from the API's
+ * answer, or the follow-up's job), or that it did not reach one, and whether that is certain. A
+ * caller that remembers the job (the reader signals) uses exactly this id, never a guess.
+ */
+export type PromptSent = { sent: true; jobId: string } | { sent: false; outcomeUnknown: boolean };
+
+/** Stopped before any request (no project set): nothing can have arrived. */
+const NOTHING_SENT: PromptSent = { sent: false, outcomeUnknown: false };
+const notSent = (error: unknown): PromptSent => ({ sent: false, outcomeUnknown: !(error instanceof ApiError && error.kind === 'rateLimited') && sendOutcome(error) === 'unknown' });
+/** The result of a Retry / Send Again the user picked in the failure message, if it was a send. */
+const isPromptSent = (value: unknown): value is PromptSent => typeof value === 'object' && value !== null && typeof (value as { sent?: unknown }).sent === 'boolean';
+
 export function registerJobCommands(context: vscode.ExtensionContext, tracker: JobTracker, store: JobStore, ui: Ui, log: Logger): void {
   interface FailureHandlers {
     /** Safe to repeat (nothing was sent, or the server refused it): Retry. */
-    retry?: () => Promise<void>;
+    retry?: () => Promise<unknown>;
     /** Repeats a send whose outcome is unknown: "Send Again (may duplicate)". */
-    sendAgain?: () => Promise<void>;
+    sendAgain?: () => Promise<unknown>;
     jobId?: string;
   }
 
-  /** Tells the user what failed, as the failure table says, and runs the button they pick. */
-  async function reportFailure(context: FailureContext, error: unknown, handlers: FailureHandlers = {}): Promise<void> {
+  /** Tells the user what failed, as the failure table says, and runs the button they pick (resolving with a Retry's or Send Again's result). */
+  async function reportFailure(context: FailureContext, error: unknown, handlers: FailureHandlers = {}): Promise<unknown> {
     // Taken now, so the wait counts from the 429, not from the click.
     const notBefore = error instanceof ApiError && error.kind === 'rateLimited' ? Date.now() + (error.retryAfterMs ?? 0) : 0;
     const { jobId } = handlers;
     const view = failureView(error, context, vscode.l10n, { tracked: jobId !== undefined && store.get(jobId) !== undefined });
-    if (view.severity === 'none') return;
+    if (view.severity === 'none') return undefined;
     log.error(`${context}: ${error instanceof Error ? error.message : String(error)}`);
     view.actions = view.actions.filter(
       (a) => (a !== 'retry' || handlers.retry) && (a !== 'sendAgain' || handlers.sendAgain) && ((a !== 'openJob' && a !== 'stopTracking') || jobId),
@@ -49,11 +63,12 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
     const choice = await showFailure(ui, view);
     if (choice === 'retry' && handlers.retry) {
       // After a 429 nothing is sent before Retry-After: a countdown the user can cancel.
-      if (await waitOutRateLimit(ui, notBefore)) await handlers.retry();
-    } else if (choice === 'sendAgain') await handlers.sendAgain?.();
+      if (await waitOutRateLimit(ui, notBefore)) return handlers.retry();
+    } else if (choice === 'sendAgain') return handlers.sendAgain?.();
     else if (choice === 'openJob' && jobId) await openJob(jobId);
     else if (choice === 'trackJob') await vscode.commands.executeCommand('mintlifyAgent.trackJob');
     else if (choice === 'stopTracking' && jobId) await tracker.stopTracking(jobId);
+    return undefined;
   }
 
   /** Shows the job in the Agent Jobs view, reading it afresh; an untracked job is tracked. */
@@ -91,14 +106,14 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
     return typed === undefined ? undefined : parseJobReference(typed);
   }
 
-  async function sendFollowUp(jobId: string, prompt: string): Promise<void> {
+  async function sendFollowUp(jobId: string, prompt: string): Promise<PromptSent> {
     const tracked = store.get(jobId);
     const label = tracked ? `“${jobLabel(tracked)}”` : jobId;
     const statusBefore = tracked?.job?.status;
     try {
       await withProgress(vscode.l10n.t('Sending follow-up to {0}…', label), (signal) => tracker.sendFollowUp(jobId, prompt, signal));
       void ui.showMessage('info', vscode.l10n.t('Follow-up sent to {0}. The agent is working on it; the tree shows when it finishes.', label));
-      return;
+      return { sent: true, jobId };
     } catch (error) {
       // The answer was lost: one read of the job may show that the message arrived.
       if (sendOutcome(error) === 'unknown' && !(error instanceof ApiError && error.kind === 'rateLimited')) {
@@ -107,12 +122,13 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
         ).then(undefined, () => undefined);
         if (confirmed) {
           void ui.showMessage('info', vscode.l10n.t('Follow-up sent to {0}: its answer was lost, but the job shows it arrived and is working on it.', label));
-          return;
+          return { sent: true, jobId };
         }
       }
       // The tracker kept the prompt as the job's unsent prompt. Retry is offered only when nothing
       // can have arrived; "Send Again" says that it may duplicate.
-      await reportFailure('send', error, { jobId, retry: () => sendFollowUp(jobId, prompt), sendAgain: () => sendFollowUp(jobId, prompt) });
+      const again = await reportFailure('send', error, { jobId, retry: () => sendFollowUp(jobId, prompt), sendAgain: () => sendFollowUp(jobId, prompt) });
+      return isPromptSent(again) ? again : notSent(error);
     }
   }
 
@@ -122,7 +138,8 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
       try {
         tracker.requireProject();
       } catch (error) {
-        return reportFailure('send', error);
+        await reportFailure('send', error);
+        return NOTHING_SENT;
       }
       const jobId = jobIdOf(arg) ?? (await pickJob());
       if (!jobId) return;
@@ -139,8 +156,8 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
         validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Type an instruction for the agent; an empty prompt cannot be sent.')),
       });
       if (prompt === undefined) return;
-      if (!prompt.trim()) return reportFailure('send', new ApiError('invalidInput', vscode.l10n.t('The prompt is empty.')));
-      await sendFollowUp(jobId, prompt);
+      if (!prompt.trim()) return void (await reportFailure('send', new ApiError('invalidInput', vscode.l10n.t('The prompt is empty.'))));
+      return sendFollowUp(jobId, prompt);
     },
 
     'mintlifyAgent.trackJob': async (initial?: string) => {
@@ -168,7 +185,8 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
       try {
         tracker.requireProject();
       } catch (error) {
-        return reportFailure('create', error);
+        await reportFailure('create', error);
+        return NOTHING_SENT;
       }
       const prompt = typeof preset === 'string' && preset.trim() ? preset : await ui.showInputBox({
         title: vscode.l10n.t('Start New Agent Job'),
@@ -181,11 +199,14 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
       try {
         const tracked = await withProgress(vscode.l10n.t('Starting an agent job…'), (signal) => tracker.create(prompt, signal));
         void ui.showMessage('info', vscode.l10n.t('Agent job started: “{0}”.', jobLabel(tracked)));
+        // The id from the create call's answer: the job this prompt made, whatever else holds the same text.
+        return { sent: true, jobId: tracked.id } satisfies PromptSent;
       } catch (error) {
         // Retry (offered only when nothing can have been created) reopens the box with the prompt.
-        await reportFailure('create', error, {
-          retry: () => vscode.commands.executeCommand('mintlifyAgent.startJob') as Promise<void>,
+        const again = await reportFailure('create', error, {
+          retry: async () => vscode.commands.executeCommand<PromptSent | undefined>('mintlifyAgent.startJob'),
         });
+        return isPromptSent(again) ? again : notSent(error);
       }
     },
 
@@ -228,10 +249,12 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
     context.subscriptions.push(
       vscode.commands.registerCommand(id, async (...args: never[]) => {
         try {
-          await handler(...args);
+          // Start New Job and Send Follow-up resolve with a PromptSent (the job the prompt reached).
+          return await handler(...args);
         } catch (error) {
           // No rejected promise escapes a command.
           await reportFailure(id === 'mintlifyAgent.startJob' ? 'create' : id === 'mintlifyAgent.sendFollowUp' ? 'send' : 'readJob', error);
+          return undefined;
         }
       }),
     );

@@ -1,13 +1,17 @@
 // The readers figures' one source in a window: the chosen range (kept per workspace), the snapshot
 // store, and the rules for when a request may leave: only with a key and a project, only when a
 // docs page is being shown (never at activation), at most once an hour per range, and after a
-// failure not again on its own until the wait is over (Refresh still asks at once).
+// failure not again on its own until the wait is over (Refresh still asks at once). A fetch the
+// user did not ask for (a page was just opened) stays under the shared ledger's background ceiling,
+// so the hour's last analytics requests are kept for what someone asks; one the user asked for
+// (Refresh, Change Range, the click to load) is never held back by the ledger, only by a 429.
 import * as vscode from 'vscode';
 import { isApiError, type ApiClient } from '../api';
 import type { Settings } from '../config';
 import { localToday, resolvePreset, type ResolvedRange } from '../analytics/dateRange';
 import type { Logger } from '../log';
 import { PRESETS, type PresetId } from '../shared/protocol';
+import { BACKGROUND_CEILING } from '../sync/ledger';
 import { Disposable } from '../util/lifecycle';
 import { readersSettings } from './readersSettings';
 import { fetchSnapshot, SnapshotStore, snapshotId, type SnapshotKey, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
@@ -23,6 +27,8 @@ export interface PageReadersDeps {
   keys: { readonly hasKey: boolean; onDidChange: vscode.Event<void> };
   /** Where the range and the snapshots are kept across reloads (workspaceState). */
   storage: vscode.Memento;
+  /** Analytics requests every window sent in the last hour (the shared ledger); absent: no ceiling. */
+  analyticsThisHour?: () => number;
   log: Logger;
 }
 
@@ -39,6 +45,8 @@ export class PageReaders extends Disposable {
   readonly onDidChange = this.changeEmitter.event;
   private readonly lifetime = new AbortController();
   private readonly pausedUntil = new Map<string, number>();
+  /** Whether the fetch under way was asked for by the user (then the ledger's ceiling does not apply). */
+  private asked = true;
 
   constructor(private readonly deps: PageReadersDeps) {
     super();
@@ -85,8 +93,10 @@ export class PageReaders extends Disposable {
   /**
    * The current range's snapshot for a page being shown: the kept one while fresh, else a fetch,
    * unless a recent failure asked for a pause (then the kept one, possibly stale, or the failure).
+   * `asked`: the user asked (Refresh implies it); otherwise a fetch that would take the analytics
+   * ledger past its background ceiling is held back (the kept one, possibly stale, or HeldBackError).
    */
-  async load(now: RangeNow, { refresh = false }: { refresh?: boolean } = {}): Promise<VisitorsSnapshot> {
+  async load(now: RangeNow, { refresh = false, asked = refresh }: { refresh?: boolean; asked?: boolean } = {}): Promise<VisitorsSnapshot> {
     const id = snapshotId(now.key);
     const kept = this.store.cached(now.key);
     const paused = (this.pausedUntil.get(id) ?? 0) > Date.now();
@@ -94,22 +104,45 @@ export class PageReaders extends Disposable {
       if (kept) return kept;
       throw new PausedError(this.pausedUntil.get(id)!);
     }
+    const wouldFetch = refresh || !kept || !this.store.isFresh(kept);
+    // As many requests as the kept snapshot took (the site's size), else at least one.
+    if (wouldFetch && !asked && !this.backgroundFits(kept?.pages ?? 1)) {
+      this.deps.log.info(`readers: background fetch held back, ${this.deps.analyticsThisHour?.() ?? 0} analytics requests in the last hour (ceiling ${BACKGROUND_CEILING})`);
+      if (kept) return kept;
+      throw new HeldBackError(this.deps.analyticsThisHour?.() ?? 0);
+    }
     try {
+      this.asked = asked;
       const snapshot = await this.store.get(now.key, { refresh });
       this.pausedUntil.delete(id);
       return snapshot;
     } catch (error) {
+      if (error instanceof HeldBackError) throw error; // not a failure: the next page shown may go
       const wait = isApiError(error) && error.kind === 'rateLimited' && error.retryAfterMs !== undefined ? error.retryAfterMs : FAILURE_PAUSE_MS;
       this.pausedUntil.set(id, Date.now() + wait);
       throw error;
     }
   }
 
-  /** The one place the readers spend analytics requests (a ledger gate of issue 9 wraps this). */
+  /** Whether `requests` more fit under the ledger's background ceiling (every window's analytics requests this hour). */
+  private backgroundFits(requests: number): boolean {
+    const thisHour = this.deps.analyticsThisHour;
+    return !thisHour || thisHour() + requests <= BACKGROUND_CEILING;
+  }
+
+  /** The one place the readers spend analytics requests. */
   private async fetchRange(key: SnapshotKey): Promise<VisitorsSnapshot> {
     const maxPages = readersSettings.maxPages;
-    this.deps.log.info(`readers: fetching ${key.dateFrom ?? 'all time'}..${key.dateTo ?? ''} (at most ${maxPages} pages of 250)`);
-    const snapshot = await fetchSnapshot((projectId, query, options) => this.deps.api.getVisitors(projectId, query, options), key, {
+    const asked = this.asked;
+    this.deps.log.info(`readers: fetching ${key.dateFrom ?? 'all time'}..${key.dateTo ?? ''} (at most ${maxPages} pages of 250${asked ? '' : ', background'})`);
+    let sent = 0;
+    const fetchPage: typeof this.deps.api.getVisitors = (projectId, query, options) => {
+      // A background fetch of a site larger than the estimate stops at the ceiling rather than pass it (nothing is kept then).
+      if (!asked && sent > 0 && !this.backgroundFits(1)) return Promise.reject(new HeldBackError(this.deps.analyticsThisHour?.() ?? 0));
+      sent++;
+      return this.deps.api.getVisitors(projectId, query, options);
+    };
+    const snapshot = await fetchSnapshot(fetchPage, key, {
       maxPages,
       signal: this.lifetime.signal,
     });
@@ -123,5 +156,13 @@ export class PausedError extends Error {
   override readonly name = 'PausedError';
   constructor(readonly until: number) {
     super('Paused after a failed request.');
+  }
+}
+
+/** A background fetch not sent (or stopped) because the hour's analytics requests reached the ledger's background ceiling. */
+export class HeldBackError extends Error {
+  override readonly name = 'HeldBackError';
+  constructor(readonly thisHour: number) {
+    super('Held back: the hourly analytics requests are kept for what the user asks.');
   }
 }

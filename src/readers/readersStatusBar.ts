@@ -5,10 +5,11 @@ import * as vscode from 'vscode';
 import type { DocPage, DocsLocator } from '../docs/docsLocator';
 import { failureView } from '../errorMessages';
 import type { Logger } from '../log';
+import { HOURLY_LIMIT } from '../sync/ledger';
 import { Disposable } from '../util/lifecycle';
-import { PausedError, type PageReaders } from './pageReaders';
+import { HeldBackError, PausedError, type PageReaders } from './pageReaders';
 import { readersPhrase } from './readersText';
-import { ASK_ABOUT_THIS_COMMAND, CHANGE_RANGE_COMMAND, REFRESH_COMMAND, readersTooltip, type TooltipSection } from './readersTooltip';
+import { ASK_ABOUT_THIS_COMMAND, CHANGE_RANGE_COMMAND, heldBackTooltip, REFRESH_COMMAND, readersTooltip, type TooltipSection } from './readersTooltip';
 import { readersOf, type PageReaders as Figures, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
 
 export const PAGE_READERS_SHOWN_KEY = 'mintlifyAgent.pageReadersShown';
@@ -68,14 +69,17 @@ export class ReadersStatusBar extends Disposable {
     return this.settled;
   }
 
-  /** Looks at the active editor again; `refresh` fetches the range anew. */
-  update({ refresh = false, fetch = true }: { refresh?: boolean; fetch?: boolean } = {}): Promise<void> {
+  /**
+   * Looks at the active editor again; `refresh` fetches the range anew. `asked`: the user asked
+   * (Refresh implies it); a fetch for a page just shown is background work under the ledger's ceiling.
+   */
+  update({ refresh = false, fetch = true, asked = refresh }: { refresh?: boolean; fetch?: boolean; asked?: boolean } = {}): Promise<void> {
     const seq = ++this.seq;
-    this.settled = this.render(seq, refresh, fetch).catch((error: unknown) => this.log.error(error instanceof Error ? error : new Error(String(error))));
+    this.settled = this.render(seq, refresh, fetch, asked).catch((error: unknown) => this.log.error(error instanceof Error ? error : new Error(String(error))));
     return this.settled;
   }
 
-  private async render(seq: number, refresh: boolean, fetch: boolean): Promise<void> {
+  private async render(seq: number, refresh: boolean, fetch: boolean, asked: boolean): Promise<void> {
     const uri = vscode.window.activeTextEditor?.document.uri;
     const page = uri && (await this.docs.pageOf(uri));
     const now = this.readers.current();
@@ -91,9 +95,13 @@ export class ReadersStatusBar extends Disposable {
     if (!this.readers.store.cached(now.key) || refresh) this.show(page, `$(loading~spin) ${vscode.l10n.t('readers')}`, undefined, vscode.l10n.t('Loading readers…'));
     let snapshot: VisitorsSnapshot | undefined;
     try {
-      snapshot = fetch ? await this.readers.load(now, { refresh }) : this.readers.store.cached(now.key);
+      snapshot = fetch ? await this.readers.load(now, { refresh, asked }) : this.readers.store.cached(now.key);
     } catch (error) {
       if (seq !== this.seq) return;
+      if (error instanceof HeldBackError) {
+        const held = vscode.l10n.t('Readers not loaded on their own: {0} analytics requests were sent in the last hour (all windows, limit {1}), and the rest of the hour is kept for what you ask. Click to load them now.', error.thisHour, HOURLY_LIMIT);
+        return this.show(page, `$(eye) ${vscode.l10n.t('readers: hourly limit kept for you · click to load')}`, undefined, heldBackTooltip(page, held, this.section), REFRESH_COMMAND);
+      }
       const message = error instanceof PausedError ? vscode.l10n.t('Readers could not be loaded; they will be tried again after {0}.', new Date(error.until).toLocaleTimeString()) : failureView(error, 'analytics', vscode.l10n).message;
       const tip = new vscode.MarkdownString('', true);
       tip.isTrusted = { enabledCommands: [REFRESH_COMMAND] };

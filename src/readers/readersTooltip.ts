@@ -71,3 +71,23 @@ export function readersTooltip(input: TooltipInput): vscode.MarkdownString {
   md.appendMarkdown(links.join(' · '));
   return md;
 }
+
+/**
+ * The tooltip while a background fetch is held back by the ledger's ceiling: why, the other
+ * feature's part (it costs no request), and the click that loads the figures now.
+ */
+export function heldBackTooltip(page: DocPage, why: string, section: TooltipSection | undefined): vscode.MarkdownString {
+  const md = new vscode.MarkdownString('', true);
+  md.isTrusted = { enabledCommands: [REFRESH_COMMAND, ...(section?.commands ?? [])] };
+  md.appendMarkdown('**');
+  md.appendText(page.sitePath);
+  md.appendMarkdown('**\n\n');
+  md.appendText(why);
+  md.appendMarkdown('\n\n');
+  if (section) {
+    section.append(md, page);
+    md.appendMarkdown('\n\n');
+  }
+  md.appendMarkdown(link(vscode.l10n.t('Load Readers Now'), REFRESH_COMMAND));
+  return md;
+}

@@ -25,6 +25,8 @@ export interface ReadersDeps {
   keys: { readonly hasKey: boolean; onDidChange: vscode.Event<void> };
   ui: Ui;
   log: Logger;
+  /** Analytics requests every window sent in the last hour (the shared ledger): background fetches stay under its ceiling. */
+  analyticsThisHour?: () => number;
 }
 
 /** For tests: the pieces of this window. */
@@ -101,7 +103,7 @@ interface Readers {
 
 function buildReaders(context: vscode.ExtensionContext, deps: ReadersDeps, docs: DocsLocator, command: CommandRegistrar): Readers {
   const log = deps.log.scoped('readers');
-  const readers = new PageReaders({ api: deps.api, settings: deps.settings, keys: deps.keys, storage: context.workspaceState, log });
+  const readers = new PageReaders({ api: deps.api, settings: deps.settings, keys: deps.keys, storage: context.workspaceState, log, analyticsThisHour: deps.analyticsThisHour });
   const statusBar = new ReadersStatusBar(readers, docs, log);
   const decorations = new ReadersDecorations(readers, docs);
   const codeLens = new ReadersCodeLens(readers, docs);
@@ -112,8 +114,8 @@ function buildReaders(context: vscode.ExtensionContext, deps: ReadersDeps, docs:
     const items = PRESETS.map((id: PresetId) => ({ id, label: labels[id], picked: id === current, description: id === current ? vscode.l10n.t('current') : undefined }));
     const choice = await deps.ui.showQuickPick(items, { title: vscode.l10n.t('Readers: date range'), placeHolder: labels[current] });
     if (choice) await readers.setPreset(choice.id);
-    // The user asked for this range: fetch it now for the page shown.
-    await statusBar.update();
+    // The user asked for this range: fetch it now for the page shown (never held back by the ledger).
+    await statusBar.update({ asked: true });
   });
   command(REFRESH_COMMAND, () => statusBar.update({ refresh: true }));
   return { readers, statusBar, decorations };

@@ -1,6 +1,6 @@
 // "Did it help?" for a page an agent job changed: equal windows before and after the change (the
-// job's finish, or the merge of its branch when git shows one), compared only when the numbers can
-// mean something. Pure: no vscode.
+// merge of its branch when the workspace's git shows one, else the job's finish), compared only
+// when the numbers can mean something. Pure: no vscode.
 //
 // Thresholds (documented in the README):
 // - wait MIN_DAYS_AFTER days after the change; the windows are as long as the days since, at most WINDOW_DAYS;
@@ -42,6 +42,20 @@ export function comparisonWindows(changedAt: number, now: number): Windows | und
   if (days < MIN_DAYS_AFTER) return undefined;
   const day = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
   return { before: { dateFrom: day(changeDay - 1 - days), dateTo: day(changeDay - 1) }, after: { dateFrom: day(changeDay), dateTo: day(changeDay + days) }, days };
+}
+
+/** What the comparison counts from: the merge of the job's branch where git shows one, else the job's finish. */
+export type ChangeEvent = { kind: 'merge'; at: number; branch: string } | { kind: 'finish'; at: number };
+
+/**
+ * The merge wins (the change reached readers when it was merged, not when the job finished), unless
+ * it is older than the job itself: then the branch name is an older branch's, and the finish counts.
+ * The API gives no finish time (an AgentJob has createdAt and archivedAt only), so `finishedAt` is
+ * when a window first saw the job completed with a pull request.
+ */
+export function changeEvent(finishedAt: number | undefined, askedAt: number, merge: { at: number; branch: string } | undefined): ChangeEvent | undefined {
+  if (merge && merge.at >= askedAt) return { kind: 'merge', at: merge.at, branch: merge.branch };
+  return finishedAt === undefined ? undefined : { kind: 'finish', at: finishedAt };
 }
 
 export type Change =

@@ -6,27 +6,26 @@ import type { JobStore } from '../jobs/jobStore';
 import { previewAndSend } from '../agent/askAboutThis';
 import type { Ui } from '../ui';
 
-export interface PreviewChoice {
-  /** The tracked job the prompt went to. */
-  jobId: string;
-  /** Exactly what was sent. */
-  prompt: string;
-}
+/**
+ * What became of the previewed prompt. `sent`: the job it reached, exactly: the id the create call
+ * answered with, or the job the writer chose for a follow-up. `unknown`: the answer was lost, so
+ * whether (and which) job got it cannot be told. `failed`: it certainly reached no job.
+ */
+export type PreviewChoice = { outcome: 'sent'; jobId: string; prompt: string } | { outcome: 'unknown'; prompt: string } | { outcome: 'failed'; prompt: string };
 
 export interface PromptSender {
-  /** Shows `prompt` for editing, then sends it; undefined when the writer stopped or the send failed. */
+  /** Shows `prompt` for editing, then sends it; undefined when the writer stopped before sending. */
   previewAndSend(prompt: string): Promise<PreviewChoice | undefined>;
 }
 
 export function agentPromptSender(ui: Ui, store: JobStore): PromptSender {
   return {
     async previewAndSend(prompt) {
-      const sent = await previewAndSend(ui, store, prompt);
-      if (!sent) return undefined;
-      // A new job is the tracked job whose history holds exactly this prompt; none when the send failed.
-      const holds = (id: string) => store.get(id)?.prompts.some((p) => p.text === sent.prompt) === true;
-      const jobId = sent.jobId ?? store.all().find((t) => holds(t.id))?.id;
-      return jobId && holds(jobId) ? { jobId, prompt: sent.prompt } : undefined;
+      const result = await previewAndSend(ui, store, prompt);
+      if (!result) return undefined;
+      const { sent } = result;
+      if (sent.sent) return { outcome: 'sent', jobId: sent.jobId, prompt: result.prompt };
+      return sent.outcomeUnknown ? { outcome: 'unknown', prompt: result.prompt } : { outcome: 'failed', prompt: result.prompt };
     },
   };
 }

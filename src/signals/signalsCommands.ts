@@ -11,7 +11,8 @@ import type { JobStore } from '../jobs/jobStore';
 import type { Logger } from '../log';
 import type { Ui } from '../ui';
 import type { CommandRegistrar } from '../util/lazyFeature';
-import { comparisonWindows, compareWindows, type Change } from './didItHelp';
+import { mergeOfJobBranch } from '../git/jobMerge';
+import { changeEvent, comparisonWindows, compareWindows, type Change } from './didItHelp';
 import { buildEvidencePrompt, suggestedInstruction } from './evidencePrompt';
 import { ASK_TO_ADDRESS_COMMAND } from './healthTooltip';
 import { countWindow } from './impactCheck';
@@ -87,7 +88,14 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Comma
     const { prompt } = buildEvidencePrompt(instruction, evidence);
     try {
       const sent = await deps.sender.previewAndSend(prompt);
-      if (!sent) return;
+      if (!sent || sent.outcome === 'failed') return; // stopped, or the failure was reported where it happened
+      if (sent.outcome === 'unknown') {
+        // Never a guess (the newest job, one with the same prompt): a wrong link would show another job's state here.
+        return void ui.showMessage(
+          'warning',
+          vscode.l10n.t('The signal is not linked to a job: the answer to the send was lost, so it is not known whether the agent got it. If a job for it shows up, ask again from the signal with a follow-up to that job.'),
+        );
+      }
       await deps.links.remember(projectId, {
         jobId: sent.jobId,
         signalIds: signalIdsOf(ref),
@@ -127,9 +135,14 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Comma
     const path = ref && pathOf(ref);
     if (!projectId || !ref || !path) return;
     const link = signalIdsOf(ref).map((id) => deps.links.jobFor(projectId, id)).find((j) => j);
-    if (!link?.finishedAt) return void ui.showMessage('info', vscode.l10n.t('No agent job for {0} has finished with a pull request yet.', path));
-    const windows = comparisonWindows(Date.parse(link.finishedAt), Date.now());
-    if (!windows) return void ui.showMessage('info', vscode.l10n.t('Not enough days since the job finished ({0}): the comparison needs a week after it.', link.finishedAt.slice(0, 10)));
+    // Local git only (no fetch): the merge of the job's branch where this workspace's history shows one.
+    const merge = link ? await mergeOfJobBranch(deps.jobs.get(link.jobId)?.job).catch((error: unknown) => void log.warn(`merge lookup: ${String(error)}`)) : undefined;
+    const event = link && changeEvent(link.finishedAt ? Date.parse(link.finishedAt) : undefined, Date.parse(link.askedAt), merge ?? undefined);
+    if (!event) return void ui.showMessage('info', vscode.l10n.t('No agent job for {0} has finished with a pull request yet.', path));
+    const day = new Date(event.at).toISOString().slice(0, 10);
+    const since = event.kind === 'merge' ? vscode.l10n.t('since the merge of {0} on {1}', event.branch, day) : vscode.l10n.t('since the job finished on {0}', day);
+    const windows = comparisonWindows(event.at, Date.now());
+    if (!windows) return void ui.showMessage('info', vscode.l10n.t('Not enough days {0}: the comparison needs a week after it.', since));
     try {
       const target = { path, searches: link.searches };
       const before = await countWindow(deps.api, projectId, target, windows.before);
@@ -140,7 +153,7 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Comma
         vscode.l10n.t('unanswered questions: {0}', describe(result.unansweredShare)),
         ...(result.searchClickRate ? [vscode.l10n.t('clicks on its searches: {0}', describe(result.searchClickRate))] : []),
       ];
-      void ui.showMessage('info', vscode.l10n.t('{0}, {1} days before vs after the change: {2}. ({3} requests)', path, windows.days, parts.join('; '), before.requests + after.requests));
+      void ui.showMessage('info', vscode.l10n.t('{0}, {1} days before vs after, {2}: {3}. ({4} requests)', path, windows.days, since, parts.join('; '), before.requests + after.requests));
     } catch (error) {
       fail(vscode.l10n.t('Checking whether it helped'), error);
     }

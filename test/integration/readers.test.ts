@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../../src/extension';
 import type { Simulator, VisitorRow } from '../simulator/server';
-import { PROJECT, ScriptedUser, seam, setProject, waitFor, withSimulator, signIn } from './support';
+import { freshAnalyticsHour, PROJECT, ScriptedUser, seam, setProject, waitFor, withSimulator, signIn } from './support';
 
 const PATHS = 600;
 /** Simple paths the test can write as files, leaving the fixture's own pages alone. */
@@ -63,6 +63,7 @@ describe('page readers', function () {
     await s.readers.readers.setPreset('last30');
     await s.readers.statusBar.whenSettled();
     await s.readers.readers.store.clear();
+    await freshAnalyticsHour(s);
     sim.clearRequests();
   });
   after(async () => {

@@ -161,3 +161,14 @@ export async function leaveWindowClean(s: TestSeam): Promise<void> {
   await setProject(undefined);
   await vscode.commands.executeCommand('mintlifyAgent.clearApiKey');
 }
+
+/**
+ * Forgets the analytics requests the shared ledger holds (as an hour later): what earlier suites
+ * spent must not hold back this suite's background fetches (the ledger's background ceiling).
+ */
+export async function freshAnalyticsHour(s: TestSeam): Promise<void> {
+  await s.sync.update((state) => {
+    for (const bucket of Object.keys(state.ledger)) if (bucket.startsWith('analytics:')) delete state.ledger[bucket];
+  });
+  await waitFor('an empty analytics hour', () => s.sync.analyticsRequestsThisHour() === 0);
+}

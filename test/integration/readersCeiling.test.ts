@@ -1,0 +1,80 @@
+// Readers' fetches and the shared ledger's background ceiling: opening a page is background work,
+// so with the hour's analytics requests (every window's) at the ceiling it sends nothing and the
+// status item says why; Refresh, the click to load, is the user asking and is never held back.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { TestSeam } from '../../src/extension';
+import { BACKGROUND_CEILING } from '../../src/sync/ledger';
+import type { Simulator } from '../simulator/server';
+import { freshAnalyticsHour, PROJECT, seam, setProject, signIn, waitFor, withSimulator } from './support';
+
+const visitorRequests = (sim: Simulator) => sim.requests.filter((r) => r.rawPath.endsWith('/visitors')).length;
+const tooltipText = (tooltip: vscode.MarkdownString | string | undefined) =>
+  (typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? '')).replace(/&nbsp;/g, ' ').replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1');
+
+describe('readers under the ledger ceiling', function () {
+  this.timeout(90_000);
+  let s: TestSeam;
+  let sim: Simulator;
+  let page: vscode.Uri;
+
+  /** Analytics requests other windows sent this hour, as the shared ledger records them. */
+  async function othersSent(count: number): Promise<void> {
+    const before = s.sync.analyticsRequestsThisHour();
+    for (let i = 0; i < count; i++) s.sync.record({ method: 'GET', path: `/v1/analytics/${PROJECT}/feedback`, status: 200, sent: true, startedAt: Date.now(), durationMs: 5 });
+    await waitFor('the ledger to hold them', () => s.sync.analyticsRequestsThisHour() >= before + count);
+  }
+
+  before(async () => {
+    s = await seam();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    sim = await withSimulator({ analyticsLimitPerHour: 1_000, pathCount: 200 }); // one request a snapshot
+    await signIn(s);
+    await setProject(PROJECT);
+    page = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'docs', 'quickstart.mdx');
+    await s.readers.readers.store.clear();
+    await freshAnalyticsHour(s);
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await freshAnalyticsHour(s);
+    await sim.close();
+  });
+
+  it('opening a page with the hour at the ceiling sends nothing and says why; Refresh sends', async () => {
+    await othersSent(BACKGROUND_CEILING);
+    sim.clearRequests();
+    await vscode.window.showTextDocument(page, { preview: false });
+    const held = await waitFor('the held-back item', async () => {
+      await s.readers.statusBar.whenSettled();
+      const shown = s.readers.statusBar.shown;
+      return shown?.page.sitePath === '/quickstart' && shown.text.includes('hourly limit kept for you') ? shown : undefined;
+    });
+    const tip = tooltipText(held.tooltip);
+    assert.ok(tip.includes(`${BACKGROUND_CEILING} analytics requests were sent in the last hour`), tip);
+    assert.ok(tip.includes('command:mintlifyAgent.refreshReaders'), 'the tooltip offers the load');
+    assert.equal(visitorRequests(sim), 0, 'opening the page sent nothing');
+
+    await vscode.commands.executeCommand('mintlifyAgent.refreshReaders');
+    const shown = await waitFor('the figure after Refresh', async () => {
+      await s.readers.statusBar.whenSettled();
+      return s.readers.statusBar.shown?.figures ? s.readers.statusBar.shown : undefined;
+    });
+    assert.ok(!shown.text.includes('hourly limit'), shown.text);
+    assert.equal(visitorRequests(sim), 1, 'Refresh is never held back by the ledger');
+  });
+
+  it('one below the ceiling, opening a page fetches (a one-request site fits)', async () => {
+    await freshAnalyticsHour(s);
+    await s.readers.readers.store.clear();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await othersSent(BACKGROUND_CEILING - 1);
+    sim.clearRequests();
+    await vscode.window.showTextDocument(page, { preview: false });
+    await waitFor('the figure', async () => {
+      await s.readers.statusBar.whenSettled();
+      return s.readers.statusBar.shown?.figures;
+    });
+    assert.equal(visitorRequests(sim), 1);
+  });
+});
