@@ -179,6 +179,11 @@ export class JobPoller {
     this.schedule();
   }
 
+  /** The jobs watched now. */
+  watched(): string[] {
+    return [...this.entries.keys()];
+  }
+
   isWatching(jobId: string): boolean {
     return this.entries.has(jobId);
   }

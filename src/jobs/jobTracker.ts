@@ -254,6 +254,8 @@ export class JobTracker extends Disposable {
     const { poller, store, sync } = { poller: this.poller, store: this.deps.store, sync: this.deps.sync };
     if (!projectId || !this.started) return poller.setStandby(true);
     const leader = sync.isLeader(projectId);
+    // Stopped in another window: not read again here.
+    for (const id of poller.watched()) if (!store.get(id)) poller.unwatch(id);
     for (const tracked of store.all()) {
       const checkedAt = tracked.checkedAt ? Date.parse(tracked.checkedAt) : undefined;
       if (!isTerminal(tracked) && !poller.isWatching(tracked.id)) poller.watch(tracked.id, { lastAt: checkedAt ?? 0 });

@@ -27,6 +27,8 @@ describe('several windows on one project (UI)', function () {
   let c: Workbench | undefined;
   let kept = '';
   let dropped = '';
+  /** When B no longer showed the job A stopped tracking. */
+  let droppedAt = 0;
   /** Which window each page load was, in order: the server numbers extension hosts (and their logs) the same way. */
   const loads: string[] = [];
   /** The extension host of a window's latest load. */
@@ -119,6 +121,7 @@ describe('several windows on one project (UI)', function () {
     await row.click({ button: 'right', timeout: TIMEOUTS.ui });
     await a.page.locator('.context-view .action-item').filter({ hasText: 'Stop Tracking' }).click({ timeout: TIMEOUTS.ui });
     await rows(b).filter({ hasText: dropped }).waitFor({ state: 'detached', timeout: TIMEOUTS.ui });
+    droppedAt = Date.now();
     assert.equal(await rows(b).filter({ hasText: kept }).count(), 1, 'B still has its own job');
   });
 
@@ -144,6 +147,8 @@ describe('several windows on one project (UI)', function () {
     const times = getsOf(kept).slice(Math.max(0, from - 1)).map((r) => r.at);
     // One poller reads a job once an interval; three would read it up to three times.
     for (let i = 1; i < times.length; i++) assert.ok(times[i] - times[i - 1] >= (INTERVAL_S * 1_000) / 2, `two reads ${times[i] - times[i - 1]} ms apart`);
+    // A job stopped in one window is not read again by the window that polls (a steady interval has passed since).
+    assert.deepEqual(getsOf(dropped).filter((r) => r.at > droppedAt).map((r) => new Date(r.at).toISOString()), [], 'reads of the job A stopped tracking');
   });
 
   it('4. a follow-up sent from a window that does not poll gets the fast phase', async () => {
