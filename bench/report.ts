@@ -10,6 +10,7 @@ import { formatSpread, ratio, spread } from './stats';
 import { REVIEW_FILES, type ReviewResult } from './review';
 import { READERS_TEXT, type ReadersRun } from './readers';
 import { SIGNALS_TEXT, type SignalsRun } from './signals';
+import { MERGE_TIME_TEXT, type MergeTimeRun } from './mergeTime';
 import { FILTER_TERM } from './webview';
 import { WINDOWS_SCENARIO, type WindowsResult } from './windows';
 
@@ -33,6 +34,8 @@ export interface BenchResults {
   windowsInVsCode?: WindowsResult['propagation'];
   readers: ReadersRun[];
   signals: SignalsRun[];
+  /** Figure 9; absent in results made before it existed. */
+  mergeTime?: MergeTimeRun[];
   seconds: number;
 }
 
@@ -149,6 +152,11 @@ function rows(r: BenchResults): Row[] {
   }
   const health = r.host?.signals;
   add('8 Signals', 'opening a page → its health in the tooltip, warm (kept snapshots)', health ? formatSpread(spread(health.warmMs), 'ms', 1) : 'not measured (--no-host)');
+
+  // 9. Did It Help?: the merge lookup in local git
+  for (const run of r.mergeTime ?? []) {
+    add('9 Merge lookup', `${run.found ? 'merged branch' : 'branch never merged'}, ${run.after.toLocaleString('en-US')} commits on main after the merge`, formatSpread(spread(run.ms), 'ms', 1));
+  }
   return out;
 }
 
@@ -163,7 +171,7 @@ export function renderTable(r: BenchResults): string {
 
 export function renderMarkdown(r: BenchResults): string {
   const table = ['| | figure | value |', '|---|---|---|', ...rows(r).map((row) => `| ${row.section} | ${row.figure} | ${row.value.replaceAll('|', '\\|')} |`)].join('\n');
-  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, signalsSection, findingsSection].map((section) => section(r));
+  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, signalsSection, mergeTimeSection, findingsSection].map((section) => section(r));
   return `# Benchmarks
 
 Written by \`npm run bench\` (bench/run.ts) on ${r.when.slice(0, 10)}: ${r.machine}; code-server ${r.codeServer}.
@@ -378,6 +386,15 @@ Signals, ${health.fetchRequests} requests), then opens ${health.warmMs.length} p
   }
 
 Reproduce: \`npm run bench\` (\`--no-host\` for the request figures alone).
+`;
+}
+
+function mergeTimeSection(r: BenchResults): string {
+  return `## 9. Did It Help?: finding the merge in local git
+
+${MERGE_TIME_TEXT} ${r.mergeTime?.length ? `${r.mergeTime[0].ms.length} lookups each.` : 'Not measured in this run.'}
+
+Reproduce: \`npm run bench\` (it runs with \`--no-host\` too).
 `;
 }
 

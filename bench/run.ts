@@ -23,6 +23,7 @@ import { measurePollingHour } from './pollingHour';
 import { measureReaders } from './readers';
 import { renderMarkdown, renderTable, type BenchResults } from './report';
 import { measureReview, type ReviewResult } from './review';
+import { measureMergeTime } from './mergeTime';
 import { measureSignals } from './signals';
 import { measureWindows } from './windows';
 import { measurePropagationInVsCode } from './windowsInVsCode';
@@ -89,6 +90,8 @@ async function main(): Promise<void> {
   const readers = await measureReaders();
   log('signals: one snapshot on the default and the large site…');
   const signals = await measureSignals();
+  log('merge lookup: findMerge on local histories of 100 and 4,000 commits after the merge…');
+  const mergeTime = await measureMergeTime();
 
   let review: ReviewResult | undefined;
   if (options.host) {
@@ -113,6 +116,7 @@ async function main(): Promise<void> {
     windowsInVsCode,
     readers,
     signals,
+    mergeTime,
     seconds: (Date.now() - began) / 1000,
   };
   process.stdout.write(`${renderTable(results)}\n`);

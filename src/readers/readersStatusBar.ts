@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { DocPage, DocsLocator } from '../docs/docsLocator';
 import { failureView } from '../errorMessages';
 import type { Logger } from '../log';
-import { HOURLY_LIMIT } from '../sync/ledger';
+import { BACKGROUND_CEILING, HOURLY_LIMIT } from '../sync/ledger';
 import { Disposable } from '../util/lifecycle';
 import { HeldBackError, PausedError, type PageReaders } from './pageReaders';
 import { readersPhrase } from './readersText';
@@ -99,7 +99,7 @@ export class ReadersStatusBar extends Disposable {
     } catch (error) {
       if (seq !== this.seq) return;
       if (error instanceof HeldBackError) {
-        const held = vscode.l10n.t('Readers not loaded on their own: {0} analytics requests were sent in the last hour (all windows, limit {1}), and the rest of the hour is kept for what you ask. Click to load them now.', error.thisHour, HOURLY_LIMIT);
+        const held = vscode.l10n.t('Readers not loaded on their own: {0} of the organisation’s {1} analytics requests this hour are used (all windows), and fetches you did not ask for stop at {2}, so the rest is kept for what you ask. Click to load them now.', error.thisHour, HOURLY_LIMIT, BACKGROUND_CEILING);
         return this.show(page, `$(eye) ${vscode.l10n.t('readers: hourly limit kept for you · click to load')}`, undefined, heldBackTooltip(page, held, this.section), REFRESH_COMMAND);
       }
       const message = error instanceof PausedError ? vscode.l10n.t('Readers could not be loaded; they will be tried again after {0}.', new Date(error.until).toLocaleTimeString()) : failureView(error, 'analytics', vscode.l10n).message;

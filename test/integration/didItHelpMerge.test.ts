@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { TestSeam } from '../../src/extension';
 import { comparisonWindows } from '../../src/signals/didItHelp';
 import type { Simulator } from '../simulator/server';
-import { leaveWindowClean, PROJECT, ScriptedUser, seam, setProject, signIn, waitFor, withSimulator } from './support';
+import { freshAnalyticsHour, leaveWindowClean, PROJECT, ScriptedUser, seam, setProject, signIn, waitFor, withSimulator } from './support';
 
 const BRANCH = 'mintlify/clarify-quickstart';
 const REMOTE = 'docs-mirror';
@@ -41,6 +41,7 @@ describe('Did It Help? counts from the merge', function () {
     sim = await withSimulator({ analyticsLimitPerHour: 10_000 });
     await signIn(s);
     await setProject(PROJECT);
+    await freshAnalyticsHour(s);
     root = vscode.workspace.workspaceFolders![0].uri.fsPath;
     // The mirror: main as the workspace has it, the agent's branch, and the PR merged 20 days ago.
     scratch = mkdtempSync(join(tmpdir(), 'mintlify-mirror-'));

@@ -51,7 +51,7 @@ describe('readers under the ledger ceiling', function () {
       return shown?.page.sitePath === '/quickstart' && shown.text.includes('hourly limit kept for you') ? shown : undefined;
     });
     const tip = tooltipText(held.tooltip);
-    assert.ok(tip.includes(`${BACKGROUND_CEILING} analytics requests were sent in the last hour`), tip);
+    assert.ok(tip.includes(`${BACKGROUND_CEILING} of the organisation’s 100 analytics requests this hour are used`), tip);
     assert.ok(tip.includes('command:mintlifyAgent.refreshReaders'), 'the tooltip offers the load');
     assert.equal(visitorRequests(sim), 0, 'opening the page sent nothing');
 

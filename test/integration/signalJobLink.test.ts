@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { TestSeam } from '../../src/extension';
 import type { SignalNode } from '../../src/signals/signalsTree';
 import type { Simulator } from '../simulator/server';
-import { leaveWindowClean, PROJECT, requestsTo, ScriptedUser, seam, setProject, signIn, waitFor, withSimulator } from './support';
+import { freshAnalyticsHour, leaveWindowClean, PROJECT, requestsTo, ScriptedUser, seam, setProject, signIn, waitFor, withSimulator } from './support';
 
 const SEND = 'Choose Where to Send…';
 
@@ -36,6 +36,7 @@ describe('signal to job link', function () {
     sim = await withSimulator({ analyticsLimitPerHour: 10_000, jobDurationMs: 600_000 });
     await signIn(s);
     await setProject(PROJECT);
+    await freshAnalyticsHour(s);
     await vscode.commands.executeCommand('mintlifyAgent.refreshSignals');
     const pages = s.signals.tree.getChildren(s.signals.tree.getChildren()[0]);
     page = pages.find((n): n is SignalNode & { type: 'page' } => n.type === 'page' && !s.signals.links.jobFor(PROJECT, `page:${n.signal.path}`))!;

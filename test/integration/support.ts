@@ -163,12 +163,13 @@ export async function leaveWindowClean(s: TestSeam): Promise<void> {
 }
 
 /**
- * Forgets the analytics requests the shared ledger holds (as an hour later): what earlier suites
- * spent must not hold back this suite's background fetches (the ledger's background ceiling).
+ * Forgets the analytics requests the shared ledger holds and any 429 wait (as an hour later): what
+ * earlier suites spent, or a Retry-After they provoked, must not hold back this suite's requests.
  */
 export async function freshAnalyticsHour(s: TestSeam): Promise<void> {
   await s.sync.update((state) => {
     for (const bucket of Object.keys(state.ledger)) if (bucket.startsWith('analytics:')) delete state.ledger[bucket];
+    delete state.waits.analytics;
   });
-  await waitFor('an empty analytics hour', () => s.sync.analyticsRequestsThisHour() === 0);
+  await waitFor('an empty analytics hour', () => s.sync.analyticsRequestsThisHour() === 0 && s.sync.familyWaitMs('analytics') === 0);
 }
