@@ -95,9 +95,9 @@ export class PanelPages {
   cached(key: MetricPageKey, page: number): LoadedPage | undefined {
     const metric = key.metric ?? 'visitors';
     const hit = this.pagers[metric].cached(key, page);
-    if (hit) return hit;
     const snapshot = this.reuse?.usable(snapshotKeyOf(key), metric);
-    if (!snapshot) return undefined;
+    // Whichever was fetched last: a page seen an hour ago does not hide the status item's newer rows.
+    if (!snapshot || (hit && hit.fetchedAt >= snapshot.fetchedAt)) return hit;
     return { page: pageOfSnapshot(snapshot, offsetOf(page, key.pageSize), key.pageSize), fetchedAt: snapshot.fetchedAt, fromCache: true };
   }
 

@@ -131,7 +131,8 @@ export class VisitorsTable {
     const count = (n: number) => numbers.format(n);
     // Whole sentences, each worded by the extension; a count picks the string for its form.
     const counted = (n: number, one: string, other: string) => (n === 1 ? one : format(other, count(n)));
-    el.scopeNote.textContent = all.length
+    // Opened on one page: the banner above says what the one row is; there is nothing to filter.
+    el.scopeNote.textContent = all.length && !this.focused
       ? [
           counted(all.length, t.scopeOne, t.scope),
           needle ? counted(order.length, t.matchOne, t.match) : '',

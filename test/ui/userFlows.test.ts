@@ -308,9 +308,21 @@ describe('a person using the extension in VS Code (UI)', function () {
     await wb.page.mouse.move(0, 0);
     await wb.screenshot('6-readers-editor');
 
-    // Compare with the previous period in the panel: told the cost first, then a ▲/▼ column.
-    await wb.runCommand('Mintlify: Open Visitor Analytics');
+    // The tooltip's Open Visitor Analytics opens the panel on this page's row, for the tooltip's range.
+    await item.hover();
+    const openLink = wb.hover.getByRole('link', { name: 'Open Visitor Analytics' });
+    await expectVisible('the Open Visitor Analytics link', openLink);
+    await openLink.click({ timeout: TIMEOUTS.ui });
     const panel = wb.webview();
+    const format = numberFormat(await wb.page.evaluate(() => navigator.language));
+    await expectText('the panel on this page', panel.locator('#focus-message'), `Showing /quickstart only: rank ${format(rank)} of ${format(truth.visitors.length)} pages in this range.`, TIMEOUTS.poll);
+    await expectText('its row', panel.locator('#rows tr button.path'), '/quickstart');
+    assert.equal(await panel.locator('#rows tr').count(), 1, 'only this page’s row');
+    await wb.screenshot('6-analytics-on-page');
+    await panel.locator('#clear-focus').click({ timeout: TIMEOUTS.ui });
+    await expectText('every path again', panel.locator('#rows tr button.path').first(), truth.visitors[0].path);
+
+    // Compare with the previous period in the panel: told the cost first, then a ▲/▼ column.
     await expectText('the range line', panel.locator('#range-label'), /^Last 30 days/);
     await panel.locator('#compare').check({ timeout: TIMEOUTS.ui });
     const warning = wb.notification(/Comparing fetches every path of/);

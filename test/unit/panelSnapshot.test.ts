@@ -85,6 +85,22 @@ describe('panel pages from the readers snapshot', function () {
     assert.deepEqual(requests('visitors').map((r) => r.query.offset), ['50', '100']);
   });
 
+  it('shows whichever was fetched last: the pager’s page or the snapshot’s rows', async () => {
+    const port = new Port();
+    const pager = new VisitorsPager(fetcherFor(api, 'visitors'), undefined, () => port.time);
+    const pages = new PanelPages({ visitors: pager, views: new VisitorsPager(fetcherFor(api, 'views')) }, new SnapshotReuse(port, () => port.time));
+    const pageKey = { ...key, pageSize: 50, metric: 'visitors' as const };
+    const early = await pages.load(pageKey, 1, {});
+    assert.equal(early.fromCache, false);
+    port.time += 60_000;
+    const snapshot = await snapshotAt(port); // the status item fetched the range a minute later
+    assert.equal(pages.cached(pageKey, 1)?.fetchedAt, snapshot.fetchedAt, 'the newer snapshot, not the older page');
+    port.time += 60_000;
+    await pages.load(pageKey, 1, { refresh: true });
+    assert.equal(pages.cached(pageKey, 1)?.fetchedAt, port.time, 'the page fetched by Refresh, newer than the snapshot');
+    assert.equal(requests('visitors').length, 1);
+  });
+
   it('does not stand in when capped, older than an hour, or for view events', async () => {
     const port = new Port();
     const reuse = new SnapshotReuse(port, () => port.time);
