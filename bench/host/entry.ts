@@ -64,6 +64,7 @@ async function measureActivation(): Promise<{ activation: ActivationReport; seam
       callerMs,
       loadCodeMs: span('willLoadExtensionCode', 'didLoadExtensionCode'),
       activateMs: span('willActivateExtension', 'didActivateExtension'),
+      startMs: seam.startMs,
       requests: seam.requests.length,
       quietMs: QUIET_MS,
     },

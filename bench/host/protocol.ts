@@ -21,6 +21,8 @@ export interface ActivationReport {
   /** From VS Code's own marks in the extension host (Date.now resolution, 1 ms). */
   loadCodeMs: number | undefined;
   activateMs: number | undefined;
+  /** start(): building the extension's objects in the turn after activate() (performance.now). */
+  startMs: number | undefined;
   /** Requests in the extension's own log (its test seam) this long after activation. */
   requests: number;
   quietMs: number;

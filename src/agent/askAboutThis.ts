@@ -10,6 +10,7 @@ import type { DocsLocator } from '../docs/docsLocator';
 import type { PromptSent } from '../jobs/jobCommands';
 import { jobLabel, type JobStore } from '../jobs/jobStore';
 import type { Ui } from '../ui';
+import type { CommandRegistrar } from '../util/lazyFeature';
 import { buildAgentPrompt, type PromptSubject } from './agentPrompt';
 
 interface TargetItem extends vscode.QuickPickItem {
@@ -19,7 +20,7 @@ interface TargetItem extends vscode.QuickPickItem {
 /** The file's path relative to its git repository (or its workspace folder when it has none). */
 type RepositoryPathOf = (uri: vscode.Uri) => Promise<string | undefined>;
 
-export function registerAskAboutThis(context: vscode.ExtensionContext, deps: { docs: Pick<DocsLocator, 'pageOf'>; store: JobStore; ui: Ui; repositoryPathOf: RepositoryPathOf }): void {
+export function registerAskAboutThis(command: CommandRegistrar, deps: { docs: Pick<DocsLocator, 'pageOf'>; store: JobStore; ui: Ui; repositoryPathOf: RepositoryPathOf }): void {
   const { docs, store, ui } = deps;
 
   async function subjectOf(editor: vscode.TextEditor): Promise<PromptSubject> {
@@ -52,7 +53,7 @@ export function registerAskAboutThis(context: vscode.ExtensionContext, deps: { d
     await previewAndSend(ui, store, buildAgentPrompt(instruction, subject));
   }
 
-  context.subscriptions.push(vscode.commands.registerCommand('mintlifyAgent.askAboutThis', () => askAboutThis()));
+  command('mintlifyAgent.askAboutThis', () => askAboutThis());
 }
 
 /**

@@ -37,8 +37,11 @@ export interface AnalyticsPanelDeps {
   wholeRange?: WholeRange;
 }
 
+/** The panel's webview type (its serializer is registered in activate()). */
+export const ANALYTICS_VIEW_TYPE = 'mintlifyAgent.analytics';
+
 export class AnalyticsPanel extends Disposable {
-  static readonly viewType = 'mintlifyAgent.analytics';
+  static readonly viewType = ANALYTICS_VIEW_TYPE;
 
   static create(deps: AnalyticsPanelDeps): AnalyticsPanel {
     const panel = vscode.window.createWebviewPanel(AnalyticsPanel.viewType, vscode.l10n.t('Visitor Analytics'), vscode.ViewColumn.Active, webviewOptions(deps.extensionUri));

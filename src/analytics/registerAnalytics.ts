@@ -9,6 +9,7 @@ import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
 import { EXTENSION_COMMANDS, PRESETS, type ExportStatus, type PresetId } from '../shared/protocol';
 import type { Ui } from '../ui';
+import type { CommandRegistrar } from '../util/lazyFeature';
 import { AnalyticsPanel, type AnalyticsPanelDeps } from './analyticsPanel';
 import { daysLabel, localToday, presetLabels, resolvePreset } from './dateRange';
 import { VisitorsExporter } from './export';
@@ -50,13 +51,15 @@ export interface SnapshotSource {
 /** For tests: the panel of this window, if one is open. */
 export interface AnalyticsHandle {
   panel(): AnalyticsPanel | undefined;
+  /** Brings back a panel VS Code restored after a reload (the serializer is registered in activate()). */
+  revive(webviewPanel: vscode.WebviewPanel): void;
 }
 
 export const OPEN_ANALYTICS_COMMAND = 'mintlifyAgent.openAnalytics';
 export const EXPORT_VISITORS_COMMAND = 'mintlifyAgent.exportVisitors';
 const PAGE_SIZE_SETTING = 'mintlifyAgent.analytics.pageSize';
 
-export function registerAnalytics(context: vscode.ExtensionContext, deps: AnalyticsDeps): AnalyticsHandle {
+export function registerAnalytics(context: vscode.ExtensionContext, deps: AnalyticsDeps, command: CommandRegistrar): AnalyticsHandle {
   const { settings, ui } = deps;
   const log = deps.log.scoped('analytics');
   // Window-wide, so closing and reopening the panel does not spend requests on pages seen before;
@@ -126,17 +129,10 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     pagers.visitors,
     pagers.views,
     exporter,
-    vscode.commands.registerCommand(OPEN_ANALYTICS_COMMAND, guard('analytics', openAnalytics)),
-    vscode.commands.registerCommand(EXPORT_VISITORS_COMMAND, guard('export', exportVisitors)),
-    vscode.window.registerWebviewPanelSerializer(AnalyticsPanel.viewType, {
-      deserializeWebviewPanel: async (webviewPanel) => {
-        // One panel per window: a second restored tab (two windows merged) is closed.
-        if (current) webviewPanel.dispose();
-        else adopt(AnalyticsPanel.revive(webviewPanel, panelDeps));
-      },
-    }),
     { dispose: () => current?.dispose() },
   );
+  command(OPEN_ANALYTICS_COMMAND, guard('analytics', openAnalytics));
+  command(EXPORT_VISITORS_COMMAND, guard('export', exportVisitors));
 
   /** No rejected promise escapes a command: the user gets a short message, the log the details. */
   function guard<R>(what: FailureContext, run: (...args: unknown[]) => R | Promise<R>): (...args: unknown[]) => Promise<R | undefined> {
@@ -151,7 +147,14 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     };
   }
 
-  return { panel: () => current };
+  return {
+    panel: () => current,
+    revive(webviewPanel) {
+      // One panel per window: a second restored tab (two windows merged) is closed.
+      if (current) webviewPanel.dispose();
+      else adopt(AnalyticsPanel.revive(webviewPanel, panelDeps));
+    },
+  };
 }
 
 /**

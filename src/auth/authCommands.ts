@@ -2,11 +2,11 @@
 import * as vscode from 'vscode';
 import type { Settings } from '../config';
 import type { Ui } from '../ui';
+import type { CommandRegistrar } from '../util/lazyFeature';
 import { API_KEYS_PAGE, type ApiKeyStore, validateApiKey } from './apiKey';
 
-export function registerAuthCommands(context: vscode.ExtensionContext, keys: ApiKeyStore, settings: Settings, ui: Ui): void {
-  context.subscriptions.push(
-    vscode.commands.registerCommand('mintlifyAgent.setApiKey', async () => {
+export function registerAuthCommands(command: CommandRegistrar, keys: ApiKeyStore, settings: Settings, ui: Ui): void {
+  command('mintlifyAgent.setApiKey', async () => {
       const key = await ui.showInputBox({
         title: vscode.l10n.t('Mintlify: Set API Key'),
         prompt: vscode.l10n.t('Paste an admin API key (it starts with "mint_"). Create one on the dashboard\'s API keys page: {0}', API_KEYS_PAGE),
@@ -23,12 +23,12 @@ export function registerAuthCommands(context: vscode.ExtensionContext, keys: Api
       }
       await keys.set(key);
       void ui.showMessage('info', vscode.l10n.t('Mintlify API key saved in the editor’s secret storage.'));
-    }),
-    vscode.commands.registerCommand('mintlifyAgent.clearApiKey', async () => {
+  });
+  command('mintlifyAgent.clearApiKey', async () => {
       await keys.clear();
       void ui.showMessage('info', vscode.l10n.t('Mintlify API key removed.'));
-    }),
-    vscode.commands.registerCommand('mintlifyAgent.setProjectId', async () => {
+  });
+  command('mintlifyAgent.setProjectId', async () => {
       const projectId = await ui.showInputBox({
         title: vscode.l10n.t('Mintlify: Set Project ID'),
         prompt: vscode.l10n.t('The project ID from the dashboard\'s API keys page ({0}). Saved in this workspace\'s settings.', API_KEYS_PAGE),
@@ -38,6 +38,5 @@ export function registerAuthCommands(context: vscode.ExtensionContext, keys: Api
       });
       if (projectId === undefined || !projectId.trim()) return;
       await settings.setProjectId(projectId);
-    }),
-  );
+  });
 }

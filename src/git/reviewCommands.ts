@@ -6,6 +6,7 @@ import { isTerminal, jobLabel, type JobStore, type TrackedJob } from '../jobs/jo
 import type { JobTracker } from '../jobs/jobTracker';
 import type { Logger } from '../log';
 import type { Ui } from '../ui';
+import type { CommandRegistrar } from '../util/lazyFeature';
 import { Disposable } from '../util/lifecycle';
 import { branchChanges, type ChangeResource, checkOut, type Clone, fetchBranch, findClone, localChanges, requireClone, ReviewCancelled, ReviewProblem, showChanges, stash } from './branchReview';
 import { type GitApi, loadGitApi } from './gitApi';
@@ -63,7 +64,7 @@ export class ReviewHints extends Disposable {
   }
 }
 
-export function registerReviewCommands(context: vscode.ExtensionContext, hints: ReviewHints, store: JobStore, tracker: JobTracker, ui: Ui, log: Logger): void {
+export function registerReviewCommands(context: vscode.ExtensionContext, command: CommandRegistrar, hints: ReviewHints, store: JobStore, tracker: JobTracker, ui: Ui, log: Logger): void {
   const labels: Record<string, string> = {
     retry: vscode.l10n.t('Retry'),
     openPullRequest: vscode.l10n.t('Open Pull Request'),
@@ -178,10 +179,8 @@ export function registerReviewCommands(context: vscode.ExtensionContext, hints: 
     }
   }
 
-  context.subscriptions.push(
-    vscode.commands.registerCommand('mintlifyAgent.reviewChanges', (arg: unknown) => run(jobIdOf(arg), review)),
-    vscode.commands.registerCommand('mintlifyAgent.checkOutBranch', (arg: unknown) => run(jobIdOf(arg), checkOutBranch)),
-  );
+  command('mintlifyAgent.reviewChanges', (arg: unknown) => run(jobIdOf(arg), review));
+  command('mintlifyAgent.checkOutBranch', (arg: unknown) => run(jobIdOf(arg), checkOutBranch));
 }
 
 /** How long a fetch of the agent's branch may take (mintlifyAgent.git.fetchTimeoutSeconds, 5 to 600, default 60). */

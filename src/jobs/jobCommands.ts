@@ -8,6 +8,7 @@ import { type FailureContext, failureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
 import type { Ui } from '../ui';
+import type { CommandRegistrar } from '../util/lazyFeature';
 import { parseJobReference } from './jobReference';
 import { jobLabel, type JobStore } from './jobStore';
 import type { JobTracker } from './jobTracker';
@@ -40,7 +41,7 @@ const notSent = (error: unknown): PromptSent => ({ sent: false, outcomeUnknown: 
 /** The result of a Retry / Send Again the user picked in the failure message, if it was a send. */
 const isPromptSent = (value: unknown): value is PromptSent => typeof value === 'object' && value !== null && typeof (value as { sent?: unknown }).sent === 'boolean';
 
-export function registerJobCommands(context: vscode.ExtensionContext, tracker: JobTracker, store: JobStore, ui: Ui, log: Logger): void {
+export function registerJobCommands(command: CommandRegistrar, tracker: JobTracker, store: JobStore, ui: Ui, log: Logger): void {
   interface FailureHandlers {
     /** Safe to repeat (nothing was sent, or the server refused it): Retry. */
     retry?: () => Promise<unknown>;
@@ -246,17 +247,15 @@ export function registerJobCommands(context: vscode.ExtensionContext, tracker: J
   };
 
   for (const [id, handler] of Object.entries(commands)) {
-    context.subscriptions.push(
-      vscode.commands.registerCommand(id, async (...args: never[]) => {
-        try {
-          // Start New Job and Send Follow-up resolve with a PromptSent (the job the prompt reached).
-          return await handler(...args);
-        } catch (error) {
-          // No rejected promise escapes a command.
-          await reportFailure(id === 'mintlifyAgent.startJob' ? 'create' : id === 'mintlifyAgent.sendFollowUp' ? 'send' : 'readJob', error);
-          return undefined;
-        }
-      }),
-    );
+    command(id, async (...args: never[]) => {
+      try {
+        // Start New Job and Send Follow-up resolve with a PromptSent (the job the prompt reached).
+        return await handler(...args);
+      } catch (error) {
+        // No rejected promise escapes a command.
+        await reportFailure(id === 'mintlifyAgent.startJob' ? 'create' : id === 'mintlifyAgent.sendFollowUp' ? 'send' : 'readJob', error);
+        return undefined;
+      }
+    });
   }
 }

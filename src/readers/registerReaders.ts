@@ -52,13 +52,13 @@ export interface ReadersHandle {
  * shown, one of the commands, the panel's snapshots, or (after activation) Explorer marks with kept
  * figures to show. A window that never shows a docs page never builds them.
  */
-export function registerReaders(context: vscode.ExtensionContext, deps: ReadersDeps): ReadersHandle & { startup(): void } {
+export function registerReaders(context: vscode.ExtensionContext, deps: ReadersDeps, command: CommandRegistrar): ReadersHandle & { startup(): void } {
   const docs = lazy(() => {
     const locator = new DocsLocator();
     context.subscriptions.push(locator);
     return locator;
   });
-  const feature = lazyFeature(context.subscriptions, [CHANGE_RANGE_COMMAND, REFRESH_COMMAND], (command) => buildReaders(context, deps, docs(), command));
+  const feature = lazyFeature(command, [CHANGE_RANGE_COMMAND, REFRESH_COMMAND], (handle) => buildReaders(context, deps, docs(), handle));
   const showsPage = (editor: vscode.TextEditor | undefined) => editor !== undefined && /\.mdx?$/i.test(editor.document.uri.path);
   context.subscriptions.push(
     vscode.window.onDidChangeActiveTextEditor((editor) => {

@@ -51,7 +51,7 @@ export interface SignalsHandle {
  * store, its kept snapshot and the tree's model are built when first needed: the view shown, a
  * command, or the readers' tooltip (which shows the page's health).
  */
-export function registerSignals(context: vscode.ExtensionContext, deps: SignalsDeps): SignalsHandle & { startup(): void } {
+export function registerSignals(context: vscode.ExtensionContext, deps: SignalsDeps, command: CommandRegistrar): SignalsHandle & { startup(): void } {
   const relay = new vscode.EventEmitter<SignalNode | undefined | void>();
   const view = lazy((): vscode.TreeView<SignalNode> => {
     const created: vscode.TreeView<SignalNode> = vscode.window.createTreeView(SIGNALS_VIEW, {
@@ -78,7 +78,7 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
     startup: () => void view(),
   };
   const sender: PromptSender = { previewAndSend: (prompt) => handle.sender.previewAndSend(prompt) };
-  const feature: LazyFeature<Pick<SignalsHandle, 'store' | 'tree' | 'links'>> = lazyFeature(context.subscriptions, SIGNALS_COMMANDS, (command) => buildSignals(context, deps, view(), relay, sender, command));
+  const feature: LazyFeature<Pick<SignalsHandle, 'store' | 'tree' | 'links'>> = lazyFeature(command, SIGNALS_COMMANDS, (handle) => buildSignals(context, deps, view(), relay, sender, handle));
   context.subscriptions.push(relay);
   // The open page's tooltip shows its health from the kept snapshot.
   deps.readers.whenBuilt(() => feature.get());

@@ -16,7 +16,16 @@ export interface LazyFeature<T> {
   whenBuilt(then: (feature: T) => void): void;
 }
 
-export function lazyFeature<T>(subscriptions: vscode.Disposable[], commandIds: readonly string[], build: (command: CommandRegistrar) => T): LazyFeature<T> {
+/** Registers commands with VS Code, each disposed with `subscriptions`. */
+export function vscodeCommands(subscriptions: vscode.Disposable[]): CommandRegistrar {
+  return (id, handler) => void subscriptions.push(vscode.commands.registerCommand(id, handler));
+}
+
+/**
+ * `register` takes the feature's command dispatchers: VS Code's (vscodeCommands) for a feature
+ * of activate(), or the registrar of the lazy feature it is part of.
+ */
+export function lazyFeature<T>(register: CommandRegistrar, commandIds: readonly string[], build: (command: CommandRegistrar) => T): LazyFeature<T> {
   const handlers = new Map<string, (...args: unknown[]) => unknown>();
   const waiting: ((feature: T) => void)[] = [];
   let feature: { value: T } | undefined;
@@ -31,14 +40,12 @@ export function lazyFeature<T>(subscriptions: vscode.Disposable[], commandIds: r
     return value;
   };
   for (const id of commandIds) {
-    subscriptions.push(
-      vscode.commands.registerCommand(id, (...args: unknown[]) => {
-        get();
-        const handler = handlers.get(id);
-        if (!handler) throw new Error(`${id} was declared but the feature registered no handler for it`);
-        return handler(...args);
-      }),
-    );
+    register(id, (...args: unknown[]) => {
+      get();
+      const handler = handlers.get(id);
+      if (!handler) throw new Error(`${id} was declared but the feature registered no handler for it`);
+      return handler(...args);
+    });
   }
   return {
     get,
