@@ -119,6 +119,11 @@ async function measureReaders(seam: TestSeam): Promise<ReadersTiming> {
   let coldRequests = 0;
   // Two cold figures: each takes 40 requests of the hour's 100 on the 10,100-path data set.
   for (let round = 0; round < 2; round++) {
+    // Each cold round as in a new hour: opening a page is background work, held under the shared
+    // ledger's ceiling (60 of 100), and two 40-request rounds would cross it.
+    await seam.sync.update((state) => {
+      for (const bucket of Object.keys(state.ledger)) if (bucket.startsWith('analytics:')) delete state.ledger[bucket];
+    });
     await seam.readers.readers.store.clear();
     const before = visitors();
     coldMs.push(await time(uris[(round * 2) % uris.length]));
