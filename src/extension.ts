@@ -22,8 +22,9 @@ import { gateClient } from './sync/gatedClient';
 import { showLedger } from './jobs/ledgerView';
 import { WindowSync } from './sync/windowSync';
 import { createUi, type Ui } from './ui';
+import { plainText } from './util/plainText';
 import { timeout } from './util/lifecycle';
-import { lazyFeature, vscodeCommands, type CommandRegistrar, type LazyFeature } from './util/lazyFeature';
+import { lazyFeature, type CommandRegistrar, type LazyFeature } from './util/lazyFeature';
 
 /** Returned to the integration tests only (never in production: it would hand other extensions our internals). */
 export interface TestSeam {
@@ -50,12 +51,25 @@ export interface TestSeam {
 export function activate(context: vscode.ExtensionContext): TestSeam | undefined {
   const extension = lazyFeature(vscodeCommands(context.subscriptions), contributedCommands(context), (command) => {
     const began = performance.now();
-    const started = start(context, command);
-    return { ...started, startMs: performance.now() - began };
+    const before = context.subscriptions.length;
+    try {
+      return { ...start(context, command), startMs: performance.now() - began };
+    } catch (error) {
+      // What was half built is let go, and the user is told once (every later command fails with the same error).
+      for (const part of context.subscriptions.splice(before).reverse()) part.dispose();
+      void vscode.window.showErrorMessage(plainText(vscode.l10n.t('Mintlify Agent & Analytics could not start: {0}', error instanceof Error ? error.message : String(error))));
+      throw error;
+    }
   });
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(ANALYTICS_VIEW_TYPE, { deserializeWebviewPanel: async (panel) => extension.get().analytics.revive(panel) }),
-    timeout(0, () => extension.get()),
+    timeout(0, () => {
+      try {
+        extension.get();
+      } catch {
+        // Shown to the user by the build itself.
+      }
+    }),
   );
   return context.extensionMode === vscode.ExtensionMode.Production ? undefined : seamOf(extension);
 }
@@ -106,10 +120,15 @@ function start(context: vscode.ExtensionContext, command: CommandRegistrar): Omi
   registerAskAboutThis(command, { docs: { pageOf: (uri) => readers.docs.pageOf(uri) }, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri) });
   const signals = registerSignals(context, { api, settings, store, sync, readers, ui, log }, command);
   // What can wait a turn more: the Reader Signals view, and the readers for a page already open.
-  context.subscriptions.push(timeout(0, () => (readers.startup(), signals.startup())));
+  context.subscriptions.push(timeout(0, () => readers.startup()), timeout(0, () => signals.startup()));
 
   log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)}`);
   return { ui, store, tracker, statusBar, tree, sync, analytics, readers, signals, requests };
+}
+
+/** Registers commands with VS Code, each disposed with the extension. */
+function vscodeCommands(subscriptions: vscode.Disposable[]): CommandRegistrar {
+  return (id, handler) => void subscriptions.push(vscode.commands.registerCommand(id, handler));
 }
 
 function contributedCommands(context: vscode.ExtensionContext): string[] {

@@ -57,7 +57,7 @@ export async function findMerge(git: GitRun, branch: string, remote: string | un
 }
 
 async function commitOf(git: GitRun, ref: string): Promise<string | undefined> {
-  const out = await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]).catch(() => '');
+  const out = await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).catch(() => '');
   const hash = out.trim();
   return /^[0-9a-f]{40,64}$/.test(hash) ? hash : undefined;
 }

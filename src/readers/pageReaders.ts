@@ -45,8 +45,13 @@ export class PageReaders extends Disposable {
   readonly onDidChange = this.changeEmitter.event;
   private readonly lifetime = new AbortController();
   private readonly pausedUntil = new Map<string, number>();
-  /** Whether the fetch under way was asked for by the user (then the ledger's ceiling does not apply). */
-  private asked = true;
+  /**
+   * Whether the fetch under way is background work (a page just shown): then the ledger's ceiling
+   * applies, checked before each page. Anything else (the user's Refresh, the panel) is asked for,
+   * and one asked for that joins a background fetch under way makes it asked too.
+   */
+  private background = false;
+  private fetching = 0;
 
   constructor(private readonly deps: PageReadersDeps) {
     super();
@@ -56,8 +61,14 @@ export class PageReaders extends Disposable {
     });
     this.register(this.store.onDidFetch(() => this.changeEmitter.fire()));
     // Another key, project or API address may well succeed where the last request failed.
+    let apiBaseUrl = deps.settings.apiBaseUrl;
     const retryable = () => {
       this.pausedUntil.clear();
+      // Figures kept from another server are not this one's: forget them (the next page shown fetches).
+      if (deps.settings.apiBaseUrl !== apiBaseUrl) {
+        apiBaseUrl = deps.settings.apiBaseUrl;
+        void this.store.clear(); // a workspaceState write: failures are VS Code's to log
+      }
       this.changeEmitter.fire();
     };
     this.register(deps.settings.onDidChange(retryable));
@@ -112,7 +123,8 @@ export class PageReaders extends Disposable {
       throw new HeldBackError(this.deps.analyticsThisHour?.() ?? 0);
     }
     try {
-      this.asked = asked;
+      if (asked) this.background = false;
+      else if (this.fetching === 0) this.background = true;
       const snapshot = await this.store.get(now.key, { refresh });
       this.pausedUntil.delete(id);
       return snapshot;
@@ -124,6 +136,12 @@ export class PageReaders extends Disposable {
     }
   }
 
+  /** A range someone asked for (the panel: Compare, a page's row, an export): never held back by the ledger. */
+  fetchForUser(key: SnapshotKey, options: { refresh?: boolean } = {}): Promise<VisitorsSnapshot> {
+    this.background = false;
+    return this.store.get(key, options);
+  }
+
   /** Whether `requests` more fit under the ledger's background ceiling (every window's analytics requests this hour). */
   private backgroundFits(requests: number): boolean {
     const thisHour = this.deps.analyticsThisHour;
@@ -133,19 +151,21 @@ export class PageReaders extends Disposable {
   /** The one place the readers spend analytics requests. */
   private async fetchRange(key: SnapshotKey): Promise<VisitorsSnapshot> {
     const maxPages = readersSettings.maxPages;
-    const asked = this.asked;
-    this.deps.log.info(`readers: fetching ${key.dateFrom ?? 'all time'}..${key.dateTo ?? ''} (at most ${maxPages} pages of 250${asked ? '' : ', background'})`);
+    this.deps.log.info(`readers: fetching ${key.dateFrom ?? 'all time'}..${key.dateTo ?? ''} (at most ${maxPages} pages of 250${this.background ? ', background' : ''})`);
     let sent = 0;
     const fetchPage: typeof this.deps.api.getVisitors = (projectId, query, options) => {
       // A background fetch of a site larger than the estimate stops at the ceiling rather than pass it (nothing is kept then).
-      if (!asked && sent > 0 && !this.backgroundFits(1)) return Promise.reject(new HeldBackError(this.deps.analyticsThisHour?.() ?? 0));
+      if (this.background && sent > 0 && !this.backgroundFits(1)) return Promise.reject(new HeldBackError(this.deps.analyticsThisHour?.() ?? 0));
       sent++;
       return this.deps.api.getVisitors(projectId, query, options);
     };
-    const snapshot = await fetchSnapshot(fetchPage, key, {
-      maxPages,
-      signal: this.lifetime.signal,
-    });
+    this.fetching++;
+    let snapshot: VisitorsSnapshot;
+    try {
+      snapshot = await fetchSnapshot(fetchPage, key, { maxPages, signal: this.lifetime.signal });
+    } finally {
+      if (--this.fetching === 0) this.background = false;
+    }
     this.deps.log.info(`readers: ${snapshot.rows.length} paths in ${snapshot.pages} request(s)${snapshot.capped ? ' (capped)' : ''}`);
     return snapshot;
   }

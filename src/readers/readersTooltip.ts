@@ -33,8 +33,9 @@ export interface TooltipSection {
   append(md: vscode.MarkdownString, page: DocPage): void;
 }
 
-const link = (title: string, command: string, args?: unknown[]) =>
-  `[${title}](command:${command}${args ? `?${encodeURIComponent(JSON.stringify(args))}` : ''})`;
+// encodeURIComponent leaves ( ) ' ! * as they are: a ')' in a page's path would end the Markdown link.
+const encodeArgs = (args: unknown[]) => encodeURIComponent(JSON.stringify(args)).replace(/[()'!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const link = (title: string, command: string, args?: unknown[]) => `[${title}](command:${command}${args ? `?${encodeArgs(args)}` : ''})`;
 
 export function readersTooltip(input: TooltipInput): vscode.MarkdownString {
   const { page, readers, preset } = input;

@@ -82,7 +82,7 @@ export function registerReaders(context: vscode.ExtensionContext, deps: ReadersD
     snapshots: {
       cached: (key) => feature.get().readers.store.cached(key),
       isFresh: (snapshot) => feature.get().readers.store.isFresh(snapshot),
-      get: (key, options) => feature.get().readers.store.get(key, options),
+      get: (key, options) => feature.get().readers.fetchForUser(key, options),
       put: (snapshot) => feature.get().readers.store.put(snapshot),
       maxPages: () => readersSettings.maxPages,
     },

@@ -161,6 +161,7 @@ function buildSignals(
   );
   registerSignalsCommands({ api: deps.api, store, links, jobs: deps.store, docs: deps.readers.docs, sender, projectId, ui: deps.ui, log }, command);
   // The kept snapshot is read from disk now (no request), so the tooltip and the view have it.
-  void store.load().then(describeView); // errors are logged inside
+  // And the hourly refresh checked now: when the view's first draw is what built this, its visibility event has passed.
+  void store.load().then(() => (describeView(), backgroundTick())); // errors are logged inside
   return { store, tree, links };
 }

@@ -191,11 +191,14 @@ export class WindowSync extends Disposable {
   }
 
   private async start(): Promise<void> {
+    // A window closed before it started leaves no presence behind (its heartbeat would look alive).
+    if (this.isDisposed) return;
     try {
       await vscode.workspace.fs.createDirectory(this.dir);
     } catch (error) {
       this.log.warn(`could not create the shared store folder: ${String(error)}`);
     }
+    if (this.isDisposed) return;
     const watcher = this.register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.dir, 'w-*.json')));
     const onEvent = () => void this.read();
     this.register(watcher.onDidChange(onEvent));

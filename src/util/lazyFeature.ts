@@ -1,8 +1,8 @@
 // A feature whose objects are built the first time something needs them, not in activate(): its
 // commands are registered at once (VS Code may run one right after activation, for a command that
 // activated us), and the first call builds the feature before it runs. Building is synchronous,
-// so a command never sees a half-built feature.
-import * as vscode from 'vscode';
+// so a command never sees a half-built feature. No vscode here: activate() hands in VS Code's
+// registrar, so this is unit-tested in plain node.
 
 export type CommandHandler = (...args: never[]) => unknown;
 /** What a feature's build uses in place of vscode.commands.registerCommand. */
@@ -16,27 +16,40 @@ export interface LazyFeature<T> {
   whenBuilt(then: (feature: T) => void): void;
 }
 
-/** Registers commands with VS Code, each disposed with `subscriptions`. */
-export function vscodeCommands(subscriptions: vscode.Disposable[]): CommandRegistrar {
-  return (id, handler) => void subscriptions.push(vscode.commands.registerCommand(id, handler));
-}
-
 /**
- * `register` takes the feature's command dispatchers: VS Code's (vscodeCommands) for a feature
+ * `register` takes the feature's command dispatchers: VS Code's (see activate()) for a feature
  * of activate(), or the registrar of the lazy feature it is part of.
  */
 export function lazyFeature<T>(register: CommandRegistrar, commandIds: readonly string[], build: (command: CommandRegistrar) => T): LazyFeature<T> {
   const handlers = new Map<string, (...args: unknown[]) => unknown>();
   const waiting: ((feature: T) => void)[] = [];
   let feature: { value: T } | undefined;
+  // A build that threw is not tried again (it would build its parts twice): every later use says why.
+  let failed: { error: unknown } | undefined;
   const get = (): T => {
     if (feature) return feature.value;
-    const value = build((id, handler) => {
-      if (!commandIds.includes(id)) throw new Error(`${id} is not among the commands this feature declared`);
-      handlers.set(id, handler as (...args: unknown[]) => unknown);
-    });
+    if (failed) throw failed.error;
+    let value: T;
+    try {
+      value = build((id, handler) => {
+        if (!commandIds.includes(id)) throw new Error(`${id} is not among the commands this feature declared`);
+        handlers.set(id, handler as (...args: unknown[]) => unknown);
+      });
+    } catch (error) {
+      failed = { error };
+      throw error;
+    }
     feature = { value };
-    for (const then of waiting.splice(0)) then(value);
+    // Each waiting part runs even when one before it throws; the first error is passed on.
+    let thrown: { error: unknown } | undefined;
+    for (const then of waiting.splice(0)) {
+      try {
+        then(value);
+      } catch (error) {
+        thrown ??= { error };
+      }
+    }
+    if (thrown) throw thrown.error;
     return value;
   };
   for (const id of commandIds) {

@@ -77,4 +77,23 @@ describe('readers under the ledger ceiling', function () {
     });
     assert.equal(visitorRequests(sim), 1);
   });
+
+  it('at the ceiling, a whole range the panel asks for is fetched, even right after a page\'s background load', async () => {
+    await sim.close();
+    sim = await withSimulator({ analyticsLimitPerHour: 1_000, pathCount: 600 }); // pages of 250: three requests a range
+    await freshAnalyticsHour(s);
+    await s.readers.readers.store.clear();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.window.showTextDocument(page, { preview: false });
+    await waitFor('the figure (a background load)', async () => {
+      await s.readers.statusBar.whenSettled();
+      return s.readers.statusBar.shown?.figures;
+    });
+    await othersSent(BACKGROUND_CEILING);
+    sim.clearRequests();
+    // What the panel's Compare or its page row does: the current range, fetched again.
+    const snapshot = await s.readers.snapshots.get(s.readers.readers.current()!.key, { refresh: true });
+    assert.ok(snapshot.pages >= 2, `a range of several pages (${snapshot.pages})`);
+    assert.equal(visitorRequests(sim), snapshot.pages, 'what the user asks for is never held back by the ledger');
+  });
 });
