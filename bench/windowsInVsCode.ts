@@ -42,22 +42,6 @@ function whenStatusCounts(page: Page, count: number): Promise<number> {
   );
 }
 
-async function openMintlify(wb: Workbench): Promise<void> {
-  const title = wb.sidebar.locator('.composite.title, .pane-header').filter({ hasText: /Agent Jobs/i }).first();
-  const tab = wb.page.locator('.part.activitybar').getByRole('tab', { name: 'Mintlify', exact: true });
-  await tab.waitFor({ timeout: TIMEOUTS.poll });
-  // A window may restore the container open: click only while the view is not on screen.
-  for (let attempt = 0; attempt < 4 && !(await title.isVisible()); attempt++) {
-    if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click({ timeout: TIMEOUTS.ui });
-    await title.waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
-  }
-  await title.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
-  // Secrets are per page in this web build: each window gets the key.
-  await wb.runCommand('Mintlify: Set API Key');
-  await wb.typeInto('Mintlify: Set API Key', DEMO_API_KEY);
-  await wb.pressEnterAndWaitForClose();
-}
-
 export async function measurePropagationInVsCode(opts: { repoRoot: string; changes: number; log: (line: string) => void }): Promise<InVsCodePropagation> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mintlify-bench-windows-'));
   const workspace = path.join(scratch, 'workspace');
@@ -78,11 +62,11 @@ export async function measurePropagationInVsCode(opts: { repoRoot: string; chang
       output: (source, line) => log(`[${source}] ${line}`),
     });
     const a = new Workbench(host.page, scratch);
-    await openMintlify(a);
+    await a.signInToMintlify(DEMO_API_KEY);
     const bPage = await host.page.context().newPage();
     await bPage.goto(host.url, { waitUntil: 'domcontentloaded', timeout: TIMEOUTS.poll });
     const b = new Workbench(bPage, scratch);
-    await openMintlify(b);
+    await b.signInToMintlify(DEMO_API_KEY);
     const times: number[] = [];
     for (let i = 1; i <= opts.changes; i++) {
       // Active for the whole run, so the count only grows.

@@ -108,6 +108,11 @@ function docsFolderOf(uri: vscode.Uri | undefined): vscode.WorkspaceFolder | und
   return vscode.workspace.getWorkspaceFolder(uri);
 }
 
+/** A whole-number setting kept between min and max; anything but a finite number reads as `fallback`. */
+export function wholeInRange(value: unknown, min: number, max: number, fallback: number): number {
+  return Math.round(clamp(value, min, max, fallback));
+}
+
 function clamp(value: unknown, min: number, max: number, fallback: number): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) return fallback;
   return Math.min(max, Math.max(min, value));

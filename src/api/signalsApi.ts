@@ -68,7 +68,7 @@ function checkThreadId(id: string): string {
 }
 
 /** Checks a query and turns it into search parameters, sending only what was given. */
-export function searchParamsOf(endpoint: Endpoint, query: SignalsQuery): Record<string, string> {
+function searchParamsOf(endpoint: Endpoint, query: SignalsQuery): Record<string, string> {
   const max = SIGNALS_MAX_LIMIT[endpoint];
   const { dateFrom, dateTo, limit, offset, cursor, status, source } = query;
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > max)) throw invalid(`Page size must be a whole number from 1 to ${max} (got ${limit}).`);

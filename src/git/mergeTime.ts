@@ -22,7 +22,7 @@ export interface MergeFound {
 }
 
 /** Commits walked on a line at most; a merge further back than this is not looked for. */
-export const MAX_WALK = 5_000;
+const MAX_WALK = 5_000;
 const CALL_TIMEOUT_MS = 10_000;
 
 /** git through execFile in `cwd`, with a time limit, no optional locks and no prompt. */

@@ -2,6 +2,7 @@
 // work is in branchReview.ts; this file decides whether the job is ready and turns every problem
 // into one message with the buttons that help.
 import * as vscode from 'vscode';
+import { wholeInRange } from '../config';
 import { isTerminal, jobLabel, type JobStore, type TrackedJob } from '../jobs/jobStore';
 import type { JobTracker } from '../jobs/jobTracker';
 import type { Logger } from '../log';
@@ -185,8 +186,7 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
 
 /** How long a fetch of the agent's branch may take (mintlifyAgent.git.fetchTimeoutSeconds, 5 to 600, default 60). */
 function fetchTimeoutMs(): number {
-  const seconds = vscode.workspace.getConfiguration('mintlifyAgent.git').get<number>('fetchTimeoutSeconds');
-  return typeof seconds === 'number' && Number.isFinite(seconds) ? Math.min(600, Math.max(5, Math.round(seconds))) * 1000 : 60_000;
+  return wholeInRange(vscode.workspace.getConfiguration('mintlifyAgent.git').get<number>('fetchTimeoutSeconds'), 5, 600, 60) * 1000;
 }
 
 /** A job id from a notification (string) or a tree node (has `tracked`). */

@@ -1,6 +1,7 @@
 // The readers settings (mintlifyAgent.readers.*), typed and bounded. Read where used, so a change
 // applies at once.
 import * as vscode from 'vscode';
+import { wholeInRange } from '../config';
 import { DEFAULT_MAX_PAGES } from '../analytics/visitorsSnapshot';
 
 export type ExplorerMarks = 'off' | 'top' | 'all';
@@ -16,20 +17,15 @@ export const readersSettings = {
     return value === 'off' || value === 'all' ? value : 'top';
   },
   get explorerTop(): number {
-    return whole(section().get<number>('explorerTop'), 1, 99, 10);
+    return wholeInRange(section().get<number>('explorerTop'), 1, 99, 10);
   },
   get markUnread(): boolean {
     return section().get<boolean>('markPagesWithoutReaders') === true;
   },
   get maxPages(): number {
-    return whole(section().get<number>('maxPages'), 1, 400, DEFAULT_MAX_PAGES);
+    return wholeInRange(section().get<number>('maxPages'), 1, 400, DEFAULT_MAX_PAGES);
   },
   affects(e: vscode.ConfigurationChangeEvent): boolean {
     return e.affectsConfiguration('mintlifyAgent.readers');
   },
 };
-
-function whole(value: unknown, min: number, max: number, fallback: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return fallback;
-  return Math.min(max, Math.max(min, Math.round(value)));
-}

@@ -9,7 +9,8 @@ import { BACKGROUND_CEILING, HOURLY_LIMIT } from '../sync/ledger';
 import { Disposable } from '../util/lifecycle';
 import { HeldBackError, PausedError, type PageReaders } from './pageReaders';
 import { readersPhrase } from './readersText';
-import { ASK_ABOUT_THIS_COMMAND, CHANGE_RANGE_COMMAND, heldBackTooltip, REFRESH_COMMAND, readersTooltip, type TooltipSection } from './readersTooltip';
+import { CHANGE_RANGE_COMMAND, heldBackTooltip, REFRESH_COMMAND, readersTooltip, type TooltipSection } from './readersTooltip';
+import { commandLink } from '../util/commandLink';
 import { readersOf, type PageReaders as Figures, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
 
 export const PAGE_READERS_SHOWN_KEY = 'mintlifyAgent.pageReadersShown';
@@ -106,17 +107,15 @@ export class ReadersStatusBar extends Disposable {
       const tip = new vscode.MarkdownString('', true);
       tip.isTrusted = { enabledCommands: [REFRESH_COMMAND] };
       tip.appendText(message);
-      tip.appendMarkdown(`\n\n[${vscode.l10n.t('Refresh')}](command:${REFRESH_COMMAND})`);
+      tip.appendMarkdown(`\n\n${commandLink(vscode.l10n.t('Refresh'), REFRESH_COMMAND)}`);
       this.show(page, `$(warning) ${vscode.l10n.t('readers')}`, undefined, tip);
       return;
     }
     if (seq !== this.seq || !snapshot) return;
     const figures = readersOf(snapshot, page.sitePath);
     const [template, ...values] = readersPhrase(figures, now.preset);
-    const canAsk = (await vscode.commands.getCommands(true)).includes(ASK_ABOUT_THIS_COMMAND);
-    if (seq !== this.seq) return;
     const days = now.range.from && now.range.to ? `${now.range.from} to ${now.range.to}` : undefined;
-    const tooltip = readersTooltip({ page, readers: figures, preset: now.preset, days, fetchedAt: snapshot.fetchedAt, requests: snapshot.pages, canAsk, section: this.section });
+    const tooltip = readersTooltip({ page, readers: figures, preset: now.preset, days, fetchedAt: snapshot.fetchedAt, requests: snapshot.pages, section: this.section });
     this.show(page, `$(eye) ${vscode.l10n.t(template, ...values)}`, figures, tooltip);
     if (!this.shownOnce) {
       this.shownOnce = true;

@@ -5,6 +5,7 @@ import type { DocPage } from '../docs/docsLocator';
 import { presetLabels } from '../analytics/dateRange';
 import type { PresetId } from '../shared/protocol';
 import { aiPercent, formatCount } from './readersText';
+import { commandLink } from '../util/commandLink';
 import type { PageReaders } from '../analytics/visitorsSnapshot';
 
 export const ASK_ABOUT_THIS_COMMAND = 'mintlifyAgent.askAboutThis';
@@ -20,8 +21,6 @@ export interface TooltipInput {
   days: string | undefined;
   fetchedAt: number;
   requests: number;
-  /** Whether "Ask the Agent About This Page" can be offered (the command exists). */
-  canAsk: boolean;
   /** More about the page from another feature (the reader signals), appended before the links. */
   section?: TooltipSection;
 }
@@ -33,9 +32,6 @@ export interface TooltipSection {
   append(md: vscode.MarkdownString, page: DocPage): void;
 }
 
-// encodeURIComponent leaves ( ) ' ! * as they are: a ')' in a page's path would end the Markdown link.
-const encodeArgs = (args: unknown[]) => encodeURIComponent(JSON.stringify(args)).replace(/[()'!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-const link = (title: string, command: string, args?: unknown[]) => `[${title}](command:${command}${args ? `?${encodeArgs(args)}` : ''})`;
 
 export function readersTooltip(input: TooltipInput): vscode.MarkdownString {
   const { page, readers, preset } = input;
@@ -66,9 +62,9 @@ export function readersTooltip(input: TooltipInput): vscode.MarkdownString {
   md.appendText(vscode.l10n.t('Fetched {0} with {1} request(s).', time, input.requests));
   md.appendMarkdown('\n\n');
   // The panel opens on this page's row for the range shown here.
-  const links = [link(vscode.l10n.t('Open Visitor Analytics'), OPEN_ANALYTICS_COMMAND, [{ path: page.sitePath, preset }])];
-  if (input.canAsk) links.push(link(vscode.l10n.t('Ask the Agent About This Page'), ASK_ABOUT_THIS_COMMAND, [page.uri]));
-  links.push(link(vscode.l10n.t('Change Range'), CHANGE_RANGE_COMMAND), link(vscode.l10n.t('Refresh'), REFRESH_COMMAND));
+  const links = [commandLink(vscode.l10n.t('Open Visitor Analytics'), OPEN_ANALYTICS_COMMAND, [{ path: page.sitePath, preset }])];
+  links.push(commandLink(vscode.l10n.t('Ask the Agent About This Page'), ASK_ABOUT_THIS_COMMAND, [page.uri]));
+  links.push(commandLink(vscode.l10n.t('Change Range'), CHANGE_RANGE_COMMAND), commandLink(vscode.l10n.t('Refresh'), REFRESH_COMMAND));
   md.appendMarkdown(links.join(' · '));
   return md;
 }
@@ -89,6 +85,6 @@ export function heldBackTooltip(page: DocPage, why: string, section: TooltipSect
     section.append(md, page);
     md.appendMarkdown('\n\n');
   }
-  md.appendMarkdown(link(vscode.l10n.t('Load Readers Now'), REFRESH_COMMAND));
+  md.appendMarkdown(commandLink(vscode.l10n.t('Load Readers Now'), REFRESH_COMMAND));
   return md;
 }

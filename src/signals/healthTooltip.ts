@@ -2,12 +2,14 @@
 // nodes. Every value from the API (comments, questions, search terms, paths) goes in through
 // appendText, which escapes it: reader text is shown, never rendered or run.
 import * as vscode from 'vscode';
+import { formatCount } from '../readers/readersText';
+import { commandLink } from '../util/commandLink';
 import type { PageHealth } from './signalsModel';
 import type { KeptText, SignalsSnapshot } from './snapshot';
 
 export const ASK_TO_ADDRESS_COMMAND = 'mintlifyAgent.askToAddress';
 const SHOWN_CHARS = 160;
-const numbers = new Intl.NumberFormat('en-US');
+const fmt = formatCount;
 
 /** Appends the page's health; `askLink` adds "Ask the Agent to Address This" (the command must be trusted). */
 export function appendPageHealth(md: vscode.MarkdownString, health: PageHealth, snapshot: SignalsSnapshot, { askLink = true, jobStatus }: { askLink?: boolean; jobStatus?: string } = {}): void {
@@ -39,8 +41,7 @@ export function appendPageHealth(md: vscode.MarkdownString, health: PageHealth, 
   }
   if (jobStatus) line(jobStatus);
   if (askLink) {
-    const args = encodeURIComponent(JSON.stringify([{ kind: 'page', path: health.path }]));
-    md.appendMarkdown(`\n[${vscode.l10n.t('Ask the Agent to Address This')}](command:${ASK_TO_ADDRESS_COMMAND}?${args})`);
+    md.appendMarkdown(`\n${commandLink(vscode.l10n.t('Ask the Agent to Address This'), ASK_TO_ADDRESS_COMMAND, [{ kind: 'page', path: health.path }])}`);
   }
 }
 
@@ -52,10 +53,6 @@ function quoteLine(md: vscode.MarkdownString, kept: KeptText): void {
   md.appendMarkdown('> ');
   md.appendText(flat.length > SHOWN_CHARS || full > kept.text.length ? `${flat.slice(0, SHOWN_CHARS)}… ${vscode.l10n.t('({0} characters)', fmt(full))}` : flat);
   md.appendMarkdown('\n\n');
-}
-
-function fmt(n: number): string {
-  return numbers.format(n);
 }
 
 /** The last day a `dateTo` (exclusive) covers. */

@@ -21,7 +21,7 @@ import { SignalsStore } from './signalsStore';
 import { SignalsTreeProvider, type SignalNode } from './signalsTree';
 import { lazy, lazyFeature, type CommandRegistrar, type LazyFeature } from '../util/lazyFeature';
 
-export const SIGNALS_VIEW = 'mintlifyAgent.signals';
+const SIGNALS_VIEW = 'mintlifyAgent.signals';
 const HAS_SIGNALS_KEY = 'mintlifyAgent.hasSignals';
 /** How often a visible view checks whether the hourly background refresh is due. */
 const CHECK_EVERY_MS = 5 * 60 * 1000;

@@ -42,7 +42,7 @@ export function pageHealth(snapshot: SignalsSnapshot, path: string): PageHealth 
   };
 }
 
-export function lowCtrSearchesOf(searches: readonly SearchSignal[], path: string): SearchSignal[] {
+function lowCtrSearchesOf(searches: readonly SearchSignal[], path: string): SearchSignal[] {
   return searches.filter((s) => s.topClickedPage === path && s.hits >= MIN_SEARCH_HITS && s.ctr < LOW_CTR);
 }
 

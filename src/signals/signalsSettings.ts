@@ -1,5 +1,6 @@
 // The reader-signals settings (mintlifyAgent.signals.*), typed and bounded, read where used.
 import * as vscode from 'vscode';
+import { wholeInRange } from '../config';
 
 const section = () => vscode.workspace.getConfiguration('mintlifyAgent.signals');
 
@@ -10,7 +11,6 @@ export const signalsSettings = {
   },
   /** Analytics requests an hour this window's background refresh may use (of the ledger's shared ceiling). */
   get backgroundShare(): number {
-    const value = section().get<number>('backgroundShare');
-    return typeof value === 'number' && Number.isFinite(value) ? Math.min(60, Math.max(0, Math.round(value))) : 20;
+    return wholeInRange(section().get<number>('backgroundShare'), 0, 60, 20);
   },
 };

@@ -3,6 +3,8 @@
 // an agent job addresses it, the job's state beside it. Built from the kept snapshot only: showing
 // the view never sends a request.
 import * as vscode from 'vscode';
+import { formatCount } from '../readers/readersText';
+import { commandLink } from '../util/commandLink';
 import type { JobStore } from '../jobs/jobStore';
 import { Disposable } from '../util/lifecycle';
 import { appendPageHealth, ASK_TO_ADDRESS_COMMAND } from './healthTooltip';
@@ -13,8 +15,7 @@ import type { SignalsStore } from './signalsStore';
 import type { SignalsSnapshot, UnansweredQuestion } from './snapshot';
 
 export const OPEN_SIGNAL_PAGE_COMMAND = 'mintlifyAgent.openSignalPage';
-const numbers = new Intl.NumberFormat('en-US');
-const fmt = (n: number) => numbers.format(n);
+const fmt = formatCount;
 
 type GroupId = 'pages' | 'searches' | 'questions';
 
@@ -193,7 +194,7 @@ function trusted(): vscode.MarkdownString {
 }
 
 function askLink(ref: SignalRef): string {
-  return `[${vscode.l10n.t('Ask the Agent to Address This')}](command:${ASK_TO_ADDRESS_COMMAND}?${encodeURIComponent(JSON.stringify([ref]))})`;
+  return commandLink(vscode.l10n.t('Ask the Agent to Address This'), ASK_TO_ADDRESS_COMMAND, [ref]);
 }
 
 function shorten(text: string, max = 160): string {

@@ -16,12 +16,12 @@ import type { FeedbackByPageRow } from '../api/signalsSchemas';
 import { sitePathOfUrl } from './sitePathOfUrl';
 
 /** The range every signal covers: the last 30 days, today included. */
-export const RANGE_DAYS = 30;
+const RANGE_DAYS = 30;
 export const SEARCH_PAGES = 5;
 export const VIEW_PAGES = 4;
 export const PAGE_SIZE = { feedback: 100, assistant: 1000, searches: 100, views: 250, byPage: 100 } as const;
 /** Reader text kept per item; the prompt quotes less, and says how much it left out. */
-export const MAX_KEPT_TEXT = 2_000;
+const MAX_KEPT_TEXT = 2_000;
 
 export interface KeptText {
   text: string;

@@ -8,7 +8,7 @@ export const BEAT_MS = 5_000;
 /** A window whose beat has not changed for this long (seen locally) has crashed or hung. */
 export const LEASE_TTL_MS = 3 * BEAT_MS;
 /** A beat whose own timestamp is this old is dead at first sight (a file left by an old session). */
-export const STALE_AT_FIRST_SIGHT_MS = 4 * LEASE_TTL_MS;
+const STALE_AT_FIRST_SIGHT_MS = 4 * LEASE_TTL_MS;
 
 export interface Presence {
   window: string;

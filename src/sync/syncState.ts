@@ -71,7 +71,7 @@ function mergeRecordsBy<T>(a: Record<string, T>, b: Record<string, T>, pick: (x:
   return out;
 }
 
-export function mergeJob(a: JobRecord, b: JobRecord): JobRecord {
+function mergeJob(a: JobRecord, b: JobRecord): JobRecord {
   return {
     tracked: later(a.tracked, b.tracked)!,
     f: mergeRecordsBy(a.f, b.f, (x, y) => later(x, y)!),

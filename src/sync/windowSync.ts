@@ -26,7 +26,7 @@ import { SharedStore, type SyncFs, type SyncLog } from './sharedStore';
 import type { SyncState } from './syncState';
 
 /** Where the install keeps the salt of the analytics bucket's name (globalState: every window of the install). */
-export const SALT_STATE_KEY = 'mintlifyAgent.ledgerSalt';
+const SALT_STATE_KEY = 'mintlifyAgent.ledgerSalt';
 
 /** The longest a change from another window waits when the file watcher stays silent. */
 export const FALLBACK_READ_MS = 1_000;
@@ -38,7 +38,7 @@ const DEFAULT_429_WAIT_MS = 60_000;
  * call that never settled would stall every later read of this window: it fails instead, is
  * logged, and the next read or write starts afresh.
  */
-export const FS_DEADLINE_MS = 5_000;
+const FS_DEADLINE_MS = 5_000;
 
 function bounded<T>(operation: Thenable<T>, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -48,7 +48,7 @@ function bounded<T>(operation: Thenable<T>, what: string): Promise<T> {
   return Promise.race([Promise.resolve(operation), deadline]).finally(() => clearTimeout(timer));
 }
 
-export function vscodeSyncFs(dir: vscode.Uri): SyncFs {
+function vscodeSyncFs(dir: vscode.Uri): SyncFs {
   const fs = vscode.workspace.fs;
   const at = (name: string) => vscode.Uri.joinPath(dir, name);
   let tmp = 0;

@@ -176,7 +176,6 @@ describe('analytics panel and the readers snapshot', function () {
     await webview.expect('#table-caption', /^View events per page path$/);
     assert.deepEqual(await webview.paths(), views.views.slice(0, 50).map((r) => r.path));
     assert.deepEqual(await totals(), views.totals);
-    assert.equal(views.totals.total, views.totals.human + views.totals.ai);
     assert.equal(endpoint(sim, 'visitors').length, 0);
 
     const file = join(folder, 'views.csv');

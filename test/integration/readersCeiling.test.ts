@@ -6,11 +6,8 @@ import * as vscode from 'vscode';
 import type { TestSeam } from '../../src/extension';
 import { BACKGROUND_CEILING } from '../../src/sync/ledger';
 import type { Simulator } from '../simulator/server';
-import { freshAnalyticsHour, PROJECT, seam, setProject, signIn, waitFor, withSimulator } from './support';
+import { freshAnalyticsHour, PROJECT, seam, setProject, signIn, tooltipText, visitorRequests, waitFor, withSimulator } from './support';
 
-const visitorRequests = (sim: Simulator) => sim.requests.filter((r) => r.rawPath.endsWith('/visitors')).length;
-const tooltipText = (tooltip: vscode.MarkdownString | string | undefined) =>
-  (typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? '')).replace(/&nbsp;/g, ' ').replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1');
 
 describe('readers under the ledger ceiling', function () {
   this.timeout(90_000);

@@ -12,11 +12,9 @@ import type { SignalNode } from '../../src/signals/signalsTree';
 import { minimumRequests, SEARCH_PAGES, VIEW_PAGES } from '../../src/signals/snapshot';
 import type { Simulator } from '../simulator/server';
 import { HOSTILE_TEXTS } from '../simulator/signals';
-import { PROJECT, ScriptedUser, seam, setProject, waitFor, withSimulator, signIn } from './support';
+import { PROJECT, ScriptedUser, seam, setProject, signIn, tooltipText, waitFor, withSimulator } from './support';
 
 const analytics = (sim: Simulator) => sim.requests.filter((r) => r.rawPath.startsWith('/v1/analytics/') && !r.rawPath.endsWith('/visitors'));
-const tooltipText = (tooltip: vscode.MarkdownString | string | undefined) =>
-  (typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? '')).replace(/&nbsp;/g, ' ').replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1');
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 describe('reader signals', function () {

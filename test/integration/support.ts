@@ -139,6 +139,13 @@ export async function setProject(projectId: string | undefined): Promise<void> {
   await vscode.workspace.getConfiguration('mintlifyAgent').update('projectId', projectId, vscode.ConfigurationTarget.Workspace);
 }
 
+/** Visitors requests that reached the simulator. */
+export const visitorRequests = (sim: Simulator) => sim.requests.filter((r) => r.rawPath.endsWith('/visitors')).length;
+
+/** A status-bar tooltip as it reads: appendText() escapes spaces and punctuation in the Markdown source. */
+export const tooltipText = (tooltip: vscode.MarkdownString | string | undefined) =>
+  (typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? '')).replace(/&nbsp;/g, ' ').replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1');
+
 export function requestsTo(sim: Simulator, method: string, pathEnd: string) {
   return sim.requests.filter((r) => r.method === method && decodeURIComponent(r.rawPath).endsWith(pathEnd));
 }

@@ -44,24 +44,6 @@ describe('several windows on one project (UI)', function () {
     return wb;
   }
 
-  /** Opens the Mintlify view (unless the window restored it open) and sets the key in this window. */
-  async function signIn(wb: Workbench): Promise<void> {
-    // A window may restore the container open while we look (a click would then close it): click
-    // only while it is not on screen, and look again.
-    // The container's title names the view while it is alone; beside Reader Signals, the view's own header does.
-    const title = wb.sidebar.locator('.composite.title, .pane-header').filter({ hasText: /Agent Jobs/i }).first();
-    const tab = wb.page.locator('.part.activitybar').getByRole('tab', { name: 'Mintlify', exact: true });
-    await tab.waitFor({ timeout: TIMEOUTS.poll });
-    for (let attempt = 0; attempt < 4 && !(await title.isVisible()); attempt++) {
-      if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click({ timeout: TIMEOUTS.ui });
-      await title.waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
-    }
-    await expectVisible('the Agent Jobs view', title);
-    await wb.runCommand('Mintlify: Set API Key');
-    await wb.typeInto('Mintlify: Set API Key', DEMO_API_KEY);
-    await wb.pressEnterAndWaitForClose();
-  }
-
   async function track(wb: Workbench, id: string): Promise<void> {
     await wb.runCommand('Mintlify: Track Job…');
     await wb.typeInto('Track Agent Job', id);
@@ -102,13 +84,13 @@ describe('several windows on one project (UI)', function () {
   });
 
   it('1. what A tracks shows in B, what B tracks shows in A, and a job A stops tracking leaves B too', async () => {
-    await signIn(a);
+    await a.signInToMintlify(DEMO_API_KEY);
     await expectVisible('the project welcome in A', a.welcome.filter({ hasText: 'Set the Mintlify project ID' }));
     await a.runCommand('Mintlify: Set Project ID');
     await a.typeInto('Mintlify: Set Project ID', PROJECT);
     await a.pressEnterAndWaitForClose();
     b = await openWindow(await a.page.context().newPage(), 'B');
-    await signIn(b);
+    await b.signInToMintlify(DEMO_API_KEY);
 
     dropped = sim.addJob(PROJECT, { prompt: 'Tracked in A, then dropped', activeForMs: 60 * 60_000 }).id;
     kept = sim.addJob(PROJECT, { prompt: 'Tracked in B and kept', activeForMs: 60 * 60_000 }).id;
@@ -129,7 +111,7 @@ describe('several windows on one project (UI)', function () {
     loads.push('A');
     await a.page.reload({ waitUntil: 'domcontentloaded' });
     await a.page.waitForSelector('.monaco-workbench', { timeout: TIMEOUTS.poll });
-    await signIn(a);
+    await a.signInToMintlify(DEMO_API_KEY);
     await expectVisible('B\'s job in A after the reload', rows(a).filter({ hasText: kept }));
     assert.equal(await rows(a).filter({ hasText: dropped }).count(), 0, 'the job stopped in A stays stopped');
     assert.equal(await rows(b).filter({ hasText: dropped }).count(), 0);
@@ -140,7 +122,7 @@ describe('several windows on one project (UI)', function () {
 
   it('3. with three windows open, one window polls: no job is read twice within a steady interval', async () => {
     c = await openWindow(await a.page.context().newPage(), 'C');
-    await signIn(c);
+    await c.signInToMintlify(DEMO_API_KEY);
     await expectVisible('the kept job in C', rows(c).filter({ hasText: kept }));
     const from = getsOf(kept).length;
     await waitForGets(kept, from + 2, 3 * INTERVAL_S * 1_000 + TIMEOUTS.ui);
@@ -211,7 +193,7 @@ describe('several windows on one project (UI)', function () {
     loads.push('A');
     await a.page.reload({ waitUntil: 'domcontentloaded' });
     await a.page.waitForSelector('.monaco-workbench', { timeout: TIMEOUTS.poll });
-    await signIn(a);
+    await a.signInToMintlify(DEMO_API_KEY);
     // Its label is now the follow-up sent in step 4, the first prompt this extension saw.
     await expectVisible('the kept job in A after the reload', rows(a).filter({ hasText: 'Add one example' }));
     const deadline = Date.now() + TIMEOUTS.ui;

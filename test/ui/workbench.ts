@@ -107,6 +107,25 @@ export class Workbench {
     await this.sidebar.locator('.composite.title').filter({ hasText: name }).waitFor({ timeout: TIMEOUTS.ui });
   }
 
+  /**
+   * Shows the Mintlify container unless the window restored it open (a click would then close it)
+   * and stores `apiKey` with Set API Key: secrets are per page in the web build, so every window needs it.
+   */
+  async signInToMintlify(apiKey: string): Promise<void> {
+    // The container's title names the view while it is alone; beside Reader Signals, the view's own header does.
+    const title = this.sidebar.locator('.composite.title, .pane-header').filter({ hasText: /Agent Jobs/i }).first();
+    const tab = this.page.locator('.part.activitybar').getByRole('tab', { name: 'Mintlify', exact: true });
+    await tab.waitFor({ timeout: TIMEOUTS.poll });
+    for (let attempt = 0; attempt < 4 && !(await title.isVisible()); attempt++) {
+      if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click({ timeout: TIMEOUTS.ui });
+      await title.waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
+    }
+    await expectVisible('the Agent Jobs view', title);
+    await this.runCommand('Mintlify: Set API Key');
+    await this.typeInto('Mintlify: Set API Key', apiKey);
+    await this.pressEnterAndWaitForClose();
+  }
+
   /** Drags the sash on the sidebar's right edge until the sidebar is `width` pixels wide. */
   async resizeSidebar(width: number): Promise<void> {
     const box = await this.sidebar.boundingBox({ timeout: TIMEOUTS.ui });
