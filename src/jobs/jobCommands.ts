@@ -87,24 +87,25 @@ export function registerJobCommands(command: CommandRegistrar, tracker: JobTrack
     });
   }
 
-  async function pickJob(): Promise<string | undefined> {
+  /** A tracked job picked by the user; `typed` also offers a job ID typed in (one not tracked). */
+  async function pickJob(title: string, { typed = false } = {}): Promise<string | undefined> {
     const items: JobPickItem[] = store.all().map((t) => ({
       label: jobLabel(t),
       description: statusKey(t) === 'notFound' ? vscode.l10n.t('not found') : (t.job?.status === 'unknown' ? t.job.reportedStatus : t.job?.status) ?? vscode.l10n.t('not checked yet'),
       detail: t.id,
       jobId: t.id,
     }));
-    items.push({ label: `$(edit) ${vscode.l10n.t('Enter another job ID…')}`, alwaysShow: true });
-    const picked = await ui.showQuickPick(items, { title: vscode.l10n.t('Send Follow-up to Agent Job'), placeHolder: vscode.l10n.t('Pick a tracked job'), matchOnDetail: true, matchOnDescription: true });
+    if (typed) items.push({ label: `$(edit) ${vscode.l10n.t('Enter another job ID…')}`, alwaysShow: true });
+    const picked = await ui.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Pick a tracked job'), matchOnDetail: true, matchOnDescription: true });
     if (!picked) return undefined;
     if (picked.jobId) return picked.jobId;
-    const typed = await ui.showInputBox({
-      title: vscode.l10n.t('Send Follow-up to Agent Job'),
+    const id = await ui.showInputBox({
+      title,
       prompt: vscode.l10n.t('The agent job ID (or a dashboard link that contains it)'),
       ignoreFocusOut: true,
       validateInput: (value) => (parseJobReference(value) ? undefined : vscode.l10n.t('Type a job ID.')),
     });
-    return typed === undefined ? undefined : parseJobReference(typed);
+    return id === undefined ? undefined : parseJobReference(id);
   }
 
   async function sendFollowUp(jobId: string, prompt: string): Promise<PromptSent> {
@@ -142,7 +143,7 @@ export function registerJobCommands(command: CommandRegistrar, tracker: JobTrack
         await reportFailure('send', error);
         return NOTHING_SENT;
       }
-      const jobId = jobIdOf(arg) ?? (await pickJob());
+      const jobId = jobIdOf(arg) ?? (await pickJob(vscode.l10n.t('Send Follow-up to Agent Job'), { typed: true }));
       if (!jobId) return;
       const tracked = store.get(jobId);
       if (typeof preset === 'string' && preset.trim()) return sendFollowUp(jobId, preset);
@@ -240,8 +241,10 @@ export function registerJobCommands(command: CommandRegistrar, tracker: JobTrack
 
     'mintlifyAgent.refreshJobs': () => tracker.refreshAll(),
 
+    // From the palette, or from a row whose job VS Code could not hand over (the list was being
+    // redrawn as the menu item was clicked): the user picks the job rather than nothing happening.
     'mintlifyAgent.stopTracking': async (arg: JobArg) => {
-      const jobId = jobIdOf(arg);
+      const jobId = jobIdOf(arg) ?? (await pickJob(vscode.l10n.t('Stop Tracking an Agent Job')));
       if (jobId) await tracker.stopTracking(jobId);
     },
   };

@@ -95,7 +95,11 @@ function toTracked(id: string, record: JobRecord): TrackedJob {
 
 export class JobStore extends Disposable {
   private readonly emitter = this.register(new vscode.EventEmitter<TrackedJob | undefined>());
-  /** Fires with the job that changed, or undefined when the whole list changed. */
+  /**
+   * Fires once per job that changed, with that job; or with undefined when the list itself changed
+   * (a job added, removed or moved). Views redraw one row per job then: a whole-list redraw in the
+   * middle of a click on a row would hand its command no job.
+   */
   readonly onDidChange = this.emitter.event;
   private tracked: TrackedJob[] = [];
   private readonly errors = new Map<string, ApiError>();
@@ -216,9 +220,9 @@ export class JobStore extends Disposable {
     if (!force && JSON.stringify(next) === JSON.stringify(this.tracked)) return;
     const before = this.tracked;
     this.tracked = next;
-    const changedOne = before.length === next.length && before.every((t, i) => t.id === next[i]?.id) ? next.filter((t, i) => JSON.stringify(t) !== JSON.stringify(before[i])) : undefined;
-    if (changedOne?.length === 1) this.emitter.fire(changedOne[0]);
-    else this.emitter.fire(undefined);
+    const sameList = !force && before.length === next.length && before.every((t, i) => t.id === next[i]?.id);
+    if (!sameList) return this.emitter.fire(undefined);
+    next.forEach((t, i) => JSON.stringify(t) !== JSON.stringify(before[i]) && this.emitter.fire(t));
   }
 
   /** Brings the list an older version kept in globalState into the shared store. */

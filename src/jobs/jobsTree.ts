@@ -125,7 +125,7 @@ export interface ReviewHint {
 }
 
 export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvider<JobsTreeNode> {
-  private readonly emitter = this.register(new vscode.EventEmitter<JobsTreeNode | undefined>());
+  private readonly emitter = this.register(new vscode.EventEmitter<JobsTreeNode | JobsTreeNode[] | undefined>());
   readonly onDidChangeTreeData = this.emitter.event;
   private nodes = new Map<string, JobNode>();
 
@@ -136,7 +136,7 @@ export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvi
     private readonly review?: ReviewHint,
   ) {
     super();
-    if (review) this.register(review.onDidChange(() => this.refresh(undefined)));
+    if (review) this.register(review.onDidChange(() => this.redrawRows()));
     this.register(store.onDidChange((changed) => this.refresh(changed)));
     this.register(keys.onDidChange(() => this.refresh(undefined)));
     this.register(tracker.onDidChangePaused(() => this.refresh(undefined)));
@@ -144,12 +144,29 @@ export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvi
 
   /** Keeps "3 min ago" true while `view` is on screen: redrawn from the store, never a request. */
   keepTimesFresh(view: vscode.TreeView<JobsTreeNode>, everyMs = 30_000): void {
-    this.register(tickWhileVisible(view, everyMs, () => this.refresh(undefined)));
+    this.register(tickWhileVisible(view, everyMs, () => this.redrawRows()));
   }
 
+  /**
+   * Redraws the row of `changed`, or the whole list when it is undefined or not shown yet. Only a
+   * change of the list itself redraws it whole: while VS Code asks for the list again, a command
+   * run from a row's context menu receives no job (the row's handle is briefly unknown).
+   */
   refresh(changed: TrackedJob | undefined): void {
-    const node = changed && this.nodes.get(changed.id);
-    this.emitter.fire(node ?? undefined);
+    if (!changed) return this.emitter.fire(undefined);
+    // A row not drawn yet is drawn with the latest state when VS Code asks for the list.
+    const node = this.nodes.get(changed.id);
+    if (node) this.emitter.fire(node);
+  }
+
+  /** Whether VS Code has been handed this job's row (the view has drawn it). */
+  isShown(jobId: string): boolean {
+    return this.nodes.has(jobId);
+  }
+
+  /** Redraws every row in place (a new time, a new review hint): the list is the same. */
+  private redrawRows(): void {
+    if (this.nodes.size) this.emitter.fire([...this.nodes.values()]);
   }
 
   getTreeItem(node: JobsTreeNode): vscode.TreeItem {

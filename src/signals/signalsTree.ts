@@ -43,8 +43,14 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
       this.emitter.fire(undefined);
     };
     this.register(store.onDidChange(rebuild));
-    this.register(jobs.onDidChange(rebuild));
+    // A job's new state shows beside the signals it addresses; other jobs change nothing here.
+    this.register(jobs.onDidChange((job) => (!job || this.addressesSignals(job.id)) && rebuild()));
     this.register(links.onDidChange(rebuild));
+  }
+
+  private addressesSignals(jobId: string): boolean {
+    const projectId = this.options.projectId();
+    return projectId !== undefined && this.links.all(projectId).some((link) => link.jobId === jobId);
   }
 
   /** Ranks changed (a setting): rebuild. */

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../../src/extension';
 import { DEFAULT_TIMINGS } from '../../src/jobs/jobPoller';
+import { applyJobChange } from '../../src/sync/syncState';
 import type { Simulator } from '../simulator/server';
 import { EXTENSION_ID, KEY, PROJECT, requestsTo, ScriptedUser, seam, setProject, waitFor, withSimulator } from './support';
 
@@ -190,6 +191,53 @@ describe('agent jobs', function () {
       await waitFor('the job to complete again', async () => (await jobItem(s, jobId))?.icon === 'pass');
       const polls = requestsTo(sim, 'GET', `/job/${jobId}`);
       assert.ok(polls.length >= 2, 'polled while active');
+    });
+  });
+
+  describe('rows stay put while jobs change', () => {
+    it('a change to two jobs at once redraws their two rows, never the whole list', async () => {
+      // While VS Code asks for a whole list again, a command run from a row's context menu gets no
+      // job: Stop Tracking clicked at that moment did nothing. Only adding, removing or reordering
+      // jobs may redraw the list.
+      const ids = [sim.addJob(PROJECT, { status: 'completed' }).id, sim.addJob(PROJECT, { status: 'completed' }).id];
+      for (const id of ids) {
+        user.type(id);
+        await vscode.commands.executeCommand('mintlifyAgent.trackJob');
+      }
+      // The view on screen, so VS Code draws the rows (and would redraw them).
+      await vscode.commands.executeCommand('mintlifyAgent.jobs.focus');
+      await waitFor('the view to draw both jobs', () => ids.every((id) => s.tree.isShown(id)));
+      const redrawn: string[] = [];
+      const listening = s.tree.onDidChangeTreeData((changed) => {
+        for (const node of changed === undefined ? [undefined] : Array.isArray(changed) ? changed : [changed]) {
+          redrawn.push(node && 'tracked' in node ? node.tracked.id : 'the whole list');
+        }
+      });
+      try {
+        const checkedAt = new Date(Date.now() + 60_000).toISOString();
+        // One write that touches both jobs, as a merged read of another window's file does.
+        await s.sync.update((state) => ids.forEach((id) => applyJobChange(state, PROJECT, id, { fields: { checkedAt } }, s.sync.store.clock)));
+        await waitFor('both jobs to show the change', () => ids.every((id) => s.store.get(id)?.checkedAt === checkedAt));
+      } finally {
+        listening.dispose();
+        await vscode.commands.executeCommand('workbench.action.closeSidebar');
+      }
+      // Other jobs of earlier tests may be redrawn meanwhile; these two are, one row each, and the list is not.
+      assert.deepEqual(redrawn.filter((id) => !id.startsWith('job_') || ids.includes(id)).sort(), [...ids].sort());
+    });
+
+    it('Stop Tracking from the palette (or from a row that handed over no job) asks which job', async () => {
+      const [stay, go] = [sim.addJob(PROJECT, { status: 'completed' }).id, sim.addJob(PROJECT, { status: 'completed' }).id];
+      for (const id of [stay, go]) {
+        user.type(id);
+        await vscode.commands.executeCommand('mintlifyAgent.trackJob');
+      }
+      let offered: readonly vscode.QuickPickItem[] = [];
+      user.pick((items) => ((offered = items), items.find((i) => i.detail === go)));
+      await vscode.commands.executeCommand('mintlifyAgent.stopTracking');
+      assert.ok(!offered.some((i) => /Enter another job ID/.test(i.label)), 'only tracked jobs can be stopped');
+      assert.equal(s.store.get(go), undefined);
+      assert.ok(s.store.get(stay));
     });
   });
 

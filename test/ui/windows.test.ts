@@ -50,6 +50,29 @@ describe('several windows on one project (UI)', function () {
     await wb.pressEnterAndWaitForClose();
   }
 
+  /** The shared store's folder (src/sync/) in the server's user data, once a window made it. */
+  function storeFolder(): string | undefined {
+    const globalStorage = path.join(session!.userDataDir, 'User', 'globalStorage');
+    return fs.readdirSync(globalStorage).map((name) => path.join(globalStorage, name, 'sync')).find((dir) => fs.existsSync(dir));
+  }
+
+  /** What each window's store file says of a job, for a failure's message. */
+  function storeSays(id: string): string {
+    const folder = storeFolder();
+    if (!folder) return 'no store folder';
+    return fs
+      .readdirSync(folder)
+      .map((name) => {
+        try {
+          const file = JSON.parse(fs.readFileSync(path.join(folder, name), 'utf8')) as { presence?: unknown; state?: { jobs?: Record<string, Record<string, { tracked?: unknown }>> } };
+          return `${name}: ${JSON.stringify({ presence: file.presence, tracked: file.state?.jobs?.[PROJECT]?.[id]?.tracked })}`;
+        } catch (error) {
+          return `${name}: ${String(error)}`;
+        }
+      })
+      .join('; ');
+  }
+
   /** The GETs of one job that reached the simulator, oldest first. */
   const getsOf = (id: string) => sim.requests.filter((r) => r.method === 'GET' && r.segments.at(-1) === id);
 
@@ -102,7 +125,13 @@ describe('several windows on one project (UI)', function () {
     const row = rows(a).filter({ hasText: dropped });
     await row.click({ button: 'right', timeout: TIMEOUTS.ui });
     await a.page.locator('.context-view .action-item').filter({ hasText: 'Stop Tracking' }).click({ timeout: TIMEOUTS.ui });
-    await rows(b).filter({ hasText: dropped }).waitFor({ state: 'detached', timeout: TIMEOUTS.ui });
+    await row.waitFor({ state: 'detached', timeout: TIMEOUTS.ui });
+    await rows(b)
+      .filter({ hasText: dropped })
+      .waitFor({ state: 'detached', timeout: TIMEOUTS.ui })
+      .catch(async (error: unknown) => {
+        throw new Error(`${String(error)}\nA shows ${JSON.stringify(await rows(a).allInnerTexts())}; the store says of ${dropped}: ${storeSays(dropped)}`);
+      });
     droppedAt = Date.now();
     assert.equal(await rows(b).filter({ hasText: kept }).count(), 1, 'B still has its own job');
   });
@@ -186,9 +215,8 @@ describe('several windows on one project (UI)', function () {
   });
 
   it('6. a damaged store file is set aside with a warning and the extension still starts', async () => {
-    const globalStorage = path.join(session!.userDataDir, 'User', 'globalStorage');
-    const folder = fs.readdirSync(globalStorage).map((name) => path.join(globalStorage, name, 'sync')).find((dir) => fs.existsSync(dir));
-    assert.ok(folder, `the shared store folder under ${globalStorage}`);
+    const folder = storeFolder();
+    assert.ok(folder, 'the shared store folder under the user data');
     fs.writeFileSync(path.join(folder, 'w-damaged.json'), '{"format":1,"presence":{"window":');
     loads.push('A');
     await a.page.reload({ waitUntil: 'domcontentloaded' });
