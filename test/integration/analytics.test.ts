@@ -285,7 +285,7 @@ describe('visitor analytics', function () {
     sim.clearRequests();
     user.saveAs(vscode.Uri.file(file));
     await webview.click('#export-csv');
-    const done = await webview.expect('#export-status', /^Exported /, 30_000);
+    const done = await webview.expect('#export-status', /^Exported .* to visitors\.csv with /, 30_000);
     const pages = visitorRequests(sim);
     assert.equal(pages.length, Math.ceil(truth.visitors.length / 250));
     assert.match(done, new RegExp(`with ${pages.length} requests\\.$`));

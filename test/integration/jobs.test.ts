@@ -311,10 +311,12 @@ describe('agent jobs', function () {
   describe('finish notifications', () => {
     async function finish(outcome: 'noChanges' | 'fail' | 'pr', notify: string) {
       await vscode.workspace.getConfiguration('mintlifyAgent').update('jobs.notify', notify, vscode.ConfigurationTarget.Global);
-      const job = sim.addJob(PROJECT, { outcome, activeForMs: 300 });
+      const job = sim.addJob(PROJECT, { outcome, activeForMs: 1_500 });
       user.answerMessage = () => undefined;
       user.type(job.id);
       await vscode.commands.executeCommand('mintlifyAgent.trackJob');
+      // Seen active, so its finish is a change the poller sees (a job already finished when tracked notifies nothing).
+      assert.ok(s.tracker.poller.isWatching(job.id), 'tracked while active');
       await waitFor('the job to finish', () => !s.tracker.poller.isWatching(job.id));
       await vscode.commands.executeCommand('mintlifyAgent.stopTracking', job.id);
       return user.messages.filter((m) => /^Agent job/.test(m.message));

@@ -171,6 +171,8 @@ describe('analytics panel and the readers snapshot', function () {
     await webview.select('#metric', 'views');
     await waitFor('the views request', () => endpoint(sim, 'views').length === 1);
     await settled(p);
+    // The loading screen already names the metric over the old rows: wait for the loaded one.
+    await webview.expect('#status', /^Fetched at/);
     assert.deepEqual(endpoint(sim, 'views')[0]?.query, { dateFrom: now.key.dateFrom, dateTo: now.key.dateTo, limit: '50', offset: '0' });
     await webview.expect('#metric-name', /^View events$/);
     await webview.expect('#table-caption', /^View events per page path$/);

@@ -144,7 +144,7 @@ describe('the first-run walkthrough (UI)', function () {
     await openDocsPage();
     await wb.runCommand('Mintlify: Ask the Agent About This…');
     // Whatever it asks next (a prompt box), the person changes their mind: nothing is sent.
-    await wb.quickInput.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    await wb.waitForQuickInput('Ask the Agent About This');
     await wb.page.keyboard.press('Escape');
     await expectTicked('askAboutPage', true);
   });
