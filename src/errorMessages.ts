@@ -140,6 +140,14 @@ export function actionLabel(action: FailureAction, l10n: L10n): string {
   }
 }
 
+/**
+ * A 429 one window received holds every window back (src/sync/gatedClient.ts): the call fails
+ * unsent, and this says why, with the wait worded as the failure table words it.
+ */
+export function sharedWaitMessage(ms: number, l10n: L10n): string {
+  return l10n.t('The Mintlify API asked to wait (429): no request is sent from any window before the wait is over. {0}', tryAgainIn(ms, l10n));
+}
+
 /** "Try again in 42 s.": one whole sentence per unit, so a translation can order it freely. */
 function tryAgainIn(ms: number, l10n: L10n): string {
   const wait = splitWait(ms);

@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import * as vscode from 'vscode';
 import { type GitApi, type GitChange, type GitRemote, type GitRepository, GitStatus, gitReason } from './gitApi';
-import { BoundedRunError, runBounded } from './bounded';
+import { BoundedRunError, runBounded } from '../util/bounded';
 import { sameRepository } from './remoteUrl';
 
 /** A reason the review or checkout cannot go on, with the buttons that help (command ids or labels). */

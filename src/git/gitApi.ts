@@ -53,7 +53,7 @@ export interface GitRepository {
   /**
    * `cancellationToken` is not in git.d.ts's FetchOptions, but the Git extension hands the options
    * to its git runner, which kills the fetch when the token fires (VS Code 1.100); where it does not,
-   * the caller's deadline still answers (src/git/bounded.ts).
+   * the caller's deadline still answers (src/util/bounded.ts).
    */
   fetch(options?: { remote?: string; ref?: string; cancellationToken?: vscode.CancellationToken }): Promise<void>;
   getCommit(ref: string): Promise<{ hash: string }>;

@@ -4,15 +4,14 @@
 // transport and the ledger stays here.
 import * as vscode from 'vscode';
 import { ApiError, type ApiClient } from '../api';
+import { sharedWaitMessage } from '../errorMessages';
 import type { Family } from './ledger';
 
 export function gateClient(api: ApiClient, waitMs: (family: Family) => number): ApiClient {
   const gate = (family: Family) => {
     const wait = waitMs(family);
     if (wait <= 0) return;
-    const seconds = Math.ceil(wait / 1000);
-    const message = vscode.l10n.t('The Mintlify API asked to wait (429): no request is sent for {0} s more, from any window.', seconds);
-    throw new ApiError('rateLimited', message, { retryAfterMs: wait });
+    throw new ApiError('rateLimited', sharedWaitMessage(wait, vscode.l10n), { retryAfterMs: wait });
   };
   return {
     getJob: async (...args) => (gate('agent'), api.getJob(...args)),

@@ -5,6 +5,7 @@
 // during activate() but setting up: the first read starts right after.
 import * as vscode from 'vscode';
 import type { RequestLogEntry } from '../api';
+import { runBounded } from '../util/bounded';
 import { Disposable } from '../util/lifecycle';
 import { BEAT_MS } from './lease';
 import {
@@ -40,12 +41,9 @@ const DEFAULT_429_WAIT_MS = 60_000;
  */
 const FS_DEADLINE_MS = 5_000;
 
+/** A VS Code Thenable cannot be aborted: the deadline answers the caller, the operation is left to settle. */
 function bounded<T>(operation: Thenable<T>, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${FS_DEADLINE_MS} ms`)), FS_DEADLINE_MS);
-  });
-  return Promise.race([Promise.resolve(operation), deadline]).finally(() => clearTimeout(timer));
+  return runBounded(() => Promise.resolve(operation), { timeoutMs: FS_DEADLINE_MS, what });
 }
 
 function vscodeSyncFs(dir: vscode.Uri): SyncFs {

@@ -1,12 +1,13 @@
-// The deadline and Cancel behind Review Changes' fetch: real git fetching from a remote that
-// accepts the connection and never answers (a local TCP server), and the runner's own rules.
+// The deadline and Cancel behind Review Changes' fetch and the shared store's file operations: real
+// git fetching from a remote that accepts the connection and never answers (a local TCP server), and
+// the runner's own rules.
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BoundedRunError, runBounded } from '../../src/git/bounded';
+import { BoundedRunError, runBounded } from '../../src/util/bounded';
 
 /** A "git daemon" that takes the connection and the request, and says nothing. */
 async function silentRemote(): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
@@ -98,6 +99,22 @@ describe('bounded git fetch', function () {
     fire?.();
     answer?.('too late');
     await assert.rejects(run, (error: unknown) => error instanceof BoundedRunError && error.reason === 'timeout' && error.timeoutMs === 5_000);
+  });
+
+  it('names what ran when told, so a stuck file operation reads plainly in the log (fake timers)', async () => {
+    let fire: (() => void) | undefined;
+    const timers = { setTimeout: (callback: () => void) => ((fire = callback), 1), clearTimeout: () => undefined };
+    // Like a VS Code Thenable: it never settles and has no way to be aborted.
+    const stuck = runBounded(() => new Promise<Uint8Array>(() => undefined), { timeoutMs: 5_000, what: 'reading w-x.json', timers });
+    fire?.();
+    await assert.rejects(stuck, (error: unknown) => error instanceof BoundedRunError && error.reason === 'timeout' && error.message === 'reading w-x.json took longer than 5000 ms');
+    await assert.rejects(
+      runBounded(async () => 'never run', { timeoutMs: 5_000, what: 'renaming w-x.json', signal: AbortSignal.abort() }),
+      (error: unknown) => error instanceof BoundedRunError && error.message === 'renaming w-x.json was cancelled',
+    );
+    const unnamed = runBounded(() => new Promise(() => undefined), { timeoutMs: 5_000, timers });
+    fire?.();
+    await assert.rejects(unnamed, { message: 'Did not finish within 5000 ms.' });
   });
 });
 

@@ -1,7 +1,7 @@
 // The one table from failure to what the user sees: every ApiError kind in every context.
 import assert from 'node:assert/strict';
 import { ApiError, checkBaseUrl, checkId, checkVisitorsQuery, type ApiErrorKind, type Reached } from '../../src/api';
-import { FAILURE_CONTEXTS, FAILURE_KINDS, type FailureAction, failureView } from '../../src/errorMessages';
+import { FAILURE_CONTEXTS, FAILURE_KINDS, type FailureAction, failureView, sharedWaitMessage } from '../../src/errorMessages';
 import { l10n } from '../support/l10n';
 
 
@@ -131,6 +131,13 @@ describe('failure table', () => {
     assert.match(url, /^Reading the job failed: The API base URL "http:\/\/example\.com" cannot be used: .* Fix "mintlifyAgent\.apiBaseUrl" in your user settings\. Nothing was sent\.$/);
     const broken = failureView(new ApiError('invalidResponse', 'english for the log', { status: 200, subject: 'visitors[3].human' }), 'analytics', l10n).message;
     assert.match(broken, /unexpected answer: visitors\[3\]\.human is not what the API promises/);
+  });
+
+  it('a 429 held for every window says so, with the wait worded as the table words it', () => {
+    assert.equal(sharedWaitMessage(42_000, l10n), 'The Mintlify API asked to wait (429): no request is sent from any window before the wait is over. Try again in 42 s.');
+    // An hour's wait reads in hours, not as 3600 seconds.
+    assert.match(sharedWaitMessage(3_600_000, l10n), /from any window .* Try again in 1 h\.$/);
+    assert.match(failureView(new ApiError('rateLimited', sharedWaitMessage(42_000, l10n), { retryAfterMs: 42_000 }), 'readJob', l10n).message, /Try again in 42 s\./);
   });
 
   it('something that is not an ApiError still reads as a failure with the log', () => {

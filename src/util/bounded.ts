@@ -1,7 +1,8 @@
 // A deadline and a Cancel for work that could otherwise wait forever: a git fetch stuck on a
-// credential prompt or a remote that never answers. The work gets an AbortSignal that fires on
-// either, so it can stop its process; the caller is answered at the deadline even if the work
-// ignores the signal. No vscode import: unit-tested directly.
+// credential prompt or a remote that never answers, a file operation on the shared store that never
+// settles. The work gets an AbortSignal that fires on either, so it can stop its process; the caller
+// is answered at the deadline even if the work ignores the signal (a VS Code Thenable cannot be
+// aborted at all). No vscode import: unit-tested directly.
 
 export class BoundedRunError extends Error {
   override readonly name = 'BoundedRunError';
@@ -9,8 +10,14 @@ export class BoundedRunError extends Error {
     /** `timeout`: the deadline passed; `cancelled`: the user (or the caller's signal) stopped it. */
     readonly reason: 'timeout' | 'cancelled',
     readonly timeoutMs: number,
+    /** What ran, for the log: "reading w-1.json" gives "reading w-1.json took longer than 5000 ms". */
+    what?: string,
   ) {
-    super(reason === 'timeout' ? `Did not finish within ${timeoutMs} ms.` : 'Cancelled.');
+    super(
+      what === undefined
+        ? reason === 'timeout' ? `Did not finish within ${timeoutMs} ms.` : 'Cancelled.'
+        : reason === 'timeout' ? `${what} took longer than ${timeoutMs} ms` : `${what} was cancelled`,
+    );
   }
 }
 
@@ -27,9 +34,9 @@ const realTimers: BoundedTimers = {
 /** Runs `work` until it settles, `timeoutMs` passes, or `signal` aborts, whichever comes first. */
 export function runBounded<T>(
   work: (signal: AbortSignal) => Promise<T>,
-  { timeoutMs, signal, timers = realTimers }: { timeoutMs: number; signal?: AbortSignal; timers?: BoundedTimers },
+  { timeoutMs, signal, what, timers = realTimers }: { timeoutMs: number; signal?: AbortSignal; what?: string; timers?: BoundedTimers },
 ): Promise<T> {
-  if (signal?.aborted) return Promise.reject(new BoundedRunError('cancelled', timeoutMs));
+  if (signal?.aborted) return Promise.reject(new BoundedRunError('cancelled', timeoutMs, what));
   const inner = new AbortController();
   return new Promise<T>((resolve, reject) => {
     let settled = false;
@@ -43,7 +50,7 @@ export function runBounded<T>(
     const stop = (reason: 'timeout' | 'cancelled') =>
       finish(() => {
         inner.abort();
-        reject(new BoundedRunError(reason, timeoutMs));
+        reject(new BoundedRunError(reason, timeoutMs, what));
       });
     const onAbort = () => stop('cancelled');
     const timer = timers.setTimeout(() => stop('timeout'), timeoutMs);
