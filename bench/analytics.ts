@@ -2,7 +2,8 @@
 // VisitorsPager and fetchAllVisitors, the real ApiClient and the real simulator (real time, with a
 // fixed answer latency). Requests are counted by the simulator.
 import { createApiClient, type ApiClient } from '../src/api';
-import { localToday, resolvePreset, type ResolvedRange } from '../src/analytics/dateRange';
+import { resolvePreset, type ResolvedRange } from '../src/analytics/dateRange';
+import { localToday } from '../src/util/days';
 import { EXPORT_PAGE_SIZE, fetchAllVisitors, VisitorsPager, type PageKey } from '../src/analytics/visitorsQuery';
 import { fetcherFor } from '../src/analytics/metric';
 import { PanelPages, SnapshotReuse, snapshotKeyOf } from '../src/analytics/snapshotReuse';

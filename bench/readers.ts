@@ -3,7 +3,8 @@
 // simulator (requests counted by the simulator), on a simulated clock (a page every 72 s). The time
 // from opening a page to its status-bar figure is measured in the VS Code host (host/entry.ts).
 import { createApiClient } from '../src/api';
-import { localToday, resolvePreset } from '../src/analytics/dateRange';
+import { resolvePreset } from '../src/analytics/dateRange';
+import { localToday } from '../src/util/days';
 import { DEFAULT_MAX_PAGES, fetchSnapshot, readersOf, SNAPSHOT_PAGE_SIZE, SnapshotStore, type SnapshotKey } from '../src/analytics/visitorsSnapshot';
 import { l10n } from '../test/support/l10n';
 import { startSimulator } from '../test/simulator/server';

@@ -2,7 +2,7 @@
 // fetched (a full-range fetch through the readers' snapshot cache), and the CompareView the webview
 // shows for the rows on screen. No vscode import.
 import type { CompareView, LoadedData } from '../shared/protocol';
-import { addDays } from './dateRange';
+import { addDays } from '../util/days';
 import { changeLabel, changeRank, compareRows, compareTotals, previousPeriod } from './periodCompare';
 
 export interface PreviousRows {

@@ -8,17 +8,15 @@
 // "today" follows the user's clock, the day boundaries follow the platform's, and two people in
 // different time zones who pick the same days get the same numbers.
 //
-// Day arithmetic runs on UTC dates so that a daylight-saving change can never shift a day.
+// Day arithmetic (src/util/days.ts) runs on UTC dates so that a daylight-saving change can never shift a day.
 import { parseApiDate } from '../api/inputs';
+import { addDays, type Day } from '../util/days';
 // vscode for its types only (erased, nothing at run time): the import is also how `npm run l10n`
 // knows the l10n.t calls below are vscode's and puts their strings in the bundle.
 import type * as vscode from 'vscode';
 import type { PresetId, RangeSelection } from '../shared/protocol';
 
 type L10n = Pick<typeof vscode.l10n, 't'>;
-
-/** A calendar day, `YYYY-MM-DD`. */
-export type Day = string;
 
 export interface ResolvedRange {
   /** First day, inclusive; undefined for All time. */
@@ -37,25 +35,10 @@ export type RangeResult = { ok: true; range: ResolvedRange } | { ok: false; mess
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** Today on the user's clock. */
-export function localToday(now: Date = new Date()): Day {
-  return formatDay(now.getFullYear(), now.getMonth() + 1, now.getDate());
-}
-
 /** The day itself when `text` is a real calendar day `YYYY-MM-DD`, else undefined (2025-02-30 is not). */
 export function parseDay(text: string): Day | undefined {
   // The API layer already knows real days; years below 1000 are typos here (no analytics predate them).
   return DAY.test(text) && parseApiDate(text) !== undefined && Number(text.slice(0, 4)) >= 1000 ? text : undefined;
-}
-
-export function addDays(day: Day, days: number): Day {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(y, m - 1, d + days));
-  return formatDay(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate());
-}
-
-function formatDay(year: number, month: number, day: number): Day {
-  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
 /** The presets' names as the panel and the export pick list show them. */

@@ -16,7 +16,8 @@ import {
   type WebviewMessage,
 } from '../shared/protocol';
 import { Comparison, type FetchPrevious } from './comparison';
-import { localToday, resolveRange, type Day, type RangeResult } from './dateRange';
+import { type Day, localToday } from '../util/days';
+import { resolveRange, type RangeResult } from './dateRange';
 import type { ExportRequest } from './export';
 import type { L10n } from '../errorMessages';
 import { loadFailureView, noProjectSetup, rateLimitMessage } from './loadFailure';

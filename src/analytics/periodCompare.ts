@@ -2,7 +2,7 @@
 // changed against it. The previous period's rows come from a readers snapshot of that range (one
 // full-range fetch, src/analytics/visitorsSnapshot.ts), so a path absent there had no visitors then.
 // No vscode import: unit-tested directly. The panel and its webview are not wired to it yet.
-import { addDays, type Day } from './dateRange';
+import { addDays, type Day, daysBetween } from '../util/days';
 
 /** Above this many requests the user is told the count before the previous period is fetched. */
 export const CONFIRM_ABOVE_REQUESTS = 4;
@@ -19,7 +19,7 @@ export type Change =
 export function previousPeriod(range: { dateFrom: string | undefined; dateTo: string | undefined }): { dateFrom: Day; dateTo: Day } | undefined {
   const { dateFrom, dateTo } = range;
   if (!dateFrom || !dateTo) return undefined;
-  const days = Math.round((Date.parse(`${dateTo}T00:00:00Z`) - Date.parse(`${dateFrom}T00:00:00Z`)) / 86_400_000);
+  const days = daysBetween(dateFrom, dateTo);
   if (!(days > 0)) return undefined;
   return { dateFrom: addDays(dateFrom, -days), dateTo: dateFrom };
 }

@@ -11,7 +11,8 @@ import { EXTENSION_COMMANDS, PRESETS, type ExportStatus, type PresetId } from '.
 import type { Ui } from '../ui';
 import type { CommandRegistrar } from '../util/lazyFeature';
 import { AnalyticsPanel, type AnalyticsPanelDeps } from './analyticsPanel';
-import { daysLabel, localToday, presetLabels, resolvePreset } from './dateRange';
+import { localToday } from '../util/days';
+import { daysLabel, presetLabels, resolvePreset } from './dateRange';
 import { VisitorsExporter } from './export';
 import type { SnapshotKey, VisitorsSnapshot } from './visitorsSnapshot';
 import type { FetchPrevious } from './comparison';

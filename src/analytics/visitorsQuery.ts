@@ -7,7 +7,7 @@ import type { CallOptions } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { VisitorsQuery } from '../api/inputs';
 import type { VisitorRow, VisitorsPage, VisitorTotals } from '../api/schemas';
-import { localToday } from './dateRange';
+import { localToday } from '../util/days';
 
 /** ApiClient.getVisitors, or a fake of it. */
 export type FetchVisitors = (projectId: string, query: VisitorsQuery, options: CallOptions) => Promise<VisitorsPage>;

@@ -19,12 +19,7 @@ export function docCandidates(path: string): string[] | undefined {
   const segments: string[] = [];
   for (const raw of withoutQuery.split('/')) {
     if (!raw) continue;
-    let segment: string;
-    try {
-      segment = decodeURIComponent(raw);
-    } catch {
-      segment = raw; // a lone `%` is a character like any other
-    }
+    const segment = decodeSegment(raw);
     // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
     if (segment === '.' || segment === '..' || /[\\/:\u0000-\u001f]/.test(segment)) return undefined;
     segments.push(segment);
@@ -80,8 +75,42 @@ function isInside(path: string, folder: string): boolean {
   return folder === '/' ? path.startsWith('/') && path !== '/' : path.startsWith(`${folder}/`);
 }
 
-/** A site path in one form for keys and comparisons: no query, fragment or trailing slash. */
-export function normalizeSitePath(path: string): string {
-  const bare = (path.split(/[?#]/, 1)[0] ?? '').replace(/\/+$/, '');
+/**
+ * A page as the API names it, in one form for keys and comparisons: the decoded site path with a
+ * leading slash and no trailing slash or surrounding spaces. The API names a page by its site path
+ * (`/quickstart`, already decoded: a `?`, `#` or `%` in it is part of the page's name, as in the
+ * simulator's `/guides/a b?c#d`) or, in `pageUrl` and sometimes a feedback `path`, by its full URL
+ * (`https://docs.acme.dev/quickstart/?ref=nav`), whose query and fragment are dropped and whose
+ * path is percent-decoded.
+ */
+export function normalizeSitePath(value: string): string {
+  const text = value.trim();
+  const url = /^https?:\/\//i.test(text) ? parseUrl(text) : undefined;
+  return rooted(url ? decodeSegments(url.pathname) : text);
+}
+
+/** `path` with one leading slash and no trailing one (`/` itself stays). */
+function rooted(path: string): string {
+  const bare = path.replace(/\/+$/, '');
   return bare.startsWith('/') ? bare || '/' : `/${bare}`;
+}
+
+function parseUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined; // not a URL after all: read as a path
+  }
+}
+
+function decodeSegments(path: string): string {
+  return path.split('/').map(decodeSegment).join('/');
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment; // a lone `%` is a character like any other
+  }
 }

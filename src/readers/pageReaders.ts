@@ -8,7 +8,8 @@
 import * as vscode from 'vscode';
 import { isApiError, type ApiClient } from '../api';
 import type { Settings } from '../config';
-import { localToday, resolvePreset, type ResolvedRange } from '../analytics/dateRange';
+import { resolvePreset, type ResolvedRange } from '../analytics/dateRange';
+import { localToday } from '../util/days';
 import type { Logger } from '../log';
 import { PRESETS, type PresetId } from '../shared/protocol';
 import { BACKGROUND_CEILING } from '../sync/ledger';

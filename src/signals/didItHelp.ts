@@ -8,13 +8,13 @@
 // - unanswered questions: at least MIN_QUESTIONS questions asked on the page in each window;
 // - searches it addressed: at least MIN_SEARCHES searches of those terms in each window.
 // Below a threshold the answer is "not enough data yet", never a number.
+import { addDays, daysBetween, utcDay } from '../util/days';
 
 export const MIN_DAYS_AFTER = 7;
 export const WINDOW_DAYS = 28;
 export const MIN_VOTES = 20;
 export const MIN_QUESTIONS = 10;
 export const MIN_SEARCHES = 20;
-const DAY_MS = 86_400_000;
 
 export interface WindowCounts {
   votesUp: number;
@@ -36,12 +36,11 @@ export interface Windows {
 
 /** The comparison windows, or undefined while fewer than MIN_DAYS_AFTER whole days have passed. */
 export function comparisonWindows(changedAt: number, now: number): Windows | undefined {
-  const changeDay = Math.floor(changedAt / DAY_MS) + 1; // the first whole day after the change
-  const today = Math.floor(now / DAY_MS); // today is not over: not counted
-  const days = Math.min(WINDOW_DAYS, today - changeDay);
+  const changeDay = utcDay(changedAt); // a part day: in neither window
+  const firstAfter = addDays(changeDay, 1); // the first whole day after the change
+  const days = Math.min(WINDOW_DAYS, daysBetween(firstAfter, utcDay(now))); // today is not over: not counted
   if (days < MIN_DAYS_AFTER) return undefined;
-  const day = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
-  return { before: { dateFrom: day(changeDay - 1 - days), dateTo: day(changeDay - 1) }, after: { dateFrom: day(changeDay), dateTo: day(changeDay + days) }, days };
+  return { before: { dateFrom: addDays(changeDay, -days), dateTo: changeDay }, after: { dateFrom: firstAfter, dateTo: addDays(firstAfter, days) }, days };
 }
 
 /** What the comparison counts from: the merge of the job's branch where git shows one, else the job's finish. */

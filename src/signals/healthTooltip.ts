@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { formatCount } from '../readers/readersText';
 import { commandLink } from '../util/commandLink';
+import { addDays } from '../util/days';
 import type { PageHealth } from './signalsModel';
 import type { KeptText, SignalsSnapshot } from './snapshot';
 
@@ -18,7 +19,7 @@ export function appendPageHealth(md: vscode.MarkdownString, health: PageHealth, 
     md.appendMarkdown('  \n');
   };
   md.appendMarkdown(`**${vscode.l10n.t('Reader signals')}** · `);
-  md.appendText(vscode.l10n.t('{0} to {1}', snapshot.range.dateFrom, lastDay(snapshot.range.dateTo)));
+  md.appendText(vscode.l10n.t('{0} to {1}', snapshot.range.dateFrom, addDays(snapshot.range.dateTo, -1)));
   md.appendMarkdown('\n\n');
   if (health.views) line(vscode.l10n.t('View events: {0} human, {1} AI', fmt(health.views.human), fmt(health.views.ai)));
   else if (health.viewsBelow !== undefined) line(vscode.l10n.t('View events: fewer than {0} (not among the {1} most viewed pages)', fmt(health.viewsBelow), fmt(snapshot.views.length)));
@@ -55,9 +56,3 @@ function quoteLine(md: vscode.MarkdownString, kept: KeptText): void {
   md.appendMarkdown('\n\n');
 }
 
-/** The last day a `dateTo` (exclusive) covers. */
-function lastDay(dateTo: string): string {
-  const day = new Date(`${dateTo}T00:00:00Z`);
-  day.setUTCDate(day.getUTCDate() - 1);
-  return day.toISOString().slice(0, 10);
-}

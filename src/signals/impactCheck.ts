@@ -4,7 +4,7 @@
 // requests per window. Pure: no vscode; the API is passed in.
 import type { SignalsApi } from '../api/signalsApi';
 import type { WindowCounts } from './didItHelp';
-import { sitePathOfUrl } from './sitePathOfUrl';
+import { normalizeSitePath } from '../docs/sitePaths';
 import { PAGE_SIZE, SEARCH_PAGES } from './snapshot';
 
 export async function countWindow(
@@ -19,7 +19,7 @@ export async function countWindow(
     const page = await api.getFeedback(projectId, { ...window, source: 'contextual', limit: PAGE_SIZE.feedback, ...(cursor && { cursor }) }, { signal });
     counts.requests++;
     for (const item of page.feedback) {
-      if (sitePathOfUrl(item.path) !== target.path || item.helpful === undefined) continue;
+      if (normalizeSitePath(item.path) !== target.path || item.helpful === undefined) continue;
       if (item.helpful) counts.votesUp++;
       else counts.votesDown++;
     }
@@ -30,7 +30,7 @@ export async function countWindow(
     const page = await api.getAssistant(projectId, { ...window, limit: PAGE_SIZE.assistant, ...(cursor && { cursor }) }, { signal });
     counts.requests++;
     for (const turn of page.conversations) {
-      if (!turn.pageUrl || sitePathOfUrl(turn.pageUrl) !== target.path) continue;
+      if (!turn.pageUrl || normalizeSitePath(turn.pageUrl) !== target.path) continue;
       counts.questions++;
       if (turn.resolutionStatus === 'unanswered') counts.unanswered++;
     }

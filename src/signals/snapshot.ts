@@ -9,11 +9,11 @@
 //   views              ceil(pages / 250), at most VIEW_PAGES (the 1,000 most viewed pages)
 // Gaps worth a writer's time are among the most searched terms and the most read pages, so the
 // depth limits cut the long tail, never the top; the snapshot says when it did.
-import { addDays, localToday } from '../analytics/dateRange';
+import { addDays, localToday } from '../util/days';
 import type { ApiError } from '../api/errors';
 import type { SignalsApi } from '../api/signalsApi';
 import type { FeedbackByPageRow } from '../api/signalsSchemas';
-import { sitePathOfUrl } from './sitePathOfUrl';
+import { normalizeSitePath } from '../docs/sitePaths';
 
 /** The range every signal covers: the last 30 days, today included. */
 const RANGE_DAYS = 30;
@@ -144,7 +144,7 @@ export async function fetchSnapshot(api: SignalsApi, projectId: string, range: S
     const page = await request(() => api.getFeedback(projectId, { ...dates, status: 'pending', limit: PAGE_SIZE.feedback, ...(cursor && { cursor }) }, { signal }));
     pendingItems += page.feedback.length;
     for (const item of page.feedback) {
-      if (item.comment?.trim()) pending.push({ id: item.id, path: sitePathOfUrl(item.path), comment: keep(item.comment), createdAt: item.createdAt ?? undefined, source: item.source });
+      if (item.comment?.trim()) pending.push({ id: item.id, path: normalizeSitePath(item.path), comment: keep(item.comment), createdAt: item.createdAt ?? undefined, source: item.source });
     }
     cursor = page.nextCursor ?? undefined;
     if (!cursor || page.feedback.length === 0) break;
@@ -161,7 +161,7 @@ export async function fetchSnapshot(api: SignalsApi, projectId: string, range: S
         id: turn.id,
         timestamp: turn.timestamp,
         query: keep(turn.query),
-        path: turn.pageUrl ? sitePathOfUrl(turn.pageUrl) : undefined,
+        path: turn.pageUrl ? normalizeSitePath(turn.pageUrl) : undefined,
         category: turn.queryCategory ?? undefined,
       });
     }
@@ -180,7 +180,7 @@ export async function fetchSnapshot(api: SignalsApi, projectId: string, range: S
         searchQuery: row.searchQuery,
         hits: row.hits,
         ctr: row.ctr,
-        topClickedPage: row.topClickedPage ? sitePathOfUrl(row.topClickedPage) : null,
+        topClickedPage: row.topClickedPage ? normalizeSitePath(row.topClickedPage) : null,
         lastSearchedAt: row.lastSearchedAt,
       })),
     );
@@ -198,7 +198,7 @@ export async function fetchSnapshot(api: SignalsApi, projectId: string, range: S
     const offset = n * PAGE_SIZE.views;
     const page = await request(() => api.getViews(projectId, { ...dates, limit: PAGE_SIZE.views, offset }, { signal }));
     viewsTotals = page.totals;
-    views.push(...page.views.map((row) => ({ path: sitePathOfUrl(row.path), human: row.human, ai: row.ai, total: row.total })));
+    views.push(...page.views.map((row) => ({ path: normalizeSitePath(row.path), human: row.human, ai: row.ai, total: row.total })));
     if (!page.hasMore || page.views.length === 0) {
       viewsComplete = true;
       break;
@@ -210,7 +210,7 @@ export async function fetchSnapshot(api: SignalsApi, projectId: string, range: S
     projectId,
     range,
     fetchedAt: new Date(options.now?.() ?? Date.now()).toISOString(),
-    byPage: byPage.feedback.map((row) => ({ ...row, path: sitePathOfUrl(row.path) })),
+    byPage: byPage.feedback.map((row) => ({ ...row, path: normalizeSitePath(row.path) })),
     byPageHasMore: byPage.hasMore,
     pending,
     questions,

@@ -79,6 +79,22 @@ describe('docs site paths', () => {
   it('normalizes site paths for comparison', () => {
     assert.equal(normalizeSitePath('/guides/'), '/guides');
     assert.equal(normalizeSitePath('/'), '/');
-    assert.equal(normalizeSitePath('quickstart?x=1'), '/quickstart');
+    assert.equal(normalizeSitePath(''), '/');
+    assert.equal(normalizeSitePath('guides/x'), '/guides/x');
+    assert.equal(normalizeSitePath(' /quickstart/ '), '/quickstart');
+    // The API's site paths are decoded names: a ? or # in one is part of the page's name, so the
+    // page /guides/a b?c#d is not taken for /guides/a b.
+    assert.equal(normalizeSitePath('/guides/a b?c#d'), '/guides/a b?c#d');
+    assert.equal(normalizeSitePath('/guides/100%-uptime/'), '/guides/100%-uptime');
+  });
+
+  it('reads a page from a full URL too (the API\'s pageUrl), decoded, without query or trailing slash', () => {
+    // Decoded after the query is cut: an encoded ? or # is part of the page's name.
+    assert.equal(normalizeSitePath('https://docs.acme.dev/guides/a%20b%3Fc%23d'), '/guides/a b?c#d');
+    assert.equal(normalizeSitePath('https://docs.acme.dev/quickstart/?utm_source=x#top'), '/quickstart');
+    assert.equal(normalizeSitePath('HTTP://docs.acme.dev/'), '/');
+    assert.equal(normalizeSitePath('https://docs.acme.dev/100%/x'), '/100%/x', 'a lone % stays a character');
+    // A URL and the site path of the same page give the same key, as the signals and the readers compare them.
+    assert.equal(normalizeSitePath('https://docs.acme.dev/guides/setup/?ref=nav'), normalizeSitePath('/guides/setup/'));
   });
 });

@@ -6,7 +6,6 @@ import { createApiClient, type ApiClient } from '../../src/api';
 import { comparisonWindows, compareWindows, MIN_VOTES, type WindowCounts } from '../../src/signals/didItHelp';
 import { buildEvidencePrompt, EVIDENCE_BEGIN, EVIDENCE_END, MAX_ITEMS, MAX_QUOTE, pageEvidence, quote, suggestedInstruction } from '../../src/signals/evidencePrompt';
 import { buildInbox, LOW_CTR, MIN_SEARCH_HITS, pageHealth } from '../../src/signals/signalsModel';
-import { sitePathOfUrl } from '../../src/signals/sitePathOfUrl';
 import { fetchSnapshot, minimumRequests, SEARCH_PAGES, SnapshotStopped, VIEW_PAGES, type SignalsSnapshot } from '../../src/signals/snapshot';
 import { HOSTILE_PAGE, HOSTILE_TEXTS, LARGE_SIGNALS } from '../simulator/signals';
 import { startSimulator, type Simulator } from '../simulator/server';
@@ -250,13 +249,5 @@ describe('reader signals', () => {
       const result = compareWindows(counts(0, 0, { searches: 40, searchClicks: 4 }), counts(0, 0, { searches: 40, searchClicks: 20 }), true);
       assert.deepEqual(result.searchClickRate, { kind: 'change', before: 0.1, after: 0.5, points: 40, better: true });
     });
-  });
-
-  it('reads a page from a path or a full URL, decoded, without a trailing slash', () => {
-    assert.equal(sitePathOfUrl('https://docs.acme.dev/guides/a%20b%3Fc%23d'), '/guides/a b?c#d');
-    assert.equal(sitePathOfUrl('https://docs.acme.dev/quickstart/'), '/quickstart');
-    assert.equal(sitePathOfUrl('/quickstart'), '/quickstart');
-    assert.equal(sitePathOfUrl('https://docs.acme.dev/'), '/');
-    assert.equal(sitePathOfUrl('guides/x'), '/guides/x');
   });
 });
