@@ -63,9 +63,7 @@ export async function measureReview(opts: { repoRoot: string; runs: number; log:
     await wb.runCommand('Mintlify: Set API Key');
     await wb.typeInto('Mintlify: Set API Key', DEMO_API_KEY);
     await wb.pressEnterAndWaitForClose();
-    await wb.runCommand('Mintlify: Track Job…');
-    await wb.typeInto('Track Agent Job', job.id);
-    await wb.pressEnterAndWaitForClose();
+    await wb.trackJob(job.id);
     const row = wb.treeRows('Agent Jobs').filter({ hasText: 'review here' });
     await expectVisible('the job, reviewable here', row);
     const times: number[] = [];

@@ -12,7 +12,7 @@ import { ensureCodeServer } from '../test/host/codeServer';
 import { startHost, type Host } from '../test/host/host';
 import { DEMO_API_KEY } from '../test/simulator/demo';
 import { DEFAULT_PROJECT, startSimulator } from '../test/simulator/server';
-import { TIMEOUTS, Workbench } from '../test/ui/workbench';
+import { Workbench } from '../test/ui/workbench';
 import { median } from './stats';
 import type { WindowsResult } from './windows';
 
@@ -63,9 +63,7 @@ export async function measurePropagationInVsCode(opts: { repoRoot: string; chang
     });
     const a = new Workbench(host.page, scratch);
     await a.signInToMintlify(DEMO_API_KEY);
-    const bPage = await host.page.context().newPage();
-    await bPage.goto(host.url, { waitUntil: 'domcontentloaded', timeout: TIMEOUTS.poll });
-    const b = new Workbench(bPage, scratch);
+    const b = await a.openWindow(host.url);
     await b.signInToMintlify(DEMO_API_KEY);
     const times: number[] = [];
     for (let i = 1; i <= opts.changes; i++) {
@@ -73,9 +71,7 @@ export async function measurePropagationInVsCode(opts: { repoRoot: string; chang
       const id = sim.addJob(DEFAULT_PROJECT, { prompt: `Propagation ${i}`, activeForMs: 60 * 60_000 }).id;
       const inA = whenStatusCounts(a.page, i);
       const inB = whenStatusCounts(b.page, i);
-      await a.runCommand('Mintlify: Track Job…');
-      await a.typeInto('Track Agent Job', id);
-      await a.pressEnterAndWaitForClose();
+      await a.trackJob(id);
       const [shownInA, shownInB] = await Promise.all([inA, inB]);
       times.push(Math.max(0, shownInB - shownInA));
     }

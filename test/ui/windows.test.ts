@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Page } from 'playwright-core';
 import { DEMO_API_KEY } from '../simulator/demo';
 import type { Simulator } from '../simulator/server';
 import { loggedCalls } from './hostLogs';
@@ -36,18 +35,10 @@ describe('several windows on one project (UI)', function () {
 
   const rows = (wb: Workbench) => wb.treeRows('Agent Jobs');
 
-  async function openWindow(page: Page, name: string): Promise<Workbench> {
-    const wb = new Workbench(page, ARTIFACTS_DIR);
+  /** Another window beside A, counted in `loads` before its extension host starts. */
+  function openWindow(name: string): Promise<Workbench> {
     loads.push(name);
-    await page.goto(session!.url, { waitUntil: 'domcontentloaded', timeout: TIMEOUTS.poll });
-    await page.waitForSelector('.monaco-workbench', { timeout: TIMEOUTS.poll });
-    return wb;
-  }
-
-  async function track(wb: Workbench, id: string): Promise<void> {
-    await wb.runCommand('Mintlify: Track Job…');
-    await wb.typeInto('Track Agent Job', id);
-    await wb.pressEnterAndWaitForClose();
+    return a.openWindow(session!.url);
   }
 
   /** The shared store's folder (src/sync/) in the server's user data, once a window made it. */
@@ -112,14 +103,14 @@ describe('several windows on one project (UI)', function () {
     await a.runCommand('Mintlify: Set Project ID');
     await a.typeInto('Mintlify: Set Project ID', PROJECT);
     await a.pressEnterAndWaitForClose();
-    b = await openWindow(await a.page.context().newPage(), 'B');
+    b = await openWindow('B');
     await b.signInToMintlify(DEMO_API_KEY);
 
     dropped = sim.addJob(PROJECT, { prompt: 'Tracked in A, then dropped', activeForMs: 60 * 60_000 }).id;
     kept = sim.addJob(PROJECT, { prompt: 'Tracked in B and kept', activeForMs: 60 * 60_000 }).id;
-    await track(a, dropped);
+    await a.trackJob(dropped);
     await expectVisible('A\'s job in B, without a reload', rows(b).filter({ hasText: dropped }));
-    await track(b, kept);
+    await b.trackJob(kept);
     await expectVisible('B\'s job in A, without a reload', rows(a).filter({ hasText: kept }));
 
     const row = rows(a).filter({ hasText: dropped });
@@ -138,8 +129,7 @@ describe('several windows on one project (UI)', function () {
 
   it('2. after A reloads, both windows show exactly the jobs kept', async () => {
     loads.push('A');
-    await a.page.reload({ waitUntil: 'domcontentloaded' });
-    await a.page.waitForSelector('.monaco-workbench', { timeout: TIMEOUTS.poll });
+    await a.reload();
     await a.signInToMintlify(DEMO_API_KEY);
     await expectVisible('B\'s job in A after the reload', rows(a).filter({ hasText: kept }));
     assert.equal(await rows(a).filter({ hasText: dropped }).count(), 0, 'the job stopped in A stays stopped');
@@ -150,7 +140,7 @@ describe('several windows on one project (UI)', function () {
   });
 
   it('3. with three windows open, one window polls: no job is read twice within a steady interval', async () => {
-    c = await openWindow(await a.page.context().newPage(), 'C');
+    c = await openWindow('C');
     await c.signInToMintlify(DEMO_API_KEY);
     await expectVisible('the kept job in C', rows(c).filter({ hasText: kept }));
     const from = getsOf(kept).length;
@@ -188,7 +178,7 @@ describe('several windows on one project (UI)', function () {
       }
     }
     const late = sim.addJob(PROJECT, { prompt: 'Tracked just before the polling window closes', activeForMs: 60 * 60_000 }).id;
-    await track(a, late);
+    await a.trackJob(late);
     await expectVisible('the new job in B, the polling window', rows(b).filter({ hasText: late }));
     await waitForRead('A\'s read of the job it tracked, in A\'s log', late, (r) => r.host === hostOf('A'), TIMEOUTS.ui);
     // B polls: of the live windows it started first (A was reloaded since, C came later).
@@ -219,8 +209,7 @@ describe('several windows on one project (UI)', function () {
     assert.ok(folder, 'the shared store folder under the user data');
     fs.writeFileSync(path.join(folder, 'w-damaged.json'), '{"format":1,"presence":{"window":');
     loads.push('A');
-    await a.page.reload({ waitUntil: 'domcontentloaded' });
-    await a.page.waitForSelector('.monaco-workbench', { timeout: TIMEOUTS.poll });
+    await a.reload();
     await a.signInToMintlify(DEMO_API_KEY);
     // Its label is now the follow-up sent in step 4, the first prompt this extension saw.
     await expectVisible('the kept job in A after the reload', rows(a).filter({ hasText: 'Add one example' }));

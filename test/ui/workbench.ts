@@ -101,6 +101,30 @@ export class Workbench {
 
   // ---- What a person does -----------------------------------------------------------------------
 
+  /**
+   * Opens another window of this workbench at `url`: a new page of the same browser context (one
+   * profile, so one shared store), with its own extension host. Ready once the workbench shows.
+   */
+  async openWindow(url: string): Promise<Workbench> {
+    const page = await this.page.context().newPage();
+    await page.goto(url, { waitUntil: 'domcontentloaded', timeout: TIMEOUTS.poll });
+    await page.waitForSelector('.monaco-workbench', { timeout: TIMEOUTS.poll });
+    return new Workbench(page, this.screenshotDir);
+  }
+
+  /** Reloads this window (a new extension host) and waits for the workbench to show again. */
+  async reload(): Promise<void> {
+    await this.page.reload({ waitUntil: 'domcontentloaded' });
+    await this.page.waitForSelector('.monaco-workbench', { timeout: TIMEOUTS.poll });
+  }
+
+  /** Tracks an agent job by its ID from the command palette (Mintlify: Track Job…). */
+  async trackJob(id: string): Promise<void> {
+    await this.runCommand('Mintlify: Track Job…');
+    await this.typeInto('Track Agent Job', id);
+    await this.pressEnterAndWaitForClose();
+  }
+
   /** Clicks a view container's icon in the activity bar and waits for its title in the sidebar. */
   async openFromActivityBar(name: string): Promise<void> {
     await this.page.locator('.part.activitybar').getByRole('tab', { name, exact: true }).click({ timeout: TIMEOUTS.ui });
