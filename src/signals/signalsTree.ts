@@ -68,6 +68,7 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
     return this.currentDraw()?.inbox;
   }
 
+  /** Where a draw starts (the root, a group's children): checks the snapshot shown is still the kept one. */
   private currentDraw(): Draw | undefined {
     const snapshot = this.store.current();
     if (!snapshot) return undefined;
@@ -76,6 +77,11 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
     const projectId = this.options.projectId();
     this.draw = { snapshot, inbox: buildInbox(snapshot, { rankByAiShare }), rankByAiShare, jobs: indexSignalJobs(projectId ? this.links.all(projectId) : []) };
     return this.draw;
+  }
+
+  /** The draw a row came from: its rows read nothing again (the kept snapshot's check reads the project setting). */
+  private rowDraw(): Draw | undefined {
+    return this.draw ?? this.currentDraw();
   }
 
   getChildren(node?: SignalNode): SignalNode[] {
@@ -97,6 +103,7 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
 
   /** Everything a row shows but its tooltip, which VS Code asks for on hover (resolveTreeItem). */
   getTreeItem(node: SignalNode): vscode.TreeItem {
+    const draw = this.rowDraw();
     switch (node.type) {
       case 'group':
         return groupItem(node.id, node.count);
@@ -107,8 +114,8 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
         const parts = [vscode.l10n.t('{0} not helpful', fmt(signal.thumbsDown))];
         if (signal.pendingComments) parts.push(signal.pendingComments === 1 ? vscode.l10n.t('1 comment') : vscode.l10n.t('{0} comments', fmt(signal.pendingComments)));
         parts.push(vscode.l10n.t('{0} views', fmt(signal.readers)));
-        if (this.currentDraw()?.rankByAiShare) parts.push(vscode.l10n.t('{0}% AI', Math.round(signal.aiShare * 100)));
-        item.description = this.withJob(parts.join(' · '), signal.id);
+        if (draw?.rankByAiShare) parts.push(vscode.l10n.t('{0}% AI', Math.round(signal.aiShare * 100)));
+        item.description = this.withJob(draw, parts.join(' · '), signal.id);
         item.iconPath = new vscode.ThemeIcon('file', new vscode.ThemeColor('charts.red'));
         item.contextValue = 'signal:page';
         item.command = { command: OPEN_SIGNAL_PAGE_COMMAND, title: vscode.l10n.t('Open Page'), arguments: [signal.path] };
@@ -118,7 +125,7 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
         const { signal } = node;
         const item = new vscode.TreeItem(`"${signal.searchQuery}"`, vscode.TreeItemCollapsibleState.None);
         item.id = signal.id;
-        item.description = this.withJob(vscode.l10n.t('{0} searches · no click', fmt(signal.hits)), signal.id);
+        item.description = this.withJob(draw, vscode.l10n.t('{0} searches · no click', fmt(signal.hits)), signal.id);
         item.iconPath = new vscode.ThemeIcon('search');
         item.contextValue = 'signal:search';
         return item;
@@ -128,7 +135,7 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
         const label = group.kind === 'page' ? (group.key ?? '') : group.kind === 'category' ? vscode.l10n.t('Category: {0}', group.key ?? '') : vscode.l10n.t('No page or category');
         const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = group.id;
-        item.description = this.withJob(vscode.l10n.t('{0} unanswered', fmt(group.questions.length)), group.id);
+        item.description = this.withJob(draw, vscode.l10n.t('{0} unanswered', fmt(group.questions.length)), group.id);
         item.iconPath = new vscode.ThemeIcon('comment-unresolved');
         item.contextValue = 'signal:questions';
         return item;
@@ -154,19 +161,23 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
   }
 
   private tooltip(node: SignalNode): vscode.MarkdownString | undefined {
+    const draw = this.rowDraw();
+    if (!draw) return undefined;
     switch (node.type) {
       case 'group':
         return undefined;
       case 'page': {
-        const snapshot = this.store.current();
-        return snapshot && this.pageTooltip(snapshot, node.signal.path, node.signal.id);
+        const md = trusted();
+        md.appendMarkdown('**').appendText(node.signal.path).appendMarkdown('**\n\n');
+        appendPageHealth(md, pageHealth(draw.snapshot, node.signal.path), draw.snapshot, { jobStatus: this.jobLine(draw, node.signal.id) });
+        return md;
       }
       case 'search': {
         const { signal } = node;
         const md = trusted();
         md.appendText(vscode.l10n.t('"{0}" was searched {1} times and no result was clicked. The API has no "no results" flag: readers may have found nothing, or nothing worth a click.', signal.searchQuery, fmt(signal.hits)));
         if (signal.lastSearchedAt) md.appendMarkdown('\n\n').appendText(vscode.l10n.t('Last searched {0}.', signal.lastSearchedAt.slice(0, 10)));
-        this.appendJob(md, signal.id);
+        this.appendJob(md, draw, signal.id);
         md.appendMarkdown(`\n\n${askLink(node.ref)}`);
         return md;
       }
@@ -176,7 +187,7 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
         md.appendText(vscode.l10n.t('{0} assistant questions asked here went unanswered. Newest:', fmt(group.questions.length)));
         md.appendMarkdown('\n\n');
         for (const question of group.questions.slice(0, 3)) md.appendMarkdown('> ').appendText(shorten(question.query.text)).appendMarkdown('\n\n');
-        this.appendJob(md, group.id);
+        this.appendJob(md, draw, group.id);
         md.appendMarkdown(`\n\n${askLink(node.ref)}`);
         return md;
       }
@@ -190,32 +201,25 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
     }
   }
 
-  private pageTooltip(snapshot: SignalsSnapshot, path: string, id: string): vscode.MarkdownString {
-    const md = trusted();
-    md.appendMarkdown('**').appendText(path).appendMarkdown('**\n\n');
-    appendPageHealth(md, pageHealth(snapshot, path), snapshot, { jobStatus: this.jobLine(id) });
-    return md;
-  }
-
-  /** The job addressing this signal, from this draw's index, when it has something to show. */
-  private jobOf(id: string): { jobId: string; badge: string } | undefined {
-    const link = this.currentDraw()?.jobs.bySignal.get(id);
+  /** The job addressing this signal, from the draw's index, when it has something to show. */
+  private jobOf(draw: Draw | undefined, id: string): { jobId: string; badge: string } | undefined {
+    const link = draw?.jobs.bySignal.get(id);
     const badge = link && jobBadge(this.jobs.get(link.jobId));
     return link && badge ? { jobId: link.jobId, badge } : undefined;
   }
 
-  private jobLine(id: string): string | undefined {
-    const job = this.jobOf(id);
+  private jobLine(draw: Draw | undefined, id: string): string | undefined {
+    const job = this.jobOf(draw, id);
     return job && vscode.l10n.t('Agent job {0}: {1}', job.jobId, job.badge);
   }
 
-  private withJob(description: string, id: string): string {
-    const job = this.jobOf(id);
+  private withJob(draw: Draw | undefined, description: string, id: string): string {
+    const job = this.jobOf(draw, id);
     return job ? `${description} · ${job.badge}` : description;
   }
 
-  private appendJob(md: vscode.MarkdownString, id: string): void {
-    const line = this.jobLine(id);
+  private appendJob(md: vscode.MarkdownString, draw: Draw | undefined, id: string): void {
+    const line = this.jobLine(draw, id);
     if (line) md.appendMarkdown('\n\n').appendText(line);
   }
 }
