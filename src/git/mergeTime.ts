@@ -36,7 +36,7 @@ export class GitStopped extends Error {
 }
 
 /**
- * git through execFile in `cwd`, with a time limit, no optional locks and no prompt. When `signal`
+ * git (spawned) in `cwd`, with a time limit, no optional locks and no prompt. When `signal`
  * aborts (or the limit passes) the process is killed with whatever it started: on POSIX git runs
  * in its own process group and the whole group gets SIGKILL, so a helper git spawned (or a wrapper
  * script's child) is not left behind. After an abort no further git is started.
