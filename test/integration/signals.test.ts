@@ -254,6 +254,8 @@ describe('reader signals', function () {
       await vscode.commands.executeCommand('mintlifyAgent.checkSignalImpact', { kind: 'page', path: '/quickstart' });
       const message = user.lastMessage()?.message ?? '';
       assert.ok(message.includes(`not-helpful share: ${share(windows.before)} → ${share(windows.after)}`), message);
+      // No tracked job with a branch here, so no git to wait on: the notification says what it compares.
+      assert.deepEqual(user.progressReports, [`comparing ${windows.days} days before and after…`]);
 
       const rare = sim.signalsFor(PROJECT, {}).byPage.at(-1)?.path ?? '';
       await s.signals.links.remember(PROJECT, { jobId: 'job_rare', signalIds: [`page:${rare}`], path: rare, searches: [], askedAt: finishedAt, finishedAt });
