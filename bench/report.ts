@@ -154,6 +154,9 @@ function rows(r: BenchResults): Row[] {
   }
   const health = r.host?.signals;
   add('8 Signals', 'opening a page → its health in the tooltip, warm (kept snapshots)', health ? formatSpread(spread(health.warmMs), 'ms', 1) : 'not measured (--no-host)');
+  const draw = health?.draw;
+  add('8 Signals', 'drawing the Reader Signals view, large site: root and the three groups\' rows', draw ? `${formatSpread(spread(draw.drawMs), 'ms', 1)} (${draw.rows.toLocaleString('en-US')} rows)` : 'not measured (--no-host)');
+  add('8 Signals', 'hovering a page row → its tooltip (resolveTreeItem), large site', draw ? formatSpread(spread(draw.hoverMs), 'ms', 2) : 'not measured (--no-host)');
 
   // 9. Did It Help?: the merge lookup in local git
   for (const run of r.mergeTime ?? []) {
@@ -386,6 +389,16 @@ ${runs}
     health
       ? `in the real VS Code host, on the last start of figure 1: after figure 6 (readers kept) the bench fetches the signals once (Fetch Reader
 Signals, ${health.fetchRequests} requests), then opens ${health.warmMs.length} pages and polls (every 5 ms) until the page's status-bar tooltip holds its reader signals. No request is sent.`
+      : 'not measured in this run (`--no-host`).'
+  }
+
+**Drawing the view**: ${
+    health?.draw
+      ? `in the same host (bench/host/signalsDraw.ts): a second simulator holds the large site, its snapshot is fetched once through the
+real SignalsStore, and the real SignalsTreeProvider (with the window's job store and signal links) draws the root and the three
+groups' ${health.draw.rows.toLocaleString('en-US')} rows as VS Code asks for them (getChildren, then getTreeItem for each row), ${health.draw.drawMs.length} times, each after
+\`refresh()\` so the inbox, the ranking setting and the linked jobs are read afresh; \`performance.now()\` around each draw.
+Tooltips are not part of a draw: VS Code asks for one on hover (\`resolveTreeItem\`), timed on ${health.draw.hoverMs.length} page rows.`
       : 'not measured in this run (`--no-host`).'
   }
 

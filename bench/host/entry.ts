@@ -6,11 +6,14 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../../src/extension';
 import { BENCH_KEY, DONE_ENV, EXTENSION_ID, REPORT_ENV, WEBVIEW_ENV, type ActivationReport, type HostReport, type ReadersTiming, type SignalsTiming } from './protocol';
+import { measureSignalsDraw } from './signalsDraw';
 
 /** Past JobTracker's 1 s startup delay, the first moment the extension could poll. */
 const QUIET_MS = 3_000;
 const PANEL_TIMEOUT_MS = 30_000;
 const DONE_TIMEOUT_MS = 180_000;
+/** Timed draws of the Reader Signals view on the large site. */
+const SIGNALS_DRAWS = 20;
 
 interface PerformanceMarks {
   getMarks(): { name: string; startTime: number }[];
@@ -28,7 +31,7 @@ export async function run(): Promise<void> {
       const panelRows = await openPanel(seam);
       // Before the launcher hears of the panel, so its webview measurement runs alone.
       report.readers = await measureReaders(seam);
-      report.signals = await measureSignals(seam);
+      report.signals = { ...(await measureSignals(seam)), draw: await measureSignalsDraw(seam, SIGNALS_DRAWS) };
       // Both put docs pages in front of the panel: bring it back for the webview figures.
       await vscode.commands.executeCommand('mintlifyAgent.openAnalytics');
       report.panelRows = panelRows;

@@ -50,4 +50,15 @@ export interface SignalsTiming {
   warmMs: number[];
   /** Requests the one Fetch Reader Signals took. */
   fetchRequests: number;
+  /** Drawing the Reader Signals view on the large site (bench/host/signalsDraw.ts). */
+  draw?: SignalsDrawTiming;
+}
+
+export interface SignalsDrawTiming {
+  /** The root and the three groups' rows, each draw after a refresh. */
+  drawMs: number[];
+  /** Rows in the three groups. */
+  rows: number;
+  /** One page's tooltip built on hover (resolveTreeItem). */
+  hoverMs: number[];
 }

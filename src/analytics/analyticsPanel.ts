@@ -32,7 +32,7 @@ export interface AnalyticsPanelDeps {
   /** The previous period's rows for "Compare with previous period". */
   fetchPrevious?: FetchPrevious;
   /** Analytics requests this hour across windows (the shared ledger). */
-  requestsThisHour?: () => number;
+  requestsThisHour?: () => number | undefined;
   /** Every row of a range (the readers' snapshot), for the panel opened on one page. */
   wholeRange?: WholeRange;
 }

@@ -36,7 +36,7 @@ export interface AnalyticsDeps {
    */
   snapshots?: SnapshotSource;
   /** Analytics requests this hour across windows (the shared ledger), shown in the panel. */
-  requestsThisHour?: () => number;
+  requestsThisHour?: () => number | undefined;
 }
 
 export interface SnapshotSource {

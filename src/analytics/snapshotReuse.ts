@@ -92,12 +92,18 @@ export class PanelPages {
     private readonly reuse: SnapshotReuse | undefined,
   ) {}
 
+  /**
+   * One source answers every page of a range, so paging never joins rows of two fetches (a path
+   * on two pages, or on none): the snapshot when it is newer than the pager's first page (a page
+   * seen an hour ago does not hide the status item's newer rows), else the pager (and the API for
+   * the pages it lacks, even where an older snapshot has them).
+   */
   cached(key: MetricPageKey, page: number): LoadedPage | undefined {
     const metric = key.metric ?? 'visitors';
-    const hit = this.pagers[metric].cached(key, page);
+    const pager = this.pagers[metric];
     const snapshot = this.reuse?.usable(snapshotKeyOf(key), metric);
-    // Whichever was fetched last: a page seen an hour ago does not hide the status item's newer rows.
-    if (!snapshot || (hit && hit.fetchedAt >= snapshot.fetchedAt)) return hit;
+    const first = snapshot && pager.cached(key, 1);
+    if (!snapshot || (first && first.fetchedAt >= snapshot.fetchedAt)) return pager.cached(key, page);
     return { page: pageOfSnapshot(snapshot, offsetOf(page, key.pageSize), key.pageSize), fetchedAt: snapshot.fetchedAt, fromCache: true };
   }
 

@@ -29,7 +29,8 @@ export interface PageReadersDeps {
   /** Where the range and the snapshots are kept across reloads (workspaceState). */
   storage: vscode.Memento;
   /** Analytics requests every window sent in the last hour (the shared ledger); absent: no ceiling. */
-  analyticsThisHour?: () => number;
+  /** Every window's analytics requests this hour; undefined while not known (counted as full). */
+  analyticsThisHour?: () => number | undefined;
   log: Logger;
 }
 
@@ -119,9 +120,9 @@ export class PageReaders extends Disposable {
     const wouldFetch = refresh || !kept || !this.store.isFresh(kept);
     // As many requests as the kept snapshot took (the site's size), else at least one.
     if (wouldFetch && !asked && !this.backgroundFits(kept?.pages ?? 1)) {
-      this.deps.log.info(`readers: background fetch held back, ${this.deps.analyticsThisHour?.() ?? 0} analytics requests in the last hour (ceiling ${BACKGROUND_CEILING})`);
+      this.deps.log.info(`readers: background fetch held back, ${this.deps.analyticsThisHour?.() ?? 'an unknown number of'} analytics requests in the last hour (ceiling ${BACKGROUND_CEILING})`);
       if (kept) return kept;
-      throw new HeldBackError(this.deps.analyticsThisHour?.() ?? 0);
+      throw new HeldBackError(this.deps.analyticsThisHour?.());
     }
     try {
       if (asked) this.background = false;
@@ -145,8 +146,9 @@ export class PageReaders extends Disposable {
 
   /** Whether `requests` more fit under the ledger's background ceiling (every window's analytics requests this hour). */
   private backgroundFits(requests: number): boolean {
-    const thisHour = this.deps.analyticsThisHour;
-    return !thisHour || thisHour() + requests <= BACKGROUND_CEILING;
+    if (!this.deps.analyticsThisHour) return true;
+    const thisHour = this.deps.analyticsThisHour();
+    return thisHour !== undefined && thisHour + requests <= BACKGROUND_CEILING;
   }
 
   /** The one place the readers spend analytics requests. */
@@ -156,7 +158,7 @@ export class PageReaders extends Disposable {
     let sent = 0;
     const fetchPage: typeof this.deps.api.getVisitors = (projectId, query, options) => {
       // A background fetch of a site larger than the estimate stops at the ceiling rather than pass it (nothing is kept then).
-      if (this.background && sent > 0 && !this.backgroundFits(1)) return Promise.reject(new HeldBackError(this.deps.analyticsThisHour?.() ?? 0));
+      if (this.background && sent > 0 && !this.backgroundFits(1)) return Promise.reject(new HeldBackError(this.deps.analyticsThisHour?.()));
       sent++;
       return this.deps.api.getVisitors(projectId, query, options);
     };
@@ -183,7 +185,8 @@ export class PausedError extends Error {
 /** A background fetch not sent (or stopped) because the hour's analytics requests reached the ledger's background ceiling. */
 export class HeldBackError extends Error {
   override readonly name = 'HeldBackError';
-  constructor(readonly thisHour: number) {
+  /** `thisHour`: the analytics requests of the hour, undefined when not known yet. */
+  constructor(readonly thisHour: number | undefined) {
     super('Held back: the hourly analytics requests are kept for what the user asks.');
   }
 }

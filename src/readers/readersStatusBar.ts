@@ -100,7 +100,10 @@ export class ReadersStatusBar extends Disposable {
     } catch (error) {
       if (seq !== this.seq) return;
       if (error instanceof HeldBackError) {
-        const held = vscode.l10n.t('Readers not loaded on their own: {0} of the organisation’s {1} analytics requests this hour are used (all windows), and fetches you did not ask for stop at {2}, so the rest is kept for what you ask. Click to load them now.', error.thisHour, HOURLY_LIMIT, BACKGROUND_CEILING);
+        const held =
+          error.thisHour === undefined
+            ? vscode.l10n.t('Readers not loaded on their own: this window does not know yet how many of the organisation’s {0} analytics requests this hour are used, and fetches you did not ask for wait until it does. Click to load them now.', HOURLY_LIMIT)
+            : vscode.l10n.t('Readers not loaded on their own: {0} of the organisation’s {1} analytics requests this hour are used (all windows), and fetches you did not ask for stop at {2}, so the rest is kept for what you ask. Click to load them now.', error.thisHour, HOURLY_LIMIT, BACKGROUND_CEILING);
         return this.show(page, `$(eye) ${vscode.l10n.t('readers: hourly limit kept for you · click to load')}`, undefined, heldBackTooltip(page, held, this.section), REFRESH_COMMAND);
       }
       const message = error instanceof PausedError ? vscode.l10n.t('Readers could not be loaded; they will be tried again after {0}.', new Date(error.until).toLocaleTimeString()) : failureView(error, 'analytics', vscode.l10n).message;

@@ -26,7 +26,7 @@ export interface ReadersDeps {
   ui: Ui;
   log: Logger;
   /** Analytics requests every window sent in the last hour (the shared ledger): background fetches stay under its ceiling. */
-  analyticsThisHour?: () => number;
+  analyticsThisHour?: () => number | undefined;
 }
 
 /** For tests: the pieces of this window. */

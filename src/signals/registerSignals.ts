@@ -55,7 +55,13 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
   const relay = new vscode.EventEmitter<SignalNode | undefined | void>();
   const view = lazy((): vscode.TreeView<SignalNode> => {
     const created: vscode.TreeView<SignalNode> = vscode.window.createTreeView(SIGNALS_VIEW, {
-      treeDataProvider: { onDidChangeTreeData: relay.event, getChildren: (node?: SignalNode): SignalNode[] => feature.get().tree.getChildren(node), getTreeItem: (node: SignalNode): vscode.TreeItem => feature.get().tree.getTreeItem(node) },
+      treeDataProvider: {
+        onDidChangeTreeData: relay.event,
+        getChildren: (node?: SignalNode): SignalNode[] => feature.get().tree.getChildren(node),
+        getTreeItem: (node: SignalNode): vscode.TreeItem => feature.get().tree.getTreeItem(node),
+        // Tooltips are built on hover: without this a row would show none.
+        resolveTreeItem: (item: vscode.TreeItem, node: SignalNode): vscode.TreeItem => feature.get().tree.resolveTreeItem(item, node),
+      },
       showCollapseAll: true,
     });
     context.subscriptions.push(created);

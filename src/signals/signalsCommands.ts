@@ -10,6 +10,7 @@ import { showFailure } from '../showFailure';
 import type { JobStore } from '../jobs/jobStore';
 import type { Logger } from '../log';
 import type { Ui } from '../ui';
+import { utcDay } from '../util/days';
 import type { CommandRegistrar } from '../util/lazyFeature';
 import { mergeOfJobBranch } from '../git/jobMerge';
 import { changeEvent, comparisonWindows, compareWindows, type Change } from './didItHelp';
@@ -129,32 +130,53 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Comma
     }
   };
 
+  // Under a cancellable notification: the git lookup can wait on git (up to its deadline) and the
+  // comparison on the API. Cancel kills git and aborts the requests, and changes nothing.
   const checkImpact = async (arg?: unknown) => {
     const projectId = deps.projectId();
     const ref = parseSignalRef(arg);
     const path = ref && pathOf(ref);
     if (!projectId || !ref || !path) return;
     const link = signalIdsOf(ref).map((id) => deps.links.jobFor(projectId, id)).find((j) => j);
-    // Local git only (no fetch): the merge of the job's branch where this workspace's history shows one.
-    const merge = link ? await mergeOfJobBranch(deps.jobs.get(link.jobId)?.job).catch((error: unknown) => void log.warn(`merge lookup: ${String(error)}`)) : undefined;
-    const event = link && changeEvent(link.finishedAt ? Date.parse(link.finishedAt) : undefined, Date.parse(link.askedAt), merge ?? undefined);
-    if (!event) return void ui.showMessage('info', vscode.l10n.t('No agent job for {0} has finished with a pull request yet.', path));
-    const day = new Date(event.at).toISOString().slice(0, 10);
-    const since = event.kind === 'merge' ? vscode.l10n.t('since the merge of {0} on {1}', event.branch, day) : vscode.l10n.t('since the job finished on {0}', day);
-    const windows = comparisonWindows(event.at, Date.now());
-    if (!windows) return void ui.showMessage('info', vscode.l10n.t('Not enough days {0}: the comparison needs a week after it.', since));
+    const noJob = () => void ui.showMessage('info', vscode.l10n.t('No agent job for {0} has finished with a pull request yet.', path));
+    if (!link) return noJob();
+    const job = deps.jobs.get(link.jobId)?.job;
+    const stop = new AbortController();
     try {
-      const target = { path, searches: link.searches };
-      const before = await countWindow(deps.api, projectId, target, windows.before);
-      const after = await countWindow(deps.api, projectId, target, windows.after);
-      const result = compareWindows(before, after, link.searches.length > 0);
-      const parts = [
-        vscode.l10n.t('not-helpful share: {0}', describe(result.thumbsDownShare)),
-        vscode.l10n.t('unanswered questions: {0}', describe(result.unansweredShare)),
-        ...(result.searchClickRate ? [vscode.l10n.t('clicks on its searches: {0}', describe(result.searchClickRate))] : []),
-      ];
-      void ui.showMessage('info', vscode.l10n.t('{0}, {1} days before vs after, {2}: {3}. ({4} requests)', path, windows.days, since, parts.join('; '), before.requests + after.requests));
+      const answer = await ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Did It Help?'), cancellable: true }, async (progress, token) => {
+        token.onCancellationRequested(() => stop.abort());
+        if (token.isCancellationRequested) stop.abort();
+        const { signal } = stop;
+        if (job?.ref) progress.report({ message: vscode.l10n.t('looking for the merge of {0} in the git history…', job.ref) });
+        // Local git only (no fetch). A git that fails or runs out of time is no error here: the job's finish counts.
+        const merge = await mergeOfJobBranch(job, signal).catch((error: unknown) => {
+          if (signal.aborted) throw error;
+          log.warn(`merge lookup: ${String(error)}`);
+          return undefined;
+        });
+        const event = changeEvent(link.finishedAt ? Date.parse(link.finishedAt) : undefined, Date.parse(link.askedAt), merge);
+        if (!event) return undefined;
+        const day = utcDay(event.at);
+        const since = event.kind === 'merge' ? vscode.l10n.t('since the merge of {0} on {1}', event.branch, day) : vscode.l10n.t('since the job finished on {0}', day);
+        const windows = comparisonWindows(event.at, Date.now());
+        if (!windows) return vscode.l10n.t('Not enough days {0}: the comparison needs a week after it.', since);
+        progress.report({ message: vscode.l10n.t('comparing {0} days before and after…', windows.days) });
+        const target = { path, searches: link.searches };
+        const before = await countWindow(deps.api, projectId, target, windows.before, signal);
+        const after = await countWindow(deps.api, projectId, target, windows.after, signal);
+        const result = compareWindows(before, after, link.searches.length > 0);
+        const parts = [
+          vscode.l10n.t('not-helpful share: {0}', describe(result.thumbsDownShare)),
+          vscode.l10n.t('unanswered questions: {0}', describe(result.unansweredShare)),
+          ...(result.searchClickRate ? [vscode.l10n.t('clicks on its searches: {0}', describe(result.searchClickRate))] : []),
+        ];
+        return vscode.l10n.t('{0}, {1} days before vs after, {2}: {3}. ({4} requests)', path, windows.days, since, parts.join('; '), before.requests + after.requests);
+      });
+      if (stop.signal.aborted) return void ui.showMessage('info', vscode.l10n.t('Did It Help? cancelled.'));
+      if (answer === undefined) return noJob();
+      void ui.showMessage('info', answer);
     } catch (error) {
+      if (stop.signal.aborted) return void ui.showMessage('info', vscode.l10n.t('Did It Help? cancelled.'));
       fail(vscode.l10n.t('Checking whether it helped'), error);
     }
   };

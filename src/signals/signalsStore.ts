@@ -14,7 +14,8 @@ const FIRST_ESTIMATE = 12;
 
 export interface SignalsBudget {
   /** Analytics requests every window sent in the last hour. */
-  analyticsThisHour(): number;
+  /** Every window's analytics requests this hour; undefined while not known (counted as full). */
+  analyticsThisHour(): number | undefined;
   /** The ledger's background ceiling for the hour (the rest is kept for what users ask). */
   readonly backgroundCeiling: number;
   /** This window's share of it, from the setting. */
@@ -132,7 +133,8 @@ export class SignalsStore extends Disposable {
     const hourAgo = this.now() - BACKGROUND_EVERY_MS;
     while ((this.backgroundSent[0] ?? Infinity) <= hourAgo) this.backgroundSent.shift();
     const { budget } = this.deps;
-    return budget.analyticsThisHour() + requests <= budget.backgroundCeiling && this.backgroundSent.length + requests <= budget.windowShare();
+    const thisHour = budget.analyticsThisHour();
+    return thisHour !== undefined && thisHour + requests <= budget.backgroundCeiling && this.backgroundSent.length + requests <= budget.windowShare();
   }
 
   private async save(snapshot: SignalsSnapshot): Promise<void> {

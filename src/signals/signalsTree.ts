@@ -1,7 +1,8 @@
 // The "Reader Signals" view: three groups (pages with 👎 or pending comments, searches that found
-// no click, unanswered assistant questions), each node with its evidence in the tooltip and, when
-// an agent job addresses it, the job's state beside it. Built from the kept snapshot only: showing
-// the view never sends a request.
+// no click, unanswered assistant questions), each node with its evidence in the tooltip (built on
+// hover) and, when an agent job addresses it, the job's state beside it. Built from the kept
+// snapshot only: showing the view never sends a request. A draw reads the setting and the linked
+// jobs once, for all its rows.
 import * as vscode from 'vscode';
 import { formatCount } from '../readers/readersText';
 import { commandLink } from '../util/commandLink';
@@ -9,6 +10,7 @@ import type { JobStore } from '../jobs/jobStore';
 import { Disposable } from '../util/lifecycle';
 import { appendPageHealth, ASK_TO_ADDRESS_COMMAND } from './healthTooltip';
 import { jobBadge, type SignalJobs } from './signalJobs';
+import { indexSignalJobs, type SignalJobIndex } from './signalJobIndex';
 import { buildInbox, pageHealth, type Inbox, type PageSignal, type QuestionGroup, type SearchGap } from './signalsModel';
 import type { SignalRef } from './signalRef';
 import type { SignalsStore } from './signalsStore';
@@ -26,10 +28,19 @@ export type SignalNode =
   | { type: 'questionGroup'; group: QuestionGroup; ref: SignalRef }
   | { type: 'question'; question: UnansweredQuestion };
 
+/** What one draw of the view reads once, shared by every node: not once per node. */
+interface Draw {
+  snapshot: SignalsSnapshot;
+  inbox: Inbox;
+  /** The setting the inbox was ranked by, so each page's description matches its rank. */
+  rankByAiShare: boolean;
+  jobs: SignalJobIndex;
+}
+
 export class SignalsTreeProvider extends Disposable implements vscode.TreeDataProvider<SignalNode> {
   private readonly emitter = this.register(new vscode.EventEmitter<SignalNode | undefined>());
   readonly onDidChangeTreeData = this.emitter.event;
-  private inbox: Inbox | undefined;
+  private draw: Draw | undefined;
 
   constructor(
     private readonly store: SignalsStore,
@@ -38,37 +49,43 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
     private readonly options: { rankByAiShare: () => boolean; projectId: () => string | undefined },
   ) {
     super();
-    const rebuild = () => {
-      this.inbox = undefined;
-      this.emitter.fire(undefined);
-    };
+    const rebuild = () => this.refresh();
     this.register(store.onDidChange(rebuild));
     // A job's new state shows beside the signals it addresses; other jobs change nothing here.
-    this.register(jobs.onDidChange((job) => (!job || this.addressesSignals(job.id)) && rebuild()));
+    // With no draw since the last rebuild, the next draw reads every job afresh anyway.
+    this.register(jobs.onDidChange((job) => (!job || this.draw?.jobs.jobIds.has(job.id)) && rebuild()));
     this.register(links.onDidChange(rebuild));
   }
 
-  private addressesSignals(jobId: string): boolean {
-    const projectId = this.options.projectId();
-    return projectId !== undefined && this.links.all(projectId).some((link) => link.jobId === jobId);
-  }
-
-  /** Ranks changed (a setting): rebuild. */
+  /** Ranks, links or the snapshot changed: the next draw reads them again. */
   refresh(): void {
-    this.inbox = undefined;
+    this.draw = undefined;
     this.emitter.fire(undefined);
   }
 
   /** The inbox as shown, for tests. */
   currentInbox(): Inbox | undefined {
+    return this.currentDraw()?.inbox;
+  }
+
+  /** Where a draw starts (the root, a group's children): checks the snapshot shown is still the kept one. */
+  private currentDraw(): Draw | undefined {
     const snapshot = this.store.current();
     if (!snapshot) return undefined;
-    this.inbox ??= buildInbox(snapshot, { rankByAiShare: this.options.rankByAiShare() });
-    return this.inbox;
+    if (this.draw?.snapshot === snapshot) return this.draw;
+    const rankByAiShare = this.options.rankByAiShare();
+    const projectId = this.options.projectId();
+    this.draw = { snapshot, inbox: buildInbox(snapshot, { rankByAiShare }), rankByAiShare, jobs: indexSignalJobs(projectId ? this.links.all(projectId) : []) };
+    return this.draw;
+  }
+
+  /** The draw a row came from: its rows read nothing again (the kept snapshot's check reads the project setting). */
+  private rowDraw(): Draw | undefined {
+    return this.draw ?? this.currentDraw();
   }
 
   getChildren(node?: SignalNode): SignalNode[] {
-    const inbox = this.currentInbox();
+    const inbox = this.currentDraw()?.inbox;
     if (!inbox) return [];
     if (!node) {
       return [
@@ -84,8 +101,9 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
     return [];
   }
 
+  /** Everything a row shows but its tooltip, which VS Code asks for on hover (resolveTreeItem). */
   getTreeItem(node: SignalNode): vscode.TreeItem {
-    const snapshot = this.store.current();
+    const draw = this.rowDraw();
     switch (node.type) {
       case 'group':
         return groupItem(node.id, node.count);
@@ -96,27 +114,20 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
         const parts = [vscode.l10n.t('{0} not helpful', fmt(signal.thumbsDown))];
         if (signal.pendingComments) parts.push(signal.pendingComments === 1 ? vscode.l10n.t('1 comment') : vscode.l10n.t('{0} comments', fmt(signal.pendingComments)));
         parts.push(vscode.l10n.t('{0} views', fmt(signal.readers)));
-        if (this.options.rankByAiShare()) parts.push(vscode.l10n.t('{0}% AI', Math.round(signal.aiShare * 100)));
-        item.description = this.withJob(parts.join(' · '), signal.id);
+        if (draw?.rankByAiShare) parts.push(vscode.l10n.t('{0}% AI', Math.round(signal.aiShare * 100)));
+        item.description = this.withJob(draw, parts.join(' · '), signal.id);
         item.iconPath = new vscode.ThemeIcon('file', new vscode.ThemeColor('charts.red'));
         item.contextValue = 'signal:page';
         item.command = { command: OPEN_SIGNAL_PAGE_COMMAND, title: vscode.l10n.t('Open Page'), arguments: [signal.path] };
-        if (snapshot) item.tooltip = this.pageTooltip(snapshot, signal.path, signal.id);
         return item;
       }
       case 'search': {
         const { signal } = node;
         const item = new vscode.TreeItem(`"${signal.searchQuery}"`, vscode.TreeItemCollapsibleState.None);
         item.id = signal.id;
-        item.description = this.withJob(vscode.l10n.t('{0} searches · no click', fmt(signal.hits)), signal.id);
+        item.description = this.withJob(draw, vscode.l10n.t('{0} searches · no click', fmt(signal.hits)), signal.id);
         item.iconPath = new vscode.ThemeIcon('search');
         item.contextValue = 'signal:search';
-        const md = trusted();
-        md.appendText(vscode.l10n.t('"{0}" was searched {1} times and no result was clicked. The API has no "no results" flag: readers may have found nothing, or nothing worth a click.', signal.searchQuery, fmt(signal.hits)));
-        if (signal.lastSearchedAt) md.appendMarkdown('\n\n').appendText(vscode.l10n.t('Last searched {0}.', signal.lastSearchedAt.slice(0, 10)));
-        this.appendJob(md, signal.id);
-        md.appendMarkdown(`\n\n${askLink(node.ref)}`);
-        item.tooltip = md;
         return item;
       }
       case 'questionGroup': {
@@ -124,16 +135,9 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
         const label = group.kind === 'page' ? (group.key ?? '') : group.kind === 'category' ? vscode.l10n.t('Category: {0}', group.key ?? '') : vscode.l10n.t('No page or category');
         const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = group.id;
-        item.description = this.withJob(vscode.l10n.t('{0} unanswered', fmt(group.questions.length)), group.id);
+        item.description = this.withJob(draw, vscode.l10n.t('{0} unanswered', fmt(group.questions.length)), group.id);
         item.iconPath = new vscode.ThemeIcon('comment-unresolved');
         item.contextValue = 'signal:questions';
-        const md = trusted();
-        md.appendText(vscode.l10n.t('{0} assistant questions asked here went unanswered. Newest:', fmt(group.questions.length)));
-        md.appendMarkdown('\n\n');
-        for (const question of group.questions.slice(0, 3)) md.appendMarkdown('> ').appendText(shorten(question.query.text)).appendMarkdown('\n\n');
-        this.appendJob(md, group.id);
-        md.appendMarkdown(`\n\n${askLink(node.ref)}`);
-        item.tooltip = md;
         return item;
       }
       case 'question': {
@@ -142,38 +146,80 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
         item.id = `question:${question.id}`;
         item.description = question.timestamp.slice(0, 10);
         item.contextValue = 'signal:question';
-        const md = new vscode.MarkdownString('', true);
-        md.appendText(question.query.text.length > 1_000 ? `${question.query.text.slice(0, 1_000)}…` : question.query.text);
-        md.appendMarkdown('\n\n').appendText(vscode.l10n.t('Right-click › Show Full Thread reads the whole conversation (one request).'));
-        item.tooltip = md;
         return item;
       }
     }
   }
 
-  private pageTooltip(snapshot: SignalsSnapshot, path: string, id: string): vscode.MarkdownString {
-    const md = trusted();
-    md.appendMarkdown('**').appendText(path).appendMarkdown('**\n\n');
-    appendPageHealth(md, pageHealth(snapshot, path), snapshot, { jobStatus: this.jobLine(id) });
-    return md;
+  /**
+   * The node's evidence, built when VS Code asks for it on hover, so a draw of thousands of rows
+   * never scans the snapshot for each page's health.
+   */
+  resolveTreeItem(item: vscode.TreeItem, node: SignalNode): vscode.TreeItem {
+    item.tooltip = this.tooltip(node);
+    return item;
   }
 
-  private jobLine(id: string): string | undefined {
-    const projectId = this.options.projectId();
-    const link = projectId ? this.links.jobFor(projectId, id) : undefined;
+  private tooltip(node: SignalNode): vscode.MarkdownString | undefined {
+    const draw = this.rowDraw();
+    if (!draw) return undefined;
+    switch (node.type) {
+      case 'group':
+        return undefined;
+      case 'page': {
+        const md = trusted();
+        md.appendMarkdown('**').appendText(node.signal.path).appendMarkdown('**\n\n');
+        appendPageHealth(md, pageHealth(draw.snapshot, node.signal.path), draw.snapshot, { jobStatus: this.jobLine(draw, node.signal.id) });
+        return md;
+      }
+      case 'search': {
+        const { signal } = node;
+        const md = trusted();
+        md.appendText(vscode.l10n.t('"{0}" was searched {1} times and no result was clicked. The API has no "no results" flag: readers may have found nothing, or nothing worth a click.', signal.searchQuery, fmt(signal.hits)));
+        if (signal.lastSearchedAt) md.appendMarkdown('\n\n').appendText(vscode.l10n.t('Last searched {0}.', signal.lastSearchedAt.slice(0, 10)));
+        this.appendJob(md, draw, signal.id);
+        md.appendMarkdown(`\n\n${askLink(node.ref)}`);
+        return md;
+      }
+      case 'questionGroup': {
+        const { group } = node;
+        const md = trusted();
+        md.appendText(vscode.l10n.t('{0} assistant questions asked here went unanswered. Newest:', fmt(group.questions.length)));
+        md.appendMarkdown('\n\n');
+        for (const question of group.questions.slice(0, 3)) md.appendMarkdown('> ').appendText(shorten(question.query.text)).appendMarkdown('\n\n');
+        this.appendJob(md, draw, group.id);
+        md.appendMarkdown(`\n\n${askLink(node.ref)}`);
+        return md;
+      }
+      case 'question': {
+        const { question } = node;
+        const md = new vscode.MarkdownString('', true);
+        md.appendText(question.query.text.length > 1_000 ? `${question.query.text.slice(0, 1_000)}…` : question.query.text);
+        md.appendMarkdown('\n\n').appendText(vscode.l10n.t('Right-click › Show Full Thread reads the whole conversation (one request).'));
+        return md;
+      }
+    }
+  }
+
+  /** The job addressing this signal, from the draw's index, when it has something to show. */
+  private jobOf(draw: Draw | undefined, id: string): { jobId: string; badge: string } | undefined {
+    const link = draw?.jobs.bySignal.get(id);
     const badge = link && jobBadge(this.jobs.get(link.jobId));
-    return badge && link ? vscode.l10n.t('Agent job {0}: {1}', link.jobId, badge) : undefined;
+    return link && badge ? { jobId: link.jobId, badge } : undefined;
   }
 
-  private withJob(description: string, id: string): string {
-    const projectId = this.options.projectId();
-    const link = projectId ? this.links.jobFor(projectId, id) : undefined;
-    const badge = link && jobBadge(this.jobs.get(link.jobId));
-    return badge ? `${description} · ${badge}` : description;
+  private jobLine(draw: Draw | undefined, id: string): string | undefined {
+    const job = this.jobOf(draw, id);
+    return job && vscode.l10n.t('Agent job {0}: {1}', job.jobId, job.badge);
   }
 
-  private appendJob(md: vscode.MarkdownString, id: string): void {
-    const line = this.jobLine(id);
+  private withJob(draw: Draw | undefined, description: string, id: string): string {
+    const job = this.jobOf(draw, id);
+    return job ? `${description} · ${job.badge}` : description;
+  }
+
+  private appendJob(md: vscode.MarkdownString, draw: Draw | undefined, id: string): void {
+    const line = this.jobLine(draw, id);
     if (line) md.appendMarkdown('\n\n').appendText(line);
   }
 }

@@ -77,6 +77,11 @@ export class WindowSync extends Disposable {
   /** Resolves once the first read of every window's file is done. */
   readonly ready: Promise<void>;
   private keyHash: string | undefined;
+  /**
+   * Analytics requests sent before the key's bucket had its name (the salt is read just after
+   * start): counted in memory and written to the bucket once it is named, never under a guess.
+   */
+  private unnamed: { id: string; at: number }[] = [];
   /** Held in memory only, to name the analytics bucket again if the salt changes; never written. */
   private key: string | undefined;
   private salt: string | undefined;
@@ -132,10 +137,11 @@ export class WindowSync extends Disposable {
     if (!entry.sent) return;
     const family = familyOf(entry.path);
     if (!family) return;
-    const bucket = family === 'agent' ? agentBucket(projectOfAgentPath(entry.path) ?? '') : analyticsBucket(this.keyHash ?? 'unknown');
     const id = this.store.nextEntryId();
+    const bucket = family === 'agent' ? agentBucket(projectOfAgentPath(entry.path) ?? '') : this.keyHash && analyticsBucket(this.keyHash);
+    if (!bucket) this.unnamed.push({ id, at: entry.startedAt });
     void this.update((state) => {
-      recordRequest(state, bucket, id, entry.startedAt);
+      if (bucket) recordRequest(state, bucket, id, entry.startedAt);
       if (entry.status === 429) recordWait(state, family, Date.now() + (entry.error?.retryAfterMs ?? DEFAULT_429_WAIT_MS));
     });
   }
@@ -144,8 +150,13 @@ export class WindowSync extends Disposable {
     return countInHour(this.state, agentBucket(project), Date.now());
   }
 
-  analyticsRequestsThisHour(): number {
-    return countInHour(this.state, analyticsBucket(this.keyHash ?? 'unknown'), Date.now());
+  /**
+   * Every window's analytics requests with this key in the last hour; undefined until the key's
+   * bucket is named (no key, or the first instant after start): background work counts that as
+   * full, and the panel shows no figure rather than a wrong one.
+   */
+  analyticsRequestsThisHour(): number | undefined {
+    return this.keyHash === undefined ? undefined : countInHour(this.state, analyticsBucket(this.keyHash), Date.now());
   }
 
   /** How long background work for the project must wait to stay under the ceiling; 0: go. */
@@ -160,6 +171,7 @@ export class WindowSync extends Disposable {
 
   /** Analytics requests are counted per key: a salted hash of it (never the key) names the bucket. */
   async setKey(key: string | undefined): Promise<void> {
+    if (key !== this.key) this.keyHash = undefined; // requests meanwhile wait for the new key's bucket
     this.key = key;
     await this.nameKeyBucket();
     this.changeEmitter.fire();
@@ -179,7 +191,12 @@ export class WindowSync extends Disposable {
     const { key, salt } = this;
     const hash = key && salt ? await keyBucketHash(salt, key) : undefined;
     // A newer key or salt may have arrived while this one was hashed.
-    if (key === this.key && salt === this.salt) this.keyHash = hash;
+    if (key !== this.key || salt !== this.salt) return;
+    this.keyHash = hash;
+    if (!hash || !this.unnamed.length) return;
+    const pending = this.unnamed;
+    this.unnamed = [];
+    await this.update((state) => pending.forEach(({ id, at }) => recordRequest(state, analyticsBucket(hash), id, at)));
   }
 
   override dispose(): void {

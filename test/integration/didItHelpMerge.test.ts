@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../../src/extension';
 import type { Simulator } from '../simulator/server';
+import { processesInGroup, slowGit, type SlowGit } from '../support/slowGit';
 import { freshAnalyticsHour, leaveWindowClean, PROJECT, ScriptedUser, seam, setProject, signIn, waitFor, withSimulator } from './support';
 
 const BRANCH = 'mintlify/clarify-quickstart';
@@ -25,6 +26,7 @@ function git(cwd: string, args: string[], at?: number): string {
 }
 
 interface GitApiLike {
+  git: { path: string };
   repositories: { rootUri: vscode.Uri; status(): Promise<void>; state: { remotes: { name: string }[] } }[];
 }
 
@@ -76,10 +78,11 @@ describe('Did It Help? counts from the merge', function () {
     await sim.close();
   });
 
-  async function check(path: string): Promise<string> {
+  async function check(path: string, progress: string[] = []): Promise<string> {
     const user = new ScriptedUser(s.ui);
     try {
       await vscode.commands.executeCommand('mintlifyAgent.checkSignalImpact', { kind: 'page', path });
+      progress.push(...user.progressReports);
       return user.lastMessage()?.message ?? '';
     } finally {
       user.restore();
@@ -96,9 +99,11 @@ describe('Did It Help? counts from the merge', function () {
 
   it('with the branch merged in the workspace history, the windows start at the merge and the message says so', async () => {
     await linkedJob('/quickstart', BRANCH, Date.now() - 29 * DAY);
-    const message = await check('/quickstart');
+    const progress: string[] = [];
+    const message = await check('/quickstart', progress);
     const day = new Date(mergedAt).toISOString().slice(0, 10);
     assert.ok(message.includes(`/quickstart, ${wholeDaysSince(mergedAt)} days before vs after, since the merge of ${BRANCH} on ${day}:`), message);
+    assert.deepEqual(progress, [`looking for the merge of ${BRANCH} in the git history…`, `comparing ${wholeDaysSince(mergedAt)} days before and after…`], 'the notification says what it waits for');
   });
 
   it('without a merge (the branch is not in the history) it counts from the job finish, and says so', async () => {
@@ -106,5 +111,79 @@ describe('Did It Help? counts from the merge', function () {
     await linkedJob('/guides/webhooks', 'mintlify/never-merged', finishedAt);
     const message = await check('/guides/webhooks');
     assert.ok(message.includes(`${wholeDaysSince(finishedAt)} days before vs after, since the job finished on ${new Date(finishedAt).toISOString().slice(0, 10)}:`), message);
+  });
+  describe('while git waits or fails', () => {
+    // The Git extension found git on PATH (its path is plain `git`): a wrapper first on PATH is the
+    // git this window runs. Only the merge walk (`git log --ancestry-path`) waits or fails.
+    let wrapper: SlowGit;
+    let path: string | undefined;
+    before(() => {
+      const api = vscode.extensions.getExtension<{ getAPI(v: 1): GitApiLike }>('vscode.git')!.exports.getAPI(1);
+      assert.equal(api.git.path, 'git', 'the Git extension runs git from PATH, so the test can put a slow git first on it');
+      wrapper = slowGit();
+      path = process.env.PATH;
+      process.env.PATH = `${wrapper.dir}:${path ?? ''}`;
+    });
+    after(() => {
+      process.env.PATH = path;
+      wrapper.remove();
+    });
+    /** The comparison's requests (its first is always the page's contextual votes); a background snapshot asks without `source`. */
+    const analyticsRequests = () => sim.requests.filter((r) => r.rawPath.startsWith('/v1/analytics/') && r.query.source === 'contextual').length;
+
+    it('Cancel while git walks the history kills git, says "Did It Help? cancelled." and asks the API nothing', async () => {
+      wrapper.setMode('slow');
+      await linkedJob('/cancelled-during-git', BRANCH, Date.now() - 29 * DAY);
+      const requests = analyticsRequests();
+      const walks = wrapper.walkPids().length;
+      const user = new ScriptedUser(s.ui);
+      try {
+        const running = vscode.commands.executeCommand('mintlifyAgent.checkSignalImpact', { kind: 'page', path: '/cancelled-during-git' });
+        const pid = await waitFor('git to wait in its history walk', () => wrapper.walkPids()[walks]);
+        await waitFor('the waiting git and its child to run', () => processesInGroup(pid).length >= 2);
+        assert.deepEqual(user.progressReports, [`looking for the merge of ${BRANCH} in the git history…`]);
+        user.pressCancel();
+        await running;
+        assert.deepEqual(user.messages.map((m) => m.message), ['Did It Help? cancelled.']);
+        await waitFor('no process of that git left', () => processesInGroup(pid).length === 0);
+        assert.equal(analyticsRequests(), requests, 'no comparison was asked for');
+      } finally {
+        user.restore();
+      }
+    });
+
+    it('Cancel while comparing aborts the requests: no analytics request is sent', async () => {
+      wrapper.setMode('real');
+      await linkedJob('/cancelled-while-comparing', BRANCH, Date.now() - 29 * DAY);
+      const requests = analyticsRequests();
+      const user = new ScriptedUser(s.ui);
+      user.cancelAfterReports = 2; // "comparing…"
+      try {
+        await vscode.commands.executeCommand('mintlifyAgent.checkSignalImpact', { kind: 'page', path: '/cancelled-while-comparing' });
+        assert.equal(user.progressReports.length, 2);
+        assert.deepEqual(user.messages.map((m) => m.message), ['Did It Help? cancelled.']);
+        assert.equal(analyticsRequests(), requests);
+      } finally {
+        user.restore();
+      }
+    });
+
+    it('a git that fails is no error: it counts from the job finish, and says so', async () => {
+      wrapper.setMode('fail');
+      // Asked before the merge: with git answering, the merge would count.
+      const finishedAt = Date.now() - 25 * DAY;
+      await linkedJob('/git-failed', BRANCH, finishedAt);
+      const pids = wrapper.walkPids().length;
+      const user = new ScriptedUser(s.ui);
+      try {
+        await vscode.commands.executeCommand('mintlifyAgent.checkSignalImpact', { kind: 'page', path: '/git-failed' });
+        assert.ok(wrapper.walkPids().length > pids, 'the failing git was asked');
+        assert.equal(user.messages.length, 1, 'one answer, no error');
+        assert.equal(user.lastMessage()?.level, 'info');
+        assert.ok(user.lastMessage()?.message.includes(`since the job finished on ${new Date(finishedAt).toISOString().slice(0, 10)}:`), user.lastMessage()?.message);
+      } finally {
+        user.restore();
+      }
+    });
   });
 });

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { TestSeam } from '../../src/extension';
 import { BACKGROUND_CEILING } from '../../src/sync/ledger';
 import type { Simulator } from '../simulator/server';
-import { freshAnalyticsHour, PROJECT, seam, setProject, signIn, tooltipText, visitorRequests, waitFor, withSimulator } from './support';
+import { freshAnalyticsHour, KEY, PROJECT, seam, setProject, signIn, tooltipText, visitorRequests, waitFor, withSimulator } from './support';
 
 
 describe('readers under the ledger ceiling', function () {
@@ -17,9 +17,12 @@ describe('readers under the ledger ceiling', function () {
 
   /** Analytics requests other windows sent this hour, as the shared ledger records them. */
   async function othersSent(count: number): Promise<void> {
-    const before = s.sync.analyticsRequestsThisHour();
+    const { before } = await waitFor('the key\'s ledger bucket', () => {
+      const count = s.sync.analyticsRequestsThisHour();
+      return count === undefined ? undefined : { before: count };
+    });
     for (let i = 0; i < count; i++) s.sync.record({ method: 'GET', path: `/v1/analytics/${PROJECT}/feedback`, status: 200, sent: true, startedAt: Date.now(), durationMs: 5 });
-    await waitFor('the ledger to hold them', () => s.sync.analyticsRequestsThisHour() >= before + count);
+    await waitFor('the ledger to hold them', () => (s.sync.analyticsRequestsThisHour() ?? 0) >= before + count);
   }
 
   before(async () => {
@@ -92,5 +95,19 @@ describe('readers under the ledger ceiling', function () {
     const snapshot = await s.readers.snapshots.get(s.readers.readers.current()!.key, { refresh: true });
     assert.ok(snapshot.pages >= 2, `a range of several pages (${snapshot.pages})`);
     assert.equal(visitorRequests(sim), snapshot.pages, 'what the user asks for is never held back by the ledger');
+  });
+
+  it('while a new key\'s bucket is being named the hour\'s count is unknown (not 0), and a request sent meanwhile counts in it', async () => {
+    // The bucket is named by a salted hash of the key, computed after the key changes: a request
+    // in that instant belongs to the new key, and background work must not read "0 used" then.
+    const naming = s.sync.setKey('mint_a_key_this_hour_has_not_seen');
+    try {
+      assert.equal(s.sync.analyticsRequestsThisHour(), undefined);
+      s.sync.record({ method: 'GET', path: `/v1/analytics/${PROJECT}/visitors`, status: 200, sent: true, startedAt: Date.now(), durationMs: 5 });
+      await naming;
+      assert.equal(s.sync.analyticsRequestsThisHour(), 1, 'the new key\'s hour holds the request sent while it was named');
+    } finally {
+      await s.sync.setKey(KEY);
+    }
   });
 });

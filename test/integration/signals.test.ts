@@ -116,6 +116,49 @@ describe('reader signals', function () {
     assert.deepEqual(sizes, [...sizes].sort((a, b) => b - a), 'biggest group first');
     const searchItem = s.signals.tree.getTreeItem(searches[0]);
     assert.match(String(searchItem.description), /searches · no click/);
+    assert.equal(searchItem.tooltip, undefined, 'drawing a row builds no tooltip');
+    const top = truth.searches.find((x) => x.searchQuery === expectedSearches[0]);
+    assert.ok(top && searches[0]);
+    const searchTip = tooltipText(s.signals.tree.resolveTreeItem(searchItem, searches[0]).tooltip);
+    assert.ok(searchTip.includes(`"${top.searchQuery}" was searched ${fmt(top.hits)} times and no result was clicked.`), searchTip);
+    assert.ok(searchTip.includes('Ask the Agent to Address This'), searchTip);
+  });
+
+  it('builds a page\'s tooltip on hover (resolveTreeItem), not with its row: the simulator\'s figures and the page\'s status-bar evidence', async () => {
+    const truth = sim.signalsFor(PROJECT, range);
+    await vscode.window.showTextDocument(vscode.Uri.joinPath(root, 'docs', 'quickstart.mdx'), { preview: false });
+    const statusBar = await waitFor('the page tooltip with reader signals', async () => {
+      await s.readers.statusBar.whenSettled();
+      const state = s.readers.statusBar.shown;
+      return state?.page.sitePath === '/quickstart' && typeof state.tooltip !== 'string' && state.tooltip.value.includes('Reader signals') ? state.tooltip.value : undefined;
+    });
+    sim.clearRequests();
+    const node = s.signals.tree.getChildren(s.signals.tree.getChildren()[0]).find((n) => n.type === 'page' && n.signal.path === '/quickstart');
+    assert.ok(node, '/quickstart is in the inbox');
+    const item = s.signals.tree.getTreeItem(node);
+    assert.equal(item.tooltip, undefined, 'drawing the row builds no tooltip');
+    const tooltip = s.signals.tree.resolveTreeItem(item, node).tooltip;
+    assert.ok(tooltip instanceof vscode.MarkdownString, 'hovering gives the Markdown tooltip');
+    assert.ok(!tooltip.supportHtml, 'the tooltip never renders HTML');
+    assert.deepEqual(tooltip.isTrusted, { enabledCommands: ['mintlifyAgent.askToAddress'] }, 'only Ask the Agent to Address This may run from it');
+    const text = tooltipText(tooltip);
+    const views = truth.views.views.find((v) => v.path === '/quickstart');
+    const votes = truth.byPage.find((r) => r.path === '/quickstart');
+    assert.ok(views && votes);
+    assert.ok(text.startsWith('**/quickstart**'), text);
+    assert.ok(text.includes(`View events: ${fmt(views.human)} human, ${fmt(views.ai)} AI`), text);
+    assert.ok(text.includes(`Feedback: ${fmt(votes.thumbsUp)} helpful, ${fmt(votes.thumbsDown)} not helpful · code snippet reports ${fmt(votes.code)}`), text);
+    const pending = truth.feedback.filter((f) => f.path === '/quickstart' && f.status === 'pending' && f.comment);
+    assert.ok(text.includes(`Pending comments: ${fmt(pending.length)}`), text);
+    assert.ok(text.includes(`> ${HOSTILE_TEXTS.injection}`), 'the newest comment, quoted as text');
+    const unanswered = truth.assistant.filter((t) => t.resolutionStatus === 'unanswered' && t.pageUrl?.endsWith('/quickstart'));
+    assert.ok(text.includes(`Unanswered assistant questions: ${fmt(unanswered.length)}`), text);
+    const link = /\[Ask the Agent to Address This\]\(command:mintlifyAgent\.askToAddress\?([^)]*)\)/.exec(tooltip.value);
+    assert.deepEqual(JSON.parse(decodeURIComponent(link?.[1] ?? '')), [{ kind: 'page', path: '/quickstart' }], 'the link asks about this page');
+    // The same evidence as before this tooltip was built on hover: what the page's own status-bar tooltip shows.
+    const evidence = tooltip.value.slice(tooltip.value.indexOf('**Reader signals**'));
+    assert.ok(evidence.length > 0 && statusBar.includes(evidence), `the status bar shows the same evidence:\n${evidence}`);
+    assert.equal(analytics(sim).length, 0, 'hovering sends nothing');
   });
 
   it('asks the agent to address /quickstart: the writer edits the previewed prompt, and the evidence arrives quoted, capped and apart from the instruction', async () => {
@@ -157,6 +200,11 @@ describe('reader signals', function () {
       return description?.includes('job active') ? description : undefined;
     });
     assert.match(item, /job active/);
+    const jobId = s.signals.links.jobFor(PROJECT, 'page:/quickstart')?.jobId;
+    assert.ok(jobId);
+    const node = s.signals.tree.getChildren(s.signals.tree.getChildren()[0]).find((n) => n.type === 'page' && n.signal.path === '/quickstart') as SignalNode;
+    const tooltip = tooltipText(s.signals.tree.resolveTreeItem(s.signals.tree.getTreeItem(node), node).tooltip);
+    assert.match(tooltip, new RegExp(`Agent job ${jobId}: (job active|PR ready)`), 'the tooltip names the job too');
   });
 
   it('reads a question\'s whole thread only when asked, with one request', async () => {
@@ -164,8 +212,11 @@ describe('reader signals', function () {
     const question = groups.flatMap((g) => s.signals.tree.getChildren(g))[0];
     assert.ok(question?.type === 'question');
     sim.clearRequests();
-    s.signals.tree.getTreeItem(question);
-    assert.equal(analytics(sim).length, 0, 'showing a question sends nothing');
+    const item = s.signals.tree.getTreeItem(question);
+    assert.equal(item.tooltip, undefined, 'drawing the row builds no tooltip');
+    const tooltip = tooltipText(s.signals.tree.resolveTreeItem(item, question).tooltip);
+    assert.ok(tooltip.includes('Right-click › Show Full Thread reads the whole conversation (one request).'), tooltip);
+    assert.equal(analytics(sim).length, 0, 'showing or hovering a question sends nothing');
     await vscode.commands.executeCommand('mintlifyAgent.showAssistantThread', question);
     assert.deepEqual(analytics(sim).map((r) => r.rawPath), [`/v1/analytics/${PROJECT}/assistant/threads/${question.question.id}`]);
     const thread = sim.assistantThreadFor(question.question.id);
@@ -203,6 +254,8 @@ describe('reader signals', function () {
       await vscode.commands.executeCommand('mintlifyAgent.checkSignalImpact', { kind: 'page', path: '/quickstart' });
       const message = user.lastMessage()?.message ?? '';
       assert.ok(message.includes(`not-helpful share: ${share(windows.before)} → ${share(windows.after)}`), message);
+      // No tracked job with a branch here, so no git to wait on: the notification says what it compares.
+      assert.deepEqual(user.progressReports, [`comparing ${windows.days} days before and after…`]);
 
       const rare = sim.signalsFor(PROJECT, {}).byPage.at(-1)?.path ?? '';
       await s.signals.links.remember(PROJECT, { jobId: 'job_rare', signalIds: [`page:${rare}`], path: rare, searches: [], askedAt: finishedAt, finishedAt });

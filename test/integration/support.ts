@@ -50,6 +50,8 @@ export class ScriptedUser {
   private readonly saved = new Map<keyof Ui, unknown>();
   /** Press Cancel on the next progress notification after this many progress reports. */
   cancelAfterReports: number | undefined;
+  /** The Cancel buttons of the progress notifications showing now. */
+  private readonly showing = new Set<vscode.CancellationTokenSource>();
   /** Which button to press on a message; default: dismiss it. */
   answerMessage: (message: ShownMessage) => string | undefined | Promise<string | undefined> = () => undefined;
 
@@ -90,7 +92,12 @@ export class ScriptedUser {
           if (this.cancelAfterReports !== undefined && ++reports >= this.cancelAfterReports) cancel.cancel();
         },
       };
-      return task(progress, cancel.token);
+      this.showing.add(cancel);
+      const done = () => this.showing.delete(cancel);
+      const running = task(progress, cancel.token);
+      // Bookkeeping only: the caller awaits `running` itself and sees its outcome.
+      void running.then(done, done);
+      return running;
     });
     patch('showSaveDialog', async () => {
       if (!this.saves.length) throw new Error('unexpected save dialog');
@@ -117,6 +124,11 @@ export class ScriptedUser {
   saveAs(uri: vscode.Uri | undefined): this {
     this.saves.push(uri);
     return this;
+  }
+
+  /** Presses Cancel on every progress notification showing now (say, once the test sees git waiting). */
+  pressCancel(): void {
+    for (const cancel of this.showing) cancel.cancel();
   }
 
   lastMessage(): ShownMessage | undefined {

@@ -7,8 +7,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { findMerge, gitRunner, type GitRun } from '../../src/git/mergeTime';
+import { findMerge, gitRunner, GitStopped, type GitRun } from '../../src/git/mergeTime';
 import { changeEvent } from '../../src/signals/didItHelp';
+import { processesInGroup, slowGit } from '../support/slowGit';
 
 const BRANCH = 'mintlify/fix-quickstart';
 /** Each commit one day after the last, so every time is known. */
@@ -111,5 +112,55 @@ describe('merge time of the agent branch (Did It Help?)', function () {
     assert.deepEqual(changeEvent(finishedAt, askedAt, { at: askedAt - 86_400_000, branch: BRANCH }), { kind: 'finish', at: finishedAt });
     assert.deepEqual(changeEvent(undefined, askedAt, merge), { kind: 'merge', at: merge.at, branch: BRANCH }, 'merged though no window saw the job finish');
     assert.equal(changeEvent(undefined, askedAt, undefined), undefined);
+  });
+  describe('a git that waits or fails', () => {
+    const wrapper = slowGit();
+    after(() => wrapper.remove());
+    /** A repository where the branch is merged: with a real git the merge is found. */
+    function merged(): string {
+      const dir = repoWithBranch(root);
+      git(dir, 'merge', '--quiet', '--no-ff', '-m', 'Merge the agent PR', BRANCH);
+      return dir;
+    }
+    const waitUntil = async (what: string, condition: () => boolean) => {
+      for (const deadline = Date.now() + 10_000; !condition(); await new Promise((r) => setTimeout(r, 20))) {
+        if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+      }
+    };
+
+    it('Cancel kills the waiting git with what it started, rejects with GitStopped, and starts no further git', async () => {
+      wrapper.setMode('slow');
+      const dir = merged();
+      const stop = new AbortController();
+      const calls: string[][] = [];
+      const run = gitRunner(wrapper.path, dir, { signal: stop.signal });
+      const lookup = findMerge((args) => (calls.push(args), run(args)), BRANCH, undefined);
+      await waitUntil('the merge walk to start', () => wrapper.walkPids().length === 1);
+      const [pid] = wrapper.walkPids();
+      await waitUntil('git (the wrapper) and its sleeping child to run', () => processesInGroup(pid).length >= 2);
+      stop.abort();
+      await assert.rejects(lookup, (error: unknown) => error instanceof GitStopped && error.reason === 'cancelled');
+      await waitUntil('no process of that git left', () => processesInGroup(pid).length === 0);
+      assert.equal(calls.at(-1)?.[0], 'log', 'nothing ran after the cancelled walk');
+      await assert.rejects(run(['rev-parse', 'HEAD']), GitStopped, 'an aborted runner starts no git');
+    });
+
+    it('a git past its time limit is killed and reads as "no merge"; so does a git that fails', async () => {
+      wrapper.setMode('slow');
+      const dir = merged();
+      const before = wrapper.walkPids().length;
+      assert.equal(await findMerge(gitRunner(wrapper.path, dir, { timeoutMs: 300 }), BRANCH, undefined), undefined);
+      const pid = wrapper.walkPids()[before];
+      assert.ok(pid, 'the walk ran');
+      await waitUntil('no process of the timed-out git left', () => processesInGroup(pid).length === 0);
+      await assert.rejects(gitRunner(wrapper.path, dir, { timeoutMs: 300 })(['log', '--ancestry-path', 'HEAD']), (e: unknown) => e instanceof GitStopped && e.reason === 'timeout');
+
+      wrapper.setMode('fail');
+      await assert.rejects(gitRunner(wrapper.path, dir)(['log', '--ancestry-path', 'HEAD']), /the test made this git fail/);
+      assert.equal(await findMerge(gitRunner(wrapper.path, dir), BRANCH, undefined), undefined);
+
+      wrapper.setMode('real');
+      assert.equal((await findMerge(gitRunner(wrapper.path, dir), BRANCH, undefined))?.into, 'HEAD', 'the same repository through the wrapper, with git answering');
+    });
   });
 });

@@ -95,10 +95,27 @@ describe('panel pages from the readers snapshot', function () {
     port.time += 60_000;
     const snapshot = await snapshotAt(port); // the status item fetched the range a minute later
     assert.equal(pages.cached(pageKey, 1)?.fetchedAt, snapshot.fetchedAt, 'the newer snapshot, not the older page');
+    assert.equal(pages.cached(pageKey, 4)?.fetchedAt, snapshot.fetchedAt, 'every page of the range from the snapshot');
     port.time += 60_000;
     await pages.load(pageKey, 1, { refresh: true });
     assert.equal(pages.cached(pageKey, 1)?.fetchedAt, port.time, 'the page fetched by Refresh, newer than the snapshot');
     assert.equal(requests('visitors').length, 1);
+  });
+
+  it('one source answers every page of a range: a newer first page from the API makes the API answer the rest', async () => {
+    const port = new Port();
+    const pager = new VisitorsPager(fetcherFor(api, 'visitors'), undefined, () => port.time);
+    const pages = new PanelPages({ visitors: pager, views: new VisitorsPager(fetcherFor(api, 'views')) }, new SnapshotReuse(port, () => port.time));
+    const pageKey = { ...key, pageSize: 50, metric: 'visitors' as const };
+    const snapshot = await snapshotAt(port);
+    port.time += 60_000;
+    // The API answered page 1 after the snapshot was kept (the pager asked it directly).
+    await pager.load(pageKey, 1, {});
+    assert.ok(pages.cached(pageKey, 1)!.fetchedAt > snapshot.fetchedAt);
+    assert.equal(pages.cached(pageKey, 2), undefined, 'page 2 is not cut from the older snapshot');
+    const second = await pages.load(pageKey, 2, {});
+    assert.equal(second.fromCache, false);
+    assert.deepEqual(requests('visitors').map((r) => r.query.offset), ['0', '50']);
   });
 
   it('does not stand in when capped, older than an hour, or for view events', async () => {
