@@ -4,6 +4,7 @@
 // A site path is text from the public internet, so it is only ever used to build file names under
 // the docs root, never a glob or a path that could climb out of it.
 // No vscode import: unit-tested directly.
+import { decodeSegment } from '../util/decodeSegment';
 
 const PAGE_EXTENSIONS = ['.mdx', '.md'] as const;
 /** Folders Mintlify never serves as pages: reusable snippets, dependencies, hidden folders. */
@@ -105,12 +106,4 @@ function parseUrl(text: string): URL | undefined {
 
 function decodeSegments(path: string): string {
   return path.split('/').map(decodeSegment).join('/');
-}
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment; // a lone `%` is a character like any other
-  }
 }

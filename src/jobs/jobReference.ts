@@ -1,4 +1,5 @@
 // "Track Job…" takes a job id or a pasted dashboard link. Pure, so it is unit-tested.
+import { decodeSegment } from '../util/decodeSegment';
 
 const JOB_QUERY_KEYS = ['jobId', 'job', 'id', 'sessionId'];
 const JOB_PATH_MARKERS = new Set(['job', 'jobs', 'agent', 'agents', 'session', 'sessions']);
@@ -24,13 +25,4 @@ export function parseJobReference(input: string): string | undefined {
     if (JOB_PATH_MARKERS.has(segments[i].toLowerCase())) return segments[i + 1];
   }
   return segments.at(-1);
-}
-
-/** A pasted link may hold a broken escape such as `%E0`: keep that segment as it is. */
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
