@@ -5,9 +5,11 @@
 // The workbench shows a step's checkmark as a checkbox (`[data-done-step-id]`, its aria-checked
 // what a screen reader announces) that it updates live from the walkthrough's completion events.
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 import { DEMO_API_KEY } from '../simulator/demo';
-import { PROJECT, UiSession } from './uiSession';
+import { ARTIFACTS_DIR, PROJECT, UiSession } from './uiSession';
 import { expectVisible, TIMEOUTS, type Workbench } from './workbench';
 
 const TITLE = 'Get Started with Mintlify Agent & Analytics';
@@ -29,7 +31,10 @@ describe('the first-run walkthrough (UI)', function () {
 
   afterEach(async function () {
     if (this.currentTest?.state === 'failed' && session) {
-      await wb.screenshot(`failed-walkthrough-${this.currentTest.title.replace(/[^\w]+/g, '-').slice(0, 50)}`).catch(() => undefined);
+      const name = `failed-walkthrough-${this.currentTest.title.replace(/[^\w]+/g, '-').slice(0, 50)}`;
+      await wb.screenshot(name).catch(() => undefined);
+      // The extension host's logs (ours among them) say what it was doing.
+      fs.cpSync(path.join(session.userDataDir, 'logs'), path.join(ARTIFACTS_DIR, `${name}-logs`), { recursive: true });
     }
   });
 
