@@ -6,8 +6,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ensureCodeServer } from '../test/host/codeServer';
-import { startHost, type Host } from '../test/host/host';
+import type { Host } from '../test/host/host';
 import { startSimulator } from '../test/simulator/server';
+import { startBenchHost } from './benchHost';
 import { BENCH_PROJECT, DONE_ENV, REPORT_ENV, WEBVIEW_ENV, type ActivationReport, type HostReport, type ReadersTiming, type SignalsTiming } from './host/protocol';
 import { measureWebview, type WebviewResult } from './webview';
 
@@ -66,15 +67,15 @@ async function oneStart(opts: {
   let host: Host | undefined;
   try {
     const started = Date.now();
-    host = await startHost({
+    host = await startBenchHost({
+      repoRoot: opts.repoRoot,
       workspaceFolder: workspace,
-      extensionDevelopmentPath: path.join(opts.repoRoot, 'out', 'bench', 'extension'),
+      apiBaseUrl: sim.url,
+      projectId: BENCH_PROJECT,
+      serverMain: opts.serverMain,
+      transcript: opts.transcript,
       extensionTestsPath: path.join(opts.repoRoot, 'out', 'bench', 'hostEntry.js'),
       env: { [REPORT_ENV]: reportFile, [DONE_ENV]: doneFile, ...(opts.withWebview && { [WEBVIEW_ENV]: '1' }) },
-      userSettings: { 'mintlifyAgent.apiBaseUrl': sim.url, 'mintlifyAgent.projectId': BENCH_PROJECT },
-      serverMain: opts.serverMain,
-      log: opts.transcript,
-      output: (source, line) => opts.transcript(`[${source}] ${line}`),
     });
     const report = await waitForReport(reportFile, host, (r) => r.activation !== undefined, opts.logFile);
     const activation = report.activation as ActivationReport;

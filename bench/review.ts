@@ -7,11 +7,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ensureCodeServer } from '../test/host/codeServer';
-import { startHost, type Host } from '../test/host/host';
+import type { Host } from '../test/host/host';
 import { DEMO_API_KEY } from '../test/simulator/demo';
 import { startSimulator } from '../test/simulator/server';
 import { makeTestRepository, pushBranch, writeFile } from '../test/support/gitRepo';
 import { expectVisible, TIMEOUTS, Workbench } from '../test/ui/workbench';
+import { startBenchHost } from './benchHost';
 import { BENCH_PROJECT } from './host/protocol';
 import { spread, type Spread } from './stats';
 
@@ -48,14 +49,8 @@ export async function measureReview(opts: { repoRoot: string; runs: number; log:
   const job = sim.addJob(BENCH_PROJECT, { status: 'completed', prompt: 'Generate fifty pages', source: { repository: repo.url, ref: BRANCH } });
   let host: Host | undefined;
   try {
-    host = await startHost({
-      workspaceFolder: workspace,
-      extensionDevelopmentPath: path.join(opts.repoRoot, 'out', 'bench', 'extension'),
-      userSettings: { 'mintlifyAgent.apiBaseUrl': sim.url, 'mintlifyAgent.projectId': BENCH_PROJECT },
-      serverMain: await ensureCodeServer(opts.log, { repoRoot: opts.repoRoot }),
-      log: transcript,
-      output: (source, line) => transcript(`[${source}] ${line}`),
-    });
+    const serverMain = await ensureCodeServer(opts.log, { repoRoot: opts.repoRoot });
+    host = await startBenchHost({ repoRoot: opts.repoRoot, workspaceFolder: workspace, apiBaseUrl: sim.url, projectId: BENCH_PROJECT, serverMain, transcript });
     await host.page.setViewportSize({ width: 1280, height: 800 });
     const wb = new Workbench(host.page, artifacts);
     await wb.openFromActivityBar('Mintlify');

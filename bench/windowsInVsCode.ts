@@ -9,10 +9,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { ensureCodeServer } from '../test/host/codeServer';
-import { startHost, type Host } from '../test/host/host';
+import type { Host } from '../test/host/host';
 import { DEMO_API_KEY } from '../test/simulator/demo';
 import { DEFAULT_PROJECT, startSimulator } from '../test/simulator/server';
 import { Workbench } from '../test/ui/workbench';
+import { startBenchHost } from './benchHost';
 import { median } from './stats';
 import type { WindowsResult } from './windows';
 
@@ -53,14 +54,8 @@ export async function measurePropagationInVsCode(opts: { repoRoot: string; chang
   const sim = await startSimulator({ projects: [DEFAULT_PROJECT] });
   let host: Host | undefined;
   try {
-    host = await startHost({
-      workspaceFolder: workspace,
-      extensionDevelopmentPath: path.join(opts.repoRoot, 'out', 'bench', 'extension'),
-      userSettings: { 'mintlifyAgent.apiBaseUrl': sim.url, 'mintlifyAgent.projectId': DEFAULT_PROJECT },
-      serverMain: await ensureCodeServer(opts.log, { repoRoot: opts.repoRoot }),
-      log,
-      output: (source, line) => log(`[${source}] ${line}`),
-    });
+    const serverMain = await ensureCodeServer(opts.log, { repoRoot: opts.repoRoot });
+    host = await startBenchHost({ repoRoot: opts.repoRoot, workspaceFolder: workspace, apiBaseUrl: sim.url, projectId: DEFAULT_PROJECT, serverMain, transcript: log });
     const a = new Workbench(host.page, scratch);
     await a.signInToMintlify(DEMO_API_KEY);
     const b = await a.openWindow(host.url);

@@ -74,13 +74,16 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
   };
   const waiting = new Set<string>();
   context.subscriptions.push(
-    store.onDidChange((changed) => {
-      if (!changed || !waiting.has(changed.id) || !isTerminal(changed)) return;
-      waiting.delete(changed.id);
-      const review = vscode.l10n.t('Review Changes');
-      void ui.showMessage('info', vscode.l10n.t('“{0}” finished: its branch is ready to review.', jobLabel(changed)), review).then((choice) => {
-        if (choice === review) void vscode.commands.executeCommand('mintlifyAgent.reviewChanges', changed.id);
-      });
+    // The jobs that changed, or every job when the list did (a finish may come with another job's arrival).
+    store.onDidChange((changed = store.all()) => {
+      for (const job of changed) {
+        if (!waiting.has(job.id) || !isTerminal(job)) continue;
+        waiting.delete(job.id);
+        const review = vscode.l10n.t('Review Changes');
+        void ui.showMessage('info', vscode.l10n.t('“{0}” finished: its branch is ready to review.', jobLabel(job)), review).then((choice) => {
+          if (choice === review) void vscode.commands.executeCommand('mintlifyAgent.reviewChanges', job.id);
+        });
+      }
     }),
   );
 

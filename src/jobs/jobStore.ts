@@ -94,11 +94,11 @@ function toTracked(id: string, record: JobRecord): TrackedJob {
 }
 
 export class JobStore extends Disposable {
-  private readonly emitter = this.register(new vscode.EventEmitter<TrackedJob | undefined>());
+  private readonly emitter = this.register(new vscode.EventEmitter<readonly TrackedJob[] | undefined>());
   /**
-   * Fires once per job that changed, with that job; or with undefined when the list itself changed
-   * (a job added, removed or moved). Views redraw one row per job then: a whole-list redraw in the
-   * middle of a click on a row would hand its command no job.
+   * Fires with the jobs that changed, or with undefined when the list itself changed (a job added,
+   * removed or moved). Views redraw those rows only then: a whole-list redraw in the middle of a
+   * click on a row would hand its command no job.
    */
   readonly onDidChange = this.emitter.event;
   private tracked: TrackedJob[] = [];
@@ -207,7 +207,7 @@ export class JobStore extends Disposable {
     if (error) this.errors.set(id, error);
     else if (!this.errors.delete(id)) return;
     const tracked = this.get(id);
-    if (tracked) this.emitter.fire(tracked);
+    if (tracked) this.emitter.fire([tracked]);
   }
 
   /** Rebuilds the list from the shared state; fires only when something a user sees changed. */
@@ -221,8 +221,7 @@ export class JobStore extends Disposable {
     const before = this.tracked;
     this.tracked = next;
     const sameList = !force && before.length === next.length && before.every((t, i) => t.id === next[i]?.id);
-    if (!sameList) return this.emitter.fire(undefined);
-    next.forEach((t, i) => JSON.stringify(t) !== JSON.stringify(before[i]) && this.emitter.fire(t));
+    this.emitter.fire(sameList ? next.filter((t, i) => JSON.stringify(t) !== JSON.stringify(before[i])) : undefined);
   }
 
   /** Brings the list an older version kept in globalState into the shared store. */

@@ -148,15 +148,15 @@ export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   /**
-   * Redraws the row of `changed`, or the whole list when it is undefined or not shown yet. Only a
-   * change of the list itself redraws it whole: while VS Code asks for the list again, a command
-   * run from a row's context menu receives no job (the row's handle is briefly unknown).
+   * Redraws the rows of `changed`, or the whole list when it is undefined. Only a change of the
+   * list itself redraws it whole: while VS Code asks for the list again, a command run from a row's
+   * context menu receives no job (the row's handle is briefly unknown).
    */
-  refresh(changed: TrackedJob | undefined): void {
+  refresh(changed: readonly TrackedJob[] | undefined): void {
     if (!changed) return this.emitter.fire(undefined);
     // A row not drawn yet is drawn with the latest state when VS Code asks for the list.
-    const node = this.nodes.get(changed.id);
-    if (node) this.emitter.fire(node);
+    const nodes = changed.flatMap((job) => this.nodes.get(job.id) ?? []);
+    if (nodes.length) this.emitter.fire(nodes);
   }
 
   /** Whether VS Code has been handed this job's row (the view has drawn it). */

@@ -12,7 +12,7 @@ import { resolvePreset, type ResolvedRange } from '../analytics/dateRange';
 import { localToday } from '../util/days';
 import type { Logger } from '../log';
 import { PRESETS, type PresetId } from '../shared/protocol';
-import { BACKGROUND_CEILING } from '../sync/ledger';
+import { BACKGROUND_CEILING, fitsUnderCeiling } from '../sync/ledger';
 import { Disposable } from '../util/lifecycle';
 import { readersSettings } from './readersSettings';
 import { fetchSnapshot, SnapshotStore, snapshotId, type SnapshotKey, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
@@ -28,8 +28,7 @@ export interface PageReadersDeps {
   keys: { readonly hasKey: boolean; onDidChange: vscode.Event<void> };
   /** Where the range and the snapshots are kept across reloads (workspaceState). */
   storage: vscode.Memento;
-  /** Analytics requests every window sent in the last hour (the shared ledger); absent: no ceiling. */
-  /** Every window's analytics requests this hour; undefined while not known (counted as full). */
+  /** Every window's analytics requests this hour (the shared ledger); undefined while not known (counted as full); absent: no ceiling. */
   analyticsThisHour?: () => number | undefined;
   log: Logger;
 }
@@ -146,9 +145,7 @@ export class PageReaders extends Disposable {
 
   /** Whether `requests` more fit under the ledger's background ceiling (every window's analytics requests this hour). */
   private backgroundFits(requests: number): boolean {
-    if (!this.deps.analyticsThisHour) return true;
-    const thisHour = this.deps.analyticsThisHour();
-    return thisHour !== undefined && thisHour + requests <= BACKGROUND_CEILING;
+    return !this.deps.analyticsThisHour || fitsUnderCeiling(this.deps.analyticsThisHour(), requests);
   }
 
   /** The one place the readers spend analytics requests. */

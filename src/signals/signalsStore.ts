@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
 import type { Logger } from '../log';
+import { fitsUnderCeiling } from '../sync/ledger';
 import { Disposable } from '../util/lifecycle';
 import { currentRange, fetchSnapshot, parseStoredSnapshot, type SignalsSnapshot } from './snapshot';
 
@@ -133,8 +134,7 @@ export class SignalsStore extends Disposable {
     const hourAgo = this.now() - BACKGROUND_EVERY_MS;
     while ((this.backgroundSent[0] ?? Infinity) <= hourAgo) this.backgroundSent.shift();
     const { budget } = this.deps;
-    const thisHour = budget.analyticsThisHour();
-    return thisHour !== undefined && thisHour + requests <= budget.backgroundCeiling && this.backgroundSent.length + requests <= budget.windowShare();
+    return fitsUnderCeiling(budget.analyticsThisHour(), requests, budget.backgroundCeiling) && this.backgroundSent.length + requests <= budget.windowShare();
   }
 
   private async save(snapshot: SignalsSnapshot): Promise<void> {

@@ -53,7 +53,7 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
     this.register(store.onDidChange(rebuild));
     // A job's new state shows beside the signals it addresses; other jobs change nothing here.
     // With no draw since the last rebuild, the next draw reads every job afresh anyway.
-    this.register(jobs.onDidChange((job) => (!job || this.draw?.jobs.jobIds.has(job.id)) && rebuild()));
+    this.register(jobs.onDidChange((changed) => (!changed || changed.some((job) => this.draw?.jobs.jobIds.has(job.id))) && rebuild()));
     this.register(links.onDidChange(rebuild));
   }
 
@@ -61,11 +61,6 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
   refresh(): void {
     this.draw = undefined;
     this.emitter.fire(undefined);
-  }
-
-  /** The inbox as shown, for tests. */
-  currentInbox(): Inbox | undefined {
-    return this.currentDraw()?.inbox;
   }
 
   /** Where a draw starts (the root, a group's children): checks the snapshot shown is still the kept one. */

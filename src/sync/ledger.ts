@@ -80,6 +80,14 @@ export function backgroundWaitMs(state: SyncState, bucket: string, now: number, 
   return Math.max(1, freeing + HOUR_MS - now + 1);
 }
 
+/**
+ * Whether `requests` more background requests fit under the ceiling, given the hour's count so far;
+ * an unknown count (the bucket not named yet) counts as full.
+ */
+export function fitsUnderCeiling(thisHour: number | undefined, requests: number, ceiling = BACKGROUND_CEILING): boolean {
+  return thisHour !== undefined && thisHour + requests <= ceiling;
+}
+
 /** Records a 429's Retry-After for a family (the later wait wins). */
 export function recordWait(state: SyncState, family: Family, until: number): void {
   state.waits[family] = Math.max(state.waits[family] ?? 0, until);
