@@ -17,6 +17,7 @@ import { readersSettings } from './readersSettings';
 import { ReadersStatusBar } from './readersStatusBar';
 import { CHANGE_RANGE_COMMAND, REFRESH_COMMAND } from './readersTooltip';
 import { SNAPSHOTS_STORAGE_KEY, type SnapshotKey, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
+import { background } from '../util/background';
 import { lazy, lazyFeature, type CommandRegistrar } from '../util/lazyFeature';
 
 export interface ReadersDeps {
@@ -63,7 +64,7 @@ export function registerReaders(context: vscode.ExtensionContext, deps: ReadersD
   context.subscriptions.push(
     vscode.window.onDidChangeActiveTextEditor((editor) => {
       // The user switched to a page: built now, the item's own listener missed this event.
-      if (showsPage(editor) && !feature.isBuilt) void feature.get().statusBar.update(); // errors are logged inside
+      if (showsPage(editor) && !feature.isBuilt) background(feature.get().statusBar.update(), deps.log, 'showing the page readers');
     }),
   );
   return {
