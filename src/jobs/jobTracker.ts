@@ -2,7 +2,7 @@
 // fresh through the poller, and tells the user when a job finishes. Commands and the tree sit on
 // top of it; it shows no dialogs except the finish notification and the warning that other windows
 // may not see a job yet. Once the API has said yes, nothing local turns the send into a failure:
-// this window tracks the job at once, and the shared store's write can only be late (share()).
+// this window tracks the job at once, and the shared store's write can only be late (lateWrites.ts).
 import * as vscode from 'vscode';
 import { type AgentJob, ApiError, type ApiClient } from '../api';
 import type { ApiKeyStore } from '../auth/apiKey';
@@ -53,6 +53,7 @@ const STARTUP_DELAY_MS = 1_000;
 
 export class JobTracker extends Disposable {
   readonly poller: JobPoller;
+  /** The shared store's writes after the API said yes: late at worst, never a failed send. */
   private readonly lateWrites: LateWrites;
   private readonly pausedEmitter = this.register(new vscode.EventEmitter<boolean>());
   /** Fires when polling stops for everyone (the key was refused) or starts again. */
@@ -93,11 +94,6 @@ export class JobTracker extends Disposable {
     this.register(timeout(STARTUP_DELAY_MS, () => this.watchUnfinished()));
   }
 
-  /** The shared store's write of a change this window already shows: it can be late, never fail the send. */
-  private share(written: Promise<void>, what: string): void {
-    this.lateWrites.share(written, what);
-  }
-
   private get log(): Logger {
     return this.deps.log;
   }
@@ -116,7 +112,7 @@ export class JobTracker extends Disposable {
     this.resumeIfPaused();
     // Filed under the project the read was sent to, even if the setting changed meanwhile.
     const { tracked, written } = this.deps.store.upsertIn(projectId, job.id, (t) => ({ ...t, job, checkedAt: new Date().toISOString(), notFound: false }));
-    this.share(written, `tracking job ${job.id}`);
+    this.lateWrites.share(written, `tracking job ${job.id}`);
     if (!this.isCurrent(projectId)) return tracked;
     this.deps.store.setError(job.id, undefined);
     if (!isTerminal(tracked)) this.poller.watch(job.id);
@@ -136,8 +132,7 @@ export class JobTracker extends Disposable {
       background(this.deps.store.setDraft('create', prompt), this.log, 'keeping the unsent prompt for the other windows');
       throw error;
     }
-    this.share(this.deps.store.setDraft('create', undefined), 'clearing the sent prompt');
-    return this.afterPrompt(projectId, job, prompt);
+    return this.afterPrompt(projectId, job, prompt, this.deps.store.setDraft('create', undefined));
   }
 
   /**
@@ -209,9 +204,12 @@ export class JobTracker extends Disposable {
     await this.deps.store.remove(jobId);
   }
 
-  /** After the API took a prompt: tracked here before this returns, whatever the shared store does. */
-  private afterPrompt(projectId: string, job: AgentJob, prompt: string): TrackedJob {
-    this.share(this.deps.store.setDraft(`job:${job.id}`, undefined), 'clearing the sent prompt');
+  /**
+   * After the API took a prompt: tracked here before this returns, whatever the shared store does
+   * with its writes (`alsoWritten`: the caller's own, such as clearing the create box's draft).
+   */
+  private afterPrompt(projectId: string, job: AgentJob, prompt: string, alsoWritten: Promise<void> = Promise.resolve()): TrackedJob {
+    const writes = [alsoWritten, this.deps.store.setDraft(`job:${job.id}`, undefined)];
     this.resumeIfPaused();
     const current = this.isCurrent(projectId);
     // Before any await: a read still in flight would answer with the state this prompt just ended.
@@ -227,15 +225,15 @@ export class JobTracker extends Disposable {
       unsentPrompt: undefined,
       prompts: [...t.prompts, { text: prompt, sentAt: now }],
     }));
-    this.share(written, `recording the prompt sent to job ${job.id}`);
+    writes.push(written);
     if (current) {
       this.deps.store.setError(job.id, undefined);
       // The window that polls may be another one: it opens the fast phase too.
-      if (!isTerminalStatus(job.status)) this.share(this.deps.store.markFast(job.id, this.poller.fastUntil(job.id)), `opening the fast phase of job ${job.id}`);
+      if (!isTerminalStatus(job.status)) writes.push(this.deps.store.markFast(job.id, this.poller.fastUntil(job.id)));
     }
+    this.lateWrites.share(Promise.all(writes).then(() => undefined), `recording the prompt sent to job ${job.id}`);
     return tracked;
   }
-
 
   /** Whether answers for `projectId` belong in the list shown now. */
   private isCurrent(projectId: string): boolean {
