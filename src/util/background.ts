@@ -5,14 +5,17 @@
 
 export interface BackgroundLog {
   warn(message: string): void;
+  /** Where the stack goes, when the log has a debug level. */
+  debug?(message: string): void;
 }
 
-/** Lets `work` run on; if it fails, `log` says `<what> failed: <why>`. */
+/** Lets `work` run on; if it fails, `log` says `<what> failed: <why>` (and the stack at debug level). */
 export function background(work: PromiseLike<unknown>, log: BackgroundLog, what: string): void {
   Promise.resolve(work).then(undefined, (error: unknown) => {
     try {
-      // The stack, for a bug; its first line is the error's name and message.
-      log.warn(`${what} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      // One line a failure: a folder that cannot be written fails every few seconds, the same way.
+      log.warn(`${what} failed: ${String(error)}`);
+      if (error instanceof Error && error.stack) log.debug?.(error.stack);
     } catch {
       // The log itself is gone (the extension is shutting down): there is nowhere left to say it.
     }

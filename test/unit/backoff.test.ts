@@ -133,11 +133,14 @@ describe('work nobody awaits', () => {
       process.on('unhandledRejection', onUnhandled);
       try {
         const lines: string[] = [];
-        background(Promise.reject(new Error('disk full')), { warn: (line) => lines.push(line) }, 'writing the ledger');
-        background(Promise.resolve('fine'), { warn: (line) => lines.push(line) }, 'reading the key');
+        const stacks: string[] = [];
+        const log = { warn: (line: string) => lines.push(line), debug: (stack: string) => stacks.push(stack) };
+        background(Promise.reject(new Error('disk full')), log, 'writing the ledger');
+        background(Promise.resolve('fine'), log, 'reading the key');
         await settled();
-        assert.equal(lines.length, 1);
-        assert.match(lines[0] ?? '', /^writing the ledger failed: Error: disk full/);
+        assert.deepEqual(lines, ['writing the ledger failed: Error: disk full']);
+        assert.equal(stacks.length, 1, 'the stack, at debug level');
+        assert.match(stacks[0] ?? '', /backoff\.test/);
         assert.deepEqual(unhandled, []);
       } finally {
         process.off('unhandledRejection', onUnhandled);
