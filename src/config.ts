@@ -1,21 +1,30 @@
-// Typed settings with their defaults and sane bounds, and one event for every change that matters.
+// The settings hub: every `mintlifyAgent.*` setting of package.json has its typed getter here, with
+// its default and bounds, and one event says what changed. Features read settings only through
+// this (test/unit/settingsHub.test.ts checks that no other module reads the configuration).
 import * as vscode from 'vscode';
 import { DEFAULT_BASE_URL } from './api';
+import { DEFAULT_MAX_PAGES } from './analytics/visitorsSnapshot';
 
 const SECTION = 'mintlifyAgent';
 
 export type NotifyLevel = 'all' | 'failures' | 'off';
+export type ExplorerMarks = 'off' | 'top' | 'all';
+
+/** What changed: `affects('readers')` or `affects('signals.rankByAiShare')`, a key under `mintlifyAgent.`. */
+export interface SettingsChange {
+  affects(key: string): boolean;
+}
 
 export const POLL_INTERVAL_FLOOR_SECONDS = 15;
 export const DEFAULT_PAGE_SIZE = 50;
 
 export class Settings implements vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<void>();
-  /** Fires when any `mintlifyAgent.*` setting changes. */
+  private readonly emitter = new vscode.EventEmitter<SettingsChange>();
+  /** Fires when any `mintlifyAgent.*` setting changes, or the project follows another folder. */
   readonly onDidChange = this.emitter.event;
   private readonly listeners = [
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(SECTION)) this.emitter.fire();
+      if (e.affectsConfiguration(SECTION)) this.emitter.fire({ affects: (key) => e.affectsConfiguration(`${SECTION}.${key}`) });
     }),
     // In a multi-root workspace the project follows the active docs file's folder.
     vscode.window.onDidChangeActiveTextEditor((editor) => this.follow(editor?.document.uri)),
@@ -72,7 +81,7 @@ export class Settings implements vscode.Disposable {
     if (!folder || folder.uri.toString() === this.docsFolder?.uri.toString()) return;
     const before = this.projectId;
     this.docsFolder = folder;
-    if (this.projectId !== before) this.emitter.fire();
+    if (this.projectId !== before) this.emitter.fire({ affects: (key) => key === 'projectId' });
   }
 
   get requestTimeoutMs(): number {
@@ -96,10 +105,55 @@ export class Settings implements vscode.Disposable {
     return { value: DEFAULT_PAGE_SIZE, invalid: raw };
   }
 
+  /** mintlifyAgent.readers.*: the page readers' status item, CodeLens and Explorer marks. */
+  readonly readers = readersSettings(() => this.config);
+
+  /** mintlifyAgent.signals.*: the Reader Signals inbox. */
+  readonly signals = signalsSettings(() => this.config);
+
+  /** How long a fetch of an agent's branch may take (mintlifyAgent.git.fetchTimeoutSeconds, 5 to 600, default 60). */
+  get gitFetchTimeoutMs(): number {
+    return wholeInRange(this.config.get<number>('git.fetchTimeoutSeconds'), 5, 600, 60) * 1000;
+  }
+
   dispose(): void {
     for (const listener of this.listeners) listener.dispose();
     this.emitter.dispose();
   }
+}
+
+function readersSettings(config: () => vscode.WorkspaceConfiguration) {
+  return {
+    get codeLens(): boolean {
+      return config().get<boolean>('readers.codeLens') === true;
+    },
+    get explorer(): ExplorerMarks {
+      const value = config().get<string>('readers.explorer');
+      return value === 'off' || value === 'all' ? value : 'top';
+    },
+    get explorerTop(): number {
+      return wholeInRange(config().get<number>('readers.explorerTop'), 1, 99, 10);
+    },
+    get markUnread(): boolean {
+      return config().get<boolean>('readers.markPagesWithoutReaders') === true;
+    },
+    get maxPages(): number {
+      return wholeInRange(config().get<number>('readers.maxPages'), 1, 400, DEFAULT_MAX_PAGES);
+    },
+  };
+}
+
+function signalsSettings(config: () => vscode.WorkspaceConfiguration) {
+  return {
+    /** Pages read mostly by AI agents first in the inbox. */
+    get rankByAiShare(): boolean {
+      return config().get<boolean>('signals.rankByAiShare') === true;
+    },
+    /** Analytics requests an hour this window's background refresh may use (of the ledger's shared ceiling). */
+    get backgroundShare(): number {
+      return wholeInRange(config().get<number>('signals.backgroundShare'), 0, 60, 20);
+    },
+  };
 }
 
 /** The workspace folder of a docs page (`.md`, `.mdx`) or docs config (`docs.json`, `mint.json`). */
@@ -109,7 +163,7 @@ function docsFolderOf(uri: vscode.Uri | undefined): vscode.WorkspaceFolder | und
 }
 
 /** A whole-number setting kept between min and max; anything but a finite number reads as `fallback`. */
-export function wholeInRange(value: unknown, min: number, max: number, fallback: number): number {
+function wholeInRange(value: unknown, min: number, max: number, fallback: number): number {
   return Math.round(clamp(value, min, max, fallback));
 }
 

@@ -114,7 +114,7 @@ function start(context: vscode.ExtensionContext, command: CommandRegistrar): Omi
 
   registerAuthCommands(command, keys, settings, ui);
   registerJobCommands(command, tracker, store, ui, log.scoped('commands'));
-  registerReviewCommands(context, command, reviewHints, store, tracker, ui, log.scoped('git'));
+  registerReviewCommands(context, command, reviewHints, store, tracker, settings, ui, log.scoped('git'));
   const readers = registerReaders(context, { api, settings, keys, ui, log, analyticsThisHour: () => sync.analyticsRequestsThisHour() }, command);
   const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, requestsThisHour: () => sync.analyticsRequestsThisHour() }, command);
   registerAskAboutThis(command, { docs: { pageOf: (uri) => readers.docs.pageOf(uri) }, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri) });

@@ -2,7 +2,7 @@
 // work is in branchReview.ts; this file decides whether the job is ready and turns every problem
 // into one message with the buttons that help.
 import * as vscode from 'vscode';
-import { wholeInRange } from '../config';
+import type { Settings } from '../config';
 import { isTerminal, jobLabel, type JobStore, type TrackedJob } from '../jobs/jobStore';
 import type { JobTracker } from '../jobs/jobTracker';
 import type { Logger } from '../log';
@@ -65,7 +65,7 @@ export class ReviewHints extends Disposable {
   }
 }
 
-export function registerReviewCommands(context: vscode.ExtensionContext, command: CommandRegistrar, hints: ReviewHints, store: JobStore, tracker: JobTracker, ui: Ui, log: Logger): void {
+export function registerReviewCommands(context: vscode.ExtensionContext, command: CommandRegistrar, hints: ReviewHints, store: JobStore, tracker: JobTracker, settings: Settings, ui: Ui, log: Logger): void {
   const labels: Record<string, string> = {
     retry: vscode.l10n.t('Retry'),
     openPullRequest: vscode.l10n.t('Open Pull Request'),
@@ -111,7 +111,7 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
     const { tracked, ref, api, clone } = await prepare(jobId);
     const title = vscode.l10n.t('Agent changes: {0} ({1})', jobLabel(tracked), ref);
     const resources = await ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0}…', ref), cancellable: true }, async (_progress, token) => {
-      const tip = await fetchBranch(clone, ref, { timeoutMs: fetchTimeoutMs(), token });
+      const tip = await fetchBranch(clone, ref, { timeoutMs: settings.gitFetchTimeoutMs, token });
       return (await branchChanges(api, clone.repository, tip)).resources;
     });
     if (!resources.length) {
@@ -128,7 +128,7 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
     const head = clone.repository.state.HEAD?.name;
     if (head === ref) return void ui.showMessage('info', vscode.l10n.t('{0} is already checked out.', ref));
     await ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0}…', ref), cancellable: true }, (_progress, token) =>
-      fetchBranch(clone, ref, { timeoutMs: fetchTimeoutMs(), token }),
+      fetchBranch(clone, ref, { timeoutMs: settings.gitFetchTimeoutMs, token }),
     );
     const changed = await localChanges(clone.repository);
     if (changed > 0) {
@@ -185,11 +185,6 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
 
   command('mintlifyAgent.reviewChanges', (arg: unknown) => run(jobIdOf(arg), review));
   command('mintlifyAgent.checkOutBranch', (arg: unknown) => run(jobIdOf(arg), checkOutBranch));
-}
-
-/** How long a fetch of the agent's branch may take (mintlifyAgent.git.fetchTimeoutSeconds, 5 to 600, default 60). */
-function fetchTimeoutMs(): number {
-  return wholeInRange(vscode.workspace.getConfiguration('mintlifyAgent.git').get<number>('fetchTimeoutSeconds'), 5, 600, 60) * 1000;
 }
 
 /** A job id from a notification (string) or a tree node (has `tracked`). */

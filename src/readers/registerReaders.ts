@@ -13,7 +13,6 @@ import type { Ui } from '../ui';
 import { PageReaders } from './pageReaders';
 import { ReadersCodeLens } from './readersCodeLens';
 import { ReadersDecorations } from './readersDecorations';
-import { readersSettings } from './readersSettings';
 import { ReadersStatusBar } from './readersStatusBar';
 import { CHANGE_RANGE_COMMAND, REFRESH_COMMAND } from './readersTooltip';
 import { SNAPSHOTS_STORAGE_KEY, type SnapshotKey, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
@@ -84,13 +83,13 @@ export function registerReaders(context: vscode.ExtensionContext, deps: ReadersD
       isFresh: (snapshot) => feature.get().readers.store.isFresh(snapshot),
       get: (key, options) => feature.get().readers.fetchForUser(key, options),
       put: (snapshot) => feature.get().readers.store.put(snapshot),
-      maxPages: () => readersSettings.maxPages,
+      maxPages: () => deps.settings.readers.maxPages,
     },
     whenBuilt: (then) => feature.whenBuilt(then),
     startup() {
       // A page already open at start-up, or marks for the Explorer from figures kept by an earlier session.
-      const marks = readersSettings.explorer !== 'off' && context.workspaceState.keys().includes(SNAPSHOTS_STORAGE_KEY);
-      if (showsPage(vscode.window.activeTextEditor) || marks || readersSettings.codeLens) feature.get();
+      const marks = deps.settings.readers.explorer !== 'off' && context.workspaceState.keys().includes(SNAPSHOTS_STORAGE_KEY);
+      if (showsPage(vscode.window.activeTextEditor) || marks || deps.settings.readers.codeLens) feature.get();
     },
   };
 }
@@ -105,8 +104,8 @@ function buildReaders(context: vscode.ExtensionContext, deps: ReadersDeps, docs:
   const log = deps.log.scoped('readers');
   const readers = new PageReaders({ api: deps.api, settings: deps.settings, keys: deps.keys, storage: context.workspaceState, log, analyticsThisHour: deps.analyticsThisHour });
   const statusBar = new ReadersStatusBar(readers, docs, log);
-  const decorations = new ReadersDecorations(readers, docs);
-  const codeLens = new ReadersCodeLens(readers, docs);
+  const decorations = new ReadersDecorations(readers, docs, deps.settings);
+  const codeLens = new ReadersCodeLens(readers, docs, deps.settings);
   context.subscriptions.push(readers, statusBar, decorations, codeLens);
   command(CHANGE_RANGE_COMMAND, async () => {
     const current = readers.preset;

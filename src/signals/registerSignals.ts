@@ -16,7 +16,6 @@ import { agentPromptSender, type PromptSender } from './promptPreview';
 import { jobBadge, SignalJobs } from './signalJobs';
 import { pageHealth, signalId } from './signalsModel';
 import { registerSignalsCommands, SIGNALS_COMMANDS } from './signalsCommands';
-import { signalsSettings } from './signalsSettings';
 import { SignalsStore } from './signalsStore';
 import { SignalsTreeProvider, type SignalNode } from './signalsTree';
 import { lazy, lazyFeature, type CommandRegistrar, type LazyFeature } from '../util/lazyFeature';
@@ -108,12 +107,12 @@ function buildSignals(
     budget: {
       analyticsThisHour: () => deps.sync.analyticsRequestsThisHour(),
       backgroundCeiling: BACKGROUND_CEILING,
-      windowShare: () => signalsSettings.backgroundShare,
+      windowShare: () => deps.settings.signals.backgroundShare,
     },
     log,
   });
   const links = new SignalJobs(context.globalState);
-  const tree = new SignalsTreeProvider(store, deps.store, links, { rankByAiShare: () => signalsSettings.rankByAiShare, projectId });
+  const tree = new SignalsTreeProvider(store, deps.store, links, { rankByAiShare: () => deps.settings.signals.rankByAiShare, projectId });
 
   const describeView = () => {
     const snapshot = store.current();
@@ -162,7 +161,7 @@ function buildSignals(
     store.onDidChange(describeView),
     deps.store.onDidChange(noteFinished),
     view.onDidChangeVisibility(() => view.visible && void store.load().then(backgroundTick)), // reading the kept file: errors are logged inside
-    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('mintlifyAgent.signals.rankByAiShare') && tree.refresh()),
+    deps.settings.onDidChange((change) => change.affects('signals.rankByAiShare') && tree.refresh()),
     deps.settings.onDidChange(() => void store.load()), // another project: its kept snapshot (the same project: nothing to do)
   );
   registerSignalsCommands({ api: deps.api, store, links, jobs: deps.store, docs: deps.readers.docs, sender, projectId, ui: deps.ui, log }, command);
