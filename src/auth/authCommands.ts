@@ -2,11 +2,11 @@
 import * as vscode from 'vscode';
 import type { Settings } from '../config';
 import type { Ui } from '../ui';
-import type { CommandRegistrar } from '../util/lazyFeature';
 import { API_KEYS_PAGE, type ApiKeyStore, validateApiKey } from './apiKey';
+import { COMMANDS, type RegisterCommand } from '../commands';
 
-export function registerAuthCommands(command: CommandRegistrar, keys: ApiKeyStore, settings: Settings, ui: Ui): void {
-  command('mintlifyAgent.setApiKey', async () => {
+export function registerAuthCommands(command: RegisterCommand, keys: ApiKeyStore, settings: Settings, ui: Ui): void {
+  command(COMMANDS.setApiKey, async () => {
       const key = await ui.showInputBox({
         title: vscode.l10n.t('Mintlify: Set API Key'),
         prompt: vscode.l10n.t('Paste an admin API key (it starts with "mint_"). Create one on the dashboard\'s API keys page: {0}', API_KEYS_PAGE),
@@ -24,11 +24,11 @@ export function registerAuthCommands(command: CommandRegistrar, keys: ApiKeyStor
       await keys.set(key);
       void ui.showMessage('info', vscode.l10n.t('Mintlify API key saved in the editor’s secret storage.'));
   });
-  command('mintlifyAgent.clearApiKey', async () => {
+  command(COMMANDS.clearApiKey, async () => {
       await keys.clear();
       void ui.showMessage('info', vscode.l10n.t('Mintlify API key removed.'));
   });
-  command('mintlifyAgent.setProjectId', async () => {
+  command(COMMANDS.setProjectId, async () => {
       const projectId = await ui.showInputBox({
         title: vscode.l10n.t('Mintlify: Set Project ID'),
         prompt: vscode.l10n.t('The project ID from the dashboard\'s API keys page ({0}). Saved in this workspace\'s settings.', API_KEYS_PAGE),

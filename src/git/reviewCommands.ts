@@ -7,11 +7,11 @@ import { isTerminal, jobLabel, type JobStore, type TrackedJob } from '../jobs/jo
 import type { JobTracker } from '../jobs/jobTracker';
 import type { Logger } from '../log';
 import type { Ui } from '../ui';
-import type { CommandRegistrar } from '../util/lazyFeature';
 import { Disposable } from '../util/lifecycle';
 import { branchChanges, type ChangeResource, checkOut, type Clone, fetchBranch, findClone, localChanges, requireClone, ReviewCancelled, ReviewProblem, showChanges, stash } from './branchReview';
 import { type GitApi, loadGitApi } from './gitApi';
 import { isSafeBranchName } from './branchName';
+import { COMMANDS, type RegisterCommand } from '../commands';
 
 /** What Review Changes opened; returned to the caller (the tests compare it with git). */
 export interface ReviewResult {
@@ -65,7 +65,7 @@ export class ReviewHints extends Disposable {
   }
 }
 
-export function registerReviewCommands(context: vscode.ExtensionContext, command: CommandRegistrar, hints: ReviewHints, store: JobStore, tracker: JobTracker, settings: Settings, ui: Ui, log: Logger): void {
+export function registerReviewCommands(context: vscode.ExtensionContext, command: RegisterCommand, hints: ReviewHints, store: JobStore, tracker: JobTracker, settings: Settings, ui: Ui, log: Logger): void {
   const labels: Record<string, string> = {
     retry: vscode.l10n.t('Retry'),
     openPullRequest: vscode.l10n.t('Open Pull Request'),
@@ -81,7 +81,7 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
         waiting.delete(job.id);
         const review = vscode.l10n.t('Review Changes');
         void ui.showMessage('info', vscode.l10n.t('“{0}” finished: its branch is ready to review.', jobLabel(job)), review).then((choice) => {
-          if (choice === review) void vscode.commands.executeCommand('mintlifyAgent.reviewChanges', job.id);
+          if (choice === review) void vscode.commands.executeCommand(COMMANDS.reviewChanges, job.id);
         });
       }
     }),
@@ -173,7 +173,7 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
       log.warn(`${jobId}: ${problem.message}`);
       const choice = await ui.showMessage(problem.actions.includes('wait') ? 'info' : 'error', problem.message, ...problem.actions.map((a) => labels[a]));
       if (choice === labels.retry) return run(jobId, doing);
-      if (choice === labels.openPullRequest) await vscode.commands.executeCommand('mintlifyAgent.openPullRequest', jobId);
+      if (choice === labels.openPullRequest) await vscode.commands.executeCommand(COMMANDS.openPullRequest, jobId);
       if (choice === labels.gitSettings) await vscode.commands.executeCommand('workbench.action.openSettings', 'git.enabled');
       if (choice === labels.wait) {
         waiting.add(jobId);
@@ -183,8 +183,8 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
     }
   }
 
-  command('mintlifyAgent.reviewChanges', (arg: unknown) => run(jobIdOf(arg), review));
-  command('mintlifyAgent.checkOutBranch', (arg: unknown) => run(jobIdOf(arg), checkOutBranch));
+  command(COMMANDS.reviewChanges, (arg: unknown) => run(jobIdOf(arg), review));
+  command(COMMANDS.checkOutBranch, (arg: unknown) => run(jobIdOf(arg), checkOutBranch));
 }
 
 /** A job id from a notification (string) or a tree node (has `tracked`). */

@@ -8,6 +8,7 @@ import type { PageReaders } from './pageReaders';
 import type { Settings } from '../config';
 import { readersPhrase } from './readersText';
 import { readersOf } from '../analytics/visitorsSnapshot';
+import { COMMANDS } from '../commands';
 
 export class ReadersCodeLens extends Disposable implements vscode.CodeLensProvider {
   private readonly changeEmitter = this.register(new vscode.EventEmitter<void>());
@@ -32,6 +33,6 @@ export class ReadersCodeLens extends Disposable implements vscode.CodeLensProvid
     if (!now || !snapshot || !page) return [];
     const [template, ...values] = readersPhrase(readersOf(snapshot, page.sitePath), now.preset);
     const title = vscode.l10n.t(template, ...values);
-    return [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title, command: 'mintlifyAgent.changeReadersRange', tooltip: vscode.l10n.t('Change Range') })];
+    return [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title, command: COMMANDS.changeReadersRange, tooltip: vscode.l10n.t('Change Range') })];
   }
 }

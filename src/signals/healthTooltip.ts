@@ -7,8 +7,8 @@ import { commandLink } from '../util/commandLink';
 import { addDays } from '../util/days';
 import type { PageHealth } from './signalsModel';
 import type { KeptText, SignalsSnapshot } from './snapshot';
+import { COMMANDS } from '../commands';
 
-export const ASK_TO_ADDRESS_COMMAND = 'mintlifyAgent.askToAddress';
 const SHOWN_CHARS = 160;
 const fmt = formatCount;
 
@@ -42,7 +42,7 @@ export function appendPageHealth(md: vscode.MarkdownString, health: PageHealth, 
   }
   if (jobStatus) line(jobStatus);
   if (askLink) {
-    md.appendMarkdown(`\n${commandLink(vscode.l10n.t('Ask the Agent to Address This'), ASK_TO_ADDRESS_COMMAND, [{ kind: 'page', path: health.path }])}`);
+    md.appendMarkdown(`\n${commandLink(vscode.l10n.t('Ask the Agent to Address This'), COMMANDS.askToAddress, [{ kind: 'page', path: health.path }])}`);
   }
 }
 

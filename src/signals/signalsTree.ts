@@ -8,15 +8,15 @@ import { formatCount } from '../readers/readersText';
 import { commandLink } from '../util/commandLink';
 import type { JobStore } from '../jobs/jobStore';
 import { Disposable } from '../util/lifecycle';
-import { appendPageHealth, ASK_TO_ADDRESS_COMMAND } from './healthTooltip';
+import { appendPageHealth } from './healthTooltip';
 import { jobBadge, type SignalJobs } from './signalJobs';
 import { indexSignalJobs, type SignalJobIndex } from './signalJobIndex';
 import { buildInbox, pageHealth, type Inbox, type PageSignal, type QuestionGroup, type SearchGap } from './signalsModel';
 import type { SignalRef } from './signalRef';
 import type { SignalsStore } from './signalsStore';
 import type { SignalsSnapshot, UnansweredQuestion } from './snapshot';
+import { COMMANDS } from '../commands';
 
-export const OPEN_SIGNAL_PAGE_COMMAND = 'mintlifyAgent.openSignalPage';
 const fmt = formatCount;
 
 type GroupId = 'pages' | 'searches' | 'questions';
@@ -113,7 +113,7 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
         item.description = this.withJob(draw, parts.join(' · '), signal.id);
         item.iconPath = new vscode.ThemeIcon('file', new vscode.ThemeColor('charts.red'));
         item.contextValue = 'signal:page';
-        item.command = { command: OPEN_SIGNAL_PAGE_COMMAND, title: vscode.l10n.t('Open Page'), arguments: [signal.path] };
+        item.command = { command: COMMANDS.openSignalPage, title: vscode.l10n.t('Open Page'), arguments: [signal.path] };
         return item;
       }
       case 'search': {
@@ -236,12 +236,12 @@ function groupItem(id: GroupId, count: number): vscode.TreeItem {
 
 function trusted(): vscode.MarkdownString {
   const md = new vscode.MarkdownString('', true);
-  md.isTrusted = { enabledCommands: [ASK_TO_ADDRESS_COMMAND] };
+  md.isTrusted = { enabledCommands: [COMMANDS.askToAddress] };
   return md;
 }
 
 function askLink(ref: SignalRef): string {
-  return commandLink(vscode.l10n.t('Ask the Agent to Address This'), ASK_TO_ADDRESS_COMMAND, [ref]);
+  return commandLink(vscode.l10n.t('Ask the Agent to Address This'), COMMANDS.askToAddress, [ref]);
 }
 
 function shorten(text: string, max = 160): string {
