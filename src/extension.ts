@@ -83,7 +83,7 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand): Omit
   const log = createLogger(channel);
   const ui = createUi();
 
-  const settings = new Settings();
+  const settings = new Settings(context.globalState);
   const keys = new ApiKeyStore(context.secrets);
   const sync = new WindowSync(vscode.Uri.joinPath(context.globalStorageUri, 'sync'), log.scoped('sync'), context.globalState);
   context.subscriptions.push(sync, keys.onDidChange(() => void keys.get().then((key) => sync.setKey(key))));

@@ -27,8 +27,15 @@ export class ReviewHints extends Disposable {
   private api: GitApi | undefined;
   private loading: Promise<GitApi | undefined> | undefined;
 
-  /** The Git API, loaded on first use (never during activation); undefined when Git is off. */
+  constructor() {
+    super();
+    // Git was not loaded while the folder was restricted: the hints are worked out again once it is trusted.
+    this.register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.emitter.fire()));
+  }
+
+  /** The Git API, loaded on first use (never during activation); undefined when Git is off or the folder is not trusted. */
   git(): Promise<GitApi | undefined> {
+    if (!vscode.workspace.isTrusted) return Promise.resolve(undefined);
     this.loading ??= loadGitApi().then(
       (api) => {
         if (typeof api === 'string') return undefined;
@@ -71,6 +78,7 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
     openPullRequest: vscode.l10n.t('Open Pull Request'),
     gitSettings: vscode.l10n.t('Open Git Settings'),
     wait: vscode.l10n.t('Tell Me When It Finishes'),
+    trust: vscode.l10n.t('Manage Workspace Trust'),
   };
   const waiting = new Set<string>();
   context.subscriptions.push(
@@ -89,6 +97,7 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
 
   /** The job and its clone, or a ReviewProblem saying why not. */
   async function prepare(jobId: string): Promise<{ tracked: TrackedJob; ref: string; api: GitApi; clone: Clone }> {
+    if (!vscode.workspace.isTrusted) throw new ReviewProblem(untrustedGitMessage(), ['trust', 'openPullRequest']);
     const tracked = store.get(jobId);
     if (!tracked?.job) throw new ReviewProblem(vscode.l10n.t('Job {0} is not tracked here or not read yet. Track it, then try again.', jobId));
     const { job } = tracked;
@@ -175,6 +184,7 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
       if (choice === labels.retry) return run(jobId, doing);
       if (choice === labels.openPullRequest) await vscode.commands.executeCommand(COMMANDS.openPullRequest, jobId);
       if (choice === labels.gitSettings) await vscode.commands.executeCommand('workbench.action.openSettings', 'git.enabled');
+      if (choice === labels.trust) await vscode.commands.executeCommand('workbench.trust.manage');
       if (choice === labels.wait) {
         waiting.add(jobId);
         await tracker.refresh(jobId);
@@ -185,6 +195,11 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
 
   command(COMMANDS.reviewChanges, (arg: unknown) => run(jobIdOf(arg), review));
   command(COMMANDS.checkOutBranch, (arg: unknown) => run(jobIdOf(arg), checkOutBranch));
+}
+
+/** Why Review Changes and Check Out Branch do nothing in Restricted Mode, and what to do. */
+export function untrustedGitMessage(): string {
+  return vscode.l10n.t('This folder is not trusted, so no git command runs here (VS Code\'s Restricted Mode). Trust this folder to review or check out the agent\'s branch in it, or open the pull request in the browser.');
 }
 
 /** A job id from a notification (string) or a tree node (has `tracked`). */

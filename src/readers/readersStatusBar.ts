@@ -13,6 +13,7 @@ import { heldBackTooltip, readersTooltip, type TooltipSection } from './readersT
 import { commandLink } from '../util/commandLink';
 import { readersOf, type PageReaders as Figures, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
 import { COMMANDS, type CommandId } from '../commands';
+import { showInvisible } from '../util/visibleText';
 
 export const PAGE_READERS_SHOWN_KEY = 'mintlifyAgent.pageReadersShown';
 
@@ -131,7 +132,7 @@ export class ReadersStatusBar extends Disposable {
     this.item.text = text;
     this.item.tooltip = tooltip;
     this.item.command = command;
-    this.item.accessibilityInformation = { label: `${page.sitePath}: ${text.replace(/\$\([^)]*\)\s*/g, '')}` };
+    this.item.accessibilityInformation = { label: `${showInvisible(page.sitePath)}: ${text.replace(/\$\([^)]*\)\s*/g, '')}` };
     this.state = { page, text: text.replace(/^\$\([^)]*\)\s*/, ''), figures, tooltip };
     this.item.show();
   }

@@ -8,6 +8,7 @@ import { aiPercent, formatCount } from './readersText';
 import { commandLink } from '../util/commandLink';
 import type { PageReaders } from '../analytics/visitorsSnapshot';
 import { COMMANDS } from '../commands';
+import { showInvisible } from '../util/visibleText';
 
 export interface TooltipInput {
   page: DocPage;
@@ -33,7 +34,7 @@ export function readersTooltip(input: TooltipInput): vscode.MarkdownString {
   const md = new vscode.MarkdownString('', true);
   md.isTrusted = { enabledCommands: [COMMANDS.openAnalytics, COMMANDS.askAboutThis, COMMANDS.changeReadersRange, COMMANDS.refreshReaders, ...(input.section?.commands ?? [])] };
   md.appendMarkdown('**');
-  md.appendText(page.sitePath);
+  md.appendText(showInvisible(page.sitePath));
   md.appendMarkdown('** · ');
   const label = presetLabels(vscode.l10n)[preset];
   md.appendText(input.days ? `${label} (${input.days})` : label);
@@ -72,7 +73,7 @@ export function heldBackTooltip(page: DocPage, why: string, section: TooltipSect
   const md = new vscode.MarkdownString('', true);
   md.isTrusted = { enabledCommands: [COMMANDS.refreshReaders, ...(section?.commands ?? [])] };
   md.appendMarkdown('**');
-  md.appendText(page.sitePath);
+  md.appendText(showInvisible(page.sitePath));
   md.appendMarkdown('**\n\n');
   md.appendText(why);
   md.appendMarkdown('\n\n');

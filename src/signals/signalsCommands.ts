@@ -143,7 +143,7 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
         token.onCancellationRequested(() => stop.abort());
         if (token.isCancellationRequested) stop.abort();
         const { signal } = stop;
-        if (job?.ref) progress.report({ message: vscode.l10n.t('looking for the merge of {0} in the git history…', job.ref) });
+        if (job?.ref && vscode.workspace.isTrusted) progress.report({ message: vscode.l10n.t('looking for the merge of {0} in the git history…', job.ref) });
         // Local git only (no fetch). A git that fails or runs out of time is no error here: the job's finish counts.
         const merge = await mergeOfJobBranch(job, signal).catch((error: unknown) => {
           if (signal.aborted) throw error;
@@ -153,7 +153,10 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
         const event = changeEvent(link.finishedAt ? Date.parse(link.finishedAt) : undefined, Date.parse(link.askedAt), merge);
         if (!event) return undefined;
         const day = utcDay(event.at);
-        const since = event.kind === 'merge' ? vscode.l10n.t('since the merge of {0} on {1}', event.branch, day) : vscode.l10n.t('since the job finished on {0}', day);
+        const since =
+          event.kind === 'merge' ? vscode.l10n.t('since the merge of {0} on {1}', event.branch, day)
+          : vscode.workspace.isTrusted ? vscode.l10n.t('since the job finished on {0}', day)
+          : vscode.l10n.t('since the job finished on {0} (this folder is not trusted, so its git history was not read for the merge; trust the folder to count from the merge)', day);
         const windows = comparisonWindows(event.at, Date.now());
         if (!windows) return vscode.l10n.t('Not enough days {0}: the comparison needs a week after it.', since);
         progress.report({ message: vscode.l10n.t('comparing {0} days before and after…', windows.days) });
