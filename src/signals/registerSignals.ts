@@ -11,16 +11,16 @@ import type { ReadersHandle } from '../readers/registerReaders';
 import { BACKGROUND_CEILING } from '../sync/ledger';
 import type { WindowSync } from '../sync/windowSync';
 import type { Ui } from '../ui';
-import { appendPageHealth, ASK_TO_ADDRESS_COMMAND } from './healthTooltip';
+import { appendPageHealth } from './healthTooltip';
 import { agentPromptSender, type PromptSender } from './promptPreview';
 import { jobBadge, SignalJobs } from './signalJobs';
 import { pageHealth, signalId } from './signalsModel';
 import { registerSignalsCommands, SIGNALS_COMMANDS } from './signalsCommands';
-import { signalsSettings } from './signalsSettings';
 import { SignalsStore } from './signalsStore';
 import { SignalsTreeProvider, type SignalNode } from './signalsTree';
 import { background } from '../util/background';
-import { lazy, lazyFeature, type CommandRegistrar, type LazyFeature } from '../util/lazyFeature';
+import { lazy, lazyFeature, type LazyFeature } from '../util/lazyFeature';
+import { COMMANDS, type RegisterCommand } from '../commands';
 
 const SIGNALS_VIEW = 'mintlifyAgent.signals';
 const HAS_SIGNALS_KEY = 'mintlifyAgent.hasSignals';
@@ -52,7 +52,7 @@ export interface SignalsHandle {
  * store, its kept snapshot and the tree's model are built when first needed: the view shown, a
  * command, or the readers' tooltip (which shows the page's health).
  */
-export function registerSignals(context: vscode.ExtensionContext, deps: SignalsDeps, command: CommandRegistrar): SignalsHandle & { startup(): void } {
+export function registerSignals(context: vscode.ExtensionContext, deps: SignalsDeps, command: RegisterCommand): SignalsHandle & { startup(): void } {
   const relay = new vscode.EventEmitter<SignalNode | undefined | void>();
   const view = lazy((): vscode.TreeView<SignalNode> => {
     const created: vscode.TreeView<SignalNode> = vscode.window.createTreeView(SIGNALS_VIEW, {
@@ -98,7 +98,7 @@ function buildSignals(
   view: vscode.TreeView<SignalNode>,
   relay: vscode.EventEmitter<SignalNode | undefined | void>,
   sender: PromptSender,
-  command: CommandRegistrar,
+  command: RegisterCommand,
 ): Pick<SignalsHandle, 'store' | 'tree' | 'links'> {
   const log = deps.log.scoped('signals');
   const projectId = () => deps.settings.projectId;
@@ -109,12 +109,12 @@ function buildSignals(
     budget: {
       analyticsThisHour: () => deps.sync.analyticsRequestsThisHour(),
       backgroundCeiling: BACKGROUND_CEILING,
-      windowShare: () => signalsSettings.backgroundShare,
+      windowShare: () => deps.settings.signals.backgroundShare,
     },
     log,
   });
   const links = new SignalJobs(context.globalState);
-  const tree = new SignalsTreeProvider(store, deps.store, links, { rankByAiShare: () => signalsSettings.rankByAiShare, projectId });
+  const tree = new SignalsTreeProvider(store, deps.store, links, { rankByAiShare: () => deps.settings.signals.rankByAiShare, projectId });
 
   const describeView = () => {
     const snapshot = store.current();
@@ -141,7 +141,7 @@ function buildSignals(
   deps.readers.whenBuilt((readers) =>
     readers.statusBar.addSection(
       {
-        commands: [ASK_TO_ADDRESS_COMMAND],
+        commands: [COMMANDS.askToAddress],
         append(md, page) {
           const snapshot = store.current();
           if (!snapshot) return;
@@ -163,7 +163,7 @@ function buildSignals(
     store.onDidChange(describeView),
     deps.store.onDidChange(noteFinished),
     view.onDidChangeVisibility(() => view.visible && background(store.load().then(backgroundTick), log, 'reading the kept signals')),
-    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('mintlifyAgent.signals.rankByAiShare') && tree.refresh()),
+    deps.settings.onDidChange((change) => change.affects('signals.rankByAiShare') && tree.refresh()),
     deps.settings.onDidChange(() => background(store.load(), log, 'reading the kept signals')), // another project: its kept snapshot (the same project: nothing to do)
   );
   registerSignalsCommands({ api: deps.api, store, links, jobs: deps.store, docs: deps.readers.docs, sender, projectId, ui: deps.ui, log }, command);
