@@ -22,6 +22,7 @@ import { gateClient } from './sync/gatedClient';
 import { showLedger } from './jobs/ledgerView';
 import { WindowSync } from './sync/windowSync';
 import { createUi, type Ui } from './ui';
+import { background } from './util/background';
 import { plainText } from './util/plainText';
 import { timeout } from './util/lifecycle';
 import { lazyFeature, type LazyFeature } from './util/lazyFeature';
@@ -84,9 +85,9 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand): Omit
   const ui = createUi();
 
   const settings = new Settings(context.globalState);
-  const keys = new ApiKeyStore(context.secrets);
+  const keys = new ApiKeyStore(context.secrets, log.scoped('auth'));
   const sync = new WindowSync(vscode.Uri.joinPath(context.globalStorageUri, 'sync'), log.scoped('sync'), context.globalState);
-  context.subscriptions.push(sync, keys.onDidChange(() => void keys.get().then((key) => sync.setKey(key))));
+  context.subscriptions.push(sync, keys.onDidChange(() => background(keys.get().then((key) => sync.setKey(key)), log, 'naming the key\'s bucket in the shared ledger')));
   const requests: RequestLogEntry[] = [];
   const logApi = logRequest(log.scoped('api'));
   const api = gateClient(createApiClient({
@@ -104,7 +105,7 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand): Omit
   context.subscriptions.push(settings, keys);
 
   const store = new JobStore(context.globalState, sync, log.scoped('store'));
-  const reviewHints = new ReviewHints();
+  const reviewHints = new ReviewHints(log.scoped('git'));
   const tracker = new JobTracker({ api, store, keys, settings, ui, sync, log: log.scoped('jobs'), canReview: (t) => reviewHints.isReviewable(t) });
   const tree = new JobsTreeProvider(store, tracker, keys, reviewHints);
   const statusBar = new JobsStatusBar(store);

@@ -9,6 +9,7 @@ import type { Settings } from '../config';
 import type { Logger } from '../log';
 import { EXTENSION_COMMANDS, parseWebviewMessage, type ExportFormat, type ExportStatus, type PresetId } from '../shared/protocol';
 import type { Ui } from '../ui';
+import { background } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 import type { ExportRequest } from './export';
 import { openDocPage } from '../docs/openDocPage';
@@ -173,7 +174,7 @@ export class AnalyticsPanel extends Disposable {
 
   /** Work the panel started: a failure goes to the log, never to an unhandled rejection. */
   private run(work: PromiseLike<unknown>): void {
-    void Promise.resolve(work).then(undefined, (error: unknown) => this.log.error(error instanceof Error ? error : new Error(String(error))));
+    background(work, this.log, 'the analytics panel\'s work');
   }
 }
 

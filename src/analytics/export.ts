@@ -20,6 +20,7 @@ import { toCsv, toJson } from './exportFormats';
 import { exportFileStem, fetcherFor } from './metric';
 import { snapshotKeyOf, type SnapshotReuse } from './snapshotReuse';
 import { ExportLimitError, fetchAllVisitors, type AllVisitors, type FetchVisitors } from './visitorsQuery';
+import { background } from '../util/background';
 
 export interface ExportRequest {
   projectId: string;
@@ -185,7 +186,7 @@ export class VisitorsExporter implements vscode.Disposable {
     }
     if (isApiError(error)) log.warn(`export failed after ${requests} request(s): ${[error.message, ...error.details].join('\n')}`);
     else log.error(error instanceof Error ? error : String(error));
-    void showFailure(ui, { severity: view?.severity ?? 'error', actions: view?.actions ?? ['showLog'], message });
+    background(showFailure(ui, { severity: view?.severity ?? 'error', actions: view?.actions ?? ['showLog'], message }), log, 'the export failure message');
     return { state: 'failed', requests, message };
   }
 }

@@ -9,6 +9,7 @@ import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
 import { EXTENSION_COMMANDS, PRESETS, type ExportStatus, type PresetId } from '../shared/protocol';
 import type { Ui } from '../ui';
+import { background } from '../util/background';
 import { AnalyticsPanel, type AnalyticsPanelDeps } from './analyticsPanel';
 import { localToday } from '../util/days';
 import { daysLabel, presetLabels, resolvePreset } from './dateRange';
@@ -104,9 +105,10 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     const projectId = settings.projectId;
     if (!projectId) {
       const setProjectId = vscode.l10n.t('Set Project ID');
-      void ui.showMessage('warning', vscode.l10n.t('Set the Mintlify project ID before exporting visitors.'), setProjectId).then((choice) => {
-        if (choice === setProjectId) void vscode.commands.executeCommand(EXTENSION_COMMANDS.setProjectId);
+      const answered = ui.showMessage('warning', vscode.l10n.t('Set the Mintlify project ID before exporting visitors.'), setProjectId).then(async (choice) => {
+        if (choice === setProjectId) await vscode.commands.executeCommand(EXTENSION_COMMANDS.setProjectId);
       });
+      background(answered, log, 'the message asking for a project ID');
       return undefined;
     }
     let request = current?.exportRequest('csv');
@@ -140,7 +142,7 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
         return await run(...args);
       } catch (error) {
         log.error(error instanceof Error ? error : String(error));
-        void showFailure(ui, failureView(error, what, vscode.l10n));
+        background(showFailure(ui, failureView(error, what, vscode.l10n)), log, 'the failure message');
         return undefined;
       }
     };

@@ -1,6 +1,7 @@
 // The admin API key: checked before it is stored, kept only in SecretStorage, cached in memory,
 // and in step across windows through secrets.onDidChange.
 import * as vscode from 'vscode';
+import { background, type BackgroundLog } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 
 const SECRET_KEY = 'mintlifyAgent.apiKey';
@@ -33,18 +34,21 @@ export class ApiKeyStore extends Disposable {
   /** The key as last read or set, to tell whether the change event brings news. */
   private known: string | undefined;
 
-  constructor(private readonly secrets: vscode.SecretStorage) {
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    log: BackgroundLog,
+  ) {
     super();
     this.key = this.read();
     // A key stored in an earlier session is news for whoever drew the "no key" state meanwhile.
-    void this.key.then((key) => key && this.emitter.fire());
+    background(this.key.then((key) => key && this.emitter.fire()), log, 'reading the stored API key');
     this.register(
       secrets.onDidChange((e) => {
         if (e.key !== SECRET_KEY) return;
         const before = this.known;
         this.key = this.read();
         // Our own set() or clear() already told everyone; another window's change is news.
-        void this.key.then((key) => key !== before && this.emitter.fire());
+        background(this.key.then((key) => key !== before && this.emitter.fire()), log, 'reading the API key another window changed');
       }),
     );
   }

@@ -7,6 +7,7 @@ import { isTerminal, jobLabel, type JobStore, type TrackedJob } from '../jobs/jo
 import type { JobTracker } from '../jobs/jobTracker';
 import type { Logger } from '../log';
 import type { Ui } from '../ui';
+import { background, type BackgroundLog } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 import { branchChanges, type ChangeResource, checkOut, type Clone, fetchBranch, findClone, localChanges, requireClone, ReviewCancelled, ReviewProblem, showChanges, stash } from './branchReview';
 import { type GitApi, loadGitApi } from './gitApi';
@@ -27,7 +28,7 @@ export class ReviewHints extends Disposable {
   private api: GitApi | undefined;
   private loading: Promise<GitApi | undefined> | undefined;
 
-  constructor() {
+  constructor(private readonly log: BackgroundLog) {
     super();
     // Git was not loaded while the folder was restricted: the hints are worked out again once it is trusted.
     this.register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.emitter.fire()));
@@ -64,8 +65,8 @@ export class ReviewHints extends Disposable {
     if (!job?.ref || !job.repository) return false;
     if (!this.api) {
       // Loaded as soon as a job with a branch shows (even an active one), so that Git is ready
-      // when the job finishes. Fires onDidChange when loaded; git() never rejects.
-      void this.git();
+      // when the job finishes. Fires onDidChange when loaded.
+      background(this.git(), this.log, 'loading Git');
       return false;
     }
     return !tracked.notFound && isTerminal(tracked) && findClone(this.api, job.repository) !== undefined;
@@ -88,9 +89,10 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
         if (!waiting.has(job.id) || !isTerminal(job)) continue;
         waiting.delete(job.id);
         const review = vscode.l10n.t('Review Changes');
-        void ui.showMessage('info', vscode.l10n.t('“{0}” finished: its branch is ready to review.', jobLabel(job)), review).then((choice) => {
-          if (choice === review) void vscode.commands.executeCommand(COMMANDS.reviewChanges, job.id);
+        const answered = ui.showMessage('info', vscode.l10n.t('“{0}” finished: its branch is ready to review.', jobLabel(job)), review).then(async (choice) => {
+          if (choice === review) await vscode.commands.executeCommand(COMMANDS.reviewChanges, job.id);
         });
+        background(answered, log, `the review notice of ${job.id}`);
       }
     }),
   );

@@ -1,17 +1,26 @@
 // The tracked jobs of the current project: what the server last said about each, and what only
 // we know (the prompts we sent, an unsent prompt). Kept in the shared store (src/sync/), so every
 // window of the profile sees the same jobs and every change is merged per field, never
-// overwritten; the last error of each job lives in this window's memory only.
+// overwritten; the last error of each job lives in this window's memory only. Every change shows in
+// this window at once; its write to the shared store is the promise each method returns, which a
+// caller may await or let go (util/background.ts) without losing the change here.
 import * as vscode from 'vscode';
 import type { AgentJob, ApiError } from '../api';
 import type { WindowSync } from '../sync/windowSync';
 import { applyJobChange, draftOf, emptyState, type JobRecord, mergeState, setDraft, type SyncState, visiblePrompts } from '../sync/syncState';
+import { background, type BackgroundLog } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 
 export interface PromptEntry {
   text: string;
   /** ISO date-time. */
   sentAt: string;
+}
+
+/** A job as this window now shows it, and the write that shares it with the other windows. */
+export interface JobChange {
+  tracked: TrackedJob;
+  written: Promise<void>;
 }
 
 export interface TrackedJob {
@@ -108,7 +117,7 @@ export class JobStore extends Disposable {
   constructor(
     private readonly state: vscode.Memento,
     private readonly sync: WindowSync,
-    private readonly log?: { warn(message: string): void; info(message: string): void },
+    private readonly log: BackgroundLog,
   ) {
     super();
     // Another window's change (or the first read of the store) redraws the list.
@@ -147,10 +156,10 @@ export class JobStore extends Disposable {
   }
 
   /** Tells every window that the job is in a fast phase until `until` (after a prompt). */
-  async markFast(id: string, until: number): Promise<void> {
+  markFast(id: string, until: number): Promise<void> {
     const project = this.project;
-    if (!project) return;
-    await this.sync.update((state) => applyJobChange(state, project, id, { fields: { fastUntil: until } }, this.sync.store.clock));
+    if (!project) return Promise.resolve();
+    return this.sync.update((state) => applyJobChange(state, project, id, { fields: { fastUntil: until } }, this.sync.store.clock));
   }
 
   /** Text typed and not sent: `create` for "Start New Job", `job:<id>` for a job not tracked. */
@@ -158,10 +167,10 @@ export class JobStore extends Disposable {
     return this.project ? draftOf(this.sync.state, this.project, key) : undefined;
   }
 
-  async setDraft(key: string, text: string | undefined): Promise<void> {
+  setDraft(key: string, text: string | undefined): Promise<void> {
     const project = this.project;
-    if (!project || this.draft(key) === text) return;
-    await this.sync.update((state) => setDraft(state, project, key, text, this.sync.store.clock));
+    if (!project || this.draft(key) === text) return Promise.resolve();
+    return this.sync.update((state) => setDraft(state, project, key, text, this.sync.store.clock));
   }
 
   /**
@@ -171,8 +180,8 @@ export class JobStore extends Disposable {
    * tracks the job again: a poll answer that lands after another window stopped tracking the job
    * must not bring it back (its stamp would be the later one).
    */
-  upsert(id: string, change: (current: TrackedJob) => TrackedJob): Promise<TrackedJob> {
-    return this.project ? this.upsertIn(this.project, id, change, { track: false }) : Promise.resolve(change(newJob(id)));
+  upsert(id: string, change: (current: TrackedJob) => TrackedJob): JobChange {
+    return this.project ? this.upsertIn(this.project, id, change, { track: false }) : { tracked: change(newJob(id)), written: Promise.resolve() };
   }
 
   /**
@@ -181,7 +190,7 @@ export class JobStore extends Disposable {
    * was sent). Tracks it, unless `track` is false: only what the user asked for (track, start,
    * follow up) tracks a job.
    */
-  async upsertIn(projectId: string, id: string, change: (current: TrackedJob) => TrackedJob, { track = true } = {}): Promise<TrackedJob> {
+  upsertIn(projectId: string, id: string, change: (current: TrackedJob) => TrackedJob, { track = true } = {}): JobChange {
     const record = this.sync.state.jobs[projectId]?.[id];
     const existing = record?.tracked.v ? toTracked(id, record) : undefined;
     const current = existing ?? newJob(id);
@@ -192,8 +201,8 @@ export class JobStore extends Disposable {
     }
     const known = new Set(current.prompts.map((p) => `${p.sentAt}\u0000${p.text}`));
     const addPrompts = next.prompts.filter((p) => !known.has(`${p.sentAt}\u0000${p.text}`));
-    await this.sync.update((state) => applyJobChange(state, projectId, id, { ...(track && { track: true }), fields, addPrompts }, this.sync.store.clock));
-    return (projectId === this.project ? this.get(id) : undefined) ?? next;
+    const written = this.sync.update((state) => applyJobChange(state, projectId, id, { ...(track && { track: true }), fields, addPrompts }, this.sync.store.clock));
+    return { tracked: (projectId === this.project ? this.get(id) : undefined) ?? next, written };
   }
 
   async remove(id: string): Promise<void> {
@@ -229,13 +238,14 @@ export class JobStore extends Disposable {
     const stored = this.state.get<unknown>(legacyKey(projectId));
     if (stored === undefined) return;
     if (!Array.isArray(stored)) {
-      this.log?.warn(`the stored list of tracked jobs for ${projectId} is not a list; it is left in place, unread`);
+      this.log.warn(`the stored list of tracked jobs for ${projectId} is not a list; it is left in place, unread`);
       return;
     }
     const valid = stored.filter(isTrackedJob);
-    if (valid.length < stored.length) this.log?.warn(`${stored.length - valid.length} stored job(s) of ${projectId} could not be read; they are left in globalState (${legacyKey(projectId)})`);
+    if (valid.length < stored.length) this.log.warn(`${stored.length - valid.length} stored job(s) of ${projectId} could not be read; they are left in globalState (${legacyKey(projectId)})`);
     if (!valid.length) return;
     const legacy = legacyState(projectId, valid);
-    void this.sync.ready.then(() => this.sync.update((state) => Object.assign(state, mergeState(state, legacy))));
+    const merged = this.sync.ready.then(() => this.sync.update((state) => Object.assign(state, mergeState(state, legacy))));
+    background(merged, this.log, `bringing the stored jobs of ${projectId} into the shared store`);
   }
 }

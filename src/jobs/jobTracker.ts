@@ -1,6 +1,8 @@
 // The agent-jobs service: tracks, creates and follows up jobs through the API, keeps the store
 // fresh through the poller, and tells the user when a job finishes. Commands and the tree sit on
-// top of it; it shows no dialogs except the finish notification.
+// top of it; it shows no dialogs except the finish notification and the warning that other windows
+// may not see a job yet. Once the API has said yes, nothing local turns the send into a failure:
+// this window tracks the job at once, and the shared store's write can only be late (lateWrites.ts).
 import * as vscode from 'vscode';
 import { type AgentJob, ApiError, type ApiClient } from '../api';
 import type { ApiKeyStore } from '../auth/apiKey';
@@ -8,7 +10,9 @@ import type { Settings } from '../config';
 import type { Logger } from '../log';
 import type { WindowSync } from '../sync/windowSync';
 import type { Ui } from '../ui';
+import { background } from '../util/background';
 import { Disposable, timeout } from '../util/lifecycle';
+import { LateWrites } from './lateWrites';
 import { type Clock, DEFAULT_TIMINGS, JobPoller, systemClock } from './jobPoller';
 import { isTerminal, isTerminalStatus, jobLabel, type JobStore, type TrackedJob } from './jobStore';
 import { COMMANDS } from '../commands';
@@ -50,6 +54,8 @@ const STARTUP_DELAY_MS = 1_000;
 
 export class JobTracker extends Disposable {
   readonly poller: JobPoller;
+  /** The shared store's writes after the API said yes: late at worst, never a failed send. */
+  private readonly lateWrites: LateWrites;
   private readonly pausedEmitter = this.register(new vscode.EventEmitter<boolean>());
   /** Fires when polling stops for everyone (the key was refused) or starts again. */
   readonly onDidChangePaused = this.pausedEmitter.event;
@@ -77,8 +83,9 @@ export class JobTracker extends Disposable {
       deps.clock ?? systemClock,
     );
     this.register({ dispose: () => this.poller.dispose() });
+    this.lateWrites = new LateWrites(deps.sync, deps.ui, deps.log);
     this.register(deps.settings.onDidChange(() => this.onSettingsChanged()));
-    this.register(deps.keys.onDidChange(() => void this.onKeyChanged()));
+    this.register(deps.keys.onDidChange(() => background(this.onKeyChanged(), this.log, 'following the new API key')));
     this.poller.setFocused(vscode.window.state.focused);
     deps.store.load(deps.settings.projectId);
     // Jobs tracked, stopped or read in another window, a new lead, focus anywhere: follow them.
@@ -105,24 +112,28 @@ export class JobTracker extends Disposable {
     const job = await this.deps.api.getJob(projectId, jobId, { signal });
     this.resumeIfPaused();
     // Filed under the project the read was sent to, even if the setting changed meanwhile.
-    const tracked = await this.deps.store.upsertIn(projectId, job.id, (t) => ({ ...t, job, checkedAt: new Date().toISOString(), notFound: false }));
+    const { tracked, written } = this.deps.store.upsertIn(projectId, job.id, (t) => ({ ...t, job, checkedAt: new Date().toISOString(), notFound: false }));
+    this.lateWrites.share(written, `tracking job ${job.id}`);
     if (!this.isCurrent(projectId)) return tracked;
     this.deps.store.setError(job.id, undefined);
     if (!isTerminal(tracked)) this.poller.watch(job.id);
     return tracked;
   }
 
-  /** Creates a job. On failure the prompt is kept for the next "Start New Job" box. */
+  /**
+   * Creates a job. When the API refuses (or its answer is lost) the prompt is kept for the next
+   * "Start New Job" box; once it has said yes the prompt is never kept.
+   */
   async create(prompt: string, signal?: AbortSignal): Promise<TrackedJob> {
     const projectId = this.requireProject();
+    let job: AgentJob;
     try {
-      const job = await this.deps.api.createJob(projectId, prompt, { signal });
-      await this.deps.store.setDraft('create', undefined);
-      return await this.afterPrompt(projectId, job, prompt);
+      job = await this.deps.api.createJob(projectId, prompt, { signal });
     } catch (error) {
-      await this.deps.store.setDraft('create', prompt);
+      background(this.deps.store.setDraft('create', prompt), this.log, 'keeping the unsent prompt for the other windows');
       throw error;
     }
+    return this.afterPrompt(projectId, job, prompt, this.deps.store.setDraft('create', undefined));
   }
 
   /**
@@ -131,14 +142,18 @@ export class JobTracker extends Disposable {
    */
   async sendFollowUp(jobId: string, prompt: string, signal?: AbortSignal): Promise<TrackedJob> {
     const projectId = this.requireProject();
+    let job: AgentJob;
     try {
-      const job = await this.deps.api.sendMessage(projectId, jobId, prompt, { signal });
-      return await this.afterPrompt(projectId, job, prompt);
+      job = await this.deps.api.sendMessage(projectId, jobId, prompt, { signal });
     } catch (error) {
-      if (this.isCurrent(projectId) && this.deps.store.get(jobId)) await this.deps.store.upsert(jobId, (t) => ({ ...t, unsentPrompt: prompt }));
-      else await this.deps.store.setDraft(`job:${jobId}`, prompt);
+      const kept =
+        this.isCurrent(projectId) && this.deps.store.get(jobId)
+          ? this.deps.store.upsert(jobId, (t) => ({ ...t, unsentPrompt: prompt })).written
+          : this.deps.store.setDraft(`job:${jobId}`, prompt);
+      background(kept, this.log, 'keeping the unsent prompt for the other windows');
       throw error;
     }
+    return this.afterPrompt(projectId, job, prompt);
   }
 
   /**
@@ -182,7 +197,7 @@ export class JobTracker extends Disposable {
   }
 
   refreshAll(): void {
-    for (const tracked of this.deps.store.all()) void this.refresh(tracked.id);
+    for (const tracked of this.deps.store.all()) background(this.refresh(tracked.id), this.log, `refreshing job ${tracked.id}`);
   }
 
   async stopTracking(jobId: string): Promise<void> {
@@ -190,8 +205,12 @@ export class JobTracker extends Disposable {
     await this.deps.store.remove(jobId);
   }
 
-  private async afterPrompt(projectId: string, job: AgentJob, prompt: string): Promise<TrackedJob> {
-    void this.deps.store.setDraft(`job:${job.id}`, undefined); // errors are logged by the store
+  /**
+   * After the API took a prompt: tracked here before this returns, whatever the shared store does
+   * with its writes (`alsoWritten`: the caller's own, such as clearing the create box's draft).
+   */
+  private afterPrompt(projectId: string, job: AgentJob, prompt: string, alsoWritten: Promise<void> = Promise.resolve()): TrackedJob {
+    const writes = [alsoWritten, this.deps.store.setDraft(`job:${job.id}`, undefined)];
     this.resumeIfPaused();
     const current = this.isCurrent(projectId);
     // Before any await: a read still in flight would answer with the state this prompt just ended.
@@ -199,7 +218,7 @@ export class JobTracker extends Disposable {
     if (current && !isTerminalStatus(job.status)) this.poller.watch(job.id, { fast: true });
     const now = new Date().toISOString();
     // Filed under the project the request was sent to, never the one current when the answer came.
-    const tracked = await this.deps.store.upsertIn(projectId, job.id, (t) => ({
+    const { tracked, written } = this.deps.store.upsertIn(projectId, job.id, (t) => ({
       ...t,
       job,
       checkedAt: now,
@@ -207,11 +226,13 @@ export class JobTracker extends Disposable {
       unsentPrompt: undefined,
       prompts: [...t.prompts, { text: prompt, sentAt: now }],
     }));
+    writes.push(written);
     if (current) {
       this.deps.store.setError(job.id, undefined);
       // The window that polls may be another one: it opens the fast phase too.
-      if (!isTerminalStatus(job.status)) await this.deps.store.markFast(job.id, this.poller.fastUntil(job.id));
+      if (!isTerminalStatus(job.status)) writes.push(this.deps.store.markFast(job.id, this.poller.fastUntil(job.id)));
     }
+    this.lateWrites.share(Promise.all(writes).then(() => undefined), `recording the prompt sent to job ${job.id}`);
     return tracked;
   }
 
@@ -276,7 +297,7 @@ export class JobTracker extends Disposable {
       store.setError(jobId, error);
       if (error.kind === 'notFound') {
         this.log.warn(`job ${jobId} is gone (404): polling stopped`);
-        void store.upsert(jobId, (t) => ({ ...t, notFound: true })).catch((e: unknown) => this.log.error(e instanceof Error ? e : String(e)));
+        background(store.upsert(jobId, (t) => ({ ...t, notFound: true })).written, this.log, `recording that job ${jobId} is gone`);
         return 'stop';
       }
       this.log.warn(`polling job ${jobId} failed: ${error.kind}: ${error.message}`);
@@ -286,7 +307,7 @@ export class JobTracker extends Disposable {
     store.setError(jobId, undefined);
     const wasTerminal = isTerminal(before);
     const after: TrackedJob = { ...before, job, checkedAt: new Date().toISOString(), notFound: false };
-    void store.upsert(jobId, () => after).catch((e: unknown) => this.log.error(e instanceof Error ? e : String(e)));
+    background(store.upsert(jobId, () => after).written, this.log, `recording the read of job ${jobId}`);
     const nowTerminal = isTerminal(after);
     if (before.job && before.job.status !== job.status) this.log.info(`job ${jobId}: ${before.job.status} → ${job.status}`);
     if (nowTerminal && !wasTerminal && before.job) this.notifyFinished(after);
@@ -314,10 +335,11 @@ export class JobTracker extends Disposable {
       message = vscode.l10n.t('Agent job “{0}” was archived.', label);
     }
     const labels = notificationLabels();
-    void this.deps.ui.showMessage(job.status === 'failed' ? 'error' : 'info', message, ...actions.map((a) => labels[a])).then((choice) => {
+    const answered = this.deps.ui.showMessage(job.status === 'failed' ? 'error' : 'info', message, ...actions.map((a) => labels[a])).then(async (choice) => {
       const action = actions.find((a) => labels[a] === choice);
-      if (action) void vscode.commands.executeCommand(NOTIFICATION_ACTIONS[action], tracked.id);
+      if (action) await vscode.commands.executeCommand(NOTIFICATION_ACTIONS[action], tracked.id);
     });
+    background(answered, this.log, `the finish notification of job ${tracked.id}`);
   }
 
   /**
@@ -325,10 +347,11 @@ export class JobTracker extends Disposable {
    * (by any window) are due at once, the others keep their schedule.
    */
   private watchUnfinished(): void {
-    void this.deps.sync.ready.then(() => {
+    const following = this.deps.sync.ready.then(() => {
       this.started = true;
       this.followWindows();
     });
+    background(following, this.log, 'following the shared store');
   }
 
   private onSettingsChanged(): void {

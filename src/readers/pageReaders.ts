@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { isApiError, type ApiClient } from '../api';
 import type { Settings } from '../config';
 import { resolvePreset, type ResolvedRange } from '../analytics/dateRange';
+import { background } from '../util/background';
 import { localToday } from '../util/days';
 import type { Logger } from '../log';
 import { PRESETS, type PresetId } from '../shared/protocol';
@@ -67,7 +68,7 @@ export class PageReaders extends Disposable {
       // Figures kept from another server are not this one's: forget them (the next page shown fetches).
       if (deps.settings.apiBaseUrl !== apiBaseUrl) {
         apiBaseUrl = deps.settings.apiBaseUrl;
-        void this.store.clear(); // a workspaceState write: failures are VS Code's to log
+        background(this.store.clear(), deps.log, 'forgetting the figures of the other server');
       }
       this.changeEmitter.fire();
     };

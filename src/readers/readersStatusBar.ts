@@ -6,6 +6,7 @@ import type { DocPage, DocsLocator } from '../docs/docsLocator';
 import { failureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { BACKGROUND_CEILING, HOURLY_LIMIT } from '../sync/ledger';
+import { background } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 import { HeldBackError, PausedError, type PageReaders } from './pageReaders';
 import { readersPhrase } from './readersText';
@@ -42,24 +43,24 @@ export class ReadersStatusBar extends Disposable {
     this.item.name = vscode.l10n.t('Page Readers');
     this.register(
       vscode.window.onDidChangeActiveTextEditor(() => {
-        void this.update(); // errors are logged inside
+        background(this.update(), this.log, 'showing the page readers');
       }),
     );
     // A key read at start-up or a settings change is not the user showing a page: it shows what is
     // kept (or a click to load) and fetches only when the user switches editors or asks.
-    const again = () => void this.update({ fetch: false });
+    const again = () => background(this.update({ fetch: false }), this.log, 'showing the page readers');
     this.register(readers.onDidChange(again));
     this.register(docs.onDidChange(again));
     // At activation only what is kept is shown: nothing is fetched until the user switches to a
     // page or asks (the item then offers a click to load).
-    void this.update({ fetch: false }); // errors are logged inside
+    background(this.update({ fetch: false }), this.log, 'showing the page readers');
 
   }
 
   /** Adds another feature's part to the tooltip (the reader signals); `changed` redraws it, no request. */
   addSection(section: TooltipSection, changed: vscode.Event<void>): void {
     this.section = section;
-    this.register(changed(() => void this.update({ fetch: false }))); // errors are logged inside
+    this.register(changed(() => background(this.update({ fetch: false }), this.log, 'showing the page readers')));
   }
 
   /** The item's current content; undefined while hidden. */

@@ -15,6 +15,7 @@ import { ReadersCodeLens } from './readersCodeLens';
 import { ReadersDecorations } from './readersDecorations';
 import { ReadersStatusBar } from './readersStatusBar';
 import { SNAPSHOTS_STORAGE_KEY, type SnapshotKey, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
+import { background } from '../util/background';
 import { lazy, lazyFeature } from '../util/lazyFeature';
 import { COMMANDS, type RegisterCommand } from '../commands';
 
@@ -62,7 +63,7 @@ export function registerReaders(context: vscode.ExtensionContext, deps: ReadersD
   context.subscriptions.push(
     vscode.window.onDidChangeActiveTextEditor((editor) => {
       // The user switched to a page: built now, the item's own listener missed this event.
-      if (showsPage(editor) && !feature.isBuilt) void feature.get().statusBar.update(); // errors are logged inside
+      if (showsPage(editor) && !feature.isBuilt) background(feature.get().statusBar.update(), deps.log, 'showing the page readers');
     }),
   );
   return {

@@ -18,6 +18,7 @@ import { pageHealth, signalId } from './signalsModel';
 import { registerSignalsCommands, SIGNALS_COMMANDS } from './signalsCommands';
 import { SignalsStore } from './signalsStore';
 import { SignalsTreeProvider, type SignalNode } from './signalsTree';
+import { background } from '../util/background';
 import { lazy, lazyFeature, type LazyFeature } from '../util/lazyFeature';
 import { COMMANDS, type RegisterCommand } from '../commands';
 
@@ -128,7 +129,7 @@ function buildSignals(
   // "Job active / PR ready" and the clock of "Did it help?": note when a linked job finishes.
   const noteFinished = () => {
     const project = projectId();
-    if (project) void links.noteFinished(project, (id) => jobBadge(deps.store.get(id)) === vscode.l10n.t('PR ready'), new Date()); // a Memento write: failures are VS Code's to log
+    if (project) background(links.noteFinished(project, (id) => jobBadge(deps.store.get(id)) === vscode.l10n.t('PR ready'), new Date()), log, 'noting the finished jobs of the signals');
   };
 
   const backgroundTick = () => {
@@ -161,13 +162,13 @@ function buildSignals(
     tree.onDidChangeTreeData((node) => relay.fire(node)),
     store.onDidChange(describeView),
     deps.store.onDidChange(noteFinished),
-    view.onDidChangeVisibility(() => view.visible && void store.load().then(backgroundTick)), // reading the kept file: errors are logged inside
+    view.onDidChangeVisibility(() => view.visible && background(store.load().then(backgroundTick), log, 'reading the kept signals')),
     deps.settings.onDidChange((change) => change.affects('signals.rankByAiShare') && tree.refresh()),
-    deps.settings.onDidChange(() => void store.load()), // another project: its kept snapshot (the same project: nothing to do)
+    deps.settings.onDidChange(() => background(store.load(), log, 'reading the kept signals')), // another project: its kept snapshot (the same project: nothing to do)
   );
   registerSignalsCommands({ api: deps.api, store, links, jobs: deps.store, docs: deps.readers.docs, sender, projectId, ui: deps.ui, log }, command);
   // The kept snapshot is read from disk now (no request), so the tooltip and the view have it.
   // And the hourly refresh checked now: when the view's first draw is what built this, its visibility event has passed.
-  void store.load().then(() => (describeView(), backgroundTick())); // errors are logged inside
+  background(store.load().then(() => (describeView(), backgroundTick())), log, 'reading the kept signals');
   return { store, tree, links };
 }

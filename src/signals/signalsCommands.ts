@@ -10,6 +10,7 @@ import { showFailure } from '../showFailure';
 import type { JobStore } from '../jobs/jobStore';
 import type { Logger } from '../log';
 import type { Ui } from '../ui';
+import { background } from '../util/background';
 import { utcDay } from '../util/days';
 import { mergeOfJobBranch } from '../git/jobMerge';
 import { changeEvent, comparisonWindows, compareWindows, type Change } from './didItHelp';
@@ -49,7 +50,7 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
     if (view.severity === 'none') return;
     if (!retry) view.actions = view.actions.filter((a) => a !== 'retry');
     // Its other buttons run their own commands; Retry is ours. Failures of a retry report themselves.
-    void showFailure(ui, view).then((choice) => choice === 'retry' && retry?.());
+    background(showFailure(ui, view).then((choice) => choice === 'retry' && retry?.()), log, `${doing}: the failure message`);
   };
 
   const refresh = async () => {

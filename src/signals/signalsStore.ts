@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
 import type { Logger } from '../log';
 import { fitsUnderCeiling } from '../sync/ledger';
+import { background } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 import { currentRange, fetchSnapshot, parseStoredSnapshot, type SignalsSnapshot } from './snapshot';
 
@@ -49,7 +50,7 @@ export class SignalsStore extends Disposable {
   constructor(private readonly deps: SignalsStoreDeps) {
     super();
     const watcher = this.register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(deps.storageDir, '*.json')));
-    const reread = () => void this.load(true); // errors are logged inside
+    const reread = () => background(this.load(true), deps.log, 'reading the kept signals');
     this.register(watcher.onDidChange(reread));
     this.register(watcher.onDidCreate(reread));
     this.register(vscode.window.onDidChangeWindowState((state) => state.focused && reread()));

@@ -74,6 +74,7 @@ export class SharedStore {
   private writeChain: Promise<void> = Promise.resolve();
   private queued: Promise<void> | undefined;
   private seq = 0;
+  private writesDone = 0;
 
   constructor(
     private readonly fs: SyncFs,
@@ -85,6 +86,11 @@ export class SharedStore {
     this.lease = new Lease(now);
     const at = now();
     this.presence = { window, project: null, focused: false, beat: 0, beatAt: at, since: at };
+  }
+
+  /** How many writes of our file have succeeded: a caller can tell whether one did since it last looked. */
+  get writes(): number {
+    return this.writesDone;
   }
 
   /** A fresh id for a ledger entry written by this window. */
@@ -139,17 +145,20 @@ export class SharedStore {
 
   /**
    * Writes our file with the current state. Writes run one at a time; a write asked for while one
-   * runs joins the next one, which carries everything changed meanwhile.
+   * runs joins the next one, which carries everything changed meanwhile. A failure reaches every
+   * caller of that write (each logs it, or lets it go through util/background.ts, which does).
    */
   write(): Promise<void> {
     if (this.queued) return this.queued;
-    const next = this.writeChain.then(() => {
+    const next = this.writeChain.then(async () => {
       this.queued = undefined;
       const text = JSON.stringify({ format: FORMAT, presence: this.presence, state: this.state });
-      return this.fs.writeAtomic(fileOf(this.window), text);
+      await this.fs.writeAtomic(fileOf(this.window), text);
+      this.writesDone++;
     });
     this.queued = next;
-    this.writeChain = next.catch((error: unknown) => this.log.warn(`could not write the shared store: ${String(error)}`));
+    // The chain only orders the writes: a failed one does not stop the next.
+    this.writeChain = next.catch(() => undefined);
     return next;
   }
 

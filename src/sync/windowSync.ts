@@ -5,6 +5,8 @@
 // during activate() but setting up: the first read starts right after.
 import * as vscode from 'vscode';
 import type { RequestLogEntry } from '../api';
+import { background } from '../util/background';
+import { type RetryEnd, retryWithBackoff } from '../util/backoff';
 import { runBounded } from '../util/bounded';
 import { Disposable } from '../util/lifecycle';
 import { BEAT_MS } from './lease';
@@ -40,6 +42,13 @@ const DEFAULT_429_WAIT_MS = 60_000;
  * logged, and the next read or write starts afresh.
  */
 const FS_DEADLINE_MS = 5_000;
+
+/**
+ * The waits before each new try of a write that failed (writeAgain): about half a minute in all,
+ * then it stops. The heartbeat writes the whole file every few seconds anyway; this is the bound on
+ * how hard a change the user made (a job sent) is pushed on its own.
+ */
+export const WRITE_RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000, 16_000];
 
 /** A VS Code Thenable cannot be aborted: the deadline answers the caller, the operation is left to settle. */
 function bounded<T>(operation: Thenable<T>, what: string): Promise<T> {
@@ -88,9 +97,13 @@ export class WindowSync extends Disposable {
   private lastRead = 0;
   private reading: Promise<void> | undefined;
   private readAgain = false;
+  private rewriting: Promise<RetryEnd> | undefined;
+  /** Stops a writeAgain waiting for its next try when the window closes. */
+  private readonly disposal = new AbortController();
 
   constructor(
-    private readonly dir: vscode.Uri,
+    /** The shared store's folder (the tests break it to see a write fail). */
+    readonly dir: vscode.Uri,
     private readonly log: SyncLog,
     /** The install's globalState, where the salt is kept. */
     private readonly install: vscode.Memento,
@@ -111,16 +124,29 @@ export class WindowSync extends Disposable {
     return this.store.state;
   }
 
-  /** Applies a change of this window, writes it, and tells this window's listeners. */
+  /**
+   * Applies a change of this window and tells this window's listeners, both before this returns;
+   * the promise is the write, which may still fail (this window keeps the change either way).
+   */
   async update(change: (state: SyncState) => void): Promise<void> {
     const written = this.store.update(change);
     this.changeEmitter.fire();
     await written;
   }
 
+  /**
+   * After a failed write: writes this window's file again, with a bounded backoff. The file is
+   * written whole, so one success carries every change made meanwhile. One run at a time (a caller
+   * while it runs joins it); it rejects with the last error when it gives up.
+   */
+  writeAgain(): Promise<RetryEnd> {
+    this.rewriting ??= retryWithBackoff(() => this.store.write(), { delaysMs: WRITE_RETRY_DELAYS_MS, signal: this.disposal.signal }).finally(() => (this.rewriting = undefined));
+    return this.rewriting;
+  }
+
   setProject(project: string | undefined): void {
     if (this.store.presence.project === (project ?? null)) return;
-    void this.store.beat({ project: project ?? null }); // errors are logged by the store
+    background(this.store.beat({ project: project ?? null }), this.log, 'telling the other windows of the project');
     this.changeEmitter.fire();
   }
 
@@ -140,10 +166,11 @@ export class WindowSync extends Disposable {
     const id = this.store.nextEntryId();
     const bucket = family === 'agent' ? agentBucket(projectOfAgentPath(entry.path) ?? '') : this.keyHash && analyticsBucket(this.keyHash);
     if (!bucket) this.unnamed.push({ id, at: entry.startedAt });
-    void this.update((state) => {
+    const written = this.update((state) => {
       if (bucket) recordRequest(state, bucket, id, entry.startedAt);
       if (entry.status === 429) recordWait(state, family, Date.now() + (entry.error?.retryAfterMs ?? DEFAULT_429_WAIT_MS));
     });
+    background(written, this.log, 'writing the request ledger');
   }
 
   agentRequestsThisHour(project: string): number {
@@ -201,7 +228,8 @@ export class WindowSync extends Disposable {
 
   override dispose(): void {
     // Best effort: a window that cannot say goodbye is taken over when its lease expires.
-    void this.store.beat({ closed: true, focused: false });
+    background(this.store.beat({ closed: true, focused: false }), this.log, 'saying goodbye to the other windows');
+    this.disposal.abort();
     super.dispose();
   }
 
@@ -215,24 +243,29 @@ export class WindowSync extends Disposable {
     }
     if (this.isDisposed) return;
     const watcher = this.register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.dir, 'w-*.json')));
-    const onEvent = () => void this.read();
+    const onEvent = () => background(this.read(), this.log, 'reading the shared store');
     this.register(watcher.onDidChange(onEvent));
     this.register(watcher.onDidCreate(onEvent));
     this.register(watcher.onDidDelete(onEvent));
     this.register(
       vscode.window.onDidChangeWindowState((state) => {
-        void this.store.beat({ focused: state.focused });
+        background(this.store.beat({ focused: state.focused }), this.log, 'sharing the window focus');
         this.changeEmitter.fire();
       }),
     );
     // The heartbeat keeps the lease; the fallback read bounds the delay when the watcher is silent.
-    const beat = setInterval(() => void this.store.beat(), BEAT_MS);
+    const beat = setInterval(() => background(this.store.beat(), this.log, 'the heartbeat'), BEAT_MS);
     const fallback = setInterval(() => {
-      if (Date.now() - this.lastRead >= FALLBACK_READ_MS) void this.read();
+      if (Date.now() - this.lastRead >= FALLBACK_READ_MS) background(this.read(), this.log, 'reading the shared store');
     }, FALLBACK_READ_MS / 2);
     this.register({ dispose: () => (clearInterval(beat), clearInterval(fallback)) });
     await this.read();
-    await this.store.beat();
+    // `ready` never rejects: a folder that cannot be written leaves this window working on its own.
+    try {
+      await this.store.beat();
+    } catch (error) {
+      this.log.warn(`could not write the shared store: ${String(error)}`);
+    }
     try {
       await this.followSalt();
     } catch (error) {

@@ -26,7 +26,7 @@ export interface BoundedTimers {
   clearTimeout(handle: unknown): void;
 }
 
-const realTimers: BoundedTimers = {
+export const realTimers: BoundedTimers = {
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };

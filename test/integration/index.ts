@@ -5,13 +5,17 @@
  * The extension host's stdout does not reach whoever started a code-server host, so the results
  * also go, as JSON `{ passed, failed, report }`, to the file named by MINTLIFY_TEST_RESULTS
  * (test/host/runHostTests.ts waits for it). run() rejects when anything failed, as the desktop
- * runner (@vscode/test-electron) expects.
+ * runner (@vscode/test-electron) expects. An unhandled rejection from our code during the run is
+ * one more failure, listed with the test that was running (unhandledRejections.ts).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
+import * as vscode from 'vscode';
+import { type UnhandledRejection, UnhandledRejectionWatch } from './unhandledRejections';
 
 const RESULTS_ENV = 'MINTLIFY_TEST_RESULTS';
+const EXTENSION_ID = 'mintlify-agent-analytics.mintlify-agent-analytics';
 
 interface Results {
   passed: number;
@@ -21,12 +25,16 @@ interface Results {
 
 export async function run(): Promise<void> {
   let results: Results;
+  // Our code runs from the extension's folder and from the compiled tests (out/test).
+  const ours = [vscode.extensions.getExtension(EXTENSION_ID)?.extensionPath, path.resolve(__dirname, '..')].filter((p): p is string => p !== undefined);
+  const rejections = new UnhandledRejectionWatch(ours);
   try {
-    results = await runMocha(findTestFiles(__dirname));
+    results = await runMocha(findTestFiles(__dirname), (title) => (rejections.during = title));
   } catch (err) {
     // Loading a test file threw, or mocha itself did: still one failure, never silence.
     results = { passed: 0, failed: 1, report: `The integration tests could not run:\n${describeError(err)}\n\n0 passing, 1 failing\n` };
   }
+  results = withUnhandled(results, rejections.stop());
   console.log(results.report); // reaches the terminal under the desktop runner
   writeResults(results);
   if (results.failed > 0) throw new Error(`${results.failed} integration test(s) failed.`);
@@ -42,7 +50,16 @@ function findTestFiles(dir: string): string[] {
   return files;
 }
 
-function runMocha(files: string[]): Promise<Results> {
+/** One more failure when our code left rejections unhandled, each listed with the test that ran. */
+function withUnhandled(results: Results, rejections: UnhandledRejection[]): Results {
+  if (rejections.length === 0) return results;
+  const list = rejections.map((r, i) => `  ${i + 1}) during "${r.during}":\n${indentBlock(r.description, '     ')}`);
+  const heading = `The extension host saw ${rejections.length} unhandled rejection(s) from our code (a promise neither awaited nor handed to background()):`;
+  return { passed: results.passed, failed: results.failed + 1, report: [results.report, heading, ...list, ''].join('\n') };
+}
+
+/** `onRunnable` hears the full title of each test and hook as it starts. */
+function runMocha(files: string[], onRunnable: (title: string) => void): Promise<Results> {
   // forbidOnly: an `.only` left in a test would silently skip all the others.
   // MINTLIFY_TEST_GREP runs only the matching tests (a developer's shortcut; CI never sets it).
   const grep = process.env.MINTLIFY_TEST_GREP;
@@ -54,6 +71,11 @@ function runMocha(files: string[]): Promise<Results> {
       if (collector) resolve(collector.results());
       else reject(new Error('The mocha reporter was never created.'));
     });
+    // mocha starts a test, then runs its beforeEach hooks: after a hook, the test runs again.
+    let test = 'between tests';
+    runner.on(EVENT_TEST_BEGIN, (t) => onRunnable((test = t.fullTitle())));
+    runner.on(EVENT_HOOK_BEGIN, (hook) => onRunnable(hook.fullTitle()));
+    runner.on(EVENT_HOOK_END, () => onRunnable(test));
   });
 }
 
@@ -85,9 +107,12 @@ interface Failure {
 const {
   EVENT_SUITE_BEGIN,
   EVENT_SUITE_END,
+  EVENT_TEST_BEGIN,
   EVENT_TEST_PASS,
   EVENT_TEST_FAIL,
   EVENT_TEST_PENDING,
+  EVENT_HOOK_BEGIN,
+  EVENT_HOOK_END,
 } = Mocha.Runner.constants;
 
 class ReportCollector extends Mocha.reporters.Base {
