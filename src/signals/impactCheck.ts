@@ -2,13 +2,13 @@
 // source=contextual), the assistant questions asked on it, and the searches of the terms the job
 // addressed. Only on request: it costs ceil(votes/100) + ceil(turns/1000) + up to SEARCH_PAGES
 // requests per window. Pure: no vscode; the API is passed in.
-import type { SignalsApi } from '../api/signalsApi';
+import type { ApiClient } from '../api/client';
 import type { WindowCounts } from './didItHelp';
 import { normalizeSitePath } from '../docs/sitePaths';
 import { PAGE_SIZE, SEARCH_PAGES } from './snapshot';
 
 export async function countWindow(
-  api: SignalsApi,
+  api: ApiClient,
   projectId: string,
   target: { path: string; searches: readonly string[] },
   window: { dateFrom: string; dateTo: string },

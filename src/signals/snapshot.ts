@@ -11,7 +11,7 @@
 // depth limits cut the long tail, never the top; the snapshot says when it did.
 import { addDays, localToday } from '../util/days';
 import type { ApiError } from '../api/errors';
-import type { SignalsApi } from '../api/signalsApi';
+import type { ApiClient } from '../api/client';
 import type { FeedbackByPageRow } from '../api/signalsSchemas';
 import { normalizeSitePath } from '../docs/sitePaths';
 
@@ -122,7 +122,7 @@ export function minimumRequests(rows: { pending: number; turns: number; searches
   return 1 + pages(rows.pending, PAGE_SIZE.feedback) + pages(rows.turns, PAGE_SIZE.assistant) + pages(rows.searches, PAGE_SIZE.searches) + pages(rows.views, PAGE_SIZE.views);
 }
 
-export async function fetchSnapshot(api: SignalsApi, projectId: string, range: SnapshotRange, options: FetchOptions = {}): Promise<SignalsSnapshot> {
+export async function fetchSnapshot(api: ApiClient, projectId: string, range: SnapshotRange, options: FetchOptions = {}): Promise<SignalsSnapshot> {
   let requests = 0;
   const { signal } = options;
   const request = async <T>(send: () => Promise<T>): Promise<T> => {

@@ -2,6 +2,7 @@
 // (`agent:<project>`, `analytics:<salted hash of the key>`), and which endpoint families the server asked
 // us to leave alone (429 Retry-After). Pure functions over the shared state; the window glue
 // records and reads through them.
+import type { Family } from '../api/endpoints';
 import { HOUR_MS, type SyncState } from './syncState';
 
 /** What the platform allows per bucket and hour. */
@@ -12,7 +13,7 @@ export const HOURLY_LIMIT = 100;
  */
 export const BACKGROUND_CEILING = 60;
 
-export type Family = 'agent' | 'analytics';
+export type { Family };
 
 export function agentBucket(projectId: string): string {
   return `agent:${projectId}`;
