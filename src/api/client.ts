@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { checkBaseUrl } from './baseUrl';
 import { ENDPOINTS, type Endpoints, type Family, type ListQuery } from './endpoints';
 import { ApiError, formatWait, parseRetryAfter, type Reached } from './errors';
-import { checkId, checkPrompt, checkQuery } from './inputs';
+import { checkId, checkPrompt, checkQuery, checkThreadId } from './inputs';
 import { ErrorBody } from './schemas';
 
 export interface RequestLogEntry {
@@ -73,6 +73,7 @@ const realTimers: DeadlineTimers = {
 const ID_CHECKS: Record<string, (id: string) => string> = {
   projectId: (id) => checkId('project', id),
   jobId: (id) => checkId('job', id),
+  threadId: checkThreadId,
 };
 
 interface Request {

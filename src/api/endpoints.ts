@@ -4,7 +4,7 @@
 // may read and when it stops). Adding an endpoint is one entry here, its schema, and the code
 // that uses it.
 //
-// `path`: `{projectId}`, `{jobId}` are the method's leading arguments, in order,
+// `path`: `{projectId}`, `{jobId}`, `{threadId}` are the method's leading arguments, in order,
 //   checked (inputs.ts) and encoded one segment each.
 // `family`: the platform's rate-limit bucket. agent: 100 POSTs an hour per project; analytics:
 //   100 requests an hour for the whole organisation, every analytics endpoint together.
@@ -19,7 +19,7 @@
 // `rowId`: what makes a row the same row, so a page that brings nothing new ends the fetch.
 import type * as z from 'zod/mini';
 import { AgentJob, VisitorsPage } from './schemas';
-import { AssistantPage, FeedbackByPage, FeedbackPage, SearchesPage, ViewsPage } from './signalsSchemas';
+import { AssistantPage, AssistantThread, FeedbackByPage, FeedbackPage, SearchesPage, ViewsPage } from './signalsSchemas';
 
 export type Family = 'agent' | 'analytics';
 export type Paging = 'cursor' | 'offset' | 'none';
@@ -85,6 +85,7 @@ export const ENDPOINTS = {
     method: 'GET', path: '/v1/analytics/{projectId}/assistant', schema: AssistantPage, family: 'analytics',
     paging: 'cursor', pageSize: 1000, maxPages: 10, rows: (page) => page.conversations, rowId: (row) => row.id,
   }),
+  getAssistantThread: { method: 'GET', path: '/v1/analytics/{projectId}/assistant/threads/{threadId}', schema: AssistantThread, family: 'analytics', paging: 'none' },
   // 5 pages of 100: the 500 most searched terms (gaps worth a writer's time are at the top).
   getSearches: list({
     method: 'GET', path: '/v1/analytics/{projectId}/searches', schema: SearchesPage, family: 'analytics',

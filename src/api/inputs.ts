@@ -45,6 +45,12 @@ export function parseApiDate(value: string): number | undefined {
   return Number.isNaN(time) ? undefined : time;
 }
 
+/** An assistant thread ID is a ULID. */
+export function checkThreadId(id: string): string {
+  if (!/^[0-9A-HJKMNP-TV-Z]{26}$/i.test(id.trim())) throw new ApiError('invalidInput', `"${id.slice(0, 40)}" is not an assistant thread ID.`, { details: [`"${id.slice(0, 40)}" is not an assistant thread ID.`] });
+  return id.trim();
+}
+
 /**
  * Checks a query against its endpoint (the page size it allows, what its paging kind takes) and
  * turns it into search parameters, sending only what was given.

@@ -50,6 +50,13 @@ export const AssistantPage = z.object({
 });
 export type AssistantPage = z.infer<typeof AssistantPage>;
 
+export const AssistantThread = z.object({
+  threadId: z.string(),
+  createdAt: z.string(),
+  messages: z.array(z.object({ id: z.string(), role: z.string(), content: z.string(), createdAt: z.string() })),
+});
+export type AssistantThread = z.infer<typeof AssistantThread>;
+
 export const SearchRow = z.object({
   searchQuery: z.string(),
   hits: Count,

@@ -119,6 +119,15 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Comma
       return void ui.showMessage('info', vscode.l10n.t('{0} threads were read in the last hour: the rest of the analytics budget is kept for the signals. Try again later.', THREAD_RESERVE));
     }
     threadReads.push(Date.now());
+    try {
+      const thread = await deps.api.getAssistantThread(projectId, node.question.id);
+      const lines = [vscode.l10n.t('Assistant thread {0} ({1}). Reader text, shown as written.', thread.threadId, thread.createdAt), ''];
+      for (const message of thread.messages) lines.push(`[${message.createdAt}] ${message.role}:`, message.content, '');
+      const document = await vscode.workspace.openTextDocument({ language: 'plaintext', content: lines.join('\n') });
+      await vscode.window.showTextDocument(document, { preview: true });
+    } catch (error) {
+      fail(vscode.l10n.t('Reading the assistant thread'), error);
+    }
   };
 
   // Under a cancellable notification: the git lookup can wait on git (up to its deadline) and the
