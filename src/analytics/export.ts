@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import * as vscode from 'vscode';
 import { isApiError, type ApiClient, type ApiErrorKind } from '../api';
+import { cutShortText } from '../cutShortText';
 import { failureView, type FailureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
@@ -19,7 +20,7 @@ import type { ResolvedRange } from './dateRange';
 import { toCsv, toJson } from './exportFormats';
 import { exportFileStem, fetcherFor } from './metric';
 import { snapshotKeyOf, type SnapshotReuse } from './snapshotReuse';
-import { ExportLimitError, fetchAllVisitors, type AllVisitors, type FetchVisitors } from './visitorsQuery';
+import { fetchAllVisitors, type AllVisitors, type FetchVisitors } from './visitorsQuery';
 
 export interface ExportRequest {
   projectId: string;
@@ -115,7 +116,7 @@ export class VisitorsExporter implements vscode.Disposable {
             const kept = this.deps.reuse?.usable(key, request.metric);
             const startedAt = Date.now();
             if (!kept) progress.report({ message: vscode.l10n.t('page 1…') });
-            const result: AllVisitors = kept ? { totals: kept.totals, rows: kept.rows, pages: 0, stoppedEarly: undefined } : await fetchAllVisitors(counted, request.projectId, request.range, {
+            const result: AllVisitors = kept ? { totals: kept.totals, rows: kept.rows, pages: 0 } : await fetchAllVisitors(counted, request.projectId, request.range, {
               signal: cancel.signal,
               onPage: (pageCount, rowCount) => {
                 progress.report({
@@ -124,7 +125,7 @@ export class VisitorsExporter implements vscode.Disposable {
                 this.deps.onStatus({ state: 'running', pages: pageCount, rows: rowCount });
               },
             });
-            if (!kept && !result.stoppedEarly && request.metric === 'visitors') {
+            if (!kept && !result.cutShort && request.metric === 'visitors') {
               this.deps.reuse?.offer({ key, totals: result.totals, rows: result.rows, fetchedAt: startedAt, pages: result.pages, capped: false });
             }
             progress.report({ message: vscode.l10n.t('writing {0}…', fileName) });
@@ -140,13 +141,9 @@ export class VisitorsExporter implements vscode.Disposable {
         requests === 1
           ? vscode.l10n.t('Exported {0} to {1} with 1 request.', rows(all.rows.length), fileName)
           : vscode.l10n.t('Exported {0} to {1} with {2} requests.', rows(all.rows.length), fileName, count(requests));
-      const caveat =
-        all.stoppedEarly === 'emptyPage'
-          ? ' ' + vscode.l10n.t('The API said there were more rows but sent an empty page, so the file holds every row it sent.')
-          : all.stoppedEarly === 'repeatedPage'
-            ? ' ' + vscode.l10n.t('The API sent the same page twice, so the export stopped there and the file may be incomplete.')
-            : '';
-      log.info(`export (${request.metric}): ${all.rows.length} rows, ${all.pages} pages, ${requests} requests → ${target.toString(true)}${all.stoppedEarly ? ` (stopped early: ${all.stoppedEarly})` : ''}`);
+      // Cut short is not a failure: the file holds every row read, and the message says what may be missing.
+      const caveat = all.cutShort ? ' ' + cutShortText(vscode.l10n.t('The export'), all.cutShort, vscode.l10n) : '';
+      log.info(`export (${request.metric}): ${all.rows.length} rows, ${all.pages} pages, ${requests} requests → ${target.toString(true)}${all.cutShort ? ` (cut short: ${all.cutShort.reason})` : ''}`);
       const openFile = vscode.l10n.t('Open File');
       void ui.showMessage(caveat ? 'warning' : 'info', done + caveat, openFile).then((choice) => {
         if (choice === openFile) void vscode.window.showTextDocument(target).then(undefined, (e: unknown) => log.warn(`could not open ${fileName}: ${String(e)}`));
@@ -177,9 +174,6 @@ export class VisitorsExporter implements vscode.Disposable {
       // The shared failure table, plus what the export adds: how far it got, and that no file was written.
       view = failureView(error, 'export', vscode.l10n);
       message = vscode.l10n.t('{0} ({1}) No file was written.', view.message, used);
-    } else if (error instanceof ExportLimitError) {
-      const limit = vscode.l10n.t('Stopped after {0} pages ({1} rows): the API kept saying there were more.', error.pages.toLocaleString(), error.rows.toLocaleString());
-      message = vscode.l10n.t('Export failed {0}: {1} No file was written.', used, limit);
     } else {
       message = vscode.l10n.t('Could not write {0}: {1}. No file was written.', fileName, error instanceof Error ? error.message : String(error));
     }

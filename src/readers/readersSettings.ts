@@ -1,6 +1,7 @@
 // The readers settings (mintlifyAgent.readers.*), typed and bounded. Read where used, so a change
 // applies at once.
 import * as vscode from 'vscode';
+import { ENDPOINTS } from '../api/endpoints';
 import { wholeInRange } from '../config';
 import { DEFAULT_MAX_PAGES } from '../analytics/visitorsSnapshot';
 
@@ -23,7 +24,7 @@ export const readersSettings = {
     return section().get<boolean>('markPagesWithoutReaders') === true;
   },
   get maxPages(): number {
-    return wholeInRange(section().get<number>('maxPages'), 1, 400, DEFAULT_MAX_PAGES);
+    return wholeInRange(section().get<number>('maxPages'), 1, ENDPOINTS.getVisitors.maxPages, DEFAULT_MAX_PAGES);
   },
   affects(e: vscode.ConfigurationChangeEvent): boolean {
     return e.affectsConfiguration('mintlifyAgent.readers');

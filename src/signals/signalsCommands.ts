@@ -3,6 +3,8 @@
 // evidence, and "Did it help?" for a page a job changed.
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
+import type { CutShort } from '../api/paging';
+import { cutShortText } from '../cutShortText';
 import type { DocsLocator } from '../docs/docsLocator';
 import { openDocPage } from '../docs/openDocPage';
 import { failureView } from '../errorMessages';
@@ -16,7 +18,7 @@ import { mergeOfJobBranch } from '../git/jobMerge';
 import { changeEvent, comparisonWindows, compareWindows, type Change } from './didItHelp';
 import { buildEvidencePrompt, suggestedInstruction } from './evidencePrompt';
 import { ASK_TO_ADDRESS_COMMAND } from './healthTooltip';
-import { countWindow } from './impactCheck';
+import { countWindow, type WindowCuts } from './impactCheck';
 import type { PromptSender } from './promptPreview';
 import type { SignalJobs } from './signalJobs';
 import { evidenceFor, parseSignalRef, pathOf, signalIdsOf, type SignalRef } from './signalRef';
@@ -162,15 +164,16 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Comma
         if (!windows) return vscode.l10n.t('Not enough days {0}: the comparison needs a week after it.', since);
         progress.report({ message: vscode.l10n.t('comparing {0} days before and after…', windows.days) });
         const target = { path, searches: link.searches };
-        const before = await countWindow(deps.api, projectId, target, windows.before, signal);
-        const after = await countWindow(deps.api, projectId, target, windows.after, signal);
+        const before = await countWindow(deps.api, projectId, target, windows.before, { signal });
+        const after = await countWindow(deps.api, projectId, target, windows.after, { signal });
         const result = compareWindows(before, after, link.searches.length > 0);
         const parts = [
           vscode.l10n.t('not-helpful share: {0}', describe(result.thumbsDownShare)),
           vscode.l10n.t('unanswered questions: {0}', describe(result.unansweredShare)),
           ...(result.searchClickRate ? [vscode.l10n.t('clicks on its searches: {0}', describe(result.searchClickRate))] : []),
         ];
-        return vscode.l10n.t('{0}, {1} days before vs after, {2}: {3}. ({4} requests)', path, windows.days, since, parts.join('; '), before.requests + after.requests);
+        const answer = vscode.l10n.t('{0}, {1} days before vs after, {2}: {3}. ({4} requests)', path, windows.days, since, parts.join('; '), before.requests + after.requests);
+        return [answer, ...cutNotes(before.cutShort, vscode.l10n.t('before')), ...cutNotes(after.cutShort, vscode.l10n.t('after'))].join(' ');
       });
       if (stop.signal.aborted) return void ui.showMessage('info', vscode.l10n.t('Did It Help? cancelled.'));
       if (answer === undefined) return noJob();
@@ -186,6 +189,12 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Comma
   command(OPEN_SIGNAL_PAGE_COMMAND, (path: unknown) => typeof path === 'string' && openDocPage(path, ui, log));
   command(SHOW_THREAD_COMMAND, showThread);
   command(CHECK_IMPACT_COMMAND, checkImpact);
+}
+
+/** What the paging rule left out of a window's counts, in the words of the Reader Signals view. */
+function cutNotes(cuts: WindowCuts, when: string): string[] {
+  const names = { votes: vscode.l10n.t('Votes ({0})', when), questions: vscode.l10n.t('Assistant questions ({0})', when), searches: vscode.l10n.t('Searches ({0})', when) };
+  return (Object.entries(cuts) as [keyof WindowCuts, CutShort][]).map(([list, cut]) => cutShortText(names[list], cut, vscode.l10n));
 }
 
 function describe(change: Change): string {
