@@ -118,7 +118,7 @@ function start(context: vscode.ExtensionContext, command: CommandRegistrar): Omi
   registerJobCommands(command, tracker, store, ui, log.scoped('commands'));
   registerReviewCommands(context, command, reviewHints, store, tracker, ui, log.scoped('git'));
   const readers = registerReaders(context, { api, settings, keys, ui, log, analyticsThisHour: () => sync.analyticsRequestsThisHour() }, command);
-  const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, requestsThisHour: () => sync.analyticsRequestsThisHour() }, command);
+  const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, requestsThisHour: () => sync.analyticsRequestsThisHour(), hour: sync }, command);
   registerAskAboutThis(command, { docs: { pageOf: (uri) => readers.docs.pageOf(uri) }, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri) });
   const signals = registerSignals(context, { api, settings, store, sync, readers, ui, log }, command);
   // What can wait a turn more: the Reader Signals view, and the readers for a page already open.

@@ -15,6 +15,7 @@ import { failureView, type FailureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
 import { type ExportFormat, type ExportStatus, type Metric } from '../shared/protocol';
+import type { HourBudget } from '../sync/hourBudget';
 import type { Ui } from '../ui';
 import type { ResolvedRange } from './dateRange';
 import { toCsv, toJson } from './exportFormats';
@@ -38,6 +39,8 @@ export interface ExporterDeps {
   onStatus: (status: ExportStatus) => void;
   /** The readers' whole-range snapshots, written from when they cover the range. */
   reuse?: SnapshotReuse;
+  /** The organisation's analytics hour: an export stops, cut short, before a request the hour has not left. */
+  hour?: HourBudget;
 }
 
 /** Failures that happen before anything is sent do not count as requests. */
@@ -118,6 +121,7 @@ export class VisitorsExporter implements vscode.Disposable {
             if (!kept) progress.report({ message: vscode.l10n.t('page 1…') });
             const result: AllVisitors = kept ? { totals: kept.totals, rows: kept.rows, pages: 0 } : await fetchAllVisitors(counted, request.projectId, request.range, {
               signal: cancel.signal,
+              mayRequest: this.deps.hour && (() => (this.deps.hour?.analyticsLeftThisHour() ?? 1) > 0),
               onPage: (pageCount, rowCount) => {
                 progress.report({
                   message: vscode.l10n.t({ message: '{0}, {1}', args: [pages(pageCount), rows(rowCount)], comment: ['{0} is a count of pages ("3 pages"), {1} a count of rows ("750 rows")'] }),

@@ -1,7 +1,7 @@
 // The counts behind "Did it help?" for one window: the page's contextual votes (feedback,
 // source=contextual), the assistant questions asked on it, and the searches of the terms the job
 // addressed. Only on request, each list by the one paging rule (src/api/paging.ts): at most the
-// table's depth caps (10 + 10 + 5 requests) per window, and only while `mayRequest` allows.
+// table's depth caps (20 + 10 + 5 requests) per window, and only while `mayRequest` allows.
 // Pure: no vscode; the API is passed in.
 import type { ApiClient } from '../api/client';
 import { ENDPOINTS } from '../api/endpoints';

@@ -182,7 +182,7 @@ function buildSignals(
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('mintlifyAgent.signals.rankByAiShare') && tree.refresh()),
     deps.settings.onDidChange(() => void store.load()), // another project: its kept snapshot (the same project: nothing to do)
   );
-  registerSignalsCommands({ api: deps.api, store, links, jobs: deps.store, docs: deps.readers.docs, sender, projectId, ui: deps.ui, log }, command);
+  registerSignalsCommands({ api: deps.api, store, links, jobs: deps.store, docs: deps.readers.docs, sender, projectId, hour: deps.sync, ui: deps.ui, log }, command);
   // The kept snapshot is read from disk now (no request), so the tooltip and the view have it.
   // And the hourly refresh checked now: when the view's first draw is what built this, its visibility event has passed.
   void store.load().then(() => (describeView(), backgroundTick())); // errors are logged inside

@@ -3,7 +3,9 @@
 // evidence, and "Did it help?" for a page a job changed.
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
+import { ENDPOINTS } from '../api/endpoints';
 import type { CutShort } from '../api/paging';
+import { askHourBudget, type HourBudget, withinHour } from '../sync/hourBudget';
 import { cutShortText } from '../cutShortText';
 import type { DocsLocator } from '../docs/docsLocator';
 import { openDocPage } from '../docs/openDocPage';
@@ -18,7 +20,8 @@ import { mergeOfJobBranch } from '../git/jobMerge';
 import { changeEvent, comparisonWindows, compareWindows, type Change } from './didItHelp';
 import { buildEvidencePrompt, suggestedInstruction } from './evidencePrompt';
 import { ASK_TO_ADDRESS_COMMAND } from './healthTooltip';
-import { countWindow, type WindowCuts } from './impactCheck';
+import { countWindow, WINDOW_MOST_REQUESTS, type WindowCuts } from './impactCheck';
+import { MOST_REQUESTS } from './snapshot';
 import type { PromptSender } from './promptPreview';
 import type { SignalJobs } from './signalJobs';
 import { evidenceFor, parseSignalRef, pathOf, signalIdsOf, type SignalRef } from './signalRef';
@@ -41,6 +44,8 @@ export interface SignalsCommandDeps {
   docs: DocsLocator;
   sender: PromptSender;
   projectId: () => string | undefined;
+  /** The organisation's analytics hour, for the fetches the user asks for. */
+  hour: HourBudget;
   ui: Ui;
   log: Logger;
 }
@@ -60,7 +65,10 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Comma
 
   const refresh = async () => {
     try {
-      const outcome = await ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () => store.refresh('user'));
+      // Asked first when the hour may not hold it all; held to what was allowed, request by request.
+      const allowed = await askHourBudget(ui, deps.hour, vscode.l10n.t('Fetching reader signals'), MOST_REQUESTS);
+      if (allowed === undefined) return;
+      const outcome = await ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () => store.refresh('user', withinHour(deps.hour, allowed)));
       if (outcome.kind === 'skipped' && outcome.reason === 'noProject') void ui.showMessage('info', vscode.l10n.t('Set the project ID first: the signals belong to a project.'));
     } catch (error) {
       fail(vscode.l10n.t('Fetching reader signals'), error, refresh);
@@ -162,10 +170,14 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Comma
         const since = event.kind === 'merge' ? vscode.l10n.t('since the merge of {0} on {1}', event.branch, day) : vscode.l10n.t('since the job finished on {0}', day);
         const windows = comparisonWindows(event.at, Date.now());
         if (!windows) return vscode.l10n.t('Not enough days {0}: the comparison needs a week after it.', since);
-        progress.report({ message: vscode.l10n.t('comparing {0} days before and after…', windows.days) });
         const target = { path, searches: link.searches };
-        const before = await countWindow(deps.api, projectId, target, windows.before, { signal });
-        const after = await countWindow(deps.api, projectId, target, windows.after, { signal });
+        const atMost = 2 * (WINDOW_MOST_REQUESTS - (link.searches.length ? 0 : ENDPOINTS.getSearches.maxPages));
+        const allowed = await askHourBudget(ui, deps.hour, vscode.l10n.t('Did It Help?'), atMost);
+        if (allowed === undefined) return vscode.l10n.t('Did It Help? was not checked: it was not fetched.');
+        const mayRequest = withinHour(deps.hour, allowed);
+        progress.report({ message: vscode.l10n.t('comparing {0} days before and after…', windows.days) });
+        const before = await countWindow(deps.api, projectId, target, windows.before, { signal, mayRequest });
+        const after = await countWindow(deps.api, projectId, target, windows.after, { signal, mayRequest });
         const result = compareWindows(before, after, link.searches.length > 0);
         const parts = [
           vscode.l10n.t('not-helpful share: {0}', describe(result.thumbsDownShare)),

@@ -3,7 +3,7 @@
 // Every list is read by the one paging rule (src/api/paging.ts) at the endpoint table's page
 // size and depth cap, so it costs at most:
 //   feedback/by-page   1 request (no paging: the 100 pages with the most feedback)
-//   feedback           10 (pages of 100), only status=pending: the comments waiting for a writer
+//   feedback           20 (pages of 100), only status=pending: the comments waiting for a writer
 //   assistant          10 (pages of 1,000); only the unanswered turns are kept
 //   searches           5 (pages of 100: the 500 most searched terms)
 //   views              VIEW_PAGES (pages of 250: the 1,000 most viewed pages)

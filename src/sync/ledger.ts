@@ -89,6 +89,14 @@ export function fitsUnderCeiling(thisHour: number | undefined, requests: number,
   return thisHour !== undefined && thisHour + requests <= ceiling;
 }
 
+/**
+ * Analytics requests the organisation has left this hour: the platform's 100 less every window's
+ * count. An unknown count (the bucket not named yet, the first instant after start) holds nothing back.
+ */
+export function hourLeft(thisHour: number | undefined): number {
+  return Math.max(0, HOURLY_LIMIT - (thisHour ?? 0));
+}
+
 /** Records a 429's Retry-After for a family (the later wait wins). */
 export function recordWait(state: SyncState, family: Family, until: number): void {
   state.waits[family] = Math.max(state.waits[family] ?? 0, until);
