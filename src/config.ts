@@ -1,30 +1,57 @@
-// Typed settings with their defaults and sane bounds, and one event for every change that matters.
+// The settings hub: every `mintlifyAgent.*` setting of package.json has its typed getter here, with
+// its default and bounds, and one event says what changed. Features read settings only through
+// this (test/unit/settingsHub.test.ts checks that no other module reads the configuration).
 import * as vscode from 'vscode';
-import { DEFAULT_BASE_URL } from './api';
+import { DEFAULT_BASE_URL, ENDPOINTS } from './api';
+import { DEFAULT_MAX_PAGES } from './analytics/visitorsSnapshot';
 
 const SECTION = 'mintlifyAgent';
 
 export type NotifyLevel = 'all' | 'failures' | 'off';
+export type ExplorerMarks = 'off' | 'top' | 'all';
+
+/**
+ * Where the project ID in use is written: the user's own settings, or the workspace's (a folder's
+ * `.vscode/settings.json`, a `.code-workspace` file), which come with whatever folder is opened.
+ */
+export interface ConfiguredProject {
+  projectId: string;
+  from: 'user' | 'workspace' | 'folder';
+  /** The folder whose settings were read (undefined with no folder open). */
+  folder: vscode.WorkspaceFolder | undefined;
+}
+
+/** globalState: "<folder or workspace file URI> <project ID>" for each workspace project the user confirmed. */
+const CONFIRMED_PROJECTS_KEY = 'mintlifyAgent.confirmedProjects';
+const MAX_CONFIRMED = 200;
+
+/** What changed: `affects('readers')` or `affects('signals.rankByAiShare')`, a key under `mintlifyAgent.`. */
+export interface SettingsChange {
+  affects(key: string): boolean;
+}
 
 export const POLL_INTERVAL_FLOOR_SECONDS = 15;
 export const DEFAULT_PAGE_SIZE = 50;
 
 export class Settings implements vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<void>();
-  /** Fires when any `mintlifyAgent.*` setting changes. */
+  private readonly emitter = new vscode.EventEmitter<SettingsChange>();
+  /** Fires when any `mintlifyAgent.*` setting changes, or the project follows another folder. */
   readonly onDidChange = this.emitter.event;
   private readonly listeners = [
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(SECTION)) this.emitter.fire();
+      if (e.affectsConfiguration(SECTION)) this.emitter.fire({ affects: (key) => e.affectsConfiguration(`${SECTION}.${key}`) });
     }),
     // In a multi-root workspace the project follows the active docs file's folder.
     vscode.window.onDidChangeActiveTextEditor((editor) => this.follow(editor?.document.uri)),
     vscode.workspace.onDidChangeWorkspaceFolders(() => this.follow(vscode.window.activeTextEditor?.document.uri)),
+    // A workspace project waiting for confirmation applies once the folder is trusted.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => this.emitter.fire({ affects: (key) => key === 'projectId' })),
   ];
   /** The folder whose settings name the project, while several are open. */
   private docsFolder: vscode.WorkspaceFolder | undefined;
 
-  constructor() {
+  /** `confirmations`: where the projects the user confirmed for a folder are remembered (globalState). */
+  constructor(private readonly confirmations: vscode.Memento) {
     this.docsFolder = docsFolderOf(vscode.window.activeTextEditor?.document.uri);
   }
 
@@ -51,11 +78,49 @@ export class Settings implements vscode.Disposable {
     return folders[0];
   }
 
-  /** `mintlifyAgent.projectId` is resource-scoped: read for its folder, so each root can name its own. */
+  /**
+   * The project the key acts on. `mintlifyAgent.projectId` is resource-scoped: read for its folder,
+   * so each root can name its own. In a folder the user has not trusted, a project ID from the
+   * workspace's settings (which come with the clone) is not used until the user confirms it.
+   */
   get projectId(): string | undefined {
+    const configured = this.configuredProject;
+    return configured && !this.awaitsConfirmation(configured) ? configured.projectId : undefined;
+  }
+
+  /** The project ID this untrusted workspace's settings name and the user has not confirmed: not used yet. */
+  get unconfirmedProject(): ConfiguredProject | undefined {
+    const configured = this.configuredProject;
+    return configured && this.awaitsConfirmation(configured) ? configured : undefined;
+  }
+
+  /** The configured project ID and where it comes from, whether or not it may be used. */
+  get configuredProject(): ConfiguredProject | undefined {
+    const folder = this.projectFolder;
     // null, not undefined: "no folder" said explicitly, which VS Code does not warn about.
-    const value = vscode.workspace.getConfiguration(SECTION, this.projectFolder?.uri ?? null).get<string>('projectId');
-    return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+    const values = vscode.workspace.getConfiguration(SECTION, folder?.uri ?? null).inspect<string>('projectId');
+    // VS Code's precedence: the folder's value, then the workspace's, then the user's.
+    const [from, value] = (
+      [
+        ['folder', values?.workspaceFolderValue],
+        ['workspace', values?.workspaceValue],
+        ['user', values?.globalValue],
+      ] as const
+    ).find(([, v]) => v !== undefined) ?? ['user', undefined];
+    return typeof value === 'string' && value.trim() ? { projectId: value.trim(), from, folder } : undefined;
+  }
+
+  /** The user confirmed this workspace's project ID: it is used from now on, and in later sessions of this folder. */
+  async confirmProject(project: ConfiguredProject): Promise<void> {
+    const key = confirmationKey(project);
+    const kept = this.confirmations.get<string[]>(CONFIRMED_PROJECTS_KEY, []).filter((k) => k !== key);
+    await this.confirmations.update(CONFIRMED_PROJECTS_KEY, [...kept, key].slice(-MAX_CONFIRMED));
+    this.emitter.fire({ affects: (k) => k === 'projectId' });
+  }
+
+  private awaitsConfirmation(project: ConfiguredProject): boolean {
+    if (project.from === 'user' || vscode.workspace.isTrusted) return false;
+    return !this.confirmations.get<string[]>(CONFIRMED_PROJECTS_KEY, []).includes(confirmationKey(project));
   }
 
   /** Written where it is read: the workspace folder in a multi-root workspace, else the workspace. */
@@ -64,6 +129,9 @@ export class Settings implements vscode.Disposable {
     const multiRoot = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
     const target = !folder ? vscode.ConfigurationTarget.Global : multiRoot ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace;
     await vscode.workspace.getConfiguration(SECTION, folder?.uri ?? null).update('projectId', projectId.trim(), target);
+    // Typed by the user: theirs to use, in a folder they have not trusted too.
+    const written = this.unconfirmedProject;
+    if (written?.projectId === projectId.trim()) await this.confirmProject(written);
   }
 
   /** Another docs file became active: if it is in another folder with another project, say so. */
@@ -72,7 +140,7 @@ export class Settings implements vscode.Disposable {
     if (!folder || folder.uri.toString() === this.docsFolder?.uri.toString()) return;
     const before = this.projectId;
     this.docsFolder = folder;
-    if (this.projectId !== before) this.emitter.fire();
+    if (this.projectId !== before) this.emitter.fire({ affects: (key) => key === 'projectId' });
   }
 
   get requestTimeoutMs(): number {
@@ -96,10 +164,61 @@ export class Settings implements vscode.Disposable {
     return { value: DEFAULT_PAGE_SIZE, invalid: raw };
   }
 
+  /** mintlifyAgent.readers.*: the page readers' status item, CodeLens and Explorer marks. */
+  readonly readers = readersSettings(() => this.config);
+
+  /** mintlifyAgent.signals.*: the Reader Signals inbox. */
+  readonly signals = signalsSettings(() => this.config);
+
+  /** How long a fetch of an agent's branch may take (mintlifyAgent.git.fetchTimeoutSeconds, 5 to 600, default 60). */
+  get gitFetchTimeoutMs(): number {
+    return wholeInRange(this.config.get<number>('git.fetchTimeoutSeconds'), 5, 600, 60) * 1000;
+  }
+
   dispose(): void {
     for (const listener of this.listeners) listener.dispose();
     this.emitter.dispose();
   }
+}
+
+function readersSettings(config: () => vscode.WorkspaceConfiguration) {
+  return {
+    get codeLens(): boolean {
+      return config().get<boolean>('readers.codeLens') === true;
+    },
+    get explorer(): ExplorerMarks {
+      const value = config().get<string>('readers.explorer');
+      return value === 'off' || value === 'all' ? value : 'top';
+    },
+    get explorerTop(): number {
+      return wholeInRange(config().get<number>('readers.explorerTop'), 1, 99, 10);
+    },
+    get markUnread(): boolean {
+      return config().get<boolean>('readers.markPagesWithoutReaders') === true;
+    },
+    get maxPages(): number {
+      return wholeInRange(config().get<number>('readers.maxPages'), 1, ENDPOINTS.getVisitors.maxPages, DEFAULT_MAX_PAGES);
+    },
+  };
+}
+
+function signalsSettings(config: () => vscode.WorkspaceConfiguration) {
+  return {
+    /** Pages read mostly by AI agents first in the inbox. */
+    get rankByAiShare(): boolean {
+      return config().get<boolean>('signals.rankByAiShare') === true;
+    },
+    /** Analytics requests an hour this window's background refresh may use (of the ledger's shared ceiling). */
+    get backgroundShare(): number {
+      return wholeInRange(config().get<number>('signals.backgroundShare'), 0, 60, 20);
+    },
+  };
+}
+
+/** The folder (or the workspace file, for a value written there) and the project ID, as remembered. */
+function confirmationKey(project: ConfiguredProject): string {
+  const where = project.from === 'workspace' && vscode.workspace.workspaceFile ? vscode.workspace.workspaceFile : project.folder?.uri;
+  return `${where?.toString() ?? ''} ${project.projectId}`;
 }
 
 /** The workspace folder of a docs page (`.md`, `.mdx`) or docs config (`docs.json`, `mint.json`). */
@@ -109,7 +228,7 @@ function docsFolderOf(uri: vscode.Uri | undefined): vscode.WorkspaceFolder | und
 }
 
 /** A whole-number setting kept between min and max; anything but a finite number reads as `fallback`. */
-export function wholeInRange(value: unknown, min: number, max: number, fallback: number): number {
+function wholeInRange(value: unknown, min: number, max: number, fallback: number): number {
   return Math.round(clamp(value, min, max, fallback));
 }
 

@@ -1,5 +1,6 @@
 // The `when`-clause keys behind the welcome views and menus: mintlifyAgent.hasApiKey,
-// mintlifyAgent.hasProject and mintlifyAgent.hasJobs. Each is set only when its value changes.
+// mintlifyAgent.hasProject (and projectUnconfirmed: an untrusted folder's project waiting for the
+// user's yes) and mintlifyAgent.hasJobs. Each is set only when its value changes.
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from './auth/apiKey';
 import type { Settings } from './config';
@@ -16,6 +17,7 @@ export function registerContextKeys(context: vscode.ExtensionContext, keys: ApiK
   const update = () => {
     set('hasApiKey', keys.hasKey);
     set('hasProject', Boolean(settings.projectId));
+    set('projectUnconfirmed', Boolean(settings.unconfirmedProject));
     set('hasJobs', store.all().length > 0);
   };
   // Set once activate() has returned: nothing shown depends on them before the first frame.

@@ -24,7 +24,8 @@ import { WindowSync } from './sync/windowSync';
 import { createUi, type Ui } from './ui';
 import { plainText } from './util/plainText';
 import { timeout } from './util/lifecycle';
-import { lazyFeature, type CommandRegistrar, type LazyFeature } from './util/lazyFeature';
+import { lazyFeature, type LazyFeature } from './util/lazyFeature';
+import { COMMAND_IDS, COMMANDS, type RegisterCommand } from './commands';
 
 /** Returned to the integration tests only (never in production: it would hand other extensions our internals). */
 export interface TestSeam {
@@ -49,7 +50,7 @@ export interface TestSeam {
  * (a command that activated the extension runs right after this returns). See BENCHMARKS.md §1.
  */
 export function activate(context: vscode.ExtensionContext): TestSeam | undefined {
-  const extension = lazyFeature(vscodeCommands(context.subscriptions), contributedCommands(context), (command) => {
+  const extension = lazyFeature(vscodeCommands(context.subscriptions), COMMAND_IDS, (command) => {
     const began = performance.now();
     const before = context.subscriptions.length;
     try {
@@ -75,14 +76,14 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
 }
 
 /** The extension's objects, wired: each line one concern. */
-function start(context: vscode.ExtensionContext, command: CommandRegistrar): Omit<TestSeam, 'startMs'> {
+function start(context: vscode.ExtensionContext, command: RegisterCommand): Omit<TestSeam, 'startMs'> {
   const channel = vscode.window.createOutputChannel('Mintlify Agent & Analytics', { log: true });
   context.subscriptions.push(channel);
-  command('mintlifyAgent.showLog', () => channel.show());
+  command(COMMANDS.showLog, () => channel.show());
   const log = createLogger(channel);
   const ui = createUi();
 
-  const settings = new Settings();
+  const settings = new Settings(context.globalState);
   const keys = new ApiKeyStore(context.secrets);
   const sync = new WindowSync(vscode.Uri.joinPath(context.globalStorageUri, 'sync'), log.scoped('sync'), context.globalState);
   context.subscriptions.push(sync, keys.onDidChange(() => void keys.get().then((key) => sync.setKey(key))));
@@ -116,7 +117,7 @@ function start(context: vscode.ExtensionContext, command: CommandRegistrar): Omi
 
   registerAuthCommands(command, keys, settings, ui);
   registerJobCommands(command, tracker, store, ui, log.scoped('commands'));
-  registerReviewCommands(context, command, reviewHints, store, tracker, ui, log.scoped('git'));
+  registerReviewCommands(context, command, reviewHints, store, tracker, settings, ui, log.scoped('git'));
   const readers = registerReaders(context, { api, settings, keys, ui, log, analyticsThisHour: () => sync.analyticsRequestsThisHour() }, command);
   const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, requestsThisHour: () => sync.analyticsRequestsThisHour(), hour: sync }, command);
   registerAskAboutThis(command, { docs: { pageOf: (uri) => readers.docs.pageOf(uri) }, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri) });
@@ -129,13 +130,8 @@ function start(context: vscode.ExtensionContext, command: CommandRegistrar): Omi
 }
 
 /** Registers commands with VS Code, each disposed with the extension. */
-function vscodeCommands(subscriptions: vscode.Disposable[]): CommandRegistrar {
+function vscodeCommands(subscriptions: vscode.Disposable[]): RegisterCommand {
   return (id, handler) => void subscriptions.push(vscode.commands.registerCommand(id, handler));
-}
-
-function contributedCommands(context: vscode.ExtensionContext): string[] {
-  const commands = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? [];
-  return commands.map((c) => c.command);
 }
 
 /** The tests' view of the extension: reading any part builds it (as a command would). */

@@ -4,11 +4,12 @@
 import * as vscode from 'vscode';
 import { actionLabel, type FailureAction, type FailureView } from './errorMessages';
 import type { Ui } from './ui';
+import { COMMANDS, type CommandId } from './commands';
 
-const COMMANDS: Partial<Record<FailureAction, string>> = {
-  setApiKey: 'mintlifyAgent.setApiKey',
-  setProjectId: 'mintlifyAgent.setProjectId',
-  showLog: 'mintlifyAgent.showLog',
+const ACTION_COMMANDS: Partial<Record<FailureAction, CommandId>> = {
+  setApiKey: COMMANDS.setApiKey,
+  setProjectId: COMMANDS.setProjectId,
+  showLog: COMMANDS.showLog,
 };
 
 export async function showFailure(ui: Ui, view: FailureView): Promise<FailureAction | undefined> {
@@ -16,7 +17,7 @@ export async function showFailure(ui: Ui, view: FailureView): Promise<FailureAct
   const labels = view.actions.map((action) => actionLabel(action, vscode.l10n));
   const label = await ui.showMessage(view.severity, view.message, ...labels);
   const choice = label === undefined ? undefined : view.actions[labels.indexOf(label)];
-  const command = choice && COMMANDS[choice];
+  const command = choice && ACTION_COMMANDS[choice];
   if (command) await vscode.commands.executeCommand(command);
   return choice;
 }

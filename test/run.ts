@@ -3,11 +3,12 @@
 //   node out/test/run.js unit host  only those tiers
 //   MINTLIFY_TEST_GREP=pattern       only the tests whose full title matches, in every tier
 import Mocha from 'mocha';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { runHostTests } from './host/runHostTests';
 import { makeTestRepository } from './support/gitRepo';
+import { RESTRICTED_PROJECT } from './restricted/project';
 
 interface TierResult {
   passed: number;
@@ -49,8 +50,17 @@ function runUnit(): Promise<TierResult> {
   return runMocha(join(__dirname, 'unit'), { timeout: 10_000 });
 }
 
-/** Host tier: the integration suite inside a real VS Code (code-server) driven by headless Chromium. */
+/**
+ * Host tier: the integration suite inside a real VS Code (code-server) driven by headless Chromium,
+ * then the Restricted Mode suite in a second VS Code whose folder is not trusted.
+ */
 async function runHost(): Promise<TierResult> {
+  const trusted = await runIntegrationHost();
+  const restricted = await runRestrictedHost();
+  return { passed: trusted.passed + restricted.passed, failed: trusted.failed + restricted.failed };
+}
+
+async function runIntegrationHost(): Promise<TierResult> {
   // A clone of a bare repository made from the fixture (test/support/gitRepo.ts): the tests write
   // workspace settings and must leave the repo clean, and Review Changes needs a real remote.
   const workspaceFolder = join(mkdtempSync(join(tmpdir(), 'mintlify-ws-')), 'docs-site');
@@ -62,6 +72,24 @@ async function runHost(): Promise<TierResult> {
   } finally {
     rmSync(dirname(workspaceFolder), { recursive: true, force: true });
     rmSync(dirname(repo.bare), { recursive: true, force: true });
+  }
+}
+
+/**
+ * test/restricted/ in a window left untrusted (workspace trust on, no prompt): a folder as just
+ * cloned, whose settings name a project (RESTRICTED_PROJECT, the simulator's demo project).
+ */
+async function runRestrictedHost(): Promise<TierResult> {
+  const workspaceFolder = join(mkdtempSync(join(tmpdir(), 'mintlify-untrusted-')), 'cloned-docs');
+  cpSync(join(repoRoot, 'test', 'fixtures', 'workspace'), workspaceFolder, { recursive: true });
+  mkdirSync(join(workspaceFolder, '.vscode'));
+  writeFileSync(join(workspaceFolder, '.vscode', 'settings.json'), JSON.stringify({ 'mintlifyAgent.projectId': RESTRICTED_PROJECT }, null, 2));
+  try {
+    const result = await runHostTests({ repoRoot, workspaceFolder, testsEntry: join(__dirname, 'restricted', 'index.js'), workspaceTrust: 'restricted', log });
+    log(result.report);
+    return result;
+  } finally {
+    rmSync(dirname(workspaceFolder), { recursive: true, force: true });
   }
 }
 

@@ -10,8 +10,8 @@ import type { DocsLocator } from '../docs/docsLocator';
 import type { PromptSent } from '../jobs/jobCommands';
 import { jobLabel, type JobStore } from '../jobs/jobStore';
 import type { Ui } from '../ui';
-import type { CommandRegistrar } from '../util/lazyFeature';
 import { buildAgentPrompt, type PromptSubject } from './agentPrompt';
+import { COMMANDS, type RegisterCommand } from '../commands';
 
 interface TargetItem extends vscode.QuickPickItem {
   jobId?: string;
@@ -20,7 +20,7 @@ interface TargetItem extends vscode.QuickPickItem {
 /** The file's path relative to its git repository (or its workspace folder when it has none). */
 type RepositoryPathOf = (uri: vscode.Uri) => Promise<string | undefined>;
 
-export function registerAskAboutThis(command: CommandRegistrar, deps: { docs: Pick<DocsLocator, 'pageOf'>; store: JobStore; ui: Ui; repositoryPathOf: RepositoryPathOf }): void {
+export function registerAskAboutThis(command: RegisterCommand, deps: { docs: Pick<DocsLocator, 'pageOf'>; store: JobStore; ui: Ui; repositoryPathOf: RepositoryPathOf }): void {
   const { docs, store, ui } = deps;
 
   async function subjectOf(editor: vscode.TextEditor): Promise<PromptSubject> {
@@ -53,7 +53,7 @@ export function registerAskAboutThis(command: CommandRegistrar, deps: { docs: Pi
     await previewAndSend(ui, store, buildAgentPrompt(instruction, subject));
   }
 
-  command('mintlifyAgent.askAboutThis', () => askAboutThis());
+  command(COMMANDS.askAboutThis, () => askAboutThis());
 }
 
 /**
@@ -76,8 +76,8 @@ export async function previewAndSend(ui: Ui, store: JobStore, prompt: string): P
   const target = await pickTarget(ui, store);
   if (!target) return undefined;
   const sent = target.jobId
-    ? await vscode.commands.executeCommand<PromptSent | undefined>('mintlifyAgent.sendFollowUp', target.jobId, text)
-    : await vscode.commands.executeCommand<PromptSent | undefined>('mintlifyAgent.startJob', text);
+    ? await vscode.commands.executeCommand<PromptSent | undefined>(COMMANDS.sendFollowUp, target.jobId, text)
+    : await vscode.commands.executeCommand<PromptSent | undefined>(COMMANDS.startJob, text);
   await closeUnsaved(preview);
   // The commands resolve with a result whenever they were given a prompt; a missing one is a failure reported there.
   return { prompt: text, sent: sent ?? { sent: false, outcomeUnknown: false } };

@@ -10,7 +10,6 @@ import { showFailure } from '../showFailure';
 import { EXTENSION_COMMANDS, PRESETS, type ExportStatus, type PresetId } from '../shared/protocol';
 import type { HourBudget } from '../sync/hourBudget';
 import type { Ui } from '../ui';
-import type { CommandRegistrar } from '../util/lazyFeature';
 import { AnalyticsPanel, type AnalyticsPanelDeps } from './analyticsPanel';
 import { localToday } from '../util/days';
 import { daysLabel, presetLabels, resolvePreset } from './dateRange';
@@ -23,6 +22,7 @@ import { fetcherFor } from './metric';
 import { parseOpenTarget } from './openTarget';
 import type { WholeRange } from './pageFocus';
 import { PanelPages, SnapshotReuse } from './snapshotReuse';
+import { COMMANDS, type RegisterCommand } from '../commands';
 
 export interface AnalyticsDeps {
   api: ApiClient;
@@ -59,11 +59,9 @@ export interface AnalyticsHandle {
   revive(webviewPanel: vscode.WebviewPanel): void;
 }
 
-export const OPEN_ANALYTICS_COMMAND = 'mintlifyAgent.openAnalytics';
-export const EXPORT_VISITORS_COMMAND = 'mintlifyAgent.exportVisitors';
 const PAGE_SIZE_SETTING = 'mintlifyAgent.analytics.pageSize';
 
-export function registerAnalytics(context: vscode.ExtensionContext, deps: AnalyticsDeps, command: CommandRegistrar): AnalyticsHandle {
+export function registerAnalytics(context: vscode.ExtensionContext, deps: AnalyticsDeps, command: RegisterCommand): AnalyticsHandle {
   const { settings, ui } = deps;
   const log = deps.log.scoped('analytics');
   // Window-wide, so closing and reopening the panel does not spend requests on pages seen before;
@@ -135,8 +133,8 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     exporter,
     { dispose: () => current?.dispose() },
   );
-  command(OPEN_ANALYTICS_COMMAND, guard('analytics', openAnalytics));
-  command(EXPORT_VISITORS_COMMAND, guard('export', exportVisitors));
+  command(COMMANDS.openAnalytics, guard('analytics', openAnalytics));
+  command(COMMANDS.exportVisitors, guard('export', exportVisitors));
 
   /** No rejected promise escapes a command: the user gets a short message, the log the details. */
   function guard<R>(what: FailureContext, run: (...args: unknown[]) => R | Promise<R>): (...args: unknown[]) => Promise<R | undefined> {

@@ -1,12 +1,12 @@
 // Set API Key, Clear API Key, Set Project ID.
 import * as vscode from 'vscode';
-import type { Settings } from '../config';
+import type { ConfiguredProject, Settings } from '../config';
 import type { Ui } from '../ui';
-import type { CommandRegistrar } from '../util/lazyFeature';
 import { API_KEYS_PAGE, type ApiKeyStore, validateApiKey } from './apiKey';
+import { COMMANDS, type RegisterCommand } from '../commands';
 
-export function registerAuthCommands(command: CommandRegistrar, keys: ApiKeyStore, settings: Settings, ui: Ui): void {
-  command('mintlifyAgent.setApiKey', async () => {
+export function registerAuthCommands(command: RegisterCommand, keys: ApiKeyStore, settings: Settings, ui: Ui): void {
+  command(COMMANDS.setApiKey, async () => {
       const key = await ui.showInputBox({
         title: vscode.l10n.t('Mintlify: Set API Key'),
         prompt: vscode.l10n.t('Paste an admin API key (it starts with "mint_"). Create one on the dashboard\'s API keys page: {0}', API_KEYS_PAGE),
@@ -24,11 +24,29 @@ export function registerAuthCommands(command: CommandRegistrar, keys: ApiKeyStor
       await keys.set(key);
       void ui.showMessage('info', vscode.l10n.t('Mintlify API key saved in the editor’s secret storage.'));
   });
-  command('mintlifyAgent.clearApiKey', async () => {
+  command(COMMANDS.clearApiKey, async () => {
       await keys.clear();
       void ui.showMessage('info', vscode.l10n.t('Mintlify API key removed.'));
   });
-  command('mintlifyAgent.setProjectId', async () => {
+  command(COMMANDS.setProjectId, async () => {
+      // In a folder not trusted yet, the project its settings name is used only once the user says so.
+      const named = settings.unconfirmedProject;
+      if (named) {
+        const use = vscode.l10n.t('Use “{0}”', named.projectId);
+        const other = vscode.l10n.t('Enter Another…');
+        const choice = await ui.showMessage(
+          'warning',
+          vscode.l10n.t(
+            'This folder is not trusted, and its settings ({0}) name the Mintlify project “{1}”. Your API key acts on the project used here: it starts agent jobs and reads analytics there. Nothing has been sent to it. Use “{1}” in this folder?',
+            settingsFileOf(named),
+            named.projectId,
+          ),
+          use,
+          other,
+        );
+        if (choice === use) return settings.confirmProject(named);
+        if (choice !== other) return;
+      }
       const projectId = await ui.showInputBox({
         title: vscode.l10n.t('Mintlify: Set Project ID'),
         prompt: vscode.l10n.t('The project ID from the dashboard\'s API keys page ({0}). Saved in this workspace\'s settings.', API_KEYS_PAGE),
@@ -39,4 +57,11 @@ export function registerAuthCommands(command: CommandRegistrar, keys: ApiKeyStor
       if (projectId === undefined || !projectId.trim()) return;
       await settings.setProjectId(projectId);
   });
+}
+
+/** Where a workspace's project ID is written, as the user finds it: the folder's settings file, or the workspace file. */
+function settingsFileOf(project: ConfiguredProject): string {
+  const file = vscode.workspace.workspaceFile;
+  if (project.from === 'workspace' && file && file.scheme !== 'untitled') return vscode.workspace.asRelativePath(file, false);
+  return project.folder ? `${project.folder.name}/.vscode/settings.json` : '.vscode/settings.json';
 }

@@ -1,7 +1,9 @@
 // The merge of a job's branch in this workspace's clone of its repository, if git shows one (see
 // mergeTime.ts for how it is found). Loads the Git extension only when asked ("Did it help?").
 // Bounded like Review Changes' fetch: the whole lookup has a deadline, and the caller's signal
-// (the progress notification's Cancel) kills the running git.
+// (the progress notification's Cancel) kills the running git. Nothing runs in a folder that is not
+// trusted (Restricted Mode): the caller says so.
+import * as vscode from 'vscode';
 import { runBounded } from '../util/bounded';
 import { findClone } from './branchReview';
 import { loadGitApi } from './gitApi';
@@ -15,7 +17,7 @@ export const MERGE_LOOKUP_TIMEOUT_MS = 20_000;
  * aborts (git is killed), `timeout` past the deadline; with another error when Git cannot be asked.
  */
 export async function mergeOfJobBranch(job: { repository?: string; ref?: string | null } | undefined, signal?: AbortSignal): Promise<(MergeFound & { branch: string }) | undefined> {
-  if (!job?.ref || !job.repository) return undefined;
+  if (!job?.ref || !job.repository || !vscode.workspace.isTrusted) return undefined;
   const { ref, repository } = job;
   const api = await loadGitApi().catch(() => 'missing' as const);
   if (typeof api === 'string') return undefined;

@@ -2,16 +2,16 @@
 // work is in branchReview.ts; this file decides whether the job is ready and turns every problem
 // into one message with the buttons that help.
 import * as vscode from 'vscode';
-import { wholeInRange } from '../config';
+import type { Settings } from '../config';
 import { isTerminal, jobLabel, type JobStore, type TrackedJob } from '../jobs/jobStore';
 import type { JobTracker } from '../jobs/jobTracker';
 import type { Logger } from '../log';
 import type { Ui } from '../ui';
-import type { CommandRegistrar } from '../util/lazyFeature';
 import { Disposable } from '../util/lifecycle';
 import { branchChanges, type ChangeResource, checkOut, type Clone, fetchBranch, findClone, localChanges, requireClone, ReviewCancelled, ReviewProblem, showChanges, stash } from './branchReview';
 import { type GitApi, loadGitApi } from './gitApi';
 import { isSafeBranchName } from './branchName';
+import { COMMANDS, type RegisterCommand } from '../commands';
 
 /** What Review Changes opened; returned to the caller (the tests compare it with git). */
 export interface ReviewResult {
@@ -27,8 +27,15 @@ export class ReviewHints extends Disposable {
   private api: GitApi | undefined;
   private loading: Promise<GitApi | undefined> | undefined;
 
-  /** The Git API, loaded on first use (never during activation); undefined when Git is off. */
+  constructor() {
+    super();
+    // Git was not loaded while the folder was restricted: the hints are worked out again once it is trusted.
+    this.register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.emitter.fire()));
+  }
+
+  /** The Git API, loaded on first use (never during activation); undefined when Git is off or the folder is not trusted. */
   git(): Promise<GitApi | undefined> {
+    if (!vscode.workspace.isTrusted) return Promise.resolve(undefined);
     this.loading ??= loadGitApi().then(
       (api) => {
         if (typeof api === 'string') return undefined;
@@ -65,12 +72,13 @@ export class ReviewHints extends Disposable {
   }
 }
 
-export function registerReviewCommands(context: vscode.ExtensionContext, command: CommandRegistrar, hints: ReviewHints, store: JobStore, tracker: JobTracker, ui: Ui, log: Logger): void {
+export function registerReviewCommands(context: vscode.ExtensionContext, command: RegisterCommand, hints: ReviewHints, store: JobStore, tracker: JobTracker, settings: Settings, ui: Ui, log: Logger): void {
   const labels: Record<string, string> = {
     retry: vscode.l10n.t('Retry'),
     openPullRequest: vscode.l10n.t('Open Pull Request'),
     gitSettings: vscode.l10n.t('Open Git Settings'),
     wait: vscode.l10n.t('Tell Me When It Finishes'),
+    trust: vscode.l10n.t('Manage Workspace Trust'),
   };
   const waiting = new Set<string>();
   context.subscriptions.push(
@@ -81,7 +89,7 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
         waiting.delete(job.id);
         const review = vscode.l10n.t('Review Changes');
         void ui.showMessage('info', vscode.l10n.t('“{0}” finished: its branch is ready to review.', jobLabel(job)), review).then((choice) => {
-          if (choice === review) void vscode.commands.executeCommand('mintlifyAgent.reviewChanges', job.id);
+          if (choice === review) void vscode.commands.executeCommand(COMMANDS.reviewChanges, job.id);
         });
       }
     }),
@@ -89,6 +97,7 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
 
   /** The job and its clone, or a ReviewProblem saying why not. */
   async function prepare(jobId: string): Promise<{ tracked: TrackedJob; ref: string; api: GitApi; clone: Clone }> {
+    if (!vscode.workspace.isTrusted) throw new ReviewProblem(untrustedGitMessage(), ['trust', 'openPullRequest']);
     const tracked = store.get(jobId);
     if (!tracked?.job) throw new ReviewProblem(vscode.l10n.t('Job {0} is not tracked here or not read yet. Track it, then try again.', jobId));
     const { job } = tracked;
@@ -111,7 +120,7 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
     const { tracked, ref, api, clone } = await prepare(jobId);
     const title = vscode.l10n.t('Agent changes: {0} ({1})', jobLabel(tracked), ref);
     const resources = await ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0}…', ref), cancellable: true }, async (_progress, token) => {
-      const tip = await fetchBranch(clone, ref, { timeoutMs: fetchTimeoutMs(), token });
+      const tip = await fetchBranch(clone, ref, { timeoutMs: settings.gitFetchTimeoutMs, token });
       return (await branchChanges(api, clone.repository, tip)).resources;
     });
     if (!resources.length) {
@@ -128,7 +137,7 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
     const head = clone.repository.state.HEAD?.name;
     if (head === ref) return void ui.showMessage('info', vscode.l10n.t('{0} is already checked out.', ref));
     await ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0}…', ref), cancellable: true }, (_progress, token) =>
-      fetchBranch(clone, ref, { timeoutMs: fetchTimeoutMs(), token }),
+      fetchBranch(clone, ref, { timeoutMs: settings.gitFetchTimeoutMs, token }),
     );
     const changed = await localChanges(clone.repository);
     if (changed > 0) {
@@ -173,8 +182,9 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
       log.warn(`${jobId}: ${problem.message}`);
       const choice = await ui.showMessage(problem.actions.includes('wait') ? 'info' : 'error', problem.message, ...problem.actions.map((a) => labels[a]));
       if (choice === labels.retry) return run(jobId, doing);
-      if (choice === labels.openPullRequest) await vscode.commands.executeCommand('mintlifyAgent.openPullRequest', jobId);
+      if (choice === labels.openPullRequest) await vscode.commands.executeCommand(COMMANDS.openPullRequest, jobId);
       if (choice === labels.gitSettings) await vscode.commands.executeCommand('workbench.action.openSettings', 'git.enabled');
+      if (choice === labels.trust) await vscode.commands.executeCommand('workbench.trust.manage');
       if (choice === labels.wait) {
         waiting.add(jobId);
         await tracker.refresh(jobId);
@@ -183,13 +193,13 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
     }
   }
 
-  command('mintlifyAgent.reviewChanges', (arg: unknown) => run(jobIdOf(arg), review));
-  command('mintlifyAgent.checkOutBranch', (arg: unknown) => run(jobIdOf(arg), checkOutBranch));
+  command(COMMANDS.reviewChanges, (arg: unknown) => run(jobIdOf(arg), review));
+  command(COMMANDS.checkOutBranch, (arg: unknown) => run(jobIdOf(arg), checkOutBranch));
 }
 
-/** How long a fetch of the agent's branch may take (mintlifyAgent.git.fetchTimeoutSeconds, 5 to 600, default 60). */
-function fetchTimeoutMs(): number {
-  return wholeInRange(vscode.workspace.getConfiguration('mintlifyAgent.git').get<number>('fetchTimeoutSeconds'), 5, 600, 60) * 1000;
+/** Why Review Changes and Check Out Branch do nothing in Restricted Mode, and what to do. */
+export function untrustedGitMessage(): string {
+  return vscode.l10n.t('This folder is not trusted, so no git command runs here (VS Code\'s Restricted Mode). Trust this folder to review or check out the agent\'s branch in it, or open the pull request in the browser.');
 }
 
 /** A job id from a notification (string) or a tree node (has `tracked`). */

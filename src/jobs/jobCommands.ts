@@ -8,12 +8,12 @@ import { type FailureContext, failureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
 import type { Ui } from '../ui';
-import type { CommandRegistrar } from '../util/lazyFeature';
 import { parseJobReference } from './jobReference';
 import { jobLabel, type JobStore } from './jobStore';
 import type { JobTracker } from './jobTracker';
 import { JobNode, statusKey } from './jobsTree';
 import { waitOutRateLimit } from './rateLimitWait';
+import { COMMANDS, type CommandId, type RegisterCommand } from '../commands';
 
 /** Commands get a tree node (inline/context menus) or a job id (notifications, other commands). */
 type JobArg = JobNode | string | undefined;
@@ -41,7 +41,7 @@ const notSent = (error: unknown): PromptSent => ({ sent: false, outcomeUnknown: 
 /** The result of a Retry / Send Again the user picked in the failure message, if it was a send. */
 const isPromptSent = (value: unknown): value is PromptSent => typeof value === 'object' && value !== null && typeof (value as { sent?: unknown }).sent === 'boolean';
 
-export function registerJobCommands(command: CommandRegistrar, tracker: JobTracker, store: JobStore, ui: Ui, log: Logger): void {
+export function registerJobCommands(command: RegisterCommand, tracker: JobTracker, store: JobStore, ui: Ui, log: Logger): void {
   interface FailureHandlers {
     /** Safe to repeat (nothing was sent, or the server refused it): Retry. */
     retry?: () => Promise<unknown>;
@@ -67,14 +67,14 @@ export function registerJobCommands(command: CommandRegistrar, tracker: JobTrack
       if (await waitOutRateLimit(ui, notBefore)) return handlers.retry();
     } else if (choice === 'sendAgain') return handlers.sendAgain?.();
     else if (choice === 'openJob' && jobId) await openJob(jobId);
-    else if (choice === 'trackJob') await vscode.commands.executeCommand('mintlifyAgent.trackJob');
+    else if (choice === 'trackJob') await vscode.commands.executeCommand(COMMANDS.trackJob);
     else if (choice === 'stopTracking' && jobId) await tracker.stopTracking(jobId);
     return undefined;
   }
 
   /** Shows the job in the Agent Jobs view, reading it afresh; an untracked job is tracked. */
   async function openJob(jobId: string): Promise<void> {
-    if (!store.get(jobId)) return void (await vscode.commands.executeCommand('mintlifyAgent.trackJob', jobId));
+    if (!store.get(jobId)) return void (await vscode.commands.executeCommand(COMMANDS.trackJob, jobId));
     await vscode.commands.executeCommand('mintlifyAgent.jobs.focus');
     await tracker.refresh(jobId);
   }
@@ -134,9 +134,9 @@ export function registerJobCommands(command: CommandRegistrar, tracker: JobTrack
     }
   }
 
-  const commands: Record<string, (...args: never[]) => unknown> = {
+  const commands: { [id in CommandId]?: (...args: never[]) => unknown } = {
     // `preset`: a prompt the user already wrote and saw (Ask the Agent About This…); no second box.
-    'mintlifyAgent.sendFollowUp': async (arg: JobArg, preset?: unknown) => {
+    [COMMANDS.sendFollowUp]: async (arg: JobArg, preset?: unknown) => {
       try {
         tracker.requireProject();
       } catch (error) {
@@ -162,7 +162,7 @@ export function registerJobCommands(command: CommandRegistrar, tracker: JobTrack
       return sendFollowUp(jobId, prompt);
     },
 
-    'mintlifyAgent.trackJob': async (initial?: string) => {
+    [COMMANDS.trackJob]: async (initial?: string) => {
       const typed = await ui.showInputBox({
         title: vscode.l10n.t('Track Agent Job'),
         prompt: vscode.l10n.t('An agent job ID, or a dashboard link that contains one'),
@@ -179,11 +179,11 @@ export function registerJobCommands(command: CommandRegistrar, tracker: JobTrack
           void ui.showMessage('error', vscode.l10n.t('No agent job "{0}" in project "{1}". Check the ID and that the project ID is the job\'s project. Nothing was tracked.', jobId, store.projectId ?? ''));
           return;
         }
-        await reportFailure('readJob', error, { retry: () => vscode.commands.executeCommand('mintlifyAgent.trackJob', jobId) as Promise<void> });
+        await reportFailure('readJob', error, { retry: () => vscode.commands.executeCommand(COMMANDS.trackJob, jobId) as Promise<void> });
       }
     },
 
-    'mintlifyAgent.startJob': async (preset?: unknown) => {
+    [COMMANDS.startJob]: async (preset?: unknown) => {
       try {
         tracker.requireProject();
       } catch (error) {
@@ -206,13 +206,13 @@ export function registerJobCommands(command: CommandRegistrar, tracker: JobTrack
       } catch (error) {
         // Retry (offered only when nothing can have been created) reopens the box with the prompt.
         const again = await reportFailure('create', error, {
-          retry: async () => vscode.commands.executeCommand<PromptSent | undefined>('mintlifyAgent.startJob'),
+          retry: async () => vscode.commands.executeCommand<PromptSent | undefined>(COMMANDS.startJob),
         });
         return isPromptSent(again) ? again : notSent(error);
       }
     },
 
-    'mintlifyAgent.openPullRequest': async (arg: JobArg) => {
+    [COMMANDS.openPullRequest]: async (arg: JobArg) => {
       const jobId = jobIdOf(arg);
       const link = jobId ? store.get(jobId)?.job?.prLink : undefined;
       if (!link) return void ui.showMessage('info', vscode.l10n.t('This job has no pull request (yet).'));
@@ -227,36 +227,36 @@ export function registerJobCommands(command: CommandRegistrar, tracker: JobTrack
       await ui.openExternal(uri);
     },
 
-    'mintlifyAgent.copyJobId': async (arg: JobArg) => {
+    [COMMANDS.copyJobId]: async (arg: JobArg) => {
       const jobId = jobIdOf(arg);
       if (!jobId) return;
       await ui.writeClipboard(jobId);
       vscode.window.setStatusBarMessage(vscode.l10n.t('Copied job ID {0}', jobId), 3000);
     },
 
-    'mintlifyAgent.refreshJob': async (arg: JobArg) => {
+    [COMMANDS.refreshJob]: async (arg: JobArg) => {
       const jobId = jobIdOf(arg);
       if (jobId) await tracker.refresh(jobId);
     },
 
-    'mintlifyAgent.refreshJobs': () => tracker.refreshAll(),
+    [COMMANDS.refreshJobs]: () => tracker.refreshAll(),
 
     // From the palette, or from a row whose job VS Code could not hand over (the list was being
     // redrawn as the menu item was clicked): the user picks the job rather than nothing happening.
-    'mintlifyAgent.stopTracking': async (arg: JobArg) => {
+    [COMMANDS.stopTracking]: async (arg: JobArg) => {
       const jobId = jobIdOf(arg) ?? (await pickJob(vscode.l10n.t('Stop Tracking an Agent Job')));
       if (jobId) await tracker.stopTracking(jobId);
     },
   };
 
-  for (const [id, handler] of Object.entries(commands)) {
+  for (const [id, handler] of Object.entries(commands) as [CommandId, (...args: never[]) => unknown][]) {
     command(id, async (...args: never[]) => {
       try {
         // Start New Job and Send Follow-up resolve with a PromptSent (the job the prompt reached).
         return await handler(...args);
       } catch (error) {
         // No rejected promise escapes a command.
-        await reportFailure(id === 'mintlifyAgent.startJob' ? 'create' : id === 'mintlifyAgent.sendFollowUp' ? 'send' : 'readJob', error);
+        await reportFailure(id === COMMANDS.startJob ? 'create' : id === COMMANDS.sendFollowUp ? 'send' : 'readJob', error);
         return undefined;
       }
     });

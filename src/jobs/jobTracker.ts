@@ -11,6 +11,7 @@ import type { Ui } from '../ui';
 import { Disposable, timeout } from '../util/lifecycle';
 import { type Clock, DEFAULT_TIMINGS, JobPoller, systemClock } from './jobPoller';
 import { isTerminal, isTerminalStatus, jobLabel, type JobStore, type TrackedJob } from './jobStore';
+import { COMMANDS } from '../commands';
 
 export interface JobTrackerDeps {
   api: ApiClient;
@@ -28,9 +29,9 @@ export interface JobTrackerDeps {
 
 /** Commands the finish notification offers; they take the job id. */
 export const NOTIFICATION_ACTIONS = {
-  reviewChanges: 'mintlifyAgent.reviewChanges',
-  openPullRequest: 'mintlifyAgent.openPullRequest',
-  sendFollowUp: 'mintlifyAgent.sendFollowUp',
+  reviewChanges: COMMANDS.reviewChanges,
+  openPullRequest: COMMANDS.openPullRequest,
+  sendFollowUp: COMMANDS.sendFollowUp,
 } as const;
 
 type NotificationAction = keyof typeof NOTIFICATION_ACTIONS;

@@ -8,6 +8,7 @@ import { Disposable } from '../util/lifecycle';
 import { tickWhileVisible } from '../util/visibleTicker';
 import type { JobTracker } from './jobTracker';
 import { jobLabel, type JobStore, type TrackedJob } from './jobStore';
+import { COMMANDS } from '../commands';
 
 type StatusLook = { word: () => string; icon: string; color: string };
 
@@ -184,7 +185,7 @@ export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvi
     this.nodes = new Map(jobs.map((n) => [n.tracked.id, n]));
     if (!jobs.length || !this.tracker.poller.isPaused) return jobs;
     const notice = new NoticeNode(vscode.l10n.t('Polling stopped: the API key was not accepted. Set API Key…'), {
-      command: 'mintlifyAgent.setApiKey',
+      command: COMMANDS.setApiKey,
       title: vscode.l10n.t('Set API Key'),
     });
     return [notice, ...jobs];

@@ -14,7 +14,6 @@ import type { Logger } from '../log';
 import { PRESETS, type PresetId } from '../shared/protocol';
 import { BACKGROUND_CEILING, fitsUnderCeiling } from '../sync/ledger';
 import { Disposable } from '../util/lifecycle';
-import { readersSettings } from './readersSettings';
 import { fetchSnapshot, SnapshotStore, snapshotId, type SnapshotKey, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
 
 const RANGE_KEY = 'mintlifyAgent.readers.range';
@@ -150,7 +149,7 @@ export class PageReaders extends Disposable {
 
   /** The one place the readers spend analytics requests. */
   private async fetchRange(key: SnapshotKey): Promise<VisitorsSnapshot> {
-    const maxPages = readersSettings.maxPages;
+    const maxPages = this.deps.settings.readers.maxPages;
     this.deps.log.info(`readers: fetching ${key.dateFrom ?? 'all time'}..${key.dateTo ?? ''} (at most ${maxPages} pages of 250${this.background ? ', background' : ''})`);
     let sent = 0;
     const fetchPage: typeof this.deps.api.getVisitors = (projectId, query, options) => {

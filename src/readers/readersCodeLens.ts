@@ -5,9 +5,10 @@ import * as vscode from 'vscode';
 import type { DocsLocator } from '../docs/docsLocator';
 import { Disposable } from '../util/lifecycle';
 import type { PageReaders } from './pageReaders';
-import { readersSettings } from './readersSettings';
+import type { Settings } from '../config';
 import { readersPhrase } from './readersText';
 import { readersOf } from '../analytics/visitorsSnapshot';
+import { COMMANDS } from '../commands';
 
 export class ReadersCodeLens extends Disposable implements vscode.CodeLensProvider {
   private readonly changeEmitter = this.register(new vscode.EventEmitter<void>());
@@ -16,21 +17,22 @@ export class ReadersCodeLens extends Disposable implements vscode.CodeLensProvid
   constructor(
     private readonly readers: PageReaders,
     private readonly docs: DocsLocator,
+    private readonly settings: Settings,
   ) {
     super();
     this.register(readers.onDidChange(() => this.changeEmitter.fire()));
-    this.register(vscode.workspace.onDidChangeConfiguration((e) => readersSettings.affects(e) && this.changeEmitter.fire()));
+    this.register(settings.onDidChange((change) => change.affects('readers') && this.changeEmitter.fire()));
     this.register(vscode.languages.registerCodeLensProvider([{ pattern: '**/*.{md,mdx}' }], this));
   }
 
   async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
-    if (!readersSettings.codeLens) return [];
+    if (!this.settings.readers.codeLens) return [];
     const now = this.readers.current();
     const snapshot = now && this.readers.store.cached(now.key);
     const page = snapshot && (await this.docs.pageOf(document.uri));
     if (!now || !snapshot || !page) return [];
     const [template, ...values] = readersPhrase(readersOf(snapshot, page.sitePath), now.preset);
     const title = vscode.l10n.t(template, ...values);
-    return [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title, command: 'mintlifyAgent.changeReadersRange', tooltip: vscode.l10n.t('Change Range') })];
+    return [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title, command: COMMANDS.changeReadersRange, tooltip: vscode.l10n.t('Change Range') })];
   }
 }

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { DocsLocator } from '../docs/docsLocator';
 import { Disposable } from '../util/lifecycle';
 import type { PageReaders } from './pageReaders';
-import { readersSettings } from './readersSettings';
+import type { Settings } from '../config';
 import { aiPercent, formatCount, RANGE_PHRASES, rankBadge } from './readersText';
 import { readersOf } from '../analytics/visitorsSnapshot';
 
@@ -16,17 +16,18 @@ export class ReadersDecorations extends Disposable implements vscode.FileDecorat
   constructor(
     private readonly readers: PageReaders,
     private readonly docs: DocsLocator,
+    private readonly settings: Settings,
   ) {
     super();
     const refresh = () => this.changeEmitter.fire(undefined);
     this.register(readers.onDidChange(refresh));
     this.register(docs.onDidChange(refresh));
-    this.register(vscode.workspace.onDidChangeConfiguration((e) => readersSettings.affects(e) && refresh()));
+    this.register(settings.onDidChange((change) => change.affects('readers') && refresh()));
     this.register(vscode.window.registerFileDecorationProvider(this));
   }
 
   async provideFileDecoration(uri: vscode.Uri): Promise<vscode.FileDecoration | undefined> {
-    const mode = readersSettings.explorer;
+    const mode = this.settings.readers.explorer;
     if (mode === 'off') return undefined;
     const now = this.readers.current();
     const snapshot = now && this.readers.store.cached(now.key);
@@ -35,14 +36,14 @@ export class ReadersDecorations extends Disposable implements vscode.FileDecorat
     if (!page) return undefined;
     const figures = readersOf(snapshot, page.sitePath);
     if (figures.kind === 'read') {
-      if (mode === 'top' && figures.rank > readersSettings.explorerTop) return undefined;
+      if (mode === 'top' && figures.rank > this.settings.readers.explorerTop) return undefined;
       const { human, ai, total } = figures.row;
       return new vscode.FileDecoration(
         rankBadge(figures.rank),
         vscode.l10n.t('#{0} most read: {1} readers ({2} human, {3} AI, {4}% AI)', formatCount(figures.rank), formatCount(total), formatCount(human), formatCount(ai), aiPercent(ai, total)),
       );
     }
-    if (figures.kind === 'none' && readersSettings.markUnread) {
+    if (figures.kind === 'none' && this.settings.readers.markUnread) {
       return new vscode.FileDecoration('0', vscode.l10n.t('No readers {0}', RANGE_PHRASES[now.preset]), new vscode.ThemeColor('disabledForeground'));
     }
     return undefined;

@@ -9,9 +9,11 @@ import { BACKGROUND_CEILING, HOURLY_LIMIT } from '../sync/ledger';
 import { Disposable } from '../util/lifecycle';
 import { HeldBackError, PausedError, type PageReaders } from './pageReaders';
 import { readersPhrase } from './readersText';
-import { CHANGE_RANGE_COMMAND, heldBackTooltip, REFRESH_COMMAND, readersTooltip, type TooltipSection } from './readersTooltip';
+import { heldBackTooltip, readersTooltip, type TooltipSection } from './readersTooltip';
 import { commandLink } from '../util/commandLink';
 import { readersOf, type PageReaders as Figures, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
+import { COMMANDS, type CommandId } from '../commands';
+import { showInvisible } from '../util/visibleText';
 
 export const PAGE_READERS_SHOWN_KEY = 'mintlifyAgent.pageReadersShown';
 
@@ -90,7 +92,7 @@ export class ReadersStatusBar extends Disposable {
       return;
     }
     if (!fetch && !this.readers.store.cached(now.key)) {
-      this.show(page, `$(eye) ${vscode.l10n.t('readers')}`, undefined, vscode.l10n.t('Click to load this page’s readers.'), REFRESH_COMMAND);
+      this.show(page, `$(eye) ${vscode.l10n.t('readers')}`, undefined, vscode.l10n.t('Click to load this page’s readers.'), COMMANDS.refreshReaders);
       return;
     }
     if (!this.readers.store.cached(now.key) || refresh) this.show(page, `$(loading~spin) ${vscode.l10n.t('readers')}`, undefined, vscode.l10n.t('Loading readers…'));
@@ -104,13 +106,13 @@ export class ReadersStatusBar extends Disposable {
           error.thisHour === undefined
             ? vscode.l10n.t('Readers not loaded on their own: this window does not know yet how many of the organisation’s {0} analytics requests this hour are used, and fetches you did not ask for wait until it does. Click to load them now.', HOURLY_LIMIT)
             : vscode.l10n.t('Readers not loaded on their own: {0} of the organisation’s {1} analytics requests this hour are used (all windows), and fetches you did not ask for stop at {2}, so the rest is kept for what you ask. Click to load them now.', error.thisHour, HOURLY_LIMIT, BACKGROUND_CEILING);
-        return this.show(page, `$(eye) ${vscode.l10n.t('readers: hourly limit kept for you · click to load')}`, undefined, heldBackTooltip(page, held, this.section), REFRESH_COMMAND);
+        return this.show(page, `$(eye) ${vscode.l10n.t('readers: hourly limit kept for you · click to load')}`, undefined, heldBackTooltip(page, held, this.section), COMMANDS.refreshReaders);
       }
       const message = error instanceof PausedError ? vscode.l10n.t('Readers could not be loaded; they will be tried again after {0}.', new Date(error.until).toLocaleTimeString()) : failureView(error, 'analytics', vscode.l10n).message;
       const tip = new vscode.MarkdownString('', true);
-      tip.isTrusted = { enabledCommands: [REFRESH_COMMAND] };
+      tip.isTrusted = { enabledCommands: [COMMANDS.refreshReaders] };
       tip.appendText(message);
-      tip.appendMarkdown(`\n\n${commandLink(vscode.l10n.t('Refresh'), REFRESH_COMMAND)}`);
+      tip.appendMarkdown(`\n\n${commandLink(vscode.l10n.t('Refresh'), COMMANDS.refreshReaders)}`);
       this.show(page, `$(warning) ${vscode.l10n.t('readers')}`, undefined, tip);
       return;
     }
@@ -126,11 +128,11 @@ export class ReadersStatusBar extends Disposable {
     }
   }
 
-  private show(page: DocPage, text: string, figures: Figures | undefined, tooltip: vscode.MarkdownString | string, command = CHANGE_RANGE_COMMAND): void {
+  private show(page: DocPage, text: string, figures: Figures | undefined, tooltip: vscode.MarkdownString | string, command: CommandId = COMMANDS.changeReadersRange): void {
     this.item.text = text;
     this.item.tooltip = tooltip;
     this.item.command = command;
-    this.item.accessibilityInformation = { label: `${page.sitePath}: ${text.replace(/\$\([^)]*\)\s*/g, '')}` };
+    this.item.accessibilityInformation = { label: `${showInvisible(page.sitePath)}: ${text.replace(/\$\([^)]*\)\s*/g, '')}` };
     this.state = { page, text: text.replace(/^\$\([^)]*\)\s*/, ''), figures, tooltip };
     this.item.show();
   }

@@ -7,11 +7,8 @@ import type { PresetId } from '../shared/protocol';
 import { aiPercent, formatCount } from './readersText';
 import { commandLink } from '../util/commandLink';
 import type { PageReaders } from '../analytics/visitorsSnapshot';
-
-export const ASK_ABOUT_THIS_COMMAND = 'mintlifyAgent.askAboutThis';
-export const OPEN_ANALYTICS_COMMAND = 'mintlifyAgent.openAnalytics';
-export const CHANGE_RANGE_COMMAND = 'mintlifyAgent.changeReadersRange';
-export const REFRESH_COMMAND = 'mintlifyAgent.refreshReaders';
+import { COMMANDS } from '../commands';
+import { showInvisible } from '../util/visibleText';
 
 export interface TooltipInput {
   page: DocPage;
@@ -32,13 +29,12 @@ export interface TooltipSection {
   append(md: vscode.MarkdownString, page: DocPage): void;
 }
 
-
 export function readersTooltip(input: TooltipInput): vscode.MarkdownString {
   const { page, readers, preset } = input;
   const md = new vscode.MarkdownString('', true);
-  md.isTrusted = { enabledCommands: [OPEN_ANALYTICS_COMMAND, ASK_ABOUT_THIS_COMMAND, CHANGE_RANGE_COMMAND, REFRESH_COMMAND, ...(input.section?.commands ?? [])] };
+  md.isTrusted = { enabledCommands: [COMMANDS.openAnalytics, COMMANDS.askAboutThis, COMMANDS.changeReadersRange, COMMANDS.refreshReaders, ...(input.section?.commands ?? [])] };
   md.appendMarkdown('**');
-  md.appendText(page.sitePath);
+  md.appendText(showInvisible(page.sitePath));
   md.appendMarkdown('** · ');
   const label = presetLabels(vscode.l10n)[preset];
   md.appendText(input.days ? `${label} (${input.days})` : label);
@@ -62,9 +58,9 @@ export function readersTooltip(input: TooltipInput): vscode.MarkdownString {
   md.appendText(vscode.l10n.t('Fetched {0} with {1} request(s).', time, input.requests));
   md.appendMarkdown('\n\n');
   // The panel opens on this page's row for the range shown here.
-  const links = [commandLink(vscode.l10n.t('Open Visitor Analytics'), OPEN_ANALYTICS_COMMAND, [{ path: page.sitePath, preset }])];
-  links.push(commandLink(vscode.l10n.t('Ask the Agent About This Page'), ASK_ABOUT_THIS_COMMAND, [page.uri]));
-  links.push(commandLink(vscode.l10n.t('Change Range'), CHANGE_RANGE_COMMAND), commandLink(vscode.l10n.t('Refresh'), REFRESH_COMMAND));
+  const links = [commandLink(vscode.l10n.t('Open Visitor Analytics'), COMMANDS.openAnalytics, [{ path: page.sitePath, preset }])];
+  links.push(commandLink(vscode.l10n.t('Ask the Agent About This Page'), COMMANDS.askAboutThis, [page.uri]));
+  links.push(commandLink(vscode.l10n.t('Change Range'), COMMANDS.changeReadersRange), commandLink(vscode.l10n.t('Refresh'), COMMANDS.refreshReaders));
   md.appendMarkdown(links.join(' · '));
   return md;
 }
@@ -75,9 +71,9 @@ export function readersTooltip(input: TooltipInput): vscode.MarkdownString {
  */
 export function heldBackTooltip(page: DocPage, why: string, section: TooltipSection | undefined): vscode.MarkdownString {
   const md = new vscode.MarkdownString('', true);
-  md.isTrusted = { enabledCommands: [REFRESH_COMMAND, ...(section?.commands ?? [])] };
+  md.isTrusted = { enabledCommands: [COMMANDS.refreshReaders, ...(section?.commands ?? [])] };
   md.appendMarkdown('**');
-  md.appendText(page.sitePath);
+  md.appendText(showInvisible(page.sitePath));
   md.appendMarkdown('**\n\n');
   md.appendText(why);
   md.appendMarkdown('\n\n');
@@ -85,6 +81,6 @@ export function heldBackTooltip(page: DocPage, why: string, section: TooltipSect
     section.append(md, page);
     md.appendMarkdown('\n\n');
   }
-  md.appendMarkdown(commandLink(vscode.l10n.t('Load Readers Now'), REFRESH_COMMAND));
+  md.appendMarkdown(commandLink(vscode.l10n.t('Load Readers Now'), COMMANDS.refreshReaders));
   return md;
 }

@@ -13,11 +13,10 @@ import type { Ui } from '../ui';
 import { PageReaders } from './pageReaders';
 import { ReadersCodeLens } from './readersCodeLens';
 import { ReadersDecorations } from './readersDecorations';
-import { readersSettings } from './readersSettings';
 import { ReadersStatusBar } from './readersStatusBar';
-import { CHANGE_RANGE_COMMAND, REFRESH_COMMAND } from './readersTooltip';
 import { SNAPSHOTS_STORAGE_KEY, type SnapshotKey, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
-import { lazy, lazyFeature, type CommandRegistrar } from '../util/lazyFeature';
+import { lazy, lazyFeature } from '../util/lazyFeature';
+import { COMMANDS, type RegisterCommand } from '../commands';
 
 export interface ReadersDeps {
   api: ApiClient;
@@ -52,13 +51,13 @@ export interface ReadersHandle {
  * shown, one of the commands, the panel's snapshots, or (after activation) Explorer marks with kept
  * figures to show. A window that never shows a docs page never builds them.
  */
-export function registerReaders(context: vscode.ExtensionContext, deps: ReadersDeps, command: CommandRegistrar): ReadersHandle & { startup(): void } {
+export function registerReaders(context: vscode.ExtensionContext, deps: ReadersDeps, command: RegisterCommand): ReadersHandle & { startup(): void } {
   const docs = lazy(() => {
     const locator = new DocsLocator();
     context.subscriptions.push(locator);
     return locator;
   });
-  const feature = lazyFeature(command, [CHANGE_RANGE_COMMAND, REFRESH_COMMAND], (handle) => buildReaders(context, deps, docs(), handle));
+  const feature = lazyFeature(command, [COMMANDS.changeReadersRange, COMMANDS.refreshReaders], (handle) => buildReaders(context, deps, docs(), handle));
   const showsPage = (editor: vscode.TextEditor | undefined) => editor !== undefined && /\.mdx?$/i.test(editor.document.uri.path);
   context.subscriptions.push(
     vscode.window.onDidChangeActiveTextEditor((editor) => {
@@ -84,13 +83,13 @@ export function registerReaders(context: vscode.ExtensionContext, deps: ReadersD
       isFresh: (snapshot) => feature.get().readers.store.isFresh(snapshot),
       get: (key, options) => feature.get().readers.fetchForUser(key, options),
       put: (snapshot) => feature.get().readers.store.put(snapshot),
-      maxPages: () => readersSettings.maxPages,
+      maxPages: () => deps.settings.readers.maxPages,
     },
     whenBuilt: (then) => feature.whenBuilt(then),
     startup() {
       // A page already open at start-up, or marks for the Explorer from figures kept by an earlier session.
-      const marks = readersSettings.explorer !== 'off' && context.workspaceState.keys().includes(SNAPSHOTS_STORAGE_KEY);
-      if (showsPage(vscode.window.activeTextEditor) || marks || readersSettings.codeLens) feature.get();
+      const marks = deps.settings.readers.explorer !== 'off' && context.workspaceState.keys().includes(SNAPSHOTS_STORAGE_KEY);
+      if (showsPage(vscode.window.activeTextEditor) || marks || deps.settings.readers.codeLens) feature.get();
     },
   };
 }
@@ -101,14 +100,14 @@ interface Readers {
   decorations: ReadersDecorations;
 }
 
-function buildReaders(context: vscode.ExtensionContext, deps: ReadersDeps, docs: DocsLocator, command: CommandRegistrar): Readers {
+function buildReaders(context: vscode.ExtensionContext, deps: ReadersDeps, docs: DocsLocator, command: RegisterCommand): Readers {
   const log = deps.log.scoped('readers');
   const readers = new PageReaders({ api: deps.api, settings: deps.settings, keys: deps.keys, storage: context.workspaceState, log, analyticsThisHour: deps.analyticsThisHour });
   const statusBar = new ReadersStatusBar(readers, docs, log);
-  const decorations = new ReadersDecorations(readers, docs);
-  const codeLens = new ReadersCodeLens(readers, docs);
+  const decorations = new ReadersDecorations(readers, docs, deps.settings);
+  const codeLens = new ReadersCodeLens(readers, docs, deps.settings);
   context.subscriptions.push(readers, statusBar, decorations, codeLens);
-  command(CHANGE_RANGE_COMMAND, async () => {
+  command(COMMANDS.changeReadersRange, async () => {
     const current = readers.preset;
     const labels = presetLabels(vscode.l10n);
     const items = PRESETS.map((id: PresetId) => ({ id, label: labels[id], picked: id === current, description: id === current ? vscode.l10n.t('current') : undefined }));
@@ -117,6 +116,6 @@ function buildReaders(context: vscode.ExtensionContext, deps: ReadersDeps, docs:
     // The user asked for this range: fetch it now for the page shown (never held back by the ledger).
     await statusBar.update({ asked: true });
   });
-  command(REFRESH_COMMAND, () => statusBar.update({ refresh: true }));
+  command(COMMANDS.refreshReaders, () => statusBar.update({ refresh: true }));
   return { readers, statusBar, decorations };
 }

@@ -6,6 +6,7 @@
 // cannot drop the top-level schema calls below, and they would cost more than the webview itself.
 import * as z from 'zod/mini';
 import { MAX_PAGE_SIZE } from '../api/inputs';
+import { COMMANDS } from '../commands';
 
 // ---- Choices shared by both sides ---------------------------------------------------------------
 
@@ -50,7 +51,7 @@ const SitePath = z.string().check(z.minLength(1), z.maxLength(MAX_PATH_LENGTH));
 export const ViewQuery = z.strictObject({ range: RangeSelection, page: Page, pageSize: PageSize, metric: z.enum(METRICS), focus: z.optional(SitePath) });
 export type ViewQuery = z.infer<typeof ViewQuery>;
 
-export const EXTENSION_COMMANDS = { setApiKey: 'mintlifyAgent.setApiKey', setProjectId: 'mintlifyAgent.setProjectId' } as const;
+export const EXTENSION_COMMANDS = { setApiKey: COMMANDS.setApiKey, setProjectId: COMMANDS.setProjectId } as const;
 export type CommandAction = keyof typeof EXTENSION_COMMANDS;
 
 export const ExportFormat = z.enum(['csv', 'json']);

@@ -6,6 +6,7 @@
 // MAX_ITEMS entries, with a visible "(n more not included)" for what was left out.
 // Pure: no vscode.
 import { pageHealth } from './signalsModel';
+import { showInvisible } from '../util/visibleText';
 import type { KeptText, PendingComment, SignalsSnapshot, SnapshotRange, UnansweredQuestion } from './snapshot';
 
 export const MAX_ITEMS = 8;
@@ -130,7 +131,7 @@ function quoteText(kept: KeptText): string {
 
 /** JSON string syntax, plus escapes for the invisible characters that reorder or hide text. */
 export function quote(text: string): string {
-  return JSON.stringify(text).replace(/[\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return showInvisible(JSON.stringify(text));
 }
 
 function compare(a: string, b: string): number {

@@ -7,8 +7,9 @@ import { commandLink } from '../util/commandLink';
 import { addDays } from '../util/days';
 import type { PageHealth } from './signalsModel';
 import type { KeptText, SignalsSnapshot } from './snapshot';
+import { COMMANDS } from '../commands';
+import { showInvisible } from '../util/visibleText';
 
-export const ASK_TO_ADDRESS_COMMAND = 'mintlifyAgent.askToAddress';
 const SHOWN_CHARS = 160;
 const fmt = formatCount;
 
@@ -42,14 +43,14 @@ export function appendPageHealth(md: vscode.MarkdownString, health: PageHealth, 
   }
   if (jobStatus) line(jobStatus);
   if (askLink) {
-    md.appendMarkdown(`\n${commandLink(vscode.l10n.t('Ask the Agent to Address This'), ASK_TO_ADDRESS_COMMAND, [{ kind: 'page', path: health.path }])}`);
+    md.appendMarkdown(`\n${commandLink(vscode.l10n.t('Ask the Agent to Address This'), COMMANDS.askToAddress, [{ kind: 'page', path: health.path }])}`);
   }
 }
 
 /** A reader's text as an escaped block quote line, shortened for a tooltip. */
 function quoteLine(md: vscode.MarkdownString, kept: KeptText): void {
-  // Bidirectional controls would reorder the tooltip around the quote: they are dropped here.
-  const flat = kept.text.replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').replace(/\s+/g, ' ').trim();
+  // Bidirectional controls would reorder the tooltip around the quote: they are shown escaped.
+  const flat = showInvisible(kept.text.replace(/\s+/g, ' ').trim());
   const full = kept.fullLength ?? kept.text.length;
   md.appendMarkdown('> ');
   md.appendText(flat.length > SHOWN_CHARS || full > kept.text.length ? `${flat.slice(0, SHOWN_CHARS)}… ${vscode.l10n.t('({0} characters)', fmt(full))}` : flat);

@@ -13,16 +13,16 @@ import type { ReadersHandle } from '../readers/registerReaders';
 import { BACKGROUND_CEILING } from '../sync/ledger';
 import type { WindowSync } from '../sync/windowSync';
 import type { Ui } from '../ui';
-import { appendPageHealth, ASK_TO_ADDRESS_COMMAND } from './healthTooltip';
+import { appendPageHealth } from './healthTooltip';
 import { agentPromptSender, type PromptSender } from './promptPreview';
 import { jobBadge, SignalJobs } from './signalJobs';
 import { pageHealth, signalId } from './signalsModel';
 import { registerSignalsCommands, SIGNALS_COMMANDS } from './signalsCommands';
-import { signalsSettings } from './signalsSettings';
 import type { SignalsList } from './snapshot';
 import { SignalsStore } from './signalsStore';
 import { SignalsTreeProvider, type SignalNode } from './signalsTree';
-import { lazy, lazyFeature, type CommandRegistrar, type LazyFeature } from '../util/lazyFeature';
+import { lazy, lazyFeature, type LazyFeature } from '../util/lazyFeature';
+import { COMMANDS, type RegisterCommand } from '../commands';
 
 const SIGNALS_VIEW = 'mintlifyAgent.signals';
 const HAS_SIGNALS_KEY = 'mintlifyAgent.hasSignals';
@@ -54,7 +54,7 @@ export interface SignalsHandle {
  * store, its kept snapshot and the tree's model are built when first needed: the view shown, a
  * command, or the readers' tooltip (which shows the page's health).
  */
-export function registerSignals(context: vscode.ExtensionContext, deps: SignalsDeps, command: CommandRegistrar): SignalsHandle & { startup(): void } {
+export function registerSignals(context: vscode.ExtensionContext, deps: SignalsDeps, command: RegisterCommand): SignalsHandle & { startup(): void } {
   const relay = new vscode.EventEmitter<SignalNode | undefined | void>();
   const view = lazy((): vscode.TreeView<SignalNode> => {
     const created: vscode.TreeView<SignalNode> = vscode.window.createTreeView(SIGNALS_VIEW, {
@@ -100,7 +100,7 @@ function buildSignals(
   view: vscode.TreeView<SignalNode>,
   relay: vscode.EventEmitter<SignalNode | undefined | void>,
   sender: PromptSender,
-  command: CommandRegistrar,
+  command: RegisterCommand,
 ): Pick<SignalsHandle, 'store' | 'tree' | 'links'> {
   const log = deps.log.scoped('signals');
   const projectId = () => deps.settings.projectId;
@@ -111,12 +111,12 @@ function buildSignals(
     budget: {
       analyticsThisHour: () => deps.sync.analyticsRequestsThisHour(),
       backgroundCeiling: BACKGROUND_CEILING,
-      windowShare: () => signalsSettings.backgroundShare,
+      windowShare: () => deps.settings.signals.backgroundShare,
     },
     log,
   });
   const links = new SignalJobs(context.globalState);
-  const tree = new SignalsTreeProvider(store, deps.store, links, { rankByAiShare: () => signalsSettings.rankByAiShare, projectId });
+  const tree = new SignalsTreeProvider(store, deps.store, links, { rankByAiShare: () => deps.settings.signals.rankByAiShare, projectId });
 
   const describeView = () => {
     const snapshot = store.current();
@@ -157,7 +157,7 @@ function buildSignals(
   deps.readers.whenBuilt((readers) =>
     readers.statusBar.addSection(
       {
-        commands: [ASK_TO_ADDRESS_COMMAND],
+        commands: [COMMANDS.askToAddress],
         append(md, page) {
           const snapshot = store.current();
           if (!snapshot) return;
@@ -179,7 +179,7 @@ function buildSignals(
     store.onDidChange(describeView),
     deps.store.onDidChange(noteFinished),
     view.onDidChangeVisibility(() => view.visible && void store.load().then(backgroundTick)), // reading the kept file: errors are logged inside
-    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('mintlifyAgent.signals.rankByAiShare') && tree.refresh()),
+    deps.settings.onDidChange((change) => change.affects('signals.rankByAiShare') && tree.refresh()),
     deps.settings.onDidChange(() => void store.load()), // another project: its kept snapshot (the same project: nothing to do)
   );
   registerSignalsCommands({ api: deps.api, store, links, jobs: deps.store, docs: deps.readers.docs, sender, projectId, hour: deps.sync, ui: deps.ui, log }, command);

@@ -15,24 +15,20 @@ import type { JobStore } from '../jobs/jobStore';
 import type { Logger } from '../log';
 import type { Ui } from '../ui';
 import { utcDay } from '../util/days';
-import type { CommandRegistrar } from '../util/lazyFeature';
 import { mergeOfJobBranch } from '../git/jobMerge';
 import { changeEvent, comparisonWindows, compareWindows, type Change } from './didItHelp';
 import { buildEvidencePrompt, suggestedInstruction } from './evidencePrompt';
-import { ASK_TO_ADDRESS_COMMAND } from './healthTooltip';
 import { countWindow, WINDOW_MOST_REQUESTS, type WindowCuts } from './impactCheck';
 import { MOST_REQUESTS } from './snapshot';
 import type { PromptSender } from './promptPreview';
 import type { SignalJobs } from './signalJobs';
 import { evidenceFor, parseSignalRef, pathOf, signalIdsOf, type SignalRef } from './signalRef';
 import type { SignalsStore } from './signalsStore';
-import { OPEN_SIGNAL_PAGE_COMMAND, type SignalNode } from './signalsTree';
+import { type SignalNode } from './signalsTree';
+import { COMMANDS, type RegisterCommand } from '../commands';
 
-export const REFRESH_SIGNALS_COMMAND = 'mintlifyAgent.refreshSignals';
-export const SHOW_THREAD_COMMAND = 'mintlifyAgent.showAssistantThread';
-export const CHECK_IMPACT_COMMAND = 'mintlifyAgent.checkSignalImpact';
 /** Every command of the reader signals (registered at activation, built on first use). */
-export const SIGNALS_COMMANDS = [REFRESH_SIGNALS_COMMAND, ASK_TO_ADDRESS_COMMAND, OPEN_SIGNAL_PAGE_COMMAND, SHOW_THREAD_COMMAND, CHECK_IMPACT_COMMAND] as const;
+export const SIGNALS_COMMANDS = [COMMANDS.refreshSignals, COMMANDS.askToAddress, COMMANDS.openSignalPage, COMMANDS.showAssistantThread, COMMANDS.checkSignalImpact] as const;
 /** Threads read on request per hour in this window: each costs one analytics request. */
 export const THREAD_RESERVE = 10;
 
@@ -50,7 +46,7 @@ export interface SignalsCommandDeps {
   log: Logger;
 }
 
-export function registerSignalsCommands(deps: SignalsCommandDeps, command: CommandRegistrar): void {
+export function registerSignalsCommands(deps: SignalsCommandDeps, command: RegisterCommand): void {
   const { store, ui, log } = deps;
   const threadReads: number[] = [];
   // The failure table words it (and offers Set API Key, Show Log…); the log keeps what we were doing.
@@ -157,7 +153,7 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Comma
         token.onCancellationRequested(() => stop.abort());
         if (token.isCancellationRequested) stop.abort();
         const { signal } = stop;
-        if (job?.ref) progress.report({ message: vscode.l10n.t('looking for the merge of {0} in the git history…', job.ref) });
+        if (job?.ref && vscode.workspace.isTrusted) progress.report({ message: vscode.l10n.t('looking for the merge of {0} in the git history…', job.ref) });
         // Local git only (no fetch). A git that fails or runs out of time is no error here: the job's finish counts.
         const merge = await mergeOfJobBranch(job, signal).catch((error: unknown) => {
           if (signal.aborted) throw error;
@@ -167,7 +163,10 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Comma
         const event = changeEvent(link.finishedAt ? Date.parse(link.finishedAt) : undefined, Date.parse(link.askedAt), merge);
         if (!event) return undefined;
         const day = utcDay(event.at);
-        const since = event.kind === 'merge' ? vscode.l10n.t('since the merge of {0} on {1}', event.branch, day) : vscode.l10n.t('since the job finished on {0}', day);
+        const since =
+          event.kind === 'merge' ? vscode.l10n.t('since the merge of {0} on {1}', event.branch, day)
+          : vscode.workspace.isTrusted ? vscode.l10n.t('since the job finished on {0}', day)
+          : vscode.l10n.t('since the job finished on {0} (this folder is not trusted, so its git history was not read for the merge; trust the folder to count from the merge)', day);
         const windows = comparisonWindows(event.at, Date.now());
         if (!windows) return vscode.l10n.t('Not enough days {0}: the comparison needs a week after it.', since);
         const target = { path, searches: link.searches };
@@ -196,11 +195,11 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Comma
     }
   };
 
-  command(REFRESH_SIGNALS_COMMAND, refresh);
-  command(ASK_TO_ADDRESS_COMMAND, askToAddress);
-  command(OPEN_SIGNAL_PAGE_COMMAND, (path: unknown) => typeof path === 'string' && openDocPage(path, ui, log));
-  command(SHOW_THREAD_COMMAND, showThread);
-  command(CHECK_IMPACT_COMMAND, checkImpact);
+  command(COMMANDS.refreshSignals, refresh);
+  command(COMMANDS.askToAddress, askToAddress);
+  command(COMMANDS.openSignalPage, (path: unknown) => typeof path === 'string' && openDocPage(path, ui, log));
+  command(COMMANDS.showAssistantThread, showThread);
+  command(COMMANDS.checkSignalImpact, checkImpact);
 }
 
 /** What the paging rule left out of a window's counts, in the words of the Reader Signals view. */

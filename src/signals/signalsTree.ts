@@ -8,15 +8,16 @@ import { formatCount } from '../readers/readersText';
 import { commandLink } from '../util/commandLink';
 import type { JobStore } from '../jobs/jobStore';
 import { Disposable } from '../util/lifecycle';
-import { appendPageHealth, ASK_TO_ADDRESS_COMMAND } from './healthTooltip';
+import { appendPageHealth } from './healthTooltip';
 import { jobBadge, type SignalJobs } from './signalJobs';
 import { indexSignalJobs, type SignalJobIndex } from './signalJobIndex';
 import { buildInbox, pageHealth, type Inbox, type PageSignal, type QuestionGroup, type SearchGap } from './signalsModel';
 import type { SignalRef } from './signalRef';
 import type { SignalsStore } from './signalsStore';
 import type { SignalsSnapshot, UnansweredQuestion } from './snapshot';
+import { COMMANDS } from '../commands';
+import { oneLine, showInvisible } from '../util/visibleText';
 
-export const OPEN_SIGNAL_PAGE_COMMAND = 'mintlifyAgent.openSignalPage';
 const fmt = formatCount;
 
 type GroupId = 'pages' | 'searches' | 'questions';
@@ -104,7 +105,7 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
         return groupItem(node.id, node.count);
       case 'page': {
         const { signal } = node;
-        const item = new vscode.TreeItem(signal.path, vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(showInvisible(signal.path), vscode.TreeItemCollapsibleState.None);
         item.id = signal.id;
         const parts = [vscode.l10n.t('{0} not helpful', fmt(signal.thumbsDown))];
         if (signal.pendingComments) parts.push(signal.pendingComments === 1 ? vscode.l10n.t('1 comment') : vscode.l10n.t('{0} comments', fmt(signal.pendingComments)));
@@ -113,12 +114,12 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
         item.description = this.withJob(draw, parts.join(' · '), signal.id);
         item.iconPath = new vscode.ThemeIcon('file', new vscode.ThemeColor('charts.red'));
         item.contextValue = 'signal:page';
-        item.command = { command: OPEN_SIGNAL_PAGE_COMMAND, title: vscode.l10n.t('Open Page'), arguments: [signal.path] };
+        item.command = { command: COMMANDS.openSignalPage, title: vscode.l10n.t('Open Page'), arguments: [signal.path] };
         return item;
       }
       case 'search': {
         const { signal } = node;
-        const item = new vscode.TreeItem(`"${signal.searchQuery}"`, vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(`"${showInvisible(signal.searchQuery)}"`, vscode.TreeItemCollapsibleState.None);
         item.id = signal.id;
         item.description = this.withJob(draw, vscode.l10n.t('{0} searches · no click', fmt(signal.hits)), signal.id);
         item.iconPath = new vscode.ThemeIcon('search');
@@ -127,7 +128,7 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
       }
       case 'questionGroup': {
         const { group } = node;
-        const label = group.kind === 'page' ? (group.key ?? '') : group.kind === 'category' ? vscode.l10n.t('Category: {0}', group.key ?? '') : vscode.l10n.t('No page or category');
+        const label = group.kind === 'page' ? showInvisible(group.key ?? '') : group.kind === 'category' ? vscode.l10n.t('Category: {0}', showInvisible(group.key ?? '')) : vscode.l10n.t('No page or category');
         const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = group.id;
         item.description = this.withJob(draw, vscode.l10n.t('{0} unanswered', fmt(group.questions.length)), group.id);
@@ -163,14 +164,14 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
         return undefined;
       case 'page': {
         const md = trusted();
-        md.appendMarkdown('**').appendText(node.signal.path).appendMarkdown('**\n\n');
+        md.appendMarkdown('**').appendText(showInvisible(node.signal.path)).appendMarkdown('**\n\n');
         appendPageHealth(md, pageHealth(draw.snapshot, node.signal.path), draw.snapshot, { jobStatus: this.jobLine(draw, node.signal.id) });
         return md;
       }
       case 'search': {
         const { signal } = node;
         const md = trusted();
-        md.appendText(vscode.l10n.t('"{0}" was searched {1} times and no result was clicked. The API has no "no results" flag: readers may have found nothing, or nothing worth a click.', signal.searchQuery, fmt(signal.hits)));
+        md.appendText(vscode.l10n.t('"{0}" was searched {1} times and no result was clicked. The API has no "no results" flag: readers may have found nothing, or nothing worth a click.', showInvisible(signal.searchQuery), fmt(signal.hits)));
         if (signal.lastSearchedAt) md.appendMarkdown('\n\n').appendText(vscode.l10n.t('Last searched {0}.', signal.lastSearchedAt.slice(0, 10)));
         this.appendJob(md, draw, signal.id);
         md.appendMarkdown(`\n\n${askLink(node.ref)}`);
@@ -189,7 +190,7 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
       case 'question': {
         const { question } = node;
         const md = new vscode.MarkdownString('', true);
-        md.appendText(question.query.text.length > 1_000 ? `${question.query.text.slice(0, 1_000)}…` : question.query.text);
+        md.appendText(showInvisible(question.query.text.length > 1_000 ? `${question.query.text.slice(0, 1_000)}…` : question.query.text));
         md.appendMarkdown('\n\n').appendText(vscode.l10n.t('Right-click › Show Full Thread reads the whole conversation (one request).'));
         return md;
       }
@@ -236,16 +237,15 @@ function groupItem(id: GroupId, count: number): vscode.TreeItem {
 
 function trusted(): vscode.MarkdownString {
   const md = new vscode.MarkdownString('', true);
-  md.isTrusted = { enabledCommands: [ASK_TO_ADDRESS_COMMAND] };
+  md.isTrusted = { enabledCommands: [COMMANDS.askToAddress] };
   return md;
 }
 
 function askLink(ref: SignalRef): string {
-  return commandLink(vscode.l10n.t('Ask the Agent to Address This'), ASK_TO_ADDRESS_COMMAND, [ref]);
+  return commandLink(vscode.l10n.t('Ask the Agent to Address This'), COMMANDS.askToAddress, [ref]);
 }
 
 function shorten(text: string, max = 160): string {
-  const flat = text.replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return oneLine(text, max);
 }
 

@@ -5,8 +5,8 @@
 // registrar, so this is unit-tested in plain node.
 
 export type CommandHandler = (...args: never[]) => unknown;
-/** What a feature's build uses in place of vscode.commands.registerCommand. */
-export type CommandRegistrar = (id: string, handler: CommandHandler) => void;
+/** What a feature's build uses in place of vscode.commands.registerCommand (`Id`: the ids it may take). */
+export type CommandRegistrar<Id extends string = string> = (id: Id, handler: CommandHandler) => void;
 
 export interface LazyFeature<T> {
   /** The feature, built now if it was not yet. */
@@ -20,8 +20,8 @@ export interface LazyFeature<T> {
  * `register` takes the feature's command dispatchers: VS Code's (see activate()) for a feature
  * of activate(), or the registrar of the lazy feature it is part of.
  */
-export function lazyFeature<T>(register: CommandRegistrar, commandIds: readonly string[], build: (command: CommandRegistrar) => T): LazyFeature<T> {
-  const handlers = new Map<string, (...args: unknown[]) => unknown>();
+export function lazyFeature<T, Id extends string = string>(register: CommandRegistrar<Id>, commandIds: readonly NoInfer<Id>[], build: (command: CommandRegistrar<Id>) => T): LazyFeature<T> {
+  const handlers = new Map<Id, (...args: unknown[]) => unknown>();
   const waiting: ((feature: T) => void)[] = [];
   let feature: { value: T } | undefined;
   // A build that threw is not tried again (it would build its parts twice): every later use says why.
@@ -35,6 +35,9 @@ export function lazyFeature<T>(register: CommandRegistrar, commandIds: readonly 
         if (!commandIds.includes(id)) throw new Error(`${id} is not among the commands this feature declared`);
         handlers.set(id, handler as (...args: unknown[]) => unknown);
       });
+      // Said at the build, not when a user first runs the command that has nothing behind it.
+      const unhandled = commandIds.filter((id) => !handlers.has(id));
+      if (unhandled.length) throw new Error(`${unhandled.join(', ')}: declared, but the feature registered no handler`);
     } catch (error) {
       failed = { error };
       throw error;

@@ -83,7 +83,19 @@ export interface HostOptions {
   serverMain?: string;
   /** Receives every line the server prints and every browser console message; defaults to `log`. */
   output?: (source: OutputSource, line: string) => void;
+  /**
+   * 'off' (default): workspace trust disabled, every folder trusted. 'restricted': trust enabled
+   * and the folder left untrusted (a fresh browser profile has trusted nothing, and the startup
+   * prompt is off), so the window runs in Restricted Mode as a just-cloned repository does.
+   */
+  workspaceTrust?: 'off' | 'restricted';
 }
+
+/** User settings that leave a folder in Restricted Mode without asking. */
+const RESTRICTED_SETTINGS: Readonly<Record<string, unknown>> = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+};
 
 /** A running server without a browser: `url` opens the workbench with the extension loaded. */
 export interface ServerHost {
@@ -126,10 +138,11 @@ export async function startHost(opts: HostOptions): Promise<ServerHost | Host> {
   const resources = new HostResources();
   try {
     const dirs = resources.makeDirs();
-    writeSettings(dirs.userData, { ...DEFAULT_USER_SETTINGS, ...opts.userSettings });
+    const restricted = opts.workspaceTrust === 'restricted';
+    writeSettings(dirs.userData, { ...DEFAULT_USER_SETTINGS, ...(restricted && RESTRICTED_SETTINGS), ...opts.userSettings });
 
     const port = opts.port ?? (await freePort());
-    const server = resources.startServer(serverMain, serverArgs(port, dirs, opts.connectionToken), serverEnv(opts.env), output);
+    const server = resources.startServer(serverMain, serverArgs(port, dirs, opts.connectionToken, restricted), serverEnv(opts.env), output);
     opts.log(`code-server listening on http://${HOST}:${port} (pid ${server.pid})`);
     const token = opts.connectionToken ? `?tkn=${encodeURIComponent(opts.connectionToken)}` : '';
     await waitForHttp(`http://${HOST}:${port}/${token}`, server, SERVER_READY_TIMEOUT_MS);
@@ -241,13 +254,13 @@ class HostResources {
   }
 }
 
-function serverArgs(port: number, dirs: HostDirs, connectionToken: string | undefined): string[] {
+function serverArgs(port: number, dirs: HostDirs, connectionToken: string | undefined, restricted: boolean): string[] {
   return [
     '--host', HOST,
     '--port', String(port),
     ...(connectionToken ? ['--connection-token', connectionToken] : ['--without-connection-token']),
     '--accept-server-license-terms',
-    '--disable-workspace-trust',
+    ...(restricted ? [] : ['--disable-workspace-trust']),
     '--disable-telemetry',
     '--user-data-dir', dirs.userData,
     '--server-data-dir', dirs.serverData,

@@ -44,6 +44,8 @@ export interface RunHostTestsOptions {
   userSettings?: Record<string, unknown>;
   /** The extension to load; the repository itself by default. */
   extensionDevelopmentPath?: string;
+  /** 'restricted': the folder opens untrusted, in Restricted Mode (see host.ts). */
+  workspaceTrust?: 'off' | 'restricted';
 }
 
 export async function runHostTests(opts: RunHostTestsOptions): Promise<HostTestResults> {
@@ -73,6 +75,7 @@ export async function runHostTests(opts: RunHostTestsOptions): Promise<HostTestR
       extensionTestsPath: opts.testsEntry,
       env: { ...opts.extraEnv, [RESULTS_ENV]: resultsFile, [BRIDGE_ENV]: String(bridge.port) },
       userSettings: opts.userSettings,
+      workspaceTrust: opts.workspaceTrust,
       serverMain,
       log,
       output: (source, line) => transcript.output(source, line),

@@ -37,6 +37,16 @@ describe('lazyFeature', () => {
     assert.throws(() => feature.get(), /a\.other is not among the commands/);
   });
 
+  it('fails the build when a declared command got no handler, naming it', () => {
+    const vsc = registrar();
+    const feature = lazyFeature(vsc.register, ['a.one', 'a.two'], (command) => {
+      command('a.one', () => undefined);
+      return {};
+    });
+    assert.throws(() => feature.get(), /a\.two: declared, but the feature registered no handler/);
+    assert.throws(() => vsc.run('a.one'), /a\.two/, 'no command runs on a feature that lacks one');
+  });
+
   it('does not build again after a build that threw: every later use gets the same error', () => {
     const vsc = registrar();
     let builds = 0;
