@@ -10,6 +10,7 @@ import { formatSpread, ratio, spread } from './stats';
 import { REVIEW_FILES, type ReviewResult } from './review';
 import { READERS_TEXT, type ReadersRun } from './readers';
 import { SIGNALS_TEXT, type SignalsRun } from './signals';
+import { pagingRows, pagingSection, type PagingRun } from './paging';
 import { MERGE_TIME_TEXT, type MergeTimeRun } from './mergeTime';
 import { FILTER_TERM } from './webview';
 import { WINDOWS_SCENARIO, type WindowsResult } from './windows';
@@ -34,6 +35,7 @@ export interface BenchResults {
   windowsInVsCode?: WindowsResult['propagation'];
   readers: ReadersRun[];
   signals: SignalsRun[];
+  paging: PagingRun[];
   /** Figure 9; absent in results made before it existed. */
   mergeTime?: MergeTimeRun[];
   seconds: number;
@@ -162,6 +164,9 @@ function rows(r: BenchResults): Row[] {
   for (const run of r.mergeTime ?? []) {
     add('9 Merge lookup', `${run.found ? 'merged branch' : 'branch never merged'}, ${run.after.toLocaleString('en-US')} commits on main after the merge`, formatSpread(spread(run.ms), 'ms', 1));
   }
+
+  // 10. Paging that always ends
+  for (const row of pagingRows(r.paging)) add('10 Paging', row.figure, row.value);
   return out;
 }
 
@@ -176,7 +181,7 @@ export function renderTable(r: BenchResults): string {
 
 export function renderMarkdown(r: BenchResults): string {
   const table = ['| | figure | value |', '|---|---|---|', ...rows(r).map((row) => `| ${row.section} | ${row.figure} | ${row.value.replaceAll('|', '\\|')} |`)].join('\n');
-  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, signalsSection, mergeTimeSection, findingsSection].map((section) => section(r));
+  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, signalsSection, mergeTimeSection, (results: BenchResults) => pagingSection(results.paging), findingsSection].map((section) => section(r));
   return `# Benchmarks
 
 Written by \`npm run bench\` (bench/run.ts) on ${r.when.slice(0, 10)}: ${r.machine}; code-server ${r.codeServer}.

@@ -24,6 +24,7 @@ import { measureReaders } from './readers';
 import { renderMarkdown, renderTable, type BenchResults } from './report';
 import { measureReview, type ReviewResult } from './review';
 import { measureMergeTime } from './mergeTime';
+import { measurePaging } from './paging';
 import { measureSignals } from './signals';
 import { measureWindows } from './windows';
 import { measurePropagationInVsCode } from './windowsInVsCode';
@@ -90,6 +91,8 @@ async function main(): Promise<void> {
   const readers = await measureReaders();
   log('signals: one snapshot on the default and the large site…');
   const signals = await measureSignals();
+  log('paging: every paging fetch against a never-ending server and the default and large data…');
+  const paging = await measurePaging();
   log('merge lookup: findMerge on local histories of 100 and 4,000 commits after the merge…');
   const mergeTime = await measureMergeTime();
 
@@ -116,6 +119,7 @@ async function main(): Promise<void> {
     windowsInVsCode,
     readers,
     signals,
+    paging,
     mergeTime,
     seconds: (Date.now() - began) / 1000,
   };

@@ -2,7 +2,7 @@
 // its default and bounds, and one event says what changed. Features read settings only through
 // this (test/unit/settingsHub.test.ts checks that no other module reads the configuration).
 import * as vscode from 'vscode';
-import { DEFAULT_BASE_URL } from './api';
+import { DEFAULT_BASE_URL, ENDPOINTS } from './api';
 import { DEFAULT_MAX_PAGES } from './analytics/visitorsSnapshot';
 
 const SECTION = 'mintlifyAgent';
@@ -197,7 +197,7 @@ function readersSettings(config: () => vscode.WorkspaceConfiguration) {
       return config().get<boolean>('readers.markPagesWithoutReaders') === true;
     },
     get maxPages(): number {
-      return wholeInRange(config().get<number>('readers.maxPages'), 1, 400, DEFAULT_MAX_PAGES);
+      return wholeInRange(config().get<number>('readers.maxPages'), 1, ENDPOINTS.getVisitors.maxPages, DEFAULT_MAX_PAGES);
     },
   };
 }

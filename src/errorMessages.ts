@@ -141,7 +141,7 @@ export function actionLabel(action: FailureAction, l10n: L10n): string {
 }
 
 /**
- * A 429 one window received holds every window back (src/sync/gatedClient.ts): the call fails
+ * A 429 one window received holds every window back (the client's gate, src/api/client.ts): the call fails
  * unsent, and this says why, with the wait worded as the failure table words it.
  */
 export function sharedWaitMessage(ms: number, l10n: L10n): string {
@@ -149,7 +149,7 @@ export function sharedWaitMessage(ms: number, l10n: L10n): string {
 }
 
 /** "Try again in 42 s.": one whole sentence per unit, so a translation can order it freely. */
-function tryAgainIn(ms: number, l10n: L10n): string {
+export function tryAgainIn(ms: number, l10n: L10n): string {
   const wait = splitWait(ms);
   if ('seconds' in wait) return l10n.t('Try again in {0} s.', wait.seconds);
   if (!('hours' in wait)) return l10n.t('Try again in {0} min.', wait.minutes);

@@ -10,6 +10,7 @@ import { Settings } from './config';
 import { registerAskAboutThis } from './agent/askAboutThis';
 import { registerContextKeys } from './contextKeys';
 import { registerReviewCommands, ReviewHints } from './git/reviewCommands';
+import { sharedWaitMessage } from './errorMessages';
 import { registerJobCommands } from './jobs/jobCommands';
 import { JobStore } from './jobs/jobStore';
 import { JobTracker } from './jobs/jobTracker';
@@ -18,7 +19,6 @@ import { JobsTreeProvider } from './jobs/jobsTree';
 import { createLogger, type Logger } from './log';
 import { type ReadersHandle, registerReaders } from './readers/registerReaders';
 import { registerSignals, type SignalsHandle } from './signals/registerSignals';
-import { gateClient } from './sync/gatedClient';
 import { showLedger } from './jobs/ledgerView';
 import { WindowSync } from './sync/windowSync';
 import { createUi, type Ui } from './ui';
@@ -90,7 +90,7 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand): Omit
   context.subscriptions.push(sync, keys.onDidChange(() => background(keys.get().then((key) => sync.setKey(key)), log, 'naming the key\'s bucket in the shared ledger')));
   const requests: RequestLogEntry[] = [];
   const logApi = logRequest(log.scoped('api'));
-  const api = gateClient(createApiClient({
+  const api = createApiClient({
     baseUrl: () => settings.apiBaseUrl,
     getApiKey: () => keys.get(),
     timeoutMs: () => settings.requestTimeoutMs,
@@ -101,7 +101,9 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand): Omit
       // Development and test hosts only, and bounded: a long F5 session must not grow it forever.
       if (context.extensionMode !== vscode.ExtensionMode.Production && requests.push(entry) > 1_000) requests.shift();
     },
-  }), (family) => sync.familyWaitMs(family));
+    familyWaitMs: (family) => sync.familyWaitMs(family),
+    sharedWaitMessage: (ms) => sharedWaitMessage(ms, vscode.l10n),
+  });
   context.subscriptions.push(settings, keys);
 
   const store = new JobStore(context.globalState, sync, log.scoped('store'));
@@ -118,7 +120,7 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand): Omit
   registerJobCommands(command, tracker, store, ui, log.scoped('commands'));
   registerReviewCommands(context, command, reviewHints, store, tracker, settings, ui, log.scoped('git'));
   const readers = registerReaders(context, { api, settings, keys, ui, log, analyticsThisHour: () => sync.analyticsRequestsThisHour() }, command);
-  const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, requestsThisHour: () => sync.analyticsRequestsThisHour() }, command);
+  const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, requestsThisHour: () => sync.analyticsRequestsThisHour(), hour: sync }, command);
   registerAskAboutThis(command, { docs: { pageOf: (uri) => readers.docs.pageOf(uri) }, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri) });
   const signals = registerSignals(context, { api, settings, store, sync, readers, ui, log }, command);
   // What can wait a turn more: the Reader Signals view, and the readers for a page already open.

@@ -10,16 +10,18 @@ import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import * as vscode from 'vscode';
 import { isApiError, type ApiClient, type ApiErrorKind } from '../api';
+import { cutShortText } from '../cutShortText';
 import { failureView, type FailureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
 import { type ExportFormat, type ExportStatus, type Metric } from '../shared/protocol';
+import type { HourBudget } from '../sync/hourBudget';
 import type { Ui } from '../ui';
 import type { ResolvedRange } from './dateRange';
 import { toCsv, toJson } from './exportFormats';
 import { exportFileStem, fetcherFor } from './metric';
 import { snapshotKeyOf, type SnapshotReuse } from './snapshotReuse';
-import { ExportLimitError, fetchAllVisitors, type AllVisitors, type FetchVisitors } from './visitorsQuery';
+import { fetchAllVisitors, type AllVisitors, type FetchVisitors } from './visitorsQuery';
 import { background } from '../util/background';
 
 export interface ExportRequest {
@@ -38,6 +40,8 @@ export interface ExporterDeps {
   onStatus: (status: ExportStatus) => void;
   /** The readers' whole-range snapshots, written from when they cover the range. */
   reuse?: SnapshotReuse;
+  /** The organisation's analytics hour: an export stops, cut short, before a request the hour has not left. */
+  hour?: HourBudget;
 }
 
 /** Failures that happen before anything is sent do not count as requests. */
@@ -116,8 +120,9 @@ export class VisitorsExporter implements vscode.Disposable {
             const kept = this.deps.reuse?.usable(key, request.metric);
             const startedAt = Date.now();
             if (!kept) progress.report({ message: vscode.l10n.t('page 1…') });
-            const result: AllVisitors = kept ? { totals: kept.totals, rows: kept.rows, pages: 0, stoppedEarly: undefined } : await fetchAllVisitors(counted, request.projectId, request.range, {
+            const result: AllVisitors = kept ? { totals: kept.totals, rows: kept.rows, pages: 0 } : await fetchAllVisitors(counted, request.projectId, request.range, {
               signal: cancel.signal,
+              mayRequest: this.deps.hour && (() => (this.deps.hour?.analyticsLeftThisHour() ?? 1) > 0),
               onPage: (pageCount, rowCount) => {
                 progress.report({
                   message: vscode.l10n.t({ message: '{0}, {1}', args: [pages(pageCount), rows(rowCount)], comment: ['{0} is a count of pages ("3 pages"), {1} a count of rows ("750 rows")'] }),
@@ -125,7 +130,7 @@ export class VisitorsExporter implements vscode.Disposable {
                 this.deps.onStatus({ state: 'running', pages: pageCount, rows: rowCount });
               },
             });
-            if (!kept && !result.stoppedEarly && request.metric === 'visitors') {
+            if (!kept && !result.cutShort && request.metric === 'visitors') {
               this.deps.reuse?.offer({ key, totals: result.totals, rows: result.rows, fetchedAt: startedAt, pages: result.pages, capped: false });
             }
             progress.report({ message: vscode.l10n.t('writing {0}…', fileName) });
@@ -141,13 +146,9 @@ export class VisitorsExporter implements vscode.Disposable {
         requests === 1
           ? vscode.l10n.t('Exported {0} to {1} with 1 request.', rows(all.rows.length), fileName)
           : vscode.l10n.t('Exported {0} to {1} with {2} requests.', rows(all.rows.length), fileName, count(requests));
-      const caveat =
-        all.stoppedEarly === 'emptyPage'
-          ? ' ' + vscode.l10n.t('The API said there were more rows but sent an empty page, so the file holds every row it sent.')
-          : all.stoppedEarly === 'repeatedPage'
-            ? ' ' + vscode.l10n.t('The API sent the same page twice, so the export stopped there and the file may be incomplete.')
-            : '';
-      log.info(`export (${request.metric}): ${all.rows.length} rows, ${all.pages} pages, ${requests} requests → ${target.toString(true)}${all.stoppedEarly ? ` (stopped early: ${all.stoppedEarly})` : ''}`);
+      // Cut short is not a failure: the file holds every row read, and the message says what may be missing.
+      const caveat = all.cutShort ? ' ' + cutShortText(vscode.l10n.t('The export'), all.cutShort, vscode.l10n) : '';
+      log.info(`export (${request.metric}): ${all.rows.length} rows, ${all.pages} pages, ${requests} requests → ${target.toString(true)}${all.cutShort ? ` (cut short: ${all.cutShort.reason})` : ''}`);
       const openFile = vscode.l10n.t('Open File');
       void ui.showMessage(caveat ? 'warning' : 'info', done + caveat, openFile).then((choice) => {
         if (choice === openFile) void vscode.window.showTextDocument(target).then(undefined, (e: unknown) => log.warn(`could not open ${fileName}: ${String(e)}`));
@@ -178,9 +179,6 @@ export class VisitorsExporter implements vscode.Disposable {
       // The shared failure table, plus what the export adds: how far it got, and that no file was written.
       view = failureView(error, 'export', vscode.l10n);
       message = vscode.l10n.t('{0} ({1}) No file was written.', view.message, used);
-    } else if (error instanceof ExportLimitError) {
-      const limit = vscode.l10n.t('Stopped after {0} pages ({1} rows): the API kept saying there were more.', error.pages.toLocaleString(), error.rows.toLocaleString());
-      message = vscode.l10n.t('Export failed {0}: {1} No file was written.', used, limit);
     } else {
       message = vscode.l10n.t('Could not write {0}: {1}. No file was written.', fileName, error instanceof Error ? error.message : String(error));
     }

@@ -8,6 +8,7 @@ import { type FailureContext, failureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
 import { EXTENSION_COMMANDS, PRESETS, type ExportStatus, type PresetId } from '../shared/protocol';
+import type { HourBudget } from '../sync/hourBudget';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
 import { AnalyticsPanel, type AnalyticsPanelDeps } from './analyticsPanel';
@@ -38,6 +39,8 @@ export interface AnalyticsDeps {
   snapshots?: SnapshotSource;
   /** Analytics requests this hour across windows (the shared ledger), shown in the panel. */
   requestsThisHour?: () => number | undefined;
+  /** The organisation's analytics hour, which no export may overspend. */
+  hour?: HourBudget;
 }
 
 export interface SnapshotSource {
@@ -67,7 +70,7 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
   const pagers = { visitors: new VisitorsPager(fetcherFor(deps.api, 'visitors')), views: new VisitorsPager(fetcherFor(deps.api, 'views')) };
   const reuse = deps.snapshots && new SnapshotReuse(deps.snapshots);
   let current: AnalyticsPanel | undefined;
-  const exporter = new VisitorsExporter({ api: deps.api, ui, log, reuse, onStatus: (status) => current?.showExportStatus(status) });
+  const exporter = new VisitorsExporter({ api: deps.api, ui, log, reuse, hour: deps.hour, onStatus: (status) => current?.showExportStatus(status) });
 
   const panelDeps: AnalyticsPanelDeps = {
     extensionUri: context.extensionUri,

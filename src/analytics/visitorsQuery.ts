@@ -1,11 +1,13 @@
 // Every visitors request the analytics features make goes through here. The platform allows 100
 // analytics requests per organisation per hour, so a page fetched once is kept in memory (going back
 // to page 1 costs nothing; see LIVE_PAGE_MAX_AGE_MS for how long), a page already on its way is awaited
-// instead of asked for twice, and an export stops at the first sign of a server that never ends.
+// instead of asked for twice, and an export pages by the one paging rule (src/api/paging.ts), so it ends whatever the server says.
 // No vscode import: the unit tests run this against fakes.
 import type { CallOptions } from '../api/client';
+import { ENDPOINTS } from '../api/endpoints';
 import { ApiError } from '../api/errors';
 import type { VisitorsQuery } from '../api/inputs';
+import { type CutShort, type ListSpec, readPages } from '../api/paging';
 import type { VisitorRow, VisitorsPage, VisitorTotals } from '../api/schemas';
 import { localToday } from '../util/days';
 
@@ -200,76 +202,40 @@ function cancelled(): ApiError {
 
 // ---- Export: every page of a range --------------------------------------------------------------
 
-export const EXPORT_PAGE_SIZE = 250;
+export const EXPORT_PAGE_SIZE = ENDPOINTS.getVisitors.pageSize;
 
-/**
- * A guard against a server whose `hasMore` never turns false, not a product limit: 400 pages is
- * 100,000 paths, and at 100 requests an hour the rate limit would stop a real export long before.
- */
-export const MAX_EXPORT_PAGES = 400;
+/** Visitors and views page alike (the table's offset lists of 250); a page is read in the visitors shape. */
+export const VISITORS_LIST: ListSpec<VisitorsPage, VisitorRow> = { ...ENDPOINTS.getVisitors, rows: (page) => page.visitors };
 
 export interface AllVisitors {
   /** Site-wide totals for the range (every page carries the same). */
   totals: VisitorTotals;
   rows: VisitorRow[];
   pages: number;
-  /** Set when the API said there was more but the data ended (an empty or repeated page). */
-  stoppedEarly: 'emptyPage' | 'repeatedPage' | undefined;
-}
-
-/** The message is for the log; the export words what the user sees from `pages` and `rows`. */
-export class ExportLimitError extends Error {
-  override readonly name = 'ExportLimitError';
-  constructor(
-    readonly pages: number,
-    readonly rows: number,
-  ) {
-    super(`Stopped after ${pages.toLocaleString('en-US')} pages (${rows.toLocaleString('en-US')} rows): the API kept saying there were more.`);
-  }
+  /** Set when the export stopped before the API's last page (the paging rule's reasons). */
+  cutShort?: CutShort;
 }
 
 export interface FetchAllOptions {
   signal?: AbortSignal;
   /** After each page: how many pages and rows so far. */
   onPage?: (pages: number, rows: number) => void;
+  /** Fewer pages than the table's cap. */
   maxPages?: number;
+  /** Asked before every request: false cuts the export short ('budget'). */
+  mayRequest?: () => boolean;
 }
 
 /**
- * Requests pages of 250 one after another while `hasMore`. Sequential on purpose: the rate limit
- * is per hour, so parallel requests would not finish sooner, only fail together.
+ * Every page of a range, one after another, by the paging rule. Sequential on purpose: the rate
+ * limit is per hour, so parallel requests would not finish sooner, only fail together.
  */
 export async function fetchAllVisitors(
   fetchPage: FetchVisitors,
   projectId: string,
   range: { dateFrom: string | undefined; dateTo: string | undefined },
-  { signal, onPage, maxPages = MAX_EXPORT_PAGES }: FetchAllOptions = {},
+  options: FetchAllOptions = {},
 ): Promise<AllVisitors> {
-  const rows: VisitorRow[] = [];
-  let totals: VisitorTotals | undefined;
-  let previousFirstPath: string | undefined;
-  for (let pages = 0; pages < maxPages; ) {
-    signal?.throwIfAborted();
-    const page = await fetchPage(
-      projectId,
-      { dateFrom: range.dateFrom, dateTo: range.dateTo, limit: EXPORT_PAGE_SIZE, offset: pages * EXPORT_PAGE_SIZE },
-      { signal },
-    );
-    pages++;
-    totals ??= page.totals;
-    if (page.visitors.length === 0) {
-      return { totals, rows, pages, stoppedEarly: page.hasMore ? 'emptyPage' : undefined };
-    }
-    // A server that ignores `offset` sends page 1 forever; stop before it eats the hourly budget.
-    const firstPath = page.visitors[0]?.path;
-    if (pages > 1 && page.visitors.length === EXPORT_PAGE_SIZE && firstPath === previousFirstPath) {
-      return { totals, rows, pages, stoppedEarly: 'repeatedPage' };
-    }
-    previousFirstPath = firstPath;
-    // One by one: spreading a huge page into push() would overflow the call stack.
-    for (const row of page.visitors) rows.push(row);
-    onPage?.(pages, rows.length);
-    if (!page.hasMore) return { totals, rows, pages, stoppedEarly: undefined };
-  }
-  throw new ExportLimitError(maxPages, rows.length);
+  const all = await readPages(VISITORS_LIST, (page, signal) => fetchPage(projectId, { dateFrom: range.dateFrom, dateTo: range.dateTo, ...page }, { signal }), options);
+  return { totals: all.first?.totals ?? { human: 0, ai: 0, total: 0 }, rows: all.rows, pages: all.pages, ...(all.cutShort && { cutShort: all.cutShort }) };
 }

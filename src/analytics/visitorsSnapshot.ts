@@ -3,11 +3,12 @@
 // across reloads and refreshed at most once an hour unless the user asks. With 400 paths, opening
 // 50 pages in an hour costs 2 requests instead of 50. No vscode import: unit-tested directly.
 import * as z from 'zod/mini';
+import { ENDPOINTS } from '../api/endpoints';
 import type { VisitorRow, VisitorTotals } from '../api/schemas';
-import type { FetchVisitors } from './visitorsQuery';
+import { fetchAllVisitors, type FetchVisitors } from './visitorsQuery';
 import { normalizeSitePath } from '../docs/sitePaths';
 
-export const SNAPSHOT_PAGE_SIZE = 250;
+export const SNAPSHOT_PAGE_SIZE = ENDPOINTS.getVisitors.pageSize;
 export const MAX_AGE_MS = 60 * 60 * 1000;
 /** The default cap on a background fetch: 40 pages is 10,000 paths, 40 of the 100 requests an hour. */
 export const DEFAULT_MAX_PAGES = 40;
@@ -70,7 +71,7 @@ export function readersOf(snapshot: VisitorsSnapshot, sitePath: string): PageRea
 }
 
 /**
- * The one function that spends requests on a snapshot: pages of 250, one after another, until the
+ * The one function that spends requests on a snapshot: pages of 250 by the paging rule, until the
  * API has no more or `maxPages` is reached. A request ledger (issue 9) wraps this function.
  */
 export async function fetchSnapshot(
@@ -79,23 +80,9 @@ export async function fetchSnapshot(
   { maxPages, signal, now = Date.now }: { maxPages: number; signal?: AbortSignal; now?: () => number },
 ): Promise<VisitorsSnapshot> {
   const fetchedAt = now();
-  const rows: VisitorRow[] = [];
-  let totals: VisitorTotals | undefined;
-  let pages = 0;
-  for (;;) {
-    const page = await fetchPage(
-      key.projectId,
-      { dateFrom: key.dateFrom, dateTo: key.dateTo, limit: SNAPSHOT_PAGE_SIZE, offset: pages * SNAPSHOT_PAGE_SIZE },
-      { signal },
-    );
-    pages++;
-    totals ??= page.totals;
-    for (const row of page.visitors) rows.push(row);
-    // An empty page ends it too: a server that keeps saying hasMore must not eat the hourly budget.
-    const more = page.hasMore && page.visitors.length > 0;
-    if (!more) return { key, totals, rows, fetchedAt, pages, capped: false };
-    if (pages >= maxPages) return { key, totals, rows, fetchedAt, pages, capped: true };
-  }
+  const all = await fetchAllVisitors(fetchPage, key.projectId, key, { maxPages, signal });
+  // Any stop before the API's end leaves paths beyond it unread: they may have readers.
+  return { key, totals: all.totals, rows: all.rows, fetchedAt, pages: all.pages, capped: all.cutShort !== undefined };
 }
 
 // ---- The store: memory, persistence, freshness, one fetch at a time per range --------------------

@@ -1,13 +1,14 @@
-// The one HTTP client. ky does the transport; this module adds the key, builds safe URLs, bounds
-// every attempt by one deadline, parses bodies with the schemas and turns every failure into an
-// ApiError that says whether the request can have reached the server.
+// The one HTTP client, one method per entry of the endpoint table (endpoints.ts). ky does the
+// transport; this module holds back a family another window was told to wait for (429), adds
+// the key, builds safe URLs, bounds every attempt by one deadline, parses bodies with the schemas
+// and turns every failure into an ApiError that says whether the request can have reached the server.
 import ky, { HTTPError } from 'ky';
 import * as z from 'zod/mini';
 import { checkBaseUrl } from './baseUrl';
-import { ApiError, parseRetryAfter, type Reached } from './errors';
-import { checkId, checkPrompt, checkVisitorsQuery, type VisitorsQuery } from './inputs';
-import { AgentJob, ErrorBody, type PromptBody, VisitorsPage } from './schemas';
-import { type SignalsApi, signalsApi } from './signalsApi';
+import { ENDPOINTS, type Endpoints, type Family, type ListQuery } from './endpoints';
+import { ApiError, formatWait, parseRetryAfter, type Reached } from './errors';
+import { checkId, checkPrompt, checkQuery, checkThreadId } from './inputs';
+import { ErrorBody } from './schemas';
 
 export interface RequestLogEntry {
   method: string;
@@ -40,23 +41,39 @@ export interface ApiClientOptions {
   userAgent?: string;
   timers?: DeadlineTimers;
   onRequest?: (entry: RequestLogEntry) => void;
+  /**
+   * A 429 is shared: while this says a family must still wait (every window's ledger), a call to
+   * it fails at once, unsent and unlogged, with the time left. Absent: no shared wait.
+   */
+  familyWaitMs?: (family: Family) => number;
+  /** The user's words for that refusal (the failure table's); absent: English. */
+  sharedWaitMessage?: (ms: number) => string;
 }
 
 export interface CallOptions {
   signal?: AbortSignal;
 }
 
-export interface ApiClient extends SignalsApi {
-  getJob(projectId: string, jobId: string, options?: CallOptions): Promise<AgentJob>;
-  createJob(projectId: string, prompt: string, options?: CallOptions): Promise<AgentJob>;
-  sendMessage(projectId: string, jobId: string, prompt: string, options?: CallOptions): Promise<AgentJob>;
-  getVisitors(projectId: string, query: VisitorsQuery, options?: CallOptions): Promise<VisitorsPage>;
-}
+/** `{name}` segments of a path, in order: the method's leading string arguments. */
+type PathArgs<P extends string> = P extends `${string}{${string}}${infer Rest}` ? [string, ...PathArgs<Rest>] : [];
+/** After the ids: a list's query, a POST's prompt, or nothing. */
+type InputArgs<E> = E extends { rowId: unknown } ? [query: ListQuery] : E extends { body: 'prompt' } ? [prompt: string] : [];
+type Method<E extends Endpoints[keyof Endpoints]> = (...args: [...PathArgs<E['path']>, ...InputArgs<E>, options?: CallOptions]) => Promise<z.output<E['schema']>>;
+
+/** The typed client: `api.getJob(projectId, jobId)`, `api.getFeedback(projectId, query, { signal })`… */
+export type ApiClient = { [K in keyof Endpoints]: Method<Endpoints[K]> };
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const realTimers: DeadlineTimers = {
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/** Each path id's check, by its name in the table's paths. */
+const ID_CHECKS: Record<string, (id: string) => string> = {
+  projectId: (id) => checkId('project', id),
+  jobId: (id) => checkId('job', id),
+  threadId: checkThreadId,
 };
 
 interface Request {
@@ -126,35 +143,33 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   }
 
-  const path = (...segments: string[]) => '/' + segments.map(encodeURIComponent).join('/');
+  /** A 429 another window received holds this family back until its Retry-After has passed. */
+  function gate(family: Family): void {
+    const wait = options.familyWaitMs?.(family) ?? 0;
+    if (wait <= 0) return;
+    const message = options.sharedWaitMessage?.(wait) ?? `The Mintlify API asked to wait (429): no request is sent from any window before the wait is over. Try again ${formatWait(wait)}.`;
+    throw new ApiError('rateLimited', message, { retryAfterMs: wait });
+  }
 
-  return {
-    async getJob(projectId, jobId, { signal } = {}) {
-      return call({ method: 'get', target: path('v2', 'agent', checkId('project', projectId), 'job', checkId('job', jobId)), signal }, AgentJob);
-    },
-    async createJob(projectId, prompt, { signal } = {}) {
-      return call({ method: 'post', target: path('v2', 'agent', checkId('project', projectId), 'job'), json: promptBody(prompt), signal }, AgentJob);
-    },
-    async sendMessage(projectId, jobId, prompt, { signal } = {}) {
-      const target = path('v2', 'agent', checkId('project', projectId), 'job', checkId('job', jobId), 'message');
-      return call({ method: 'post', target, json: promptBody(prompt), signal }, AgentJob);
-    },
-    async getVisitors(projectId, query, { signal } = {}) {
-      const { dateFrom, dateTo, limit, offset } = checkVisitorsQuery(query);
-      const searchParams: Record<string, string> = {};
-      if (dateFrom !== undefined) searchParams.dateFrom = dateFrom;
-      if (dateTo !== undefined) searchParams.dateTo = dateTo;
-      if (limit !== undefined) searchParams.limit = String(limit);
-      if (offset !== undefined) searchParams.offset = String(offset);
-      const search = Object.keys(searchParams).length ? '?' + new URLSearchParams(searchParams).toString() : '';
-      return call({ method: 'get', target: path('v1', 'analytics', checkId('project', projectId), 'visitors') + search, signal }, VisitorsPage);
-    },
-    ...signalsApi(call),
-  };
-}
+  /** One method from a table entry: the path's ids, then the query or the prompt, then the call options. */
+  function method(entry: Endpoints[keyof Endpoints]) {
+    const names = [...entry.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+    const takes = 'rowId' in entry ? 'query' : 'body' in entry ? 'prompt' : undefined;
+    return async (...args: unknown[]) => {
+      gate(entry.family);
+      let at = 0;
+      // Each segment encoded, so an id stays inside its segment.
+      const path = entry.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(ID_CHECKS[name](String(args[at++]))));
+      const input = takes && args[names.length];
+      const { signal } = (args[names.length + (takes ? 1 : 0)] ?? {}) as CallOptions;
+      if (takes === 'prompt') return call({ method: 'post', target: path, json: { prompt: checkPrompt(input as string) }, signal }, entry.schema as z.ZodMiniType<unknown>);
+      const params = takes === 'query' ? checkQuery(entry, input as ListQuery) : {};
+      const search = Object.keys(params).length ? `?${new URLSearchParams(params).toString()}` : '';
+      return call({ method: 'get', target: path + search, signal }, entry.schema as z.ZodMiniType<unknown>);
+    };
+  }
 
-function promptBody(prompt: string): PromptBody {
-  return { prompt: checkPrompt(prompt) };
+  return Object.fromEntries(Object.entries(ENDPOINTS).map(([name, entry]) => [name, method(entry)])) as unknown as ApiClient;
 }
 
 /** Parses a 2xx body; the message names the first field that breaks the contract. */

@@ -1,19 +1,13 @@
 // Checks on what we are about to send. A bad input is a clear ApiError('invalidInput') and no
 // request: the platform's rate limits are too tight to spend a request learning that a limit is 0.
+import { ENDPOINTS, type Endpoint, type ListQuery } from './endpoints';
 import { ApiError, type InputProblem } from './errors';
 
-export interface VisitorsQuery {
-  /** Inclusive lower bound, `YYYY-MM-DD` or an ISO 8601 date-time. */
-  dateFrom?: string;
-  /** Exclusive upper bound, `YYYY-MM-DD` or an ISO 8601 date-time. */
-  dateTo?: string;
-  /** Rows per page, 1..250; the API's default is 50. */
-  limit?: number;
-  /** Rows to skip, >= 0. */
-  offset?: number;
-}
+/** The query of the panel's pages (visitors, views). */
+export type VisitorsQuery = Pick<ListQuery, 'dateFrom' | 'dateTo' | 'limit' | 'offset'>;
 
-export const MAX_PAGE_SIZE = 250;
+/** The largest page of the panel's lists (visitors, views): what its page size setting allows. */
+export const MAX_PAGE_SIZE = ENDPOINTS.getVisitors.pageSize;
 
 /** `message` is English, for the log; the failure table words `problem` (with `subject`) for the user. */
 function invalid(message: string, problem: InputProblem, subject?: string | number): ApiError {
@@ -51,14 +45,27 @@ export function parseApiDate(value: string): number | undefined {
   return Number.isNaN(time) ? undefined : time;
 }
 
-export function checkVisitorsQuery(query: VisitorsQuery): VisitorsQuery {
-  const { dateFrom, dateTo, limit, offset } = query;
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE)) {
-    throw invalid(`Page size must be a whole number from 1 to ${MAX_PAGE_SIZE} (got ${limit}).`, 'pageSize', limit);
+/** An assistant thread ID is a ULID. */
+export function checkThreadId(id: string): string {
+  if (!/^[0-9A-HJKMNP-TV-Z]{26}$/i.test(id.trim())) throw new ApiError('invalidInput', `"${id.slice(0, 40)}" is not an assistant thread ID.`, { details: [`"${id.slice(0, 40)}" is not an assistant thread ID.`] });
+  return id.trim();
+}
+
+/**
+ * Checks a query against its endpoint (the page size it allows, what its paging kind takes) and
+ * turns it into search parameters, sending only what was given.
+ */
+export function checkQuery(endpoint: Endpoint, query: ListQuery): Record<string, string> {
+  const { dateFrom, dateTo, limit, offset, cursor, status, source } = query;
+  const max = 'pageSize' in endpoint ? endpoint.pageSize : 0;
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > max)) {
+    throw invalid(`Page size must be a whole number from 1 to ${max} (got ${limit}).`, 'pageSize', limit);
   }
-  if (offset !== undefined && (!Number.isSafeInteger(offset) || offset < 0)) {
+  if (offset !== undefined && (endpoint.paging !== 'offset' || !Number.isSafeInteger(offset) || offset < 0)) {
     throw invalid(`Offset must be a whole number of 0 or more (got ${offset}).`, 'offset', offset);
   }
+  if (cursor !== undefined && endpoint.paging !== 'cursor') throw new ApiError('invalidInput', `${endpoint.path} takes no cursor.`);
+  if ((status !== undefined || source !== undefined) && !('filters' in endpoint)) throw new ApiError('invalidInput', `${endpoint.path} takes no status or source.`);
   const from = dateFrom === undefined ? undefined : parseApiDate(dateFrom);
   if (dateFrom !== undefined && from === undefined) throw invalid(`"${dateFrom}" is not a valid start date (use YYYY-MM-DD).`, 'startDate', dateFrom);
   const to = dateTo === undefined ? undefined : parseApiDate(dateTo);
@@ -66,5 +73,6 @@ export function checkVisitorsQuery(query: VisitorsQuery): VisitorsQuery {
   if (from !== undefined && to !== undefined && from >= to) {
     throw invalid(`The start date ${dateFrom} must be before the end date ${dateTo}.`, 'dateOrder', dateFrom);
   }
-  return query;
+  const given = { dateFrom, dateTo, limit, offset, cursor, status, source };
+  return Object.fromEntries(Object.entries(given).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]])));
 }

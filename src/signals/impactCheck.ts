@@ -1,53 +1,68 @@
 // The counts behind "Did it help?" for one window: the page's contextual votes (feedback,
 // source=contextual), the assistant questions asked on it, and the searches of the terms the job
-// addressed. Only on request: it costs ceil(votes/100) + ceil(turns/1000) + up to SEARCH_PAGES
-// requests per window. Pure: no vscode; the API is passed in.
-import type { SignalsApi } from '../api/signalsApi';
+// addressed. Only on request, each list by the one paging rule (src/api/paging.ts): at most the
+// table's depth caps (20 + 10 + 5 requests) per window, and only while `mayRequest` allows.
+// Pure: no vscode; the API is passed in.
+import type { ApiClient } from '../api/client';
+import { ENDPOINTS } from '../api/endpoints';
+import { type CutShort, type PageQuery, readPages } from '../api/paging';
 import type { WindowCounts } from './didItHelp';
 import { normalizeSitePath } from '../docs/sitePaths';
-import { PAGE_SIZE, SEARCH_PAGES } from './snapshot';
+
+/** The most requests one window can take. */
+export const WINDOW_MOST_REQUESTS = ENDPOINTS.getFeedback.maxPages + ENDPOINTS.getAssistant.maxPages + ENDPOINTS.getSearches.maxPages;
+
+/** The window's lists the paging rule cut short: its counts cover the rows read. */
+export type WindowCuts = Partial<Record<'votes' | 'questions' | 'searches', CutShort>>;
+
+export interface WindowOptions {
+  signal?: AbortSignal;
+  /** Asked before every request; false cuts the window's lists short ('budget'). */
+  mayRequest?: () => boolean;
+  /** Called before every request. */
+  onRequest?: () => void;
+}
 
 export async function countWindow(
-  api: SignalsApi,
+  api: ApiClient,
   projectId: string,
   target: { path: string; searches: readonly string[] },
   window: { dateFrom: string; dateTo: string },
-  signal?: AbortSignal,
-): Promise<WindowCounts & { requests: number }> {
-  const counts = { votesUp: 0, votesDown: 0, questions: 0, unanswered: 0, searches: 0, searchClicks: 0, requests: 0 };
-  for (let cursor: string | undefined; ; ) {
-    const page = await api.getFeedback(projectId, { ...window, source: 'contextual', limit: PAGE_SIZE.feedback, ...(cursor && { cursor }) }, { signal });
-    counts.requests++;
-    for (const item of page.feedback) {
-      if (normalizeSitePath(item.path) !== target.path || item.helpful === undefined) continue;
-      if (item.helpful) counts.votesUp++;
-      else counts.votesDown++;
-    }
-    cursor = page.nextCursor ?? undefined;
-    if (!cursor || !page.feedback.length) break;
+  { signal, mayRequest, onRequest }: WindowOptions = {},
+): Promise<WindowCounts & { requests: number; cutShort: WindowCuts }> {
+  const counts = { votesUp: 0, votesDown: 0, questions: 0, unanswered: 0, searches: 0, searchClicks: 0, requests: 0, cutShort: {} as WindowCuts };
+  const query = (page: PageQuery) => ({ ...window, ...page });
+  const counted = <P>(fetch: () => Promise<P>) => (counts.requests++, onRequest?.(), fetch());
+  const options = { signal, mayRequest };
+
+  const votes = await readPages(ENDPOINTS.getFeedback, (page) => counted(() => api.getFeedback(projectId, { ...query(page), source: 'contextual' }, { signal })), options);
+  for (const item of votes.rows) {
+    if (normalizeSitePath(item.path) !== target.path || item.helpful === undefined) continue;
+    if (item.helpful) counts.votesUp++;
+    else counts.votesDown++;
   }
-  for (let cursor: string | undefined; ; ) {
-    const page = await api.getAssistant(projectId, { ...window, limit: PAGE_SIZE.assistant, ...(cursor && { cursor }) }, { signal });
-    counts.requests++;
-    for (const turn of page.conversations) {
-      if (!turn.pageUrl || normalizeSitePath(turn.pageUrl) !== target.path) continue;
-      counts.questions++;
-      if (turn.resolutionStatus === 'unanswered') counts.unanswered++;
-    }
-    cursor = page.nextCursor ?? undefined;
-    if (!cursor || !page.conversations.length) break;
+
+  const turns = await readPages(ENDPOINTS.getAssistant, (page) => counted(() => api.getAssistant(projectId, query(page), { signal })), options);
+  for (const turn of turns.rows) {
+    if (!turn.pageUrl || normalizeSitePath(turn.pageUrl) !== target.path) continue;
+    counts.questions++;
+    if (turn.resolutionStatus === 'unanswered') counts.unanswered++;
   }
+
+  // Only until every addressed term is found: no request when the job addressed none.
   const wanted = new Set(target.searches);
-  for (let cursor: string | undefined, n = 0; wanted.size && n < SEARCH_PAGES; n++) {
-    const page = await api.getSearches(projectId, { ...window, limit: PAGE_SIZE.searches, ...(cursor && { cursor }) }, { signal });
-    counts.requests++;
-    for (const row of page.searches) {
-      if (!wanted.delete(row.searchQuery)) continue;
-      counts.searches += row.hits;
-      counts.searchClicks += Math.round(row.hits * row.ctr);
-    }
-    cursor = page.nextCursor ?? undefined;
-    if (!cursor || !page.searches.length) break;
+  const searches = await readPages(ENDPOINTS.getSearches, (page) => counted(() => api.getSearches(projectId, query(page), { signal })), {
+    ...options,
+    enough: (rows) => rows.filter((row) => wanted.has(row.searchQuery)).length === wanted.size,
+  });
+  for (const row of searches.rows) {
+    if (!wanted.has(row.searchQuery)) continue;
+    counts.searches += row.hits;
+    counts.searchClicks += Math.round(row.hits * row.ctr);
   }
+
+  if (votes.cutShort) counts.cutShort.votes = votes.cutShort;
+  if (turns.cutShort) counts.cutShort.questions = turns.cutShort;
+  if (searches.cutShort) counts.cutShort.searches = searches.cutShort;
   return counts;
 }

@@ -4,6 +4,8 @@
 // or a page's tooltip first needs it, and a fetch waits for the writer or the hour.
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
+import type { CutShort } from '../api/paging';
+import { cutShortText } from '../cutShortText';
 import type { Settings } from '../config';
 import type { JobStore } from '../jobs/jobStore';
 import type { Logger } from '../log';
@@ -16,6 +18,7 @@ import { agentPromptSender, type PromptSender } from './promptPreview';
 import { jobBadge, SignalJobs } from './signalJobs';
 import { pageHealth, signalId } from './signalsModel';
 import { registerSignalsCommands, SIGNALS_COMMANDS } from './signalsCommands';
+import type { SignalsList } from './snapshot';
 import { SignalsStore } from './signalsStore';
 import { SignalsTreeProvider, type SignalNode } from './signalsTree';
 import { background } from '../util/background';
@@ -121,8 +124,22 @@ function buildSignals(
     void vscode.commands.executeCommand('setContext', HAS_SIGNALS_KEY, snapshot !== undefined); // a context key: nothing to wait for
     if (!snapshot) return void (view.message = undefined);
     const notes = [vscode.l10n.t('Last {0} days, fetched {1} with {2} requests.', 30, new Date(snapshot.fetchedAt).toLocaleString(), snapshot.requests)];
-    if (snapshot.byPageHasMore) notes.push(vscode.l10n.t('Votes cover the 100 pages with the most feedback (the API returns no more).'));
-    if (!snapshot.searchesComplete) notes.push(vscode.l10n.t('Searches: the {0} most searched terms.', snapshot.searches.length));
+    // Every list the paging rule cut short says so (snapshots kept by older versions carry only the first two).
+    const cut = snapshot.cutShort ?? {};
+    if (cut.byPage?.reason === 'cap' || (!snapshot.cutShort && snapshot.byPageHasMore)) notes.push(vscode.l10n.t('Votes cover the 100 pages with the most feedback (the API returns no more).'));
+    if (cut.searches?.reason === 'cap' || (!snapshot.cutShort && !snapshot.searchesComplete)) notes.push(vscode.l10n.t('Searches: the {0} most searched terms.', snapshot.searches.length));
+    const names: Record<SignalsList, string> = {
+      byPage: vscode.l10n.t('Votes'),
+      pending: vscode.l10n.t('Pending feedback'),
+      questions: vscode.l10n.t('Assistant questions'),
+      searches: vscode.l10n.t('Searches'),
+      views: vscode.l10n.t('Views'),
+    };
+    for (const [list, cutShort] of Object.entries(cut) as [SignalsList, CutShort][]) {
+      // The views' depth is the snapshot's own choice (the most viewed pages), shown on each row instead.
+      if (cutShort.reason === 'cap' && list !== 'pending' && list !== 'questions') continue;
+      notes.push(cutShortText(names[list], cutShort, vscode.l10n));
+    }
     view.message = notes.join(' ');
   };
 
@@ -166,7 +183,7 @@ function buildSignals(
     deps.settings.onDidChange((change) => change.affects('signals.rankByAiShare') && tree.refresh()),
     deps.settings.onDidChange(() => background(store.load(), log, 'reading the kept signals')), // another project: its kept snapshot (the same project: nothing to do)
   );
-  registerSignalsCommands({ api: deps.api, store, links, jobs: deps.store, docs: deps.readers.docs, sender, projectId, ui: deps.ui, log }, command);
+  registerSignalsCommands({ api: deps.api, store, links, jobs: deps.store, docs: deps.readers.docs, sender, projectId, hour: deps.sync, ui: deps.ui, log }, command);
   // The kept snapshot is read from disk now (no request), so the tooltip and the view have it.
   // And the hourly refresh checked now: when the view's first draw is what built this, its visibility event has passed.
   background(store.load().then(() => (describeView(), backgroundTick())), log, 'reading the kept signals');

@@ -3,6 +3,10 @@
 // evidence, and "Did it help?" for a page a job changed.
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
+import { ENDPOINTS } from '../api/endpoints';
+import type { CutShort } from '../api/paging';
+import { askHourBudget, type HourBudget, withinHour } from '../sync/hourBudget';
+import { cutShortText } from '../cutShortText';
 import type { DocsLocator } from '../docs/docsLocator';
 import { openDocPage } from '../docs/openDocPage';
 import { failureView } from '../errorMessages';
@@ -15,7 +19,8 @@ import { utcDay } from '../util/days';
 import { mergeOfJobBranch } from '../git/jobMerge';
 import { changeEvent, comparisonWindows, compareWindows, type Change } from './didItHelp';
 import { buildEvidencePrompt, suggestedInstruction } from './evidencePrompt';
-import { countWindow } from './impactCheck';
+import { countWindow, WINDOW_MOST_REQUESTS, type WindowCuts } from './impactCheck';
+import { MOST_REQUESTS } from './snapshot';
 import type { PromptSender } from './promptPreview';
 import type { SignalJobs } from './signalJobs';
 import { evidenceFor, parseSignalRef, pathOf, signalIdsOf, type SignalRef } from './signalRef';
@@ -36,6 +41,8 @@ export interface SignalsCommandDeps {
   docs: DocsLocator;
   sender: PromptSender;
   projectId: () => string | undefined;
+  /** The organisation's analytics hour, for the fetches the user asks for. */
+  hour: HourBudget;
   ui: Ui;
   log: Logger;
 }
@@ -55,7 +62,10 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
 
   const refresh = async () => {
     try {
-      const outcome = await ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () => store.refresh('user'));
+      // Asked first when the hour may not hold it all; held to what was allowed, request by request.
+      const allowed = await askHourBudget(ui, deps.hour, vscode.l10n.t('Fetching reader signals'), MOST_REQUESTS);
+      if (allowed === undefined) return;
+      const outcome = await ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () => store.refresh('user', withinHour(deps.hour, allowed)));
       if (outcome.kind === 'skipped' && outcome.reason === 'noProject') void ui.showMessage('info', vscode.l10n.t('Set the project ID first: the signals belong to a project.'));
     } catch (error) {
       fail(vscode.l10n.t('Fetching reader signals'), error, refresh);
@@ -160,17 +170,22 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
           : vscode.l10n.t('since the job finished on {0} (this folder is not trusted, so its git history was not read for the merge; trust the folder to count from the merge)', day);
         const windows = comparisonWindows(event.at, Date.now());
         if (!windows) return vscode.l10n.t('Not enough days {0}: the comparison needs a week after it.', since);
-        progress.report({ message: vscode.l10n.t('comparing {0} days before and after…', windows.days) });
         const target = { path, searches: link.searches };
-        const before = await countWindow(deps.api, projectId, target, windows.before, signal);
-        const after = await countWindow(deps.api, projectId, target, windows.after, signal);
+        const atMost = 2 * (WINDOW_MOST_REQUESTS - (link.searches.length ? 0 : ENDPOINTS.getSearches.maxPages));
+        const allowed = await askHourBudget(ui, deps.hour, vscode.l10n.t('Did It Help?'), atMost);
+        if (allowed === undefined) return vscode.l10n.t('Did It Help? was not checked: it was not fetched.');
+        const mayRequest = withinHour(deps.hour, allowed);
+        progress.report({ message: vscode.l10n.t('comparing {0} days before and after…', windows.days) });
+        const before = await countWindow(deps.api, projectId, target, windows.before, { signal, mayRequest });
+        const after = await countWindow(deps.api, projectId, target, windows.after, { signal, mayRequest });
         const result = compareWindows(before, after, link.searches.length > 0);
         const parts = [
           vscode.l10n.t('not-helpful share: {0}', describe(result.thumbsDownShare)),
           vscode.l10n.t('unanswered questions: {0}', describe(result.unansweredShare)),
           ...(result.searchClickRate ? [vscode.l10n.t('clicks on its searches: {0}', describe(result.searchClickRate))] : []),
         ];
-        return vscode.l10n.t('{0}, {1} days before vs after, {2}: {3}. ({4} requests)', path, windows.days, since, parts.join('; '), before.requests + after.requests);
+        const answer = vscode.l10n.t('{0}, {1} days before vs after, {2}: {3}. ({4} requests)', path, windows.days, since, parts.join('; '), before.requests + after.requests);
+        return [answer, ...cutNotes(before.cutShort, vscode.l10n.t('before')), ...cutNotes(after.cutShort, vscode.l10n.t('after'))].join(' ');
       });
       if (stop.signal.aborted) return void ui.showMessage('info', vscode.l10n.t('Did It Help? cancelled.'));
       if (answer === undefined) return noJob();
@@ -186,6 +201,12 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
   command(COMMANDS.openSignalPage, (path: unknown) => typeof path === 'string' && openDocPage(path, ui, log));
   command(COMMANDS.showAssistantThread, showThread);
   command(COMMANDS.checkSignalImpact, checkImpact);
+}
+
+/** What the paging rule left out of a window's counts, in the words of the Reader Signals view. */
+function cutNotes(cuts: WindowCuts, when: string): string[] {
+  const names = { votes: vscode.l10n.t('Votes ({0})', when), questions: vscode.l10n.t('Assistant questions ({0})', when), searches: vscode.l10n.t('Searches ({0})', when) };
+  return (Object.entries(cuts) as [keyof WindowCuts, CutShort][]).map(([list, cut]) => cutShortText(names[list], cut, vscode.l10n));
 }
 
 function describe(change: Change): string {

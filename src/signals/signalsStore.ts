@@ -89,9 +89,12 @@ export class SignalsStore extends Disposable {
     return this.current();
   }
 
-  /** Fetches a snapshot: `user` when the writer asked (no ceiling), else a background refresh. */
-  refresh(mode: 'user' | 'background'): Promise<RefreshOutcome> {
-    this.inFlight ??= this.fetch(mode).finally(() => (this.inFlight = undefined));
+  /**
+   * Fetches a snapshot: `user` when the writer asked (no ceiling, but `mayRequest`, the hour's
+   * budget, asked before each request: what did not fit is cut short), else a background refresh.
+   */
+  refresh(mode: 'user' | 'background', mayRequest?: () => boolean): Promise<RefreshOutcome> {
+    this.inFlight ??= this.fetch(mode, mayRequest).finally(() => (this.inFlight = undefined));
     return this.inFlight;
   }
 
@@ -101,7 +104,7 @@ export class SignalsStore extends Disposable {
     return !snapshot || this.now() - Date.parse(snapshot.fetchedAt) >= BACKGROUND_EVERY_MS;
   }
 
-  private async fetch(mode: 'user' | 'background'): Promise<RefreshOutcome> {
+  private async fetch(mode: 'user' | 'background', userBudget?: () => boolean): Promise<RefreshOutcome> {
     const projectId = this.deps.projectId();
     if (!projectId) return { kind: 'skipped', reason: 'noProject' };
     await this.load();
@@ -118,8 +121,10 @@ export class SignalsStore extends Disposable {
     const snapshot = await fetchSnapshot(this.deps.api, projectId, range, {
       signal: this.lifetime.signal,
       now: () => this.now(),
-      // A background refresh stops rather than pass the ceiling half-way (nothing is kept then).
-      mayRequest: mode === 'background' ? () => this.backgroundFits(1) : undefined,
+      // A background refresh stops rather than pass the ceiling half-way (nothing is kept then);
+      // the user's keeps what fit in the hour's budget, the rest cut short.
+      mayRequest: mode === 'background' ? () => this.backgroundFits(1) : userBudget,
+      partial: mode === 'user',
       onRequest: mode === 'background' ? () => this.backgroundSent.push(this.now()) : undefined,
     });
     this.deps.log.info(`signals: ${snapshot.requests} request(s) (the page sizes allow no fewer than ${snapshot.minimum})`);

@@ -1,25 +1,31 @@
 // One snapshot of every reader signal for a date range, fetched with as few requests as the page
 // sizes allow, and small enough to keep across reloads. Pure: no vscode; the API is passed in.
-//
-// What it costs (each endpoint at its largest page):
-//   feedback/by-page   1 request (no paging; at most 100 pages, `byPageHasMore` says when there are more)
-//   feedback           ceil(pending items / 100), only status=pending: the comments waiting for a writer
-//   assistant          ceil(turns / 1000); only the unanswered turns are kept
-//   searches           ceil(terms / 100), at most SEARCH_PAGES (the 500 most searched terms)
-//   views              ceil(pages / 250), at most VIEW_PAGES (the 1,000 most viewed pages)
+// Every list is read by the one paging rule (src/api/paging.ts) at the endpoint table's page
+// size and depth cap, so it costs at most:
+//   feedback/by-page   1 request (no paging: the 100 pages with the most feedback)
+//   feedback           20 (pages of 100), only status=pending: the comments waiting for a writer
+//   assistant          10 (pages of 1,000); only the unanswered turns are kept
+//   searches           5 (pages of 100: the 500 most searched terms)
+//   views              VIEW_PAGES (pages of 250: the 1,000 most viewed pages)
 // Gaps worth a writer's time are among the most searched terms and the most read pages, so the
-// depth limits cut the long tail, never the top; the snapshot says when it did.
+// depth limits cut the long tail, never the top; the snapshot says when a list was cut short.
 import { addDays, localToday } from '../util/days';
+import type { ApiClient } from '../api/client';
+import { ENDPOINTS } from '../api/endpoints';
 import type { ApiError } from '../api/errors';
-import type { SignalsApi } from '../api/signalsApi';
+import { type CutShort, type ListSpec, type PageQuery, readPages } from '../api/paging';
 import type { FeedbackByPageRow } from '../api/signalsSchemas';
 import { normalizeSitePath } from '../docs/sitePaths';
 
 /** The range every signal covers: the last 30 days, today included. */
 const RANGE_DAYS = 30;
-export const SEARCH_PAGES = 5;
+export const SEARCH_PAGES = ENDPOINTS.getSearches.maxPages;
+/** The views the signals rank pages by: the 1,000 most viewed pages are where gaps matter. */
 export const VIEW_PAGES = 4;
-export const PAGE_SIZE = { feedback: 100, assistant: 1000, searches: 100, views: 250, byPage: 100 } as const;
+/** The snapshot's lists, as its notes name them. */
+export type SignalsList = 'byPage' | 'pending' | 'questions' | 'searches' | 'views';
+/** The most requests one snapshot can take (every list at its depth cap). */
+export const MOST_REQUESTS = 1 + ENDPOINTS.getFeedback.maxPages + ENDPOINTS.getAssistant.maxPages + SEARCH_PAGES + VIEW_PAGES;
 /** Reader text kept per item; the prompt quotes less, and says how much it left out. */
 const MAX_KEPT_TEXT = 2_000;
 
@@ -88,6 +94,8 @@ export interface SignalsSnapshot {
   views: ViewCounts[];
   viewsTotals: { human: number; ai: number; total: number };
   viewsComplete: boolean;
+  /** The lists cut short, and why (absent in snapshots kept by older versions). */
+  cutShort?: Partial<Record<SignalsList, CutShort>>;
   /** Requests this snapshot took, and the fewest the page sizes allow for the same rows. */
   requests: number;
   minimum: number;
@@ -105,8 +113,13 @@ export class SnapshotStopped extends Error {
 
 export interface FetchOptions {
   signal?: AbortSignal;
-  /** Asked before every request; false stops the snapshot (nothing is kept). */
+  /**
+   * Asked before every request. False stops the snapshot (SnapshotStopped, nothing kept), or with
+   * `partial` the lists read so far are kept, the rest cut short for 'budget'.
+   */
   mayRequest?: () => boolean;
+  /** A user's fetch: keep what fit in the budget (see mayRequest). */
+  partial?: boolean;
   /** Called after every request that was sent. */
   onRequest?: () => void;
   now?: () => number;
@@ -119,110 +132,86 @@ export function currentRange(today = localToday()): SnapshotRange {
 /** The fewest requests that fetch these many rows at the largest page sizes. */
 export function minimumRequests(rows: { pending: number; turns: number; searches: number; views: number }): number {
   const pages = (n: number, size: number) => Math.max(1, Math.ceil(n / size));
-  return 1 + pages(rows.pending, PAGE_SIZE.feedback) + pages(rows.turns, PAGE_SIZE.assistant) + pages(rows.searches, PAGE_SIZE.searches) + pages(rows.views, PAGE_SIZE.views);
+  return 1 + pages(rows.pending, ENDPOINTS.getFeedback.pageSize) + pages(rows.turns, ENDPOINTS.getAssistant.pageSize) + pages(rows.searches, ENDPOINTS.getSearches.pageSize) + pages(rows.views, ENDPOINTS.getViews.pageSize);
 }
 
-export async function fetchSnapshot(api: SignalsApi, projectId: string, range: SnapshotRange, options: FetchOptions = {}): Promise<SignalsSnapshot> {
+export async function fetchSnapshot(api: ApiClient, projectId: string, range: SnapshotRange, options: FetchOptions = {}): Promise<SignalsSnapshot> {
   let requests = 0;
   const { signal } = options;
-  const request = async <T>(send: () => Promise<T>): Promise<T> => {
-    if (options.mayRequest && !options.mayRequest()) throw new SnapshotStopped('budget', requests);
-    requests++;
-    try {
-      return await send();
-    } finally {
-      options.onRequest?.();
-    }
+  const cutShort: Partial<Record<SignalsList, CutShort>> = {};
+  const mayRequest = () => {
+    if (!options.mayRequest || options.mayRequest()) return true;
+    if (options.partial) return false;
+    throw new SnapshotStopped('budget', requests);
   };
   const dates = { dateFrom: range.dateFrom, dateTo: range.dateTo };
+  /** One list by the paging rule, each request counted, its cut recorded under `list`. */
+  const read = async <P extends object, R>(list: SignalsList, spec: ListSpec<P, R>, fetchPage: (query: PageQuery, signal?: AbortSignal) => Promise<P>, maxPages?: number) => {
+    const result = await readPages(spec, async (query, pageSignal) => {
+      requests++;
+      try {
+        return await fetchPage(query, pageSignal);
+      } finally {
+        options.onRequest?.();
+      }
+    }, { signal, mayRequest, maxPages });
+    if (result.cutShort) cutShort[list] = result.cutShort;
+    return result;
+  };
+  const query = (page: PageQuery, filters: { status?: string } = {}) => ({ ...dates, ...filters, ...page });
 
-  const byPage = await request(() => api.getFeedbackByPage(projectId, { ...dates, limit: PAGE_SIZE.byPage }, { signal }));
+  const byPage = await read('byPage', ENDPOINTS.getFeedbackByPage, (page, signal) => api.getFeedbackByPage(projectId, query(page), { signal }));
 
+  const feedback = await read('pending', ENDPOINTS.getFeedback, (page, signal) => api.getFeedback(projectId, query(page, { status: 'pending' }), { signal }));
   const pending: PendingComment[] = [];
-  let pendingItems = 0;
-  for (let cursor: string | undefined; ; ) {
-    const page = await request(() => api.getFeedback(projectId, { ...dates, status: 'pending', limit: PAGE_SIZE.feedback, ...(cursor && { cursor }) }, { signal }));
-    pendingItems += page.feedback.length;
-    for (const item of page.feedback) {
-      if (item.comment?.trim()) pending.push({ id: item.id, path: normalizeSitePath(item.path), comment: keep(item.comment), createdAt: item.createdAt ?? undefined, source: item.source });
-    }
-    cursor = page.nextCursor ?? undefined;
-    if (!cursor || page.feedback.length === 0) break;
+  for (const item of feedback.rows) {
+    if (item.comment?.trim()) pending.push({ id: item.id, path: normalizeSitePath(item.path), comment: keep(item.comment), createdAt: item.createdAt ?? undefined, source: item.source });
   }
 
+  const turns = await read('questions', ENDPOINTS.getAssistant, (page, signal) => api.getAssistant(projectId, query(page), { signal }));
   const questions: UnansweredQuestion[] = [];
-  let turnCount = 0;
-  for (let cursor: string | undefined; ; ) {
-    const page = await request(() => api.getAssistant(projectId, { ...dates, limit: PAGE_SIZE.assistant, ...(cursor && { cursor }) }, { signal }));
-    turnCount += page.conversations.length;
-    for (const turn of page.conversations) {
-      if (turn.resolutionStatus !== 'unanswered') continue;
-      questions.push({
-        id: turn.id,
-        timestamp: turn.timestamp,
-        query: keep(turn.query),
-        path: turn.pageUrl ? normalizeSitePath(turn.pageUrl) : undefined,
-        category: turn.queryCategory ?? undefined,
-      });
-    }
-    cursor = page.nextCursor ?? undefined;
-    if (!cursor || page.conversations.length === 0) break;
+  for (const turn of turns.rows) {
+    if (turn.resolutionStatus !== 'unanswered') continue;
+    questions.push({
+      id: turn.id,
+      timestamp: turn.timestamp,
+      query: keep(turn.query),
+      path: turn.pageUrl ? normalizeSitePath(turn.pageUrl) : undefined,
+      category: turn.queryCategory ?? undefined,
+    });
   }
 
-  const searches: SearchSignal[] = [];
-  let totalSearches = 0;
-  let searchesComplete = false;
-  for (let cursor: string | undefined, n = 0; n < SEARCH_PAGES; n++) {
-    const page = await request(() => api.getSearches(projectId, { ...dates, limit: PAGE_SIZE.searches, ...(cursor && { cursor }) }, { signal }));
-    totalSearches = page.totalSearches;
-    searches.push(
-      ...page.searches.map((row) => ({
-        searchQuery: row.searchQuery,
-        hits: row.hits,
-        ctr: row.ctr,
-        topClickedPage: row.topClickedPage ? normalizeSitePath(row.topClickedPage) : null,
-        lastSearchedAt: row.lastSearchedAt,
-      })),
-    );
-    cursor = page.nextCursor ?? undefined;
-    if (!cursor || page.searches.length === 0) {
-      searchesComplete = true;
-      break;
-    }
-  }
+  const searchPages = await read('searches', ENDPOINTS.getSearches, (page, signal) => api.getSearches(projectId, query(page), { signal }));
+  const searches: SearchSignal[] = searchPages.rows.map((row) => ({
+    searchQuery: row.searchQuery,
+    hits: row.hits,
+    ctr: row.ctr,
+    topClickedPage: row.topClickedPage ? normalizeSitePath(row.topClickedPage) : null,
+    lastSearchedAt: row.lastSearchedAt,
+  }));
 
-  const views: ViewCounts[] = [];
-  let viewsTotals = { human: 0, ai: 0, total: 0 };
-  let viewsComplete = false;
-  for (let n = 0; n < VIEW_PAGES; n++) {
-    const offset = n * PAGE_SIZE.views;
-    const page = await request(() => api.getViews(projectId, { ...dates, limit: PAGE_SIZE.views, offset }, { signal }));
-    viewsTotals = page.totals;
-    views.push(...page.views.map((row) => ({ path: normalizeSitePath(row.path), human: row.human, ai: row.ai, total: row.total })));
-    if (!page.hasMore || page.views.length === 0) {
-      viewsComplete = true;
-      break;
-    }
-  }
+  const viewPages = await read('views', ENDPOINTS.getViews, (page, signal) => api.getViews(projectId, query(page), { signal }), VIEW_PAGES);
+  const views: ViewCounts[] = viewPages.rows.map((row) => ({ path: normalizeSitePath(row.path), human: row.human, ai: row.ai, total: row.total }));
 
   return {
     version: 1,
     projectId,
     range,
     fetchedAt: new Date(options.now?.() ?? Date.now()).toISOString(),
-    byPage: byPage.feedback.map((row) => ({ ...row, path: normalizeSitePath(row.path) })),
-    byPageHasMore: byPage.hasMore,
+    byPage: byPage.rows.map((row) => ({ ...row, path: normalizeSitePath(row.path) })),
+    byPageHasMore: cutShort.byPage?.reason === 'cap',
     pending,
     questions,
-    turnCount,
+    turnCount: turns.rows.length,
     searches,
-    totalSearches,
-    searchesComplete,
+    totalSearches: searchPages.first?.totalSearches ?? 0,
+    searchesComplete: !cutShort.searches,
     views,
-    viewsTotals,
-    viewsComplete,
+    viewsTotals: viewPages.first?.totals ?? { human: 0, ai: 0, total: 0 },
+    viewsComplete: !cutShort.views,
+    ...(Object.keys(cutShort).length && { cutShort }),
     requests,
-    minimum: minimumRequests({ pending: pendingItems, turns: turnCount, searches: searches.length, views: views.length }),
+    minimum: minimumRequests({ pending: feedback.rows.length, turns: turns.rows.length, searches: searches.length, views: views.length }),
   };
 }
 

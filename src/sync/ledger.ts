@@ -2,6 +2,7 @@
 // (`agent:<project>`, `analytics:<salted hash of the key>`), and which endpoint families the server asked
 // us to leave alone (429 Retry-After). Pure functions over the shared state; the window glue
 // records and reads through them.
+import type { Family } from '../api/endpoints';
 import { HOUR_MS, type SyncState } from './syncState';
 
 /** What the platform allows per bucket and hour. */
@@ -12,7 +13,7 @@ export const HOURLY_LIMIT = 100;
  */
 export const BACKGROUND_CEILING = 60;
 
-export type Family = 'agent' | 'analytics';
+export type { Family };
 
 export function agentBucket(projectId: string): string {
   return `agent:${projectId}`;
@@ -86,6 +87,14 @@ export function backgroundWaitMs(state: SyncState, bucket: string, now: number, 
  */
 export function fitsUnderCeiling(thisHour: number | undefined, requests: number, ceiling = BACKGROUND_CEILING): boolean {
   return thisHour !== undefined && thisHour + requests <= ceiling;
+}
+
+/**
+ * Analytics requests the organisation has left this hour: the platform's 100 less every window's
+ * count. An unknown count (the bucket not named yet, the first instant after start) holds nothing back.
+ */
+export function hourLeft(thisHour: number | undefined): number {
+  return Math.max(0, HOURLY_LIMIT - (thisHour ?? 0));
 }
 
 /** Records a 429's Retry-After for a family (the later wait wins). */

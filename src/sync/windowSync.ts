@@ -18,6 +18,8 @@ import {
   countInHour,
   type Family,
   familyOf,
+  hourLeft,
+  HOURLY_LIMIT,
   keyBucketHash,
   newSalt,
   projectOfAgentPath,
@@ -184,6 +186,16 @@ export class WindowSync extends Disposable {
    */
   analyticsRequestsThisHour(): number | undefined {
     return this.keyHash === undefined ? undefined : countInHour(this.state, analyticsBucket(this.keyHash), Date.now());
+  }
+
+  /** Analytics requests the organisation has left this hour (every window, this key). */
+  analyticsLeftThisHour(): number {
+    return hourLeft(this.analyticsRequestsThisHour());
+  }
+
+  /** When the next analytics request of the hour frees up (ms from now); 0 when one is free now. */
+  analyticsFreesInMs(): number {
+    return this.keyHash === undefined ? 0 : backgroundWaitMs(this.state, analyticsBucket(this.keyHash), Date.now(), HOURLY_LIMIT);
   }
 
   /** How long background work for the project must wait to stay under the ceiling; 0: go. */

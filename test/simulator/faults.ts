@@ -9,6 +9,8 @@ export interface FaultTarget {
   rawPath: string;
   decodedPath: string;
   isVisitors: boolean;
+  /** A list route (what `pagingNeverEnds` applies to). */
+  isList: boolean;
 }
 
 export class FaultRules {
@@ -44,6 +46,7 @@ function matches(rule: FaultRule, target: FaultTarget): boolean {
   if (rule.pathIncludes !== undefined && !target.rawPath.includes(rule.pathIncludes) && !target.decodedPath.includes(rule.pathIncludes)) {
     return false;
   }
+  if (rule.fault.kind === 'pagingNeverEnds') return target.isList;
   // Only the visitors endpoint has pages.
   return rule.fault.kind !== 'emptyPageHasMore' || target.isVisitors;
 }

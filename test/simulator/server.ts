@@ -42,6 +42,7 @@ import type {
 } from './types';
 import { checkPromptBody, checkRange, checkVisitorsQuery, DAY_MS } from './validate';
 import { pageOf, VisitorsDataSet } from './visitors';
+import { endlessPage, isListRoute } from './endlessPaging';
 
 export type * from './types';
 
@@ -74,6 +75,8 @@ class SimulatorServer implements Simulator {
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly faults = new FaultRules();
+  /** Answers each list route gave under `pagingNeverEnds` since the faults were last cleared. */
+  private readonly endlessServed = new Map<string, number>();
   private readonly revoked = new Set<string>();
   private readonly readOnly: ReadonlySet<string>;
   private readonly jobs: JobStore;
@@ -155,6 +158,7 @@ class SimulatorServer implements Simulator {
 
   clearFaults(): void {
     this.faults.clear();
+    this.endlessServed.clear();
   }
 
   revokeKey(key: string): void {
@@ -248,7 +252,7 @@ class SimulatorServer implements Simulator {
     this.requests.push(record);
 
     const route = decoded ? matchRoute(segments) : undefined;
-    const fault = this.faults.take({ method, rawPath, decodedPath: segments.join('/'), isVisitors: route?.name === 'visitors' });
+    const fault = this.faults.take({ method, rawPath, decodedPath: segments.join('/'), isVisitors: route?.name === 'visitors', isList: isListRoute(route) });
     if (fault?.kind === 'drop') {
       req.socket.destroy();
       return;
@@ -363,6 +367,12 @@ class SimulatorServer implements Simulator {
         return malformedJsonReply(successStatus, route?.name === 'visitors');
       case 'schemaBreak':
         return route?.name === 'visitors' ? brokenVisitorsReply() : jsonReply(successStatus, this.brokenJob(route));
+      case 'pagingNeverEnds': {
+        if (!isListRoute(route)) return undefined;
+        const served = this.endlessServed.get(route.name) ?? 0;
+        this.endlessServed.set(route.name, served + 1);
+        return endlessPage(route.name, fault.how, params, served);
+      }
       case 'emptyPageHasMore': {
         // Real totals need a valid range; with an invalid query the normal 400 is more useful.
         const query = checkVisitorsQuery(params);

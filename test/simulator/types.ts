@@ -94,6 +94,8 @@ export type Fault =
   | { kind: 'rateLimit'; retryAfterSeconds?: number }
   /** Visitors only: 200 with the real totals, visitors: [] and hasMore: true. */
   | { kind: 'emptyPageHasMore' }
+  /** List routes only (visitors, views, feedback, feedback/by-page, assistant, searches): paging that never ends (endlessPaging.ts). */
+  | { kind: 'pagingNeverEnds'; how: EndlessPaging }
   /** Served normally (state changes happen), then the headers and half the body, then silence. */
   | { kind: 'stallAfterHeaders' }
   /** Served normally, the body one byte every `intervalMs` (default 1000). */
@@ -102,6 +104,14 @@ export type Fault =
   | { kind: 'noAnswer' }
   /** Served normally (a follow-up is applied), then the socket is reset mid-body: the answer is lost. */
   | { kind: 'answerThenReset' };
+
+/**
+ * How a `pagingNeverEnds` server misbehaves. sameCursor: every page answers the same next cursor
+ * (new rows each time); endless: the cursor changes for ever, and offset pages say hasMore for
+ * ever, over rows that never run out; emptyPages: hasMore (and a new cursor) over empty pages;
+ * sameRows: every page the same rows, whatever the offset or cursor.
+ */
+export type EndlessPaging = 'sameCursor' | 'endless' | 'emptyPages' | 'sameRows';
 
 export interface FaultRule {
   fault: Fault;

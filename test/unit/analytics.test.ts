@@ -10,7 +10,7 @@ import { CSV_HEADER, csvField, toCsv, toJson } from '../../src/analytics/exportF
 import { contentSecurityPolicy, panelHtml } from '../../src/analytics/panelHtml';
 import { webviewStrings } from '../../src/analytics/webviewStrings';
 import { format } from '../../src/shared/format';
-import { ExportLimitError, fetchAllVisitors, PageCache, VisitorsPager, type FetchVisitors, type PageKey } from '../../src/analytics/visitorsQuery';
+import { fetchAllVisitors, PageCache, VisitorsPager, type FetchVisitors, type PageKey } from '../../src/analytics/visitorsQuery';
 import { MAX_PAGE, MAX_PATH_LENGTH, parseRestoredView, parseWebviewMessage, type RangeSelection } from '../../src/shared/protocol';
 import { readCsv } from '../support/csv';
 import { l10n } from '../support/l10n';
@@ -374,7 +374,7 @@ describe('fetchAllVisitors (export paging)', () => {
       assert.equal(api.calls.length, Math.max(1, Math.ceil(count / 250)));
       assert.deepEqual(all.rows, rows);
       assert.deepEqual(all.totals, TOTALS);
-      assert.equal(all.stoppedEarly, undefined);
+      assert.equal(all.cutShort, undefined);
       assert.ok(api.calls.every((q, i) => q.limit === 250 && q.offset === i * 250 && q.dateFrom === range.dateFrom && q.dateTo === range.dateTo));
       assert.equal(pages.length, count ? api.calls.length : 0);
     });
@@ -387,7 +387,7 @@ describe('fetchAllVisitors (export paging)', () => {
     }, 'p', range);
     assert.equal(calls, 2);
     assert.equal(all.rows.length, 250);
-    assert.equal(all.stoppedEarly, 'emptyPage');
+    assert.deepEqual(all.cutShort, { reason: 'emptyPage', pages: 2 });
   });
   it('stops when the API ignores the offset and sends page 1 again', async () => {
     let calls = 0;
@@ -397,15 +397,13 @@ describe('fetchAllVisitors (export paging)', () => {
     }, 'p', range);
     assert.equal(calls, 2);
     assert.equal(all.rows.length, 250);
-    assert.equal(all.stoppedEarly, 'repeatedPage');
+    assert.deepEqual(all.cutShort, { reason: 'noNewRows', pages: 2 });
   });
-  it('never loops forever: stops at the page limit with an error', async () => {
+  it('never loops forever: stops at the page limit, cut short, with the rows read', async () => {
     const api = fakeApi(dataset(10_000));
-    await assert.rejects(fetchAllVisitors(api.fetch, 'p', range, { maxPages: 5 }), (error: unknown) => {
-      assert.ok(error instanceof ExportLimitError);
-      assert.match(error.message, /Stopped after 5 pages \(1,250 rows\)/);
-      return true;
-    });
+    const all = await fetchAllVisitors(api.fetch, 'p', range, { maxPages: 5 });
+    assert.deepEqual(all.cutShort, { reason: 'cap', pages: 5 });
+    assert.equal(all.rows.length, 1_250);
     assert.equal(api.calls.length, 5);
   });
   it('a 429 halfway through fails the whole export after the request that got it', async () => {

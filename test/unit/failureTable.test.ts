@@ -1,6 +1,6 @@
 // The one table from failure to what the user sees: every ApiError kind in every context.
 import assert from 'node:assert/strict';
-import { ApiError, checkBaseUrl, checkId, checkVisitorsQuery, type ApiErrorKind, type Reached } from '../../src/api';
+import { ApiError, checkBaseUrl, checkId, checkQuery, ENDPOINTS, type ApiErrorKind, type Reached } from '../../src/api';
 import { FAILURE_CONTEXTS, FAILURE_KINDS, type FailureAction, failureView, sharedWaitMessage } from '../../src/errorMessages';
 import { l10n } from '../support/l10n';
 
@@ -122,7 +122,7 @@ describe('failure table', () => {
   };
   it('words our own input checks from what they refused, not from the English message', () => {
     assert.equal(failureView(refusal(() => checkId('project', '..')), 'analytics', l10n).message, 'Loading visitors failed: ".." is not a valid project ID.');
-    assert.equal(failureView(refusal(() => checkVisitorsQuery({ limit: 0 })), 'analytics', l10n).message, 'Loading visitors failed: Page size must be a whole number from 1 to 250 (got 0).');
+    assert.equal(failureView(refusal(() => checkQuery(ENDPOINTS.getVisitors, { limit: 0 })), 'analytics', l10n).message, 'Loading visitors failed: Page size must be a whole number from 1 to 250 (got 0).');
     const worded = failureView(new ApiError('invalidInput', 'Already worded by the caller.'), 'send', l10n).message;
     assert.equal(worded, 'Sending the follow-up failed: Already worded by the caller.');
   });

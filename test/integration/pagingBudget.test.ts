@@ -1,0 +1,94 @@
+// Paging that always ends and an hour no fetch can overspend, as a writer sees them in the real
+// VS Code host: Fetch Reader Signals against a server whose paging never ends stops at the caps and
+// says it was cut short; a fetch that may need more than the hour has left asks first, and fetches
+// only what the writer allowed. Requests are counted at the simulator.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { ENDPOINTS } from '../../src/api/endpoints';
+import type { TestSeam } from '../../src/extension';
+import { MOST_REQUESTS, VIEW_PAGES } from '../../src/signals/snapshot';
+import type { Simulator } from '../simulator/server';
+import { freshAnalyticsHour, PROJECT, ScriptedUser, seam, setProject, signIn, waitFor, withSimulator } from './support';
+
+const analytics = (sim: Simulator) => sim.requests.filter((r) => r.rawPath.startsWith('/v1/analytics/'));
+
+describe('paging that ends, and the hour budget (Fetch Reader Signals)', function () {
+  this.timeout(120_000);
+  let s: TestSeam;
+  let sim: Simulator;
+
+  before(async () => {
+    s = await seam();
+    sim = await withSimulator({ analyticsLimitPerHour: 10_000 });
+    await signIn(s);
+    await setProject(PROJECT);
+  });
+  beforeEach(async () => {
+    await freshAnalyticsHour(s);
+    await s.signals.store.forget();
+    sim.clearFaults();
+    sim.clearRequests();
+  });
+  /** Analytics requests other windows sent this hour, as the shared ledger records them. */
+  const spendHour = (count: number) => {
+    for (let i = 0; i < count; i++) s.sync.record({ method: 'GET', path: `/v1/analytics/${PROJECT}/feedback`, status: 200, sent: true, startedAt: Date.now(), durationMs: 5 });
+  };
+  after(async () => {
+    await freshAnalyticsHour(s); // what this suite spent is not the next suite's hour
+    sim.clearFaults();
+    await sim.close();
+  });
+
+  it('against a server whose cursor never ends: stops at the caps and the view says what was cut short', async () => {
+    sim.addFault({ fault: { kind: 'pagingNeverEnds', how: 'endless' } });
+    await vscode.commands.executeCommand('mintlifyAgent.refreshSignals');
+    const expected = 1 + ENDPOINTS.getFeedback.maxPages + ENDPOINTS.getAssistant.maxPages + ENDPOINTS.getSearches.maxPages + VIEW_PAGES;
+    assert.equal(analytics(sim).length, expected, 'each list at its depth cap, no more');
+    assert.equal(s.signals.store.current()?.requests, expected);
+    const message = await waitFor('the view to say it was cut short', () => (s.signals.view.message?.includes('Pending feedback') ? s.signals.view.message : undefined));
+    assert.match(message, /Pending feedback: the first 20 pages only, the most one fetch reads\./);
+    assert.match(message, /Assistant questions: the first 10 pages only/);
+  });
+
+  it('against a server that answers the same cursor: two requests per list, and says so', async () => {
+    sim.addFault({ fault: { kind: 'pagingNeverEnds', how: 'sameCursor' } });
+    await vscode.commands.executeCommand('mintlifyAgent.refreshSignals');
+    assert.equal(analytics(sim).length, 1 + 2 + 2 + 2 + VIEW_PAGES);
+    const message = await waitFor('the view to say it was cut short', () => (s.signals.view.message?.includes('Pending feedback') ? s.signals.view.message : undefined));
+    assert.match(message, /Pending feedback: stopped after 2 pages: the API sent a page cursor it had sent before/);
+  });
+
+  it('asks before a fetch that may need more than the hour has left, and fetches only what the writer allowed', async () => {
+    const left = 8;
+    spendHour(100 - left);
+    await waitFor('the hour to hold them', () => s.sync.analyticsLeftThisHour() === left);
+    sim.addFault({ fault: { kind: 'pagingNeverEnds', how: 'endless' } });
+    const user = new ScriptedUser(s.ui);
+    try {
+      user.answerMessage = (shown) => shown.actions.find((a) => a === `Fetch ${left}`);
+      await vscode.commands.executeCommand('mintlifyAgent.refreshSignals');
+      const ask = user.messages.find((m) => m.actions.includes(`Fetch ${left}`));
+      assert.ok(ask, 'asked before any request');
+      assert.match(ask.message, new RegExp(`needs up to ${MOST_REQUESTS} analytics requests; the organisation has ${left} left this hour`));
+      assert.match(ask.message, /Try again in \d+/);
+      assert.equal(analytics(sim).length, left, 'never more than the hour had left');
+      assert.deepEqual(s.signals.store.current()?.cutShort?.questions, { reason: 'budget', pages: 0 });
+    } finally {
+      user.restore();
+    }
+  });
+
+  it('sends nothing when the writer declines', async () => {
+    spendHour(95);
+    await waitFor('the hour to hold them', () => s.sync.analyticsLeftThisHour() === 5);
+    const user = new ScriptedUser(s.ui);
+    try {
+      await vscode.commands.executeCommand('mintlifyAgent.refreshSignals');
+      assert.ok(user.messages.some((m) => m.actions.includes('Fetch 5')));
+      assert.equal(analytics(sim).length, 0);
+      assert.equal(s.signals.store.current(), undefined);
+    } finally {
+      user.restore();
+    }
+  });
+});
