@@ -80,7 +80,7 @@ export function gapInboxText(snapshot: SignalsSnapshot, rankByAiShare: boolean):
 /** Visitors of a range (`rangeName`: its preset, e.g. `last30`): the totals and the top paths, with the human/AI split. */
 export function visitorsText(snapshot: VisitorsSnapshot, rangeName: string, top: number, sent: boolean): string {
   const { totals, key } = snapshot;
-  const range = key.dateFrom ? `${key.dateFrom} to ${key.dateTo ?? 'today'} (exclusive)` : 'all time';
+  const range = key.dateFrom ? `${key.dateFrom} to ${key.dateTo ?? 'today'}, end exclusive` : 'all time';
   const when = new Date(snapshot.fetchedAt).toISOString();
   const shown = Math.max(1, Math.min(top, MAX_TOP_PATHS));
   const lines = [
