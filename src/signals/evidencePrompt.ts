@@ -124,11 +124,11 @@ function list<T>(lines: string[], title: string, items: readonly T[], line: (ite
   return rest;
 }
 
-/** A reader text as one JSON string, cut to MAX_QUOTE characters with the cut said aloud. */
-export function quoteText(kept: KeptText): string {
+/** A reader text as one JSON string, cut to `max` characters with the cut said aloud (the tools' lists cut shorter). */
+export function quoteText(kept: KeptText, max = MAX_QUOTE): string {
   const full = kept.fullLength ?? kept.text.length;
-  if (full <= MAX_QUOTE) return quote(kept.text);
-  return `${quote(kept.text.slice(0, MAX_QUOTE))} (${full - MAX_QUOTE} more characters not included)`;
+  if (full <= max) return quote(kept.text);
+  return `${quote(kept.text.slice(0, max))} (${full - max} more characters not included)`;
 }
 
 /** JSON string syntax, plus escapes for the invisible characters that reorder or hide text. */

@@ -22,10 +22,14 @@ export const TOP_QUESTION_GROUPS = 5;
 export const MAX_TOP_PATHS = 25;
 /** Jobs the agent-jobs tool lists, newest first. */
 export const MAX_JOBS = 20;
+/** A site path, search term or branch in a list row: one row must not crowd out the rest. */
+export const ROW_QUOTE = 120;
 /** A job's prompt, as its label: the first paragraph, at most this long. */
 const LABEL_CHARS = 80;
 
 const fmt = formatCount;
+/** An API text in a list row, quoted and cut as the evidence prompt cuts reader text. */
+const rowQuote = (text: string) => quoteText({ text }, ROW_QUOTE);
 const kept = (fetchedAt: string) => `kept from ${fetchedAt}; no request was sent`;
 
 /** `text`, at most `max` characters; a cut result says how much was left out and still closes its evidence block. */
@@ -66,11 +70,11 @@ export function gapInboxText(snapshot: SignalsSnapshot, rankByAiShare: boolean):
     `Date range: ${snapshot.range.dateFrom} to ${snapshot.range.dateTo} (exclusive)`,
   ];
   section(lines, 'Pages with not-helpful votes or pending comments', inbox.pages, TOP_ROWS, (p) =>
-    `${quote(p.path)}: ${p.thumbsDown} not helpful, ${p.thumbsUp} helpful, ${p.pendingComments} pending comments, ${fmt(p.readers)} view events (${Math.round(p.aiShare * 100)}% AI)`,
+    `${rowQuote(p.path)}: ${p.thumbsDown} not helpful, ${p.thumbsUp} helpful, ${p.pendingComments} pending comments, ${fmt(p.readers)} view events (${Math.round(p.aiShare * 100)}% AI)`,
   );
-  section(lines, 'Searches where no result was clicked', inbox.searches, TOP_ROWS, (s) => `${quote(s.searchQuery)}: ${fmt(s.hits)} searches`);
+  section(lines, 'Searches where no result was clicked', inbox.searches, TOP_ROWS, (s) => `${rowQuote(s.searchQuery)}: ${fmt(s.hits)} searches`);
   section(lines, 'Unanswered assistant questions, by page or category', inbox.questions, TOP_QUESTION_GROUPS, (g) => {
-    const where = g.kind === 'page' ? `page ${quote(g.key ?? '')}` : g.kind === 'category' ? `category ${quote(g.key ?? '')}` : 'no page or category';
+    const where = g.kind === 'page' ? `page ${rowQuote(g.key ?? '')}` : g.kind === 'category' ? `category ${rowQuote(g.key ?? '')}` : 'no page or category';
     return `${where}: ${g.questions.length} questions; newest: ${quoteText(g.questions[0].query)}`;
   });
   lines.push(EVIDENCE_END);
@@ -92,7 +96,7 @@ export function visitorsText(snapshot: VisitorsSnapshot, rangeName: string, top:
     '',
     EVIDENCE_BEGIN,
   ];
-  section(lines, 'Most read paths', snapshot.rows, shown, (row) => `${quote(row.path)}: ${fmt(row.total)} (${fmt(row.human)} human, ${fmt(row.ai)} AI)`);
+  section(lines, 'Most read paths', snapshot.rows, shown, (row) => `${rowQuote(row.path)}: ${fmt(row.total)} (${fmt(row.human)} human, ${fmt(row.ai)} AI)`);
   lines.push(EVIDENCE_END);
   return lines.join('\n');
 }
@@ -128,10 +132,10 @@ export function agentJobText(tracked: JobFacts): string {
 
 function jobLine(tracked: JobFacts): string {
   const { job } = tracked;
-  const status = tracked.notFound ? 'not found (the API answered 404)' : job ? (job.status === 'unknown' ? quote(job.reportedStatus) : job.status) : 'not read yet';
+  const status = tracked.notFound ? 'not found (the API answered 404)' : job ? (job.status === 'unknown' ? rowQuote(job.reportedStatus) : job.status) : 'not read yet';
   const parts = [`${quote(tracked.id)}: ${status}`];
-  if (job?.ref) parts.push(`branch ${quote(job.ref)}`);
-  parts.push(job?.prLink ? `pull request ${quote(job.prLink)}` : 'no pull request yet');
+  if (job?.ref) parts.push(`branch ${rowQuote(job.ref)}`);
+  parts.push(job?.prLink ? `pull request ${rowQuote(job.prLink)}` : 'no pull request yet');
   if (job?.createdAt) parts.push(`created ${job.createdAt}`);
   if (tracked.checkedAt) parts.push(`checked ${tracked.checkedAt}`);
   const first = tracked.prompts[0]?.text.trim().split(/\n\s*\n/)[0];
