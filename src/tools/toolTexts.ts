@@ -20,8 +20,8 @@ export const TOP_ROWS = 10;
 export const TOP_QUESTION_GROUPS = 5;
 /** The most top paths the visitors tool lists, whatever the model asks for. */
 export const MAX_TOP_PATHS = 25;
-/** Jobs the agent-jobs tool lists, newest first. */
-export const MAX_JOBS = 20;
+/** Jobs the agent-jobs tool lists, newest first: 15 rows of long branches and prompts still fit the cap (figure 11). */
+export const MAX_JOBS = 15;
 /** A site path, search term or branch in a list row: one row must not crowd out the rest. */
 export const ROW_QUOTE = 120;
 /** A job's prompt, as its label: the first paragraph, at most this long. */
