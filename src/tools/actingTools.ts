@@ -131,7 +131,8 @@ export function actingTools(deps: ToolDeps): Record<'start_mintlifyAgentJob' | '
 /** The cost, then the prompt exactly as it will be sent, in a fence no backtick run inside it can close. */
 function promptMessage(cost: string, prompt: string): vscode.MarkdownString {
   const fence = '`'.repeat(Math.max(3, ...[...prompt.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-  const message = new vscode.MarkdownString(`${cost}\n\n${fence}text\n${prompt}\n${fence}`);
+  // The dialog outside a chat shows the message as plain text, where a fence disappears: the label says where the prompt starts.
+  const message = new vscode.MarkdownString(`${cost}\n\n${vscode.l10n.t('The prompt, exactly as it will be sent:')}\n\n${fence}text\n${prompt}\n${fence}`);
   message.supportHtml = false;
   message.isTrusted = false;
   return message;
