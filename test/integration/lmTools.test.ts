@@ -13,7 +13,7 @@ import { TOOL_NAMES, TOOLS } from '../../src/tools/toolNames';
 import { MAX_RESULT_CHARS, ROW_QUOTE, TOP_ROWS } from '../../src/tools/toolTexts';
 import type { Simulator } from '../simulator/server';
 import { HOSTILE_PAGE, HOSTILE_TEXTS } from '../simulator/signals';
-import { freshAnalyticsHour, PROJECT, requestsTo, ScriptedUser, seam, setProject, signIn, visitorRequests, waitFor, withSimulator } from './support';
+import { freshAnalyticsHour, KEY, PROJECT, requestsTo, ScriptedUser, seam, setProject, signIn, visitorRequests, waitFor, withSimulator } from './support';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 const none = new vscode.CancellationTokenSource().token;
@@ -249,6 +249,45 @@ describe('language model tools', function () {
       assert.ok(sim.peekJob(PROJECT, id), 'the simulator has the job');
       assert.deepEqual(s.store.get(id)?.prompts.map((p) => p.text), ['Add a changelog page']);
     });
+
+    it('a follow-up is sent once to the job; one whose answer was lost is not sent again', async () => {
+      const busy = sim.addJob(PROJECT, { activeForMs: 3_600_000 });
+      sim.clearRequests();
+      const sent = await s.tools[TOOLS.sendFollowUp].invoke({ jobId: busy.id, prompt: 'Shorter intro' }, none);
+      assert.match(sent, new RegExp(`^Follow-up sent to agent job "${busy.id}"`));
+      assert.deepEqual(requestsTo(sim, 'POST', `/job/${busy.id}/message`).map((r) => r.body), [{ prompt: 'Shorter intro' }]);
+      assert.ok(s.store.get(busy.id), 'tracked, as after the palette\'s Send Follow-up');
+
+      sim.clearRequests();
+      sim.addFault({ fault: { kind: 'drop' }, times: 1, method: 'POST' });
+      const lost = await s.tools[TOOLS.sendFollowUp].invoke({ jobId: busy.id, prompt: 'And a summary' }, none);
+      assert.match(lost, /It was not sent again, since that could duplicate it/);
+      assert.equal(requestsTo(sim, 'POST', `/job/${busy.id}/message`).length, 1, 'exactly one POST');
+      assert.equal(s.tracker.unsentPrompt(busy.id), 'And a summary', 'the prompt waits in the next Send Follow-up box');
+    });
+
+    it('fetches the reader signals within what the hour has left, and says what it cost; with nothing left it sends nothing', async () => {
+      await s.signals.store.forget();
+      await freshAnalyticsHour(s);
+      sim.clearRequests();
+      const text = await s.tools[TOOLS.fetchReaderSignals].invoke({}, none);
+      const kept = s.signals.store.current();
+      assert.ok(kept, 'a snapshot is kept');
+      const analytics = sim.requests.filter((r) => r.rawPath.startsWith('/v1/analytics/')).length;
+      assert.equal(kept.requests, analytics);
+      assert.ok(text.includes(`with ${analytics} analytics requests`), text);
+
+      for (let i = 0; i < 100; i++) s.sync.record({ method: 'GET', path: `/v1/analytics/${PROJECT}/views`, status: 200, sent: true, startedAt: Date.now(), durationMs: 1 });
+      await waitFor('a used-up hour', () => s.sync.analyticsLeftThisHour() === 0);
+      sim.clearRequests();
+      try {
+        assert.equal(await s.tools[TOOLS.fetchReaderSignals].prepareInvocation?.({}), undefined, 'nothing to confirm');
+        assert.match(await s.tools[TOOLS.fetchReaderSignals].invoke({}, none), /^The hour's analytics budget is used: 0 left/);
+        assert.equal(sim.requests.length, 0);
+      } finally {
+        await freshAnalyticsHour(s);
+      }
+    });
   });
 
   it('answers "no API key" without one, and sends nothing', async () => {
@@ -260,6 +299,20 @@ describe('language model tools', function () {
     } finally {
       await signIn(s);
     }
+  });
+
+  describe('what no answer holds', () => {
+    it('never answers with the key or an absolute path of the workspace, signals and jobs kept', async () => {
+      assert.ok(s.signals.store.current() && s.store.all().length, 'something to answer from');
+      await vscode.window.showTextDocument(vscode.Uri.joinPath(root, 'docs', 'quickstart.mdx'), { preview: false });
+      const answers = [await invoke(TOOLS.readerEvidence), await invoke(TOOLS.gapInbox), await invoke(TOOLS.visitors), await invoke(TOOLS.agentJobs)];
+      assert.ok(answers.every((text) => text.includes(EVIDENCE_BEGIN)), 'every answer is the figures, not an error');
+      for (const text of answers) {
+        assert.ok(!text.includes(KEY), 'not the key');
+        assert.ok(!text.includes(root.fsPath), 'no absolute path of the workspace');
+      }
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
   });
 });
 
