@@ -11,10 +11,10 @@ import { failureView } from '../errorMessages';
 import { withinHour } from '../sync/hourBudget';
 import { MOST_REQUESTS, type SignalsList } from '../signals/snapshot';
 import type { TrackedJob } from '../jobs/jobStore';
-import { budgetUsed, missingSetup, promptInput, textInput, type TextTool, type ToolDeps } from './toolDeps';
+import { budgetUsed, missingSetup, promptInput, textInput, type ToolDeps, type ToolTable } from './toolDeps';
 import { TOOLS } from './toolNames';
 
-export function actingTools(deps: ToolDeps): Record<'start_mintlifyAgentJob' | 'send_mintlifyAgentFollowUp' | 'fetch_mintlifyReaderSignals', TextTool> {
+export function actingTools(deps: ToolDeps): Pick<ToolTable, typeof TOOLS.startAgentJob | typeof TOOLS.sendFollowUp | typeof TOOLS.fetchReaderSignals> {
   /** Runs a send under the same cancellable notification as the palette's commands. */
   const sending = <T>(title: string, token: vscode.CancellationToken, send: (signal: AbortSignal) => Promise<T>) =>
     deps.ui.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, cancel) => {

@@ -13,11 +13,11 @@ import { HeldBackError, PausedError, type RangeNow } from '../readers/pageReader
 import { PRESETS, type PresetId } from '../shared/protocol';
 import { MOST_REQUESTS } from '../signals/snapshot';
 import { localToday } from '../util/days';
-import { budgetUsed, missingSetup, textInput, type TextTool, type ToolDeps, type ToolInput } from './toolDeps';
+import { budgetUsed, missingSetup, textInput, type ToolDeps, type ToolInput, type ToolTable } from './toolDeps';
 import { TOOLS } from './toolNames';
 import { agentJobsText, agentJobText, gapInboxText, readerEvidenceText, TOP_ROWS, visitorsText } from './toolTexts';
 
-export function readingTools(deps: ToolDeps): Record<'get_mintlifyReaderEvidence' | 'get_mintlifyGapInbox' | 'get_mintlifyVisitors' | 'get_mintlifyAgentJobs', TextTool> {
+export function readingTools(deps: ToolDeps): Pick<ToolTable, typeof TOOLS.readerEvidence | typeof TOOLS.gapInbox | typeof TOOLS.visitors | typeof TOOLS.agentJobs> {
   /** The kept reader signals of the project, or why there are none (no request either way). */
   const keptSignals = async () => {
     const snapshot = await deps.signals.store.load();
