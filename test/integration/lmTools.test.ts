@@ -13,7 +13,7 @@ import { TOOL_NAMES, TOOLS } from '../../src/tools/toolNames';
 import { MAX_RESULT_CHARS, ROW_QUOTE, TOP_ROWS } from '../../src/tools/toolTexts';
 import type { Simulator } from '../simulator/server';
 import { HOSTILE_PAGE, HOSTILE_TEXTS } from '../simulator/signals';
-import { freshAnalyticsHour, KEY, PROJECT, requestsTo, ScriptedUser, seam, setProject, signIn, visitorRequests, waitFor, withSimulator } from './support';
+import { freshAnalyticsHour, KEY, leaveWindowClean, PROJECT, requestsTo, ScriptedUser, seam, setProject, signIn, visitorRequests, waitFor, withSimulator } from './support';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 const none = new vscode.CancellationTokenSource().token;
@@ -55,8 +55,8 @@ describe('language model tools', function () {
     sim.clearRequests();
   });
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    for (const tracked of s.store.all()) await s.tracker.stopTracking(tracked.id);
+    await s.signals.store.forget();
+    await leaveWindowClean(s);
     await sim.close();
   });
 
