@@ -12,6 +12,7 @@ import { READERS_TEXT, type ReadersRun } from './readers';
 import { SIGNALS_TEXT, type SignalsRun } from './signals';
 import { pagingRows, pagingSection, type PagingRun } from './paging';
 import { MERGE_TIME_TEXT, type MergeTimeRun } from './mergeTime';
+import { LM_TOOLS_TEXT, type LmToolsRun } from './lmTools';
 import { FILTER_TERM } from './webview';
 import { WINDOWS_SCENARIO, type WindowsResult } from './windows';
 
@@ -38,6 +39,8 @@ export interface BenchResults {
   paging: PagingRun[];
   /** Figure 9; absent in results made before it existed. */
   mergeTime?: MergeTimeRun[];
+  /** Figure 11; absent in results made before it existed. */
+  lmTools?: LmToolsRun[];
   seconds: number;
 }
 
@@ -167,6 +170,11 @@ function rows(r: BenchResults): Row[] {
 
   // 10. Paging that always ends
   for (const row of pagingRows(r.paging)) add('10 Paging', row.figure, row.value);
+
+  // 11. Language model tools: what each reading tool puts in a model's context
+  for (const run of r.lmTools ?? []) {
+    for (const tool of run.sizes) add('11 LM tools', `${tool.tool}, ${run.label}: characters`, tool.raw === tool.capped ? tool.raw.toLocaleString('en-US') : `${tool.raw.toLocaleString('en-US')} → ${tool.capped.toLocaleString('en-US')} (cut)`);
+  }
   return out;
 }
 
@@ -181,7 +189,7 @@ export function renderTable(r: BenchResults): string {
 
 export function renderMarkdown(r: BenchResults): string {
   const table = ['| | figure | value |', '|---|---|---|', ...rows(r).map((row) => `| ${row.section} | ${row.figure} | ${row.value.replaceAll('|', '\\|')} |`)].join('\n');
-  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, signalsSection, mergeTimeSection, (results: BenchResults) => pagingSection(results.paging), findingsSection].map((section) => section(r));
+  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, signalsSection, mergeTimeSection, (results: BenchResults) => pagingSection(results.paging), lmToolsSection, findingsSection].map((section) => section(r));
   return `# Benchmarks
 
 Written by \`npm run bench\` (bench/run.ts) on ${r.when.slice(0, 10)}: ${r.machine}; code-server ${r.codeServer}.
@@ -415,6 +423,17 @@ function mergeTimeSection(r: BenchResults): string {
   return `## 9. Did It Help?: finding the merge in local git
 
 ${MERGE_TIME_TEXT} ${r.mergeTime?.length ? `${r.mergeTime[0].ms.length} lookups each.` : 'Not measured in this run.'}
+
+Reproduce: \`npm run bench\` (it runs with \`--no-host\` too).
+`;
+}
+
+function lmToolsSection(r: BenchResults): string {
+  return `## 11. Language model tools: the size of each answer
+
+${LM_TOOLS_TEXT} Lists are cut in src/tools/toolTexts.ts (10 rows, 5 question groups, 25 paths, 15 jobs, 120 characters
+a quoted row) and reader text as in src/signals/evidencePrompt.ts (8 items, 400 characters a quote); the whole answer at
+\`MAX_RESULT_CHARS\`. ${r.lmTools?.length ? '' : 'Not measured in this run.'}
 
 Reproduce: \`npm run bench\` (it runs with \`--no-host\` too).
 `;

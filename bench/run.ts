@@ -19,6 +19,7 @@ import { measureInHost, type HostBenchResult } from './activation';
 import { measureAnalytics } from './analytics';
 import { measureBundles } from './bundles';
 import { measureFreshness } from './freshness';
+import { measureLmTools } from './lmTools';
 import { measurePollingHour } from './pollingHour';
 import { measureReaders } from './readers';
 import { renderMarkdown, renderTable, type BenchResults } from './report';
@@ -93,6 +94,8 @@ async function main(): Promise<void> {
   const signals = await measureSignals();
   log('paging: every paging fetch against a never-ending server and the default and large data…');
   const paging = await measurePaging();
+  log('language model tools: the size of each reading tool\'s answer on the default and the large site…');
+  const lmTools = await measureLmTools();
   log('merge lookup: findMerge on local histories of 100 and 4,000 commits after the merge…');
   const mergeTime = await measureMergeTime();
 
@@ -121,6 +124,7 @@ async function main(): Promise<void> {
     signals,
     paging,
     mergeTime,
+    lmTools,
     seconds: (Date.now() - began) / 1000,
   };
   process.stdout.write(`${renderTable(results)}\n`);

@@ -19,6 +19,8 @@ import { JobsTreeProvider } from './jobs/jobsTree';
 import { createLogger, type Logger } from './log';
 import { type ReadersHandle, registerReaders } from './readers/registerReaders';
 import { registerSignals, type SignalsHandle } from './signals/registerSignals';
+import { buildTools, registerTools } from './tools/registerTools';
+import type { ToolTable } from './tools/toolDeps';
 import { showLedger } from './jobs/ledgerView';
 import { WindowSync } from './sync/windowSync';
 import { createUi, type Ui } from './ui';
@@ -39,6 +41,8 @@ export interface TestSeam {
   analytics: AnalyticsHandle;
   readers: ReadersHandle;
   signals: SignalsHandle;
+  /** The language model tools, as registered (src/tools). */
+  tools: ToolTable;
   /** Every call of the API client in this session (the last 1,000), sent or stopped before sending. */
   requests: readonly RequestLogEntry[];
   /** How long start() took (performance.now), for the benchmark. */
@@ -63,6 +67,8 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
       throw error;
     }
   });
+  // The tools' names now (VS Code asks for them as soon as an activation returns); each builds the extension on first use.
+  registerTools(context.subscriptions, () => extension.get().tools);
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(ANALYTICS_VIEW_TYPE, { deserializeWebviewPanel: async (panel) => extension.get().analytics.revive(panel) }),
     timeout(0, () => {
@@ -123,11 +129,12 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand): Omit
   const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, requestsThisHour: () => sync.analyticsRequestsThisHour(), hour: sync }, command);
   registerAskAboutThis(command, { docs: { pageOf: (uri) => readers.docs.pageOf(uri) }, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri) });
   const signals = registerSignals(context, { api, settings, store, sync, readers, ui, log }, command);
+  const tools = buildTools({ keys, settings, readers, signals, jobs: store, tracker, hour: sync, ui, log: log.scoped('tools') });
   // What can wait a turn more: the Reader Signals view, and the readers for a page already open.
   context.subscriptions.push(timeout(0, () => readers.startup()), timeout(0, () => signals.startup()));
 
   log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)}`);
-  return { ui, store, tracker, statusBar, tree, sync, analytics, readers, signals, requests };
+  return { ui, store, tracker, statusBar, tree, sync, analytics, readers, signals, tools, requests };
 }
 
 /** Registers commands with VS Code, each disposed with the extension. */
@@ -138,7 +145,7 @@ function vscodeCommands(subscriptions: vscode.Disposable[]): RegisterCommand {
 /** The tests' view of the extension: reading any part builds it (as a command would). */
 function seamOf(extension: LazyFeature<TestSeam>): TestSeam {
   const part = <K extends keyof TestSeam>(key: K) => ({ get: () => extension.get()[key], enumerable: true });
-  const keys: (keyof TestSeam)[] = ['ui', 'store', 'tracker', 'statusBar', 'tree', 'sync', 'analytics', 'readers', 'signals', 'requests', 'startMs'];
+  const keys: (keyof TestSeam)[] = ['ui', 'store', 'tracker', 'statusBar', 'tree', 'sync', 'analytics', 'readers', 'signals', 'tools', 'requests', 'startMs'];
   return Object.defineProperties({}, Object.fromEntries(keys.map((key) => [key, part(key)]))) as TestSeam;
 }
 

@@ -59,6 +59,11 @@ export type OutputSource = 'server' | 'browser';
 export interface HostOptions {
   workspaceFolder: string;
   extensionDevelopmentPath: string;
+  /**
+   * Extension folders installed (copied into the server's extensions folder) before it starts: a
+   * test harness's own extension. Not development extensions: the workbench loads only one of those.
+   */
+  installedExtensions?: readonly string[];
   /** Absolute path of the compiled test entry (exports `run()`); omit for a live development host. */
   extensionTestsPath?: string;
   /** Added to the server's environment; the remote extension host inherits it. */
@@ -138,6 +143,10 @@ export async function startHost(opts: HostOptions): Promise<ServerHost | Host> {
   const resources = new HostResources();
   try {
     const dirs = resources.makeDirs();
+    for (const folder of opts.installedExtensions ?? []) {
+      const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+      fs.cpSync(folder, path.join(dirs.extensions, `${manifest.publisher}.${manifest.name}-${manifest.version}`), { recursive: true });
+    }
     const restricted = opts.workspaceTrust === 'restricted';
     writeSettings(dirs.userData, { ...DEFAULT_USER_SETTINGS, ...(restricted && RESTRICTED_SETTINGS), ...opts.userSettings });
 

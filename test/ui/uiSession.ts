@@ -38,10 +38,14 @@ export class UiSession {
   private simulator: Simulator | undefined;
   private readonly logFile = path.join(ARTIFACTS_DIR, 'host.log');
 
-  private constructor(private readonly extraSettings: Record<string, unknown> = {}) {}
+  private constructor(
+    private readonly extraSettings: Record<string, unknown> = {},
+    /** Folders of more extensions installed beside ours (a test harness's own, e.g. test/fixtures/lm-tool-invoker). */
+    private readonly extraExtensions: readonly string[] = [],
+  ) {}
 
-  static async start(progress: (line: string) => void, userSettings: Record<string, unknown> = {}): Promise<UiSession> {
-    const session = new UiSession(userSettings);
+  static async start(progress: (line: string) => void, userSettings: Record<string, unknown> = {}, extraExtensions: readonly string[] = []): Promise<UiSession> {
+    const session = new UiSession(userSettings, extraExtensions);
     try {
       await session.init(progress);
       return session;
@@ -113,6 +117,7 @@ export class UiSession {
     this.host = await startHost({
       workspaceFolder: this.workspaceFolder,
       extensionDevelopmentPath: repoRoot,
+      installedExtensions: this.extraExtensions,
       serverMain,
       // View actions always on screen: a person sees them on hover, Playwright needs them without one.
       userSettings: { 'mintlifyAgent.apiBaseUrl': this.simulator.url, 'workbench.view.alwaysShowHeaderActions': true, ...this.extraSettings },

@@ -1,0 +1,121 @@
+// The reading tools: a page's reader evidence, the gap inbox, visitors, agent jobs. Each answers
+// from what the extension keeps: the reader signals snapshot (never fetched here: fetching it is
+// the acting tool fetch_mintlifyReaderSignals, which the writer confirms), the tracked jobs, and
+// the readers' visitors snapshot, which is fetched, when none fresh is kept, exactly as for a page
+// shown: under the shared ledger's background ceiling, since no one confirmed a spend.
+import * as vscode from 'vscode';
+import { resolvePreset } from '../analytics/dateRange';
+import type { VisitorsSnapshot } from '../analytics/visitorsSnapshot';
+import { isApiError } from '../api';
+import { failureView } from '../errorMessages';
+import { normalizeSitePath } from '../docs/sitePaths';
+import { HeldBackError, PausedError, type RangeNow } from '../readers/pageReaders';
+import { PRESETS, type PresetId } from '../shared/protocol';
+import { MOST_REQUESTS } from '../signals/snapshot';
+import { localToday } from '../util/days';
+import { budgetUsed, missingSetup, textInput, type ToolDeps, type ToolInput, type ToolTable } from './toolDeps';
+import { TOOLS } from './toolNames';
+import { agentJobsText, agentJobText, gapInboxText, readerEvidenceText, TOP_ROWS, visitorsText } from './toolTexts';
+
+export function readingTools(deps: ToolDeps): Pick<ToolTable, typeof TOOLS.readerEvidence | typeof TOOLS.gapInbox | typeof TOOLS.visitors | typeof TOOLS.agentJobs> {
+  /** The kept reader signals of the project, or why there are none (no request either way). */
+  const keptSignals = async () => {
+    const snapshot = await deps.signals.store.load();
+    if (snapshot) return snapshot;
+    return vscode.l10n.t(
+      'No reader signals are kept for project "{0}" yet. Ask the writer to fetch them: the tool {1} (or "Mintlify: Fetch Reader Signals") uses up to {2} analytics requests.',
+      deps.settings.projectId ?? '',
+      TOOLS.fetchReaderSignals,
+      MOST_REQUESTS,
+    );
+  };
+
+  return {
+    [TOOLS.readerEvidence]: {
+      invoke: async (input) => {
+        const missing = missingSetup(deps);
+        if (missing) return missing;
+        const page = await pageOf(deps, input);
+        if (typeof page === 'string') return page;
+        const snapshot = await keptSignals();
+        if (typeof snapshot === 'string') return snapshot;
+        return readerEvidenceText(snapshot, page.sitePath, page.files);
+      },
+    },
+
+    [TOOLS.gapInbox]: {
+      invoke: async () => {
+        const missing = missingSetup(deps);
+        if (missing) return missing;
+        const snapshot = await keptSignals();
+        return typeof snapshot === 'string' ? snapshot : gapInboxText(snapshot, deps.settings.signals.rankByAiShare);
+      },
+    },
+
+    [TOOLS.visitors]: {
+      invoke: async (input) => {
+        const missing = missingSetup(deps);
+        if (missing) return missing;
+        const projectId = deps.settings.projectId ?? '';
+        const asked = textInput(input, 'range');
+        if (asked !== undefined && !(PRESETS as readonly string[]).includes(asked)) return vscode.l10n.t('Unknown range "{0}": use one of {1}.', asked, PRESETS.join(', '));
+        const preset = (asked as PresetId | undefined) ?? deps.readers.readers.preset;
+        const range = resolvePreset(preset, localToday(), vscode.l10n);
+        const now: RangeNow = { preset, range, key: { projectId, dateFrom: range.dateFrom, dateTo: range.dateTo } };
+        const top = typeof input.top === 'number' && Number.isFinite(input.top) ? Math.floor(input.top) : TOP_ROWS;
+        const kept = deps.readers.snapshots.cached(now.key);
+        let snapshot: VisitorsSnapshot;
+        try {
+          snapshot = await deps.readers.readers.load(now);
+        } catch (error) {
+          if (error instanceof HeldBackError) return budgetUsed(deps);
+          if (error instanceof PausedError) return vscode.l10n.t('The last visitors request for this range failed; the readers try again after {0}. Nothing was sent.', new Date(error.until).toISOString());
+          if (isApiError(error)) return failureView(error, 'analytics', vscode.l10n).message;
+          throw error;
+        }
+        return visitorsText(snapshot, preset, top, snapshot !== kept);
+      },
+    },
+
+    [TOOLS.agentJobs]: {
+      invoke: async (input) => {
+        const projectId = deps.settings.projectId;
+        if (!projectId) return vscode.l10n.t('No project ID: run "Mintlify: Set Project ID" first.');
+        const jobId = textInput(input, 'jobId');
+        if (!jobId) return agentJobsText(projectId, deps.jobs.all());
+        const tracked = deps.jobs.get(jobId);
+        return tracked ? agentJobText(tracked) : vscode.l10n.t('Job "{0}" is not tracked here: the tool reads only the jobs in the Agent Jobs view ("Mintlify: Track Agent Job" adds one).', jobId);
+      },
+    },
+  };
+}
+
+/**
+ * The page the evidence is about: the one named (a site path such as "/quickstart", or a file in
+ * the workspace such as "docs/quickstart.mdx"), else the open one; with its files in the
+ * workspace, relative, so no path outside the workspace is ever answered.
+ */
+async function pageOf(deps: ToolDeps, input: ToolInput): Promise<{ sitePath: string; files: string[] } | string> {
+  const named = textInput(input, 'page');
+  let sitePath: string | undefined;
+  if (named === undefined) {
+    const uri = vscode.window.activeTextEditor?.document.uri;
+    sitePath = uri && (await deps.readers.docs.pageOf(uri))?.sitePath;
+    if (!sitePath) return vscode.l10n.t('No docs page is open: open one in the editor, or name a page by its site path ("/quickstart") or its file in the workspace ("docs/quickstart.mdx").');
+  } else if (named.startsWith('/') && !named.startsWith('//')) {
+    sitePath = normalizeSitePath(named);
+  } else {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    // Only a relative path inside the workspace: never an absolute one, a drive, or a way up.
+    if (!folder || /^[a-z]+:|^[\\/]|(^|[\\/])\.\.([\\/]|$)/i.test(named)) return notAPage(named);
+    sitePath = (await deps.readers.docs.pageOf(vscode.Uri.joinPath(folder.uri, named)))?.sitePath;
+    if (!sitePath) return notAPage(named);
+  }
+  const file = await deps.readers.docs.fileOf(sitePath);
+  const files = file && vscode.workspace.getWorkspaceFolder(file) ? [vscode.workspace.asRelativePath(file, false)] : [];
+  return { sitePath, files };
+}
+
+function notAPage(named: string): string {
+  return vscode.l10n.t('"{0}" is not a docs page of this workspace: name a page by its site path ("/quickstart") or by its .mdx file relative to the workspace ("docs/quickstart.mdx").', named.slice(0, 200));
+}

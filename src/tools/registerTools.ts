@@ -1,0 +1,46 @@
+// The extension's evidence and agent as tools of the editor's AI (Copilot's agent mode): each name
+// in package.json's contributes.languageModelTools is registered in activate(), because VS Code
+// looks for a tool's implementation as soon as the activation it triggered has returned; the tool
+// itself is built with the extension's objects on its first use, as the commands are.
+import * as vscode from 'vscode';
+import { actingTools } from './actingTools';
+import { readingTools } from './readingTools';
+import type { TextTool, ToolDeps, ToolTable } from './toolDeps';
+import { TOOL_NAMES, type ToolName } from './toolNames';
+import { capResult } from './toolTexts';
+
+/** Builds every tool over the extension's objects (in start(), with the rest of the extension). */
+export function buildTools(deps: ToolDeps): ToolTable {
+  const table: ToolTable = { ...readingTools(deps), ...actingTools(deps) };
+  for (const [name, tool] of Object.entries(table) as [ToolName, TextTool][]) {
+    const invoke = tool.invoke.bind(tool);
+    tool.invoke = async (input, token) => {
+      try {
+        return await invoke(input, token);
+      } catch (error) {
+        // The model gets a sentence it can act on; the details go to the log.
+        const reason = error instanceof Error ? error.message : String(error);
+        deps.log.warn(`${name}: ${reason}`);
+        return vscode.l10n.t('The tool failed: {0} The details are in the log (Mintlify: Show Log).', reason);
+      }
+    };
+  }
+  return table;
+}
+
+/** Registers every contributed tool; `tools` builds the extension on the first call, as a command does. */
+export function registerTools(subscriptions: vscode.Disposable[], tools: () => ToolTable): void {
+  for (const name of TOOL_NAMES) {
+    subscriptions.push(
+      vscode.lm.registerTool<unknown>(name, {
+        prepareInvocation: (options) => tools()[name].prepareInvocation?.(inputOf(options.input)),
+        invoke: async (options, token) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(capResult(await tools()[name].invoke(inputOf(options.input), token)))]),
+      }),
+    );
+  }
+}
+
+/** The model fills the schema, but nothing checks it here: anything but an object reads as no input. */
+function inputOf(input: unknown): Record<string, unknown> {
+  return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+}
