@@ -4,55 +4,16 @@
 // a globalState list per project, brought in once (read, merged, never deleted).
 import * as vscode from 'vscode';
 import type { TrackedJob } from '../jobs/jobStore';
-import { emptyState, mergeState, type SharedSignalLink, setSignalLink, type SyncState } from '../sync/syncState';
+import { mergeState, setSignalLink } from '../sync/syncState';
 import type { WindowSync } from '../sync/windowSync';
 import { background, type BackgroundLog } from '../util/background';
 import { Disposable } from '../util/lifecycle';
+import { isSignalJob, legacyLinks, type SignalJob, toShared } from './signalLinkState';
 
-export interface SignalJob {
-  jobId: string;
-  signalIds: string[];
-  /** The page it addresses, and the search terms, for the before/after comparison. */
-  path: string | undefined;
-  searches: string[];
-  /** ISO date-time the job was asked. */
-  askedAt: string;
-  /** ISO date-time this window first saw the job completed with a pull request. */
-  finishedAt?: string;
-}
+export type { SignalJob } from './signalLinkState';
 
 /** Where versions before the shared store kept each project's links. */
 const LEGACY_PREFIX = 'mintlifyAgent.signals.jobs/';
-
-function isSignalJob(value: unknown): value is SignalJob {
-  const v = value as Partial<SignalJob> | null;
-  return typeof v?.jobId === 'string' && Array.isArray(v.signalIds) && v.signalIds.every((id) => typeof id === 'string') && typeof v.askedAt === 'string';
-}
-
-function toShared(job: SignalJob): SharedSignalLink {
-  return {
-    jobId: job.jobId,
-    signalIds: [...job.signalIds],
-    ...(typeof job.path === 'string' && { path: job.path }),
-    searches: Array.isArray(job.searches) ? job.searches.filter((s) => typeof s === 'string') : [],
-    askedAt: job.askedAt,
-    ...(typeof job.finishedAt === 'string' && { finishedAt: job.finishedAt }),
-  };
-}
-
-/**
- * The old globalState lists as shared state, stamped at time 0 (like the legacy jobs, jobStore.ts)
- * so any change a window made since wins, and bringing them in again changes nothing.
- */
-export function legacyLinks(lists: ReadonlyMap<string, readonly SignalJob[]>): SyncState {
-  const state = emptyState();
-  for (const [project, list] of lists) {
-    const links: SyncState['links'][string] = {};
-    list.forEach((job, i) => (links[job.jobId] ??= { v: toShared(job), s: { t: 0, w: `legacy.${String(i).padStart(6, '0')}` } }));
-    state.links[project] = links;
-  }
-  return state;
-}
 
 export class SignalJobs extends Disposable {
   private readonly emitter = this.register(new vscode.EventEmitter<void>());
@@ -70,11 +31,11 @@ export class SignalJobs extends Disposable {
     this.migrate(legacy);
   }
 
-  /** The project's links, newest asked first. */
+  /** The project's links, the newest linked first. */
   all(projectId: string): SignalJob[] {
     return Object.values(this.sync.state.links[projectId] ?? {})
       .map(({ v }) => ({ ...v, path: v.path }))
-      .sort((a, b) => (a.askedAt < b.askedAt ? 1 : a.askedAt > b.askedAt ? -1 : 0));
+      .sort((a, b) => (b.linkedAt ?? 0) - (a.linkedAt ?? 0) || (a.jobId < b.jobId ? -1 : a.jobId > b.jobId ? 1 : 0));
   }
 
   /**
@@ -83,7 +44,7 @@ export class SignalJobs extends Disposable {
    * with a bounded backoff and, if that gives up, logged.
    */
   remember(projectId: string, job: SignalJob): void {
-    const written = this.sync.update((state) => setSignalLink(state, projectId, toShared(job), this.sync.store.clock));
+    const written = this.sync.update((state) => setSignalLink(state, projectId, toShared({ ...job, linkedAt: Date.now() }), this.sync.store.clock));
     this.fireIfChanged();
     background(
       written.catch(() => this.sync.writeAgain()),

@@ -68,6 +68,7 @@ const ReplicaFile = z.object({
               searches: z.array(z.string()),
               askedAt: z.string(),
               finishedAt: z.optional(z.string()),
+              linkedAt: z.optional(z.number()),
             }),
             s: Stamp,
           }),

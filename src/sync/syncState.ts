@@ -41,6 +41,8 @@ export interface SharedSignalLink {
   /** ISO date-times: when the job was asked, and when a window first saw it finish with a PR. */
   askedAt: string;
   finishedAt?: string;
+  /** When it was linked (ms), which orders a signal's links newest first; negative for links kept by earlier versions. */
+  linkedAt?: number;
 }
 
 export interface SyncState {

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AtomicWriteOps, writeAtomic } from '../../src/sync/atomicWrite';
 import { SharedStore } from '../../src/sync/sharedStore';
-import { applyJobChange, emptyState, HybridClock, pruneState, setDraft, setSignalLink, SHARED_HISTORY_MAX_AGE_MS } from '../../src/sync/syncState';
+import { legacyLinks } from '../../src/signals/signalLinkState';
+import { applyJobChange, emptyState, HybridClock, mergeState, pruneState, setDraft, setSignalLink, SHARED_HISTORY_MAX_AGE_MS } from '../../src/sync/syncState';
 import { nodeSyncFs } from '../support/nodeSyncFs';
 
 const quiet = { info: () => undefined, warn: () => undefined };
@@ -121,5 +122,19 @@ describe('atomic write (shared store files, kept signals snapshot)', () => {
     await assert.rejects(writeAtomic(ops, 'proj.json', '{"fetchedAt":"new"}'), /disk full/);
     assert.deepEqual(await fs.readdir(dir), ['proj.json']);
     assert.equal(await fs.readFile(join(dir, 'proj.json'), 'utf8'), '{"fetchedAt":"old"}');
+  });
+});
+
+describe('signal links kept by earlier versions', () => {
+  it('come in once, lose nothing, and never undo a change made since', () => {
+    const list = [link('job_new', 'page:/b'), link('job_old', 'page:/a'), { ...link('job_new', 'page:/stale') }];
+    const legacy = legacyLinks(new Map([['proj', list]]));
+    assert.deepEqual(Object.keys(legacy.links.proj ?? {}).sort(), ['job_new', 'job_old']);
+    assert.deepEqual(legacy.links.proj?.job_new?.v.signalIds, ['page:/b'], 'the newest entry of a job, as the old list kept it first');
+    const state = emptyState();
+    setSignalLink(state, 'proj', { ...link('job_old', 'page:/a'), finishedAt: '2026-11-01T00:00:00.000Z' }, new HybridClock('w', () => 1));
+    const once = mergeState(state, legacy);
+    assert.equal(once.links.proj?.job_old?.v.finishedAt, '2026-11-01T00:00:00.000Z', 'a change made since wins');
+    assert.deepEqual(mergeState(once, legacy), once, 'bringing them in again changes nothing');
   });
 });
