@@ -21,6 +21,7 @@ export const COMMANDS = {
   changeReadersRange: 'mintlifyAgent.changeReadersRange',
   refreshReaders: 'mintlifyAgent.refreshReaders',
   askAboutThis: 'mintlifyAgent.askAboutThis',
+  sendPreview: 'mintlifyAgent.sendPreview',
   reviewChanges: 'mintlifyAgent.reviewChanges',
   checkOutBranch: 'mintlifyAgent.checkOutBranch',
   showLog: 'mintlifyAgent.showLog',

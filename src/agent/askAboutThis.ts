@@ -10,8 +10,10 @@ import type { DocsLocator } from '../docs/docsLocator';
 import type { PromptSent } from '../jobs/jobCommands';
 import { jobLabel, type JobStore } from '../jobs/jobStore';
 import type { Ui } from '../ui';
+import type { BackgroundLog } from '../util/background';
 import { buildAgentPrompt, type PromptSubject } from './agentPrompt';
 import { COMMANDS, type RegisterCommand } from '../commands';
+import { chooseToSend, closePreview, registerPreviewSend } from './previewEditor';
 
 interface TargetItem extends vscode.QuickPickItem {
   jobId?: string;
@@ -20,8 +22,12 @@ interface TargetItem extends vscode.QuickPickItem {
 /** The file's path relative to its git repository (or its workspace folder when it has none). */
 type RepositoryPathOf = (uri: vscode.Uri) => Promise<string | undefined>;
 
-export function registerAskAboutThis(command: RegisterCommand, deps: { docs: Pick<DocsLocator, 'pageOf'>; store: JobStore; ui: Ui; repositoryPathOf: RepositoryPathOf }): void {
+export function registerAskAboutThis(
+  command: RegisterCommand,
+  deps: { docs: Pick<DocsLocator, 'pageOf'>; store: JobStore; ui: Ui; repositoryPathOf: RepositoryPathOf; log: BackgroundLog },
+): void {
   const { docs, store, ui } = deps;
+  registerPreviewSend(command, ui, deps.log);
 
   async function subjectOf(editor: vscode.TextEditor): Promise<PromptSubject> {
     const { document, selection } = editor;
@@ -66,11 +72,7 @@ export function registerAskAboutThis(command: RegisterCommand, deps: { docs: Pic
 export async function previewAndSend(ui: Ui, store: JobStore, prompt: string): Promise<{ prompt: string; sent: PromptSent } | undefined> {
   const preview = await vscode.workspace.openTextDocument({ language: 'markdown', content: prompt });
   await vscode.window.showTextDocument(preview, { viewColumn: vscode.ViewColumn.Beside, preview: false });
-  const choose = vscode.l10n.t('Choose Where to Send…');
-  const answer = await ui.showMessage('info', vscode.l10n.t('This is exactly what the agent will get (edit it in the editor if you like). Send it?'), choose);
-  if (answer !== choose) return undefined; // the preview stays open: nothing typed is lost
-  // A preview closed (and so discarded) before the click is not what the user chose to send.
-  if (preview.isClosed) return void ui.showMessage('info', vscode.l10n.t('The preview was closed, so nothing was sent.'));
+  if (!(await chooseToSend(ui, preview))) return undefined; // the preview was closed: nothing to send
   const text = preview.getText();
   if (!text.trim()) return void ui.showMessage('error', vscode.l10n.t('The prompt is empty, so nothing was sent.'));
   const target = await pickTarget(ui, store);
@@ -78,7 +80,7 @@ export async function previewAndSend(ui: Ui, store: JobStore, prompt: string): P
   const sent = target.jobId
     ? await vscode.commands.executeCommand<PromptSent | undefined>(COMMANDS.sendFollowUp, target.jobId, text)
     : await vscode.commands.executeCommand<PromptSent | undefined>(COMMANDS.startJob, text);
-  await closeUnsaved(preview);
+  await closePreview(preview);
   // The commands resolve with a result whenever they were given a prompt; a missing one is a failure reported there.
   return { prompt: text, sent: sent ?? { sent: false, outcomeUnknown: false } };
 }
@@ -93,12 +95,4 @@ async function pickTarget(ui: Ui, store: JobStore): Promise<TargetItem | undefin
     items.push({ label: `${active ? '$(sync~spin) ' : ''}${jobLabel(tracked)}`, description: active ? vscode.l10n.t('{0} · still working', status) : status, detail: tracked.id, jobId: tracked.id });
   }
   return ui.showQuickPick(items, { title: vscode.l10n.t('Send to the agent as…'), placeHolder: vscode.l10n.t('A new job, or a follow-up to a tracked job') });
-}
-
-/** Closes the preview without a "save?" question (its text now lives in the job, or as its unsent prompt). */
-async function closeUnsaved(document: vscode.TextDocument): Promise<void> {
-  const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === document.uri.toString());
-  if (!tab) return;
-  await vscode.window.showTextDocument(document, { viewColumn: tab.group.viewColumn, preserveFocus: false });
-  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 }

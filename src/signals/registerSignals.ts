@@ -116,7 +116,7 @@ function buildSignals(
     },
     log,
   });
-  const links = new SignalJobs(context.globalState);
+  const links = new SignalJobs(deps.sync, context.globalState, log);
   const tree = new SignalsTreeProvider(store, deps.store, links, { rankByAiShare: () => deps.settings.signals.rankByAiShare, projectId });
 
   const describeView = () => {

@@ -1,51 +1,65 @@
 // Which signals each agent job addresses, so the inbox can say "job active" or "PR ready" beside
-// a signal, and "Did it help?" knows what to compare. Kept in globalState per project.
+// a signal, and "Did it help?" knows what to compare. Kept in the shared store (src/sync/), one
+// register per job, so two windows linking two signals at once keep both; versions before it kept
+// a globalState list per project, brought in once (read, merged, never deleted).
 import * as vscode from 'vscode';
 import type { TrackedJob } from '../jobs/jobStore';
+import { mergeState, setSignalLink } from '../sync/syncState';
+import type { WindowSync } from '../sync/windowSync';
+import { background, type BackgroundLog } from '../util/background';
+import { Disposable } from '../util/lifecycle';
+import { isSignalJob, legacyLinks, type SignalJob, toShared } from './signalLinkState';
 
-export interface SignalJob {
-  jobId: string;
-  signalIds: string[];
-  /** The page it addresses, and the search terms, for the before/after comparison. */
-  path: string | undefined;
-  searches: string[];
-  /** ISO date-time the job was asked. */
-  askedAt: string;
-  /** ISO date-time this window first saw the job completed with a pull request. */
-  finishedAt?: string;
-}
+export type { SignalJob } from './signalLinkState';
 
-const key = (projectId: string) => `mintlifyAgent.signals.jobs/${projectId}`;
+/** Where versions before the shared store kept each project's links. */
+const LEGACY_PREFIX = 'mintlifyAgent.signals.jobs/';
 
-export class SignalJobs {
-  private readonly emitter = new vscode.EventEmitter<void>();
+export class SignalJobs extends Disposable {
+  private readonly emitter = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.emitter.event;
+  private seen = '';
 
-  constructor(private readonly state: vscode.Memento) {}
-
-  all(projectId: string): SignalJob[] {
-    const stored = this.state.get<unknown>(key(projectId));
-    return Array.isArray(stored) ? (stored as SignalJob[]).filter((j) => typeof j?.jobId === 'string' && Array.isArray(j.signalIds)) : [];
+  constructor(
+    private readonly sync: WindowSync,
+    legacy: vscode.Memento,
+    private readonly log: BackgroundLog,
+  ) {
+    super();
+    // Another window's link (or the first read of the store) redraws the badges.
+    this.register(sync.onDidChange(() => this.fireIfChanged()));
+    this.migrate(legacy);
   }
 
-  async remember(projectId: string, job: SignalJob): Promise<void> {
-    const others = this.all(projectId).filter((j) => j.jobId !== job.jobId);
-    await this.state.update(key(projectId), [job, ...others].slice(0, 200));
-    this.emitter.fire();
+  /** The project's links, the newest linked first. */
+  all(projectId: string): SignalJob[] {
+    return Object.values(this.sync.state.links[projectId] ?? {})
+      .map(({ v }) => ({ ...v, path: v.path }))
+      .sort((a, b) => (b.linkedAt ?? 0) - (a.linkedAt ?? 0) || (a.jobId < b.jobId ? -1 : a.jobId > b.jobId ? 1 : 0));
+  }
+
+  /**
+   * Links the job at once in this window. The job was already sent, so a failed write to the
+   * shared store never reaches the caller (who would report the send as failed): it is tried again
+   * with a bounded backoff and, if that gives up, logged.
+   */
+  remember(projectId: string, job: SignalJob): void {
+    const written = this.sync.update((state) => setSignalLink(state, projectId, toShared({ ...job, linkedAt: Date.now() }), this.sync.store.clock));
+    this.fireIfChanged();
+    background(
+      written.catch(() => this.sync.writeAgain()),
+      this.log,
+      'sharing the signal link with the other windows',
+    );
   }
 
   /** Notes when linked jobs finish with a pull request (the start of "Did it help?"'s clock). */
   async noteFinished(projectId: string, isDone: (jobId: string) => boolean, now: Date): Promise<void> {
-    const all = this.all(projectId);
-    let changed = false;
-    const next = all.map((j) => {
-      if (j.finishedAt || !isDone(j.jobId)) return j;
-      changed = true;
-      return { ...j, finishedAt: now.toISOString() };
-    });
-    if (!changed) return;
-    await this.state.update(key(projectId), next);
-    this.emitter.fire();
+    const finished = this.all(projectId).filter((j) => !j.finishedAt && isDone(j.jobId));
+    if (!finished.length) return;
+    const written = this.sync.update((state) => finished.forEach((j) => setSignalLink(state, projectId, toShared({ ...j, finishedAt: now.toISOString() }), this.sync.store.clock)));
+    this.fireIfChanged();
+    await written;
   }
 
   /** The newest job addressing this signal. */
@@ -53,8 +67,31 @@ export class SignalJobs {
     return this.all(projectId).find((j) => j.signalIds.includes(signalId));
   }
 
-  dispose(): void {
-    this.emitter.dispose();
+  private fireIfChanged(): void {
+    const now = JSON.stringify(this.sync.state.links);
+    if (now === this.seen) return;
+    this.seen = now;
+    this.emitter.fire();
+  }
+
+  /** Brings every project's globalState list into the shared store once the store is read. */
+  private migrate(state: vscode.Memento): void {
+    const lists = new Map<string, SignalJob[]>();
+    for (const key of state.keys()) {
+      if (!key.startsWith(LEGACY_PREFIX)) continue;
+      const stored = state.get<unknown>(key);
+      if (!Array.isArray(stored)) {
+        this.log.warn(`the stored signal links under ${key} are not a list; they are left in place, unread`);
+        continue;
+      }
+      const valid = stored.filter(isSignalJob);
+      if (valid.length < stored.length) this.log.warn(`${stored.length - valid.length} stored signal link(s) under ${key} could not be read; they are left in globalState`);
+      if (valid.length) lists.set(key.slice(LEGACY_PREFIX.length), valid);
+    }
+    if (!lists.size) return;
+    const legacy = legacyLinks(lists);
+    const merged = this.sync.ready.then(() => this.sync.update((s) => Object.assign(s, mergeState(s, legacy)))).then(() => this.fireIfChanged());
+    background(merged, this.log, 'bringing the stored signal links into the shared store');
   }
 }
 

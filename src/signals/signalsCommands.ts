@@ -104,7 +104,7 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
           vscode.l10n.t('The signal is not linked to a job: the answer to the send was lost, so it is not known whether the agent got it. If a job for it shows up, ask again from the signal with a follow-up to that job.'),
         );
       }
-      await deps.links.remember(projectId, {
+      deps.links.remember(projectId, {
         jobId: sent.jobId,
         signalIds: signalIdsOf(ref),
         path,

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
 import type { Logger } from '../log';
 import { fitsUnderCeiling } from '../sync/ledger';
+import { vscodeSyncFs } from '../sync/windowSync';
 import { background } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 import { currentRange, fetchSnapshot, parseStoredSnapshot, type SignalsSnapshot } from './snapshot';
@@ -146,7 +147,8 @@ export class SignalsStore extends Disposable {
   private async save(snapshot: SignalsSnapshot): Promise<void> {
     try {
       await vscode.workspace.fs.createDirectory(this.deps.storageDir);
-      await vscode.workspace.fs.writeFile(this.fileOf(snapshot.projectId), new TextEncoder().encode(JSON.stringify(snapshot)));
+      // Atomically, like the shared store's files: another window reading it meanwhile sees the old snapshot or the new one, whole.
+      await vscodeSyncFs(this.deps.storageDir).writeAtomic(this.fileNameOf(snapshot.projectId), JSON.stringify(snapshot));
     } catch (error) {
       this.deps.log.warn(`signals: could not keep the snapshot: ${String(error)}`);
     }
@@ -166,7 +168,11 @@ export class SignalsStore extends Disposable {
     return this.deps.storageDir;
   }
 
+  private fileNameOf(projectId: string): string {
+    return `${encodeURIComponent(projectId).replace(/\./g, '%2E')}.json`;
+  }
+
   private fileOf(projectId: string): vscode.Uri {
-    return vscode.Uri.joinPath(this.deps.storageDir, `${encodeURIComponent(projectId).replace(/\./g, '%2E')}.json`);
+    return vscode.Uri.joinPath(this.deps.storageDir, this.fileNameOf(projectId));
   }
 }

@@ -7,7 +7,7 @@
 // Files of windows that closed or died are removed once their state is in ours. No vscode import.
 import * as z from 'zod/mini';
 import { Lease, type Presence } from './lease';
-import { emptyState, HybridClock, mergeState, type SyncState } from './syncState';
+import { emptyState, HybridClock, mergeState, pruneState, type SyncState } from './syncState';
 
 /** The folder's operations; names are plain file names inside it. */
 export interface SyncFs {
@@ -54,6 +54,28 @@ const ReplicaFile = z.object({
       ),
     ),
     drafts: z.record(z.string(), z.record(z.string(), z.object({ v: z.nullable(z.string()), s: Stamp }))),
+    // Absent from files written before the links were shared.
+    links: z._default(
+      z.record(
+        z.string(),
+        z.record(
+          z.string(),
+          z.object({
+            v: z.object({
+              jobId: z.string(),
+              signalIds: z.array(z.string()),
+              path: z.optional(z.string()),
+              searches: z.array(z.string()),
+              askedAt: z.string(),
+              finishedAt: z.optional(z.string()),
+              linkedAt: z.optional(z.number()),
+            }),
+            s: Stamp,
+          }),
+        ),
+      ),
+      {},
+    ),
     ledger: z.record(z.string(), z.record(z.string(), z.number())),
     waits: z.record(z.string(), z.number()),
     salt: z.optional(z.string()),
@@ -126,6 +148,8 @@ export class SharedStore {
       this.state = mergeState(this.state, file.state, this.now());
     }
     for (const name of this.lastText.keys()) if (!present.has(name)) this.lastText.delete(name);
+    // Only now, with every file merged (see pruneState).
+    pruneState(this.state, this.now());
     const changed = JSON.stringify(this.state) !== before;
     await this.collectDead(present);
     return changed;

@@ -32,11 +32,26 @@ export interface JobRecord {
   p: Record<string, SharedPrompt & { s: Stamp }>;
 }
 
+/** Which signals an agent job addresses (src/signals/signalJobs.ts), as every window shares it. */
+export interface SharedSignalLink {
+  jobId: string;
+  signalIds: string[];
+  path?: string;
+  searches: string[];
+  /** ISO date-times: when the job was asked, and when a window first saw it finish with a PR. */
+  askedAt: string;
+  finishedAt?: string;
+  /** When it was linked (ms), which orders a signal's links newest first; negative for links kept by earlier versions. */
+  linkedAt?: number;
+}
+
 export interface SyncState {
   /** project id → job id → record */
   jobs: Record<string, Record<string, JobRecord>>;
   /** project id → draft key (`create`, `job:<id>`) → what the user typed and has not sent. */
   drafts: Record<string, Record<string, Versioned<string | null>>>;
+  /** project id → job id → the signals the job addresses: one register per job, so links to different jobs never overwrite each other. */
+  links: Record<string, Record<string, Versioned<SharedSignalLink>>>;
   /** bucket (`agent:<project>`, `analytics:<key hash>`) → entry id → when the request was sent. */
   ledger: Record<string, Record<string, number>>;
   /** endpoint family → no request before this time (ms since the epoch), from a 429's Retry-After. */
@@ -50,8 +65,17 @@ export interface SyncState {
 
 export const HOUR_MS = 3_600_000;
 
+/**
+ * How long the shared state keeps what no window shows any more: a stopped job's tombstone (and
+ * its prompts), a cleared draft, the prompts of a job from before it was tracked again, and a
+ * signal's link to a job asked (or finished) that long ago. Past it they are dropped, so the files
+ * stay bounded by what the user tracks. A window that has been away longer than this (its file
+ * is collected within a minute of it going) is the only one that could bring a tombstone's job back.
+ */
+export const SHARED_HISTORY_MAX_AGE_MS = 90 * 24 * HOUR_MS;
+
 export function emptyState(): SyncState {
-  return { jobs: {}, drafts: {}, ledger: {}, waits: {} };
+  return { jobs: {}, drafts: {}, links: {}, ledger: {}, waits: {} };
 }
 
 export function compareStamps(a: Stamp, b: Stamp): number {
@@ -86,6 +110,8 @@ export function mergeState(a: SyncState, b: SyncState, now?: number): SyncState 
   return {
     jobs: mergeRecordsBy(a.jobs, b.jobs, (x, y) => mergeRecordsBy(x, y, mergeJob)),
     drafts: mergeRecordsBy(a.drafts, b.drafts, (x, y) => mergeRecordsBy(x, y, (m, n) => later(m, n)!)),
+    // Files written before links were shared have none.
+    links: mergeRecordsBy(a.links ?? {}, b.links ?? {}, (x, y) => mergeRecordsBy(x, y, (m, n) => later(m, n)!)),
     ledger,
     waits: mergeRecordsBy(a.waits, b.waits, Math.max),
     ...lowestSalt(a.salt, b.salt),
@@ -102,6 +128,32 @@ function pruneLedger(ledger: SyncState['ledger'], now: number): void {
     const kept = Object.fromEntries(Object.entries(entries).filter(([, at]) => at > now - HOUR_MS));
     if (Object.keys(kept).length) ledger[bucket] = kept;
     else delete ledger[bucket];
+  }
+}
+
+/**
+ * Drops what no window shows and that is older than SHARED_HISTORY_MAX_AGE_MS (see there). Run on
+ * the state after every file of a read is merged, never between two files: a tombstone dropped
+ * before merging an older copy of its job would let that copy bring the job back.
+ */
+export function pruneState(state: SyncState, now: number): void {
+  const before = now - SHARED_HISTORY_MAX_AGE_MS;
+  for (const jobs of Object.values(state.jobs)) {
+    for (const [id, job] of Object.entries(jobs)) {
+      if (!job.tracked.v && job.tracked.s.t < before) {
+        delete jobs[id];
+        continue;
+      }
+      const removedAt = lastRemoval(job);
+      for (const [key, prompt] of Object.entries(job.p)) if (compareStamps(prompt.s, removedAt) <= 0 && prompt.s.t < before) delete job.p[key];
+    }
+  }
+  for (const drafts of Object.values(state.drafts)) for (const [key, draft] of Object.entries(drafts)) if (draft.v === null && draft.s.t < before) delete drafts[key];
+  for (const links of Object.values(state.links)) {
+    for (const [id, link] of Object.entries(links)) {
+      const last = Date.parse(link.v.finishedAt ?? link.v.askedAt);
+      if (Math.max(Number.isNaN(last) ? 0 : last, link.s.t) < before) delete links[id];
+    }
   }
 }
 
@@ -135,6 +187,7 @@ export class HybridClock {
       }
     }
     for (const drafts of Object.values(state.drafts)) for (const draft of Object.values(drafts)) see(draft.s);
+    for (const links of Object.values(state.links ?? {})) for (const link of Object.values(links)) see(link.s);
     this.last = max;
   }
 }
@@ -180,6 +233,10 @@ export function applyJobChange(state: SyncState, project: string, jobId: string,
 
 export function setDraft(state: SyncState, project: string, key: string, text: string | undefined, clock: HybridClock): void {
   (state.drafts[project] ??= {})[key] = { v: text ?? null, s: clock.next() };
+}
+
+export function setSignalLink(state: SyncState, project: string, link: SharedSignalLink, clock: HybridClock): void {
+  (state.links[project] ??= {})[link.jobId] = { v: link, s: clock.next() };
 }
 
 export function draftOf(state: SyncState, project: string, key: string): string | undefined {

@@ -27,6 +27,7 @@ import {
   recordWait,
   waitMs,
 } from './ledger';
+import { type AtomicWriteOps, writeAtomic } from './atomicWrite';
 import { SharedStore, type SyncFs, type SyncLog } from './sharedStore';
 import type { SyncState } from './syncState';
 
@@ -57,10 +58,14 @@ function bounded<T>(operation: Thenable<T>, what: string): Promise<T> {
   return runBounded(() => Promise.resolve(operation), { timeoutMs: FS_DEADLINE_MS, what });
 }
 
-function vscodeSyncFs(dir: vscode.Uri): SyncFs {
+export function vscodeSyncFs(dir: vscode.Uri): SyncFs {
   const fs = vscode.workspace.fs;
   const at = (name: string) => vscode.Uri.joinPath(dir, name);
-  let tmp = 0;
+  const ops: AtomicWriteOps = {
+    writeFile: (name, text) => bounded(fs.writeFile(at(name), new TextEncoder().encode(text)), `writing ${name}`),
+    rename: (from, to) => bounded(fs.rename(at(from), at(to), { overwrite: true }), `replacing ${to}`),
+    remove: (name) => bounded(fs.delete(at(name)), `removing ${name}`),
+  };
   return {
     list: async () => (await bounded(fs.readDirectory(dir), 'listing the shared store')).filter(([, type]) => type === vscode.FileType.File).map(([name]) => name),
     read: async (name) => {
@@ -70,11 +75,7 @@ function vscodeSyncFs(dir: vscode.Uri): SyncFs {
         return undefined;
       }
     },
-    writeAtomic: async (name, text) => {
-      const temp = at(`${name}.${++tmp}.tmp`);
-      await bounded(fs.writeFile(temp, new TextEncoder().encode(text)), `writing ${name}`);
-      await bounded(fs.rename(temp, at(name), { overwrite: true }), `replacing ${name}`);
-    },
+    writeAtomic: (name, text) => writeAtomic(ops, name, text),
     rename: (from, to) => bounded(fs.rename(at(from), at(to), { overwrite: false }), `renaming ${from}`),
     remove: (name) => bounded(fs.delete(at(name)), `removing ${name}`),
   };

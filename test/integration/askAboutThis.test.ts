@@ -123,6 +123,49 @@ describe('Ask the Agent About This', function () {
     }
   });
 
+  it('sends after the writer went back to their own file: only the preview closes, their file stays open with its unsaved edit', async () => {
+    const own = vscode.Uri.joinPath(root, 'notes', 'own.md');
+    await vscode.workspace.fs.writeFile(own, new TextEncoder().encode('# My notes\n\nWork in progress.\n'));
+    const focusOwn = () => vscode.window.showTextDocument(own, { viewColumn: vscode.ViewColumn.One, preserveFocus: false });
+    let refocus: vscode.Disposable | undefined;
+    try {
+      const mine = await focusOwn();
+      await mine.edit((e) => e.insert(new vscode.Position(2, 0), 'Unsaved line.\n'));
+      const typed = mine.document.getText();
+      await select('docs/quickstart.mdx', 5, 5);
+      user.type('Make this friendlier');
+      user.pick((items) => items.find((i) => i.label.includes('New job')));
+      user.answerMessage = async (m) => {
+        if (!m.actions.includes(SEND)) return undefined;
+        // The writer clicks back into their own file before sending, and again whenever the preview takes the focus.
+        await focusOwn();
+        refocus = vscode.window.onDidChangeActiveTextEditor((editor) => {
+          if (editor?.document.isUntitled) vscode.commands.executeCommand('workbench.action.focusFirstEditorGroup').then(undefined, () => undefined);
+        });
+        return SEND;
+      };
+      await vscode.commands.executeCommand('mintlifyAgent.askAboutThis');
+      await waitFor('the create', () => requestsTo(sim, 'POST', '/job').at(0));
+      const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => (t.input instanceof vscode.TabInputText ? t.input.uri : undefined));
+      assert.ok(tabs().some((uri) => uri?.toString() === own.toString()), 'the writer\'s file is still open');
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === own.toString());
+      assert.equal(doc?.getText(), typed, 'the writer\'s unsaved edit is kept');
+      assert.ok(!tabs().some((uri) => uri?.scheme === 'untitled'), 'the preview is closed');
+      assert.equal(requestsTo(sim, 'POST', '/job').length, 1);
+    } finally {
+      refocus?.dispose();
+      const doc = await vscode.workspace.openTextDocument(own);
+      if (doc.isDirty) {
+        const edit = new vscode.WorkspaceEdit();
+        edit.replace(own, new vscode.Range(0, 0, doc.lineCount, 0), '');
+        await vscode.workspace.applyEdit(edit);
+        await doc.save();
+      }
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(root, 'notes'), { recursive: true });
+    }
+  });
+
   it('refuses an empty instruction in the box and sends nothing', async () => {
     await select('docs/quickstart.mdx', 1, 1);
     let validate: vscode.InputBoxOptions['validateInput'];

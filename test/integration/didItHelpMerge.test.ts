@@ -94,7 +94,7 @@ describe('Did It Help? counts from the merge', function () {
     const job = sim.addJob(PROJECT, { status: 'completed', source: { repository: mirrorUrl, ref }, prLink: 'https://github.com/acme/docs/pull/12' });
     await s.tracker.track(job.id);
     const iso = (t: number) => new Date(t).toISOString();
-    await s.signals.links.remember(PROJECT, { jobId: job.id, signalIds: [`page:${path}`], path, searches: [], askedAt: iso(finishedAt - DAY), finishedAt: iso(finishedAt) });
+    s.signals.links.remember(PROJECT, { jobId: job.id, signalIds: [`page:${path}`], path, searches: [], askedAt: iso(finishedAt - DAY), finishedAt: iso(finishedAt) });
   }
 
   it('with the branch merged in the workspace history, the windows start at the merge and the message says so', async () => {

@@ -243,7 +243,7 @@ describe('reader signals', function () {
     // What the suite spent so far must not hold back this fetch (it would ask first: up to 70 requests).
     await freshAnalyticsHour(s);
     const finishedAt = new Date(Date.now() - 40 * 86_400_000).toISOString();
-    await s.signals.links.remember(PROJECT, { jobId: 'job_helped', signalIds: ['page:/quickstart'], path: '/quickstart', searches: [], askedAt: finishedAt, finishedAt });
+    s.signals.links.remember(PROJECT, { jobId: 'job_helped', signalIds: ['page:/quickstart'], path: '/quickstart', searches: [], askedAt: finishedAt, finishedAt });
     const windows = comparisonWindows(Date.parse(finishedAt), Date.now());
     assert.ok(windows);
     const share = (w: { dateFrom: string; dateTo: string }) => {
@@ -260,7 +260,7 @@ describe('reader signals', function () {
       assert.deepEqual(user.progressReports, [`comparing ${windows.days} days before and after…`]);
 
       const rare = sim.signalsFor(PROJECT, {}).byPage.at(-1)?.path ?? '';
-      await s.signals.links.remember(PROJECT, { jobId: 'job_rare', signalIds: [`page:${rare}`], path: rare, searches: [], askedAt: finishedAt, finishedAt });
+      s.signals.links.remember(PROJECT, { jobId: 'job_rare', signalIds: [`page:${rare}`], path: rare, searches: [], askedAt: finishedAt, finishedAt });
       await vscode.commands.executeCommand('mintlifyAgent.checkSignalImpact', { kind: 'page', path: rare });
       assert.match(user.lastMessage()?.message ?? '', /not-helpful share: not enough data yet \(needs 20 votes in each window/);
     } finally {

@@ -1,0 +1,77 @@
+// The editor a prompt is previewed in before it is sent (askAboutThis.ts previewAndSend): how the
+// writer says "send it", and how the preview closes. Two ways to send, the same outcome: the
+// notification's button, which hides itself after a few seconds, and **Send to Agent…** in the
+// preview's title bar, there for as long as the preview is open. The title action shows only on a
+// preview (the `resource in mintlifyAgent.promptPreviews` when clause, from the context key set here).
+import * as vscode from 'vscode';
+import { COMMANDS, type RegisterCommand } from '../commands';
+import type { Ui } from '../ui';
+import { background, type BackgroundLog } from '../util/background';
+
+const PREVIEWS_KEY = 'mintlifyAgent.promptPreviews';
+
+/** The previews waiting for a send, by URI: each maps to what the title action calls. */
+const waiting = new Map<string, () => void>();
+let log: BackgroundLog | undefined;
+
+function publish(): void {
+  const keys = [...waiting.keys()];
+  if (log) background(vscode.commands.executeCommand('setContext', PREVIEWS_KEY, keys), log, 'showing Send to Agent… on the previews');
+}
+
+/** Registers the title action; `uri` is the editor it was clicked on (none from elsewhere: the active editor). */
+export function registerPreviewSend(command: RegisterCommand, ui: Ui, backgroundLog: BackgroundLog): void {
+  log = backgroundLog;
+  command(COMMANDS.sendPreview, (uri?: vscode.Uri) => {
+    const key = (uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri)?.toString();
+    const send = key === undefined ? undefined : waiting.get(key);
+    if (send) return send();
+    return void ui.showMessage('info', vscode.l10n.t('Send to Agent… sends a prompt preview: open one with Ask the Agent About This… or Ask the Agent to Address This.'));
+  });
+}
+
+/**
+ * Resolves true when the writer chose to send `preview` (the notification's button or the title
+ * action, whichever comes first), false when the preview was closed first. Dismissing the
+ * notification does not end it: the title action stays.
+ */
+export function chooseToSend(ui: Ui, preview: vscode.TextDocument): Promise<boolean> {
+  const key = preview.uri.toString();
+  return new Promise<boolean>((resolve) => {
+    let done = false;
+    const finish = (send: boolean) => {
+      if (done) return;
+      done = true;
+      waiting.delete(key);
+      closed.dispose();
+      publish();
+      resolve(send);
+    };
+    const closed = vscode.workspace.onDidCloseTextDocument((document) => document === preview && finish(false));
+    waiting.set(key, () => finish(true));
+    publish();
+    const choose = vscode.l10n.t('Choose Where to Send…');
+    const answered = ui.showMessage('info', vscode.l10n.t('This is exactly what the agent will get (edit it in the editor if you like). Send it?'), choose).then((answer) => {
+      if (answer !== choose) return; // dismissed: the preview and its title action stay
+      // A preview closed (and so discarded) before the click is not what the user chose to send.
+      if (preview.isClosed) return void ui.showMessage('info', vscode.l10n.t('The preview was closed, so nothing was sent.'));
+      finish(true);
+    });
+    if (log) background(answered, log, 'the preview\'s notification');
+  });
+}
+
+/**
+ * Closes the preview's own tab, without a "save?" question (its text now lives in the job, or as
+ * its unsent prompt) and without touching any other editor: whatever has the focus now (the
+ * writer may have gone back to their own file) stays as it is. An untitled editor emptied is no
+ * longer dirty, so closing it asks nothing.
+ */
+export async function closePreview(document: vscode.TextDocument): Promise<void> {
+  const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === document.uri.toString());
+  if (!tabs.length || document.isClosed) return;
+  const edit = new vscode.WorkspaceEdit();
+  edit.delete(document.uri, new vscode.Range(0, 0, document.lineCount, 0));
+  await vscode.workspace.applyEdit(edit);
+  await vscode.window.tabGroups.close(tabs, true);
+}
