@@ -1,5 +1,5 @@
 // `npm test`: runs every tier and ends with one line `N passed, N failed`.
-//   node out/test/run.js            all tiers: unit, host, ui
+//   node out/test/run.js            all tiers: unit, host, contract, ui
 //   node out/test/run.js unit host  only those tiers
 //   MINTLIFY_TEST_GREP=pattern       only the tests whose full title matches, in every tier
 import Mocha from 'mocha';
@@ -94,6 +94,22 @@ async function runRestrictedHost(): Promise<TierResult> {
 }
 
 /**
+ * Contract tier: the UI tier's flows in a real VS Code against the platform's published OpenAPI
+ * files served by Prism (test/contract/), in a fresh copy of the fixture workspace.
+ */
+async function runContract(): Promise<TierResult> {
+  const workspaceFolder = join(mkdtempSync(join(tmpdir(), 'mintlify-contract-')), 'docs-site');
+  cpSync(join(repoRoot, 'test', 'fixtures', 'workspace'), workspaceFolder, { recursive: true });
+  try {
+    const result = await runHostTests({ repoRoot, workspaceFolder, testsEntry: join(__dirname, 'contract', 'index.js'), log });
+    log(result.report);
+    return result;
+  } finally {
+    rmSync(dirname(workspaceFolder), { recursive: true, force: true });
+  }
+}
+
+/**
  * UI tier: Playwright clicks through the real workbench of a live development host, as a person
  * does. No bail: a failed flow is followed by a reset (test/ui/userFlows.test.ts), and a suite
  * whose steps build on each other stops only itself (stepsBuildOnEachOther); every suite reports.
@@ -104,7 +120,7 @@ async function runUi(): Promise<TierResult> {
   return result;
 }
 
-const tiers: Record<string, () => Promise<TierResult>> = { unit: runUnit, host: runHost, ui: runUi };
+const tiers: Record<string, () => Promise<TierResult>> = { unit: runUnit, host: runHost, contract: runContract, ui: runUi };
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);

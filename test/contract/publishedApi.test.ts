@@ -1,0 +1,133 @@
+// The contract tier: the flows a person drives in the UI tier, run in the real VS Code host against
+// the platform's published OpenAPI files served by Prism (publishedApi.ts), a mock we did not
+// write. Each flow must end, and every request it sends must be one the spec accepts: Prism answers
+// a request it rejects with an error and names the violation, and the test lists them.
+//
+// The spec's examples are not data: every job is `"id": "string"` and always active, every list
+// says there is more (`nextCursor` never null, `hasMore` true, the same row at every offset). So
+// these tests assert that flows end and what they send, never figures; the paging caps are what
+// make the lists end.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { TestSeam } from '../../src/extension';
+import { freshAnalyticsHour, leaveWindowClean, PROJECT, ScriptedUser, seam, setProject, signIn, waitFor } from '../integration/support';
+import { startPublishedApi, type Exchange, type PublishedApi } from './publishedApi';
+
+/** How long one flow may take; ends are awaited on the command or a condition, never slept on. */
+const FLOW_MS = 60_000;
+
+describe('the flows against the published OpenAPI (Prism)', function () {
+  this.timeout(3 * FLOW_MS);
+  let s: TestSeam;
+  let api: PublishedApi;
+  const log: string[] = [];
+
+  before(async () => {
+    s = await seam();
+    api = await startPublishedApi((line) => log.push(line));
+    await vscode.workspace.getConfiguration('mintlifyAgent').update('apiBaseUrl', api.url, vscode.ConfigurationTarget.Global);
+    await signIn(s);
+    await setProject(PROJECT);
+    await freshAnalyticsHour(s);
+  });
+  after(async () => {
+    await leaveWindowClean(s);
+    await api?.close();
+  });
+
+  /** Runs one flow, then asserts that the spec accepted every request it sent; returns them. */
+  async function flow(name: string, run: (user: ScriptedUser) => Promise<void>): Promise<Exchange[]> {
+    const since = Date.now();
+    const user = new ScriptedUser(s.ui);
+    try {
+      await run(user);
+    } finally {
+      user.restore();
+    }
+    const sent = api.exchanges.filter((e) => e.at >= since);
+    const rejected = api.rejected(since);
+    process.stdout.write(`      ${name}: ${sent.length} request(s): ${[...new Set(sent.map((e) => `${e.method} ${e.url.split('?')[0].replace(PROJECT, '{projectId}')}`))].join(', ')}\n`);
+    assert.deepEqual(
+      rejected.map((e) => `${e.method} ${e.url} → ${e.status} ${e.violations.join('; ')}`),
+      [],
+      `requests the published spec rejected (Prism's log: ${log.slice(-5).join(' | ')})`,
+    );
+    return sent;
+  }
+
+  it('tracks a job by ID, sends a follow-up to it and starts a new one', async () => {
+    const tracked = await flow('track', async (user) => {
+      user.type('job_from_the_dashboard');
+      await vscode.commands.executeCommand('mintlifyAgent.trackJob');
+      await waitFor('the job tracked and read', () => s.store.all().some((t) => t.job), FLOW_MS);
+    });
+    assert.ok(tracked.some((e) => e.method === 'GET' && e.url.includes('/v2/agent/')), 'the job was read');
+
+    const jobId = s.store.all()[0].id;
+    const followUp = await flow('follow-up', async () => {
+      await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', jobId, 'Also cover proxies');
+    });
+    assert.equal(followUp.filter((e) => e.method === 'POST' && e.url.endsWith('/message')).length, 1, 'one follow-up POST');
+
+    const started = await flow('start', async () => {
+      await vscode.commands.executeCommand('mintlifyAgent.startJob', 'Add a troubleshooting section');
+    });
+    assert.equal(started.filter((e) => e.method === 'POST' && /\/v2\/agent\/[^/]+\/job$/.test(e.url)).length, 1, 'one create POST');
+  });
+
+  it('opens Visitor Analytics and exports the range, which ends at the paging rule', async () => {
+    const opened = await flow('analytics', async () => {
+      await vscode.commands.executeCommand('mintlifyAgent.openAnalytics');
+      await waitFor('the panel\'s first page', () => api.exchanges.some((e) => e.url.includes('/visitors')), FLOW_MS);
+    });
+    assert.ok(opened.some((e) => e.url.includes('/visitors')), 'the panel read visitors');
+
+    const target = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'contract-export.csv');
+    let status: { state: string; requests: number } | undefined;
+    const exported = await flow('export', async (user) => {
+      user.saveAs(target);
+      status = await vscode.commands.executeCommand<{ state: string; requests: number }>('mintlifyAgent.exportVisitors');
+    });
+    await vscode.workspace.fs.delete(target).then(undefined, () => undefined);
+    assert.equal(status?.state, 'done', 'the export ended with a file');
+    // The example's one row at every offset: the second page brings nothing new, so the export stops.
+    assert.ok(exported.length >= 1 && exported.length <= 100, `${exported.length} requests, within the visitors cap`);
+  });
+
+  it('shows the readers of the open docs page', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await freshAnalyticsHour(s);
+    const page = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'docs', 'quickstart.mdx');
+    const read = await flow('readers', async () => {
+      await vscode.window.showTextDocument(page, { preview: false });
+      await waitFor('the readers figure settled', async () => {
+        await s.readers.statusBar.whenSettled();
+        return s.readers.statusBar.shown?.page.uri.toString() === page.toString() && s.readers.statusBar.shown.figures !== undefined;
+      }, FLOW_MS);
+    });
+    assert.ok(read.some((e) => e.url.includes('/visitors')), 'the readers read visitors');
+  });
+
+  it('fetches reader signals, which end at their caps', async () => {
+    await freshAnalyticsHour(s);
+    const fetched = await flow('reader signals', async (user) => {
+      user.answerMessage = (m) => m.actions.find((a) => a.startsWith('Fetch'));
+      await vscode.commands.executeCommand('mintlifyAgent.refreshSignals');
+    });
+    assert.ok(fetched.length >= 1 && fetched.length <= 40, `${fetched.length} requests, within Fetch Reader Signals' 40`);
+    assert.ok(s.signals.store.current(), 'a snapshot is kept');
+  });
+
+  it('checks whether a finished job helped (Did It Help?), which ends', async () => {
+    await freshAnalyticsHour(s);
+    const day = 24 * 60 * 60_000;
+    const iso = (t: number) => new Date(t).toISOString();
+    const jobId = s.store.all()[0].id;
+    s.signals.links.remember(PROJECT, { jobId, signalIds: ['page:/quickstart'], path: '/quickstart', searches: [], askedAt: iso(Date.now() - 21 * day), finishedAt: iso(Date.now() - 20 * day) });
+    const checked = await flow('Did It Help?', async (user) => {
+      user.answerMessage = (m) => m.actions.find((a) => a.startsWith('Fetch'));
+      await vscode.commands.executeCommand('mintlifyAgent.checkSignalImpact', { kind: 'page', path: '/quickstart' });
+    });
+    assert.ok(checked.length >= 1 && checked.length <= 70, `${checked.length} requests, within Did It Help?'s 70`);
+  });
+});
