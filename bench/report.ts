@@ -1,7 +1,7 @@
 // The table and BENCHMARKS.md. Every figure says how it was measured; the numbers come from one run.
 import type { HostBenchResult } from './activation';
 import { DEFAULT_PAGE_SIZE as DEFAULT_SESSION_PAGE_SIZE, LATENCY_MS, SESSION_TEXT, type AnalyticsResult } from './analytics';
-import { kb, type BundleSize } from './bundles';
+import { kb, type BundleInput, type BundleSize } from './bundles';
 import type { FreshnessPhase } from './freshness';
 import { DEFAULT_TIMINGS } from '../src/jobs/jobPoller';
 import { NAIVE_INTERVAL_MS } from './pollingClients';
@@ -23,6 +23,8 @@ export interface BenchResults {
   load: { start: number; end: number; cores: number };
   options: { starts: number; trials: number; exportRuns: number };
   bundles: BundleSize[];
+  /** What weighs in dist/extension.js, biggest first; absent in results made before it existed. */
+  bundleInputs?: BundleInput[];
   host: HostBenchResult | undefined;
   freshness: FreshnessPhase[];
   /** Median real duration of the freshness runs' requests. */
@@ -40,6 +42,9 @@ export interface BenchResults {
   mergeTime?: MergeTimeRun[];
   seconds: number;
 }
+
+/** The bundle's inputs named in the table; the rest are smaller than the last of these. */
+const BUNDLE_INPUTS_SHOWN = 8;
 
 interface Row {
   section: string;
@@ -73,6 +78,9 @@ function rows(r: BenchResults): Row[] {
     add('1 Activation', 'activation in the VS Code host', 'not measured (--no-host)');
   }
   for (const b of r.bundles) add('1 Bundles', `${b.file} (release build)`, `${kb(b.rawBytes)} raw, ${kb(b.gzipBytes)} gzip`);
+  for (const input of (r.bundleInputs ?? []).slice(0, BUNDLE_INPUTS_SHOWN)) {
+    add('1 Bundles', `in dist/extension.js: ${input.name}`, `${kb(input.bytes)} (biggest: ${input.biggest.file}, ${kb(input.biggest.bytes)})`);
+  }
 
   // 2. Freshness
   for (const phase of r.freshness) {
@@ -199,7 +207,9 @@ ${sections.join('\n')}`;
 function activationSection(r: BenchResults): string {
   const bundles = `- **Bundles**: bytes of out/bench/extension/dist/*.js, written by the project's own \`node esbuild.mjs --production\` (bench/build.mjs
   runs it in out/bench/extension so that dist/ is left alone; the bytes are the same), and of the same bytes through gzip
-  level 9.`;
+  level 9. **What weighs** in dist/extension.js is esbuild's own account of the same build (its metafile, written by
+  \`node esbuild.mjs --production --metafile=…\`): the bytes each input left in the minified output, summed per library
+  and per folder of src/, the ${BUNDLE_INPUTS_SHOWN} biggest in the table.`;
   if (!r.host) return `## 1. Activation and bundles\n\nActivation was not measured in this run (\`--no-host\`).\n\n${bundles}\n`;
   const starts = r.host.starts;
   const enteredFirst = starts.filter((x) => !x.activeAtEntry).length;
