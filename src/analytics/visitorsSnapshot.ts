@@ -94,8 +94,7 @@ export interface SnapshotStorage {
 }
 
 /** The workspaceState key the snapshots are kept under. */
-export const SNAPSHOTS_STORAGE_KEY = 'mintlifyAgent.readers.snapshots';
-const STORAGE_KEY = SNAPSHOTS_STORAGE_KEY;
+const STORAGE_KEY = 'mintlifyAgent.readers.snapshots';
 /** Persisted ranges, most recent first; with the default cap that is at most ~2.5 MB. */
 const MAX_STORED = 4;
 

@@ -28,8 +28,6 @@ import type { SignalsStore } from './signalsStore';
 import { type SignalNode } from './signalsTree';
 import { COMMANDS, type RegisterCommand } from '../commands';
 
-/** Every command of the reader signals (registered at activation, built on first use). */
-export const SIGNALS_COMMANDS = [COMMANDS.refreshSignals, COMMANDS.askToAddress, COMMANDS.openSignalPage, COMMANDS.showAssistantThread, COMMANDS.checkSignalImpact] as const;
 /** Threads read on request per hour in this window: each costs one analytics request. */
 export const THREAD_RESERVE = 10;
 
