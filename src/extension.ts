@@ -21,7 +21,7 @@ import { JobsTreeProvider } from './jobs/jobsTree';
 import { createLogger, type Logger } from './log';
 import { type ReadersHandle, registerReaders } from './readers/registerReaders';
 import { registerSignals, type SignalsHandle } from './signals/registerSignals';
-import { showLedger } from './jobs/ledgerView';
+import { showLedger } from './sync/ledgerView';
 import { WindowSync } from './sync/windowSync';
 import { createUi, type Ui } from './ui';
 import { background } from './util/background';

@@ -13,7 +13,7 @@ import { PageReaders } from './pageReaders';
 import { ReadersCodeLens } from './readersCodeLens';
 import { ReadersDecorations } from './readersDecorations';
 import { ReadersStatusBar } from './readersStatusBar';
-import type { SnapshotKey, VisitorsSnapshot } from '../analytics/visitorsSnapshot';
+import type { SnapshotSource } from '../analytics/visitorsSnapshot';
 import { COMMANDS, type RegisterCommand } from '../commands';
 
 export interface ReadersDeps {
@@ -33,13 +33,7 @@ export interface ReadersHandle {
   decorations: ReadersDecorations;
   docs: DocsLocator;
   /** The whole-range snapshots, shared with the panel's "Compare with previous period". */
-  snapshots: {
-    cached: PageReaders['store']['cached'];
-    isFresh: PageReaders['store']['isFresh'];
-    get: (key: SnapshotKey, options?: { refresh?: boolean }) => Promise<VisitorsSnapshot>;
-    put: (snapshot: VisitorsSnapshot) => void;
-    maxPages: () => number;
-  };
+  snapshots: SnapshotSource;
 }
 
 /** Builds the readers' objects and registers their commands. Building reads only what is kept: no request. */

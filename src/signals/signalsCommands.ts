@@ -93,9 +93,9 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
     if (!instruction?.trim()) return;
     const { prompt } = buildEvidencePrompt(instruction, evidence);
     try {
-      const sent = await deps.sender.previewAndSend(prompt);
-      if (!sent || sent.outcome === 'failed') return; // stopped, or the failure was reported where it happened
-      if (sent.outcome === 'unknown') {
+      const sent = (await deps.sender.previewAndSend(prompt))?.sent;
+      if (!sent || (!sent.sent && !sent.outcomeUnknown)) return; // stopped, or the failure was reported where it happened
+      if (!sent.sent) {
         // Never a guess (the newest job, one with the same prompt): a wrong link would show another job's state here.
         return void ui.showMessage(
           'warning',
