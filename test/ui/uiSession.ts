@@ -26,6 +26,9 @@ export const ARTIFACTS_DIR = path.join(findRepoRoot(__dirname), 'artifacts', 'ui
  */
 export const JOB_DURATION_MS = 6_000;
 
+/** Whether this run has cleared the previous run's artifacts yet. */
+let artifactsCleared = false;
+
 export class UiSession {
   private host: Host | undefined;
   /** The folder the workbench has open: a fresh copy of test/fixtures/workspace. */
@@ -82,10 +85,12 @@ export class UiSession {
   }
 
   private async init(progress: (line: string) => void): Promise<void> {
-    // Old screenshots would pass for this run's.
-    fs.rmSync(ARTIFACTS_DIR, { recursive: true, force: true });
+    // Old screenshots would pass for this run's: cleared by the run's first session only, so a
+    // later suite keeps the failure captures of an earlier one.
+    if (!artifactsCleared) fs.rmSync(ARTIFACTS_DIR, { recursive: true, force: true });
+    artifactsCleared = true;
     fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
-    fs.writeFileSync(this.logFile, `UI tier, ${new Date().toISOString()}\n`);
+    fs.appendFileSync(this.logFile, `\nUI session, ${new Date().toISOString()}\n`);
     const log = (line: string): void => fs.appendFileSync(this.logFile, `${line}\n`);
 
     // The first run installs code-server (about a minute): say so on the terminal.
@@ -118,4 +123,19 @@ export class UiSession {
     await this.host.page.setViewportSize({ width: 1280, height: 800 });
     log(`Workbench: ${this.host.url}`);
   }
+}
+
+/**
+ * For a suite whose steps build on each other (several windows, the walkthrough): once a step
+ * fails, the later steps of that suite are not run (they count as failed, and the run says so)
+ * instead of each waiting out its bounds on a state that never came. The other suites still run.
+ */
+export function stepsBuildOnEachOther(): void {
+  let failed: string | undefined;
+  beforeEach(function () {
+    if (failed) throw new Error(`not run: step "${failed}" failed, and the steps of this suite build on each other.`);
+  });
+  afterEach(function () {
+    if (this.currentTest?.state === 'failed') failed ??= this.currentTest.title;
+  });
 }

@@ -1,7 +1,7 @@
 // The UI tier: what a person does with the extension, clicked and typed in the real workbench
-// (code-server + headless Chromium, driven by Playwright) against the API simulator. The steps
-// build on each other (the key set in step 1 is used by the rest), so the tier runs with bail:
-// after a failure the later steps are reported as not run instead of each timing out.
+// (code-server + headless Chromium, driven by Playwright) against the API simulator. Each flow
+// needs only a signed-in window (step 1 signs in; after a failure the next flow signs in again on
+// a cleared workbench, see recoverAfterFailure), so one failure does not take the others with it.
 //
 // Each step saves screenshots under artifacts/ui/ (and one named failed-… when it fails).
 import assert from 'node:assert/strict';
@@ -54,9 +54,20 @@ describe('a person using the extension in VS Code (UI)', function () {
     });
   });
 
+  /** Set after a failed flow: the next one starts from a cleared, signed-in workbench. */
+  let recover = false;
+
+  beforeEach(async function () {
+    if (!recover) return;
+    recover = false;
+    process.stdout.write('      (the flow before failed: clearing the workbench and signing in again)\n');
+    await wb.recoverAfterFailure(DEMO_API_KEY, PROJECT);
+  });
+
   afterEach(async function () {
     const test = this.currentTest;
     if (test?.state !== 'failed' || !session) return;
+    recover = true;
     const name = `failed-${test.title.replace(/[^\w]+/g, '-').slice(0, 60)}`;
     await wb.screenshot(name).catch(() => undefined);
   });
@@ -65,9 +76,7 @@ describe('a person using the extension in VS Code (UI)', function () {
     await session?.stop();
   });
 
-  // Shared between the steps: the rows of the jobs they create.
   const startedPrompt = 'Add a troubleshooting section to the quickstart';
-  let runningElsewhereId = '';
 
   it('1. opens the Mintlify view, sets the API key from the command palette and the project from the welcome view', async () => {
     await wb.openFromActivityBar('Mintlify');
@@ -85,7 +94,7 @@ describe('a person using the extension in VS Code (UI)', function () {
     // The project ID is not set in this workspace: the welcome asks for it next.
     const projectWelcome = wb.welcome.filter({ hasText: 'Set the Mintlify project ID' });
     await expectVisible('the "set the project ID" welcome after the key', projectWelcome);
-    await projectWelcome.getByRole('button', { name: 'Set Project ID' }).click({ timeout: TIMEOUTS.ui });
+    await wb.clickAndExpect({ what: 'the welcome\'s Set Project ID button', click: projectWelcome.getByRole('button', { name: 'Set Project ID' }), then: wb.quickInputTitled('Mintlify: Set Project ID'), shows: 'the project ID box' });
     await wb.typeInto('Mintlify: Set Project ID', PROJECT);
     await wb.pressEnterAndWaitForClose();
 
@@ -96,7 +105,7 @@ describe('a person using the extension in VS Code (UI)', function () {
   it('2. starts a job, tracks two by ID, sends a follow-up and sees the job finish with a pull request', async () => {
     const jobs = rows(wb);
 
-    await wb.clickViewTitleButton('Start New Job…');
+    await wb.clickViewTitleButton('Start New Job…', wb.quickInputTitled('Start New Agent Job'), 'the new job box');
     await wb.typeInto('Start New Agent Job', startedPrompt);
     await wb.pressEnterAndWaitForClose();
     const startedRow = jobs.filter({ hasText: startedPrompt });
@@ -104,8 +113,7 @@ describe('a person using the extension in VS Code (UI)', function () {
 
     // Jobs started elsewhere (the dashboard, a teammate): created in the simulator, tracked by ID.
     const elsewhere = sim.addJob(PROJECT, { prompt: 'Document the new rate limits', activeForMs: 60 * 60_000 });
-    runningElsewhereId = elsewhere.id;
-    await wb.clickViewTitleButton('Track Job…');
+    await wb.clickViewTitleButton('Track Job…', wb.quickInputTitled('Track Agent Job'), 'the track job box');
     await wb.typeInto('Track Agent Job', elsewhere.id);
     await wb.pressEnterAndWaitForClose();
     await expectVisible('the job tracked from the title bar, active', jobs.filter({ hasText: elsewhere.id }).locator(ICON.active));
@@ -143,18 +151,16 @@ describe('a person using the extension in VS Code (UI)', function () {
     const followUp = sim.requests.find((r) => r.method === 'POST' && r.rawPath.endsWith('/message'));
     const prLink = followUp && sim.peekJob(PROJECT, followUp.segments[5] ?? '')?.prLink;
     assert.ok(prLink, 'the simulator has a PR link for the followed-up job');
-    await openPr.click({ timeout: TIMEOUTS.ui });
     const dialog = wb.page.locator('.monaco-dialog-box');
-    await expectVisible(`the "open external website" dialog naming ${prLink}`, dialog.filter({ hasText: prLink }));
+    await wb.clickAndExpect({ what: 'Open Pull Request', click: openPr, then: dialog.filter({ hasText: prLink }), shows: `the "open external website" dialog naming ${prLink}` });
     await wb.screenshot('2-open-pull-request');
-    await dialog.getByRole('button', { name: 'Cancel' }).click({ timeout: TIMEOUTS.ui });
-    await dialog.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui });
+    await wb.clickAndExpect({ what: 'the dialog\'s Cancel', click: dialog.getByRole('button', { name: 'Cancel' }), then: { gone: dialog }, shows: 'the dialog closed' });
   });
 
   it('3. reads visitor analytics in the panel, pages, switches range and exports a CSV', async () => {
     await wb.clearNotifications();
-    await wb.clickViewTitleButton('Open Visitor Analytics');
     const panel = wb.webview();
+    await wb.clickViewTitleButton('Open Visitor Analytics', panel.locator('#range-label'), 'the analytics panel');
     const format = numberFormat(await wb.page.evaluate(() => navigator.language));
     const last30 = sim.visitorsFor(PROJECT, { dateFrom: day(-29), dateTo: day(1) });
     const last90 = sim.visitorsFor(PROJECT, { dateFrom: day(-89), dateTo: day(1) });
@@ -208,16 +214,20 @@ describe('a person using the extension in VS Code (UI)', function () {
   });
 
   it('4. sees the tree report a failing API and recover by itself when it comes back', async () => {
-    assert.ok(runningElsewhereId, 'step 2 tracked a running job');
-    const row = rows(wb).filter({ hasText: runningElsewhereId });
+    // Its own jobs: one running, one finished (a finished job is refreshed by Refresh All too).
+    const running = sim.addJob(PROJECT, { prompt: 'Explain webhook retries', activeForMs: 60 * 60_000 });
+    const finished = sim.addJob(PROJECT, { status: 'completed', prompt: 'Fix the broken links in the changelog' });
+    await wb.trackJob(running.id);
+    await wb.trackJob(finished.id);
+    const row = rows(wb).filter({ hasText: running.id });
     await expectVisible('the running job before the failure', row.locator(ICON.active));
+    await expectVisible('the finished job before the failure', rows(wb).filter({ hasText: finished.id }).locator(ICON.completed));
 
     sim.clearRequests();
     sim.addFault({ fault: { kind: 'status', status: 500 }, pathIncludes: '/job/' });
     // Refresh All rather than waiting for the next scheduled check, which may be minutes away for
     // a job past its first minute (the steady interval is the user's, stretched by the hourly budget).
-    await wb.clickViewTitleButton('Refresh All');
-    await expectVisible('"cannot refresh" on the running job', row.filter({ hasText: 'cannot refresh' }));
+    await wb.clickViewTitleButton('Refresh All', row.filter({ hasText: 'cannot refresh' }), '"cannot refresh" on the running job');
     await expectVisible('the warning icon on the running job', row.locator(ICON.warning));
     assert.ok(sim.requests.some((r) => r.status === 500), 'the simulator answered 500');
     await wb.screenshot('4-api-failing');
@@ -229,7 +239,7 @@ describe('a person using the extension in VS Code (UI)', function () {
     await stillFailing.first().waitFor({ state: 'hidden', timeout: TIMEOUTS.poll }).catch(async () => {
       throw new Error(`still "cannot refresh" after ${TIMEOUTS.poll / 1000} s: ${(await stillFailing.allTextContents()).join(' | ')}`);
     });
-    await expectVisible('the completed job with its check mark again', rows(wb).filter({ hasText: startedPrompt }).locator(ICON.completed));
+    await expectVisible('the finished job with its check mark again', rows(wb).filter({ hasText: finished.id }).locator(ICON.completed));
     await wb.screenshot('4-recovered');
   });
 
@@ -239,30 +249,25 @@ describe('a person using the extension in VS Code (UI)', function () {
     assert.ok(repository, 'the UI workspace is a git clone');
     sim.setNewJobSource({ repository: repository.url, ref: AGENT_BRANCH });
     await wb.clearNotifications();
-    await wb.page.keyboard.press('Control+P');
-    await wb.quickInputField.fill('quickstart.mdx');
-    await wb.quickInput.locator('.monaco-list-row').filter({ hasText: 'quickstart.mdx' }).first().waitFor({ timeout: TIMEOUTS.ui });
-    await wb.page.keyboard.press('Enter');
+    await wb.goToFile('quickstart.mdx');
     const paragraph = wb.page.locator('.editor-instance .monaco-editor .view-line').filter({ hasText: 'Get started in five minutes.' });
     await paragraph.click({ clickCount: 3, timeout: TIMEOUTS.ui }); // a triple click selects the line
-    await paragraph.click({ button: 'right', timeout: TIMEOUTS.ui });
-    await wb.page.getByRole('menuitem', { name: /Ask the Agent About This/ }).click({ timeout: TIMEOUTS.ui });
+    await wb.chooseFromContextMenu(paragraph, /Ask the Agent About This/, wb.quickInputTitled('Ask the Agent About This'), 'the prompt box');
     await wb.typeInto('Ask the Agent About This', 'Make this paragraph friendlier');
     await wb.pressEnterAndWaitForClose();
     await expectVisible('the preview with the selected paragraph', wb.page.locator('.monaco-editor .view-line').filter({ hasText: 'Selected text (line 5)' }));
     const ask = wb.notification('exactly what the agent will get');
     await expectVisible('the preview question', ask);
     await wb.screenshot('5-ask-preview');
-    await ask.getByRole('button', { name: 'Choose Where to Send…' }).click({ timeout: TIMEOUTS.ui });
+    await wb.clickAndExpect({ what: 'Choose Where to Send…', click: ask.getByRole('button', { name: 'Choose Where to Send…' }), then: wb.quickInputTitled('Send to the agent as…'), shows: 'the choice of where to send' });
     await wb.pickItem('Send to the agent as…', 'New job');
     const job = rows(wb).filter({ hasText: 'Make this paragraph friendlier' });
     await expectVisible('the asked job, active', job.locator(ICON.active));
     const done = wb.notification('its pull request is ready');
     await expectVisible('the finish notification', done, TIMEOUTS.poll);
     await expectVisible('"review here" on the finished job', job.filter({ hasText: 'review here' }));
-    await done.getByRole('button', { name: 'Review Changes' }).click({ timeout: TIMEOUTS.ui });
     const multiDiff = wb.page.locator('.multiDiffEditor');
-    await expectVisible('the multi-file diff editor', multiDiff);
+    await wb.clickAndExpect({ what: 'Review Changes', click: done.getByRole('button', { name: 'Review Changes' }), then: multiDiff, shows: 'the multi-file diff editor' });
     for (const file of ['sdks.mdx', 'quickstart.mdx', 'beta-note.mdx', 'webhook-events.md']) {
       await expectVisible(`${file} in the multi-file diff`, multiDiff.locator('.multiDiffEntry').filter({ hasText: file }));
     }
@@ -287,10 +292,7 @@ describe('a person using the extension in VS Code (UI)', function () {
     const figure = `${en(row.total)} readers · ${Math.round((row.ai / row.total) * 100)}% AI`;
 
     await wb.runCommand('View: Show Explorer');
-    await wb.page.keyboard.press('Control+P');
-    await wb.page.keyboard.type('docs/quickstart.mdx');
-    await expectVisible('quickstart.mdx among the files', wb.quickInput.locator('.monaco-list-row').filter({ hasText: 'quickstart.mdx' }));
-    await wb.page.keyboard.press('Enter');
+    await wb.goToFile('docs/quickstart.mdx');
     const item = wb.page.locator('.part.statusbar .statusbar-item').filter({ hasText: 'readers' });
     await expectText('the readers figure in the status bar', item, figure, TIMEOUTS.ui);
 
@@ -313,9 +315,8 @@ describe('a person using the extension in VS Code (UI)', function () {
     // The tooltip's Open Visitor Analytics opens the panel on this page's row, for the tooltip's range.
     await item.hover();
     const openLink = wb.hover.getByRole('link', { name: 'Open Visitor Analytics' });
-    await expectVisible('the Open Visitor Analytics link', openLink);
-    await openLink.click({ timeout: TIMEOUTS.ui });
     const panel = wb.webview();
+    await wb.clickAndExpect({ what: 'the tooltip\'s Open Visitor Analytics link', click: openLink, then: panel.locator('#range-label'), shows: 'the analytics panel' });
     const format = numberFormat(await wb.page.evaluate(() => navigator.language));
     await expectText('the panel on this page', panel.locator('#focus-message'), `Showing /quickstart only: rank ${format(rank)} of ${format(truth.visitors.length)} pages in this range.`, TIMEOUTS.poll);
     await expectText('its row', panel.locator('#rows tr button.path'), '/quickstart');
@@ -328,8 +329,7 @@ describe('a person using the extension in VS Code (UI)', function () {
     await expectText('the range line', panel.locator('#range-label'), /^Last 30 days/);
     await panel.locator('#compare').check({ timeout: TIMEOUTS.ui });
     const warning = wb.notification(/Comparing fetches every path of/);
-    await expectVisible('the request count before the comparison starts', warning);
-    await warning.getByRole('button', { name: 'Compare' }).click({ timeout: TIMEOUTS.ui });
+    await wb.clickAndExpect({ what: 'the notification\'s Compare', click: warning.getByRole('button', { name: 'Compare' }), then: { gone: warning }, shows: 'the notification acted on' });
     const previous = sim.visitorsFor(PROJECT, { dateFrom: day(-59), dateTo: day(-29) });
     await expectText('the comparison line', panel.locator('#compare-status'), `Change against ${day(-59)} to ${day(-30)}.`, TIMEOUTS.poll);
     const label = (now: number, before: number | undefined) => {
@@ -349,8 +349,8 @@ describe('a person using the extension in VS Code (UI)', function () {
   });
 
   it('7. reloads the window with the panel open and finds it restored on its range and page', async () => {
-    await wb.clickViewTitleButton('Open Visitor Analytics');
     const panel = wb.webview();
+    await wb.clickViewTitleButton('Open Visitor Analytics', panel.locator('#range-label'), 'the analytics panel');
     const format = numberFormat(await wb.page.evaluate(() => navigator.language));
     const last90 = sim.visitorsFor(PROJECT, { dateFrom: day(-89), dateTo: day(1) });
     await panel.locator('#preset').selectOption({ label: 'Last 90 days' }, { timeout: TIMEOUTS.ui });
@@ -426,15 +426,15 @@ describe('a person using the extension in VS Code (UI)', function () {
     fs.copyFileSync(shot, path.join(findRepoRoot(__dirname), 'media', 'screenshots', 'reader-signals.png'));
 
     await wb.page.keyboard.press('Escape'); // the hover would cover the preview
-    await (await wb.inlineAction(quickstart, 'Ask the Agent to Address This')).click({ timeout: TIMEOUTS.ui });
-    await wb.waitForQuickInput('Ask the Agent to Address This');
+    const address = await wb.inlineAction(quickstart, 'Ask the Agent to Address This');
+    await wb.clickAndExpect({ what: 'Ask the Agent to Address This', click: address, then: wb.quickInputTitled('Ask the Agent to Address This'), shows: 'the prompt box' });
     assert.match(await wb.quickInputField.inputValue(), /^Improve the docs page in docs\/quickstart\.mdx /, 'a suggestion naming the page\'s file');
     await wb.pressEnterAndWaitForClose();
     await expectVisible('the evidence block in the preview', wb.page.locator('.monaco-editor .view-line').filter({ hasText: 'BEGIN READER EVIDENCE' }));
     const ask = wb.notification('exactly what the agent will get');
     await expectVisible('the preview question', ask);
     await wb.screenshot('9-address-preview');
-    await ask.getByRole('button', { name: 'Choose Where to Send…' }).click({ timeout: TIMEOUTS.ui });
+    await wb.clickAndExpect({ what: 'Choose Where to Send…', click: ask.getByRole('button', { name: 'Choose Where to Send…' }), then: wb.quickInputTitled('Send to the agent as…'), shows: 'the choice of where to send' });
     await wb.pickItem('Send to the agent as…', 'New job');
     await expectVisible('the job beside the signal', signals.filter({ hasText: /^\/quickstart/ }).filter({ hasText: /job active|PR ready/ }));
     const post = sim.requests.filter((r) => r.method === 'POST' && r.rawPath.endsWith('/job')).at(-1);

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 import { DEMO_API_KEY } from '../simulator/demo';
-import { ARTIFACTS_DIR, PROJECT, UiSession } from './uiSession';
+import { ARTIFACTS_DIR, PROJECT, stepsBuildOnEachOther, UiSession } from './uiSession';
 import { expectVisible, TIMEOUTS, type Workbench } from './workbench';
 
 const TITLE = 'Get Started with Mintlify Agent & Analytics';
@@ -22,6 +22,8 @@ describe('the first-run walkthrough (UI)', function () {
   this.timeout(3 * 60_000);
   let session: UiSession | undefined;
   let wb: Workbench;
+
+  stepsBuildOnEachOther();
 
   before(async function () {
     this.timeout(8 * 60_000); // the first run installs code-server
@@ -64,22 +66,21 @@ describe('the first-run walkthrough (UI)', function () {
   /** Brings the walkthrough's editor tab to the front again (an opened panel may have covered it). */
   async function showWalkthrough(): Promise<void> {
     if (await page().isVisible()) return;
-    await wb.page.locator('.part.editor .tabs-container .tab').filter({ hasText: /^Walkthrough: / }).click({ timeout: TIMEOUTS.ui });
-    await expectVisible('the walkthrough, back in front', page());
+    const tab = wb.page.locator('.part.editor .tabs-container .tab').filter({ hasText: /^Walkthrough: / });
+    await wb.clickAndExpect({ what: 'the walkthrough\'s tab', click: tab, then: page(), shows: 'the walkthrough, back in front' });
   }
 
   it('opens from the Mintlify view\'s welcome, with every step still to do', async () => {
     await wb.openFromActivityBar('Mintlify');
-    await wb.welcome.getByText('Walk through the first steps', { exact: true }).first().click({ timeout: TIMEOUTS.ui });
-    await expectVisible('the walkthrough\'s title', page().getByText(TITLE, { exact: true }).first());
+    const link = wb.welcome.getByText('Walk through the first steps', { exact: true }).first();
+    await wb.clickAndExpect({ what: 'the welcome\'s walkthrough link', click: link, then: page().getByText(TITLE, { exact: true }).first(), shows: 'the walkthrough\'s title' });
     for (const step of STEPS) await expectTicked(step, false);
     await wb.screenshot('walkthrough-1-opened');
   });
 
   it('ticks "Set your API key" once the key is stored, not when its button is clicked', async () => {
     // The first step to do is the one the walkthrough opens expanded, its button on show.
-    await page().getByRole('button', { name: 'Set API Key', exact: true }).click({ timeout: TIMEOUTS.ui });
-    await wb.waitForQuickInput('Mintlify: Set API Key');
+    await wb.clickAndExpect({ what: 'the step\'s Set API Key button', click: page().getByRole('button', { name: 'Set API Key', exact: true }), then: wb.quickInputTitled('Mintlify: Set API Key'), shows: 'the key box' });
     await expectTicked('setApiKey', false);
     await wb.quickInputField.fill(DEMO_API_KEY);
     await wb.pressEnterAndWaitForClose();
@@ -121,13 +122,9 @@ describe('the first-run walkthrough (UI)', function () {
   async function openDocsPage(): Promise<void> {
     const tab = wb.page.locator('.part.editor .tabs-container .tab').filter({ hasText: DOCS_PAGE });
     if (await tab.count()) {
-      await tab.first().click({ timeout: TIMEOUTS.ui });
+      await wb.clickAndExpect({ what: `the ${DOCS_PAGE} tab`, click: tab.first(), then: wb.page.locator('.part.editor .tabs-container .tab.active').filter({ hasText: DOCS_PAGE }), shows: `the ${DOCS_PAGE} tab, active` });
     } else {
-      await wb.runCommand('Go to File...');
-      await wb.quickInputField.fill(DOCS_PAGE);
-      await wb.quickInput.locator('.monaco-list-row.focused').filter({ hasText: DOCS_PAGE }).waitFor({ timeout: TIMEOUTS.ui });
-      await wb.page.keyboard.press('Control+Enter');
-      await wb.quickInput.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui });
+      await wb.goToFile(DOCS_PAGE, { toSide: true });
     }
     await expectVisible(`the ${DOCS_PAGE} tab, active`, wb.page.locator('.part.editor .tabs-container .tab.active').filter({ hasText: DOCS_PAGE }));
     await expectVisible('the walkthrough beside it', page());

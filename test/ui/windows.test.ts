@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { DEMO_API_KEY } from '../simulator/demo';
 import type { Simulator } from '../simulator/server';
 import { loggedCalls } from './hostLogs';
-import { ARTIFACTS_DIR, PROJECT, UiSession } from './uiSession';
+import { ARTIFACTS_DIR, PROJECT, stepsBuildOnEachOther, UiSession } from './uiSession';
 import { expectVisible, TIMEOUTS, Workbench } from './workbench';
 import { waitFor } from '../support/waitFor';
 
@@ -72,6 +72,8 @@ describe('several windows on one project (UI)', function () {
     await waitFor(() => `${count} reads of ${id}: saw ${getsOf(id).length}`, () => getsOf(id).length >= count, bound, 250);
   }
 
+  stepsBuildOnEachOther();
+
   before(async function () {
     this.timeout(8 * 60_000);
     session = await UiSession.start((line) => process.stdout.write(`    ${line}\n`));
@@ -111,9 +113,7 @@ describe('several windows on one project (UI)', function () {
     await expectVisible('B\'s job in A, without a reload', rows(a).filter({ hasText: kept }));
 
     const row = rows(a).filter({ hasText: dropped });
-    await row.click({ button: 'right', timeout: TIMEOUTS.ui });
-    await a.page.locator('.context-view .action-item').filter({ hasText: 'Stop Tracking' }).click({ timeout: TIMEOUTS.ui });
-    await row.waitFor({ state: 'detached', timeout: TIMEOUTS.ui });
+    await a.chooseFromContextMenu(row, 'Stop Tracking', { gone: row }, 'the job gone from A');
     await rows(b)
       .filter({ hasText: dropped })
       .waitFor({ state: 'detached', timeout: TIMEOUTS.ui })

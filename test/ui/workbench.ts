@@ -17,7 +17,30 @@ export const TIMEOUTS = {
    * first retry 5 to 10 s after a failure; four times slower if the window counts as unfocused.
    */
   poll: 90_000,
+  /**
+   * How long a click may go without its effect before it counts as lost, if what was clicked is
+   * still on screen: a menu item clicked the instant its menu opened stays highlighted and the
+   * menu stays open (seen 3 runs in 3 on a loaded 2-core machine).
+   */
+  lostClick: 8_000,
 } as const;
+
+/** A line on the test run's output, indented under the test it belongs to. */
+function note(line: string): void {
+  process.stdout.write(`      (${line})\n`);
+}
+
+/** What a click does: something shows, or something goes (a dialog closing, a notification acted on). */
+export type Effect = Locator | { gone: Locator };
+
+/** Whether `effect` happens within `timeout`; never throws. */
+function happens(effect: Effect, timeout: number): Promise<boolean> {
+  const [locator, state] = 'gone' in effect ? [effect.gone, 'hidden' as const] : [effect, 'visible' as const];
+  return locator.waitFor({ state, timeout: Math.max(1, timeout) }).then(
+    () => true,
+    () => false,
+  );
+}
 
 /** Matches an element whose whole text is `text` (Playwright's `hasText` alone matches a substring). */
 export function exactly(text: string): RegExp {
@@ -102,6 +125,43 @@ export class Workbench {
   // ---- What a person does -----------------------------------------------------------------------
 
   /**
+   * The one way the UI tier clicks a control of the workbench (a menu item, a quick pick's row, a
+   * notification's or a dialog's button, a view's action): once `click` is on screen, click it and
+   * wait for `then`, what the click does. A click the workbench did not act on is made once more,
+   * with a line on the output: one whose effect has not shown after `TIMEOUTS.lostClick` while
+   * the control is still on screen. A click that was acted on takes its control away (the menu
+   * closes, the pick is accepted, the notification closes), so a merely slow effect is waited
+   * for and never clicked twice: nothing is sent twice.
+   */
+  async clickAndExpect(step: { what: string; click: Locator; then: Effect; shows: string; button?: 'left' | 'right'; timeout?: number }): Promise<void> {
+    const timeout = step.timeout ?? TIMEOUTS.ui;
+    await expectVisible(step.what, step.click);
+    await step.click.click({ button: step.button, timeout: TIMEOUTS.ui });
+    if (await happens(step.then, Math.min(TIMEOUTS.lostClick, timeout))) return;
+    if (await step.click.isVisible()) {
+      note(`the click on ${step.what} was not acted on within ${TIMEOUTS.lostClick / 1000} s: clicking it again`);
+      // It may go between the look and the click (the first click was only slow): then there is nothing to click.
+      await step.click.click({ button: step.button, timeout: TIMEOUTS.lostClick }).catch(() => undefined);
+    }
+    if (!(await happens(step.then, timeout))) throw new Error(`${step.shows}: not seen ${timeout / 1000} s after clicking ${step.what}.`);
+  }
+
+  /**
+   * Right-clicks `target`, then clicks the menu's item `item` and waits for `then`. A menu that did
+   * not open is opened again; an item click the menu ignored is made again (clickAndExpect).
+   */
+  async chooseFromContextMenu(target: Locator, item: string | RegExp, then: Effect, shows: string): Promise<void> {
+    const menuItem = this.page.getByRole('menuitem', { name: item }).first();
+    await target.click({ button: 'right', timeout: TIMEOUTS.ui });
+    if (!(await happens(menuItem, TIMEOUTS.lostClick))) {
+      note(`no context menu with ${String(item)} within ${TIMEOUTS.lostClick / 1000} s of the right-click: opening it again`);
+      await this.page.keyboard.press('Escape');
+      await target.click({ button: 'right', timeout: TIMEOUTS.ui });
+    }
+    await this.clickAndExpect({ what: `the menu item ${String(item)}`, click: menuItem, then, shows });
+  }
+
+  /**
    * Opens another window of this workbench at `url`: a new page of the same browser context (one
    * profile, so one shared store), with its own extension host. Ready once the workbench shows.
    */
@@ -150,6 +210,27 @@ export class Workbench {
     await this.pressEnterAndWaitForClose();
   }
 
+  /**
+   * After a failed flow: closes what it may have left open (a menu, a box, a dialog, the
+   * notifications, the editors, unsaved ones without saving), then stores the key and sets the
+   * project again, so that the next flow starts from a signed-in window whatever the failure left.
+   */
+  async recoverAfterFailure(apiKey: string, projectId: string): Promise<void> {
+    for (let i = 0; i < 3; i++) await this.page.keyboard.press('Escape');
+    const dialog = this.page.locator('.monaco-dialog-box');
+    const dismiss = async (): Promise<void> => {
+      if (await happens(dialog, 2_000)) await dialog.getByRole('button', { name: /^(Cancel|Don't Save)$/ }).last().click({ timeout: TIMEOUTS.ui });
+    };
+    await dismiss();
+    await this.runCommand('Notifications: Clear All Notifications');
+    await this.runCommand('View: Close All Editors');
+    await dismiss(); // "Do you want to save…" for an unsaved editor: Don't Save
+    await this.signInToMintlify(apiKey);
+    await this.runCommand('Mintlify: Set Project ID');
+    await this.typeInto('Mintlify: Set Project ID', projectId);
+    await this.pressEnterAndWaitForClose();
+  }
+
   /** Drags the sash on the sidebar's right edge until the sidebar is `width` pixels wide. */
   async resizeSidebar(width: number): Promise<void> {
     const box = await this.sidebar.boundingBox({ timeout: TIMEOUTS.ui });
@@ -167,27 +248,71 @@ export class Workbench {
     );
   }
 
-  /** Clicks one of the buttons in the sidebar's title bar (a view's title actions), by its tooltip. */
-  async clickViewTitleButton(label: string): Promise<void> {
+  /** One of the buttons in the sidebar's title bar (a view's title actions), by its tooltip. */
+  viewTitleButton(label: string): Locator {
     // A container's only view keeps its actions in the container's title; beside another view they sit in its own header.
-    await this.sidebar.locator('.composite.title .title-actions, .pane-header .actions').getByRole('button', { name: label, exact: true }).first().click({ timeout: TIMEOUTS.ui });
+    return this.sidebar.locator('.composite.title .title-actions, .pane-header .actions').getByRole('button', { name: label, exact: true }).first();
   }
 
-  /** F1, then the command's title, then Enter once the palette has put that command first. */
+  /** Clicks a view's title button whose effect is the quick input titled `title` (Start New Job…, Track Job…). */
+  async clickViewTitleButton(label: string, then: Effect, shows: string): Promise<void> {
+    await this.clickAndExpect({ what: `the "${label}" button`, click: this.viewTitleButton(label), then, shows });
+  }
+
+  /** The quick input titled `title`, on screen. */
+  quickInputTitled(title: string | RegExp): Locator {
+    return this.quickInput.locator('.quick-input-title').filter({ hasText: title });
+  }
+
+  /**
+   * F1, then the command's title, then Enter once the palette has put that command first; done
+   * when the palette has let go of the command (it closed, or the command's own box replaced it).
+   * An Enter the palette did not take is pressed once more (the command did not run).
+   */
   async runCommand(title: string): Promise<void> {
-    await this.page.keyboard.press('F1');
-    await this.quickInputField.waitFor({ timeout: TIMEOUTS.ui });
+    await this.openQuickInput('F1');
     await this.quickInputField.fill(`>${title}`);
-    await this.quickInput
-      .locator('.monaco-list-row.focused')
-      .filter({ has: this.page.locator('.label-name').filter({ hasText: exactly(title) }) })
-      .waitFor({ timeout: TIMEOUTS.ui });
-    await this.page.keyboard.press('Enter');
+    const offered = this.quickInput.locator('.monaco-list-row.focused').filter({ has: this.page.locator('.label-name').filter({ hasText: exactly(title) }) });
+    await expectVisible(`"${title}" first in the command palette`, offered);
+    await this.quickInputField.press('Enter', { timeout: TIMEOUTS.ui });
+    if (await offered.waitFor({ state: 'hidden', timeout: TIMEOUTS.lostClick }).then(() => true, () => false)) return;
+    note(`the palette still offered "${title}" ${TIMEOUTS.lostClick / 1000} s after Enter: pressing it again`);
+    await this.quickInputField.press('Enter', { timeout: TIMEOUTS.ui });
+    await offered.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui }).catch(() => {
+      throw new Error(`the command palette did not run "${title}": still offered after ${TIMEOUTS.ui / 1000} s.`);
+    });
+  }
+
+  /**
+   * Ctrl+P, the file's name, and Enter (Ctrl+Enter: to the side) once Go to File has put it first;
+   * done when the box has closed.
+   */
+  async goToFile(name: string, options: { toSide?: boolean } = {}): Promise<void> {
+    await this.openQuickInput('Control+P');
+    await this.quickInputField.fill(name);
+    // A row shows the file's name, its folder beside it.
+    await expectVisible(`${name} first in Go to File`, this.quickInput.locator('.monaco-list-row.focused').filter({ hasText: path.basename(name) }));
+    await this.quickInputField.press(options.toSide ? 'Control+Enter' : 'Enter', { timeout: TIMEOUTS.ui });
+    await this.quickInput.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui });
+  }
+
+  /**
+   * Presses the shortcut that opens the quick input (F1, Ctrl+P) and waits for its field. A key
+   * the workbench did not get (focus inside a frame that kept it, as a walkthrough's step media
+   * takes it while it renders) is pressed once more with the focus back on the workbench.
+   */
+  private async openQuickInput(shortcut: string): Promise<void> {
+    await this.page.keyboard.press(shortcut);
+    if (await happens(this.quickInputField, TIMEOUTS.lostClick)) return;
+    note(`no quick input ${TIMEOUTS.lostClick / 1000} s after ${shortcut}: moving the focus back to the workbench and pressing it again`);
+    await this.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await this.page.keyboard.press(shortcut);
+    await expectVisible(`the quick input opened by ${shortcut}`, this.quickInputField);
   }
 
   /** Waits for the quick input titled `title` (an input box, a pick, the save dialog) to be on screen. */
   async waitForQuickInput(title: string | RegExp): Promise<void> {
-    await expectVisible(`the quick input titled ${String(title)}`, this.quickInput.locator('.quick-input-title').filter({ hasText: title }));
+    await expectVisible(`the quick input titled ${String(title)}`, this.quickInputTitled(title));
   }
 
   /** Types into the input box titled `title`; Enter is left to the caller (a screenshot may come first). */
@@ -216,7 +341,7 @@ export class Workbench {
       // the box, kept open on focus loss, never saw the Enter. Press it again.
       const focused = await this.quickInputField.evaluate((field) => field === document.activeElement).catch(() => false);
       if (focused || Date.now() >= deadline) break;
-      process.stdout.write('      (the Enter went elsewhere: focus had left the input box; pressing it again)\n');
+      note('the Enter went elsewhere: focus had left the input box; pressing it again');
     }
     await this.quickInput.waitFor({ state: 'hidden', timeout: Math.max(1, deadline - Date.now()) });
   }
@@ -236,10 +361,15 @@ export class Workbench {
     await this.quickInputField.fill(filePath);
   }
 
-  /** Clicks the item of the open quick pick whose label contains `label`. */
+  /**
+   * Clicks the item of the open quick pick whose label contains `label`; done when the pick has
+   * taken it (the pick closed, or the next box replaced it). A row click the pick did not take
+   * is made once more.
+   */
   async pickItem(title: string | RegExp, label: string): Promise<void> {
     await this.waitForQuickInput(title);
-    await this.quickInput.locator('.monaco-list-row').filter({ hasText: label }).first().click({ timeout: TIMEOUTS.ui });
+    const row = this.quickInput.locator('.monaco-list-row').filter({ hasText: label }).first();
+    await this.clickAndExpect({ what: `"${label}" in the pick ${String(title)}`, click: row, then: { gone: row }, shows: 'the pick taking the item' });
   }
 
   /** Hovers a tree row (inline actions show on hover) and returns its inline action button by tooltip. */
