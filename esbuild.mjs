@@ -3,13 +3,16 @@
 //   node esbuild.mjs --production  release build: minified, no sourcemaps (used by `vsce package`)
 //   node esbuild.mjs --watch       rebuild on change; prints problem-matcher markers for VS Code
 //   node esbuild.mjs --tests       development build plus every test bundle under out/test
+//   node esbuild.mjs --production --metafile=meta.json
+//                                  also writes esbuild's account of what went into dist/extension.js (read by the bench)
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const tests = process.argv.includes('--tests');
+const metafile = process.argv.find((a) => a.startsWith('--metafile='))?.slice('--metafile='.length);
 
 /** Prints the markers that the `$esbuild-watch` problem matcher in .vscode/tasks.json looks for. */
 const problemMatcher = {
@@ -44,6 +47,7 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    metafile: Boolean(metafile),
   },
   {
     ...common,
@@ -94,5 +98,6 @@ if (watch) {
   const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
-  await Promise.all(targets.map((t) => esbuild.build(t)));
+  const [extension] = await Promise.all(targets.map((t) => esbuild.build(t)));
+  if (metafile) writeFileSync(metafile, JSON.stringify(extension.metafile));
 }

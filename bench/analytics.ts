@@ -7,11 +7,12 @@ import { localToday } from '../src/util/days';
 import { EXPORT_PAGE_SIZE, fetchAllVisitors, VisitorsPager, type PageKey } from '../src/analytics/visitorsQuery';
 import { fetcherFor } from '../src/analytics/metric';
 import { PanelPages, SnapshotReuse, snapshotKeyOf } from '../src/analytics/snapshotReuse';
-import { DEFAULT_MAX_PAGES, fetchSnapshot, isFreshFor, snapshotId, type VisitorsSnapshot } from '../src/analytics/visitorsSnapshot';
+import { fetchSnapshot, isFreshFor, snapshotId, type VisitorsSnapshot } from '../src/analytics/visitorsSnapshot';
 import { startSimulator, type Simulator } from '../test/simulator/server';
 import { l10n } from '../test/support/l10n';
 import { API_KEY, PROJECT } from './pollingClients';
 import { median } from './stats';
+import { DEFAULT_MAX_PAGES } from '../src/api/paging';
 
 export const LATENCY_MS = 50;
 /** The panel's default page size (the setting `mintlifyAgent.analytics.pageSize`). */

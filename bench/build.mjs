@@ -2,6 +2,7 @@
 // bench run never swaps the bundles under a test run or a debug session:
 //   out/bench/extension/   the extension as released: package.json, package.nls.json, l10n/, media/, and dist/ written by
 //                          the project's own `node esbuild.mjs --production`, run from this folder
+//                          and extension-meta.json, esbuild's account of what went into dist/extension.js
 //   out/bench/run.js       the bench (plain node)
 //   out/bench/hostEntry.js the part that runs inside VS Code's extension host (extensionTestsPath)
 import { spawnSync } from 'node:child_process';
@@ -24,7 +25,7 @@ cpSync(join(root, 'package.json'), join(extension, 'package.json'));
 cpSync(join(root, 'package.nls.json'), join(extension, 'package.nls.json'));
 cpSync(join(root, 'l10n'), join(extension, 'l10n'), { recursive: true });
 cpSync(join(root, 'media'), join(extension, 'media'), { recursive: true });
-const release = spawnSync(process.execPath, [join(root, 'esbuild.mjs'), '--production'], { cwd: extension, stdio: 'inherit' });
+const release = spawnSync(process.execPath, [join(root, 'esbuild.mjs'), '--production', '--metafile=extension-meta.json'], { cwd: extension, stdio: 'inherit' });
 if (release.status !== 0) process.exit(release.status ?? 1);
 
 await esbuild.build({

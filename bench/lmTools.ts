@@ -5,7 +5,8 @@
 // tracked jobs, each with a long prompt and a branch, so its list is cut as a big project's is.
 import { createApiClient } from '../src/api';
 import { resolvePreset } from '../src/analytics/dateRange';
-import { DEFAULT_MAX_PAGES, fetchSnapshot as fetchVisitors } from '../src/analytics/visitorsSnapshot';
+import { fetchSnapshot as fetchVisitors } from '../src/analytics/visitorsSnapshot';
+import { DEFAULT_MAX_PAGES } from '../src/api/paging';
 import { buildInbox } from '../src/signals/signalsModel';
 import { currentRange, fetchSnapshot as fetchSignals } from '../src/signals/snapshot';
 import { agentJobsText, capResult, gapInboxText, MAX_JOBS, MAX_RESULT_CHARS, readerEvidenceText, visitorsText, type JobFacts } from '../src/tools/toolTexts';

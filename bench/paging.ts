@@ -7,13 +7,14 @@
 import { createApiClient, ENDPOINTS } from '../src/api';
 import { fetcherFor } from '../src/analytics/metric';
 import { fetchAllVisitors } from '../src/analytics/visitorsQuery';
-import { DEFAULT_MAX_PAGES, fetchSnapshot as fetchReaders } from '../src/analytics/visitorsSnapshot';
+import { fetchSnapshot as fetchReaders } from '../src/analytics/visitorsSnapshot';
 import { comparisonWindows } from '../src/signals/didItHelp';
 import { countWindow, WINDOW_MOST_REQUESTS } from '../src/signals/impactCheck';
 import { currentRange, fetchSnapshot, MOST_REQUESTS } from '../src/signals/snapshot';
 import { startSimulator, type Simulator } from '../test/simulator/server';
 import { DEFAULT_SIGNALS, LARGE_SIGNALS } from '../test/simulator/signals';
 import { API_KEY, PROJECT } from './pollingClients';
+import { DEFAULT_MAX_PAGES } from '../src/api/paging';
 
 export const PAGING_TEXT =
   'Each fetch that pages, through the one paging rule (src/api/paging.ts): against a simulator whose paging never ends ' +

@@ -5,10 +5,11 @@
 import { createApiClient } from '../src/api';
 import { resolvePreset } from '../src/analytics/dateRange';
 import { localToday } from '../src/util/days';
-import { DEFAULT_MAX_PAGES, fetchSnapshot, readersOf, SNAPSHOT_PAGE_SIZE, SnapshotStore, type SnapshotKey } from '../src/analytics/visitorsSnapshot';
+import { fetchSnapshot, readersOf, SNAPSHOT_PAGE_SIZE, SnapshotStore, type SnapshotKey } from '../src/analytics/visitorsSnapshot';
 import { l10n } from '../test/support/l10n';
 import { startSimulator } from '../test/simulator/server';
 import { API_KEY, PROJECT } from './pollingClients';
+import { DEFAULT_MAX_PAGES } from '../src/api/paging';
 
 export const READERS_TEXT =
   'Open 50 different docs pages over one hour (one every 72 s, Last 30 days), each showing its readers figure. ' +

@@ -1,7 +1,7 @@
 // The table and BENCHMARKS.md. Every figure says how it was measured; the numbers come from one run.
 import type { HostBenchResult } from './activation';
 import { DEFAULT_PAGE_SIZE as DEFAULT_SESSION_PAGE_SIZE, LATENCY_MS, SESSION_TEXT, type AnalyticsResult } from './analytics';
-import { kb, type BundleSize } from './bundles';
+import { kb, type BundleInput, type BundleSize } from './bundles';
 import type { FreshnessPhase } from './freshness';
 import { DEFAULT_TIMINGS } from '../src/jobs/jobPoller';
 import { NAIVE_INTERVAL_MS } from './pollingClients';
@@ -24,6 +24,8 @@ export interface BenchResults {
   load: { start: number; end: number; cores: number };
   options: { starts: number; trials: number; exportRuns: number };
   bundles: BundleSize[];
+  /** What weighs in dist/extension.js, biggest first; absent in results made before it existed. */
+  bundleInputs?: BundleInput[];
   host: HostBenchResult | undefined;
   freshness: FreshnessPhase[];
   /** Median real duration of the freshness runs' requests. */
@@ -43,6 +45,9 @@ export interface BenchResults {
   lmTools?: LmToolsRun[];
   seconds: number;
 }
+
+/** The bundle's inputs named in the table; the rest are smaller than the last of these. */
+const BUNDLE_INPUTS_SHOWN = 8;
 
 interface Row {
   section: string;
@@ -66,7 +71,7 @@ function rows(r: BenchResults): Row[] {
     const caller = defined(starts.map((x) => x.callerMs));
     if (activate.length) add('1 Activation', '`activate()` in the VS Code host (VS Code\'s own marks)', formatSpread(spread(activate), 'ms', 0));
     const started = defined(starts.map((x) => x.startMs));
-    if (started.length) add('1 Activation', 'start(): the objects built in the turn after `activate()` (jobs, views, store)', formatSpread(spread(started), 'ms', 1));
+    if (started.length) add('1 Activation', 'start(): the objects built in the turn after `activate()` (every feature)', formatSpread(spread(started), 'ms', 1));
     if (load.length) add('1 Activation', 'loading dist/extension.js (`require`, VS Code\'s marks)', formatSpread(spread(load), 'ms', 0));
     if (caller.length) add('1 Activation', '`extension.activate()` as a caller waits for it (load + context + activate)', formatSpread(spread(caller), 'ms', 1));
     const extRequests = Math.max(...starts.map((x) => x.requests));
@@ -76,6 +81,9 @@ function rows(r: BenchResults): Row[] {
     add('1 Activation', 'activation in the VS Code host', 'not measured (--no-host)');
   }
   for (const b of r.bundles) add('1 Bundles', `${b.file} (release build)`, `${kb(b.rawBytes)} raw, ${kb(b.gzipBytes)} gzip`);
+  for (const input of (r.bundleInputs ?? []).slice(0, BUNDLE_INPUTS_SHOWN)) {
+    add('1 Bundles', `in dist/extension.js: ${input.name}`, `${kb(input.bytes)} (biggest: ${input.biggest.file}, ${kb(input.biggest.bytes)})`);
+  }
 
   // 2. Freshness
   for (const phase of r.freshness) {
@@ -207,7 +215,9 @@ ${sections.join('\n')}`;
 function activationSection(r: BenchResults): string {
   const bundles = `- **Bundles**: bytes of out/bench/extension/dist/*.js, written by the project's own \`node esbuild.mjs --production\` (bench/build.mjs
   runs it in out/bench/extension so that dist/ is left alone; the bytes are the same), and of the same bytes through gzip
-  level 9.`;
+  level 9. **What weighs** in dist/extension.js is esbuild's own account of the same build (its metafile, written by
+  \`node esbuild.mjs --production --metafile=…\`): the bytes each input left in the minified output, summed per library
+  and per folder of src/, the ${BUNDLE_INPUTS_SHOWN} biggest in the table.`;
   if (!r.host) return `## 1. Activation and bundles\n\nActivation was not measured in this run (\`--no-host\`).\n\n${bundles}\n`;
   const starts = r.host.starts;
   const enteredFirst = starts.filter((x) => !x.activeAtEntry).length;
@@ -227,11 +237,9 @@ name a project; no API key is stored and no job is tracked (a fresh profile).
   What \`activate()\` does: it registers every contributed command and the panel's serializer and returns. **start()**
   (src/extension.ts) builds the objects in the next turn of the event loop, or at once when a command comes first (a
   command that activated the extension finds its handler): output channel, settings, key store, API client, job store
-  and tracker, the Agent Jobs view and status item; its time is \`performance.now()\` around it, read from the test seam.
-  What waits one turn more: the shared store's folder, watcher and first read, the ledger's first
-  draw, the context keys, the Reader Signals view. What waits until first needed: the readers' status item, Explorer
-  marks and CodeLens (a Markdown page shown, a readers command, kept figures to mark), the signals' store and tree model
-  (the view shown, a command, a page's tooltip). In these fresh starts no page is open, so the readers are not built.
+  and tracker, the Agent Jobs view and status item, the readers' status item, Explorer marks and CodeLens, the reader
+  signals' store and view; its time is \`performance.now()\` around it, read from the test seam. That turn is the
+  only deferral: nothing waits longer to be built.
 - **As a caller waits for it**: the entry calls \`extension.activate()\` itself when the extension is not active yet
   (VS Code activates it on \`onStartupFinished\`, which came after the entry in ${enteredFirst} of ${starts.length} starts) and
   times it with \`performance.now()\`: loading, VS Code building the ExtensionContext (storage, secrets), and \`activate()\`.

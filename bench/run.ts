@@ -10,6 +10,7 @@
 //     --review-runs N  timed Review Changes clicks on a 50-file branch (default 5)
 //     --no-host        skip everything that needs VS Code (activation, webview, review, windows in VS Code)
 //     --windows-only   only the several-windows figures (with VS Code unless --no-host); prints, never writes
+//     --activation-only  only figure 1: bundles, what weighs in them, activation (with VS Code unless --no-host); prints, never writes
 //     --no-write       print the table only
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -17,7 +18,7 @@ import * as path from 'node:path';
 import { CODE_SERVER_VERSION } from '../test/host/codeServer';
 import { measureInHost, type HostBenchResult } from './activation';
 import { measureAnalytics } from './analytics';
-import { measureBundles } from './bundles';
+import { bundleInputs, measureBundles } from './bundles';
 import { measureFreshness } from './freshness';
 import { measureLmTools } from './lmTools';
 import { measurePollingHour } from './pollingHour';
@@ -38,10 +39,11 @@ interface Options {
   host: boolean;
   write: boolean;
   windowsOnly: boolean;
+  activationOnly: boolean;
 }
 
 function parseOptions(args: readonly string[]): Options {
-  const options: Options = { starts: 5, trials: 200, exportRuns: 5, reviewRuns: 5, host: true, write: true, windowsOnly: false };
+  const options: Options = { starts: 5, trials: 200, exportRuns: 5, reviewRuns: 5, host: true, write: true, windowsOnly: false, activationOnly: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const count = () => {
@@ -56,6 +58,7 @@ function parseOptions(args: readonly string[]): Options {
     else if (arg === '--no-host') options.host = false;
     else if (arg === '--no-write') options.write = false;
     else if (arg === '--windows-only') options.windowsOnly = true;
+    else if (arg === '--activation-only') options.activationOnly = true;
     else throw new Error(`unknown option ${arg}; see the top of bench/run.ts`);
   }
   return options;
@@ -67,6 +70,7 @@ async function main(): Promise<void> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const began = Date.now();
   if (options.windowsOnly) return windowsOnly(options, repoRoot, log);
+  if (options.activationOnly) return activationOnly(options, repoRoot, log);
   const loadAtStart = os.loadavg()[0] ?? 0;
   if (loadAtStart > os.cpus().length / 2) {
     log(`note: load average ${loadAtStart.toFixed(2)} on ${os.cpus().length} cores; wall-clock figures (activation, export rows/s, webview) will be slower than on a quiet machine`);
@@ -74,6 +78,7 @@ async function main(): Promise<void> {
 
   log('bundles…');
   const bundles = measureBundles(path.join(repoRoot, 'out', 'bench', 'extension', 'dist'));
+  const inputs = bundleInputs(path.join(repoRoot, 'out', 'bench', 'extension', 'extension-meta.json'));
   let host: HostBenchResult | undefined;
   if (options.host) {
     log(`activation: ${options.starts} fresh starts of VS Code (code-server ${CODE_SERVER_VERSION})…`);
@@ -112,6 +117,7 @@ async function main(): Promise<void> {
     load: { start: loadAtStart, end: os.loadavg()[0] ?? 0, cores: os.cpus().length },
     options: { starts: options.starts, trials: options.trials, exportRuns: options.exportRuns },
     bundles,
+    bundleInputs: inputs,
     host,
     freshness: freshness.phases,
     freshnessRequestMs: freshness.requestMs,
@@ -150,6 +156,20 @@ async function windowsOnly(options: Options, repoRoot: string, log: (line: strin
   if (!options.host) return;
   const v = await propagationInVsCode(repoRoot, log);
   log(`inside VS Code: median ${v.medianMs.toFixed(0)} ms, max ${v.maxMs.toFixed(0)} ms over ${v.changes} changes`);
+}
+
+/** Figure 1 alone (bundles, their biggest inputs, activation), printed and not written: for whoever changes what activate() builds or imports. */
+async function activationOnly(options: Options, repoRoot: string, log: (line: string) => void): Promise<void> {
+  const dist = path.join(repoRoot, 'out', 'bench', 'extension');
+  const bundles = measureBundles(path.join(dist, 'dist'));
+  const inputs = bundleInputs(path.join(dist, 'extension-meta.json'));
+  for (const b of bundles) log(`${b.file}: ${b.rawBytes} bytes, ${b.gzipBytes} gzip`);
+  for (const input of inputs) log(`  ${input.name}: ${input.bytes} bytes (biggest ${input.biggest.file}, ${input.biggest.bytes})`);
+  if (!options.host) return;
+  const host = await measureInHost({ repoRoot, starts: options.starts, webview: false, log });
+  for (const start of host.starts) {
+    log(`start: activate() ${start.activateMs ?? '?'} ms, start() ${start.startMs?.toFixed(1) ?? '?'} ms, load ${start.loadCodeMs ?? '?'} ms, caller ${start.callerMs?.toFixed(1) ?? '?'} ms, requests ${start.requests}/${start.simulatorRequests}`);
+  }
 }
 
 main().then(

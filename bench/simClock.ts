@@ -3,7 +3,7 @@
 // loopback. Time moves only when nothing is in flight: run the earliest timer, wait until every
 // request it started has been answered and its answer handled, then move on. So a poll costs no
 // simulated time at all, and every figure measured on this clock is scheduling delay alone.
-import type { Clock } from '../src/jobs/jobPoller';
+import type { Clock } from '../src/util/clock';
 
 interface Timer {
   at: number;
@@ -31,6 +31,20 @@ export class SimulatedClock implements Clock {
 
   readonly clearTimeout = (handle: unknown): void => {
     this.timers = this.timers.filter((t) => t !== handle);
+  };
+
+  /** A timer that arms itself again each time it fires; the handle is what clearInterval takes. */
+  readonly setInterval = (callback: () => void, ms: number): unknown => {
+    const interval: { current?: unknown } = {};
+    const arm = () => {
+      interval.current = this.setTimeout(() => (arm(), callback()), ms);
+    };
+    arm();
+    return interval;
+  };
+
+  readonly clearInterval = (handle: unknown): void => {
+    this.clearTimeout((handle as { current?: unknown }).current);
   };
 
   /** Real work (an HTTP request) that simulated time waits for before it moves on. */

@@ -3,7 +3,7 @@
 // this (test/unit/settingsHub.test.ts checks that no other module reads the configuration).
 import * as vscode from 'vscode';
 import { DEFAULT_BASE_URL, ENDPOINTS } from './api';
-import { DEFAULT_MAX_PAGES } from './analytics/visitorsSnapshot';
+import { DEFAULT_MAX_PAGES } from './api/paging';
 
 const SECTION = 'mintlifyAgent';
 

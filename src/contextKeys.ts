@@ -5,7 +5,6 @@ import * as vscode from 'vscode';
 import type { ApiKeyStore } from './auth/apiKey';
 import type { Settings } from './config';
 import type { JobStore } from './jobs/jobStore';
-import { timeout } from './util/lifecycle';
 
 export function registerContextKeys(context: vscode.ExtensionContext, keys: ApiKeyStore, settings: Settings, store: JobStore): void {
   const last = new Map<string, boolean>();
@@ -20,6 +19,6 @@ export function registerContextKeys(context: vscode.ExtensionContext, keys: ApiK
     set('projectUnconfirmed', Boolean(settings.unconfirmedProject));
     set('hasJobs', store.all().length > 0);
   };
-  // Set once activate() has returned: nothing shown depends on them before the first frame.
-  context.subscriptions.push(keys.onDidChange(update), settings.onDidChange(update), store.onDidChange(update), timeout(0, update));
+  context.subscriptions.push(keys.onDidChange(update), settings.onDidChange(update), store.onDidChange(update));
+  update();
 }

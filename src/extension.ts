@@ -1,5 +1,7 @@
-// The table of contents: activate() registers the commands and returns; start() wires one concern
-// a line, and everything it creates is disposed with the extension. Nothing here touches the network.
+// The table of contents: activate() registers the commands and returns; start(), in the next turn
+// (or at once for a command that comes first), wires one concern a line, and everything it creates
+// is disposed with the extension. That turn is the only deferral: every feature is built in start(),
+// which reads only what is kept (globalState, files, secrets) and sends no request.
 import * as vscode from 'vscode';
 import { createApiClient, type RequestLogEntry } from './api';
 import { ApiKeyStore } from './auth/apiKey';
@@ -21,7 +23,7 @@ import { type ReadersHandle, registerReaders } from './readers/registerReaders';
 import { registerSignals, type SignalsHandle } from './signals/registerSignals';
 import { buildTools, registerTools } from './tools/registerTools';
 import type { ToolTable } from './tools/toolDeps';
-import { showLedger } from './jobs/ledgerView';
+import { showLedger } from './sync/ledgerView';
 import { WindowSync } from './sync/windowSync';
 import { createUi, type Ui } from './ui';
 import { background } from './util/background';
@@ -82,35 +84,16 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
   return context.extensionMode === vscode.ExtensionMode.Production ? undefined : seamOf(extension);
 }
 
-/** The extension's objects, wired: each line one concern. */
+/** The extension's objects, wired: each line one concern, everything in context.subscriptions. */
 function start(context: vscode.ExtensionContext, command: RegisterCommand): Omit<TestSeam, 'startMs'> {
-  const channel = vscode.window.createOutputChannel('Mintlify Agent & Analytics', { log: true });
-  context.subscriptions.push(channel);
-  command(COMMANDS.showLog, () => channel.show());
-  const log = createLogger(channel);
+  const log = createLog(context, command);
   const ui = createUi();
-
   const settings = new Settings(context.globalState);
   const keys = new ApiKeyStore(context.secrets, log.scoped('auth'));
   const sync = new WindowSync(vscode.Uri.joinPath(context.globalStorageUri, 'sync'), log.scoped('sync'), context.globalState);
-  context.subscriptions.push(sync, keys.onDidChange(() => background(keys.get().then((key) => sync.setKey(key)), log, 'naming the key\'s bucket in the shared ledger')));
+  context.subscriptions.push(settings, keys, sync, keys.onDidChange(() => background(keys.get().then((key) => sync.setKey(key)), log, 'naming the key\'s bucket in the shared ledger')));
   const requests: RequestLogEntry[] = [];
-  const logApi = logRequest(log.scoped('api'));
-  const api = createApiClient({
-    baseUrl: () => settings.apiBaseUrl,
-    getApiKey: () => keys.get(),
-    timeoutMs: () => settings.requestTimeoutMs,
-    userAgent: `mintlify-agent-analytics/${String((context.extension.packageJSON as { version?: unknown }).version)} (VS Code ${vscode.version})`,
-    onRequest: (entry) => {
-      logApi(entry);
-      sync.record(entry);
-      // Development and test hosts only, and bounded: a long F5 session must not grow it forever.
-      if (context.extensionMode !== vscode.ExtensionMode.Production && requests.push(entry) > 1_000) requests.shift();
-    },
-    familyWaitMs: (family) => sync.familyWaitMs(family),
-    sharedWaitMessage: (ms) => sharedWaitMessage(ms, vscode.l10n),
-  });
-  context.subscriptions.push(settings, keys);
+  const api = createClient(context, settings, keys, sync, log, requests);
 
   const store = new JobStore(context.globalState, sync, log.scoped('store'));
   const reviewHints = new ReviewHints(log.scoped('git'));
@@ -130,11 +113,36 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand): Omit
   registerAskAboutThis(command, { docs: { pageOf: (uri) => readers.docs.pageOf(uri) }, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri), log: log.scoped('agent') });
   const signals = registerSignals(context, { api, settings, store, sync, readers, ui, log }, command);
   const tools = buildTools({ keys, settings, readers, signals, jobs: store, tracker, hour: sync, ui, log: log.scoped('tools') });
-  // What can wait a turn more: the Reader Signals view, and the readers for a page already open.
-  context.subscriptions.push(timeout(0, () => readers.startup()), timeout(0, () => signals.startup()));
 
   log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)}`);
   return { ui, store, tracker, statusBar, tree, sync, analytics, readers, signals, tools, requests };
+}
+
+/** The log: one output channel, and the command that shows it. */
+function createLog(context: vscode.ExtensionContext, command: RegisterCommand): Logger {
+  const channel = vscode.window.createOutputChannel('Mintlify Agent & Analytics', { log: true });
+  context.subscriptions.push(channel);
+  command(COMMANDS.showLog, () => channel.show());
+  return createLogger(channel);
+}
+
+/** The API client: every request logged, counted in the shared ledger, and (outside production) kept for the tests. */
+function createClient(context: vscode.ExtensionContext, settings: Settings, keys: ApiKeyStore, sync: WindowSync, log: Logger, requests: RequestLogEntry[]) {
+  const logApi = logRequest(log.scoped('api'));
+  return createApiClient({
+    baseUrl: () => settings.apiBaseUrl,
+    getApiKey: () => keys.get(),
+    timeoutMs: () => settings.requestTimeoutMs,
+    userAgent: `mintlify-agent-analytics/${String((context.extension.packageJSON as { version?: unknown }).version)} (VS Code ${vscode.version})`,
+    onRequest: (entry) => {
+      logApi(entry);
+      sync.record(entry);
+      // Development and test hosts only, and bounded: a long F5 session must not grow it forever.
+      if (context.extensionMode !== vscode.ExtensionMode.Production && requests.push(entry) > 1_000) requests.shift();
+    },
+    familyWaitMs: (family) => sync.familyWaitMs(family),
+    sharedWaitMessage: (ms) => sharedWaitMessage(ms, vscode.l10n),
+  });
 }
 
 /** Registers commands with VS Code, each disposed with the extension. */

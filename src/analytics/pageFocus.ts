@@ -1,8 +1,9 @@
 // "Open Visitor Analytics" from a docs page opens the panel on that page: its row among every row
 // of the range (the readers' whole-range snapshot), with its rank, instead of whichever page of 50
 // it happens to fall on. No vscode import: unit-tested directly.
+import * as z from 'zod/mini';
 import type { VisitorRow } from '../api/schemas';
-import type { FocusView } from '../shared/protocol';
+import { type FocusView, MAX_PATH_LENGTH, PRESETS } from '../shared/protocol';
 import { readersOf, type SnapshotKey, type VisitorsSnapshot } from './visitorsSnapshot';
 
 /** Every row of a range: the kept snapshot when it may stand in, else one fetch (shown, confirmed when large). */
@@ -21,3 +22,13 @@ export function focusOn(snapshot: VisitorsSnapshot, path: string): { view: Focus
 }
 
 export const pendingFocus = (path: string): FocusView => ({ path, status: 'pending', rank: undefined, covered: undefined });
+
+// The command's argument: the page's site path and the readers' range. Any extension can run the
+// command with anything, so the argument is parsed; one that is not a target opens the panel as it is.
+const OpenTarget = z.object({ path: z.string().check(z.minLength(1), z.maxLength(MAX_PATH_LENGTH)), preset: z.optional(z.enum(PRESETS)) });
+export type OpenTarget = z.infer<typeof OpenTarget>;
+
+export function parseOpenTarget(raw: unknown): OpenTarget | undefined {
+  const result = z.safeParse(OpenTarget, raw);
+  return result.success ? result.data : undefined;
+}

@@ -15,13 +15,12 @@ import { AnalyticsPanel, type AnalyticsPanelDeps } from './analyticsPanel';
 import { localToday } from '../util/days';
 import { daysLabel, presetLabels, resolvePreset } from './dateRange';
 import { VisitorsExporter } from './export';
-import type { SnapshotKey, VisitorsSnapshot } from './visitorsSnapshot';
+import type { SnapshotSource } from './visitorsSnapshot';
 import type { FetchPrevious } from './comparison';
 import { CONFIRM_ABOVE_REQUESTS } from './periodCompare';
 import { VisitorsPager } from './visitorsQuery';
 import { fetcherFor } from './metric';
-import { parseOpenTarget } from './openTarget';
-import type { WholeRange } from './pageFocus';
+import { parseOpenTarget, type WholeRange } from './pageFocus';
 import { PanelPages, SnapshotReuse } from './snapshotReuse';
 import { COMMANDS, type RegisterCommand } from '../commands';
 
@@ -41,16 +40,6 @@ export interface AnalyticsDeps {
   requestsThisHour?: () => number | undefined;
   /** The organisation's analytics hour, which no export may overspend. */
   hour?: HourBudget;
-}
-
-export interface SnapshotSource {
-  cached(key: SnapshotKey): VisitorsSnapshot | undefined;
-  isFresh(snapshot: VisitorsSnapshot): boolean;
-  get(key: SnapshotKey, options?: { refresh?: boolean }): Promise<VisitorsSnapshot>;
-  /** Keeps a whole range the panel fetched, for the status item too. */
-  put(snapshot: VisitorsSnapshot): void;
-  /** The most pages one fetch may take. */
-  maxPages(): number;
 }
 
 /** For tests: the panel of this window, if one is open. */

@@ -10,17 +10,8 @@ import type { VisitorsPage } from '../api/schemas';
 import type { Metric } from '../shared/protocol';
 import type { LoadedPage, PageKey } from './visitorsQuery';
 import { offsetOf } from './visitorsQuery';
-import { snapshotId, type SnapshotKey, type VisitorsSnapshot } from './visitorsSnapshot';
+import { snapshotId, type SnapshotKey, type SnapshotSource, type VisitorsSnapshot } from './visitorsSnapshot';
 
-/** The readers' snapshot store, as the panel uses it. */
-export interface SnapshotPort {
-  cached(key: SnapshotKey): VisitorsSnapshot | undefined;
-  isFresh(snapshot: VisitorsSnapshot): boolean;
-  /** Keeps a whole range fetched elsewhere, for the status item too. */
-  put(snapshot: VisitorsSnapshot): void;
-  /** The most pages one snapshot may hold (readers.maxPages): bigger ranges are not kept. */
-  maxPages(): number;
-}
 
 /** A page key with its metric; without one it counts visitors. */
 export type MetricPageKey = PageKey & { metric?: Metric };
@@ -42,7 +33,8 @@ export class SnapshotReuse {
   private readonly refreshedAt = new Map<string, number>();
 
   constructor(
-    private readonly port: SnapshotPort,
+    /** The kept snapshots; the reuse never fetches one itself. */
+    private readonly port: Omit<SnapshotSource, 'get'>,
     private readonly now: () => number = Date.now,
   ) {}
 

@@ -10,8 +10,6 @@ import { normalizeSitePath } from '../docs/sitePaths';
 
 export const SNAPSHOT_PAGE_SIZE = ENDPOINTS.getVisitors.pageSize;
 export const MAX_AGE_MS = 60 * 60 * 1000;
-/** The default cap on a background fetch: 40 pages is 10,000 paths, 40 of the 100 requests an hour. */
-export const DEFAULT_MAX_PAGES = 40;
 
 export interface SnapshotKey {
   projectId: string;
@@ -34,8 +32,8 @@ export interface VisitorsSnapshot {
   capped: boolean;
 }
 
-/** What a snapshot says about one site path. */
-export type PageReaders =
+/** What a snapshot says about one site path: its readers and rank, none, or beyond the cap. */
+export type ReadersFigure =
   | { kind: 'read'; row: VisitorRow; rank: number }
   /** No visitor in the range (the snapshot has every page with one). */
   | { kind: 'none' }
@@ -54,7 +52,7 @@ export function snapshotId(key: SnapshotKey): string {
 
 const indexes = new WeakMap<VisitorsSnapshot, Map<string, number>>();
 
-export function readersOf(snapshot: VisitorsSnapshot, sitePath: string): PageReaders {
+export function readersOf(snapshot: VisitorsSnapshot, sitePath: string): ReadersFigure {
   let index = indexes.get(snapshot);
   if (!index) {
     const built = new Map<string, number>();
@@ -94,8 +92,7 @@ export interface SnapshotStorage {
 }
 
 /** The workspaceState key the snapshots are kept under. */
-export const SNAPSHOTS_STORAGE_KEY = 'mintlifyAgent.readers.snapshots';
-const STORAGE_KEY = SNAPSHOTS_STORAGE_KEY;
+const STORAGE_KEY = 'mintlifyAgent.readers.snapshots';
 /** Persisted ranges, most recent first; with the default cap that is at most ~2.5 MB. */
 const MAX_STORED = 4;
 
@@ -139,6 +136,21 @@ export interface SnapshotStoreOptions {
   storage: SnapshotStorage;
   now?: () => number;
   maxAgeMs?: number;
+}
+
+/**
+ * The one shape of the kept whole-range snapshots as other features use them: the readers own
+ * them (registerReaders.ts), the panel's Compare, pages and exports read and fill them.
+ */
+export interface SnapshotSource {
+  cached(key: SnapshotKey): VisitorsSnapshot | undefined;
+  isFresh(snapshot: VisitorsSnapshot): boolean;
+  /** The range's snapshot, fetched if none is kept (or `refresh`). */
+  get(key: SnapshotKey, options?: { refresh?: boolean }): Promise<VisitorsSnapshot>;
+  /** Keeps a whole range fetched elsewhere, for the status item too. */
+  put(snapshot: VisitorsSnapshot): void;
+  /** The most pages one snapshot may hold (readers.maxPages): bigger ranges are not kept. */
+  maxPages(): number;
 }
 
 export class SnapshotStore {

@@ -9,6 +9,7 @@ import { ENDPOINTS, type Endpoints, type Family, type ListQuery } from './endpoi
 import { ApiError, formatWait, parseRetryAfter, type Reached } from './errors';
 import { checkId, checkPrompt, checkQuery, checkThreadId } from './inputs';
 import { ErrorBody } from './schemas';
+import { type Clock, systemClock } from '../util/clock';
 
 export interface RequestLogEntry {
   method: string;
@@ -24,11 +25,6 @@ export interface RequestLogEntry {
   error?: ApiError;
 }
 
-/** The timers the deadline runs on: the real ones, or a test's fake clock. */
-export interface DeadlineTimers {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
 
 export interface ApiClientOptions {
   /** Read before every request, so a settings change applies at once. */
@@ -39,7 +35,8 @@ export interface ApiClientOptions {
   timeoutMs?: () => number;
   /** `mintlify-agent-analytics/<version> (VS Code <version>)`, given by the host. */
   userAgent?: string;
-  timers?: DeadlineTimers;
+  /** The clock the deadline runs on: the system's, or a test's fake one. */
+  timers?: Clock;
   onRequest?: (entry: RequestLogEntry) => void;
   /**
    * A 429 is shared: while this says a family must still wait (every window's ledger), a call to
@@ -64,10 +61,6 @@ type Method<E extends Endpoints[keyof Endpoints]> = (...args: [...PathArgs<E['pa
 export type ApiClient = { [K in keyof Endpoints]: Method<Endpoints[K]> };
 
 const DEFAULT_TIMEOUT_MS = 30_000;
-const realTimers: DeadlineTimers = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 /** Each path id's check, by its name in the table's paths. */
 const ID_CHECKS: Record<string, (id: string) => string> = {
@@ -90,7 +83,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   // Redirects are not followed (the Authorization header must never go to another host) but
   // answered as what they are. ky's own timeout covers only the headers: ours covers the body too.
   const http = ky.create({ retry: 0, throwHttpErrors: true, redirect: 'manual', timeout: false });
-  const timers = options.timers ?? realTimers;
+  const timers = options.timers ?? systemClock;
 
   async function call<T>(request: Request, schema: z.ZodMiniType<T>): Promise<T> {
     const startedAt = Date.now();

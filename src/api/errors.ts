@@ -91,11 +91,6 @@ export class ApiError extends Error {
     this.subject = init.subject;
     this.problem = init.problem;
   }
-
-  /** True for failures where trying the same request again later may succeed. */
-  get isTransient(): boolean {
-    return ['rateLimited', 'serverError', 'timeout', 'network'].includes(this.kind);
-  }
 }
 
 /**

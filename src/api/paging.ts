@@ -13,6 +13,13 @@
 //   budget         the caller's budget said no more requests (the hour's analytics requests)
 import type { ListQuery, Paging } from './endpoints';
 
+/**
+ * The readers' default cap on a background fetch of the visitors (the setting readers.maxPages):
+ * 40 pages is 10,000 paths, 40 of the 100 requests an hour. Here, below the settings hub and the
+ * features that read it, so neither imports the other for it.
+ */
+export const DEFAULT_MAX_PAGES = 40;
+
 export type CutShortReason = 'cap' | 'repeatedCursor' | 'emptyPage' | 'noNewRows' | 'budget';
 
 export interface CutShort {

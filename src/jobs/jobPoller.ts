@@ -7,18 +7,7 @@
 // the shared last-read times so a takeover reads nothing twice in a row). No vscode import: unit
 // tests drive it with a fake clock.
 import { ApiError } from '../api';
-
-export interface Clock {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+import { type Clock, systemClock } from '../util/clock';
 
 export interface PollTimings {
   /** Steady interval (the user's setting). */

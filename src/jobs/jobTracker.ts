@@ -13,7 +13,8 @@ import type { Ui } from '../ui';
 import { background } from '../util/background';
 import { Disposable, timeout } from '../util/lifecycle';
 import { LateWrites } from './lateWrites';
-import { type Clock, DEFAULT_TIMINGS, JobPoller, systemClock } from './jobPoller';
+import { DEFAULT_TIMINGS, JobPoller } from './jobPoller';
+import { type Clock, systemClock } from '../util/clock';
 import { isTerminal, isTerminalStatus, jobLabel, type JobStore, type TrackedJob } from './jobStore';
 import { COMMANDS } from '../commands';
 

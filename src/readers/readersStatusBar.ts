@@ -12,7 +12,7 @@ import { HeldBackError, PausedError, type PageReaders } from './pageReaders';
 import { readersPhrase } from './readersText';
 import { heldBackTooltip, readersTooltip, type TooltipSection } from './readersTooltip';
 import { commandLink } from '../util/commandLink';
-import { readersOf, type PageReaders as Figures, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
+import { readersOf, type ReadersFigure, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
 import { COMMANDS, type CommandId } from '../commands';
 import { showInvisible } from '../util/visibleText';
 
@@ -22,7 +22,7 @@ export const PAGE_READERS_SHOWN_KEY = 'mintlifyAgent.pageReadersShown';
 export interface ReadersItemState {
   page: DocPage;
   text: string;
-  figures: Figures | undefined;
+  figures: ReadersFigure | undefined;
   tooltip: vscode.MarkdownString | string;
 }
 
@@ -129,7 +129,7 @@ export class ReadersStatusBar extends Disposable {
     }
   }
 
-  private show(page: DocPage, text: string, figures: Figures | undefined, tooltip: vscode.MarkdownString | string, command: CommandId = COMMANDS.changeReadersRange): void {
+  private show(page: DocPage, text: string, figures: ReadersFigure | undefined, tooltip: vscode.MarkdownString | string, command: CommandId = COMMANDS.changeReadersRange): void {
     this.item.text = text;
     this.item.tooltip = tooltip;
     this.item.command = command;

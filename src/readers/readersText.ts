@@ -2,7 +2,7 @@
 // tooltip. The strings are English templates; the callers pass them through vscode.l10n.t, so this
 // module stays free of vscode and is unit-tested directly.
 import type { PresetId } from '../shared/protocol';
-import type { PageReaders } from '../analytics/visitorsSnapshot';
+import type { ReadersFigure } from '../analytics/visitorsSnapshot';
 
 const numbers = new Intl.NumberFormat('en-US');
 
@@ -28,7 +28,7 @@ export const RANGE_PHRASES: Readonly<Record<PresetId, string>> = {
 export type Phrase = [template: string, ...values: string[]];
 
 /** The short figure: "1,284 readers · 31% AI", "no readers in 30 days", "not in the top 10,000 pages". */
-export function readersPhrase(readers: PageReaders, preset: PresetId): Phrase {
+export function readersPhrase(readers: ReadersFigure, preset: PresetId): Phrase {
   switch (readers.kind) {
     case 'read': {
       const { total, ai } = readers.row;

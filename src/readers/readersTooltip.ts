@@ -6,13 +6,13 @@ import { presetLabels } from '../analytics/dateRange';
 import type { PresetId } from '../shared/protocol';
 import { aiPercent, formatCount } from './readersText';
 import { commandLink } from '../util/commandLink';
-import type { PageReaders } from '../analytics/visitorsSnapshot';
+import type { ReadersFigure } from '../analytics/visitorsSnapshot';
 import { COMMANDS } from '../commands';
 import { showInvisible } from '../util/visibleText';
 
 export interface TooltipInput {
   page: DocPage;
-  readers: PageReaders;
+  readers: ReadersFigure;
   preset: PresetId;
   /** "2025-02-06 to 2025-03-07", or undefined for all time. */
   days: string | undefined;

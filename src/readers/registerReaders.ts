@@ -1,7 +1,6 @@
 // Readers in the editor, wired into the window: the status item, the Explorer marks, the optional
 // CodeLens and the two commands (Change Range, Refresh). Nothing here sends a request: the first
-// one leaves when a docs page is shown with a key and a project set. Nothing is built in
-// activate() but the commands and one editor listener.
+// one leaves when a docs page is shown with a key and a project set.
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
 import type { Settings } from '../config';
@@ -14,9 +13,7 @@ import { PageReaders } from './pageReaders';
 import { ReadersCodeLens } from './readersCodeLens';
 import { ReadersDecorations } from './readersDecorations';
 import { ReadersStatusBar } from './readersStatusBar';
-import { SNAPSHOTS_STORAGE_KEY, type SnapshotKey, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
-import { background } from '../util/background';
-import { lazy, lazyFeature } from '../util/lazyFeature';
+import type { SnapshotSource } from '../analytics/visitorsSnapshot';
 import { COMMANDS, type RegisterCommand } from '../commands';
 
 export interface ReadersDeps {
@@ -29,85 +26,25 @@ export interface ReadersDeps {
   analyticsThisHour?: () => number | undefined;
 }
 
-/** For tests: the pieces of this window. */
+/** The pieces of this window, for the features that build on them (and the tests). */
 export interface ReadersHandle {
   readers: PageReaders;
   statusBar: ReadersStatusBar;
   decorations: ReadersDecorations;
   docs: DocsLocator;
   /** The whole-range snapshots, shared with the panel's "Compare with previous period". */
-  snapshots: {
-    cached: PageReaders['store']['cached'];
-    isFresh: PageReaders['store']['isFresh'];
-    get: (key: SnapshotKey, options?: { refresh?: boolean }) => Promise<VisitorsSnapshot>;
-    put: (snapshot: VisitorsSnapshot) => void;
-    maxPages: () => number;
-  };
-  /** Runs `then` once the readers' objects exist (they are built when first needed). */
-  whenBuilt(then: (readers: Pick<ReadersHandle, 'readers' | 'statusBar' | 'decorations'>) => void): void;
+  snapshots: SnapshotSource;
 }
 
-/**
- * Registers the commands now and builds the readers' objects when first needed: a Markdown page
- * shown, one of the commands, the panel's snapshots, or (after activation) Explorer marks with kept
- * figures to show. A window that never shows a docs page never builds them.
- */
-export function registerReaders(context: vscode.ExtensionContext, deps: ReadersDeps, command: RegisterCommand): ReadersHandle & { startup(): void } {
-  const docs = lazy(() => {
-    const locator = new DocsLocator();
-    context.subscriptions.push(locator);
-    return locator;
-  });
-  const feature = lazyFeature(command, [COMMANDS.changeReadersRange, COMMANDS.refreshReaders], (handle) => buildReaders(context, deps, docs(), handle));
-  const showsPage = (editor: vscode.TextEditor | undefined) => editor !== undefined && /\.mdx?$/i.test(editor.document.uri.path);
-  context.subscriptions.push(
-    vscode.window.onDidChangeActiveTextEditor((editor) => {
-      // The user switched to a page: built now, the item's own listener missed this event.
-      if (showsPage(editor) && !feature.isBuilt) background(feature.get().statusBar.update(), deps.log, 'showing the page readers');
-    }),
-  );
-  return {
-    get readers() {
-      return feature.get().readers;
-    },
-    get statusBar() {
-      return feature.get().statusBar;
-    },
-    get decorations() {
-      return feature.get().decorations;
-    },
-    get docs() {
-      return docs();
-    },
-    snapshots: {
-      cached: (key) => feature.get().readers.store.cached(key),
-      isFresh: (snapshot) => feature.get().readers.store.isFresh(snapshot),
-      get: (key, options) => feature.get().readers.fetchForUser(key, options),
-      put: (snapshot) => feature.get().readers.store.put(snapshot),
-      maxPages: () => deps.settings.readers.maxPages,
-    },
-    whenBuilt: (then) => feature.whenBuilt(then),
-    startup() {
-      // A page already open at start-up, or marks for the Explorer from figures kept by an earlier session.
-      const marks = deps.settings.readers.explorer !== 'off' && context.workspaceState.keys().includes(SNAPSHOTS_STORAGE_KEY);
-      if (showsPage(vscode.window.activeTextEditor) || marks || deps.settings.readers.codeLens) feature.get();
-    },
-  };
-}
-
-interface Readers {
-  readers: PageReaders;
-  statusBar: ReadersStatusBar;
-  decorations: ReadersDecorations;
-}
-
-function buildReaders(context: vscode.ExtensionContext, deps: ReadersDeps, docs: DocsLocator, command: RegisterCommand): Readers {
+/** Builds the readers' objects and registers their commands. Building reads only what is kept: no request. */
+export function registerReaders(context: vscode.ExtensionContext, deps: ReadersDeps, command: RegisterCommand): ReadersHandle {
   const log = deps.log.scoped('readers');
+  const docs = new DocsLocator();
   const readers = new PageReaders({ api: deps.api, settings: deps.settings, keys: deps.keys, storage: context.workspaceState, log, analyticsThisHour: deps.analyticsThisHour });
   const statusBar = new ReadersStatusBar(readers, docs, log);
   const decorations = new ReadersDecorations(readers, docs, deps.settings);
   const codeLens = new ReadersCodeLens(readers, docs, deps.settings);
-  context.subscriptions.push(readers, statusBar, decorations, codeLens);
+  context.subscriptions.push(docs, readers, statusBar, decorations, codeLens);
   command(COMMANDS.changeReadersRange, async () => {
     const current = readers.preset;
     const labels = presetLabels(vscode.l10n);
@@ -118,5 +55,17 @@ function buildReaders(context: vscode.ExtensionContext, deps: ReadersDeps, docs:
     await statusBar.update({ asked: true });
   });
   command(COMMANDS.refreshReaders, () => statusBar.update({ refresh: true }));
-  return { readers, statusBar, decorations };
+  return {
+    readers,
+    statusBar,
+    decorations,
+    docs,
+    snapshots: {
+      cached: (key) => readers.store.cached(key),
+      isFresh: (snapshot) => readers.store.isFresh(snapshot),
+      get: (key, options) => readers.fetchForUser(key, options),
+      put: (snapshot) => readers.store.put(snapshot),
+      maxPages: () => deps.settings.readers.maxPages,
+    },
+  };
 }

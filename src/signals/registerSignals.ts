@@ -1,7 +1,6 @@
 // Reader signals wired into the window: the kept snapshot, the "Reader Signals" view, the commands,
-// the page's health in the status-bar tooltip, and the hourly background refresh. Activation sends
-// nothing and builds nothing but the commands: the kept snapshot is read from disk when the view
-// or a page's tooltip first needs it, and a fetch waits for the writer or the hour.
+// the page's health in the status-bar tooltip, and the hourly background refresh. Building sends
+// nothing: the kept snapshot is read from disk, and a fetch waits for the writer or the hour.
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
 import type { CutShort } from '../api/paging';
@@ -17,12 +16,11 @@ import { appendPageHealth } from './healthTooltip';
 import { agentPromptSender, type PromptSender } from './promptPreview';
 import { jobBadge, SignalJobs } from './signalJobs';
 import { pageHealth, signalId } from './signalsModel';
-import { registerSignalsCommands, SIGNALS_COMMANDS } from './signalsCommands';
+import { registerSignalsCommands } from './signalsCommands';
 import type { SignalsList } from './snapshot';
 import { SignalsStore } from './signalsStore';
-import { SignalsTreeProvider, type SignalNode } from './signalsTree';
+import { SignalsTreeProvider } from './signalsTree';
 import { background } from '../util/background';
-import { lazy, lazyFeature, type LazyFeature } from '../util/lazyFeature';
 import { COMMANDS, type RegisterCommand } from '../commands';
 
 const SIGNALS_VIEW = 'mintlifyAgent.signals';
@@ -40,7 +38,7 @@ export interface SignalsDeps {
   log: Logger;
 }
 
-/** For tests: the pieces of this window. */
+/** The pieces of this window, for the tests. */
 export interface SignalsHandle {
   store: SignalsStore;
   tree: SignalsTreeProvider;
@@ -50,59 +48,8 @@ export interface SignalsHandle {
   sender: PromptSender;
 }
 
-/**
- * Registers the commands now; the view is created right after activation (startup()), and the
- * store, its kept snapshot and the tree's model are built when first needed: the view shown, a
- * command, or the readers' tooltip (which shows the page's health).
- */
-export function registerSignals(context: vscode.ExtensionContext, deps: SignalsDeps, command: RegisterCommand): SignalsHandle & { startup(): void } {
-  const relay = new vscode.EventEmitter<SignalNode | undefined | void>();
-  const view = lazy((): vscode.TreeView<SignalNode> => {
-    const created: vscode.TreeView<SignalNode> = vscode.window.createTreeView(SIGNALS_VIEW, {
-      treeDataProvider: {
-        onDidChangeTreeData: relay.event,
-        getChildren: (node?: SignalNode): SignalNode[] => feature.get().tree.getChildren(node),
-        getTreeItem: (node: SignalNode): vscode.TreeItem => feature.get().tree.getTreeItem(node),
-        // Tooltips are built on hover: without this a row would show none.
-        resolveTreeItem: (item: vscode.TreeItem, node: SignalNode): vscode.TreeItem => feature.get().tree.resolveTreeItem(item, node),
-      },
-      showCollapseAll: true,
-    });
-    context.subscriptions.push(created);
-    return created;
-  });
-  const handle: SignalsHandle & { startup(): void } = {
-    get store() {
-      return feature.get().store;
-    },
-    get tree() {
-      return feature.get().tree;
-    },
-    get view() {
-      return view() as vscode.TreeView<unknown>;
-    },
-    get links() {
-      return feature.get().links;
-    },
-    sender: agentPromptSender(deps.ui, deps.store),
-    startup: () => void view(),
-  };
-  const sender: PromptSender = { previewAndSend: (prompt) => handle.sender.previewAndSend(prompt) };
-  const feature: LazyFeature<Pick<SignalsHandle, 'store' | 'tree' | 'links'>> = lazyFeature(command, SIGNALS_COMMANDS, (handle) => buildSignals(context, deps, view(), relay, sender, handle));
-  context.subscriptions.push(relay);
-  // The open page's tooltip shows its health from the kept snapshot.
-  deps.readers.whenBuilt(() => feature.get());
-  return handle;
-}
-
-function buildSignals(
-  context: vscode.ExtensionContext,
-  deps: SignalsDeps,
-  view: vscode.TreeView<SignalNode>,
-  relay: vscode.EventEmitter<SignalNode | undefined | void>,
-  sender: PromptSender,
-  command: RegisterCommand,
-): Pick<SignalsHandle, 'store' | 'tree' | 'links'> {
+/** Builds the store, the view and the links, and registers the commands. */
+export function registerSignals(context: vscode.ExtensionContext, deps: SignalsDeps, command: RegisterCommand): SignalsHandle {
   const log = deps.log.scoped('signals');
   const projectId = () => deps.settings.projectId;
   const store = new SignalsStore({
@@ -118,6 +65,10 @@ function buildSignals(
   });
   const links = new SignalJobs(deps.sync, context.globalState, log);
   const tree = new SignalsTreeProvider(store, deps.store, links, { rankByAiShare: () => deps.settings.signals.rankByAiShare, projectId });
+  const view = vscode.window.createTreeView(SIGNALS_VIEW, { treeDataProvider: tree, showCollapseAll: true });
+  // Swappable by tests, like the Ui: the commands send through the handle's sender.
+  const handle: SignalsHandle = { store, tree, view, links, sender: agentPromptSender(deps.ui, deps.store) };
+  const sender: PromptSender = { previewAndSend: (prompt) => handle.sender.previewAndSend(prompt) };
 
   const describeView = () => {
     const snapshot = store.current();
@@ -155,28 +106,27 @@ function buildSignals(
   };
   const timer = setInterval(backgroundTick, CHECK_EVERY_MS);
 
-  deps.readers.whenBuilt((readers) =>
-    readers.statusBar.addSection(
-      {
-        commands: [COMMANDS.askToAddress],
-        append(md, page) {
-          const snapshot = store.current();
-          if (!snapshot) return;
-          const link = projectId() ? links.jobFor(projectId() ?? '', signalId.page(page.sitePath)) : undefined;
-          const badge = link && jobBadge(deps.store.get(link.jobId));
-          appendPageHealth(md, pageHealth(snapshot, page.sitePath), snapshot, { jobStatus: badge && vscode.l10n.t('Agent job {0}: {1}', link.jobId, badge) });
-        },
+  // The open page's tooltip shows its health from the kept snapshot.
+  deps.readers.statusBar.addSection(
+    {
+      commands: [COMMANDS.askToAddress],
+      append(md, page) {
+        const snapshot = store.current();
+        if (!snapshot) return;
+        const link = projectId() ? links.jobFor(projectId() ?? '', signalId.page(page.sitePath)) : undefined;
+        const badge = link && jobBadge(deps.store.get(link.jobId));
+        appendPageHealth(md, pageHealth(snapshot, page.sitePath), snapshot, { jobStatus: badge && vscode.l10n.t('Agent job {0}: {1}', link.jobId, badge) });
       },
-      store.onDidChange,
-    ),
+    },
+    store.onDidChange,
   );
 
   context.subscriptions.push(
     store,
     links,
     tree,
+    view,
     { dispose: () => clearInterval(timer) },
-    tree.onDidChangeTreeData((node) => relay.fire(node)),
     store.onDidChange(describeView),
     deps.store.onDidChange(noteFinished),
     view.onDidChangeVisibility(() => view.visible && background(store.load().then(backgroundTick), log, 'reading the kept signals')),
@@ -184,8 +134,8 @@ function buildSignals(
     deps.settings.onDidChange(() => background(store.load(), log, 'reading the kept signals')), // another project: its kept snapshot (the same project: nothing to do)
   );
   registerSignalsCommands({ api: deps.api, store, links, jobs: deps.store, docs: deps.readers.docs, sender, projectId, hour: deps.sync, ui: deps.ui, log }, command);
-  // The kept snapshot is read from disk now (no request), so the tooltip and the view have it.
-  // And the hourly refresh checked now: when the view's first draw is what built this, its visibility event has passed.
+  // The kept snapshot is read from disk now (no request), so the tooltip and the view have it, and
+  // the hourly refresh is checked: a view visible from the start sends no visibility event.
   background(store.load().then(() => (describeView(), backgroundTick())), log, 'reading the kept signals');
-  return { store, tree, links };
+  return handle;
 }

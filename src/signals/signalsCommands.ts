@@ -28,8 +28,6 @@ import type { SignalsStore } from './signalsStore';
 import { type SignalNode } from './signalsTree';
 import { COMMANDS, type RegisterCommand } from '../commands';
 
-/** Every command of the reader signals (registered at activation, built on first use). */
-export const SIGNALS_COMMANDS = [COMMANDS.refreshSignals, COMMANDS.askToAddress, COMMANDS.openSignalPage, COMMANDS.showAssistantThread, COMMANDS.checkSignalImpact] as const;
 /** Threads read on request per hour in this window: each costs one analytics request. */
 export const THREAD_RESERVE = 10;
 
@@ -95,9 +93,9 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
     if (!instruction?.trim()) return;
     const { prompt } = buildEvidencePrompt(instruction, evidence);
     try {
-      const sent = await deps.sender.previewAndSend(prompt);
-      if (!sent || sent.outcome === 'failed') return; // stopped, or the failure was reported where it happened
-      if (sent.outcome === 'unknown') {
+      const sent = (await deps.sender.previewAndSend(prompt))?.sent;
+      if (!sent || (!sent.sent && !sent.outcomeUnknown)) return; // stopped, or the failure was reported where it happened
+      if (!sent.sent) {
         // Never a guess (the newest job, one with the same prompt): a wrong link would show another job's state here.
         return void ui.showMessage(
           'warning',

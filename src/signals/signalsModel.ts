@@ -2,6 +2,7 @@
 // disliked or commented on, searches nobody clicked, questions the assistant could not answer).
 // Pure: no vscode; every rank and threshold here is unit-tested.
 import type { FeedbackByPageRow } from '../api/signalsSchemas';
+import type { SignalJob } from './signalJobs';
 import type { PendingComment, SearchSignal, SignalsSnapshot, UnansweredQuestion, ViewCounts } from './snapshot';
 
 /** A search whose top result is a page but is clicked this rarely sends readers to the wrong place. */
@@ -156,4 +157,21 @@ function newestFirst<T>(items: T[], at: (item: T) => string): T[] {
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// The agent jobs linked to a project's signals, read once per draw of the Reader Signals view
+// instead of once per node: each signal's newest job, and the ids of every linked job (a change to
+// any other job changes nothing the view shows).
+export interface SignalJobIndex {
+  /** The newest job addressing each signal, as `SignalJobs.jobFor` finds it. */
+  readonly bySignal: ReadonlyMap<string, SignalJob>;
+  /** Every linked job, for deciding whether a job's change redraws the view. */
+  readonly jobIds: ReadonlySet<string>;
+}
+
+/** `links` newest first, as `SignalJobs.all` keeps them: the first link naming a signal wins. */
+export function indexSignalJobs(links: readonly SignalJob[]): SignalJobIndex {
+  const bySignal = new Map<string, SignalJob>();
+  for (const link of links) for (const id of link.signalIds) if (!bySignal.has(id)) bySignal.set(id, link);
+  return { bySignal, jobIds: new Set(links.map((link) => link.jobId)) };
 }

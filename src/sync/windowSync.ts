@@ -115,8 +115,8 @@ export class WindowSync extends Disposable {
     super();
     this.store = new SharedStore(fs, randomId(), log);
     this.store.presence.focused = vscode.window.state.focused;
-    // Started once activate() has returned: the folder, the watcher and the first read are not on its path.
-    this.ready = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => this.start());
+    // Built in start(), after activate() has returned: the folder, the watcher and the first read are not on its path.
+    this.ready = this.start();
   }
 
   get windowId(): string {

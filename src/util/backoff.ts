@@ -1,7 +1,7 @@
 // A bounded retry: after a failure, wait, try again, each wait longer than the last, and stop
 // after the last wait, so a store that stays broken is not written for ever. No vscode import:
 // unit-tested with fake timers (test/unit/backoff.test.ts).
-import { type BoundedTimers, realTimers } from './bounded';
+import { type Clock, systemClock } from './clock';
 
 /** Why a retry ended without a success: the caller's signal stopped it before the next try. */
 export type RetryEnd = 'done' | 'stopped';
@@ -13,7 +13,7 @@ export type RetryEnd = 'done' | 'stopped';
  */
 export async function retryWithBackoff(
   attempt: () => Promise<unknown>,
-  { delaysMs, signal, timers = realTimers }: { delaysMs: readonly number[]; signal?: AbortSignal; timers?: BoundedTimers },
+  { delaysMs, signal, timers = systemClock }: { delaysMs: readonly number[]; signal?: AbortSignal; timers?: Clock },
 ): Promise<RetryEnd> {
   let lastError: unknown;
   for (const delayMs of delaysMs) {
@@ -29,7 +29,7 @@ export async function retryWithBackoff(
 }
 
 /** Resolves true after `ms`, or false as soon as `signal` aborts. */
-function wait(ms: number, signal: AbortSignal | undefined, timers: BoundedTimers): Promise<boolean> {
+function wait(ms: number, signal: AbortSignal | undefined, timers: Clock): Promise<boolean> {
   if (signal?.aborted) return Promise.resolve(false);
   return new Promise((resolve) => {
     const onAbort = () => {

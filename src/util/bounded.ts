@@ -3,6 +3,7 @@
 // settles. The work gets an AbortSignal that fires on either, so it can stop its process; the caller
 // is answered at the deadline even if the work ignores the signal (a VS Code Thenable cannot be
 // aborted at all). No vscode import: unit-tested directly.
+import { type Clock, systemClock } from './clock';
 
 export class BoundedRunError extends Error {
   override readonly name = 'BoundedRunError';
@@ -21,20 +22,10 @@ export class BoundedRunError extends Error {
   }
 }
 
-export interface BoundedTimers {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const realTimers: BoundedTimers = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
-
 /** Runs `work` until it settles, `timeoutMs` passes, or `signal` aborts, whichever comes first. */
 export function runBounded<T>(
   work: (signal: AbortSignal) => Promise<T>,
-  { timeoutMs, signal, what, timers = realTimers }: { timeoutMs: number; signal?: AbortSignal; what?: string; timers?: BoundedTimers },
+  { timeoutMs, signal, what, timers = systemClock }: { timeoutMs: number; signal?: AbortSignal; what?: string; timers?: Clock },
 ): Promise<T> {
   if (signal?.aborted) return Promise.reject(new BoundedRunError('cancelled', timeoutMs, what));
   const inner = new AbortController();

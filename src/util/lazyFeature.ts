@@ -1,6 +1,6 @@
-// A feature whose objects are built the first time something needs them, not in activate(): its
-// commands are registered at once (VS Code may run one right after activation, for a command that
-// activated us), and the first call builds the feature before it runs. Building is synchronous,
+// The extension's one deferral: activate() registers every command at once (VS Code may run one
+// right after activation, for a command that activated us) and the objects are built on first use
+// (the turn after activate(), or that command), so the first call builds the feature before it runs. Building is synchronous,
 // so a command never sees a half-built feature. No vscode here: activate() hands in VS Code's
 // registrar, so this is unit-tested in plain node.
 
@@ -11,9 +11,6 @@ export type CommandRegistrar<Id extends string = string> = (id: Id, handler: Com
 export interface LazyFeature<T> {
   /** The feature, built now if it was not yet. */
   get(): T;
-  readonly isBuilt: boolean;
-  /** Runs `then` with the feature once it is built (at once if it is). */
-  whenBuilt(then: (feature: T) => void): void;
 }
 
 /**
@@ -22,7 +19,6 @@ export interface LazyFeature<T> {
  */
 export function lazyFeature<T, Id extends string = string>(register: CommandRegistrar<Id>, commandIds: readonly NoInfer<Id>[], build: (command: CommandRegistrar<Id>) => T): LazyFeature<T> {
   const handlers = new Map<Id, (...args: unknown[]) => unknown>();
-  const waiting: ((feature: T) => void)[] = [];
   let feature: { value: T } | undefined;
   // A build that threw is not tried again (it would build its parts twice): every later use says why.
   let failed: { error: unknown } | undefined;
@@ -43,16 +39,6 @@ export function lazyFeature<T, Id extends string = string>(register: CommandRegi
       throw error;
     }
     feature = { value };
-    // Each waiting part runs even when one before it throws; the first error is passed on.
-    let thrown: { error: unknown } | undefined;
-    for (const then of waiting.splice(0)) {
-      try {
-        then(value);
-      } catch (error) {
-        thrown ??= { error };
-      }
-    }
-    if (thrown) throw thrown.error;
     return value;
   };
   for (const id of commandIds) {
@@ -63,20 +49,5 @@ export function lazyFeature<T, Id extends string = string>(register: CommandRegi
       return handler(...args);
     });
   }
-  return {
-    get,
-    get isBuilt() {
-      return feature !== undefined;
-    },
-    whenBuilt(then) {
-      if (feature) then(feature.value);
-      else waiting.push(then);
-    },
-  };
-}
-
-/** A value made on first use. */
-export function lazy<T>(make: () => T): () => T {
-  let made: { value: T } | undefined;
-  return () => (made ??= { value: make() }).value;
+  return { get };
 }

@@ -1,24 +1,15 @@
 // A tick that runs only while something is on screen: for what goes stale by the clock alone (the
 // jobs tree's "3 min ago"), redrawn from memory and never a reason for a request. No vscode import:
-// a TreeView fits `Visible` as it is, and the unit tests drive it with a fake timer.
+// a TreeView fits `Visible` as it is, and the unit tests drive it with a fake clock.
+import { type Clock, systemClock } from './clock';
 
 export interface Visible {
   readonly visible: boolean;
   onDidChangeVisibility(listener: () => void): { dispose(): void };
 }
 
-export interface Timer {
-  setInterval(callback: () => void, ms: number): unknown;
-  clearInterval(handle: unknown): void;
-}
-
-const systemTimer: Timer = {
-  setInterval: (callback, ms) => setInterval(callback, ms),
-  clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
-};
-
 /** Calls `tick` every `everyMs` while `target` is visible, and once as it becomes visible again. */
-export function tickWhileVisible(target: Visible, everyMs: number, tick: () => void, timer: Timer = systemTimer): { dispose(): void } {
+export function tickWhileVisible(target: Visible, everyMs: number, tick: () => void, timer: Clock = systemClock): { dispose(): void } {
   let handle: unknown;
   const stop = () => {
     if (handle !== undefined) timer.clearInterval(handle);

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { TestSeam } from '../../src/extension';
 import type { MessageLevel, Ui } from '../../src/ui';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server';
+import { waitFor } from '../support/waitFor';
 
 export const EXTENSION_ID = 'mintlify-agent-analytics.mintlify-agent-analytics';
 export const PROJECT = 'demo-project';
@@ -17,16 +18,8 @@ export async function seam(): Promise<TestSeam> {
   return exports;
 }
 
-/** Waits until `condition` returns a truthy value, checking every 25 ms, failing after `timeoutMs`. */
-export async function waitFor<T>(what: string, condition: () => T | Promise<T>, timeoutMs = 15_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await condition();
-    if (value) return value;
-    if (Date.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+// The one bounded wait of the tests, for the host tests that import it from here.
+export { waitFor };
 
 export interface ShownMessage {
   level: MessageLevel;

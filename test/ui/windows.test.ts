@@ -11,6 +11,7 @@ import type { Simulator } from '../simulator/server';
 import { loggedCalls } from './hostLogs';
 import { ARTIFACTS_DIR, PROJECT, stepsBuildOnEachOther, UiSession } from './uiSession';
 import { expectVisible, TIMEOUTS, Workbench } from './workbench';
+import { waitFor } from '../support/waitFor';
 
 /** One job's steady interval: the setting's default, and the hourly budget's share for one job. */
 const INTERVAL_S = 60;
@@ -68,11 +69,7 @@ describe('several windows on one project (UI)', function () {
   const getsOf = (id: string) => sim.requests.filter((r) => r.method === 'GET' && r.segments.at(-1) === id);
 
   async function waitForGets(id: string, count: number, bound: number = TIMEOUTS.poll): Promise<void> {
-    const deadline = Date.now() + bound;
-    while (getsOf(id).length < count) {
-      if (Date.now() > deadline) throw new Error(`${count} reads of ${id}: saw ${getsOf(id).length} after ${bound / 1000} s`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitFor(() => `${count} reads of ${id}: saw ${getsOf(id).length}`, () => getsOf(id).length >= count, bound, 250);
   }
 
   stepsBuildOnEachOther();
@@ -171,11 +168,7 @@ describe('several windows on one project (UI)', function () {
     // The GETs of a job, by the window that sent them (each window's extension host logs its calls).
     const readsOf = (id: string) => loggedCalls(session!.userDataDir).filter((r) => r.method === 'GET' && r.path.endsWith(`/job/${id}`) && r.outcome === '200');
     async function waitForRead(what: string, id: string, test: (read: ReturnType<typeof readsOf>[number]) => boolean, bound: number): Promise<void> {
-      const deadline = Date.now() + bound;
-      while (!readsOf(id).some(test)) {
-        if (Date.now() > deadline) throw new Error(`${what}: not within ${bound / 1000} s; reads of ${id}: ${JSON.stringify(readsOf(id))}`);
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
+      await waitFor(() => `${what}; reads of ${id}: ${JSON.stringify(readsOf(id))}`, () => readsOf(id).some(test), bound, 250);
     }
     const late = sim.addJob(PROJECT, { prompt: 'Tracked just before the polling window closes', activeForMs: 60 * 60_000 }).id;
     await a.trackJob(late);
@@ -213,8 +206,7 @@ describe('several windows on one project (UI)', function () {
     await a.signInToMintlify(DEMO_API_KEY);
     // Its label is now the follow-up sent in step 4, the first prompt this extension saw.
     await expectVisible('the kept job in A after the reload', rows(a).filter({ hasText: 'Add one example' }));
-    const deadline = Date.now() + TIMEOUTS.ui;
-    while (fs.existsSync(path.join(folder, 'w-damaged.json')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+    await waitFor('w-damaged.json set aside', () => !fs.existsSync(path.join(folder, 'w-damaged.json')), TIMEOUTS.ui, 250);
     const names = fs.readdirSync(folder);
     assert.ok(!names.includes('w-damaged.json'), 'no longer read');
     assert.ok(names.some((n) => n.startsWith('w-damaged.json.damaged-')), `kept aside: ${names.join(', ')}`);

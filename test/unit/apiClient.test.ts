@@ -3,44 +3,13 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApiClient, type ApiClient, ApiError, type ApiErrorKind, type DeadlineTimers, sendOutcome } from '../../src/api';
+import { createApiClient, type ApiClient, ApiError, type ApiErrorKind, sendOutcome } from '../../src/api';
 import { startSimulator, type Simulator } from '../simulator/server';
+import { FakeClock } from '../support/fakeClock';
+import { waitFor } from '../support/waitFor';
 
 const PROJECT = 'demo-project';
 const KEY = 'mint_unit_test_key';
-
-/** Deadline timers the test fires by hand: no test waits on a real clock. */
-class ManualTimers implements DeadlineTimers {
-  private readonly pending = new Map<number, () => void>();
-  private next = 0;
-  armed: number[] = [];
-  setTimeout(callback: () => void, ms: number): unknown {
-    this.pending.set(++this.next, callback);
-    this.armed.push(ms);
-    return this.next;
-  }
-  clearTimeout(handle: unknown): void {
-    this.pending.delete(handle as number);
-  }
-  get count(): number {
-    return this.pending.size;
-  }
-  fireAll(): void {
-    for (const [handle, callback] of [...this.pending]) {
-      this.pending.delete(handle);
-      callback();
-    }
-  }
-}
-
-/** Polls a condition with a bound (the simulator answers in its own time). */
-async function until(what: string, condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 async function rejectsWith(promise: Promise<unknown>, kind: ApiErrorKind): Promise<ApiError> {
   try {
@@ -274,13 +243,13 @@ describe('API client against the simulator', () => {
     });
 
     it('a slow server is a timeout when the deadline passes, and not before', async () => {
-      const timers = new ManualTimers();
+      const timers = new FakeClock();
       api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => KEY, timeoutMs: () => 1_234, timers });
       sim.addFault({ fault: { kind: 'latency', ms: 60_000 }, times: 1 });
       let settled = false;
       const call = rejectsWith(api.getJob(PROJECT, sim.addJob(PROJECT).id), 'timeout').finally(() => (settled = true));
-      await until('the request to arrive', () => sim.requests.length === 1);
-      assert.deepEqual(timers.armed, [1_234], 'one deadline per attempt, of the configured length');
+      await waitFor('the request to arrive', () => sim.requests.length === 1);
+      assert.deepEqual(timers.delays, [1_234], 'one deadline per attempt, of the configured length');
       assert.equal(settled, false, 'still waiting before the deadline');
       timers.fireAll();
       const error = await call;
@@ -289,26 +258,26 @@ describe('API client against the simulator', () => {
 
     for (const fault of [{ kind: 'stallAfterHeaders' }, { kind: 'trickle', intervalMs: 50 }, { kind: 'noAnswer' }] as const) {
       it(`the deadline ends a server that does ${fault.kind} (the body read too)`, async () => {
-        const timers = new ManualTimers();
+        const timers = new FakeClock();
         api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => KEY, timers });
         sim.addFault({ fault, times: 1 });
         const job = sim.addJob(PROJECT);
         const call = rejectsWith(api.getJob(PROJECT, job.id), 'timeout');
         // Headers (and for a trickle, some bytes) are on their way before the deadline fires.
-        await until('the request to arrive', () => sim.requests.length === 1 && (fault.kind === 'noAnswer' || sim.requests[0]?.status === 200));
+        await waitFor('the request to arrive', () => sim.requests.length === 1 && (fault.kind === 'noAnswer' || sim.requests[0]?.status === 200));
         timers.fireAll();
         await call;
-        assert.equal(timers.count, 0, 'the deadline is cleared once the attempt ends');
+        assert.equal(timers.pending, 0, 'the deadline is cleared once the attempt ends');
       });
     }
 
     it('a stalled POST is an outcome the caller cannot know', async () => {
-      const timers = new ManualTimers();
+      const timers = new FakeClock();
       api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => KEY, timers });
       const job = sim.addJob(PROJECT, { status: 'completed' });
       sim.addFault({ fault: { kind: 'stallAfterHeaders' }, times: 1, method: 'POST' });
       const call = rejectsWith(api.sendMessage(PROJECT, job.id, 'again'), 'timeout');
-      await until('the answer to start', () => sim.requests[0]?.status === 200);
+      await waitFor('the answer to start', () => sim.requests[0]?.status === 200);
       timers.fireAll();
       assert.equal(sendOutcome(await call), 'unknown');
     });

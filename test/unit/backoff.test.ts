@@ -7,48 +7,15 @@ import { SharedStore, type SyncFs } from '../../src/sync/sharedStore';
 import { applyJobChange } from '../../src/sync/syncState';
 import { background } from '../../src/util/background';
 import { retryWithBackoff } from '../../src/util/backoff';
-import type { BoundedTimers } from '../../src/util/bounded';
+import { FakeClock, settled } from '../support/fakeClock';
 import { memoryFs } from '../support/memorySyncFs';
-
-/** Timers that fire only when the test says so, recording every wait asked for. */
-class FakeTimers implements BoundedTimers {
-  readonly waits: number[] = [];
-  private readonly pending = new Map<number, () => void>();
-  private next = 0;
-
-  setTimeout(callback: () => void, ms: number): unknown {
-    this.waits.push(ms);
-    this.pending.set(++this.next, callback);
-    return this.next;
-  }
-
-  clearTimeout(handle: unknown): void {
-    this.pending.delete(handle as number);
-  }
-
-  get waiting(): number {
-    return this.pending.size;
-  }
-
-  /** Ends the one wait under way, then lets the try it starts run to its end. */
-  async elapse(): Promise<void> {
-    assert.equal(this.pending.size, 1, 'one wait at a time');
-    const [[handle, callback]] = [...this.pending];
-    this.pending.delete(handle);
-    callback();
-    await settled();
-  }
-}
-
-/** Every promise reaction queued so far has run (a macrotask comes after all of them). */
-const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 const DELAYS = [1_000, 2_000, 4_000, 8_000, 16_000];
 
 describe('work nobody awaits', () => {
   describe('the bounded retry', () => {
     it('tries again after each wait, each longer, and stops with the last error after the last one', async () => {
-      const timers = new FakeTimers();
+      const timers = new FakeClock();
       let tries = 0;
       const retry = retryWithBackoff(async () => {
         tries++;
@@ -58,39 +25,39 @@ describe('work nobody awaits', () => {
       retry.then((end) => (outcome = end), (error: unknown) => (outcome = error));
       await settled();
       assert.equal(tries, 0, 'the caller\'s own try failed: the first retry waits first');
-      for (let i = 0; i < DELAYS.length; i++) await timers.elapse();
+      for (let i = 0; i < DELAYS.length; i++) await timers.fireNext();
       assert.equal(tries, DELAYS.length, 'one try after each wait');
-      assert.deepEqual(timers.waits, DELAYS);
-      assert.equal(timers.waiting, 0, 'no wait left: it stopped');
+      assert.deepEqual(timers.delays, DELAYS);
+      assert.equal(timers.pending, 0, 'no wait left: it stopped');
       assert.ok(outcome instanceof Error);
       assert.equal(outcome.message, `try ${DELAYS.length} failed`);
     });
 
     it('stops at the first success', async () => {
-      const timers = new FakeTimers();
+      const timers = new FakeClock();
       let tries = 0;
       const retry = retryWithBackoff(async () => {
         if (++tries < 3) throw new Error('not yet');
       }, { delaysMs: DELAYS, timers });
-      for (let i = 0; i < 3; i++) await timers.elapse();
+      for (let i = 0; i < 3; i++) await timers.fireNext();
       assert.equal(await retry, 'done');
       assert.equal(tries, 3);
-      assert.equal(timers.waiting, 0);
+      assert.equal(timers.pending, 0);
     });
 
     it('stops waiting, and tries no more, when the window closes', async () => {
-      const timers = new FakeTimers();
+      const timers = new FakeClock();
       const closing = new AbortController();
       let tries = 0;
       const retry = retryWithBackoff(async () => {
         tries++;
         throw new Error('still broken');
       }, { delaysMs: DELAYS, timers, signal: closing.signal });
-      await timers.elapse();
+      await timers.fireNext();
       closing.abort();
       assert.equal(await retry, 'stopped');
       assert.equal(tries, 1);
-      assert.equal(timers.waiting, 0, 'its timer is cleared');
+      assert.equal(timers.pending, 0, 'its timer is cleared');
     });
   });
 
@@ -114,11 +81,11 @@ describe('work nobody awaits', () => {
       assert.equal(store.state.jobs.proj?.job_1?.tracked.v, true, 'this window has it before the write');
       await assert.rejects(written, /EROFS/);
       assert.equal(store.writes, 0);
-      const timers = new FakeTimers();
+      const timers = new FakeClock();
       const retry = retryWithBackoff(() => store.write(), { delaysMs: DELAYS, timers });
-      await timers.elapse();
+      await timers.fireNext();
       state.broken = false;
-      await timers.elapse();
+      await timers.fireNext();
       assert.equal(await retry, 'done');
       assert.equal(store.writes, 1);
       const file = JSON.parse(files.get('w-w1.json') ?? '{}') as { state?: { jobs?: Record<string, Record<string, unknown>> } };

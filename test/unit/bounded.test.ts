@@ -8,6 +8,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BoundedRunError, runBounded } from '../../src/util/bounded';
+import { FakeClock } from '../support/fakeClock';
+import { waitFor } from '../support/waitFor';
 
 /** A "git daemon" that takes the connection and the request, and says nothing. */
 async function silentRemote(): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
@@ -56,7 +58,7 @@ describe('bounded git fetch', function () {
       const run = runBounded(fetchFrom(remote.url, (how) => (gitEnded = how)), { timeoutMs: 1_500 });
       await assert.rejects(run, (error: unknown) => error instanceof BoundedRunError && error.reason === 'timeout');
       assert.equal(remote.connections(), 1, 'git did reach the remote');
-      await waitFor(() => gitEnded !== undefined);
+      await waitFor('git to end', () => gitEnded !== undefined);
       assert.equal(gitEnded?.signal, 'SIGTERM', 'the git process was stopped, not left waiting');
     } finally {
       await remote.close();
@@ -69,10 +71,10 @@ describe('bounded git fetch', function () {
       const cancel = new AbortController();
       let gitEnded: { code: number | null; signal: string | null } | undefined;
       const run = runBounded(fetchFrom(remote.url, (how) => (gitEnded = how)), { timeoutMs: 60_000, signal: cancel.signal });
-      await waitFor(() => remote.connections() === 1);
+      await waitFor('the remote\'s connection', () => remote.connections() === 1);
       cancel.abort();
       await assert.rejects(run, (error: unknown) => error instanceof BoundedRunError && error.reason === 'cancelled');
-      await waitFor(() => gitEnded !== undefined);
+      await waitFor('git to end', () => gitEnded !== undefined);
       assert.equal(gitEnded?.signal, 'SIGTERM');
     } finally {
       await remote.close();
@@ -92,36 +94,26 @@ describe('bounded git fetch', function () {
   });
 
   it('a late answer after the deadline changes nothing (fake timers)', async () => {
-    let fire: (() => void) | undefined;
-    const timers = { setTimeout: (callback: () => void) => ((fire = callback), 1), clearTimeout: () => undefined };
+    const timers = new FakeClock();
     let answer: ((value: string) => void) | undefined;
     const run = runBounded(() => new Promise<string>((resolve) => (answer = resolve)), { timeoutMs: 5_000, timers });
-    fire?.();
+    timers.fireAll();
     answer?.('too late');
     await assert.rejects(run, (error: unknown) => error instanceof BoundedRunError && error.reason === 'timeout' && error.timeoutMs === 5_000);
   });
 
   it('names what ran when told, so a stuck file operation reads plainly in the log (fake timers)', async () => {
-    let fire: (() => void) | undefined;
-    const timers = { setTimeout: (callback: () => void) => ((fire = callback), 1), clearTimeout: () => undefined };
+    const timers = new FakeClock();
     // Like a VS Code Thenable: it never settles and has no way to be aborted.
     const stuck = runBounded(() => new Promise<Uint8Array>(() => undefined), { timeoutMs: 5_000, what: 'reading w-x.json', timers });
-    fire?.();
+    timers.fireAll();
     await assert.rejects(stuck, (error: unknown) => error instanceof BoundedRunError && error.reason === 'timeout' && error.message === 'reading w-x.json took longer than 5000 ms');
     await assert.rejects(
       runBounded(async () => 'never run', { timeoutMs: 5_000, what: 'renaming w-x.json', signal: AbortSignal.abort() }),
       (error: unknown) => error instanceof BoundedRunError && error.message === 'renaming w-x.json was cancelled',
     );
     const unnamed = runBounded(() => new Promise(() => undefined), { timeoutMs: 5_000, timers });
-    fire?.();
+    timers.fireAll();
     await assert.rejects(unnamed, { message: 'Did not finish within 5000 ms.' });
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20)); // the next look, not a wait for an outcome
-  }
-}

@@ -1,43 +1,8 @@
 // The scheduler's timing, pinned with a fake clock: no real time passes in these tests.
 import assert from 'node:assert/strict';
 import { ApiError } from '../../src/api';
-import { type Clock, DEFAULT_TIMINGS, JobPoller, type PollVerdict } from '../../src/jobs/jobPoller';
-
-class FakeClock implements Clock {
-  private time = 0;
-  private timers: { at: number; callback: () => void; id: number }[] = [];
-  private nextId = 1;
-  now = () => this.time;
-  setTimeout = (callback: () => void, ms: number) => {
-    const id = this.nextId++;
-    this.timers.push({ at: this.time + ms, callback, id });
-    return id;
-  };
-  clearTimeout = (handle: unknown) => {
-    this.timers = this.timers.filter((t) => t.id !== handle);
-  };
-  get pendingTimers(): number {
-    return this.timers.length;
-  }
-  /** Moves time forward, firing timers in order and letting promise callbacks run between them. */
-  async advance(ms: number): Promise<void> {
-    const end = this.time + ms;
-    for (;;) {
-      await flush();
-      const next = this.timers.filter((t) => t.at <= end).sort((a, b) => a.at - b.at)[0];
-      if (!next) break;
-      this.timers = this.timers.filter((t) => t !== next);
-      this.time = next.at;
-      next.callback();
-    }
-    this.time = end;
-    await flush();
-  }
-}
-
-async function flush(): Promise<void> {
-  for (let i = 0; i < 5; i++) await Promise.resolve();
-}
+import { DEFAULT_TIMINGS, JobPoller, type PollVerdict } from '../../src/jobs/jobPoller';
+import { FakeClock } from '../support/fakeClock';
 
 type Answer = { value: string } | { error: ApiError } | 'hang';
 
@@ -105,7 +70,7 @@ describe('JobPoller', () => {
     await clock.advance(600_000);
     assert.deepEqual(times(), [5, 10, 15]);
     assert.equal(poller.isWatching('j'), false);
-    assert.equal(clock.pendingTimers, 0);
+    assert.equal(clock.pending, 0);
   });
 
   it('arms no timer when nothing is watched', async () => {
@@ -114,7 +79,7 @@ describe('JobPoller', () => {
     poller.setFocused(true);
     await clock.advance(3_600_000);
     assert.equal(calls.length, 0);
-    assert.equal(clock.pendingTimers, 0);
+    assert.equal(clock.pending, 0);
   });
 
   it('never has two requests in flight for one job', async () => {
@@ -201,7 +166,7 @@ describe('JobPoller', () => {
     const before = times().length;
     await clock.advance(3_600_000);
     assert.equal(times().length, before, 'no request while paused');
-    assert.equal(clock.pendingTimers, 0);
+    assert.equal(clock.pending, 0);
     keyValid = true;
     poller.resume();
     await clock.advance(0);
@@ -263,7 +228,7 @@ describe('JobPoller', () => {
     await clock.advance(0);
     poller.dispose();
     assert.equal(calls[0]?.signal.aborted, true);
-    assert.equal(clock.pendingTimers, 0);
+    assert.equal(clock.pending, 0);
   });
 
   describe('requests that would never end', () => {

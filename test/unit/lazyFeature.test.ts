@@ -1,5 +1,5 @@
 // A feature built on first use: its commands are registered at once, the first call builds it,
-// a build that fails is not tried again, and every part waiting for the build runs.
+// and a build that fails is not tried again.
 import assert from 'node:assert/strict';
 import { lazyFeature, type CommandHandler } from '../../src/util/lazyFeature';
 
@@ -21,7 +21,6 @@ describe('lazyFeature', () => {
     });
     assert.deepEqual([...vsc.registered.keys()], ['a.one', 'a.two']);
     assert.equal(builds, 0);
-    assert.equal(feature.isBuilt, false);
     assert.equal(vsc.run('a.one', 41), 42);
     assert.equal(vsc.run('a.two'), 'two');
     assert.equal(feature.get().name, 'built');
@@ -57,22 +56,5 @@ describe('lazyFeature', () => {
     assert.throws(() => vsc.run('a.one'), /no storage/);
     assert.throws(() => feature.get(), /no storage/);
     assert.equal(builds, 1);
-  });
-
-  it('runs every part waiting for the build, in order, even when one throws, and passes the first error on', () => {
-    const vsc = registrar();
-    const feature = lazyFeature(vsc.register, [], () => ({ n: 1 }));
-    const ran: string[] = [];
-    feature.whenBuilt(() => ran.push('first'));
-    feature.whenBuilt(() => {
-      ran.push('second');
-      throw new Error('second failed');
-    });
-    feature.whenBuilt(() => ran.push('third'));
-    assert.throws(() => feature.get(), /second failed/);
-    assert.deepEqual(ran, ['first', 'second', 'third']);
-    assert.equal(feature.get().n, 1, 'the feature itself is built');
-    feature.whenBuilt(() => ran.push('later'));
-    assert.deepEqual(ran.at(-1), 'later', 'a part that comes after the build runs at once');
   });
 });

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { findMerge, gitRunner, GitStopped, type GitRun } from '../../src/git/mergeTime';
 import { changeEvent } from '../../src/signals/didItHelp';
 import { processesInGroup, slowGit } from '../support/slowGit';
+import { waitFor } from '../support/waitFor';
 
 const BRANCH = 'mintlify/fix-quickstart';
 /** Each commit one day after the last, so every time is known. */
@@ -122,11 +123,6 @@ describe('merge time of the agent branch (Did It Help?)', function () {
       git(dir, 'merge', '--quiet', '--no-ff', '-m', 'Merge the agent PR', BRANCH);
       return dir;
     }
-    const waitUntil = async (what: string, condition: () => boolean) => {
-      for (const deadline = Date.now() + 10_000; !condition(); await new Promise((r) => setTimeout(r, 20))) {
-        if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-      }
-    };
 
     it('Cancel kills the waiting git with what it started, rejects with GitStopped, and starts no further git', async () => {
       wrapper.setMode('slow');
@@ -135,12 +131,12 @@ describe('merge time of the agent branch (Did It Help?)', function () {
       const calls: string[][] = [];
       const run = gitRunner(wrapper.path, dir, { signal: stop.signal });
       const lookup = findMerge((args) => (calls.push(args), run(args)), BRANCH, undefined);
-      await waitUntil('the merge walk to start', () => wrapper.walkPids().length === 1);
+      await waitFor('the merge walk to start', () => wrapper.walkPids().length === 1);
       const [pid] = wrapper.walkPids();
-      await waitUntil('git (the wrapper) and its sleeping child to run', () => processesInGroup(pid).length >= 2);
+      await waitFor('git (the wrapper) and its sleeping child to run', () => processesInGroup(pid).length >= 2);
       stop.abort();
       await assert.rejects(lookup, (error: unknown) => error instanceof GitStopped && error.reason === 'cancelled');
-      await waitUntil('no process of that git left', () => processesInGroup(pid).length === 0);
+      await waitFor('no process of that git left', () => processesInGroup(pid).length === 0);
       assert.equal(calls.at(-1)?.[0], 'log', 'nothing ran after the cancelled walk');
       await assert.rejects(run(['rev-parse', 'HEAD']), GitStopped, 'an aborted runner starts no git');
     });
@@ -152,7 +148,7 @@ describe('merge time of the agent branch (Did It Help?)', function () {
       assert.equal(await findMerge(gitRunner(wrapper.path, dir, { timeoutMs: 300 }), BRANCH, undefined), undefined);
       const pid = wrapper.walkPids()[before];
       assert.ok(pid, 'the walk ran');
-      await waitUntil('no process of the timed-out git left', () => processesInGroup(pid).length === 0);
+      await waitFor('no process of the timed-out git left', () => processesInGroup(pid).length === 0);
       await assert.rejects(gitRunner(wrapper.path, dir, { timeoutMs: 300 })(['log', '--ancestry-path', 'HEAD']), (e: unknown) => e instanceof GitStopped && e.reason === 'timeout');
 
       wrapper.setMode('fail');

@@ -4,12 +4,11 @@
 import assert from 'node:assert/strict';
 import { createApiClient, type ApiClient } from '../../src/api';
 import { fetcherFor } from '../../src/analytics/metric';
-import { parseOpenTarget } from '../../src/analytics/openTarget';
-import { focusOn } from '../../src/analytics/pageFocus';
+import { focusOn, parseOpenTarget } from '../../src/analytics/pageFocus';
 import { PanelModel } from '../../src/analytics/panelModel';
-import { PanelPages, pageOfSnapshot, SnapshotReuse, type SnapshotPort } from '../../src/analytics/snapshotReuse';
+import { PanelPages, pageOfSnapshot, SnapshotReuse } from '../../src/analytics/snapshotReuse';
 import { fetchAllVisitors, VisitorsPager } from '../../src/analytics/visitorsQuery';
-import { fetchSnapshot, MAX_AGE_MS, snapshotId, type SnapshotKey, type VisitorsSnapshot } from '../../src/analytics/visitorsSnapshot';
+import { fetchSnapshot, MAX_AGE_MS, snapshotId, type SnapshotKey, type SnapshotSource, type VisitorsSnapshot } from '../../src/analytics/visitorsSnapshot';
 import type { ExtensionMessage, ViewState } from '../../src/shared/protocol';
 import { startSimulator, type Simulator } from '../simulator/server';
 import { l10n } from '../support/l10n';
@@ -18,7 +17,7 @@ const PROJECT = 'demo-project';
 const KEY = 'mint_unit_panel_snapshot';
 
 /** The readers' store as the panel sees it, in memory, with a clock the test moves. */
-class Port implements SnapshotPort {
+class Port implements Omit<SnapshotSource, 'get'> {
   readonly kept = new Map<string, VisitorsSnapshot>();
   puts = 0;
   time = Date.parse('2026-11-20T10:00:00Z');

@@ -2,7 +2,7 @@
 // only a change to a linked job redraws the view. No vscode import.
 import assert from 'node:assert/strict';
 import type { SignalJob } from '../../src/signals/signalJobs';
-import { indexSignalJobs } from '../../src/signals/signalJobIndex';
+import { indexSignalJobs } from '../../src/signals/signalsModel';
 
 const link = (jobId: string, signalIds: string[]): SignalJob => ({ jobId, signalIds, path: undefined, searches: [], askedAt: '2026-11-20T10:00:00.000Z' });
 

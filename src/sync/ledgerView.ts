@@ -4,9 +4,8 @@
 // WindowSync.analyticsRequestsThisHour() with WindowSync.onDidChange for the analytics panel.
 import * as vscode from 'vscode';
 import type { Settings } from '../config';
-import { projectInUse } from './projectInUse';
-import { HOURLY_LIMIT } from '../sync/ledger';
-import type { WindowSync } from '../sync/windowSync';
+import { HOURLY_LIMIT } from './ledger';
+import type { WindowSync } from './windowSync';
 
 /** How often the figure is redrawn while nothing happens: requests slide out of the hour. */
 const REDRAW_MS = 30_000;
@@ -26,7 +25,17 @@ export function showLedger(
   };
   const listener = vscode.Disposable.from(sync.onDidChange(update), settings.onDidChange(update), vscode.workspace.onDidChangeWorkspaceFolders(update));
   const timer = setInterval(update, REDRAW_MS);
-  // Drawn once activate() has returned (the shared store is read after it anyway).
-  const first = setTimeout(update, 0);
-  return { dispose: () => (listener.dispose(), clearInterval(timer), clearTimeout(first)) };
+  update();
+  return { dispose: () => (listener.dispose(), clearInterval(timer)) };
+}
+
+/**
+ * Which project the jobs view shows: with several folders open the project follows the active docs
+ * file, so the folder it comes from is named too.
+ */
+function projectInUse(settings: Settings): string | undefined {
+  const projectId = settings.projectId;
+  const folder = settings.projectFolder;
+  const multiRoot = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+  return !projectId ? undefined : multiRoot && folder ? `${projectId} · ${folder.name}` : projectId;
 }
