@@ -89,7 +89,7 @@ describe('the first-run walkthrough (UI)', function () {
 
   it('ticks "Choose the project" once the project ID is saved', async () => {
     await expectTicked('setProject', false);
-    await wb.runCommand('Mintlify: Set Project ID');
+    await wb.runCommandForBox('Mintlify: Set Project ID', 'Mintlify: Set Project ID');
     await wb.typeInto('Mintlify: Set Project ID', PROJECT);
     await wb.pressEnterAndWaitForClose();
     await expectTicked('setProject', true);
@@ -99,7 +99,7 @@ describe('the first-run walkthrough (UI)', function () {
     assert.ok(session);
     const job = session.sim.addJob(PROJECT, { status: 'completed', prompt: 'Fix the broken links in the quickstart' });
     await expectTicked('startOrTrackJob', false);
-    await wb.runCommand('Mintlify: Track Job…');
+    await wb.runCommandForBox('Mintlify: Track Job…', 'Track Agent Job');
     await wb.typeInto('Track Agent Job', job.id);
     await wb.pressEnterAndWaitForClose();
     await expectTicked('startOrTrackJob', true);
@@ -144,9 +144,8 @@ describe('the first-run walkthrough (UI)', function () {
   it('ticks "Ask the agent about a page" once the command runs on a docs page', async () => {
     await expectTicked('askAboutPage', false);
     await openDocsPage();
-    await wb.runCommand('Mintlify: Ask the Agent About This…');
     // Whatever it asks next (a prompt box), the person changes their mind: nothing is sent.
-    await wb.waitForQuickInput('Ask the Agent About This');
+    await wb.runCommandForBox('Mintlify: Ask the Agent About This…', 'Ask the Agent About This');
     await wb.page.keyboard.press('Escape');
     await expectTicked('askAboutPage', true);
   });

@@ -180,7 +180,7 @@ export class Workbench {
 
   /** Tracks an agent job by its ID from the command palette (Mintlify: Track Job…). */
   async trackJob(id: string): Promise<void> {
-    await this.runCommand('Mintlify: Track Job…');
+    await this.runCommandForBox('Mintlify: Track Job…', 'Track Agent Job');
     await this.typeInto('Track Agent Job', id);
     await this.pressEnterAndWaitForClose();
   }
@@ -205,7 +205,7 @@ export class Workbench {
       await title.waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
     }
     await expectVisible('the Agent Jobs view', title);
-    await this.runCommand('Mintlify: Set API Key');
+    await this.runCommandForBox('Mintlify: Set API Key', 'Mintlify: Set API Key');
     await this.typeInto('Mintlify: Set API Key', apiKey);
     await this.pressEnterAndWaitForClose();
   }
@@ -290,6 +290,20 @@ export class Workbench {
     await offered.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui }).catch(() => {
       throw new Error(`the command palette did not run "${title}": still offered after ${TIMEOUTS.ui / 1000} s.`);
     });
+  }
+
+  /**
+   * Runs a command that opens the box titled `box` (an input box, a pick) and waits for the box. A
+   * run the workbench dropped (the palette closed by a focus change as Enter was pressed, so the
+   * command never ran) is made once more, with a line on the output; a second box for a command
+   * that was only slow replaces the first, which sends nothing.
+   */
+  async runCommandForBox(command: string, box: string | RegExp): Promise<void> {
+    await this.runCommand(command);
+    if (await happens(this.quickInputTitled(box), TIMEOUTS.lostClick)) return;
+    note(`no box titled ${String(box)} ${TIMEOUTS.lostClick / 1000} s after "${command}": running it again`);
+    await this.runCommand(command);
+    await this.waitForQuickInput(box);
   }
 
   /**
