@@ -5,12 +5,13 @@
 //
 // The spec's examples are not data: every job is `"id": "string"` and always active, every list
 // says there is more (`nextCursor` never null, `hasMore` true, the same row at every offset). So
-// these tests assert that flows end and what they send, never figures; the paging caps are what
-// make the lists end.
+// these tests assert that flows end and what they send, never figures. What they send is exact: the
+// examples bring the same rows at every page, so the paging rule (stop on a cursor already sent, on
+// a page with no row not seen) ends each list at its second page, long before the depth caps.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../../src/extension';
-import { freshAnalyticsHour, leaveWindowClean, PROJECT, ScriptedUser, seam, setProject, signIn, waitFor } from '../integration/support';
+import { freshAnalyticsHour, KEY, leaveWindowClean, PROJECT, ScriptedUser, seam, waitFor } from '../integration/support';
 import { startPublishedApi, type Exchange, type PublishedApi } from './publishedApi';
 
 /** How long one flow may take; ends are awaited on the command or a condition, never slept on. */
@@ -26,9 +27,6 @@ describe('the flows against the published OpenAPI (Prism)', function () {
     s = await seam();
     api = await startPublishedApi((line) => log.push(line));
     await vscode.workspace.getConfiguration('mintlifyAgent').update('apiBaseUrl', api.url, vscode.ConfigurationTarget.Global);
-    await signIn(s);
-    await setProject(PROJECT);
-    await freshAnalyticsHour(s);
   });
   after(async () => {
     await leaveWindowClean(s);
@@ -46,14 +44,34 @@ describe('the flows against the published OpenAPI (Prism)', function () {
     }
     const sent = api.exchanges.filter((e) => e.at >= since);
     const rejected = api.rejected(since);
-    process.stdout.write(`      ${name}: ${sent.length} request(s): ${[...new Set(sent.map((e) => `${e.method} ${e.url.split('?')[0].replace(PROJECT, '{projectId}')}`))].join(', ')}\n`);
+    process.stdout.write(`      ${name}: ${sent.length} request(s): ${JSON.stringify(tally(sent))}\n`);
     assert.deepEqual(
       rejected.map((e) => `${e.method} ${e.url} → ${e.status} ${e.violations.join('; ')}`),
       [],
-      `requests the published spec rejected (Prism's log: ${log.slice(-5).join(' | ')})`,
+      `requests the published spec rejected (Prism's errors: ${log.filter((line) => line.includes('[VALIDATOR]') && line.includes('✖')).slice(-5).join(' | ') || 'none'})`,
     );
     return sent;
   }
+
+  /** How many requests went to each of the spec's operations; `only` keeps the operations starting with it. */
+  function tally(sent: readonly Exchange[], only = ''): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const e of sent) if (e.operation.startsWith(only)) counts[e.operation] = (counts[e.operation] ?? 0) + 1;
+    return counts;
+  }
+  const analytics = (path: string) => `GET /v1/analytics/{projectId}/${path}`;
+
+  it('sets the API key and the project ID as a person does', async () => {
+    let told: string[] = [];
+    await flow('key', async (user) => {
+      user.type(KEY).type(PROJECT);
+      await vscode.commands.executeCommand('mintlifyAgent.setApiKey');
+      await vscode.commands.executeCommand('mintlifyAgent.setProjectId');
+      told = user.messages.map((m) => m.message);
+    });
+    assert.ok(told.some((m) => m.includes('API key saved')), `the key is saved (told: ${told.join(' | ')})`);
+    assert.equal(vscode.workspace.getConfiguration('mintlifyAgent').get('projectId'), PROJECT, 'the project is set');
+  });
 
   it('tracks a job by ID, sends a follow-up to it and starts a new one', async () => {
     const tracked = await flow('track', async (user) => {
@@ -61,26 +79,27 @@ describe('the flows against the published OpenAPI (Prism)', function () {
       await vscode.commands.executeCommand('mintlifyAgent.trackJob');
       await waitFor('the job tracked and read', () => s.store.all().some((t) => t.job), FLOW_MS);
     });
-    assert.ok(tracked.some((e) => e.method === 'GET' && e.url.includes('/v2/agent/')), 'the job was read');
+    assert.ok(tally(tracked)['GET /v2/agent/{projectId}/job/{id}'] >= 1, 'the job was read');
 
     const jobId = s.store.all()[0].id;
     const followUp = await flow('follow-up', async () => {
       await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', jobId, 'Also cover proxies');
     });
-    assert.equal(followUp.filter((e) => e.method === 'POST' && e.url.endsWith('/message')).length, 1, 'one follow-up POST');
+    assert.deepEqual(tally(followUp, 'POST'), { 'POST /v2/agent/{projectId}/job/{id}/message': 1 }, 'one follow-up POST');
 
     const started = await flow('start', async () => {
       await vscode.commands.executeCommand('mintlifyAgent.startJob', 'Add a troubleshooting section');
     });
-    assert.equal(started.filter((e) => e.method === 'POST' && /\/v2\/agent\/[^/]+\/job$/.test(e.url)).length, 1, 'one create POST');
+    assert.deepEqual(tally(started, 'POST'), { 'POST /v2/agent/{projectId}/job': 1 }, 'one create POST');
   });
 
   it('opens Visitor Analytics and exports the range, which ends at the paging rule', async () => {
+    await freshAnalyticsHour(s);
     const opened = await flow('analytics', async () => {
       await vscode.commands.executeCommand('mintlifyAgent.openAnalytics');
       await waitFor('the panel\'s first page', () => api.exchanges.some((e) => e.url.includes('/visitors')), FLOW_MS);
     });
-    assert.ok(opened.some((e) => e.url.includes('/visitors')), 'the panel read visitors');
+    assert.deepEqual(tally(opened, analytics('')), { [analytics('visitors')]: 1 }, 'the panel read its first page of visitors');
 
     const target = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'contract-export.csv');
     let status: { state: string; requests: number } | undefined;
@@ -90,8 +109,9 @@ describe('the flows against the published OpenAPI (Prism)', function () {
     });
     await vscode.workspace.fs.delete(target).then(undefined, () => undefined);
     assert.equal(status?.state, 'done', 'the export ended with a file');
-    // The example's one row at every offset: the second page brings nothing new, so the export stops.
-    assert.ok(exported.length >= 1 && exported.length <= 100, `${exported.length} requests, within the visitors cap`);
+    // The example's rows at every offset: the second page brings nothing new, so the export stops
+    // there (its cap, 100 pages, is never reached).
+    assert.deepEqual(tally(exported, analytics('')), { [analytics('visitors')]: 2 }, 'the export stopped at the second page');
   });
 
   it('shows the readers of the open docs page', async () => {
@@ -105,7 +125,7 @@ describe('the flows against the published OpenAPI (Prism)', function () {
         return s.readers.statusBar.shown?.page.uri.toString() === page.toString() && s.readers.statusBar.shown.figures !== undefined;
       }, FLOW_MS);
     });
-    assert.ok(read.some((e) => e.url.includes('/visitors')), 'the readers read visitors');
+    assert.deepEqual(tally(read, analytics('')), { [analytics('visitors')]: 2 }, 'the readers stopped at the second page of visitors');
   });
 
   it('fetches reader signals, which end at their caps', async () => {
@@ -114,7 +134,13 @@ describe('the flows against the published OpenAPI (Prism)', function () {
       user.answerMessage = (m) => m.actions.find((a) => a.startsWith('Fetch'));
       await vscode.commands.executeCommand('mintlifyAgent.refreshSignals');
     });
-    assert.ok(fetched.length >= 1 && fetched.length <= 40, `${fetched.length} requests, within Fetch Reader Signals' 40`);
+    // feedback/by-page has no paging in the spec; every other list stops at its second page (the
+    // cursor or the rows repeat), far below Fetch Reader Signals' 40.
+    assert.deepEqual(
+      tally(fetched, analytics('')),
+      { [analytics('feedback/by-page')]: 1, [analytics('feedback')]: 2, [analytics('assistant')]: 2, [analytics('searches')]: 2, [analytics('views')]: 2 },
+      'each list stopped at the paging rule',
+    );
     assert.ok(s.signals.store.current(), 'a snapshot is kept');
   });
 
@@ -128,6 +154,13 @@ describe('the flows against the published OpenAPI (Prism)', function () {
       user.answerMessage = (m) => m.actions.find((a) => a.startsWith('Fetch'));
       await vscode.commands.executeCommand('mintlifyAgent.checkSignalImpact', { kind: 'page', path: '/quickstart' });
     });
-    assert.ok(checked.length >= 1 && checked.length <= 70, `${checked.length} requests, within Did It Help?'s 70`);
+    // Before and after the job, feedback and assistant turns, each stopping at its second page (cap 70).
+    assert.deepEqual(tally(checked, analytics('')), { [analytics('feedback')]: 4, [analytics('assistant')]: 4 }, 'each list stopped at the paging rule');
+  });
+
+  it('sent nothing the spec rejects during the whole run, background requests between flows included', () => {
+    process.stdout.write(`      the whole run: ${api.exchanges.length} request(s): ${JSON.stringify(tally(api.exchanges))}\n`);
+    assert.ok(api.exchanges.length > 0, 'the flows reached Prism');
+    assert.deepEqual(api.rejected().map((e) => `${e.method} ${e.url} → ${e.status} ${e.violations.join('; ')}`), [], 'requests the published spec rejected');
   });
 });

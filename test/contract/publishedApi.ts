@@ -3,7 +3,8 @@
  * we did not write: every request is checked against the spec, and one the spec rejects is
  * answered with an error and an `sl-violations` header naming what was wrong. Prism serves one
  * document a process, so one runs per file (the agent API, the analytics API) and a small proxy
- * on 127.0.0.1 gives the extension one base URL, routing by path, and records every exchange.
+ * on 127.0.0.1 gives the extension one base URL, routing by path, and records every exchange. The
+ * proxy also flags a query parameter the spec does not declare, which Prism lets through.
  * No network: Prism comes from npm (`@stoplight/prism-cli`) and reads the files from disk.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -11,13 +12,19 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
+import { match, readOperations } from './specOperations';
 
 export interface Exchange {
   method: string;
+  /** The spec's operation it matched, `GET /v1/analytics/{projectId}/visitors` (specOperations.ts). */
+  operation: string;
   /** Path and query as sent. */
   url: string;
   status: number;
-  /** Prism's `sl-violations` for the request (empty when the spec accepted it). */
+  /**
+   * Prism's `sl-violations` for the request, and any query parameter the spec does not declare
+   * (specOperations.ts); empty when the spec accepted it.
+   */
   violations: string[];
   at: number;
 }
@@ -97,17 +104,21 @@ export async function startPublishedApi(log: (line: string) => void): Promise<Pu
     const analytics = await startPrism(root, SPECS.analytics, log);
     started.push(analytics.child);
     const exchanges: Exchange[] = [];
+    const operations = readOperations(Object.values(SPECS).map((spec) => path.join(root, 'test', 'contract', 'spec', spec)));
     const proxy = http.createServer((request, response) => {
-      const port = (request.url ?? '').startsWith('/v1/analytics/') ? analytics.port : agent.port;
-      const upstream = http.request({ host: '127.0.0.1', port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
+      const method = request.method ?? '';
+      const url = request.url ?? '';
+      const { operation, undeclared } = match(operations, method, url);
+      const port = url.startsWith('/v1/analytics/') ? analytics.port : agent.port;
+      const upstream = http.request({ host: '127.0.0.1', port, method, path: url, headers: request.headers }, (answer) => {
         const header = answer.headers['sl-violations'];
-        const violations = header ? (JSON.parse(String(header)) as { message: string }[]).map((v) => v.message) : [];
-        exchanges.push({ method: request.method ?? '', url: request.url ?? '', status: answer.statusCode ?? 0, violations, at: Date.now() });
+        const violations = [...(header ? (JSON.parse(String(header)) as { message: string }[]).map((v) => v.message) : []), ...undeclared];
+        exchanges.push({ method, operation, url, status: answer.statusCode ?? 0, violations, at: Date.now() });
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);
       });
       upstream.on('error', (error) => {
-        exchanges.push({ method: request.method ?? '', url: request.url ?? '', status: 502, violations: [`proxy: ${error.message}`], at: Date.now() });
+        exchanges.push({ method, operation, url, status: 502, violations: [`proxy: ${error.message}`], at: Date.now() });
         response.writeHead(502).end();
       });
       request.pipe(upstream);
