@@ -68,6 +68,7 @@ function viewState(rows: VisitorRowView[], fetchedAt: number): ViewState {
     requestsThisHour: undefined,
     compare: undefined,
     focus: undefined,
+    trend: undefined,
   };
 }
 

@@ -62,7 +62,7 @@ export interface PanelModelDeps {
 }
 
 /** Messages the view state answers; the panel class handles openPath, runCommand and export. */
-export type ViewMessage = Extract<WebviewMessage, { type: 'ready' | 'setRange' | 'setPage' | 'setPageSize' | 'refresh' | 'retry' | 'setCompare' | 'setMetric' | 'clearFocus' }>;
+export type ViewMessage = Extract<WebviewMessage, { type: 'ready' | 'setRange' | 'setPage' | 'setPageSize' | 'refresh' | 'retry' | 'setCompare' | 'setMetric' | 'clearFocus' | 'drawTrend' }>;
 
 export const DEFAULT_PRESET = 'last30';
 
@@ -130,6 +130,7 @@ export class PanelModel {
           ? { status: 'unavailable', message: compareUnavailableFor(this.view.metric, this.deps.l10n), previousLabel: undefined, totals: undefined, rows: undefined }
           : this.comparison.view(this.projectId, range.ok ? range.range : undefined, this.data && this.data.identity === identity ? this.data.loaded : undefined),
       focus: this.view.focus === undefined ? undefined : this.focusView?.path === this.view.focus ? this.focusView : pendingFocus(this.view.focus),
+      trend: undefined,
     };
   }
 
@@ -171,6 +172,8 @@ export class PanelModel {
       case 'clearFocus':
         this.view = { ...this.view, page: 1, focus: undefined };
         return this.load();
+      case 'drawTrend':
+        return this.post();
     }
   }
 

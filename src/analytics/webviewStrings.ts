@@ -89,5 +89,20 @@ export function webviewStrings(l10n: Pick<typeof vscode.l10n, 't'>): WebviewStri
     noPathContains: l10n.t('No path on this page contains "{0}".'),
     split: l10n.t('{0}% human, {1}% AI'),
     noVisitors: l10n.t('No visitors'),
+    trend: {
+      heading: l10n.t('Trend'),
+      byDay: l10n.t('One point a day.'),
+      byWeek: l10n.t('One point a week, Monday to Sunday; a week cut short by the range is drawn hollow.'),
+      draw: l10n.t({ message: 'Draw Trend', comment: ['Button: fetches one figure per day or week and draws the chart.'] }),
+      showTable: l10n.t('Show as Table'),
+      showChart: l10n.t('Show as Chart'),
+      chartLabel: l10n.t('Trend chart with {0} points. Use the arrow keys to read each one.'),
+      tableCaption: l10n.t('Trend, one row a day or week'),
+      days: l10n.t('Days'),
+      previousPeriod: l10n.t('Previous period'),
+      point: l10n.t({ message: '{0}: {1} human, {2} AI, {3} total', comment: ['{0} is a day or a range of days.'] }),
+      partial: l10n.t({ message: '{0} (part of a week)', comment: ['{0} is a range of days.'] }),
+      open: l10n.t({ message: '{0} (includes today, still counting)', comment: ['{0} is a day or a range of days.'] }),
+    },
   };
 }

@@ -75,6 +75,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('setMetric'), metric: z.enum(METRICS) }),
   /** Show every path again after the panel was opened on one page. */
   z.strictObject({ type: z.literal('clearFocus') }),
+  /** Draw the trend whose cost the panel showed (more than a few requests): the user said yes. */
+  z.strictObject({ type: z.literal('drawTrend') }),
   z.strictObject({ type: z.literal('export'), format: ExportFormat }),
   z.strictObject({ type: z.literal('openPath'), path: SitePath }),
   /** Only the commands named here; a webview never names a command id itself. */
@@ -159,6 +161,40 @@ export interface ViewState {
   compare: CompareView | undefined;
   /** Set while the panel shows one page's row (`view.focus`): what was found for it. */
   focus: FocusView | undefined;
+  /** The chart above the table; undefined while there is nothing to chart (no project, a bad range). */
+  trend: TrendView | undefined;
+}
+
+/** One bucket of a trend: a day, or a week (Monday to Sunday) cut to the range at either end. */
+export interface TrendPoint {
+  /** First day, inclusive (`YYYY-MM-DD`). */
+  from: string;
+  /** Last day, inclusive. */
+  to: string;
+  /** A week with fewer than 7 days of the range: drawn hollow, its figures not comparable to a whole week. */
+  partial: boolean;
+  /** Includes today: its figures still grow. */
+  open: boolean;
+  human: number;
+  ai: number;
+  total: number;
+}
+
+/** The chart of the range, one point a bucket, human, AI and total as three series. */
+export interface TrendView {
+  /**
+   * `confirm`: drawing costs more than a few requests and waits for Draw (`message` says the cost);
+   * `unavailable`: no chart for this range (`message` says why); `failed`: `message` says what happened.
+   */
+  status: 'ready' | 'loading' | 'confirm' | 'unavailable' | 'failed';
+  unit: 'day' | 'week';
+  message: string | undefined;
+  /** Empty until ready. */
+  points: TrendPoint[];
+  /** With "Compare with previous period": the same buckets one period earlier, point for point. */
+  previous: TrendPoint[] | undefined;
+  /** "12 requests, 11 of them kept from before": what this chart cost. */
+  cost: string | undefined;
 }
 
 /** The one page the panel was opened on, filtered to its row across the whole range. */
@@ -292,6 +328,31 @@ export interface WebviewStrings {
   /** `{0}` percent human, `{1}` percent AI. */
   split: string;
   noVisitors: string;
+  trend: TrendStrings;
+}
+
+/** The chart's words. */
+export interface TrendStrings {
+  heading: string;
+  /** Under the chart: how buckets are cut. */
+  byDay: string;
+  byWeek: string;
+  /** The button that draws a chart whose cost is shown first. */
+  draw: string;
+  showTable: string;
+  showChart: string;
+  /** The chart's accessible name; `{0}` the number of points. */
+  chartLabel: string;
+  /** The text alternative's caption. */
+  tableCaption: string;
+  days: string;
+  previousPeriod: string;
+  /** `{0}` the days, `{1}` human, `{2}` AI, `{3}` total: the readout of the point under the pointer or the keyboard. */
+  point: string;
+  /** `{0}` the days: a week cut by the range. */
+  partial: string;
+  /** `{0}` the days: the bucket that includes today. */
+  open: string;
 }
 
 export type ExtensionMessage = { type: 'state'; state: ViewState } | { type: 'export'; status: ExportStatus };
