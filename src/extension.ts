@@ -109,7 +109,7 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand): Omit
   registerJobCommands(command, tracker, store, ui, log.scoped('commands'));
   registerReviewCommands(context, command, reviewHints, store, tracker, settings, ui, log.scoped('git'));
   const readers = registerReaders(context, { api, settings, keys, ui, log, analyticsThisHour: () => sync.analyticsRequestsThisHour() }, command);
-  const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, requestsThisHour: () => sync.analyticsRequestsThisHour(), hour: sync }, command);
+  const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, requestsThisHour: () => sync.analyticsRequestsThisHour(), hour: sync, trends: sync }, command);
   registerAskAboutThis(command, { docs: { pageOf: (uri) => readers.docs.pageOf(uri) }, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri), log: log.scoped('agent') });
   const signals = registerSignals(context, { api, settings, store, sync, readers, ui, log }, command);
   const tools = buildTools({ keys, settings, readers, signals, jobs: store, tracker, hour: sync, ui, log: log.scoped('tools') });

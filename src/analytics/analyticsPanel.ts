@@ -16,7 +16,7 @@ import { openDocPage } from '../docs/openDocPage';
 import type { FetchPrevious } from './comparison';
 import type { WholeRange } from './pageFocus';
 import { panelHtml } from './panelHtml';
-import { PanelModel, type PagerPort, type PanelSettings } from './panelModel';
+import { PanelModel, type PagerPort, type PanelModelDeps, type PanelSettings } from './panelModel';
 import { webviewStrings } from './webviewStrings';
 
 export interface AnalyticsPanelDeps {
@@ -36,6 +36,8 @@ export interface AnalyticsPanelDeps {
   requestsThisHour?: () => number | undefined;
   /** Every row of a range (the readers' snapshot), for the panel opened on one page. */
   wholeRange?: WholeRange;
+  /** The trend's figures and the hour they are held to. */
+  trend?: PanelModelDeps['trend'];
 }
 
 /** The panel's webview type (its serializer is registered in activate()). */
@@ -77,6 +79,7 @@ export class AnalyticsPanel extends Disposable {
         fetchPrevious: deps.fetchPrevious,
         requestsThisHour: deps.requestsThisHour,
         wholeRange: deps.wholeRange,
+        trend: deps.trend,
         send: (message) => {
           this.panel.webview.postMessage(message).then(undefined, (error: unknown) => this.log.debug(`could not post to the webview: ${String(error)}`));
         },

@@ -4,6 +4,7 @@
 import * as z from 'zod/mini';
 import type { VisitorRow } from '../api/schemas';
 import { type FocusView, MAX_PATH_LENGTH, PRESETS } from '../shared/protocol';
+import type { LoadedPage } from './visitorsQuery';
 import { readersOf, type SnapshotKey, type VisitorsSnapshot } from './visitorsSnapshot';
 
 /** Every row of a range: the kept snapshot when it may stand in, else one fetch (shown, confirmed when large). */
@@ -19,6 +20,23 @@ export function focusOn(snapshot: VisitorsSnapshot, path: string): { view: Focus
     case 'beyondCap':
       return { view: { path, status: 'beyondCap', rank: undefined, covered: readers.covered }, rows: [] };
   }
+}
+
+/** The focused page's row among every row of the range (`wholeRange`), or else among the first page's rows only. */
+export async function loadFocused(
+  key: SnapshotKey,
+  path: string,
+  { wholeRange, firstPage, refresh, now }: { wholeRange: WholeRange | undefined; firstPage: () => Promise<LoadedPage>; refresh: boolean; now: () => number },
+): Promise<LoadedPage & { focus: FocusView }> {
+  const started = now();
+  const snapshot = wholeRange ? await wholeRange({ projectId: key.projectId, dateFrom: key.dateFrom, dateTo: key.dateTo }, { refresh }) : undefined;
+  if (!snapshot) {
+    const loaded = await firstPage();
+    const rows = loaded.page.visitors.filter((row) => row.path === path);
+    return { ...loaded, page: { ...loaded.page, visitors: rows, hasMore: false }, focus: { ...pendingFocus(path), status: rows.length ? 'found' : 'pending' } };
+  }
+  const found = focusOn(snapshot, path);
+  return { page: { totals: snapshot.totals, visitors: found.rows, hasMore: false }, fetchedAt: snapshot.fetchedAt, fromCache: snapshot.fetchedAt < started, focus: found.view };
 }
 
 export const pendingFocus = (path: string): FocusView => ({ path, status: 'pending', rank: undefined, covered: undefined });

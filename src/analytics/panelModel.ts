@@ -22,9 +22,10 @@ import type { ExportRequest } from './export';
 import type { L10n } from '../errorMessages';
 import { loadFailureView, noProjectSetup, rateLimitMessage } from './loadFailure';
 import { compareUnavailableFor } from './metric';
-import { focusOn, pendingFocus, type WholeRange } from './pageFocus';
+import { loadFocused, pendingFocus, type WholeRange } from './pageFocus';
 import type { MetricPageKey } from './snapshotReuse';
 import type { LoadedPage } from './visitorsQuery';
+import { Trend, type TrendAsk, type TrendDeps } from './trend';
 
 /** The part of the panel's pages (PanelPages, or a VisitorsPager in tests) the panel uses. */
 export interface PagerPort {
@@ -50,15 +51,14 @@ export interface PanelModelDeps {
   now?: () => number;
   /** The user's calendar day; by default from `now`. A panel open past midnight moves its presets. */
   today?: () => Day;
-  /**
-   * Analytics requests this hour across windows (issue 9's shared ledger), shown in the panel as
-   * "N analytics requests this hour"; undefined while there is no ledger to ask.
-   */
+  /** Analytics requests this hour across windows (the shared ledger), shown in the panel; undefined while unknown. */
   requestsThisHour?: () => number | undefined;
   /** The previous period's rows for "Compare with previous period"; without it the toggle says it is unavailable. */
   fetchPrevious?: FetchPrevious;
   /** Every row of a range, for the panel opened on one page; without it that page is looked for on page 1 only. */
   wholeRange?: WholeRange;
+  /** The trend's figures and the hour they are held to; without them there is no chart. */
+  trend?: Pick<TrendDeps, 'series' | 'budget'>;
 }
 
 /** Messages the view state answers; the panel class handles openPath, runCommand and export. */
@@ -89,6 +89,7 @@ export class PanelModel {
   /** Aborted when the panel closes: what is in flight for it stops. */
   private readonly lifetime = new AbortController();
   private readonly comparison: Comparison;
+  private readonly trend: Trend | undefined;
   /** What was found for `view.focus`, once its range's rows are in. */
   private focusView: FocusView | undefined;
   /**
@@ -108,6 +109,7 @@ export class PanelModel {
     this.notice = settings.notice;
     this.view = { range: { kind: 'preset', preset: DEFAULT_PRESET }, page: 1, pageSize: settings.pageSize, metric: 'visitors' };
     this.comparison = new Comparison(deps.fetchPrevious);
+    this.trend = deps.trend && new Trend({ ...deps.trend, l10n: deps.l10n, today: this.today });
   }
 
   /** What the webview shows now. */
@@ -130,7 +132,7 @@ export class PanelModel {
           ? { status: 'unavailable', message: compareUnavailableFor(this.view.metric, this.deps.l10n), previousLabel: undefined, totals: undefined, rows: undefined }
           : this.comparison.view(this.projectId, range.ok ? range.range : undefined, this.data && this.data.identity === identity ? this.data.loaded : undefined),
       focus: this.view.focus === undefined ? undefined : this.focusView?.path === this.view.focus ? this.focusView : pendingFocus(this.view.focus),
-      trend: undefined,
+      trend: this.trend?.view(this.trendAsk(range)),
     };
   }
 
@@ -173,7 +175,7 @@ export class PanelModel {
         this.view = { ...this.view, page: 1, focus: undefined };
         return this.load();
       case 'drawTrend':
-        return this.post();
+        return this.drawTrend({ approve: true });
     }
   }
 
@@ -236,12 +238,27 @@ export class PanelModel {
 
   // ---- Loading ------------------------------------------------------------------------------------
 
-  /** The previous period's rows, when comparing: shown loading, then compared. */
-  private async compare(): Promise<void> {
+  /** The previous period's rows, when comparing: shown loading, then compared (the trend's previous period too). */
+  private async compare(refresh = false): Promise<void> {
     const range = this.resolve();
     this.post();
     await this.comparison.load(this.projectId, range.ok ? range.range : undefined);
+    if (!this.disposed) await this.drawTrend({ refresh });
+  }
+
+  /** The site's trend over the range on screen (not while one page is shown), posted when drawn. */
+  private async drawTrend(options: { approve?: boolean; refresh?: boolean } = {}): Promise<void> {
+    const ask = this.trendAsk(this.resolve());
+    if (!this.trend || !ask) return this.post();
+    const drawing = this.trend.load(ask, { ...options, signal: this.lifetime.signal });
+    this.post();
+    await drawing;
     if (!this.disposed) this.post();
+  }
+
+  private trendAsk(range: RangeResult): TrendAsk | undefined {
+    const compare = this.comparison.enabled && !compareUnavailableFor(this.view.metric, this.deps.l10n);
+    return this.projectId && range.ok && this.view.focus === undefined && !this.setup ? { projectId: this.projectId, metric: this.view.metric, range: range.range, compare } : undefined;
   }
 
   private resolve(): RangeResult {
@@ -282,21 +299,21 @@ export class PanelModel {
     if (hit) {
       this.show(hit, request);
       this.loading = false;
-      return this.post();
+      return this.drawTrend();
     }
     const wait = this.retryAt - this.now();
     if (wait > 0) {
       this.error = { message: rateLimitMessage(wait, this.deps.l10n), actions: ['retry'] };
       this.settledFor = identity;
       this.loading = false;
-      return this.post();
+      return this.drawTrend();
     }
     this.loading = true;
     this.error = undefined;
     if (focus !== undefined) this.focusView = undefined; // the rank of another range is not this one's
     this.post();
     try {
-      const loaded: LoadedPage & { focus?: FocusView } = focus === undefined ? await this.deps.pager.load(key, request.page, { refresh, signal: this.lifetime.signal }) : await this.loadFocus(key, focus, refresh);
+      const loaded: LoadedPage & { focus?: FocusView } = focus === undefined ? await this.deps.pager.load(key, request.page, { refresh, signal: this.lifetime.signal }) : await loadFocused(key, focus, { wholeRange: this.deps.wholeRange, firstPage: () => this.deps.pager.load({ ...key, metric: 'visitors' }, 1, { refresh, signal: this.lifetime.signal }), refresh, now: this.now });
       if (seq !== this.loadSeq || this.disposed) return;
       if (focus !== undefined) this.focusView = loaded.focus;
       this.show(loaded, request);
@@ -305,23 +322,7 @@ export class PanelModel {
       this.fail(error, identity);
     }
     this.loading = false;
-    this.post();
-    if (this.comparison.enabled) await this.compare();
-  }
-
-  /** The focused page's row among every row of the range (the page's own row only, else). */
-  private async loadFocus(key: MetricPageKey, path: string, refresh: boolean): Promise<LoadedPage & { focus: FocusView }> {
-    const started = this.now();
-    const snapshot = this.deps.wholeRange
-      ? await this.deps.wholeRange({ projectId: key.projectId, dateFrom: key.dateFrom, dateTo: key.dateTo }, { refresh })
-      : undefined;
-    if (!snapshot) {
-      const loaded = await this.deps.pager.load({ ...key, metric: 'visitors' }, 1, { refresh, signal: this.lifetime.signal });
-      const rows = loaded.page.visitors.filter((row) => row.path === path);
-      return { ...loaded, page: { ...loaded.page, visitors: rows, hasMore: false }, focus: { ...pendingFocus(path), status: rows.length ? 'found' : 'pending' } };
-    }
-    const found = focusOn(snapshot, path);
-    return { page: { totals: snapshot.totals, visitors: found.rows, hasMore: false }, fetchedAt: snapshot.fetchedAt, fromCache: snapshot.fetchedAt < started, focus: found.view };
+    await (this.comparison.enabled ? this.compare(refresh) : this.drawTrend({ refresh }));
   }
 
   /**

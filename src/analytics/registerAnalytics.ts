@@ -23,6 +23,7 @@ import { fetcherFor } from './metric';
 import { parseOpenTarget, type WholeRange } from './pageFocus';
 import { PanelPages, SnapshotReuse } from './snapshotReuse';
 import { COMMANDS, type RegisterCommand } from '../commands';
+import { TrendSeries, type KeptTrendStore } from './trendSeries';
 
 export interface AnalyticsDeps {
   api: ApiClient;
@@ -38,8 +39,10 @@ export interface AnalyticsDeps {
   snapshots?: SnapshotSource;
   /** Analytics requests this hour across windows (the shared ledger), shown in the panel. */
   requestsThisHour?: () => number | undefined;
-  /** The organisation's analytics hour, which no export may overspend. */
+  /** The organisation's analytics hour, which no export or trend may overspend. */
   hour?: HourBudget;
+  /** Where settled trend buckets are kept for every window (the shared store). */
+  trends?: KeptTrendStore;
 }
 
 /** For tests: the panel of this window, if one is open. */
@@ -73,6 +76,7 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     fetchPrevious: deps.snapshots && previousFetcher(deps.snapshots, ui),
     requestsThisHour: deps.requestsThisHour,
     wholeRange: deps.snapshots && reuse && wholeRangeFetcher(deps.snapshots, reuse, ui),
+    trend: deps.trends && deps.hour && trendDeps(deps.api, deps.trends, deps.hour, deps.requestsThisHour),
   };
 
   const adopt = (panel: AnalyticsPanel) => {
@@ -196,6 +200,17 @@ function wholeRangeFetcher(snapshots: SnapshotSource, reuse: SnapshotReuse, ui: 
     const stale = refresh || (old !== undefined && snapshots.isFresh(old));
     return ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching every path of the range…') }, () => snapshots.get(key, { refresh: stale }));
   };
+}
+
+/** The trend's figures (one `limit=1` request a bucket, kept when settled) and the hour they are held to. */
+function trendDeps(api: ApiClient, kept: KeptTrendStore, hour: HourBudget, requestsThisHour: (() => number | undefined) | undefined): AnalyticsPanelDeps['trend'] {
+  const fetchers = { visitors: fetcherFor(api, 'visitors'), views: fetcherFor(api, 'views') };
+  const series = new TrendSeries({
+    kept,
+    fetchTotals: async (projectId, metric, range, signal) => (await fetchers[metric](projectId, { ...range, limit: 1, offset: 0 }, { signal })).totals,
+  });
+  // Until the ledger can count (no key yet) the hour is unknown: the client's own gate still holds.
+  return { series, budget: { left: () => (requestsThisHour?.() === undefined ? undefined : hour.analyticsLeftThisHour()), freesInMs: () => hour.analyticsFreesInMs() } };
 }
 
 function pageSizeWarner(settings: Settings, ui: Ui): AnalyticsPanelDeps['pageSizeSetting'] {

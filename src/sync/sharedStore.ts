@@ -76,6 +76,8 @@ const ReplicaFile = z.object({
       ),
       {},
     ),
+    // Absent from files written before trends were kept.
+    trends: z._default(z.record(z.string(), z.record(z.string(), z.tuple([z.number(), z.number(), z.number()]))), {}),
     ledger: z.record(z.string(), z.record(z.string(), z.number())),
     waits: z.record(z.string(), z.number()),
     salt: z.optional(z.string()),

@@ -52,6 +52,11 @@ export interface SyncState {
   drafts: Record<string, Record<string, Versioned<string | null>>>;
   /** project id → job id → the signals the job addresses: one register per job, so links to different jobs never overwrite each other. */
   links: Record<string, Record<string, Versioned<SharedSignalLink>>>;
+  /**
+   * project id → trend bucket (`<metric> <dateFrom> <dateTo>`) → its settled figures [human, AI,
+   * total]: facts that no later request changes (trendBuckets.ts), so a union; bounded by pruneState.
+   */
+  trends: Record<string, Record<string, TrendFigures>>;
   /** bucket (`agent:<project>`, `analytics:<key hash>`) → entry id → when the request was sent. */
   ledger: Record<string, Record<string, number>>;
   /** endpoint family → no request before this time (ms since the epoch), from a 429's Retry-After. */
@@ -65,6 +70,15 @@ export interface SyncState {
 
 export const HOUR_MS = 3_600_000;
 
+/** A settled trend bucket's unique human, AI and total figures. */
+export type TrendFigures = [human: number, ai: number, total: number];
+
+/**
+ * The settled trend buckets kept per project: a year of weeks and 90 days, both metrics, with
+ * their previous periods, fit; past it the buckets of the oldest days go first (asked again if drawn).
+ */
+export const TRENDS_KEPT_PER_PROJECT = 600;
+
 /**
  * How long the shared state keeps what no window shows any more: a stopped job's tombstone (and
  * its prompts), a cleared draft, the prompts of a job from before it was tracked again, and a
@@ -75,7 +89,7 @@ export const HOUR_MS = 3_600_000;
 export const SHARED_HISTORY_MAX_AGE_MS = 90 * 24 * HOUR_MS;
 
 export function emptyState(): SyncState {
-  return { jobs: {}, drafts: {}, links: {}, ledger: {}, waits: {} };
+  return { jobs: {}, drafts: {}, links: {}, trends: {}, ledger: {}, waits: {} };
 }
 
 export function compareStamps(a: Stamp, b: Stamp): number {
@@ -112,6 +126,8 @@ export function mergeState(a: SyncState, b: SyncState, now?: number): SyncState 
     drafts: mergeRecordsBy(a.drafts, b.drafts, (x, y) => mergeRecordsBy(x, y, (m, n) => later(m, n)!)),
     // Files written before links were shared have none.
     links: mergeRecordsBy(a.links ?? {}, b.links ?? {}, (x, y) => mergeRecordsBy(x, y, (m, n) => later(m, n)!)),
+    // Settled figures agree; should a late event make two differ, the larger total is the later answer.
+    trends: mergeRecordsBy(a.trends ?? {}, b.trends ?? {}, (x, y) => mergeRecordsBy(x, y, (m, n) => (n[2] > m[2] ? n : m))),
     ledger,
     waits: mergeRecordsBy(a.waits, b.waits, Math.max),
     ...lowestSalt(a.salt, b.salt),
@@ -154,6 +170,13 @@ export function pruneState(state: SyncState, now: number): void {
       const last = Date.parse(link.v.finishedAt ?? link.v.askedAt);
       if (Math.max(Number.isNaN(last) ? 0 : last, link.s.t) < before) delete links[id];
     }
+  }
+  for (const [project, trends] of Object.entries(state.trends)) {
+    const keys = Object.keys(trends);
+    if (keys.length <= TRENDS_KEPT_PER_PROJECT) continue;
+    // `<metric> <dateFrom> <dateTo>`: the oldest first days go first.
+    const byAge = keys.sort((x, y) => (x.slice(x.indexOf(' ')) < y.slice(y.indexOf(' ')) ? -1 : 1));
+    state.trends[project] = Object.fromEntries(byAge.slice(-TRENDS_KEPT_PER_PROJECT).map((key) => [key, trends[key]]));
   }
 }
 
@@ -237,6 +260,11 @@ export function setDraft(state: SyncState, project: string, key: string, text: s
 
 export function setSignalLink(state: SyncState, project: string, link: SharedSignalLink, clock: HybridClock): void {
   (state.links[project] ??= {})[link.jobId] = { v: link, s: clock.next() };
+}
+
+/** Keeps settled trend buckets of a project (no stamp: a settled figure never changes). */
+export function keepTrends(state: SyncState, project: string, figures: Record<string, TrendFigures>): void {
+  state.trends[project] = { ...state.trends[project], ...figures };
 }
 
 export function draftOf(state: SyncState, project: string, key: string): string | undefined {

@@ -29,7 +29,7 @@ import {
 } from './ledger';
 import { type AtomicWriteOps, writeAtomic } from './atomicWrite';
 import { SharedStore, type SyncFs, type SyncLog } from './sharedStore';
-import type { SyncState } from './syncState';
+import { keepTrends, type SyncState, type TrendFigures } from './syncState';
 
 /** Where the install keeps the salt of the analytics bucket's name (globalState: every window of the install). */
 const SALT_STATE_KEY = 'mintlifyAgent.ledgerSalt';
@@ -174,6 +174,16 @@ export class WindowSync extends Disposable {
       if (entry.status === 429) recordWait(state, family, Date.now() + (entry.error?.retryAfterMs ?? DEFAULT_429_WAIT_MS));
     });
     background(written, this.log, 'writing the request ledger');
+  }
+
+  /** The settled trend buckets every window has kept for the project (trendBuckets.ts). */
+  keptTrends(project: string): Readonly<Record<string, TrendFigures>> {
+    return this.state.trends[project] ?? {};
+  }
+
+  /** Keeps settled trend buckets for every window; a failed write leaves them in this window and is logged. */
+  keepTrends(project: string, figures: Record<string, TrendFigures>): void {
+    background(this.update((state) => keepTrends(state, project, figures)), this.log, 'keeping the trend\'s settled buckets');
   }
 
   agentRequestsThisHour(project: string): number {

@@ -1,0 +1,146 @@
+// The panel's trend: the chart above the table. For the range on screen it plans the buckets
+// (trendBuckets.ts), says what drawing costs and waits for Draw when that is more than a few
+// requests, holds the draw to what the organisation's hour has left, and words what the chart cost.
+// The figures come from TrendSeries (kept buckets free, the rest one request each). The trend is
+// the site's; while the panel shows one page (`focus`) there is none. vscode for its types only
+// (erased): the import is how `npm run l10n` finds the l10n.t calls. Unit-tested with fakes.
+import type * as vscode from 'vscode';
+import type { Metric, TrendPoint, TrendView } from '../shared/protocol';
+import { tryAgainIn } from '../errorMessages';
+import { type Day, daysBetween } from '../util/days';
+import type { ResolvedRange } from './dateRange';
+import { loadFailureView } from './loadFailure';
+import { CONFIRM_ABOVE_REQUESTS } from './periodCompare';
+import { previousBuckets, type TrendBucket, trendBuckets, type TrendPlan } from './trendBuckets';
+import { TrendCutShort, type TrendSeries } from './trendSeries';
+
+type L10n = Pick<typeof vscode.l10n, 't'>;
+
+/** The organisation's analytics hour as the shared ledger counts it (every window). */
+export interface TrendBudget {
+  /** Requests left this hour; undefined while the ledger cannot tell (no key yet). */
+  left(): number | undefined;
+  freesInMs(): number;
+}
+
+export interface TrendDeps {
+  series: Pick<TrendSeries, 'missing' | 'load'>;
+  l10n: L10n;
+  today: () => Day;
+  budget?: TrendBudget;
+}
+
+/** What the panel shows: the trend is drawn for this. */
+export interface TrendAsk {
+  projectId: string;
+  metric: Metric;
+  range: Pick<ResolvedRange, 'from' | 'to' | 'dateFrom' | 'dateTo'>;
+  /** "Compare with previous period" is on (and available): the previous period is drawn too. */
+  compare: boolean;
+}
+
+interface Drawn {
+  id: string;
+  status: 'loading' | 'ready' | 'failed';
+  message?: string;
+  points?: TrendPoint[];
+  previous?: TrendPoint[];
+  cost?: string;
+}
+
+export class Trend {
+  private drawn: Drawn | undefined;
+  /** The trend the user said Draw for: its cost was shown. */
+  private approved: string | undefined;
+
+  constructor(private readonly deps: TrendDeps) {}
+
+  view(ask: TrendAsk | undefined): TrendView | undefined {
+    if (!ask) return undefined;
+    const t = this.deps.l10n;
+    const plan = this.plan(ask);
+    if (!plan.ok) return { status: 'unavailable', unit: 'day', message: unavailable(plan.reason, t), points: [], previous: undefined, cost: undefined };
+    const base = { unit: plan.unit, points: [], previous: undefined, cost: undefined };
+    const drawn = this.drawn?.id === this.id(ask) ? this.drawn : undefined;
+    if (drawn?.status === 'ready') return { status: 'ready', unit: plan.unit, message: undefined, points: drawn.points ?? [], previous: drawn.previous, cost: drawn.cost };
+    if (drawn) return { ...base, status: drawn.status, message: drawn.message };
+    const missing = this.deps.series.missing(ask.projectId, ask.metric, this.bucketsOf(ask, plan.buckets).buckets).length;
+    if (missing > CONFIRM_ABOVE_REQUESTS && this.approved !== this.id(ask)) return { ...base, status: 'confirm', message: costMessage(missing, plan.unit, this.deps.budget?.left(), t) };
+    return { ...base, status: 'loading', message: undefined };
+  }
+
+  /**
+   * Draws the trend of `ask`: at once when it costs a few requests or fewer (or `approve`: the user
+   * said Draw), else it waits for Draw. Resolves when the draw has ended; `refresh` asks again for the
+   * buckets that include today.
+   */
+  async load(ask: TrendAsk | undefined, { approve = false, refresh = false, signal }: { approve?: boolean; refresh?: boolean; signal?: AbortSignal } = {}): Promise<void> {
+    if (!ask) return;
+    const plan = this.plan(ask);
+    if (!plan.ok) return;
+    const id = this.id(ask);
+    if (approve) this.approved = id;
+    const { buckets, previous } = this.bucketsOf(ask, plan.buckets);
+    const absent = new Set(this.deps.series.missing(ask.projectId, ask.metric, buckets));
+    const missing = buckets.filter((bucket) => absent.has(bucket) || (refresh && bucket.open)).length;
+    if (missing > CONFIRM_ABOVE_REQUESTS && this.approved !== id && this.drawn?.id !== id) return;
+    const t = this.deps.l10n;
+    const left = this.deps.budget?.left();
+    if (left !== undefined && missing > left) {
+      this.drawn = { id, status: 'failed', message: t.t('The trend needs {0} analytics requests and the organisation has {1} left this hour. {2}', missing, left, this.freesIn()) };
+      return;
+    }
+    if (missing > 0) this.drawn = { id, status: 'loading', message: t.t('Fetching the trend…') };
+    try {
+      const result = await this.deps.series.load(ask.projectId, ask.metric, buckets, { signal, refresh, mayRequest: () => (this.deps.budget?.left() ?? 1) > 0 });
+      const points = result.points.slice(0, plan.buckets.length);
+      this.drawn = { id, status: 'ready', points, previous: previous.length ? result.points.slice(plan.buckets.length) : undefined, cost: costLine(result.requests, result.points.length, t) };
+    } catch (error) {
+      if (error instanceof TrendCutShort) {
+        this.drawn = { id, status: 'failed', message: t.t('The trend stopped after {0} requests: the organisation’s analytics hour ran out. What was fetched is kept. {1}', error.requests, this.freesIn()) };
+        return;
+      }
+      const failure = loadFailureView(error, t);
+      this.drawn = failure.silent ? undefined : { id, status: 'failed', message: failure.error?.message ?? failure.setup?.message ?? String(error) };
+    }
+  }
+
+  private plan(ask: TrendAsk): TrendPlan {
+    return trendBuckets(ask.range.from, ask.range.to, this.deps.today());
+  }
+
+  /** The range's buckets, then (comparing) the previous period's, point for point. */
+  private bucketsOf(ask: TrendAsk, current: readonly TrendBucket[]): { buckets: TrendBucket[]; previous: TrendBucket[] } {
+    const previous = ask.compare && ask.range.dateFrom && ask.range.dateTo ? previousBuckets(current, daysBetween(ask.range.dateFrom, ask.range.dateTo)) : [];
+    return { buckets: [...current, ...previous], previous };
+  }
+
+  /** Names a trend: the same ask on the same day draws the same buckets. */
+  private id(ask: TrendAsk): string {
+    return JSON.stringify([ask.projectId, ask.metric, ask.range.dateFrom ?? null, ask.range.dateTo ?? null, ask.compare, this.deps.today()]);
+  }
+
+  private freesIn(): string {
+    return tryAgainIn(Math.max(1_000, this.deps.budget?.freesInMs() ?? 0), this.deps.l10n);
+  }
+}
+
+function unavailable(reason: 'allTime' | 'future' | 'tooLong', t: L10n): string {
+  if (reason === 'allTime') return t.t('All time has no first day to draw from: choose a range to see its trend.');
+  if (reason === 'future') return t.t('The range starts after today: there is nothing to draw yet.');
+  return t.t('A trend covers at most 53 weeks: choose a shorter range.');
+}
+
+function costMessage(requests: number, unit: 'day' | 'week', left: number | undefined, t: L10n): string {
+  const each = unit === 'day' ? t.t('Days that have ended are kept, so drawing it again costs only today.') : t.t('Weeks that have ended are kept, so drawing it again costs only this week.');
+  return left === undefined
+    ? t.t('Drawing the trend takes {0} analytics requests. {1}', requests, each)
+    : t.t('Drawing the trend takes {0} of the {1} analytics requests the organisation has left this hour. {2}', requests, left, each);
+}
+
+/** "14 requests for 14 points", "1 request for 14 points; 13 kept from before", "No request: 14 points kept from before". */
+function costLine(requests: number, points: number, t: L10n): string {
+  if (requests === 0) return t.t('No request: all {0} points were kept from before.', points);
+  if (requests === points) return requests === 1 ? t.t('1 request for 1 point.') : t.t('{0} requests for {1} points.', requests, points);
+  return requests === 1 ? t.t('1 request for {0} points; {1} kept from before.', points, points - 1) : t.t('{0} requests for {1} points; {2} kept from before.', requests, points, points - requests);
+}

@@ -1,0 +1,138 @@
+// The trend's figures: one `limit=1` request per bucket (its totals are the bucket's figures), no
+// more than three at a time. A settled bucket (trendBuckets.ts) is kept for good in the shared
+// store, per project, metric and bucket, where every window finds it; a bucket that includes today
+// is kept in this window's memory for as long as the panel keeps today's pages (15 minutes). So
+// after the first look a trend costs what its open bucket costs. No vscode import: unit-tested.
+import { ApiError } from '../api/errors';
+import type { Metric, TrendPoint } from '../shared/protocol';
+import type { TrendFigures } from '../sync/syncState';
+import { isSettled, type TrendBucket } from './trendBuckets';
+import { LIVE_PAGE_MAX_AGE_MS } from './visitorsQuery';
+
+/** Requests of one trend in flight at once: enough to draw quickly, few enough not to crowd the API. */
+export const TREND_CONCURRENCY = 3;
+
+/** Where settled buckets are kept for every window (WindowSync). */
+export interface KeptTrendStore {
+  keptTrends(project: string): Readonly<Record<string, TrendFigures>>;
+  keepTrends(project: string, figures: Record<string, TrendFigures>): void;
+}
+
+/** One bucket's totals: `GET …/visitors` or `…/views` with `limit=1`. */
+export type FetchTotals = (projectId: string, metric: Metric, range: { dateFrom: string; dateTo: string }, signal: AbortSignal | undefined) => Promise<{ human: number; ai: number; total: number }>;
+
+export interface TrendResult {
+  points: TrendPoint[];
+  /** Requests sent for this draw. */
+  requests: number;
+  /** Points drawn from what was kept. */
+  kept: number;
+}
+
+/** The hour's budget (or the allowance the user gave) ran out before every bucket was fetched. */
+export class TrendCutShort extends Error {
+  override readonly name = 'TrendCutShort';
+  constructor(
+    readonly requests: number,
+    readonly missing: number,
+  ) {
+    super(`the trend stopped after ${requests} requests with ${missing} bucket(s) still to fetch`);
+  }
+}
+
+/** The shared store's name of a bucket: `<metric> <dateFrom> <dateTo>`. */
+export function trendKey(metric: Metric, bucket: Pick<TrendBucket, 'dateFrom' | 'dateTo'>): string {
+  return `${metric} ${bucket.dateFrom} ${bucket.dateTo}`;
+}
+
+export class TrendSeries {
+  /** Buckets that include today, by project and key: this window's, for LIVE_PAGE_MAX_AGE_MS. */
+  private readonly live = new Map<string, { figures: TrendFigures; at: number }>();
+  private readonly now: () => number;
+
+  constructor(private readonly deps: { kept: KeptTrendStore; fetchTotals: FetchTotals; now?: () => number }) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** The buckets that would take a request now. */
+  missing(projectId: string, metric: Metric, buckets: readonly TrendBucket[]): TrendBucket[] {
+    const kept = this.deps.kept.keptTrends(projectId);
+    return buckets.filter((bucket) => !this.known(kept, projectId, metric, bucket));
+  }
+
+  /**
+   * Every bucket's figures: kept ones without a request, the rest fetched (three at a time) while
+   * `mayRequest` allows. What was fetched is kept even when another request fails or the budget
+   * stops the draw (TrendCutShort), so trying again costs only what is still missing. `refresh`
+   * asks again for the buckets that include today.
+   */
+  async load(projectId: string, metric: Metric, buckets: readonly TrendBucket[], options: { signal?: AbortSignal; mayRequest?: () => boolean; refresh?: boolean } = {}): Promise<TrendResult> {
+    const { signal, mayRequest = () => true, refresh = false } = options;
+    this.forgetOld(refresh ? projectId : undefined);
+    const kept = this.deps.kept.keptTrends(projectId);
+    const figures = new Map<TrendBucket, TrendFigures>();
+    const todo: TrendBucket[] = [];
+    for (const bucket of buckets) {
+      const known = this.known(kept, projectId, metric, bucket);
+      if (known) figures.set(bucket, known);
+      else todo.push(bucket);
+    }
+    const settled: Record<string, TrendFigures> = {};
+    let requests = 0;
+    let stopped = false;
+    let failed = false;
+    const worker = async () => {
+      // A failed request stops the draw: the next would most likely fail the same way (no key, a 429).
+      for (let bucket = todo.shift(); bucket && !failed; bucket = todo.shift()) {
+        if (signal?.aborted) throw new ApiError('cancelled', 'The request was cancelled.');
+        if (!mayRequest()) {
+          todo.unshift(bucket);
+          stopped = true;
+          return;
+        }
+        requests++;
+        const totals = await this.deps.fetchTotals(projectId, metric, { dateFrom: bucket.dateFrom, dateTo: bucket.dateTo }, signal).catch((error: unknown) => {
+          failed = true;
+          throw error;
+        });
+        const value: TrendFigures = [totals.human, totals.ai, totals.total];
+        figures.set(bucket, value);
+        if (isSettled(bucket, this.now())) settled[trendKey(metric, bucket)] = value;
+        else this.live.set(liveKey(projectId, metric, bucket), { figures: value, at: this.now() });
+      }
+    };
+    const ends = await Promise.allSettled(Array.from({ length: Math.min(TREND_CONCURRENCY, todo.length) }, worker));
+    if (Object.keys(settled).length) this.deps.kept.keepTrends(projectId, settled);
+    const rejected = ends.find((end): end is PromiseRejectedResult => end.status === 'rejected');
+    if (rejected) throw rejected.reason instanceof Error ? rejected.reason : new Error(String(rejected.reason));
+    if (stopped) throw new TrendCutShort(requests, buckets.length - figures.size);
+    return {
+      points: buckets.map((bucket) => {
+        const [human, ai, total] = figures.get(bucket)!;
+        return { from: bucket.from, to: bucket.to, partial: bucket.partial, open: bucket.open, human, ai, total };
+      }),
+      requests,
+      kept: buckets.length - requests,
+    };
+  }
+
+  private known(kept: Readonly<Record<string, TrendFigures>>, projectId: string, metric: Metric, bucket: TrendBucket): TrendFigures | undefined {
+    if (isSettled(bucket, this.now())) {
+      const value = kept[trendKey(metric, bucket)];
+      if (value) return value;
+    }
+    const live = this.live.get(liveKey(projectId, metric, bucket));
+    return live && this.now() - live.at < LIVE_PAGE_MAX_AGE_MS ? live.figures : undefined;
+  }
+
+  /** Drops what has expired, and (Refresh) every open bucket of the project. */
+  private forgetOld(refreshing: string | undefined): void {
+    for (const [key, entry] of this.live) {
+      if (this.now() - entry.at >= LIVE_PAGE_MAX_AGE_MS || (refreshing !== undefined && key.startsWith(`${JSON.stringify(refreshing)} `))) this.live.delete(key);
+    }
+  }
+}
+
+function liveKey(projectId: string, metric: Metric, bucket: TrendBucket): string {
+  return `${JSON.stringify(projectId)} ${trendKey(metric, bucket)}`;
+}

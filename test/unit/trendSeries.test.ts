@@ -1,0 +1,168 @@
+// The trend's figures and the panel's trend (src/analytics/trendSeries.ts, trend.ts): one request
+// per bucket not kept, three at a time at most; settled buckets kept for every window, today's for
+// 15 minutes; the cost said before a draw of more than four requests; the hour never overspent.
+import assert from 'node:assert/strict';
+import { Trend, type TrendAsk } from '../../src/analytics/trend';
+import { trendBuckets } from '../../src/analytics/trendBuckets';
+import { TREND_CONCURRENCY, TrendSeries } from '../../src/analytics/trendSeries';
+import type { Metric } from '../../src/shared/protocol';
+import type { TrendFigures } from '../../src/sync/syncState';
+import { addDays } from '../../src/util/days';
+
+const l10n = { t: (message: string | { message: string }, ...args: unknown[]) => (typeof message === 'string' ? message : message.message).replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) } as never;
+const NOW = Date.parse('2026-11-25T12:00:00Z');
+const TODAY = '2026-11-25';
+
+/** A shared store of one process: what one series keeps, another finds. */
+class Kept {
+  readonly trends: Record<string, Record<string, TrendFigures>> = {};
+  keptTrends(project: string) {
+    return this.trends[project] ?? {};
+  }
+  keepTrends(project: string, figures: Record<string, TrendFigures>) {
+    this.trends[project] = { ...this.trends[project], ...figures };
+  }
+}
+
+/** The API: a bucket's figures from its first day, counting the requests and how many run at once. */
+class Api {
+  requests: { metric: Metric; dateFrom: string; dateTo: string }[] = [];
+  running = 0;
+  mostAtOnce = 0;
+  failOn: string | undefined;
+  fetchTotals = async (_project: string, metric: Metric, range: { dateFrom: string; dateTo: string }) => {
+    this.requests.push({ metric, ...range });
+    this.mostAtOnce = Math.max(this.mostAtOnce, ++this.running);
+    await new Promise((resolve) => setImmediate(resolve));
+    this.running--;
+    if (range.dateFrom === this.failOn) throw new Error('the server broke');
+    const day = Number(range.dateFrom.slice(8));
+    return { human: day * 10, ai: day, total: day * 10 + day - 1 };
+  };
+}
+
+function buckets(from: string, to: string) {
+  const plan = trendBuckets(from, to, TODAY);
+  assert.ok(plan.ok);
+  return plan.buckets;
+}
+
+describe('trend figures (src/analytics/trendSeries.ts)', () => {
+  it('asks once per bucket, three at a time at most, and keeps the settled ones for every window', async () => {
+    const kept = new Kept();
+    const api = new Api();
+    const series = new TrendSeries({ kept, fetchTotals: api.fetchTotals, now: () => NOW });
+    const week = buckets('2026-11-19', TODAY);
+    const first = await series.load('p', 'visitors', week);
+    assert.equal(first.requests, 7);
+    assert.ok(api.mostAtOnce <= TREND_CONCURRENCY, `${api.mostAtOnce} at once`);
+    assert.deepEqual(first.points[0], { from: '2026-11-19', to: '2026-11-19', partial: false, open: false, human: 190, ai: 19, total: 208 });
+    assert.equal(Object.keys(kept.trends.p).length, 6, 'today is not kept for good');
+
+    // Another window (another series on the same store), the same day: only today is asked.
+    const otherApi = new Api();
+    const other = new TrendSeries({ kept, fetchTotals: otherApi.fetchTotals, now: () => NOW });
+    const second = await other.load('p', 'visitors', week);
+    assert.deepEqual(otherApi.requests.map((r) => r.dateFrom), [TODAY]);
+    assert.deepEqual({ requests: second.requests, kept: second.kept }, { requests: 1, kept: 6 });
+    assert.deepEqual(second.points, first.points);
+
+    // This window again within 15 minutes: nothing; after them, today again; with Refresh, today at once.
+    assert.equal((await series.load('p', 'visitors', week)).requests, 0);
+    const later = new TrendSeries({ kept, fetchTotals: api.fetchTotals, now: () => NOW + 15 * 60_000 });
+    assert.equal((await later.load('p', 'visitors', week)).requests, 1);
+    assert.equal((await later.load('p', 'visitors', week, { refresh: true })).requests, 1);
+    // Another metric is another series.
+    assert.equal((await series.load('p', 'views', week)).requests, 7);
+  });
+
+  it('the next day asks only the new day and the day that was today (no longer open, now settled)', async () => {
+    const kept = new Kept();
+    const api = new Api();
+    await new TrendSeries({ kept, fetchTotals: api.fetchTotals, now: () => NOW }).load('p', 'visitors', buckets('2026-11-19', TODAY));
+    api.requests = [];
+    const tomorrow = addDays(TODAY, 1);
+    const nextDay = new TrendSeries({ kept, fetchTotals: api.fetchTotals, now: () => NOW + 86_400_000 });
+    const plan = trendBuckets('2026-11-20', tomorrow, tomorrow);
+    assert.ok(plan.ok);
+    const result = await nextDay.load('p', 'visitors', plan.buckets);
+    assert.deepEqual(api.requests.map((r) => r.dateFrom), [TODAY, tomorrow]);
+    assert.equal(result.kept, 5);
+  });
+
+  it('keeps what it fetched when a request fails or the hour runs out, so a second try asks only the rest', async () => {
+    const kept = new Kept();
+    const api = new Api();
+    api.failOn = '2026-11-02';
+    const series = new TrendSeries({ kept, fetchTotals: api.fetchTotals, now: () => NOW });
+    const days = buckets('2026-11-01', '2026-11-10');
+    await assert.rejects(series.load('p', 'visitors', days), /the server broke/);
+    // The failure stops the draw (no request is started after it is known); every answer that came is kept.
+    const keptAfterFailure = Object.keys(kept.trends.p).length;
+    assert.ok(api.requests.length <= 1 + TREND_CONCURRENCY, `${api.requests.length} requests after a failure on the second day`);
+    assert.equal(keptAfterFailure, api.requests.length - 1);
+    api.failOn = undefined;
+    let allowed = 2;
+    await assert.rejects(series.load('p', 'visitors', days, { mayRequest: () => allowed-- > 0 }), (error: Error) => error.name === 'TrendCutShort');
+    assert.equal(Object.keys(kept.trends.p).length, keptAfterFailure + 2);
+    api.requests = [];
+    const rest = await series.load('p', 'visitors', days);
+    assert.equal(rest.requests, 10 - keptAfterFailure - 2);
+  });
+});
+
+describe('the panel’s trend (src/analytics/trend.ts)', () => {
+  const ask = (from: string, compare = false): TrendAsk => ({ projectId: 'p', metric: 'visitors', range: { from, to: TODAY, dateFrom: from, dateTo: addDays(TODAY, 1) }, compare });
+
+  function setup(left: number | undefined = 100) {
+    const api = new Api();
+    const series = new TrendSeries({ kept: new Kept(), fetchTotals: api.fetchTotals, now: () => NOW });
+    let budget = left;
+    const trend = new Trend({ series, l10n, today: () => TODAY, budget: { left: () => budget, freesInMs: () => 20 * 60_000 } });
+    return { api, trend, spend: (n: number) => (budget = (budget ?? 0) - n) };
+  }
+
+  it('draws four requests or fewer at once, and says the cost of more before asking anything', async () => {
+    const { api, trend } = setup();
+    await trend.load(ask('2026-11-22'));
+    assert.equal(api.requests.length, 4);
+    const ready = trend.view(ask('2026-11-22'));
+    assert.equal(ready?.status, 'ready');
+    assert.equal(ready?.cost, '4 requests for 4 points.');
+
+    const month = ask('2026-10-27');
+    await trend.load(month);
+    assert.equal(api.requests.length, 4, 'nothing asked before Draw');
+    const confirm = trend.view(month);
+    assert.equal(confirm?.status, 'confirm');
+    assert.match(confirm?.message ?? '', /takes 26 of the 100 analytics requests/);
+    await trend.load(month, { approve: true });
+    assert.equal(api.requests.length, 4 + 26, 'the four days drawn before are kept');
+    assert.equal(trend.view(month)?.cost, '26 requests for 30 points; 4 kept from before.');
+  });
+
+  it('draws the previous period point for point when comparing, and never takes the hour past what is left', async () => {
+    const { api, trend } = setup(10);
+    const week = ask('2026-11-19', true);
+    await trend.load(week, { approve: true });
+    const view = trend.view(week);
+    assert.equal(view?.status, 'failed');
+    assert.match(view?.message ?? '', /needs 14 analytics requests and the organisation has 10 left this hour\. Try again in 20 min\./);
+    assert.equal(api.requests.length, 0);
+
+    const roomy = setup(100);
+    await roomy.trend.load(week, { approve: true });
+    const drawn = roomy.trend.view(week);
+    assert.equal(drawn?.points.length, 7);
+    assert.equal(drawn?.previous?.length, 7);
+    assert.equal(drawn?.previous?.[6].to, '2026-11-18');
+    assert.equal(drawn?.unit, 'day');
+  });
+
+  it('has no trend for all time, a future range or more than a year of weeks', () => {
+    const { trend } = setup();
+    const none = trend.view({ projectId: 'p', metric: 'visitors', range: { from: undefined, to: undefined, dateFrom: undefined, dateTo: undefined }, compare: false });
+    assert.deepEqual([none?.status, none?.message], ['unavailable', 'All time has no first day to draw from: choose a range to see its trend.']);
+    assert.equal(trend.view(ask('2020-01-01'))?.status, 'unavailable');
+  });
+});
