@@ -4,6 +4,7 @@
 // handler would run even if one slipped in. No vscode import: unit-tested directly.
 // Its words come from the extension (`strings`, already translated): written here as escaped text,
 // and the whole set rides along in `data-strings` for the texts the webview script fills in.
+import { format } from '../shared/format';
 import { METRICS, PAGE_SIZE_CHOICES, PRESETS, type WebviewStrings } from '../shared/protocol';
 
 export interface PanelHtmlInput {
@@ -39,6 +40,9 @@ export function panelHtml({ cspSource, scriptUri, styleUri, nonce, strings, lang
   const presets = PRESETS.map((id) => `<option value="${id}">${escapeAttribute(strings.presets[id])}</option>`).join('');
   const metrics = METRICS.map((id) => `<option value="${id}">${escapeAttribute(strings.metrics[id].name)}</option>`).join('');
   const visitors = strings.metrics.visitors;
+  // The chart's words are a nested set, which the escaping of `t` above passes over.
+  type TrendWords = Record<keyof WebviewStrings['trend'], string>;
+  const trend = Object.fromEntries((Object.entries(strings.trend) as [string, string][]).map(([key, value]) => [key, escapeAttribute(value)])) as TrendWords;
   const sizes = PAGE_SIZE_CHOICES.map((size) => `<option value="${size}">${size}</option>`).join('');
   const sortable = (column: string, label: string, numeric: boolean) =>
     `<th scope="col" class="col-${column}${numeric ? ' num' : ''}" aria-sort="none"><button type="button" class="sort" data-column="${column}">${label}</button></th>`;
@@ -99,6 +103,24 @@ export function panelHtml({ cspSource, scriptUri, styleUri, nonce, strings, lang
     <p id="status" class="muted" role="status" aria-live="polite">${escapeAttribute(visitors.loading)}</p>
     <p id="requests" class="muted" hidden></p>
     <p id="compare-status" class="muted" role="status" hidden></p>
+    <section id="trend" class="trend" aria-labelledby="trend-heading" hidden>
+      <h2 id="trend-heading">${trend.heading}</h2>
+      <p id="trend-status" role="status" aria-live="polite" hidden></p>
+      <button type="button" id="trend-draw" hidden>${trend.draw}</button>
+      <div id="trend-chart" class="trend-chart" tabindex="0" role="img" aria-label="${format(trend.chartLabel, 0)}" hidden></div>
+      <ul id="trend-legend" class="trend-legend" hidden></ul>
+      <p id="trend-readout" class="trend-readout" aria-live="polite" hidden></p>
+      <table id="trend-table" class="trend-table" hidden>
+        <caption>${trend.tableCaption}</caption>
+        <thead></thead>
+        <tbody></tbody>
+      </table>
+      <div class="trend-notes">
+        <button type="button" id="trend-toggle" class="secondary" aria-controls="trend-chart trend-table" hidden>${trend.showTable}</button>
+        <p id="trend-unit" class="muted" hidden></p>
+        <p id="trend-cost" class="muted" hidden></p>
+      </div>
+    </section>
     <section class="totals" aria-labelledby="totals-heading">
       <h2 id="totals-heading" class="visually-hidden">${t.totalsHeading}</h2>
       <p id="metric-name" class="metric-name">${escapeAttribute(visitors.name)}</p>

@@ -1,10 +1,11 @@
 // The Visitor Analytics webview (browser bundle, dist/webview.js): the entry that finds the
-// elements, keeps the saved state, and passes what the extension says to the controls (controls.ts)
-// and the table (table.ts). It renders the state the extension posts and sends back what the user
+// elements, keeps the saved state, and passes what the extension says to the controls (controls.ts),
+// the trend chart (trendChart.ts) and the table (table.ts). It renders the state the extension posts and sends back what the user
 // asks for; sorting and the path filter are its own, on the rows it has.
 import type { ExtensionMessage, WebviewMessage, WebviewStrings } from '../shared/protocol';
 import { Controls, type ControlElements } from './controls';
 import { COLUMNS, VisitorsTable, type TableChoices, type TableElements } from './table';
+import { TrendChart, type TrendElements } from './trendChart';
 
 interface WebviewApi {
   postMessage(message: WebviewMessage): void;
@@ -89,8 +90,21 @@ const tableElements: TableElements = {
   empty: byId('empty'),
   more: byId('more'),
 };
+const trendElements: TrendElements = {
+  section: byId('trend'),
+  status: byId('trend-status'),
+  draw: byId('trend-draw'),
+  chart: byId('trend-chart'),
+  legend: byId('trend-legend'),
+  readout: byId('trend-readout'),
+  toggle: byId('trend-toggle'),
+  table: byId('trend-table'),
+  unit: byId('trend-unit'),
+  cost: byId('trend-cost'),
+};
 
 const controls = new Controls(controlElements, strings, post);
+const trend = new TrendChart(trendElements, strings.trend, { human: strings.human, ai: strings.ai, total: strings.total }, post);
 const table = new VisitorsTable(tableElements, strings, saved, save, (path) => post({ type: 'openPath', path }));
 
 window.addEventListener('message', (event: MessageEvent<ExtensionMessage>) => {
@@ -99,7 +113,13 @@ window.addEventListener('message', (event: MessageEvent<ExtensionMessage>) => {
     saved.view = message.state.view;
     save();
     const state = message.state;
-    if (controls.render(state)) table.show(state.data, state.compare, { metric: state.view.metric, focused: state.focus !== undefined });
+    if (controls.render(state)) {
+      trend.render(state.trend, strings.metrics[state.view.metric].name);
+      table.show(state.data, state.compare, { metric: state.view.metric, focused: state.focus !== undefined });
+    } else {
+      // Only the setup hint shows: there is no range to chart.
+      trend.render(undefined, '');
+    }
   } else if (message.type === 'export') {
     controls.renderExport(message.status);
   }
