@@ -1,0 +1,122 @@
+// The trend above the Visitor Analytics table, in the real VS Code host against the simulator: the
+// figures read from the chart's text alternative in the real webview equal the simulator's totals
+// for each bucket's own range; drawing costs one `limit=1` request a bucket, asked only after the
+// cost is shown when it is more than four; settled buckets are kept in the shared store, so another
+// window's kept buckets cost nothing here and a Refresh asks again only for today.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { AnalyticsPanel } from '../../src/analytics/analyticsPanel';
+import type { TestSeam } from '../../src/extension';
+import type { Simulator } from '../simulator/server';
+import { freshAnalyticsHour, KEY, PROJECT, ScriptedUser, seam, setProject, waitFor, withSimulator } from './support';
+import { webview } from './webview';
+
+/** The user's calendar day, as the panel computes it, shifted by `days`. */
+function day(days = 0): string {
+  const d = new Date();
+  d.setDate(d.getDate() + days);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+const count = (text: string) => Number(text.replace(/\D/g, ''));
+
+/** The trend's requests that reached the API: visitors with limit=1. */
+const trendRequests = (sim: Simulator) => sim.requests.filter((r) => r.rawPath.endsWith('/visitors') && r.query.limit === '1');
+
+describe('the trend above the visitors table', function () {
+  this.timeout(90_000);
+  let s: TestSeam;
+  let sim: Simulator;
+  let panel: AnalyticsPanel;
+
+  /** The text alternative's rows as the webview shows them: days, human, AI, total. */
+  async function tableRows(): Promise<{ days: string; human: number; ai: number; total: number }[]> {
+    const cells = await webview.texts('#trend-table tbody tr > *');
+    const rows = [];
+    for (let i = 0; i + 3 < cells.length; i += 4) rows.push({ days: cells[i].trim(), human: count(cells[i + 1]), ai: count(cells[i + 2]), total: count(cells[i + 3]) });
+    return rows;
+  }
+
+  async function ready(): Promise<void> {
+    await waitFor('the trend drawn', () => panel.model.state.trend?.status === 'ready' && !panel.model.state.loading);
+    await webview.expect('#trend-cost', /point/);
+  }
+
+  before(async () => {
+    s = await seam();
+    sim = await withSimulator({ analyticsLimitPerHour: 1_000 });
+    const user = new ScriptedUser(s.ui);
+    user.type(KEY);
+    await vscode.commands.executeCommand('mintlifyAgent.setApiKey');
+    user.restore();
+    await setProject(PROJECT);
+    await freshAnalyticsHour(s);
+    sim.clearRequests();
+  });
+  after(async () => {
+    s.analytics.panel()?.dispose();
+    await sim.close();
+  });
+
+  it('shows the cost of the last 7 days first, then draws each day with the simulator’s own totals for it', async () => {
+    await vscode.commands.executeCommand('mintlifyAgent.openAnalytics');
+    panel = await waitFor('the panel', () => s.analytics.panel());
+    await webview.select('#preset', 'last7');
+    await webview.expect('#trend-status', /takes 7 of the \d+ analytics requests/);
+    assert.equal(trendRequests(sim).length, 0, 'nothing is asked for the trend before Draw');
+
+    await webview.click('#trend-draw');
+    await ready();
+    assert.equal(trendRequests(sim).length, 7);
+    const rows = await tableRows();
+    assert.equal(rows.length, 7);
+    for (let i = 0; i < 7; i++) {
+      const truth = sim.visitorsFor(PROJECT, { dateFrom: day(i - 6), dateTo: day(i - 5) }).totals;
+      assert.equal(rows[i].days.slice(0, 10), day(i - 6));
+      assert.deepEqual({ human: rows[i].human, ai: rows[i].ai, total: rows[i].total }, truth, `the figures of ${day(i - 6)}`);
+    }
+    assert.match(rows[6].days, /includes today/);
+    assert.equal(await webview.text('#trend-cost'), '7 requests for 7 points.');
+  });
+
+  it('keeps the settled days in the shared store, and a Refresh asks again only for today', async () => {
+    const kept = s.sync.keptTrends(PROJECT);
+    for (let i = -6; i < 0; i++) assert.ok(kept[`visitors ${day(i)} ${day(i + 1)}`], `${day(i)} is kept`);
+    assert.equal(kept[`visitors ${day()} ${day(1)}`], undefined, 'today still counts, so it is not kept');
+    const before = trendRequests(sim).length;
+    await webview.click('#refresh');
+    await waitFor('a new trend request', () => trendRequests(sim).length > before);
+    await ready();
+    assert.deepEqual(trendRequests(sim).slice(before).map((r) => r.query.dateFrom), [day()]);
+    assert.equal(await webview.text('#trend-cost'), '1 request for 7 points; 6 kept from before.');
+  });
+
+  it('draws from the buckets another window kept without a request, and fetches only what is missing', async () => {
+    // Another window of the profile kept the days of a range ending last week, as its own file in the shared folder.
+    const from = day(-20);
+    const trends: Record<string, [number, number, number]> = {};
+    const truthOf = (i: number) => sim.visitorsFor(PROJECT, { dateFrom: day(-20 + i), dateTo: day(-19 + i) }).totals;
+    for (let i = 0; i < 5; i++) {
+      const t = truthOf(i);
+      trends[`visitors ${day(-20 + i)} ${day(-19 + i)}`] = [t.human, t.ai, t.total];
+    }
+    const other = { format: 1, presence: { window: 'otherwindow1', project: PROJECT, focused: false, beat: 1, beatAt: Date.now(), since: Date.now() }, state: { jobs: {}, drafts: {}, links: {}, trends: { [PROJECT]: trends }, ledger: {}, waits: {} } };
+    writeFileSync(join(s.sync.dir.fsPath, 'w-otherwindow1.json'), JSON.stringify(other));
+    await waitFor('the other window’s buckets', () => Object.keys(s.sync.keptTrends(PROJECT)).length >= 6 + 5);
+
+    const before = trendRequests(sim).length;
+    await webview.select('#preset', 'custom');
+    await webview.fill('#from', from);
+    await webview.fill('#to', day(-14));
+    await webview.click('#apply');
+    // Seven days, five kept by the other window: two requests, under the four that need a Draw.
+    await waitFor('the trend of the custom range', () => panel.model.state.trend?.status === 'ready' && panel.model.state.trend.points[0]?.from === from);
+    await ready();
+    assert.deepEqual(trendRequests(sim).slice(before).map((r) => r.query.dateFrom).sort(), [day(-15), day(-14)]);
+    assert.equal(await webview.text('#trend-cost'), '2 requests for 7 points; 5 kept from before.');
+    const rows = await tableRows();
+    for (let i = 0; i < 7; i++) assert.deepEqual({ human: rows[i].human, ai: rows[i].ai, total: rows[i].total }, truthOf(i), `the figures of ${day(-20 + i)}`);
+  });
+});
