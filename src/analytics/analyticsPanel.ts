@@ -12,6 +12,7 @@ import type { Ui } from '../ui';
 import { background } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 import type { ExportRequest } from './export';
+import type { TrendExport } from './exportFormats';
 import { openDocPage } from '../docs/openDocPage';
 import type { FetchPrevious } from './comparison';
 import type { WholeRange } from './pageFocus';
@@ -30,6 +31,8 @@ export interface AnalyticsPanelDeps {
   pageSizeSetting(): { value: number; notice: string | undefined };
   /** Runs an export; resolves when it has finished or failed. */
   exportVisitors(request: ExportRequest): Promise<unknown>;
+  /** Saves the trend on screen (no request). */
+  exportTrend(trend: TrendExport): Promise<unknown>;
   /** The previous period's rows for "Compare with previous period". */
   fetchPrevious?: FetchPrevious;
   /** Analytics requests this hour across windows (the shared ledger). */
@@ -116,6 +119,12 @@ export class AnalyticsPanel extends Disposable {
     switch (message.type) {
       case 'export':
         return this.startExport(message.format);
+      case 'exportTrend': {
+        const trend = this.model.trendExport();
+        if (trend) this.run(this.deps.exportTrend(trend));
+        else this.log.warn('ignored Export Trend: no trend is drawn');
+        return;
+      }
       case 'openPath':
         return this.run(openDocPage(message.path, this.deps.ui, this.log));
       case 'runCommand':

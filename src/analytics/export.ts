@@ -18,7 +18,7 @@ import { type ExportFormat, type ExportStatus, type Metric } from '../shared/pro
 import type { HourBudget } from '../sync/hourBudget';
 import type { Ui } from '../ui';
 import type { ResolvedRange } from './dateRange';
-import { toCsv, toJson } from './exportFormats';
+import { toCsv, toJson, type TrendExport, trendToCsv, trendToJson } from './exportFormats';
 import { exportFileStem, fetcherFor } from './metric';
 import { snapshotKeyOf, type SnapshotReuse } from './snapshotReuse';
 import { fetchAllVisitors, type AllVisitors, type FetchVisitors } from './visitorsQuery';
@@ -203,6 +203,34 @@ function encode(format: ExportFormat, request: ExportRequest, all: AllVisitors):
           rows: all.rows,
         });
   return new TextEncoder().encode(text);
+}
+
+/**
+ * Export Trend: the points on screen saved as CSV or JSON (by the name picked in the save dialog),
+ * one row a bucket; nothing is fetched. Resolves with the file's name, or undefined when not saved.
+ */
+export async function exportTrend(trend: TrendExport, ui: Ui, log: Logger): Promise<string | undefined> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const days = trend.range.from && trend.range.to ? `${trend.range.from}-to-${trend.range.to}` : 'all-time';
+  const target = await ui.showSaveDialog({
+    title: vscode.l10n.t('Export trend: {0}', trend.range.label),
+    saveLabel: vscode.l10n.t('Export'),
+    defaultUri: folder && vscode.Uri.joinPath(folder, `${exportFileStem(trend.metric)}-trend-${trend.projectId.replace(/[^\w.-]+/g, '-').slice(0, 60)}-${days}.csv`),
+    filters: { CSV: ['csv'], JSON: ['json'] },
+  });
+  if (!target) return undefined;
+  const json = posix.extname(target.path).toLowerCase() === '.json';
+  const fileName = posix.basename(target.path);
+  try {
+    await writeAtomically(target, new TextEncoder().encode(json ? trendToJson(trend, new Date().toISOString()) : trendToCsv(trend)), new AbortController().signal);
+  } catch (error) {
+    log.error(error instanceof Error ? error : String(error));
+    background(ui.showMessage('error', vscode.l10n.t('Could not save the trend to {0}: {1}', fileName, error instanceof Error ? error.message : String(error))), log, 'the trend export failure');
+    return undefined;
+  }
+  log.info(`exported the trend (${trend.points.length} points) to ${fileName}`);
+  background(ui.showMessage('info', vscode.l10n.t('Saved the trend’s {0} points to {1}.', trend.points.length, fileName)), log, 'the trend export message');
+  return fileName;
 }
 
 function defaultTarget({ projectId, range, format, metric }: ExportRequest): vscode.Uri | undefined {

@@ -2,7 +2,7 @@
 // CSV both follows RFC 4180 and keeps a spreadsheet from running a path as a formula.
 // No vscode import: unit-tested directly.
 import type { VisitorRow, VisitorTotals } from '../api/schemas';
-import type { Metric } from '../shared/protocol';
+import type { Metric, TrendPoint } from '../shared/protocol';
 
 /** Unchanged for visitors (scripts read it); view events say so in every count's column. */
 export const CSV_HEADERS: Record<Metric, string> = { visitors: 'path,human,ai,total', views: 'path,human_views,ai_views,total_views' };
@@ -45,4 +45,29 @@ export interface JsonExport {
 
 export function toJson(data: JsonExport): string {
   return JSON.stringify(data, null, 2) + '\n';
+}
+
+/** The trend on screen, as Export Trend saves it: one row a bucket, the previous period beside it. */
+export interface TrendExport {
+  projectId: string;
+  metric: Metric;
+  /** Days or Monday-to-Sunday weeks. */
+  unit: 'day' | 'week';
+  range: { label: string; from: string | null; to: string | null };
+  points: readonly TrendPoint[];
+  previous: readonly TrendPoint[] | undefined;
+}
+
+const TREND_COLUMNS = 'from,to,partial,open,human,ai,total';
+
+/** RFC 4180 like toCsv; `partial` and `open` as true/false; with a previous period, its columns after. */
+export function trendToCsv({ points, previous }: TrendExport): string {
+  const cells = (p: TrendPoint) => `${p.from},${p.to},${p.partial},${p.open},${p.human},${p.ai},${p.total}`;
+  const lines = [previous ? `${TREND_COLUMNS},previous_from,previous_to,previous_partial,previous_open,previous_human,previous_ai,previous_total` : TREND_COLUMNS];
+  points.forEach((point, i) => lines.push(previous?.[i] ? `${cells(point)},${cells(previous[i])}` : cells(point)));
+  return lines.join('\r\n') + '\r\n';
+}
+
+export function trendToJson(data: TrendExport, exportedAt: string): string {
+  return JSON.stringify({ ...data, previous: data.previous ?? null, exportedAt }, null, 2) + '\n';
 }

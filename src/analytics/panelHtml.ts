@@ -117,6 +117,7 @@ export function panelHtml({ cspSource, scriptUri, styleUri, nonce, strings, lang
       </table>
       <div class="trend-notes">
         <button type="button" id="trend-toggle" class="secondary" aria-controls="trend-chart trend-table" hidden>${trend.showTable}</button>
+        <button type="button" id="trend-export" class="secondary" title="${trend.exportTrendTooltip}" hidden>${trend.exportTrend}</button>
         <p id="trend-unit" class="muted" hidden></p>
         <p id="trend-cost" class="muted" hidden></p>
       </div>

@@ -19,6 +19,7 @@ import { Comparison, type FetchPrevious } from './comparison';
 import { type Day, localToday } from '../util/days';
 import { resolveRange, type RangeResult } from './dateRange';
 import type { ExportRequest } from './export';
+import type { TrendExport } from './exportFormats';
 import type { L10n } from '../errorMessages';
 import { loadFailureView, noProjectSetup, rateLimitMessage } from './loadFailure';
 import { compareUnavailableFor } from './metric';
@@ -220,6 +221,14 @@ export class PanelModel {
   exportRequest(format: ExportFormat): ExportRequest | undefined {
     const range = this.resolve();
     return this.projectId && range.ok ? { projectId: this.projectId, range: range.range, format, metric: this.view.metric } : undefined;
+  }
+
+  /** The trend on screen, for Export Trend; undefined until one is drawn. */
+  trendExport(): TrendExport | undefined {
+    const range = this.resolve();
+    const trend = this.trend?.view(this.trendAsk(range));
+    if (!this.projectId || !range.ok || trend?.status !== 'ready') return undefined;
+    return { projectId: this.projectId, metric: this.view.metric, unit: trend.unit, range: { label: range.range.label, from: range.range.from ?? null, to: range.range.to ?? null }, points: trend.points, previous: trend.previous };
   }
 
   showExportStatus(status: ExportStatus): void {

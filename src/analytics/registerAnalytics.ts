@@ -14,7 +14,7 @@ import { background } from '../util/background';
 import { AnalyticsPanel, type AnalyticsPanelDeps } from './analyticsPanel';
 import { localToday } from '../util/days';
 import { daysLabel, presetLabels, resolvePreset } from './dateRange';
-import { VisitorsExporter } from './export';
+import { exportTrend, VisitorsExporter } from './export';
 import type { SnapshotSource } from './visitorsSnapshot';
 import type { FetchPrevious } from './comparison';
 import { CONFIRM_ABOVE_REQUESTS } from './periodCompare';
@@ -73,6 +73,7 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     onDidChangeApiKey: deps.onDidChangeApiKey,
     pageSizeSetting: pageSizeWarner(settings, ui),
     exportVisitors: (request) => exporter.run(request),
+    exportTrend: (trend) => exportTrend(trend, ui, log),
     fetchPrevious: deps.snapshots && previousFetcher(deps.snapshots, ui),
     requestsThisHour: deps.requestsThisHour,
     wholeRange: deps.snapshots && reuse && wholeRangeFetcher(deps.snapshots, reuse, ui),

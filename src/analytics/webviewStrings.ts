@@ -94,6 +94,8 @@ export function webviewStrings(l10n: Pick<typeof vscode.l10n, 't'>): WebviewStri
       byDay: l10n.t('One point a day.'),
       byWeek: l10n.t('One point a week, Monday to Sunday; a week cut short by the range is drawn hollow.'),
       draw: l10n.t({ message: 'Draw Trend', comment: ['Button: fetches one figure per day or week and draws the chart.'] }),
+      exportTrend: l10n.t('Export Trend…'),
+      exportTrendTooltip: l10n.t('Save the points on screen, one row a day or week, as CSV or JSON (no request)'),
       showTable: l10n.t('Show as Table'),
       showChart: l10n.t('Show as Chart'),
       chartLabel: l10n.t('Trend chart with {0} points. Use the arrow keys to read each one.'),

@@ -77,6 +77,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('clearFocus') }),
   /** Draw the trend whose cost the panel showed (more than a few requests): the user said yes. */
   z.strictObject({ type: z.literal('drawTrend') }),
+  /** Save the trend on screen, one row a bucket (CSV or JSON, as the save dialog's name says); no request. */
+  z.strictObject({ type: z.literal('exportTrend') }),
   z.strictObject({ type: z.literal('export'), format: ExportFormat }),
   z.strictObject({ type: z.literal('openPath'), path: SitePath }),
   /** Only the commands named here; a webview never names a command id itself. */
@@ -339,6 +341,8 @@ export interface TrendStrings {
   byWeek: string;
   /** The button that draws a chart whose cost is shown first. */
   draw: string;
+  exportTrend: string;
+  exportTrendTooltip: string;
   showTable: string;
   showChart: string;
   /** The chart's accessible name; `{0}` the number of points. */

@@ -98,6 +98,7 @@ const trendElements: TrendElements = {
   legend: byId('trend-legend'),
   readout: byId('trend-readout'),
   toggle: byId('trend-toggle'),
+  exportTrend: byId('trend-export'),
   table: byId('trend-table'),
   unit: byId('trend-unit'),
   cost: byId('trend-cost'),

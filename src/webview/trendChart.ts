@@ -16,6 +16,7 @@ export interface TrendElements {
   legend: HTMLElement;
   readout: HTMLElement;
   toggle: HTMLButtonElement;
+  exportTrend: HTMLButtonElement;
   table: HTMLTableElement;
   unit: HTMLElement;
   cost: HTMLElement;
@@ -99,6 +100,7 @@ export class TrendChart {
       el.draw.disabled = true;
       post({ type: 'drawTrend' });
     });
+    el.exportTrend.addEventListener('click', () => post({ type: 'exportTrend' }));
     el.toggle.addEventListener('click', () => {
       this.showingTable = !this.showingTable;
       this.showView();
@@ -125,7 +127,7 @@ export class TrendChart {
     el.status.classList.toggle('muted', trend?.status === 'loading');
     el.draw.hidden = trend?.status !== 'confirm';
     el.draw.disabled = false;
-    el.toggle.hidden = !ready;
+    el.toggle.hidden = el.exportTrend.hidden = !ready;
     el.unit.hidden = !ready;
     el.unit.textContent = ready ? (trend.unit === 'week' ? t.byWeek : t.byDay) : '';
     el.cost.hidden = !ready || !trend.cost;

@@ -4,10 +4,13 @@
 // cost is shown when it is more than four; settled buckets are kept in the shared store, so another
 // window's kept buckets cost nothing here and a Refresh asks again only for today.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AnalyticsPanel } from '../../src/analytics/analyticsPanel';
+import { isSettled } from '../../src/analytics/trendBuckets';
+import { addDays } from '../../src/util/days';
 import type { TestSeam } from '../../src/extension';
 import type { Simulator } from '../simulator/server';
 import { freshAnalyticsHour, KEY, PROJECT, ScriptedUser, seam, setProject, waitFor, withSimulator } from './support';
@@ -81,16 +84,19 @@ describe('the trend above the visitors table', function () {
     assert.equal(await webview.text('#trend-cost'), '7 requests for 7 points.');
   });
 
-  it('keeps the settled days in the shared store, and a Refresh asks again only for today', async () => {
+  it('keeps the settled days in the shared store, and a Refresh asks again only for the others (today)', async () => {
     const kept = s.sync.keptTrends(PROJECT);
-    for (let i = -6; i < 0; i++) assert.ok(kept[`visitors ${day(i)} ${day(i + 1)}`], `${day(i)} is kept`);
-    assert.equal(kept[`visitors ${day()} ${day(1)}`], undefined, 'today still counts, so it is not kept');
+    // Yesterday is settled an hour after its end at UTC (late events): in that hour it is asked again like today.
+    const days = [-6, -5, -4, -3, -2, -1, 0].map((i) => ({ day: day(i), settled: isSettled({ dateTo: day(i + 1) }, Date.now()) }));
+    assert.ok(days.slice(0, 5).every((d) => d.settled) && !days[6].settled);
+    for (const d of days) assert.equal(kept[`visitors ${d.day} ${addDays(d.day, 1)}`] !== undefined, d.settled, `${d.day} is ${d.settled ? '' : 'not '}kept`);
     const before = trendRequests(sim).length;
     await webview.click('#refresh');
     await waitFor('a new trend request', () => trendRequests(sim).length > before);
     await ready();
-    assert.deepEqual(trendRequests(sim).slice(before).map((r) => r.query.dateFrom), [day()]);
-    assert.equal(await webview.text('#trend-cost'), '1 request for 7 points; 6 kept from before.');
+    const open = days.filter((d) => !d.settled).map((d) => d.day);
+    assert.deepEqual(trendRequests(sim).slice(before).map((r) => r.query.dateFrom).sort(), open);
+    assert.equal(await webview.text('#trend-cost'), open.length === 1 ? '1 request for 7 points; 6 kept from before.' : `${open.length} requests for 7 points; ${7 - open.length} kept from before.`);
   });
 
   it('draws from the buckets another window kept without a request, and fetches only what is missing', async () => {
@@ -103,8 +109,9 @@ describe('the trend above the visitors table', function () {
       trends[`visitors ${day(-20 + i)} ${day(-19 + i)}`] = [t.human, t.ai, t.total];
     }
     const other = { format: 1, presence: { window: 'otherwindow1', project: PROJECT, focused: false, beat: 1, beatAt: Date.now(), since: Date.now() }, state: { jobs: {}, drafts: {}, links: {}, trends: { [PROJECT]: trends }, ledger: {}, waits: {} } };
+    const keptBefore = Object.keys(s.sync.keptTrends(PROJECT)).length;
     writeFileSync(join(s.sync.dir.fsPath, 'w-otherwindow1.json'), JSON.stringify(other));
-    await waitFor('the other window’s buckets', () => Object.keys(s.sync.keptTrends(PROJECT)).length >= 6 + 5);
+    await waitFor('the other window’s buckets', () => Object.keys(s.sync.keptTrends(PROJECT)).length >= keptBefore + 5);
 
     const before = trendRequests(sim).length;
     await webview.select('#preset', 'custom');
@@ -118,5 +125,33 @@ describe('the trend above the visitors table', function () {
     assert.equal(await webview.text('#trend-cost'), '2 requests for 7 points; 5 kept from before.');
     const rows = await tableRows();
     for (let i = 0; i < 7; i++) assert.deepEqual({ human: rows[i].human, ai: rows[i].ai, total: rows[i].total }, truthOf(i), `the figures of ${day(-20 + i)}`);
+  });
+
+  it('Export Trend saves the points on screen, one row a bucket, as CSV or JSON, without a request', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'mintlify-trend-'));
+    try {
+      const before = sim.requests.length;
+      const user = new ScriptedUser(s.ui);
+      try {
+        user.saveAs(vscode.Uri.file(join(folder, 'trend.csv')));
+        user.saveAs(vscode.Uri.file(join(folder, 'trend.json')));
+        await webview.click('#trend-export');
+        await waitFor('the CSV', () => existsSync(join(folder, 'trend.csv')));
+        await webview.click('#trend-export');
+        await waitFor('the JSON', () => existsSync(join(folder, 'trend.json')));
+      } finally {
+        user.restore();
+      }
+      const lines = readFileSync(join(folder, 'trend.csv'), 'utf8').split('\r\n');
+      assert.equal(lines[0], 'from,to,partial,open,human,ai,total');
+      assert.equal(lines.length, 1 + 7 + 1, 'a header, a line a day, and the last line break');
+      const first = sim.visitorsFor(PROJECT, { dateFrom: day(-20), dateTo: day(-19) }).totals;
+      assert.equal(lines[1], `${day(-20)},${day(-20)},false,false,${first.human},${first.ai},${first.total}`);
+      const json = JSON.parse(readFileSync(join(folder, 'trend.json'), 'utf8')) as { unit: string; metric: string; points: { from: string; total: number }[]; previous: unknown };
+      assert.deepEqual([json.unit, json.metric, json.points.length, json.points[0].total, json.previous], ['day', 'visitors', 7, first.total, null]);
+      assert.equal(sim.requests.length, before, 'saving what is on screen asks nothing');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -11,6 +11,7 @@ import type { Locator } from 'playwright-core';
 import { DEMO_API_KEY } from '../simulator/demo';
 import type { Simulator, VisitorCounts, VisitorRow } from '../simulator/server';
 import { findRepoRoot } from '../host/codeServer';
+import { trendBuckets } from '../../src/analytics/trendBuckets';
 import { AGENT_BRANCH } from '../support/gitRepo';
 import { JOB_DURATION_MS, PROJECT, UiSession } from './uiSession';
 import { expectText, expectVisible, TIMEOUTS, type Workbench } from './workbench';
@@ -189,6 +190,27 @@ describe('a person using the extension in VS Code (UI)', function () {
     await panel.locator('#preset').selectOption({ label: 'Last 90 days' }, { timeout: TIMEOUTS.ui });
     await expectText('the range line', panel.locator('#range-label'), /^Last 90 days/);
     await expectTotals(panel.locator('.totals'), last90.totals, format);
+
+    // The trend of the 90 days, a point a week: its cost is said first, then Draw draws it.
+    const weeks = trendBuckets(day(-89), day(0), day(0));
+    assert.ok(weeks.ok && weeks.unit === 'week');
+    await expectText('the trend’s cost', panel.locator('#trend-status'), /^Drawing the trend takes \d+ of the \d+ analytics requests/);
+    await panel.locator('#trend-draw').click({ timeout: TIMEOUTS.ui });
+    await expectText('what the trend cost', panel.locator('#trend-cost'), new RegExp(`^\\d+ requests? for ${weeks.buckets.length} points`));
+    // Read with the keyboard: End selects the last week, which includes today.
+    await panel.locator('#trend-chart').focus({ timeout: TIMEOUTS.ui });
+    await wb.page.keyboard.press('End');
+    await expectText('the last week’s readout', panel.locator('#trend-readout'), new RegExp(`${day(0)}( \\(part of a week\\))? \\(includes today`));
+    await wb.page.keyboard.press('Home');
+    const firstWeek = sim.visitorsFor(PROJECT, { dateFrom: day(-89), dateTo: await panel.locator('#trend-table tbody tr').nth(1).locator('th').textContent().then((text) => (text ?? '').slice(0, 10)) }).totals;
+    await expectText('the first week’s readout', panel.locator('#trend-readout'), new RegExp(`^${day(-89)}.*: ${format(firstWeek.human)} human, ${format(firstWeek.ai)} AI, ${format(firstWeek.total)} total`));
+    const trendShot = await wb.screenshot('3-trend');
+    fs.copyFileSync(trendShot, path.join(findRepoRoot(__dirname), 'media', 'screenshots', 'trend.png'));
+    // The same figures as a table, one toggle away.
+    await panel.locator('#trend-toggle').click({ timeout: TIMEOUTS.ui });
+    await expectVisible('the trend as a table', panel.locator('#trend-table'));
+    assert.equal(await panel.locator('#trend-table tbody tr').count(), weeks.buckets.length);
+    await panel.locator('#trend-toggle').click({ timeout: TIMEOUTS.ui });
     await panel.locator('#preset').selectOption({ label: 'Last 30 days' }, { timeout: TIMEOUTS.ui });
     await expectText('the range line', panel.locator('#range-label'), /^Last 30 days/);
     await expectTotals(panel.locator('.totals'), last30.totals, format);

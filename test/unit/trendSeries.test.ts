@@ -8,6 +8,7 @@ import { TREND_CONCURRENCY, TrendSeries } from '../../src/analytics/trendSeries'
 import type { Metric } from '../../src/shared/protocol';
 import type { TrendFigures } from '../../src/sync/syncState';
 import { addDays } from '../../src/util/days';
+import { trendToCsv, trendToJson } from '../../src/analytics/exportFormats';
 
 const l10n = { t: (message: string | { message: string }, ...args: unknown[]) => (typeof message === 'string' ? message : message.message).replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) } as never;
 const NOW = Date.parse('2026-11-25T12:00:00Z');
@@ -164,5 +165,31 @@ describe('the panel’s trend (src/analytics/trend.ts)', () => {
     const none = trend.view({ projectId: 'p', metric: 'visitors', range: { from: undefined, to: undefined, dateFrom: undefined, dateTo: undefined }, compare: false });
     assert.deepEqual([none?.status, none?.message], ['unavailable', 'All time has no first day to draw from: choose a range to see its trend.']);
     assert.equal(trend.view(ask('2020-01-01'))?.status, 'unavailable');
+  });
+});
+
+describe('Export Trend’s formats (src/analytics/exportFormats.ts)', () => {
+  const point = (from: string, to: string, total: number, extra: Partial<{ partial: boolean; open: boolean }> = {}) => ({ from, to, partial: false, open: false, human: total, ai: 1, total, ...extra });
+  const trend = {
+    projectId: 'p',
+    metric: 'visitors' as const,
+    unit: 'week' as const,
+    range: { label: 'Last 90 days', from: '2026-08-28', to: TODAY },
+    points: [point('2026-08-28', '2026-08-30', 5, { partial: true }), point('2026-11-23', TODAY, 9, { partial: true, open: true })],
+    previous: undefined,
+  };
+
+  it('writes one CSV row a bucket, with the previous period beside it when compared', () => {
+    assert.equal(trendToCsv(trend), 'from,to,partial,open,human,ai,total\r\n2026-08-28,2026-08-30,true,false,5,1,5\r\n2026-11-23,2026-11-25,true,true,9,1,9\r\n');
+    const compared = trendToCsv({ ...trend, previous: [point('2026-05-30', '2026-06-01', 4, { partial: true }), point('2026-08-25', '2026-08-27', 7, { partial: true })] });
+    assert.equal(compared.split('\r\n')[0], 'from,to,partial,open,human,ai,total,previous_from,previous_to,previous_partial,previous_open,previous_human,previous_ai,previous_total');
+    assert.equal(compared.split('\r\n')[2], '2026-11-23,2026-11-25,true,true,9,1,9,2026-08-25,2026-08-27,true,false,7,1,7');
+  });
+
+  it('writes the JSON with its range, unit and metric, and null for no previous period', () => {
+    const json = JSON.parse(trendToJson(trend, '2026-11-25T12:00:00.000Z')) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(json), ['projectId', 'metric', 'unit', 'range', 'points', 'previous', 'exportedAt']);
+    assert.equal(json.previous, null);
+    assert.equal((json.points as unknown[]).length, 2);
   });
 });
