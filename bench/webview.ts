@@ -188,6 +188,6 @@ export async function measureWebview(page: Page, rows: VisitorRowView[], repeats
       runs: values.length,
     }));
   const figures = all.filter((f) => !f.name.startsWith(TREND));
-  const trend = all.filter((f) => f.name.startsWith(TREND)).map((f) => ({ ...f, name: f.name.slice(TREND.length) }));
+  const trend = trends.map(({ name }) => all.find((f) => f.name === name)).filter((f): f is WebviewFigure => f !== undefined).map((f) => ({ ...f, name: f.name.slice(TREND.length) }));
   return { figures, filterMatches: durations.matches, trend };
 }
