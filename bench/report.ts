@@ -13,6 +13,7 @@ import { SIGNALS_TEXT, type SignalsRun } from './signals';
 import { pagingRows, pagingSection, type PagingRun } from './paging';
 import { MERGE_TIME_TEXT, type MergeTimeRun } from './mergeTime';
 import { LM_TOOLS_TEXT, type LmToolsRun } from './lmTools';
+import { TREND_NOW, TREND_TEXT, type TrendRun } from './trend';
 import { FILTER_TERM } from './webview';
 import { WINDOWS_SCENARIO, type WindowsResult } from './windows';
 
@@ -43,6 +44,8 @@ export interface BenchResults {
   mergeTime?: MergeTimeRun[];
   /** Figure 11; absent in results made before it existed. */
   lmTools?: LmToolsRun[];
+  /** Figure 12; absent in results made before it existed. */
+  trend?: TrendRun[];
   seconds: number;
 }
 
@@ -183,6 +186,22 @@ function rows(r: BenchResults): Row[] {
   for (const run of r.lmTools ?? []) {
     for (const tool of run.sizes) add('11 LM tools', `${tool.tool}, ${run.label}: characters`, tool.raw === tool.capped ? tool.raw.toLocaleString('en-US') : `${tool.raw.toLocaleString('en-US')} → ${tool.capped.toLocaleString('en-US')} (cut)`);
   }
+
+  // 12. Trend: requests a draw costs, and the draw in the real webview
+  for (const run of r.trend ?? []) {
+    for (const step of run.steps) {
+      add('12 Trend', `${run.label}, ${step.points} ${run.unit === 'day' ? 'daily' : 'weekly'} points, ${step.name}: requests (minimum; keeping nothing)`, `${step.requests} (${step.minimum}; ${step.naive})${step.minimum ? ` → ours / minimum ${ratio(step.requests, step.minimum)}` : ''}`);
+    }
+  }
+  if (r.trend) {
+    const draws = r.host?.webview?.trend;
+    const baseline = draws?.find((f) => f.name.includes('(baseline)'));
+    for (const f of draws ?? []) {
+      const over = baseline && f !== baseline ? `; ${ms(f.medianMs - baseline.medianMs)} over the baseline` : '';
+      add('12 Trend', f.name, `median ${ms(f.medianMs)} (script ${ms(f.scriptMedianMs)}, the rest style and layout${over}), max ${ms(f.maxMs)} (n=${f.runs})`);
+    }
+    if (!draws) add('12 Trend', 'drawing the trend in the webview', 'not measured (--no-host)');
+  }
   return out;
 }
 
@@ -197,7 +216,7 @@ export function renderTable(r: BenchResults): string {
 
 export function renderMarkdown(r: BenchResults): string {
   const table = ['| | figure | value |', '|---|---|---|', ...rows(r).map((row) => `| ${row.section} | ${row.figure} | ${row.value.replaceAll('|', '\\|')} |`)].join('\n');
-  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, signalsSection, mergeTimeSection, (results: BenchResults) => pagingSection(results.paging), lmToolsSection, findingsSection].map((section) => section(r));
+  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, signalsSection, mergeTimeSection, (results: BenchResults) => pagingSection(results.paging), lmToolsSection, trendSection, findingsSection].map((section) => section(r));
   return `# Benchmarks
 
 Written by \`npm run bench\` (bench/run.ts) on ${r.when.slice(0, 10)}: ${r.machine}; code-server ${r.codeServer}.
@@ -444,6 +463,41 @@ a quoted row) and reader text as in src/signals/evidencePrompt.ts (8 items, 400 
 \`MAX_RESULT_CHARS\`. ${r.lmTools?.length ? '' : 'Not measured in this run.'}
 
 Reproduce: \`npm run bench\` (it runs with \`--no-host\` too).
+`;
+}
+
+function trendSection(r: BenchResults): string {
+  if (!r.trend?.length) return '## 12. Trend\n\nNot measured in this run.\n';
+  const draws = r.host?.webview?.trend;
+  return `## 12. Trend
+
+**Requests** (bench/trend.ts): ${TREND_TEXT} Three ranges: twelve whole Monday-to-Sunday weeks as a custom range (weekly
+points), Last 90 days (weekly points, the first week cut short) and Last 30 days (daily points). The real \`Trend\` and
+\`TrendSeries\` draw each view (the user's Draw already given), fetching through the real ApiClient from the real simulator
+over HTTP, one \`limit=1\` visitors request a bucket, wired as src/analytics/registerAnalytics.ts wires them; the two windows
+share one kept store, as every window shares WindowSync's. The clock is injected and fixed: the first view is at
+${new Date(TREND_NOW).toISOString().replace('.000Z', 'Z')} (a Wednesday, the same calendar day on every clock from UTC−12 to UTC+11), so the figures do not depend on
+the day the bench runs. Requests are counted by the simulator (visitors requests received). **Minimum**: one request per
+bucket that no window fetched after it had settled (its last day over, and an hour of grace) and that this window did not
+fetch in the last 15 minutes; the bench keeps its own account of what was fetched when. **Keeping nothing**: a request for
+every bucket at every view. Today's bucket is kept in the window that fetched it only, so another window asks for it
+again; the next day the buckets whose dates changed (yesterday's, fetched while still open; today's; and, when the range
+moves, its first week cut short differently) are asked for.
+
+**Drawing**: ${
+    draws
+      ? `in the real webview of figure 5, the same way: a \`state\` message whose \`trend\` is \`ready\` (with the same 250 rows as
+the message before it, so no row is built afresh) is dispatched into the webview's document, each run on a fresh frame, and
+timed with \`performance.measure\` from a mark just before the message to one after a forced layout read of the chart (a mark
+when the handler returns gives the script's share). Draws alternate with the baseline, the same message without a trend,
+so each builds the SVG chart and its text table (#trend-table) afresh. Most of a message's time is the panel's own: the
+table re-sorts and re-attaches its 250 rows at every state message (figure 5), so the trend's share is the difference from
+the baseline. The points are made up (figures that rise and fall, the last one open); 90 daily points is more than the
+panel draws (a point a day up to 31 days), 52 weekly ones about its most (53).`
+      : 'not measured in this run (`--no-host`).'
+  }
+
+Reproduce: \`npm run bench\` (\`--no-host\` for the request figures alone).
 `;
 }
 

@@ -28,6 +28,7 @@ import { measureReview, type ReviewResult } from './review';
 import { measureMergeTime } from './mergeTime';
 import { measurePaging } from './paging';
 import { measureSignals } from './signals';
+import { measureTrend } from './trend';
 import { measureWindows } from './windows';
 import { measurePropagationInVsCode } from './windowsInVsCode';
 
@@ -103,6 +104,8 @@ async function main(): Promise<void> {
   const lmTools = await measureLmTools();
   log('merge lookup: findMerge on local histories of 100 and 4,000 commits after the merge…');
   const mergeTime = await measureMergeTime();
+  log('trend: a 12-week, a Last 90 days and a Last 30 days trend drawn four times on a fixed clock…');
+  const trend = await measureTrend();
 
   let review: ReviewResult | undefined;
   if (options.host) {
@@ -131,6 +134,7 @@ async function main(): Promise<void> {
     paging,
     mergeTime,
     lmTools,
+    trend,
     seconds: (Date.now() - began) / 1000,
   };
   process.stdout.write(`${renderTable(results)}\n`);

@@ -11,8 +11,9 @@
 // synchronously; a forced layout read ends the span), with a second mark when the handler returns
 // (script alone). Paint is not included. Each run starts on a fresh frame.
 import type { Frame, Page } from 'playwright-core';
-import type { ViewState, VisitorRowView } from '../src/shared/protocol';
+import type { TrendView, ViewState, VisitorRowView } from '../src/shared/protocol';
 import { median } from './stats';
+import { benchTrendPoints } from './trend';
 
 export const FILTER_TERM = 'guide';
 
@@ -32,6 +33,16 @@ export interface WebviewResult {
   figures: WebviewFigure[];
   /** Rows matching the filter term among the 10,000. */
   filterMatches: number;
+  /** Figure 12: drawing the trend (names start with TREND). */
+  trend?: WebviewFigure[];
+}
+
+/** Prefix of the trend's measures, reported in figure 12 rather than 5. */
+const TREND = 'trend: ';
+
+function readyTrend(unit: 'day' | 'week', count: number, withPrevious: boolean): TrendView {
+  const period = unit === 'day' ? count : count * 7;
+  return { status: 'ready', unit, message: undefined, points: benchTrendPoints(unit, count), previous: withPrevious ? benchTrendPoints(unit, count, -period) : undefined, cost: `${count} requests for ${count} points.` };
 }
 
 /** The webview's document: the frame that holds the panel's table. */
@@ -75,6 +86,8 @@ function viewState(rows: VisitorRowView[], fetchedAt: number): ViewState {
 interface InPageInput {
   small: ViewState;
   large: ViewState;
+  /** The same 250 rows as `small` (same fetchedAt, the table is not rebuilt), with and without a trend. */
+  trends: { name: string; state: ViewState }[];
   repeats: number;
   term: string;
 }
@@ -82,9 +95,16 @@ interface InPageInput {
 export async function measureWebview(page: Page, rows: VisitorRowView[], repeats: number): Promise<WebviewResult> {
   const frame = await panelFrame(page, 30_000);
   const now = Date.now();
-  const input: InPageInput = { small: viewState(rows.slice(0, 250), now), large: viewState(rows.slice(0, 10_000), now), repeats, term: FILTER_TERM };
+  const small = viewState(rows.slice(0, 250), now);
+  const trends = [
+    { name: `${TREND}the same 250 rows without a trend (baseline)`, state: small },
+    { name: `${TREND}draw 90 daily points`, state: { ...small, trend: readyTrend('day', 90, false) } },
+    { name: `${TREND}draw 52 weekly points`, state: { ...small, trend: readyTrend('week', 52, false) } },
+    { name: `${TREND}draw 52 weekly points with the previous period`, state: { ...small, trend: readyTrend('week', 52, true) } },
+  ];
+  const input: InPageInput = { small, large: viewState(rows.slice(0, 10_000), now), trends, repeats, term: FILTER_TERM };
   // Runs in the webview's document. Self-contained: Playwright sends it as source text.
-  const durations = await frame.evaluate(async ({ small, large, repeats, term, script }: InPageInput & { script: string }) => {
+  const durations = await frame.evaluate(async ({ small, large, trends, repeats, term, script }: InPageInput & { script: string }) => {
     const nextFrame = () =>
       new Promise<void>((resolve) =>
         requestAnimationFrame(() => {
@@ -96,13 +116,13 @@ export async function measureWebview(page: Page, rows: VisitorRowView[], repeats
     const table = document.getElementById('rows') as HTMLElement;
     const filter = document.getElementById('filter') as HTMLInputElement;
     let seq = 0;
-    const measure = async (name: string, action: () => void) => {
+    const measure = async (name: string, action: () => void, laidOut: HTMLElement = table) => {
       await nextFrame();
       const id = `${name}#${++seq}`;
       performance.mark(`${id}:start`);
       action();
       performance.mark(`${id}:script`);
-      void table.getBoundingClientRect().height; // forces style and layout of the updated table
+      void laidOut.getBoundingClientRect().height; // forces style and layout of the updated table
       performance.mark(`${id}:end`);
       performance.measure(name, `${id}:start`, `${id}:end`);
       performance.measure(`${name}${script}`, `${id}:start`, `${id}:script`);
@@ -141,11 +161,24 @@ export async function measureWebview(page: Page, rows: VisitorRowView[], repeats
       await measure('filter 250 rows', () => type(term));
       type('');
     }
+    // Figure 12: the trend drawn with the 250 rows already on screen (same fetchedAt: the table is
+    // not rebuilt), the layout forced on the chart. Alternating with the baseline, so every draw
+    // replaces a chart-less state and builds the SVG and its table afresh.
+    const chart = document.getElementById('trend') as HTMLElement;
+    const send = (state: ViewState) => window.dispatchEvent(new MessageEvent('message', { data: { type: 'state', state } }));
+    const [baseline, ...drawn] = trends;
+    send(baseline.state);
+    for (let i = 0; i < repeats; i++) {
+      for (const { name, state } of drawn) {
+        await measure(name, () => send(state), chart);
+        await measure(baseline.name, () => send(baseline.state), chart);
+      }
+    }
     const byName: Record<string, number[]> = {};
     for (const entry of performance.getEntriesByType('measure')) (byName[entry.name] ??= []).push(entry.duration);
     return { byName, matches };
   }, { ...input, script: SCRIPT });
-  const figures = Object.entries(durations.byName)
+  const all = Object.entries(durations.byName)
     .filter(([name]) => !name.endsWith(SCRIPT))
     .map(([name, values]) => ({
       name,
@@ -154,5 +187,7 @@ export async function measureWebview(page: Page, rows: VisitorRowView[], repeats
       scriptMedianMs: median(durations.byName[name + SCRIPT] ?? []),
       runs: values.length,
     }));
-  return { figures, filterMatches: durations.matches };
+  const figures = all.filter((f) => !f.name.startsWith(TREND));
+  const trend = trends.map(({ name }) => all.find((f) => f.name === name)).filter((f): f is WebviewFigure => f !== undefined).map((f) => ({ ...f, name: f.name.slice(TREND.length) }));
+  return { figures, filterMatches: durations.matches, trend };
 }
