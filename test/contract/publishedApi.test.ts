@@ -114,6 +114,21 @@ describe('the flows against the published OpenAPI (Prism)', function () {
     assert.deepEqual(tally(exported, analytics('')), { [analytics('visitors')]: 2 }, 'the export stopped at the second page');
   });
 
+  it('draws the trend of the last 7 days: a limit=1 request a day, each one the spec accepts', async () => {
+    await freshAnalyticsHour(s);
+    const panel = await waitFor('the panel', () => s.analytics.panel());
+    // The messages the webview posts when the range is picked and Draw Trend clicked (validated as the webview's).
+    const drawn = await flow('trend', async () => {
+      await panel.model.handle({ type: 'setRange', range: { kind: 'preset', preset: 'last7' } });
+      await panel.model.handle({ type: 'drawTrend' });
+      await waitFor('the trend drawn', () => panel.model.state.trend?.status === 'ready', FLOW_MS);
+    });
+    const trend = drawn.filter((e) => new URL(e.url, 'http://x').searchParams.get('limit') === '1');
+    assert.equal(trend.length, 7, 'one request a day');
+    assert.deepEqual(tally(drawn, analytics('')), { [analytics('visitors')]: 1 + 7 }, 'the table\'s first page and the seven days');
+    assert.equal(panel.model.state.trend?.points.length, 7);
+  });
+
   it('shows the readers of the open docs page', async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await freshAnalyticsHour(s);

@@ -11,7 +11,7 @@ import type { Locator } from 'playwright-core';
 import { DEMO_API_KEY } from '../simulator/demo';
 import type { Simulator, VisitorCounts, VisitorRow } from '../simulator/server';
 import { findRepoRoot } from '../host/codeServer';
-import { trendBuckets } from '../../src/analytics/trendBuckets';
+import { isSettled, trendBuckets } from '../../src/analytics/trendBuckets';
 import { AGENT_BRANCH } from '../support/gitRepo';
 import { JOB_DURATION_MS, PROJECT, UiSession } from './uiSession';
 import { expectText, expectVisible, TIMEOUTS, type Workbench } from './workbench';
@@ -400,8 +400,15 @@ describe('a person using the extension in VS Code (UI)', function () {
     await expectText('the restored range line', restored.locator('#range-label'), /^Last 90 days/, TIMEOUTS.poll);
     await expectText('the restored page label', restored.locator('#page-label'), 'Page 2');
     await expectRow(restored.locator('#rows tr').first(), last90.visitors[50], format);
-    const asked = sim.requests.filter((r) => r.rawPath.endsWith('/visitors')).map((r) => r.query);
+    const asked = sim.requests.filter((r) => r.rawPath.endsWith('/visitors') && r.query.limit !== '1').map((r) => r.query);
     assert.deepEqual(asked, [{ dateFrom: day(-89), dateTo: day(1), limit: '50', offset: '50' }], 'one request: page 2 of Last 90 days');
+    // The trend drawn in step 3 comes back from the kept weeks: only the weeks not yet settled (this one) are asked again.
+    const weeks = trendBuckets(day(-89), day(0), day(0));
+    assert.ok(weeks.ok);
+    const open = weeks.buckets.filter((week) => !isSettled(week, Date.now())).map((week) => week.dateFrom);
+    await expectText('the restored trend’s cost', restored.locator('#trend-cost'), new RegExp(`^${open.length} requests? for ${weeks.buckets.length} points; ${weeks.buckets.length - open.length} kept from before`), TIMEOUTS.poll);
+    const trendAsked = sim.requests.filter((r) => r.rawPath.endsWith('/visitors') && r.query.limit === '1').map((r) => r.query.dateFrom);
+    assert.deepEqual(trendAsked.sort(), open, 'after the reload the trend asks only for the weeks that can still change');
     await wb.screenshot('7-restored-after-reload');
   });
 
