@@ -78,14 +78,14 @@ async function drawFourTimes(c: RangeCase): Promise<TrendRun> {
       keepTrends: (project, figures) => void (store[project] = { ...store[project], ...figures }),
     };
     const window = () => {
-      const series = new TrendSeries({ kept, now, fetchTotals: async (projectId, metric, range, signal) => (await fetchers[metric](projectId, { ...range, limit: 1, offset: 0 }, { signal })).totals });
+      const series = new TrendSeries({ kept, now, fetchTotals: async (projectId, { metric }, range, { signal }) => ({ ...(await fetchers[metric](projectId, { ...range, limit: 1, offset: 0 }, { signal })).totals, requests: 1 }) });
       return new Trend({ series, l10n, today });
     };
     const windows = { A: window(), B: window() };
     // The minimum's own account: when each bucket was fetched, and by which window.
     const fetched = new Map<string, { at: number; window: string }[]>();
     const needs = (bucket: TrendBucket, w: string) =>
-      !(fetched.get(trendKey('visitors', bucket)) ?? []).some((f) => isSettled(bucket, f.at) || (f.window === w && clock - f.at < LIVE_PAGE_MAX_AGE_MS));
+      !(fetched.get(trendKey({ metric: 'visitors' }, bucket)) ?? []).some((f) => isSettled(bucket, f.at) || (f.window === w && clock - f.at < LIVE_PAGE_MAX_AGE_MS));
     const steps: TrendStep[] = [];
     let unit: 'day' | 'week' = 'day';
     const view = async (name: string, w: keyof typeof windows, at: number) => {
@@ -95,7 +95,7 @@ async function drawFourTimes(c: RangeCase): Promise<TrendRun> {
       if (!plan.ok) throw new Error(`${c.label}: no trend (${plan.reason})`);
       unit = plan.unit;
       const minimum = plan.buckets.filter((bucket) => needs(bucket, w));
-      for (const bucket of minimum) fetched.set(trendKey('visitors', bucket), [...(fetched.get(trendKey('visitors', bucket)) ?? []), { at: clock, window: w }]);
+      for (const bucket of minimum) fetched.set(trendKey({ metric: 'visitors' }, bucket), [...(fetched.get(trendKey({ metric: 'visitors' }, bucket)) ?? []), { at: clock, window: w }]);
       const before = sim.requests.length;
       const ask: TrendAsk = { projectId: PROJECT, metric: 'visitors', range, compare: false };
       await windows[w].load(ask, { approve: true });

@@ -145,6 +145,18 @@ export class AnalyticsPanel extends Disposable {
     this.run(this.model.focus(path, preset));
   }
 
+  /**
+   * Show Trend from a page's tooltip: the panel on that page, and its trend drawn; when that takes
+   * more than a few requests, the cost (said in the panel too) is asked first in a notification.
+   */
+  async showTrend(path: string, preset: PresetId | undefined): Promise<void> {
+    await this.model.focus(path, preset);
+    const trend = this.model.state.trend;
+    if (trend?.status !== 'confirm') return;
+    const draw = vscode.l10n.t('Draw Trend');
+    if ((await this.deps.ui.showMessage('warning', trend.message ?? '', draw)) === draw) await this.model.handle({ type: 'drawTrend' });
+  }
+
   /** What "Export Visitors…" exports while the panel is open: its project and range. */
   exportRequest(format: ExportFormat): ExportRequest | undefined {
     return this.model.exportRequest(format);

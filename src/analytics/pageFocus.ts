@@ -43,7 +43,8 @@ export const pendingFocus = (path: string): FocusView => ({ path, status: 'pendi
 
 // The command's argument: the page's site path and the readers' range. Any extension can run the
 // command with anything, so the argument is parsed; one that is not a target opens the panel as it is.
-const OpenTarget = z.object({ path: z.string().check(z.minLength(1), z.maxLength(MAX_PATH_LENGTH)), preset: z.optional(z.enum(PRESETS)) });
+// `trend`: Show Trend, the page's trend drawn (its cost asked first when it is more than a few requests).
+const OpenTarget = z.object({ path: z.string().check(z.minLength(1), z.maxLength(MAX_PATH_LENGTH)), preset: z.optional(z.enum(PRESETS)), trend: z.optional(z.boolean()) });
 export type OpenTarget = z.infer<typeof OpenTarget>;
 
 export function parseOpenTarget(raw: unknown): OpenTarget | undefined {

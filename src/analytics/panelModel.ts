@@ -26,6 +26,7 @@ import { compareUnavailableFor } from './metric';
 import { loadFocused, pendingFocus, type WholeRange } from './pageFocus';
 import type { MetricPageKey } from './snapshotReuse';
 import type { LoadedPage } from './visitorsQuery';
+import type { SnapshotKey } from './visitorsSnapshot';
 import { Trend, type TrendAsk, type TrendDeps } from './trend';
 
 /** The part of the panel's pages (PanelPages, or a VisitorsPager in tests) the panel uses. */
@@ -58,8 +59,8 @@ export interface PanelModelDeps {
   fetchPrevious?: FetchPrevious;
   /** Every row of a range, for the panel opened on one page; without it that page is looked for on page 1 only. */
   wholeRange?: WholeRange;
-  /** The trend's figures and the hour they are held to; without them there is no chart. */
-  trend?: Pick<TrendDeps, 'series' | 'budget'>;
+  /** The trend's figures, the hour they are held to, and what a page's bucket costs; without them there is no chart. */
+  trend?: Pick<TrendDeps, 'series' | 'budget'> & { pagesPerBucket?: (key: SnapshotKey) => number };
 }
 
 /** Messages the view state answers; the panel class handles openPath, runCommand and export. */
@@ -180,10 +181,7 @@ export class PanelModel {
     }
   }
 
-  /**
-   * Opened on one docs page (Open Visitor Analytics from its tooltip): that page's unique visitors
-   * for the readers' range, filtered to its row until the user clears it.
-   */
+  /** Opened on one docs page (from its tooltip): its unique visitors for the readers' range, until cleared. */
   async focus(path: string, preset: PresetId | undefined): Promise<void> {
     const range = preset ? { kind: 'preset' as const, preset } : this.view.range;
     this.view = { ...this.view, range, page: 1, metric: 'visitors', focus: path };
@@ -265,9 +263,13 @@ export class PanelModel {
     if (!this.disposed) this.post();
   }
 
+  /** The site's trend, or (the panel shows one page) that page's, with what one of its buckets costs. */
   private trendAsk(range: RangeResult): TrendAsk | undefined {
+    if (!this.projectId || !range.ok || this.setup) return undefined;
     const compare = this.comparison.enabled && !compareUnavailableFor(this.view.metric, this.deps.l10n);
-    return this.projectId && range.ok && this.view.focus === undefined && !this.setup ? { projectId: this.projectId, metric: this.view.metric, range: range.range, compare } : undefined;
+    const { focus: path, metric } = this.view;
+    const page = path === undefined ? {} : { path, pagesPerBucket: this.deps.trend?.pagesPerBucket?.({ projectId: this.projectId, dateFrom: range.range.dateFrom, dateTo: range.range.dateTo }) };
+    return { projectId: this.projectId, metric, range: range.range, compare, ...page };
   }
 
   private resolve(): RangeResult {

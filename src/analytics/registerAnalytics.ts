@@ -12,18 +12,19 @@ import type { HourBudget } from '../sync/hourBudget';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
 import { AnalyticsPanel, type AnalyticsPanelDeps } from './analyticsPanel';
-import { localToday } from '../util/days';
+import { addDays, localToday } from '../util/days';
 import { daysLabel, presetLabels, resolvePreset } from './dateRange';
 import { exportTrend, VisitorsExporter } from './export';
 import type { SnapshotSource } from './visitorsSnapshot';
 import type { FetchPrevious } from './comparison';
 import { CONFIRM_ABOVE_REQUESTS } from './periodCompare';
-import { VisitorsPager } from './visitorsQuery';
+import { fetchAllVisitors, VisitorsPager } from './visitorsQuery';
 import { fetcherFor } from './metric';
 import { parseOpenTarget, type WholeRange } from './pageFocus';
 import { PanelPages, SnapshotReuse } from './snapshotReuse';
 import { COMMANDS, type RegisterCommand } from '../commands';
-import { TrendSeries, type KeptTrendStore } from './trendSeries';
+import { type FetchTotals, TrendCutShort, TrendSeries, type KeptTrendStore } from './trendSeries';
+import { normalizeSitePath } from '../docs/sitePaths';
 
 export interface AnalyticsDeps {
   api: ApiClient;
@@ -77,7 +78,7 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     fetchPrevious: deps.snapshots && previousFetcher(deps.snapshots, ui),
     requestsThisHour: deps.requestsThisHour,
     wholeRange: deps.snapshots && reuse && wholeRangeFetcher(deps.snapshots, reuse, ui),
-    trend: deps.trends && deps.hour && trendDeps(deps.api, deps.trends, deps.hour, deps.requestsThisHour),
+    trend: deps.trends && deps.hour && trendDeps(deps.api, deps.trends, deps.hour, deps.requestsThisHour, deps.snapshots),
   };
 
   const adopt = (panel: AnalyticsPanel) => {
@@ -87,14 +88,18 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     });
   };
 
-  /** With `{ path, preset? }` (a docs page's link) the panel shows that page's row for that range. */
-  const openAnalytics = (target?: unknown) => {
+  /**
+   * With `{ path, preset? }` (a docs page's link) the panel shows that page's row for that range;
+   * with `trend: true` too (Show Trend), its trend. Resolves once shown (and drawn, for Show Trend).
+   */
+  const openAnalytics = async (target?: unknown): Promise<void> => {
     const page = target === undefined ? undefined : parseOpenTarget(target);
     if (target !== undefined && !page) log.warn('Open Visitor Analytics: ignored an argument that is not { path, preset }');
     let panel = current;
     if (panel) panel.reveal();
     else adopt((panel = AnalyticsPanel.create(panelDeps)));
-    if (page) panel.focus(page.path, page.preset);
+    if (page?.trend) await panel.showTrend(page.path, page.preset);
+    else if (page) panel.focus(page.path, page.preset);
   };
 
   /** The open panel's range, or a preset picked now. Resolves with the outcome, for tests. */
@@ -203,15 +208,30 @@ function wholeRangeFetcher(snapshots: SnapshotSource, reuse: SnapshotReuse, ui: 
   };
 }
 
-/** The trend's figures (one `limit=1` request a bucket, kept when settled) and the hour they are held to. */
-function trendDeps(api: ApiClient, kept: KeptTrendStore, hour: HourBudget, requestsThisHour: (() => number | undefined) | undefined): AnalyticsPanelDeps['trend'] {
+/**
+ * The trend's figures (one `limit=1` request a bucket; for one page, every page of 250 paths of the
+ * bucket, up to the readers' cap, and the page's row in them), kept when settled, and the hour
+ * they are held to. A page's cost is estimated from the kept rows of the panel's range.
+ */
+function trendDeps(api: ApiClient, kept: KeptTrendStore, hour: HourBudget, requestsThisHour: (() => number | undefined) | undefined, snapshots: SnapshotSource | undefined): AnalyticsPanelDeps['trend'] {
   const fetchers = { visitors: fetcherFor(api, 'visitors'), views: fetcherFor(api, 'views') };
-  const series = new TrendSeries({
-    kept,
-    fetchTotals: async (projectId, metric, range, signal) => (await fetchers[metric](projectId, { ...range, limit: 1, offset: 0 }, { signal })).totals,
-  });
+  const fetchTotals: FetchTotals = async (projectId, { metric, path }, range, { signal, mayRequest }) => {
+    if (path === undefined) return { ...(await fetchers[metric](projectId, { ...range, limit: 1, offset: 0 }, { signal })).totals, requests: 1 };
+    // The check before the bucket let its first page go; each further page asks the hour again.
+    let first = true;
+    const all = await fetchAllVisitors(fetchers.visitors, projectId, range, { signal, maxPages: snapshots?.maxPages(), mayRequest: () => (first ? !(first = false) : mayRequest()) });
+    const row = all.rows.find((candidate) => normalizeSitePath(candidate.path) === normalizeSitePath(path));
+    if (row) return { human: row.human, ai: row.ai, total: row.total, requests: all.pages };
+    if (all.cutShort?.reason === 'budget') throw new TrendCutShort(all.pages, 1);
+    if (all.cutShort) throw new Error(vscode.l10n.t('{0} is not among the top {1} pages read from {2} to {3}, as far as the readers.maxPages setting lets a fetch go.', path, all.rows.length, range.dateFrom, addDays(range.dateTo, -1)));
+    return { human: 0, ai: 0, total: 0, requests: all.pages };
+  };
   // Until the ledger can count (no key yet) the hour is unknown: the client's own gate still holds.
-  return { series, budget: { left: () => (requestsThisHour?.() === undefined ? undefined : hour.analyticsLeftThisHour()), freesInMs: () => hour.analyticsFreesInMs() } };
+  return {
+    series: new TrendSeries({ kept, fetchTotals }),
+    budget: { left: () => (requestsThisHour?.() === undefined ? undefined : hour.analyticsLeftThisHour()), freesInMs: () => hour.analyticsFreesInMs() },
+    pagesPerBucket: (key) => Math.max(1, snapshots?.cached(key)?.pages ?? 1),
+  };
 }
 
 function pageSizeWarner(settings: Settings, ui: Ui): AnalyticsPanelDeps['pageSizeSetting'] {

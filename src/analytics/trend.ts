@@ -12,7 +12,7 @@ import type { ResolvedRange } from './dateRange';
 import { loadFailureView } from './loadFailure';
 import { CONFIRM_ABOVE_REQUESTS } from './periodCompare';
 import { previousBuckets, type TrendBucket, trendBuckets, type TrendPlan } from './trendBuckets';
-import { TrendCutShort, type TrendSeries } from './trendSeries';
+import { TrendCutShort, type TrendSeries, type TrendSubject } from './trendSeries';
 
 type L10n = Pick<typeof vscode.l10n, 't'>;
 
@@ -37,6 +37,10 @@ export interface TrendAsk {
   range: Pick<ResolvedRange, 'from' | 'to' | 'dateFrom' | 'dateTo'>;
   /** "Compare with previous period" is on (and available): the previous period is drawn too. */
   compare: boolean;
+  /** One page's trend (the panel shows that page): every page of each bucket's range is read. */
+  path?: string;
+  /** For a page's trend: about how many requests (pages of 250 paths) one bucket takes. */
+  pagesPerBucket?: number;
 }
 
 interface Drawn {
@@ -64,8 +68,8 @@ export class Trend {
     const drawn = this.drawn?.id === this.id(ask) ? this.drawn : undefined;
     if (drawn?.status === 'ready') return { status: 'ready', unit: plan.unit, message: undefined, points: drawn.points ?? [], previous: drawn.previous, cost: drawn.cost };
     if (drawn) return { ...base, status: drawn.status, message: drawn.message };
-    const missing = this.deps.series.missing(ask.projectId, ask.metric, this.bucketsOf(ask, plan.buckets).buckets).length;
-    if (missing > CONFIRM_ABOVE_REQUESTS && this.approved !== this.id(ask)) return { ...base, status: 'confirm', message: costMessage(missing, plan.unit, this.deps.budget?.left(), t) };
+    const missing = this.cost(ask, this.deps.series.missing(ask.projectId, subjectOf(ask), this.bucketsOf(ask, plan.buckets).buckets).length);
+    if (missing > CONFIRM_ABOVE_REQUESTS && this.approved !== this.id(ask)) return { ...base, status: 'confirm', message: costMessage(missing, plan.unit, this.deps.budget?.left(), t, ask.path) };
     return { ...base, status: 'loading', message: undefined };
   }
 
@@ -81,8 +85,8 @@ export class Trend {
     const id = this.id(ask);
     if (approve) this.approved = id;
     const { buckets, previous } = this.bucketsOf(ask, plan.buckets);
-    const absent = new Set(this.deps.series.missing(ask.projectId, ask.metric, buckets));
-    const missing = buckets.filter((bucket) => absent.has(bucket) || (refresh && bucket.open)).length;
+    const absent = new Set(this.deps.series.missing(ask.projectId, subjectOf(ask), buckets));
+    const missing = this.cost(ask, buckets.filter((bucket) => absent.has(bucket) || (refresh && bucket.open)).length);
     if (missing > CONFIRM_ABOVE_REQUESTS && this.approved !== id && this.drawn?.id !== id) return;
     const t = this.deps.l10n;
     const left = this.deps.budget?.left();
@@ -92,7 +96,7 @@ export class Trend {
     }
     if (missing > 0) this.drawn = { id, status: 'loading', message: t.t('Fetching the trend…') };
     try {
-      const result = await this.deps.series.load(ask.projectId, ask.metric, buckets, { signal, refresh, mayRequest: () => (this.deps.budget?.left() ?? 1) > 0 });
+      const result = await this.deps.series.load(ask.projectId, subjectOf(ask), buckets, { signal, refresh, mayRequest: () => (this.deps.budget?.left() ?? 1) > 0 });
       const points = result.points.slice(0, plan.buckets.length);
       this.drawn = { id, status: 'ready', points, previous: previous.length ? result.points.slice(plan.buckets.length) : undefined, cost: costLine(result.requests, result.points.length, t) };
     } catch (error) {
@@ -117,7 +121,12 @@ export class Trend {
 
   /** Names a trend: the same ask on the same day draws the same buckets. */
   private id(ask: TrendAsk): string {
-    return JSON.stringify([ask.projectId, ask.metric, ask.range.dateFrom ?? null, ask.range.dateTo ?? null, ask.compare, this.deps.today()]);
+    return JSON.stringify([ask.projectId, ask.metric, ask.path ?? null, ask.range.dateFrom ?? null, ask.range.dateTo ?? null, ask.compare, this.deps.today()]);
+  }
+
+  /** Requests for `buckets` buckets: one each, or (a page's trend) about its pages each. */
+  private cost(ask: TrendAsk, buckets: number): number {
+    return ask.path === undefined ? buckets : buckets * Math.max(1, ask.pagesPerBucket ?? 1);
   }
 
   private freesIn(): string {
@@ -131,8 +140,16 @@ function unavailable(reason: 'allTime' | 'future' | 'tooLong', t: L10n): string 
   return t.t('A trend covers at most 53 weeks: choose a shorter range.');
 }
 
-function costMessage(requests: number, unit: 'day' | 'week', left: number | undefined, t: L10n): string {
+function subjectOf(ask: TrendAsk): TrendSubject {
+  return { metric: ask.metric, ...(ask.path !== undefined && { path: ask.path }) };
+}
+
+function costMessage(requests: number, unit: 'day' | 'week', left: number | undefined, t: L10n, path: string | undefined): string {
   const each = unit === 'day' ? t.t('Days that have ended are kept, so drawing it again costs only today.') : t.t('Weeks that have ended are kept, so drawing it again costs only this week.');
+  if (path !== undefined) {
+    const what = t.t('{0}’s trend reads every path of each {1} (pages of 250 paths): about {2} analytics requests', path, unit === 'day' ? t.t('day') : t.t('week'), requests);
+    return left === undefined ? t.t('{0}. {1}', what, each) : t.t('{0}, of the {1} the organisation has left this hour. {2}', what, left, each);
+  }
   return left === undefined
     ? t.t('Drawing the trend takes {0} analytics requests. {1}', requests, each)
     : t.t('Drawing the trend takes {0} of the {1} analytics requests the organisation has left this hour. {2}', requests, left, each);

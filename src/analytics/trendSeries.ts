@@ -1,5 +1,6 @@
 // The trend's figures: one `limit=1` request per bucket (its totals are the bucket's figures), no
-// more than three at a time. A settled bucket (trendBuckets.ts) is kept for good in the shared
+// more than three at a time; for one page's trend (Show Trend), every page of each bucket's range,
+// in which the page's row is found. A settled bucket (trendBuckets.ts) is kept for good in the shared
 // store, per project, metric and bucket, where every window finds it; a bucket that includes today
 // is kept in this window's memory for as long as the panel keeps today's pages (15 minutes). So
 // after the first look a trend costs what its open bucket costs. No vscode import: unit-tested.
@@ -18,8 +19,23 @@ export interface KeptTrendStore {
   keepTrends(project: string, figures: Record<string, TrendFigures>): void;
 }
 
-/** One bucket's totals: `GET …/visitors` or `…/views` with `limit=1`. */
-export type FetchTotals = (projectId: string, metric: Metric, range: { dateFrom: string; dateTo: string }, signal: AbortSignal | undefined) => Promise<{ human: number; ai: number; total: number }>;
+/** What a trend counts: the site's visitors or view events, or one page's unique visitors. */
+export interface TrendSubject {
+  metric: Metric;
+  /** A site path: that page's row in each bucket (visitors only). */
+  path?: string;
+}
+
+/**
+ * One bucket's figures and the requests they took: the site's (`limit=1`, one request) or one
+ * page's (every page of the range, `mayRequest` asked before each; TrendCutShort when it says no).
+ */
+export type FetchTotals = (
+  projectId: string,
+  subject: TrendSubject,
+  range: { dateFrom: string; dateTo: string },
+  options: { signal: AbortSignal | undefined; mayRequest: () => boolean },
+) => Promise<{ human: number; ai: number; total: number; requests: number }>;
 
 export interface TrendResult {
   points: TrendPoint[];
@@ -40,9 +56,9 @@ export class TrendCutShort extends Error {
   }
 }
 
-/** The shared store's name of a bucket: `<metric> <dateFrom> <dateTo>`. */
-export function trendKey(metric: Metric, bucket: Pick<TrendBucket, 'dateFrom' | 'dateTo'>): string {
-  return `${metric} ${bucket.dateFrom} ${bucket.dateTo}`;
+/** The shared store's name of a bucket: `<metric> <dateFrom> <dateTo>`, or `page:<encoded path> …` for one page's. */
+export function trendKey(subject: TrendSubject, bucket: Pick<TrendBucket, 'dateFrom' | 'dateTo'>): string {
+  return `${subject.path === undefined ? subject.metric : `page:${encodeURIComponent(subject.path)}`} ${bucket.dateFrom} ${bucket.dateTo}`;
 }
 
 export class TrendSeries {
@@ -55,9 +71,9 @@ export class TrendSeries {
   }
 
   /** The buckets that would take a request now. */
-  missing(projectId: string, metric: Metric, buckets: readonly TrendBucket[]): TrendBucket[] {
+  missing(projectId: string, subject: TrendSubject, buckets: readonly TrendBucket[]): TrendBucket[] {
     const kept = this.deps.kept.keptTrends(projectId);
-    return buckets.filter((bucket) => !this.known(kept, projectId, metric, bucket));
+    return buckets.filter((bucket) => !this.known(kept, projectId, subject, bucket));
   }
 
   /**
@@ -66,18 +82,19 @@ export class TrendSeries {
    * stops the draw (TrendCutShort), so trying again costs only what is still missing. `refresh`
    * asks again for the buckets that include today.
    */
-  async load(projectId: string, metric: Metric, buckets: readonly TrendBucket[], options: { signal?: AbortSignal; mayRequest?: () => boolean; refresh?: boolean } = {}): Promise<TrendResult> {
+  async load(projectId: string, subject: TrendSubject, buckets: readonly TrendBucket[], options: { signal?: AbortSignal; mayRequest?: () => boolean; refresh?: boolean } = {}): Promise<TrendResult> {
     const { signal, mayRequest = () => true, refresh = false } = options;
     this.forgetOld(refresh ? projectId : undefined);
     const kept = this.deps.kept.keptTrends(projectId);
     const figures = new Map<TrendBucket, TrendFigures>();
     const todo: TrendBucket[] = [];
     for (const bucket of buckets) {
-      const known = this.known(kept, projectId, metric, bucket);
+      const known = this.known(kept, projectId, subject, bucket);
       if (known) figures.set(bucket, known);
       else todo.push(bucket);
     }
     const settled: Record<string, TrendFigures> = {};
+    const fetched = todo.length;
     let requests = 0;
     let stopped = false;
     let failed = false;
@@ -90,20 +107,26 @@ export class TrendSeries {
           stopped = true;
           return;
         }
-        requests++;
-        const totals = await this.deps.fetchTotals(projectId, metric, { dateFrom: bucket.dateFrom, dateTo: bucket.dateTo }, signal).catch((error: unknown) => {
+        // The check above let one request go; a page's bucket asks again before each further page.
+        let sent = 1;
+        const counted = () => mayRequest() && ++sent > 0;
+        const totals = await this.deps.fetchTotals(projectId, subject, { dateFrom: bucket.dateFrom, dateTo: bucket.dateTo }, { signal, mayRequest: counted }).catch((error: unknown) => {
           failed = true;
+          requests += sent;
           throw error;
         });
+        requests += totals.requests;
         const value: TrendFigures = [totals.human, totals.ai, totals.total];
         figures.set(bucket, value);
-        if (isSettled(bucket, this.now())) settled[trendKey(metric, bucket)] = value;
-        else this.live.set(liveKey(projectId, metric, bucket), { figures: value, at: this.now() });
+        if (isSettled(bucket, this.now())) settled[trendKey(subject, bucket)] = value;
+        else this.live.set(liveKey(projectId, subject, bucket), { figures: value, at: this.now() });
       }
     };
     const ends = await Promise.allSettled(Array.from({ length: Math.min(TREND_CONCURRENCY, todo.length) }, worker));
     if (Object.keys(settled).length) this.deps.kept.keepTrends(projectId, settled);
     const rejected = ends.find((end): end is PromiseRejectedResult => end.status === 'rejected');
+    // A page's bucket that ran out of the hour half-way: the draw stopped, as between two buckets.
+    if (rejected?.reason instanceof TrendCutShort) throw new TrendCutShort(requests, buckets.length - figures.size);
     if (rejected) throw rejected.reason instanceof Error ? rejected.reason : new Error(String(rejected.reason));
     if (stopped) throw new TrendCutShort(requests, buckets.length - figures.size);
     return {
@@ -112,16 +135,16 @@ export class TrendSeries {
         return { from: bucket.from, to: bucket.to, partial: bucket.partial, open: bucket.open, human, ai, total };
       }),
       requests,
-      kept: buckets.length - requests,
+      kept: buckets.length - fetched,
     };
   }
 
-  private known(kept: Readonly<Record<string, TrendFigures>>, projectId: string, metric: Metric, bucket: TrendBucket): TrendFigures | undefined {
+  private known(kept: Readonly<Record<string, TrendFigures>>, projectId: string, subject: TrendSubject, bucket: TrendBucket): TrendFigures | undefined {
     if (isSettled(bucket, this.now())) {
-      const value = kept[trendKey(metric, bucket)];
+      const value = kept[trendKey(subject, bucket)];
       if (value) return value;
     }
-    const live = this.live.get(liveKey(projectId, metric, bucket));
+    const live = this.live.get(liveKey(projectId, subject, bucket));
     return live && this.now() - live.at < LIVE_PAGE_MAX_AGE_MS ? live.figures : undefined;
   }
 
@@ -133,6 +156,6 @@ export class TrendSeries {
   }
 }
 
-function liveKey(projectId: string, metric: Metric, bucket: TrendBucket): string {
-  return `${JSON.stringify(projectId)} ${trendKey(metric, bucket)}`;
+function liveKey(projectId: string, subject: TrendSubject, bucket: TrendBucket): string {
+  return `${JSON.stringify(projectId)} ${trendKey(subject, bucket)}`;
 }

@@ -58,7 +58,10 @@ export function readersTooltip(input: TooltipInput): vscode.MarkdownString {
   md.appendText(vscode.l10n.t('Fetched {0} with {1} request(s).', time, input.requests));
   md.appendMarkdown('\n\n');
   // The panel opens on this page's row for the range shown here.
-  const links = [commandLink(vscode.l10n.t('Open Visitor Analytics'), COMMANDS.openAnalytics, [{ path: page.sitePath, preset }])];
+  const links = [
+    commandLink(vscode.l10n.t('Open Visitor Analytics'), COMMANDS.openAnalytics, [{ path: page.sitePath, preset }]),
+    commandLink(vscode.l10n.t('Show Trend'), COMMANDS.openAnalytics, [{ path: page.sitePath, preset, trend: true }]),
+  ];
   links.push(commandLink(vscode.l10n.t('Ask the Agent About This Page'), COMMANDS.askAboutThis, [page.uri]));
   links.push(commandLink(vscode.l10n.t('Change Range'), COMMANDS.changeReadersRange), commandLink(vscode.l10n.t('Refresh'), COMMANDS.refreshReaders));
   md.appendMarkdown(links.join(' · '));

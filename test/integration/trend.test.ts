@@ -154,4 +154,52 @@ describe('the trend above the visitors table', function () {
       rmSync(folder, { recursive: true, force: true });
     }
   });
+
+  it('Show Trend draws one page’s trend: its cost asked first, its row read from every path of each day, then kept', async () => {
+    await freshAnalyticsHour(s);
+    const week = { dateFrom: day(-6), dateTo: day(1) };
+    const path = sim.visitorsFor(PROJECT, week).visitors[3].path;
+    const user = new ScriptedUser(s.ui);
+    let asked = '';
+    user.answerMessage = (m) => {
+      asked = m.message;
+      return m.actions.find((a) => a === 'Draw Trend');
+    };
+    try {
+      await showAndKeep();
+    } finally {
+      user.restore();
+    }
+
+    async function showAndKeep(): Promise<void> {
+      const before = sim.requests.length;
+      // The page's row for the range needs every path of the 7 days, not kept here: that question is left unanswered (the row says so).
+      await vscode.commands.executeCommand('mintlifyAgent.openAnalytics', { path, preset: 'last7', trend: true });
+      assert.match(asked, new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}’s trend reads every path of each day \\(pages of 250 paths\\): about \\d+ analytics requests`));
+      await waitFor('the page’s trend drawn', () => panel.model.state.trend?.status === 'ready' && panel.model.state.focus?.path === path);
+      await webview.expect('#trend-cost', /point/);
+      const rows = await tableRows();
+      assert.equal(rows.length, 7);
+      for (let i = 0; i < 7; i++) {
+        const row = sim.visitorsFor(PROJECT, { dateFrom: day(i - 6), dateTo: day(i - 5) }).visitors.find((v) => v.path === path);
+        assert.deepEqual({ human: rows[i].human, ai: rows[i].ai, total: rows[i].total }, { human: row?.human ?? 0, ai: row?.ai ?? 0, total: row?.total ?? 0 }, `${path} on ${day(i - 6)}`);
+      }
+      // Every path of each day, in pages of 250: no request beyond what the days' paths need.
+      const dayPages = [0, 1, 2, 3, 4, 5, 6].map((i) => Math.max(1, Math.ceil(sim.visitorsFor(PROJECT, { dateFrom: day(i - 6), dateTo: day(i - 5) }).visitors.length / 250)));
+      const oneDay = (r: Simulator['requests'][number]) => r.rawPath.endsWith('/visitors') && r.query.limit === '250' && r.query.dateTo === addDays(r.query.dateFrom ?? '', 1);
+      const trendPages = sim.requests.slice(before).filter(oneDay);
+      assert.equal(trendPages.length, dayPages.reduce((a, b) => a + b, 0));
+      const kept = s.sync.keptTrends(PROJECT);
+      assert.ok(kept[`page:${encodeURIComponent(path)} ${day(-6)} ${day(-5)}`], 'a settled day of the page is kept');
+
+      // Again within the quarter hour: the settled days are kept, today is still fresh, so nothing is read and nothing asked.
+      const again = sim.requests.length;
+      asked = '';
+      await vscode.commands.executeCommand('mintlifyAgent.openAnalytics', { path, preset: 'last7', trend: true });
+      await waitFor('the page’s trend drawn again', () => panel.model.state.trend?.status === 'ready');
+      assert.deepEqual(sim.requests.slice(again).filter(oneDay), []);
+      assert.doesNotMatch(asked, /trend/, 'no question about the trend');
+      assert.match(await webview.text('#trend-cost'), /^No request: all 7 points were kept from before\.$/);
+    }
+  });
 });

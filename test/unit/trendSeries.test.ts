@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { Trend, type TrendAsk } from '../../src/analytics/trend';
 import { trendBuckets } from '../../src/analytics/trendBuckets';
-import { TREND_CONCURRENCY, TrendSeries } from '../../src/analytics/trendSeries';
+import { TREND_CONCURRENCY, TrendSeries, type TrendSubject } from '../../src/analytics/trendSeries';
 import type { Metric } from '../../src/shared/protocol';
 import type { TrendFigures } from '../../src/sync/syncState';
 import { addDays } from '../../src/util/days';
@@ -31,14 +31,14 @@ class Api {
   running = 0;
   mostAtOnce = 0;
   failOn: string | undefined;
-  fetchTotals = async (_project: string, metric: Metric, range: { dateFrom: string; dateTo: string }) => {
+  fetchTotals = async (_project: string, { metric }: TrendSubject, range: { dateFrom: string; dateTo: string }) => {
     this.requests.push({ metric, ...range });
     this.mostAtOnce = Math.max(this.mostAtOnce, ++this.running);
     await new Promise((resolve) => setImmediate(resolve));
     this.running--;
     if (range.dateFrom === this.failOn) throw new Error('the server broke');
     const day = Number(range.dateFrom.slice(8));
-    return { human: day * 10, ai: day, total: day * 10 + day - 1 };
+    return { human: day * 10, ai: day, total: day * 10 + day - 1, requests: 1 };
   };
 }
 
@@ -54,7 +54,7 @@ describe('trend figures (src/analytics/trendSeries.ts)', () => {
     const api = new Api();
     const series = new TrendSeries({ kept, fetchTotals: api.fetchTotals, now: () => NOW });
     const week = buckets('2026-11-19', TODAY);
-    const first = await series.load('p', 'visitors', week);
+    const first = await series.load('p', { metric: 'visitors' }, week);
     assert.equal(first.requests, 7);
     assert.ok(api.mostAtOnce <= TREND_CONCURRENCY, `${api.mostAtOnce} at once`);
     assert.deepEqual(first.points[0], { from: '2026-11-19', to: '2026-11-19', partial: false, open: false, human: 190, ai: 19, total: 208 });
@@ -63,30 +63,30 @@ describe('trend figures (src/analytics/trendSeries.ts)', () => {
     // Another window (another series on the same store), the same day: only today is asked.
     const otherApi = new Api();
     const other = new TrendSeries({ kept, fetchTotals: otherApi.fetchTotals, now: () => NOW });
-    const second = await other.load('p', 'visitors', week);
+    const second = await other.load('p', { metric: 'visitors' }, week);
     assert.deepEqual(otherApi.requests.map((r) => r.dateFrom), [TODAY]);
     assert.deepEqual({ requests: second.requests, kept: second.kept }, { requests: 1, kept: 6 });
     assert.deepEqual(second.points, first.points);
 
     // This window again within 15 minutes: nothing; after them, today again; with Refresh, today at once.
-    assert.equal((await series.load('p', 'visitors', week)).requests, 0);
+    assert.equal((await series.load('p', { metric: 'visitors' }, week)).requests, 0);
     const later = new TrendSeries({ kept, fetchTotals: api.fetchTotals, now: () => NOW + 15 * 60_000 });
-    assert.equal((await later.load('p', 'visitors', week)).requests, 1);
-    assert.equal((await later.load('p', 'visitors', week, { refresh: true })).requests, 1);
+    assert.equal((await later.load('p', { metric: 'visitors' }, week)).requests, 1);
+    assert.equal((await later.load('p', { metric: 'visitors' }, week, { refresh: true })).requests, 1);
     // Another metric is another series.
-    assert.equal((await series.load('p', 'views', week)).requests, 7);
+    assert.equal((await series.load('p', { metric: 'views' }, week)).requests, 7);
   });
 
   it('the next day asks only the new day and the day that was today (no longer open, now settled)', async () => {
     const kept = new Kept();
     const api = new Api();
-    await new TrendSeries({ kept, fetchTotals: api.fetchTotals, now: () => NOW }).load('p', 'visitors', buckets('2026-11-19', TODAY));
+    await new TrendSeries({ kept, fetchTotals: api.fetchTotals, now: () => NOW }).load('p', { metric: 'visitors' }, buckets('2026-11-19', TODAY));
     api.requests = [];
     const tomorrow = addDays(TODAY, 1);
     const nextDay = new TrendSeries({ kept, fetchTotals: api.fetchTotals, now: () => NOW + 86_400_000 });
     const plan = trendBuckets('2026-11-20', tomorrow, tomorrow);
     assert.ok(plan.ok);
-    const result = await nextDay.load('p', 'visitors', plan.buckets);
+    const result = await nextDay.load('p', { metric: 'visitors' }, plan.buckets);
     assert.deepEqual(api.requests.map((r) => r.dateFrom), [TODAY, tomorrow]);
     assert.equal(result.kept, 5);
   });
@@ -97,17 +97,17 @@ describe('trend figures (src/analytics/trendSeries.ts)', () => {
     api.failOn = '2026-11-02';
     const series = new TrendSeries({ kept, fetchTotals: api.fetchTotals, now: () => NOW });
     const days = buckets('2026-11-01', '2026-11-10');
-    await assert.rejects(series.load('p', 'visitors', days), /the server broke/);
+    await assert.rejects(series.load('p', { metric: 'visitors' }, days), /the server broke/);
     // The failure stops the draw (no request is started after it is known); every answer that came is kept.
     const keptAfterFailure = Object.keys(kept.trends.p).length;
     assert.ok(api.requests.length <= 1 + TREND_CONCURRENCY, `${api.requests.length} requests after a failure on the second day`);
     assert.equal(keptAfterFailure, api.requests.length - 1);
     api.failOn = undefined;
     let allowed = 2;
-    await assert.rejects(series.load('p', 'visitors', days, { mayRequest: () => allowed-- > 0 }), (error: Error) => error.name === 'TrendCutShort');
+    await assert.rejects(series.load('p', { metric: 'visitors' }, days, { mayRequest: () => allowed-- > 0 }), (error: Error) => error.name === 'TrendCutShort');
     assert.equal(Object.keys(kept.trends.p).length, keptAfterFailure + 2);
     api.requests = [];
-    const rest = await series.load('p', 'visitors', days);
+    const rest = await series.load('p', { metric: 'visitors' }, days);
     assert.equal(rest.requests, 10 - keptAfterFailure - 2);
   });
 });
@@ -158,6 +158,19 @@ describe('the panel’s trend (src/analytics/trend.ts)', () => {
     assert.equal(drawn?.previous?.length, 7);
     assert.equal(drawn?.previous?.[6].to, '2026-11-18');
     assert.equal(drawn?.unit, 'day');
+  });
+
+  it('counts a page’s trend by the pages of paths each bucket reads, and names the page when it asks', async () => {
+    const { api, trend } = setup();
+    const page = { ...ask('2026-11-23'), path: '/quickstart', pagesPerBucket: 2 };
+    await trend.load(page);
+    assert.equal(api.requests.length, 0, 'three days of two pages each is more than four requests: asked first');
+    const view = trend.view(page);
+    assert.equal(view?.status, 'confirm');
+    assert.match(view?.message ?? '', /^\/quickstart’s trend reads every path of each day \(pages of 250 paths\): about 6 analytics requests, of the 100/);
+    await trend.load(page, { approve: true });
+    assert.equal(trend.view(page)?.status, 'ready');
+    assert.equal(trend.view(ask('2026-11-23'))?.status, 'loading', 'the site’s trend of the same days is another trend');
   });
 
   it('has no trend for all time, a future range or more than a year of weeks', () => {
