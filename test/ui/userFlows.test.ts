@@ -344,6 +344,20 @@ describe('a person using the extension in VS Code (UI)', function () {
     await expectText('its row', panel.locator('#rows tr button.path'), '/quickstart');
     assert.equal(await panel.locator('#rows tr').count(), 1, 'only this page’s row');
     await wb.screenshot('6-analytics-on-page');
+
+    // Show Trend: the page's own trend reads every path of each day, so its cost is asked first; not drawn here (it would spend the hour).
+    // The readers figure belongs to the page's editor: back to it, beside the panel.
+    await wb.goToFile('docs/quickstart.mdx');
+    await expectText('the readers figure again', item, figure, TIMEOUTS.ui);
+    await item.hover();
+    const trendLink = wb.hover.getByRole('link', { name: 'Show Trend' });
+    const costQuestion = wb.notification(/\/quickstart’s trend reads every path of each day/);
+    await wb.clickAndExpect({ what: 'the tooltip\'s Show Trend link', click: trendLink, then: costQuestion, shows: 'the trend\'s cost' });
+    await expectVisible('its Draw Trend button', costQuestion.getByRole('button', { name: 'Draw Trend' }));
+    await expectText('the same cost in the panel', panel.locator('#trend-status'), /^\/quickstart’s trend reads every path of each day \(pages of 250 paths\): about \d+ analytics requests/);
+    await expectVisible('the panel’s Draw Trend', panel.locator('#trend-draw'));
+    await wb.clearNotifications();
+
     await panel.locator('#clear-focus').click({ timeout: TIMEOUTS.ui });
     await expectText('every path again', panel.locator('#rows tr button.path').first(), truth.visitors[0].path);
 
