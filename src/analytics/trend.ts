@@ -8,6 +8,7 @@ import type * as vscode from 'vscode';
 import type { Metric, TrendPoint, TrendView } from '../shared/protocol';
 import { tryAgainIn } from '../errorMessages';
 import { type Day, daysBetween } from '../util/days';
+import { showInvisible } from '../util/visibleText';
 import type { ResolvedRange } from './dateRange';
 import { loadFailureView } from './loadFailure';
 import { CONFIRM_ABOVE_REQUESTS } from './periodCompare';
@@ -147,7 +148,8 @@ function subjectOf(ask: TrendAsk): TrendSubject {
 function costMessage(requests: number, unit: 'day' | 'week', left: number | undefined, t: L10n, path: string | undefined): string {
   const each = unit === 'day' ? t.t('Days that have ended are kept, so drawing it again costs only today.') : t.t('Weeks that have ended are kept, so drawing it again costs only this week.');
   if (path !== undefined) {
-    const what = t.t('{0}’s trend reads every path of each {1} (pages of 250 paths): about {2} analytics requests', path, unit === 'day' ? t.t('day') : t.t('week'), requests);
+    // A path from the workspace is shown with its invisible and direction-changing characters made visible, as in its tooltip.
+    const what = t.t('{0}’s trend reads every path of each {1} (pages of 250 paths): about {2} analytics requests', showInvisible(path), unit === 'day' ? t.t('day') : t.t('week'), requests);
     return left === undefined ? t.t('{0}. {1}', what, each) : t.t('{0}, of the {1} the organisation has left this hour. {2}', what, left, each);
   }
   return left === undefined

@@ -171,6 +171,9 @@ describe('the panel’s trend (src/analytics/trend.ts)', () => {
     await trend.load(page, { approve: true });
     assert.equal(trend.view(page)?.status, 'ready');
     assert.equal(trend.view(ask('2026-11-23'))?.status, 'loading', 'the site’s trend of the same days is another trend');
+    // A path whose right-to-left override would make it read backwards is named with the override escaped.
+    const reversed = { ...page, path: '/quick\u202Etrats' };
+    assert.match(trend.view(reversed)?.message ?? '', /^\/quick\\u202etrats’s trend/);
   });
 
   it('has no trend for all time, a future range or more than a year of weeks', () => {
