@@ -57,6 +57,7 @@ export class Trend {
   private drawn: Drawn | undefined;
   /** The trend the user said Draw for: its cost was shown. */
   private approved: string | undefined;
+  private drawing: { id: string; done: Promise<void> } | undefined;
 
   constructor(private readonly deps: TrendDeps) {}
 
@@ -79,12 +80,24 @@ export class Trend {
    * said Draw), else it waits for Draw. Resolves when the draw has ended; `refresh` asks again for the
    * buckets that include today.
    */
-  async load(ask: TrendAsk | undefined, { approve = false, refresh = false, signal }: { approve?: boolean; refresh?: boolean; signal?: AbortSignal } = {}): Promise<void> {
+  async load(ask: TrendAsk | undefined, options: { approve?: boolean; refresh?: boolean; signal?: AbortSignal } = {}): Promise<void> {
     if (!ask) return;
+    const id = this.id(ask);
+    if (options.approve) this.approved = id;
+    // A draw of this trend on its way (Draw, then Next at once) is awaited, never sent twice.
+    if (this.drawing?.id === id && !options.refresh) return this.drawing.done;
+    const done = this.draw(ask, id, options);
+    this.drawing = { id, done };
+    try {
+      await done;
+    } finally {
+      if (this.drawing?.done === done) this.drawing = undefined;
+    }
+  }
+
+  private async draw(ask: TrendAsk, id: string, { refresh = false, signal }: { refresh?: boolean; signal?: AbortSignal }): Promise<void> {
     const plan = this.plan(ask);
     if (!plan.ok) return;
-    const id = this.id(ask);
-    if (approve) this.approved = id;
     const { buckets, previous } = this.bucketsOf(ask, plan.buckets);
     const absent = new Set(this.deps.series.missing(ask.projectId, subjectOf(ask), buckets));
     const missing = this.cost(ask, buckets.filter((bucket) => absent.has(bucket) || (refresh && bucket.open)).length);

@@ -142,6 +142,14 @@ describe('the panel’s trend (src/analytics/trend.ts)', () => {
     assert.equal(trend.view(month)?.cost, '26 requests for 30 points; 4 kept from before.');
   });
 
+  it('a second draw of the same trend while the first is on its way waits for it: nothing is asked twice', async () => {
+    const { api, trend } = setup();
+    const month = ask('2026-10-27');
+    await Promise.all([trend.load(month, { approve: true }), trend.load(month), trend.load(month)]);
+    assert.equal(api.requests.length, 30);
+    assert.equal(trend.view(month)?.status, 'ready');
+  });
+
   it('draws the previous period point for point when comparing, and never takes the hour past what is left', async () => {
     const { api, trend } = setup(10);
     const week = ask('2026-11-19', true);
