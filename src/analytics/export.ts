@@ -81,7 +81,7 @@ export class VisitorsExporter implements vscode.Disposable {
     const target = await ui.showSaveDialog({
       title: views ? vscode.l10n.t('Export view events: {0}', request.range.label) : vscode.l10n.t('Export visitors: {0}', request.range.label),
       saveLabel: vscode.l10n.t('Export'),
-      defaultUri: defaultTarget(request),
+      defaultUri: defaultTarget(exportFileStem(request.metric), request.projectId, request.range, request.format),
       filters: request.format === 'json' ? { JSON: ['json'], CSV: ['csv'] } : { CSV: ['csv'], JSON: ['json'] },
     });
     if (!target) return undefined;
@@ -210,12 +210,10 @@ function encode(format: ExportFormat, request: ExportRequest, all: AllVisitors):
  * one row a bucket; nothing is fetched. Resolves with the file's name, or undefined when not saved.
  */
 export async function exportTrend(trend: TrendExport, ui: Ui, log: Logger): Promise<string | undefined> {
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const days = trend.range.from && trend.range.to ? `${trend.range.from}-to-${trend.range.to}` : 'all-time';
   const target = await ui.showSaveDialog({
     title: vscode.l10n.t('Export trend: {0}', trend.range.label),
     saveLabel: vscode.l10n.t('Export'),
-    defaultUri: folder && vscode.Uri.joinPath(folder, `${exportFileStem(trend.metric)}-trend-${trend.projectId.replace(/[^\w.-]+/g, '-').slice(0, 60)}-${days}.csv`),
+    defaultUri: defaultTarget(`${exportFileStem(trend.metric)}-trend`, trend.projectId, trend.range, 'csv'),
     filters: { CSV: ['csv'], JSON: ['json'] },
   });
   if (!target) return undefined;
@@ -233,12 +231,13 @@ export async function exportTrend(trend: TrendExport, ui: Ui, log: Logger): Prom
   return fileName;
 }
 
-function defaultTarget({ projectId, range, format, metric }: ExportRequest): vscode.Uri | undefined {
+/** `<stem>-<project>-<from>-to-<to>.<format>` in the first workspace folder: what the save dialog proposes. */
+function defaultTarget(stem: string, projectId: string, range: { from?: string | null; to?: string | null }, format: ExportFormat): vscode.Uri | undefined {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   if (!folder) return undefined;
   const days = range.from && range.to ? `${range.from}-to-${range.to}` : 'all-time';
   const project = projectId.replace(/[^\w.-]+/g, '-').slice(0, 60);
-  return vscode.Uri.joinPath(folder, `${exportFileStem(metric)}-${project}-${days}.${format}`);
+  return vscode.Uri.joinPath(folder, `${stem}-${project}-${days}.${format}`);
 }
 
 /** Writes a hidden sibling first and renames it over the target, so the target is whole or untouched. */

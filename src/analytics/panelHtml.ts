@@ -34,15 +34,20 @@ function escapeAttribute(value: string): string {
   return value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
+/** Every string of a set of words, at any depth, escaped. */
+function escapeAll<T>(words: T): T {
+  if (typeof words === 'string') return escapeAttribute(words) as T;
+  if (typeof words !== 'object' || words === null) return words;
+  return Object.fromEntries(Object.entries(words).map(([key, value]) => [key, escapeAll(value)])) as T;
+}
+
 export function panelHtml({ cspSource, scriptUri, styleUri, nonce, strings, lang = 'en' }: PanelHtmlInput): string {
   // A translation is text, never markup: every string is escaped where it lands.
-  const t = Object.fromEntries(Object.entries(strings).map(([key, value]) => [key, typeof value === 'string' ? escapeAttribute(value) : value])) as WebviewStrings;
+  const t = escapeAll(strings);
+  const trend = t.trend;
   const presets = PRESETS.map((id) => `<option value="${id}">${escapeAttribute(strings.presets[id])}</option>`).join('');
   const metrics = METRICS.map((id) => `<option value="${id}">${escapeAttribute(strings.metrics[id].name)}</option>`).join('');
   const visitors = strings.metrics.visitors;
-  // The chart's words are a nested set, which the escaping of `t` above passes over.
-  type TrendWords = Record<keyof WebviewStrings['trend'], string>;
-  const trend = Object.fromEntries((Object.entries(strings.trend) as [string, string][]).map(([key, value]) => [key, escapeAttribute(value)])) as TrendWords;
   const sizes = PAGE_SIZE_CHOICES.map((size) => `<option value="${size}">${size}</option>`).join('');
   const sortable = (column: string, label: string, numeric: boolean) =>
     `<th scope="col" class="col-${column}${numeric ? ' num' : ''}" aria-sort="none"><button type="button" class="sort" data-column="${column}">${label}</button></th>`;

@@ -253,7 +253,7 @@ export class PanelModel {
     if (!this.disposed) await this.drawTrend({ refresh });
   }
 
-  /** The site's trend over the range on screen (not while one page is shown), posted when drawn. */
+  /** The trend of the range on screen (the site's, or the page's while one is shown), posted when drawn. */
   private async drawTrend(options: { approve?: boolean; refresh?: boolean } = {}): Promise<void> {
     const ask = this.trendAsk(this.resolve());
     if (!this.trend || !ask) return this.post();

@@ -15,7 +15,7 @@ import { AnalyticsPanel, type AnalyticsPanelDeps } from './analyticsPanel';
 import { addDays, localToday } from '../util/days';
 import { daysLabel, presetLabels, resolvePreset } from './dateRange';
 import { exportTrend, VisitorsExporter } from './export';
-import type { SnapshotSource } from './visitorsSnapshot';
+import { readersOf, type SnapshotSource } from './visitorsSnapshot';
 import type { FetchPrevious } from './comparison';
 import { CONFIRM_ABOVE_REQUESTS } from './periodCompare';
 import { fetchAllVisitors, VisitorsPager } from './visitorsQuery';
@@ -24,7 +24,6 @@ import { parseOpenTarget, type WholeRange } from './pageFocus';
 import { PanelPages, SnapshotReuse } from './snapshotReuse';
 import { COMMANDS, type RegisterCommand } from '../commands';
 import { type FetchTotals, TrendCutShort, TrendSeries, type KeptTrendStore } from './trendSeries';
-import { normalizeSitePath } from '../docs/sitePaths';
 
 export interface AnalyticsDeps {
   api: ApiClient;
@@ -216,15 +215,18 @@ function wholeRangeFetcher(snapshots: SnapshotSource, reuse: SnapshotReuse, ui: 
 function trendDeps(api: ApiClient, kept: KeptTrendStore, hour: HourBudget, requestsThisHour: (() => number | undefined) | undefined, snapshots: SnapshotSource | undefined): AnalyticsPanelDeps['trend'] {
   const fetchers = { visitors: fetcherFor(api, 'visitors'), views: fetcherFor(api, 'views') };
   const fetchTotals: FetchTotals = async (projectId, { metric, path }, range, { signal, mayRequest }) => {
-    if (path === undefined) return { ...(await fetchers[metric](projectId, { ...range, limit: 1, offset: 0 }, { signal })).totals, requests: 1 };
-    // The check before the bucket let its first page go; each further page asks the hour again.
-    let first = true;
-    const all = await fetchAllVisitors(fetchers.visitors, projectId, range, { signal, maxPages: snapshots?.maxPages(), mayRequest: () => (first ? !(first = false) : mayRequest()) });
-    const row = all.rows.find((candidate) => normalizeSitePath(candidate.path) === normalizeSitePath(path));
-    if (row) return { human: row.human, ai: row.ai, total: row.total, requests: all.pages };
-    if (all.cutShort?.reason === 'budget') throw new TrendCutShort(all.pages, 1);
-    if (all.cutShort) throw new Error(vscode.l10n.t('{0} is not among the top {1} pages read from {2} to {3}, as far as the readers.maxPages setting lets a fetch go.', path, all.rows.length, range.dateFrom, addDays(range.dateTo, -1)));
-    return { human: 0, ai: 0, total: 0, requests: all.pages };
+    if (path === undefined) {
+      if (!mayRequest()) throw new TrendCutShort(0, 1);
+      return (await fetchers[metric](projectId, { ...range, limit: 1, offset: 0 }, { signal })).totals;
+    }
+    // The paging rule asks `mayRequest` before every page.
+    const all = await fetchAllVisitors(fetchers.visitors, projectId, range, { signal, maxPages: snapshots?.maxPages(), mayRequest });
+    // The page's row as the readers find it (the same path matching), in every row of the bucket.
+    const found = readersOf({ key: { projectId, ...range }, totals: all.totals, rows: all.rows, fetchedAt: 0, pages: all.pages, capped: all.cutShort !== undefined }, path);
+    if (found.kind === 'read') return found.row;
+    if (found.kind === 'none') return { human: 0, ai: 0, total: 0 };
+    if (all.cutShort?.reason === 'budget') throw new TrendCutShort(0, 1);
+    throw new Error(vscode.l10n.t('{0} is not among the top {1} pages read from {2} to {3}, as far as the readers.maxPages setting lets a fetch go.', path, found.covered, range.dateFrom, addDays(range.dateTo, -1)));
   };
   // Until the ledger can count (no key yet) the hour is unknown: the client's own gate still holds.
   return {

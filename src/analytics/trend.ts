@@ -110,7 +110,11 @@ export class Trend {
     }
     if (missing > 0) this.drawn = { id, status: 'loading', message: t.t('Fetching the trend…') };
     try {
-      const result = await this.deps.series.load(ask.projectId, subjectOf(ask), buckets, { signal, refresh, mayRequest: () => (this.deps.budget?.left() ?? 1) > 0 });
+      // What was left when the draw began, less what it has sent since (its answers reach the ledger later,
+      // three at a time), and never more than the ledger now says is left (other windows spend too).
+      let allowed = left ?? Number.POSITIVE_INFINITY;
+      const mayRequest = () => allowed > 0 && (this.deps.budget?.left() ?? 1) > 0 && allowed-- > 0;
+      const result = await this.deps.series.load(ask.projectId, subjectOf(ask), buckets, { signal, refresh, mayRequest });
       const points = result.points.slice(0, plan.buckets.length);
       this.drawn = { id, status: 'ready', points, previous: previous.length ? result.points.slice(plan.buckets.length) : undefined, cost: costLine(result.requests, result.points.length, t) };
     } catch (error) {

@@ -27,15 +27,15 @@ export interface TrendSubject {
 }
 
 /**
- * One bucket's figures and the requests they took: the site's (`limit=1`, one request) or one
- * page's (every page of the range, `mayRequest` asked before each; TrendCutShort when it says no).
+ * One bucket's figures: the site's (`limit=1`, one request) or one page's (every page of the range).
+ * It asks `mayRequest` before every request it sends, and throws TrendCutShort when told no.
  */
 export type FetchTotals = (
   projectId: string,
   subject: TrendSubject,
   range: { dateFrom: string; dateTo: string },
   options: { signal: AbortSignal | undefined; mayRequest: () => boolean },
-) => Promise<{ human: number; ai: number; total: number; requests: number }>;
+) => Promise<{ human: number; ai: number; total: number }>;
 
 export interface TrendResult {
   points: TrendPoint[];
@@ -96,26 +96,17 @@ export class TrendSeries {
     const settled: Record<string, TrendFigures> = {};
     const fetched = todo.length;
     let requests = 0;
-    let stopped = false;
+    // Every request a bucket sends is one `mayRequest` allowed: the draw's count.
+    const counted = () => mayRequest() && ++requests > 0;
     let failed = false;
     const worker = async () => {
-      // A failed request stops the draw: the next would most likely fail the same way (no key, a 429).
+      // A failed request (or the hour running out) stops the draw: the next would most likely fail the same way.
       for (let bucket = todo.shift(); bucket && !failed; bucket = todo.shift()) {
         if (signal?.aborted) throw new ApiError('cancelled', 'The request was cancelled.');
-        if (!mayRequest()) {
-          todo.unshift(bucket);
-          stopped = true;
-          return;
-        }
-        // The check above let one request go; a page's bucket asks again before each further page.
-        let sent = 1;
-        const counted = () => mayRequest() && ++sent > 0;
         const totals = await this.deps.fetchTotals(projectId, subject, { dateFrom: bucket.dateFrom, dateTo: bucket.dateTo }, { signal, mayRequest: counted }).catch((error: unknown) => {
           failed = true;
-          requests += sent;
           throw error;
         });
-        requests += totals.requests;
         const value: TrendFigures = [totals.human, totals.ai, totals.total];
         figures.set(bucket, value);
         if (isSettled(bucket, this.now())) settled[trendKey(subject, bucket)] = value;
@@ -125,10 +116,9 @@ export class TrendSeries {
     const ends = await Promise.allSettled(Array.from({ length: Math.min(TREND_CONCURRENCY, todo.length) }, worker));
     if (Object.keys(settled).length) this.deps.kept.keepTrends(projectId, settled);
     const rejected = ends.find((end): end is PromiseRejectedResult => end.status === 'rejected');
-    // A page's bucket that ran out of the hour half-way: the draw stopped, as between two buckets.
+    // Out of the hour, before a bucket or half-way through a page's: the whole draw says so.
     if (rejected?.reason instanceof TrendCutShort) throw new TrendCutShort(requests, buckets.length - figures.size);
     if (rejected) throw rejected.reason instanceof Error ? rejected.reason : new Error(String(rejected.reason));
-    if (stopped) throw new TrendCutShort(requests, buckets.length - figures.size);
     return {
       points: buckets.map((bucket) => {
         const [human, ai, total] = figures.get(bucket)!;

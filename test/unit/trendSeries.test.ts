@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { Trend, type TrendAsk } from '../../src/analytics/trend';
 import { trendBuckets } from '../../src/analytics/trendBuckets';
-import { TREND_CONCURRENCY, TrendSeries, type TrendSubject } from '../../src/analytics/trendSeries';
+import { TREND_CONCURRENCY, TrendCutShort, TrendSeries, type TrendSubject } from '../../src/analytics/trendSeries';
 import type { Metric } from '../../src/shared/protocol';
 import type { TrendFigures } from '../../src/sync/syncState';
 import { addDays } from '../../src/util/days';
@@ -31,14 +31,16 @@ class Api {
   running = 0;
   mostAtOnce = 0;
   failOn: string | undefined;
-  fetchTotals = async (_project: string, { metric }: TrendSubject, range: { dateFrom: string; dateTo: string }) => {
+  /** As FetchTotals must: `mayRequest` asked before the request, TrendCutShort when it says no. */
+  fetchTotals = async (_project: string, { metric }: TrendSubject, range: { dateFrom: string; dateTo: string }, { mayRequest }: { mayRequest: () => boolean }) => {
+    if (!mayRequest()) throw new TrendCutShort(0, 1);
     this.requests.push({ metric, ...range });
     this.mostAtOnce = Math.max(this.mostAtOnce, ++this.running);
     await new Promise((resolve) => setImmediate(resolve));
     this.running--;
     if (range.dateFrom === this.failOn) throw new Error('the server broke');
     const day = Number(range.dateFrom.slice(8));
-    return { human: day * 10, ai: day, total: day * 10 + day - 1, requests: 1 };
+    return { human: day * 10, ai: day, total: day * 10 + day - 1 };
   };
 }
 
@@ -182,6 +184,27 @@ describe('the panel’s trend (src/analytics/trend.ts)', () => {
     // A path whose right-to-left override would make it read backwards is named with the override escaped.
     const reversed = { ...page, path: '/quick\u202Etrats' };
     assert.match(trend.view(reversed)?.message ?? '', /^\/quick\\u202etrats’s trend/);
+  });
+
+  it('a page’s draw whose points read more pages than estimated stops at what the hour had left, even before the ledger counts them', async () => {
+    let sent = 0;
+    // Four pages a day, each asked for first; the ledger has not counted any of them yet (their answers are still on the way).
+    const series = new TrendSeries({
+      kept: new Kept(),
+      now: () => NOW,
+      fetchTotals: async (_p, _s, _r, { mayRequest }) => {
+        for (let page = 0; page < 4; page++) {
+          if (!mayRequest()) throw new TrendCutShort(0, 1);
+          sent++;
+        }
+        return { human: 1, ai: 1, total: 1 };
+      },
+    });
+    const trend = new Trend({ series, l10n, today: () => TODAY, budget: { left: () => 6, freesInMs: () => 60_000 } });
+    const page = { ...ask('2026-11-23'), path: '/quickstart', pagesPerBucket: 1 };
+    await trend.load(page);
+    assert.equal(sent, 6, 'no more than the 6 the hour had left');
+    assert.match(trend.view(page)?.message ?? '', /^The trend stopped after 6 requests/);
   });
 
   it('has no trend for all time, a future range or more than a year of weeks', () => {
