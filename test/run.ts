@@ -115,6 +115,8 @@ async function runContract(): Promise<TierResult> {
  * whose steps build on each other stops only itself (stepsBuildOnEachOther); every suite reports.
  */
 async function runUi(): Promise<TierResult> {
+  // Old screenshots would pass for this run's: cleared here, once, so every suite's captures stay.
+  rmSync(join(repoRoot, 'artifacts', 'ui'), { recursive: true, force: true });
   const result = await runMocha(join(__dirname, 'ui'), { timeout: 4 * 60_000, slow: 60_000 });
   log(`Screenshots and the host log: ${join(repoRoot, 'artifacts', 'ui')}`);
   return result;

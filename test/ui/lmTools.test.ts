@@ -48,7 +48,13 @@ describe('a language model tool asks the writer first (UI)', function () {
     await wb.pickItem('Tool', 'start_mintlifyAgentJob');
     await wb.typeInto('Tool input (JSON)', JSON.stringify({ prompt: PROMPT }));
     await wb.pressEnterAndWaitForClose();
-    await expectVisible('the tool\'s confirmation dialog', dialog().filter({ hasText: 'Start a Mintlify agent job?' }));
+    const confirmation = dialog().filter({ hasText: 'Start a Mintlify agent job?' });
+    // The dialog, or the harness's word that the tool did not run (then the failure says why).
+    await expectVisible('the tool\'s confirmation dialog', confirmation.or(wb.notification(/^Tool (not run|result):/)));
+    if (!(await confirmation.isVisible())) {
+      const said = await wb.notification(/^Tool (not run|result):/).first().textContent();
+      assert.fail(`the tool's confirmation dialog did not open; the harness said: ${said}`);
+    }
   }
 
   it('shows the whole prompt and its cost; Cancel sends nothing', async () => {

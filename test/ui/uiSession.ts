@@ -26,8 +26,6 @@ export const ARTIFACTS_DIR = path.join(findRepoRoot(__dirname), 'artifacts', 'ui
  */
 export const JOB_DURATION_MS = 6_000;
 
-/** Whether this run has cleared the previous run's artifacts yet. */
-let artifactsCleared = false;
 
 export class UiSession {
   private host: Host | undefined;
@@ -89,10 +87,8 @@ export class UiSession {
   }
 
   private async init(progress: (line: string) => void): Promise<void> {
-    // Old screenshots would pass for this run's: cleared by the run's first session only, so a
-    // later suite keeps the failure captures of an earlier one.
-    if (!artifactsCleared) fs.rmSync(ARTIFACTS_DIR, { recursive: true, force: true });
-    artifactsCleared = true;
+    // Old screenshots are cleared once per run by test/run.ts (each suite is its own bundle, so a
+    // flag here would clear them once per suite and lose an earlier suite's failure captures).
     fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
     fs.appendFileSync(this.logFile, `\nUI session, ${new Date().toISOString()}\n`);
     const log = (line: string): void => fs.appendFileSync(this.logFile, `${line}\n`);
