@@ -26,9 +26,7 @@ describe('a language model tool asks the writer first (UI)', function () {
     session = await UiSession.start((line) => process.stdout.write(`    ${line}\n`), {}, [invoker]);
     wb = session.workbench;
     await wb.signInToMintlify(DEMO_API_KEY);
-    await wb.runCommand('Mintlify: Set Project ID');
-    await wb.typeInto('Mintlify: Set Project ID', PROJECT);
-    await wb.pressEnterAndWaitForClose();
+    await wb.setProjectId(PROJECT);
   });
 
   afterEach(async function () {

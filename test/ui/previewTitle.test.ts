@@ -42,9 +42,7 @@ describe('prompt preview: Send to Agent… in the title bar (UI)', function () {
 
   it('sends the preview from its title bar after the notification has hidden itself, and closes only the preview', async () => {
     await wb.signInToMintlify(DEMO_API_KEY);
-    await wb.runCommand('Mintlify: Set Project ID');
-    await wb.typeInto('Mintlify: Set Project ID', PROJECT);
-    await wb.pressEnterAndWaitForClose();
+    await wb.setProjectId(PROJECT);
     await wb.goToFile('quickstart.mdx');
     await wb.runCommand('Mintlify: Ask the Agent About This…');
     await wb.typeInto('Ask the Agent About This', 'Say who the page is for');

@@ -68,9 +68,7 @@ describe('two windows link two reader signals at once (UI)', function () {
 
   it('both links survive in both windows, and after each window reloads', async () => {
     await a.signInToMintlify(DEMO_API_KEY);
-    await a.runCommand('Mintlify: Set Project ID');
-    await a.typeInto('Mintlify: Set Project ID', PROJECT);
-    await a.pressEnterAndWaitForClose();
+    await a.setProjectId(PROJECT);
     await showSignals(a);
     await a.welcome.filter({ hasText: 'What readers disliked' }).getByRole('button', { name: 'Fetch Reader Signals' }).click({ timeout: TIMEOUTS.ui });
     const rows = signals(a).filter({ hasText: /^\/\S*/ });

@@ -99,9 +99,7 @@ describe('several windows on one project (UI)', function () {
   it('1. what A tracks shows in B, what B tracks shows in A, and a job A stops tracking leaves B too', async () => {
     await a.signInToMintlify(DEMO_API_KEY);
     await expectVisible('the project welcome in A', a.welcome.filter({ hasText: 'Set the Mintlify project ID' }));
-    await a.runCommand('Mintlify: Set Project ID');
-    await a.typeInto('Mintlify: Set Project ID', PROJECT);
-    await a.pressEnterAndWaitForClose();
+    await a.setProjectId(PROJECT);
     b = await openWindow('B');
     await b.signInToMintlify(DEMO_API_KEY);
 

@@ -211,6 +211,25 @@ export class Workbench {
   }
 
   /**
+   * Mintlify: Set Project ID from the palette, as a person does; done when the Agent Jobs welcome
+   * no longer asks for the project (the setting was saved and the extension saw it). A box that
+   * closed without the project being saved is tried once more, with a line on the output and a
+   * screenshot of what was on screen.
+   */
+  async setProjectId(projectId: string): Promise<void> {
+    const asking = this.welcome.filter({ hasText: 'Set the Mintlify project ID' });
+    for (let attempt = 1; ; attempt++) {
+      await this.runCommandForBox('Mintlify: Set Project ID', 'Mintlify: Set Project ID');
+      await this.typeInto('Mintlify: Set Project ID', projectId);
+      await this.pressEnterAndWaitForClose();
+      if (await happens({ gone: asking }, TIMEOUTS.ui)) return;
+      await this.screenshot(`set-project-did-not-take-${attempt}`).catch(() => undefined);
+      if (attempt === 2) throw new Error(`the project ID "${projectId}": the Agent Jobs welcome still asks for it after setting it twice.`);
+      note('the project ID box closed, but the Agent Jobs welcome still asks for the project: setting it again');
+    }
+  }
+
+  /**
    * After a failed flow: closes what it may have left open (a menu, a box, a dialog, the
    * notifications, the editors, unsaved ones without saving), then stores the key and sets the
    * project again, so that the next flow starts from a signed-in window whatever the failure left.
