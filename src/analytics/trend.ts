@@ -113,7 +113,11 @@ export class Trend {
       // What was left when the draw began, less what it has sent since (its answers reach the ledger later,
       // three at a time), and never more than the ledger now says is left (other windows spend too).
       let allowed = left ?? Number.POSITIVE_INFINITY;
-      const mayRequest = () => allowed > 0 && (this.deps.budget?.left() ?? 1) > 0 && allowed-- > 0;
+      const mayRequest = (): boolean => {
+        if (allowed <= 0 || (this.deps.budget?.left() ?? 1) <= 0) return false;
+        allowed--;
+        return true;
+      };
       const result = await this.deps.series.load(ask.projectId, subjectOf(ask), buckets, { signal, refresh, mayRequest });
       const points = result.points.slice(0, plan.buckets.length);
       this.drawn = { id, status: 'ready', points, previous: previous.length ? result.points.slice(plan.buckets.length) : undefined, cost: costLine(result.requests, result.points.length, t) };
