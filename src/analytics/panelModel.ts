@@ -60,7 +60,7 @@ export interface PanelModelDeps {
   /** Every row of a range, for the panel opened on one page; without it that page is looked for on page 1 only. */
   wholeRange?: WholeRange;
   /** The trend's figures, the hour they are held to, and what a page's bucket costs; without them there is no chart. */
-  trend?: Pick<TrendDeps, 'series' | 'budget'> & { pagesPerBucket?: (key: SnapshotKey) => number };
+  trend?: Pick<TrendDeps, 'series' | 'budget'> & { pagesPerBucket?: (key: SnapshotKey) => number | undefined };
 }
 
 /** Messages the view state answers; the panel class handles openPath, runCommand and export. */

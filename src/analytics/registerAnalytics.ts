@@ -232,7 +232,7 @@ function trendDeps(api: ApiClient, kept: KeptTrendStore, hour: HourBudget, reque
   return {
     series: new TrendSeries({ kept, fetchTotals }),
     budget: { left: () => (requestsThisHour?.() === undefined ? undefined : hour.analyticsLeftThisHour()), freesInMs: () => hour.analyticsFreesInMs() },
-    pagesPerBucket: (key) => Math.max(1, snapshots?.cached(key)?.pages ?? 1),
+    pagesPerBucket: (key) => snapshots?.cached(key)?.pages,
   };
 }
 

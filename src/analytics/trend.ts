@@ -9,6 +9,7 @@ import type { Metric, TrendPoint, TrendView } from '../shared/protocol';
 import { tryAgainIn } from '../errorMessages';
 import { type Day, daysBetween } from '../util/days';
 import { showInvisible } from '../util/visibleText';
+import { withinHour } from '../sync/ledger';
 import type { ResolvedRange } from './dateRange';
 import { loadFailureView } from './loadFailure';
 import { CONFIRM_ABOVE_REQUESTS } from './periodCompare';
@@ -110,14 +111,8 @@ export class Trend {
     }
     if (missing > 0) this.drawn = { id, status: 'loading', message: t.t('Fetching the trend…') };
     try {
-      // What was left when the draw began, less what it has sent since (its answers reach the ledger later,
-      // three at a time), and never more than the ledger now says is left (other windows spend too).
-      let allowed = left ?? Number.POSITIVE_INFINITY;
-      const mayRequest = (): boolean => {
-        if (allowed <= 0 || (this.deps.budget?.left() ?? 1) <= 0) return false;
-        allowed--;
-        return true;
-      };
+      // Held to what was left when the draw began, request by request (three are on their way at once).
+      const mayRequest = withinHour(() => this.deps.budget?.left(), left ?? Number.POSITIVE_INFINITY);
       const result = await this.deps.series.load(ask.projectId, subjectOf(ask), buckets, { signal, refresh, mayRequest });
       const points = result.points.slice(0, plan.buckets.length);
       this.drawn = { id, status: 'ready', points, previous: previous.length ? result.points.slice(plan.buckets.length) : undefined, cost: costLine(result.requests, result.points.length, t) };

@@ -97,7 +97,11 @@ export class TrendSeries {
     const fetched = todo.length;
     let requests = 0;
     // Every request a bucket sends is one `mayRequest` allowed: the draw's count.
-    const counted = () => mayRequest() && ++requests > 0;
+    const counted = (): boolean => {
+      if (!mayRequest()) return false;
+      requests++;
+      return true;
+    };
     let failed = false;
     const worker = async () => {
       // A failed request (or the hour running out) stops the draw: the next would most likely fail the same way.

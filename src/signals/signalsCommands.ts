@@ -5,7 +5,8 @@ import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
 import { ENDPOINTS } from '../api/endpoints';
 import type { CutShort } from '../api/paging';
-import { askHourBudget, type HourBudget, withinHour } from '../sync/hourBudget';
+import { askHourBudget, type HourBudget } from '../sync/hourBudget';
+import { withinHour } from '../sync/ledger';
 import { cutShortText } from '../cutShortText';
 import type { DocsLocator } from '../docs/docsLocator';
 import { openDocPage } from '../docs/openDocPage';
@@ -63,7 +64,7 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
       // Asked first when the hour may not hold it all; held to what was allowed, request by request.
       const allowed = await askHourBudget(ui, deps.hour, vscode.l10n.t('Fetching reader signals'), MOST_REQUESTS);
       if (allowed === undefined) return;
-      const outcome = await ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () => store.refresh('user', withinHour(deps.hour, allowed)));
+      const outcome = await ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () => store.refresh('user', withinHour(() => deps.hour.analyticsLeftThisHour(), allowed)));
       if (outcome.kind === 'skipped' && outcome.reason === 'noProject') void ui.showMessage('info', vscode.l10n.t('Set the project ID first: the signals belong to a project.'));
     } catch (error) {
       fail(vscode.l10n.t('Fetching reader signals'), error, refresh);
@@ -172,7 +173,7 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
         const atMost = 2 * (WINDOW_MOST_REQUESTS - (link.searches.length ? 0 : ENDPOINTS.getSearches.maxPages));
         const allowed = await askHourBudget(ui, deps.hour, vscode.l10n.t('Did It Help?'), atMost);
         if (allowed === undefined) return vscode.l10n.t('Did It Help? was not checked: it was not fetched.');
-        const mayRequest = withinHour(deps.hour, allowed);
+        const mayRequest = withinHour(() => deps.hour.analyticsLeftThisHour(), allowed);
         progress.report({ message: vscode.l10n.t('comparing {0} days before and after…', windows.days) });
         const before = await countWindow(deps.api, projectId, target, windows.before, { signal, mayRequest });
         const after = await countWindow(deps.api, projectId, target, windows.after, { signal, mayRequest });

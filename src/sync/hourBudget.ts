@@ -1,6 +1,6 @@
 // What a fetch the user asked for may spend of the organisation's analytics hour (100 requests,
 // every window and every analytics endpoint together): asked before it starts when it may need
-// more than is left, and held to it request by request (the paging rule's `mayRequest`), so no
+// more than is left, and held to it request by request (ledger.ts withinHour, the paging rule's `mayRequest`), so no
 // fetch can overspend the hour even when other windows spend at the same time.
 import * as vscode from 'vscode';
 import { tryAgainIn } from '../errorMessages';
@@ -27,10 +27,4 @@ export async function askHourBudget(ui: Ui, budget: HourBudget, what: string, at
   const fetch = vscode.l10n.t('Fetch {0}', left);
   const message = vscode.l10n.t('{0} needs up to {1} analytics requests; the organisation has {2} left this hour (shared by every window and teammate); the rest frees up as the hour slides. {3} Or fetch what fits now, and see what was left out.', what, atMost, left, frees);
   return (await ui.showMessage('warning', message, fetch)) === fetch ? left : undefined;
-}
-
-/** Asked before each request of a fetch: within what was allowed and what the hour still has. */
-export function withinHour(budget: HourBudget, allowed: number): () => boolean {
-  let sent = 0;
-  return () => sent < allowed && budget.analyticsLeftThisHour() > 0 && ++sent > 0;
 }

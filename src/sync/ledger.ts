@@ -97,6 +97,21 @@ export function hourLeft(thisHour: number | undefined): number {
   return Math.max(0, HOURLY_LIMIT - (thisHour ?? 0));
 }
 
+/**
+ * Asked before each request of a fetch (the paging rule's `mayRequest`): yes, and counted, while it
+ * has sent fewer than the `allowed` the user agreed to and `left()`, the hour's, is above 0 (unknown
+ * holds nothing back). Counting its own requests holds it even before the ledger has counted the
+ * ones still on their way, or another window's.
+ */
+export function withinHour(left: () => number | undefined, allowed: number): () => boolean {
+  let sent = 0;
+  return () => {
+    if (sent >= allowed || (left() ?? 1) <= 0) return false;
+    sent++;
+    return true;
+  };
+}
+
 /** Records a 429's Retry-After for a family (the later wait wins). */
 export function recordWait(state: SyncState, family: Family, until: number): void {
   state.waits[family] = Math.max(state.waits[family] ?? 0, until);

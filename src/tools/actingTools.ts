@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { ApiError, sendOutcome } from '../api';
 import { cutShortText } from '../cutShortText';
 import { failureView } from '../errorMessages';
-import { withinHour } from '../sync/hourBudget';
+import { withinHour } from '../sync/ledger';
 import { MOST_REQUESTS, type SignalsList } from '../signals/snapshot';
 import type { TrackedJob } from '../jobs/jobStore';
 import { budgetUsed, missingSetup, promptInput, textInput, type ToolDeps, type ToolTable } from './toolDeps';
@@ -113,7 +113,7 @@ export function actingTools(deps: ToolDeps): Pick<ToolTable, typeof TOOLS.startA
         const left = deps.hour.analyticsLeftThisHour();
         if (left === 0) return budgetUsed(deps);
         const outcome = await deps.ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () =>
-          deps.signals.store.refresh('user', withinHour(deps.hour, Math.min(MOST_REQUESTS, left))),
+          deps.signals.store.refresh('user', withinHour(() => deps.hour.analyticsLeftThisHour(), Math.min(MOST_REQUESTS, left))),
         );
         if (outcome.kind === 'skipped') return vscode.l10n.t('Nothing was fetched ({0}).', outcome.reason);
         const { snapshot } = outcome;
