@@ -2,11 +2,13 @@
 //   node esbuild.mjs               development build: sourcemaps, no minification
 //   node esbuild.mjs --production  release build: minified, no sourcemaps (used by `vsce package`)
 //   node esbuild.mjs --watch       rebuild on change; prints problem-matcher markers for VS Code
-//   node esbuild.mjs --tests       development build plus every test bundle under out/test
+//   node esbuild.mjs --tests       development build plus every test bundle under out/test, and the
+//                                  extension the host tests load (out/test/extension: the manifest's
+//                                  files copied, dist/ built from test/support/extensionUnderTest.ts)
 //   node esbuild.mjs --production --metafile=meta.json
 //                                  also writes esbuild's account of what went into dist/extension.js (read by the bench)
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -38,11 +40,12 @@ const common = {
   plugins: watch ? [problemMatcher] : [],
 };
 
-const targets = [
+/** The extension host's bundle and the webview's, from `entry`, into `dist` (the manifest's main and the panel's script). */
+const extensionTargets = (entry, dist) => [
   {
     ...common,
-    entryPoints: ['src/extension.ts'],
-    outfile: 'dist/extension.js',
+    entryPoints: [entry],
+    outfile: `${dist}/extension.js`,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -52,12 +55,14 @@ const targets = [
   {
     ...common,
     entryPoints: ['src/webview/analytics.ts'],
-    outfile: 'dist/webview.js',
+    outfile: `${dist}/webview.js`,
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
   },
 ];
+
+const targets = extensionTargets('src/extension.ts', 'dist');
 
 /** Every test module is its own bundle. The test tools stay external; the code under test is bundled as it ships. */
 function testEntries(dir) {
@@ -69,6 +74,10 @@ function testEntries(dir) {
 }
 
 if (tests) {
+  // The extension under test: what ships, except that activate() returns its parts to the tests.
+  mkdirSync('out/test/extension', { recursive: true });
+  for (const file of ['package.json', 'package.nls.json', 'l10n', 'media']) cpSync(file, `out/test/extension/${file}`, { recursive: true });
+  targets.push(...extensionTargets('test/support/extensionUnderTest.ts', 'out/test/extension/dist'));
   targets.push({
     ...common,
     entryPoints: [

@@ -2,11 +2,14 @@
 // bench run never swaps the bundles under a test run or a debug session:
 //   out/bench/extension/   the extension as released: package.json, package.nls.json, l10n/, media/, and dist/ written by
 //                          the project's own `node esbuild.mjs --production`, run from this folder
-//                          and extension-meta.json, esbuild's account of what went into dist/extension.js
+//                          and extension-meta.json, esbuild's account of what went into dist/extension.js;
+//                          the manifest's main is dist/extensionUnderTest.js: the same release code, minified the
+//                          same way, from test/support/extensionUnderTest.ts (its activate() returns the parts the
+//                          bench reads, which dist/extension.js never does)
 //   out/bench/run.js       the bench (plain node)
 //   out/bench/hostEntry.js the part that runs inside VS Code's extension host (extensionTestsPath)
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -27,6 +30,19 @@ cpSync(join(root, 'l10n'), join(extension, 'l10n'), { recursive: true });
 cpSync(join(root, 'media'), join(extension, 'media'), { recursive: true });
 const release = spawnSync(process.execPath, [join(root, 'esbuild.mjs'), '--production', '--metafile=extension-meta.json'], { cwd: extension, stdio: 'inherit' });
 if (release.status !== 0) process.exit(release.status ?? 1);
+await esbuild.build({
+  entryPoints: [join(root, 'test', 'support', 'extensionUnderTest.ts')],
+  outfile: join(extension, 'dist', 'extensionUnderTest.js'),
+  bundle: true,
+  minify: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['vscode'],
+  logLevel: 'warning',
+});
+const manifest = JSON.parse(readFileSync(join(extension, 'package.json'), 'utf8'));
+writeFileSync(join(extension, 'package.json'), JSON.stringify({ ...manifest, main: './dist/extensionUnderTest.js' }, null, 2));
 
 await esbuild.build({
   entryPoints: { run: join(root, 'bench', 'run.ts'), hostEntry: join(root, 'bench', 'host', 'entry.ts') },

@@ -75,7 +75,7 @@ function rows(r: BenchResults): Row[] {
     if (activate.length) add('1 Activation', '`activate()` in the VS Code host (VS Code\'s own marks)', formatSpread(spread(activate), 'ms', 0));
     const started = defined(starts.map((x) => x.startMs));
     if (started.length) add('1 Activation', 'start(): the objects built in the turn after `activate()` (every feature)', formatSpread(spread(started), 'ms', 1));
-    if (load.length) add('1 Activation', 'loading dist/extension.js (`require`, VS Code\'s marks)', formatSpread(spread(load), 'ms', 0));
+    if (load.length) add('1 Activation', 'loading the release bundle (`require`, VS Code\'s marks)', formatSpread(spread(load), 'ms', 0));
     if (caller.length) add('1 Activation', '`extension.activate()` as a caller waits for it (load + context + activate)', formatSpread(spread(caller), 'ms', 1));
     const extRequests = Math.max(...starts.map((x) => x.requests));
     const simRequests = Math.max(...starts.map((x) => x.simulatorRequests));
@@ -255,25 +255,27 @@ file (medians 66 and 66 ms, n=8). So the bundle stays one CommonJS file; its siz
 
 **Measured:** ${starts.length} fresh starts of a real VS Code (code-server ${r.codeServer}'s server and web workbench in
 headless Chromium, started by test/host/host.ts), each with a new user-data-dir, server-data-dir, extensions dir and
-workspace folder. The extension loaded is the release build (below). The settings point the extension at a simulator and
+workspace folder. The extension loaded is the release build (below), through the tests' entry: the manifest's main is
+dist/extensionUnderTest.js, the same code minified the same way from test/support/extensionUnderTest.ts, whose
+\`activate()\` returns the extension's parts to the bench (it adds only their getters; dist/extension.js, which ships, returns nothing). The settings point the extension at a simulator and
 name a project; no API key is stored and no job is tracked (a fresh profile).
 
 - **\`activate()\`**: VS Code's own performance marks in the extension host, \`code/extHost/willActivateExtension/<id>\` to
   \`didActivateExtension/<id>\`: the call of our \`activate(context)\` until what it returns has resolved. The marks are
   \`Date.now()\` values, so they have 1 ms resolution. **Loading** is \`willLoadExtensionCode\` to \`didLoadExtensionCode\`:
-  the \`require\` of dist/extension.js (zod/mini and ky included), which also covers VS Code building the \`vscode\` API
+  the \`require\` of that bundle (zod/mini and ky included), which also covers VS Code building the \`vscode\` API
   object for the extension at its first \`require('vscode')\`. The bench's extensionTestsPath (bench/host/entry.ts)
   reads the marks from \`globalThis.MonacoPerformanceMarks\`, where the extension host keeps them.
   What \`activate()\` does: it registers every contributed command and the panel's serializer and returns. **start()**
   (src/extension.ts) builds the objects in the next turn of the event loop, or at once when a command comes first (a
   command that activated the extension finds its handler): output channel, settings, key store, API client, job store
   and tracker, the Agent Jobs view and status item, the readers' status item, Explorer marks and CodeLens, the reader
-  signals' store and view; its time is \`performance.now()\` around it, read from the test seam. That turn is the
+  signals' store and view; its time is \`performance.now()\` around it, read from the parts \`activate()\` returns to the bench. That turn is the
   only deferral: nothing waits longer to be built.
 - **As a caller waits for it**: the entry calls \`extension.activate()\` itself when the extension is not active yet
   (VS Code activates it on \`onStartupFinished\`, which came after the entry in ${enteredFirst} of ${starts.length} starts) and
   times it with \`performance.now()\`: loading, VS Code building the ExtensionContext (storage, secrets), and \`activate()\`.
-- **Requests**: the extension's own request log (its test seam, \`exports.requests\`) and the simulator's log, read
+- **Requests**: the extension's own request log (every call of its API client, kept by the tests' entry) and the simulator's log, read
   ${s(starts[0]?.quietMs ?? 0)} after activation, past the job tracker's 1 s startup delay, its first chance to poll. A fresh profile has no
   key and no jobs, so this checks that activation itself sends nothing; the integration test \`activation\` asserts the
   same without timing.

@@ -32,8 +32,8 @@ import { timeout } from './util/lifecycle';
 import { lazyFeature, type LazyFeature } from './util/lazyFeature';
 import { COMMAND_IDS, COMMANDS, type RegisterCommand } from './commands';
 
-/** Returned to the integration tests only (never in production: it would hand other extensions our internals). */
-export interface TestSeam {
+/** The extension's objects, as start() wires them. activate() hands them to nobody; see load(). */
+export interface Parts {
   ui: Ui;
   store: JobStore;
   tracker: JobTracker;
@@ -45,23 +45,29 @@ export interface TestSeam {
   signals: SignalsHandle;
   /** The language model tools, as registered (src/tools). */
   tools: ToolTable;
-  /** Every call of the API client in this session (the last 1,000), sent or stopped before sending. */
-  requests: readonly RequestLogEntry[];
-  /** How long start() took (performance.now), for the benchmark. */
+  /** How long start() took (performance.now); the log says it too. */
   startMs: number;
+}
+
+/** Called by VS Code; returns nothing, so no other extension reaches our objects. */
+export function activate(context: vscode.ExtensionContext): void {
+  load(context);
 }
 
 /**
  * Registers every contributed command and the panel's serializer, and returns: the extension's
  * objects are built in the next turn of the event loop, or at once by a command that comes first
  * (a command that activated the extension runs right after this returns). See BENCHMARKS.md §1.
+ * `onRequest` also sees every call of the API client, sent or stopped before sending: only the
+ * entry the host tests and the bench load (test/support/extensionUnderTest.ts) passes it, and only
+ * that entry returns the parts to VS Code.
  */
-export function activate(context: vscode.ExtensionContext): TestSeam | undefined {
+export function load(context: vscode.ExtensionContext, onRequest?: (entry: RequestLogEntry) => void): LazyFeature<Parts> {
   const extension = lazyFeature(vscodeCommands(context.subscriptions), COMMAND_IDS, (command) => {
     const began = performance.now();
     const before = context.subscriptions.length;
     try {
-      return { ...start(context, command), startMs: performance.now() - began };
+      return start(context, command, onRequest, began);
     } catch (error) {
       // What was half built is let go, and the user is told once (every later command fails with the same error).
       for (const part of context.subscriptions.splice(before).reverse()) part.dispose();
@@ -81,19 +87,18 @@ export function activate(context: vscode.ExtensionContext): TestSeam | undefined
       }
     }),
   );
-  return context.extensionMode === vscode.ExtensionMode.Production ? undefined : seamOf(extension);
+  return extension;
 }
 
 /** The extension's objects, wired: each line one concern, everything in context.subscriptions. */
-function start(context: vscode.ExtensionContext, command: RegisterCommand): Omit<TestSeam, 'startMs'> {
+function start(context: vscode.ExtensionContext, command: RegisterCommand, onRequest: ((entry: RequestLogEntry) => void) | undefined, began: number): Parts {
   const log = createLog(context, command);
   const ui = createUi();
   const settings = new Settings(context.globalState);
   const keys = new ApiKeyStore(context.secrets, log.scoped('auth'));
   const sync = new WindowSync(vscode.Uri.joinPath(context.globalStorageUri, 'sync'), log.scoped('sync'), context.globalState);
   context.subscriptions.push(settings, keys, sync, keys.onDidChange(() => background(keys.get().then((key) => sync.setKey(key)), log, 'naming the key\'s bucket in the shared ledger')));
-  const requests: RequestLogEntry[] = [];
-  const api = createClient(context, settings, keys, sync, log, requests);
+  const api = createClient(context, settings, keys, sync, log, onRequest);
 
   const store = new JobStore(context.globalState, sync, log.scoped('store'));
   const reviewHints = new ReviewHints(log.scoped('git'));
@@ -114,8 +119,9 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand): Omit
   const signals = registerSignals(context, { api, settings, store, sync, readers, ui, log }, command);
   const tools = buildTools({ keys, settings, readers, signals, jobs: store, tracker, hour: sync, ui, log: log.scoped('tools') });
 
-  log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)}`);
-  return { ui, store, tracker, statusBar, tree, sync, analytics, readers, signals, tools, requests };
+  const startMs = performance.now() - began;
+  log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)} (built in ${startMs.toFixed(1)} ms)`);
+  return { ui, store, tracker, statusBar, tree, sync, analytics, readers, signals, tools, startMs };
 }
 
 /** The log: one output channel, and the command that shows it. */
@@ -126,8 +132,8 @@ function createLog(context: vscode.ExtensionContext, command: RegisterCommand): 
   return createLogger(channel);
 }
 
-/** The API client: every request logged, counted in the shared ledger, and (outside production) kept for the tests. */
-function createClient(context: vscode.ExtensionContext, settings: Settings, keys: ApiKeyStore, sync: WindowSync, log: Logger, requests: RequestLogEntry[]) {
+/** The API client: every request logged, counted in the shared ledger, and shown to `onRequest`. */
+function createClient(context: vscode.ExtensionContext, settings: Settings, keys: ApiKeyStore, sync: WindowSync, log: Logger, onRequest: ((entry: RequestLogEntry) => void) | undefined) {
   const logApi = logRequest(log.scoped('api'));
   return createApiClient({
     baseUrl: () => settings.apiBaseUrl,
@@ -137,8 +143,7 @@ function createClient(context: vscode.ExtensionContext, settings: Settings, keys
     onRequest: (entry) => {
       logApi(entry);
       sync.record(entry);
-      // Development and test hosts only, and bounded: a long F5 session must not grow it forever.
-      if (context.extensionMode !== vscode.ExtensionMode.Production && requests.push(entry) > 1_000) requests.shift();
+      onRequest?.(entry);
     },
     familyWaitMs: (family) => sync.familyWaitMs(family),
     sharedWaitMessage: (ms) => sharedWaitMessage(ms, vscode.l10n),
@@ -148,13 +153,6 @@ function createClient(context: vscode.ExtensionContext, settings: Settings, keys
 /** Registers commands with VS Code, each disposed with the extension. */
 function vscodeCommands(subscriptions: vscode.Disposable[]): RegisterCommand {
   return (id, handler) => void subscriptions.push(vscode.commands.registerCommand(id, handler));
-}
-
-/** The tests' view of the extension: reading any part builds it (as a command would). */
-function seamOf(extension: LazyFeature<TestSeam>): TestSeam {
-  const part = <K extends keyof TestSeam>(key: K) => ({ get: () => extension.get()[key], enumerable: true });
-  const keys: (keyof TestSeam)[] = ['ui', 'store', 'tracker', 'statusBar', 'tree', 'sync', 'analytics', 'readers', 'signals', 'tools', 'requests', 'startMs'];
-  return Object.defineProperties({}, Object.fromEntries(keys.map((key) => [key, part(key)]))) as TestSeam;
 }
 
 export function deactivate(): void {

@@ -6,7 +6,8 @@ import { resolve } from 'node:path';
 const repoRoot = resolve(__dirname, '..', '..');
 
 runTests({
-  extensionDevelopmentPath: repoRoot,
+  // The build whose activate() returns its parts (esbuild.mjs --tests), as in the code-server run.
+  extensionDevelopmentPath: resolve(repoRoot, 'out', 'test', 'extension'),
   extensionTestsPath: resolve(__dirname, 'integration', 'index.js'),
   launchArgs: [resolve(repoRoot, 'test', 'fixtures', 'workspace'), '--disable-extensions', '--disable-workspace-trust'],
 }).then(

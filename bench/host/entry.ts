@@ -4,7 +4,7 @@
 // Visitor Analytics against the simulator and keeps the window until the launcher has measured.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { TestSeam } from '../../src/extension';
+import type { TestSeam } from '../../test/support/extensionUnderTest';
 import { BENCH_KEY, DONE_ENV, EXTENSION_ID, REPORT_ENV, WEBVIEW_ENV, type ActivationReport, type HostReport, type ReadersTiming, type SignalsTiming } from './protocol';
 import { measureSignalsDraw } from './signalsDraw';
 
@@ -51,7 +51,7 @@ async function measureActivation(): Promise<{ activation: ActivationReport; seam
   const started = performance.now();
   const seam = await extension.activate();
   const callerMs = activeAtEntry ? undefined : performance.now() - started;
-  if (!seam) throw new Error('the extension returned no test seam: is it running in production mode?');
+  if (!seam) throw new Error('the extension returned no parts: is the bench loading dist/extensionUnderTest.js (bench/build.mjs)?');
   await delay(QUIET_MS);
   const span = (from: string, to: string) => {
     const marks = (globalThis as { MonacoPerformanceMarks?: PerformanceMarks }).MonacoPerformanceMarks?.getMarks() ?? [];

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { createApiClient } from '../../src/api';
-import type { TestSeam } from '../../src/extension';
+import type { TestSeam } from '../../test/support/extensionUnderTest';
 import { createLogger } from '../../src/log';
 import { SignalsStore } from '../../src/signals/signalsStore';
 import { SignalsTreeProvider } from '../../src/signals/signalsTree';

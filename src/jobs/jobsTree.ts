@@ -160,11 +160,6 @@ export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvi
     if (nodes.length) this.emitter.fire(nodes);
   }
 
-  /** Whether VS Code has been handed this job's row (the view has drawn it). */
-  isShown(jobId: string): boolean {
-    return this.nodes.has(jobId);
-  }
-
   /** Redraws every row in place (a new time, a new review hint): the list is the same. */
   private redrawRows(): void {
     if (this.nodes.size) this.emitter.fire([...this.nodes.values()]);

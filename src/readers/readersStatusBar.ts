@@ -31,7 +31,6 @@ export class ReadersStatusBar extends Disposable {
   private seq = 0;
   private shownOnce = false;
   private state: ReadersItemState | undefined;
-  private settled: Promise<void> = Promise.resolve();
   private section: TooltipSection | undefined;
 
   constructor(
@@ -68,19 +67,13 @@ export class ReadersStatusBar extends Disposable {
     return this.state;
   }
 
-  /** Resolves when the latest update has finished (tests wait on it). */
-  whenSettled(): Promise<void> {
-    return this.settled;
-  }
-
   /**
    * Looks at the active editor again; `refresh` fetches the range anew. `asked`: the user asked
    * (Refresh implies it); a fetch for a page just shown is background work under the ledger's ceiling.
    */
   update({ refresh = false, fetch = true, asked = refresh }: { refresh?: boolean; fetch?: boolean; asked?: boolean } = {}): Promise<void> {
     const seq = ++this.seq;
-    this.settled = this.render(seq, refresh, fetch, asked).catch((error: unknown) => this.log.error(error instanceof Error ? error : new Error(String(error))));
-    return this.settled;
+    return this.render(seq, refresh, fetch, asked).catch((error: unknown) => this.log.error(error instanceof Error ? error : new Error(String(error))));
   }
 
   private async render(seq: number, refresh: boolean, fetch: boolean, asked: boolean): Promise<void> {

@@ -10,7 +10,7 @@
 // a page with no row not seen) ends each list at its second page, long before the depth caps.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { TestSeam } from '../../src/extension';
+import type { TestSeam } from '../support/extensionUnderTest';
 import { freshAnalyticsHour, KEY, leaveWindowClean, PROJECT, ScriptedUser, seam, waitFor } from '../integration/support';
 import { startPublishedApi, type Exchange, type PublishedApi } from './publishedApi';
 
@@ -136,7 +136,6 @@ describe('the flows against the published OpenAPI (Prism)', function () {
     const read = await flow('readers', async () => {
       await vscode.window.showTextDocument(page, { preview: false });
       await waitFor('the readers figure settled', async () => {
-        await s.readers.statusBar.whenSettled();
         return s.readers.statusBar.shown?.page.uri.toString() === page.toString() && s.readers.statusBar.shown.figures !== undefined;
       }, FLOW_MS);
     });

@@ -42,7 +42,7 @@ export interface RunHostTestsOptions {
    * mintlifyAgent.apiBaseUrl) apply too.
    */
   userSettings?: Record<string, unknown>;
-  /** The extension to load; the repository itself by default. */
+  /** The extension to load; by default out/test/extension (the one whose activate() returns its parts, built by `node esbuild.mjs --tests`). */
   extensionDevelopmentPath?: string;
   /** 'restricted': the folder opens untrusted, in Restricted Mode (see host.ts). */
   workspaceTrust?: 'off' | 'restricted';
@@ -54,8 +54,9 @@ export async function runHostTests(opts: RunHostTestsOptions): Promise<HostTestR
     transcript.line(s);
     opts.log(s);
   };
-  if (!fs.existsSync(opts.testsEntry)) {
-    throw new Error(`The test entry ${opts.testsEntry} does not exist: build the tests first.`);
+  const extension = opts.extensionDevelopmentPath ?? path.join(opts.repoRoot, 'out', 'test', 'extension');
+  for (const built of [opts.testsEntry, path.join(extension, 'dist', 'extension.js')]) {
+    if (!fs.existsSync(built)) throw new Error(`${built} does not exist: build the tests first (node esbuild.mjs --tests).`);
   }
   const resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'host-test-results-'));
   const resultsFile = path.join(resultsDir, 'results.json');
@@ -71,7 +72,7 @@ export async function runHostTests(opts: RunHostTestsOptions): Promise<HostTestR
     const started = Date.now();
     host = await startHost({
       workspaceFolder: opts.workspaceFolder,
-      extensionDevelopmentPath: opts.extensionDevelopmentPath ?? opts.repoRoot,
+      extensionDevelopmentPath: extension,
       extensionTestsPath: opts.testsEntry,
       env: { ...opts.extraEnv, [RESULTS_ENV]: resultsFile, [BRIDGE_ENV]: String(bridge.port) },
       userSettings: opts.userSettings,

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AnalyticsPanel } from '../../src/analytics/analyticsPanel';
-import type { TestSeam } from '../../src/extension';
+import type { TestSeam } from '../support/extensionUnderTest';
 import type { Simulator } from '../simulator/server';
 import { readCsv } from '../support/csv';
 import { KEY, PROJECT, ScriptedUser, seam, setProject, waitFor, withSimulator } from './support';

@@ -1,7 +1,7 @@
 // "Ask the Agent About This…" in the real editor: the exact prompt that reaches the simulator.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { TestSeam } from '../../src/extension';
+import type { TestSeam } from '../support/extensionUnderTest';
 import { MAX_SELECTION_CHARS } from '../../src/agent/agentPrompt';
 import type { Simulator } from '../simulator/server';
 import { leaveWindowClean, PROJECT, requestsTo, ScriptedUser, seam, setProject, waitFor, withSimulator, signIn } from './support';

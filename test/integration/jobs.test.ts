@@ -2,7 +2,7 @@
 // their icons, descriptions and tooltips, messages) and exactly which requests reached the API.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { TestSeam } from '../../src/extension';
+import type { TestSeam } from '../support/extensionUnderTest';
 import { DEFAULT_TIMINGS } from '../../src/jobs/jobPoller';
 import { applyJobChange } from '../../src/sync/syncState';
 import type { Simulator } from '../simulator/server';
@@ -200,13 +200,21 @@ describe('agent jobs', function () {
       // job: Stop Tracking clicked at that moment did nothing. Only adding, removing or reordering
       // jobs may redraw the list.
       const ids = [sim.addJob(PROJECT, { status: 'completed' }).id, sim.addJob(PROJECT, { status: 'completed' }).id];
+      // Which jobs' rows VS Code has been handed, seen where it asks the tree for them.
+      const drawn = new Set<string>();
+      const getChildren = s.tree.getChildren.bind(s.tree);
+      s.tree.getChildren = (node) => {
+        const nodes = getChildren(node);
+        for (const child of nodes) if ('tracked' in child) drawn.add(child.tracked.id);
+        return nodes;
+      };
       for (const id of ids) {
         user.type(id);
         await vscode.commands.executeCommand('mintlifyAgent.trackJob');
       }
       // The view on screen, so VS Code draws the rows (and would redraw them).
       await vscode.commands.executeCommand('mintlifyAgent.jobs.focus');
-      await waitFor('the view to draw both jobs', () => ids.every((id) => s.tree.isShown(id)));
+      await waitFor('the view to draw both jobs', () => ids.every((id) => drawn.has(id))).finally(() => delete (s.tree as { getChildren?: unknown }).getChildren);
       const redrawn: string[] = [];
       const listening = s.tree.onDidChangeTreeData((changed) => {
         for (const node of changed === undefined ? [undefined] : Array.isArray(changed) ? changed : [changed]) {

@@ -6,7 +6,7 @@
 // acting tool would confirm (prepareInvocation) and its send path; the dialog itself is not seen here.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { TestSeam } from '../../src/extension';
+import type { TestSeam } from '../support/extensionUnderTest';
 import { EVIDENCE_BEGIN, EVIDENCE_END, MAX_QUOTE, quote } from '../../src/signals/evidencePrompt';
 import { MOST_REQUESTS } from '../../src/signals/snapshot';
 import { TOOL_NAMES, TOOLS } from '../../src/tools/toolNames';
@@ -83,7 +83,7 @@ describe('language model tools', function () {
     it('reads the open page\'s evidence as the simulator counts it, with no request, its hostile comments quoted and cut', async () => {
       await vscode.window.showTextDocument(vscode.Uri.joinPath(root, 'docs', 'quickstart.mdx'), { preview: false });
       // The page shown fetches its readers figures (the status item's, not the tool's): counted from after it.
-      await waitFor('the page\'s readers figure', async () => (await s.readers.statusBar.whenSettled(), s.readers.statusBar.shown?.figures));
+      await waitFor('the page\'s readers figure', () => s.readers.statusBar.shown?.figures);
       sim.clearRequests();
       const text = await invoke(TOOLS.readerEvidence);
       assert.equal(sim.requests.length, 0, 'the kept snapshot answers');

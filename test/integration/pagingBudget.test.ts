@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ENDPOINTS } from '../../src/api/endpoints';
-import type { TestSeam } from '../../src/extension';
+import type { TestSeam } from '../support/extensionUnderTest';
 import { MOST_REQUESTS, VIEW_PAGES } from '../../src/signals/snapshot';
 import type { Simulator } from '../simulator/server';
 import { freshAnalyticsHour, PROJECT, ScriptedUser, seam, setProject, signIn, waitFor, withSimulator } from './support';

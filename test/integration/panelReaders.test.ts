@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AnalyticsPanel } from '../../src/analytics/analyticsPanel';
-import type { TestSeam } from '../../src/extension';
+import type { TestSeam } from '../support/extensionUnderTest';
 import type { Simulator } from '../simulator/server';
 import { readCsv } from '../support/csv';
 import { leaveWindowClean, PROJECT, ScriptedUser, seam, setProject, signIn, waitFor, withSimulator } from './support';
@@ -43,7 +43,6 @@ describe('analytics panel and the readers snapshot', function () {
     const uri = vscode.Uri.joinPath(root, ...relative.split('/'));
     await vscode.window.showTextDocument(uri, { preview: false });
     const shown = await waitFor(`the readers figure of ${relative}`, async () => {
-      await s.readers.statusBar.whenSettled();
       const item = s.readers.statusBar.shown;
       return item?.figures && item.page.uri.toString() === uri.toString() ? item : undefined;
     });

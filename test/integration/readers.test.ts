@@ -3,7 +3,7 @@
 // from storage, and the Explorer marks.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { TestSeam } from '../../src/extension';
+import type { TestSeam } from '../support/extensionUnderTest';
 import type { Simulator, VisitorRow } from '../simulator/server';
 import { freshAnalyticsHour, PROJECT, ScriptedUser, seam, setProject, signIn, tooltipText, visitorRequests, waitFor, withSimulator } from './support';
 
@@ -28,14 +28,12 @@ describe('page readers', function () {
   async function open(uri: vscode.Uri): Promise<void> {
     await vscode.window.showTextDocument(uri, { preview: false });
     await waitFor(`the active editor ${uri.path}`, () => vscode.window.activeTextEditor?.document.uri.toString() === uri.toString());
-    await s.readers.statusBar.whenSettled();
   }
 
   /** Opens a page and waits for its figure (not the loading text). */
   async function figureOf(uri: vscode.Uri) {
     await open(uri);
     return waitFor(`the readers figure for ${uri.path}`, async () => {
-      await s.readers.statusBar.whenSettled();
       const shown = s.readers.statusBar.shown;
       return shown?.figures && shown.page.uri.toString() === uri.toString() ? shown : undefined;
     });
@@ -57,7 +55,6 @@ describe('page readers', function () {
     await setProject(PROJECT);
     root = vscode.workspace.workspaceFolders![0].uri;
     await s.readers.readers.setPreset('last30');
-    await s.readers.statusBar.whenSettled();
     await s.readers.readers.store.clear();
     await freshAnalyticsHour(s);
     sim.clearRequests();
@@ -92,8 +89,10 @@ describe('page readers', function () {
 
   it('shows nothing for a file that is not a page', async () => {
     for (const uri of [vscode.Uri.joinPath(root, 'docs', 'docs.json'), await write('notes-beside-the-docs.md')]) {
+      // From a page's figure, so the item going away is this file's doing.
+      await figureOf(vscode.Uri.joinPath(root, 'docs', 'quickstart.mdx'));
       await open(uri);
-      assert.equal(s.readers.statusBar.shown, undefined, uri.path);
+      await waitFor(`no readers item for ${uri.path}`, () => s.readers.statusBar.shown === undefined);
     }
   });
 
@@ -108,7 +107,6 @@ describe('page readers', function () {
     const row = truth.visitors.find((r) => r.path === '/quickstart');
     assert.ok(row);
     const shown = await waitFor('the last-7-days figure', async () => {
-      await s.readers.statusBar.whenSettled();
       return s.readers.statusBar.shown?.text === figure(row) ? s.readers.statusBar.shown : undefined;
     });
     assert.ok(tooltipText(shown.tooltip).includes(`Last 7 days (${now.range.from} to ${now.range.to})`));

@@ -3,7 +3,7 @@
 // status item says why; Refresh, the click to load, is the user asking and is never held back.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { TestSeam } from '../../src/extension';
+import type { TestSeam } from '../support/extensionUnderTest';
 import { BACKGROUND_CEILING } from '../../src/sync/ledger';
 import type { Simulator } from '../simulator/server';
 import { freshAnalyticsHour, KEY, PROJECT, seam, setProject, signIn, tooltipText, visitorRequests, waitFor, withSimulator } from './support';
@@ -46,7 +46,6 @@ describe('readers under the ledger ceiling', function () {
     sim.clearRequests();
     await vscode.window.showTextDocument(page, { preview: false });
     const held = await waitFor('the held-back item', async () => {
-      await s.readers.statusBar.whenSettled();
       const shown = s.readers.statusBar.shown;
       return shown?.page.sitePath === '/quickstart' && shown.text.includes('hourly limit kept for you') ? shown : undefined;
     });
@@ -57,7 +56,6 @@ describe('readers under the ledger ceiling', function () {
 
     await vscode.commands.executeCommand('mintlifyAgent.refreshReaders');
     const shown = await waitFor('the figure after Refresh', async () => {
-      await s.readers.statusBar.whenSettled();
       return s.readers.statusBar.shown?.figures ? s.readers.statusBar.shown : undefined;
     });
     assert.ok(!shown.text.includes('hourly limit'), shown.text);
@@ -72,7 +70,6 @@ describe('readers under the ledger ceiling', function () {
     sim.clearRequests();
     await vscode.window.showTextDocument(page, { preview: false });
     await waitFor('the figure', async () => {
-      await s.readers.statusBar.whenSettled();
       return s.readers.statusBar.shown?.figures;
     });
     assert.equal(visitorRequests(sim), 1);
@@ -86,7 +83,6 @@ describe('readers under the ledger ceiling', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.window.showTextDocument(page, { preview: false });
     await waitFor('the figure (a background load)', async () => {
-      await s.readers.statusBar.whenSettled();
       return s.readers.statusBar.shown?.figures;
     });
     await othersSent(BACKGROUND_CEILING);

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { TestSeam } from '../../src/extension';
+import type { TestSeam } from '../support/extensionUnderTest';
 import type { ReviewResult } from '../../src/git/reviewCommands';
 import type { Simulator } from '../simulator/server';
 import { AGENT_BRANCH, AGENT_BRANCH_CHANGES } from '../support/gitRepo';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createServer, type Server, type Socket } from 'node:net';
 import * as vscode from 'vscode';
-import type { TestSeam } from '../../src/extension';
+import type { TestSeam } from '../support/extensionUnderTest';
 import type { Simulator } from '../simulator/server';
 import { AGENT_BRANCH } from '../support/gitRepo';
 import { leaveWindowClean, PROJECT, ScriptedUser, seam, setProject, signIn, waitFor, withSimulator } from './support';

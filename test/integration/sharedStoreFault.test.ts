@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { TestSeam } from '../../src/extension';
+import type { TestSeam } from '../support/extensionUnderTest';
 import type { PromptSent } from '../../src/jobs/jobCommands';
 import { DEFAULT_TIMINGS } from '../../src/jobs/jobPoller';
 import type { Simulator } from '../simulator/server';

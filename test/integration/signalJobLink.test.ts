@@ -3,7 +3,7 @@
 // text. When the create's answer is lost the signal is not linked, and the writer is told.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { TestSeam } from '../../src/extension';
+import type { TestSeam } from '../support/extensionUnderTest';
 import type { SignalNode } from '../../src/signals/signalsTree';
 import type { Simulator } from '../simulator/server';
 import { freshAnalyticsHour, leaveWindowClean, PROJECT, requestsTo, ScriptedUser, seam, setProject, signIn, waitFor, withSimulator } from './support';

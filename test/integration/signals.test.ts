@@ -4,7 +4,7 @@
 // "Did it help?" on a page with enough votes and one without.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { TestSeam } from '../../src/extension';
+import type { TestSeam } from '../support/extensionUnderTest';
 import { comparisonWindows } from '../../src/signals/didItHelp';
 import { EVIDENCE_BEGIN, EVIDENCE_END, MAX_ITEMS, quote } from '../../src/signals/evidencePrompt';
 import { SignalsStore } from '../../src/signals/signalsStore';
@@ -70,7 +70,6 @@ describe('reader signals', function () {
     sim.clearRequests();
     await vscode.window.showTextDocument(vscode.Uri.joinPath(root, 'docs', 'quickstart.mdx'), { preview: false });
     const shown = await waitFor('the page tooltip with reader signals', async () => {
-      await s.readers.statusBar.whenSettled();
       const state = s.readers.statusBar.shown;
       return state?.page.sitePath === '/quickstart' && tooltipText(state.tooltip).includes('Reader signals') ? state : undefined;
     });
@@ -128,7 +127,6 @@ describe('reader signals', function () {
     const truth = sim.signalsFor(PROJECT, range);
     await vscode.window.showTextDocument(vscode.Uri.joinPath(root, 'docs', 'quickstart.mdx'), { preview: false });
     const statusBar = await waitFor('the page tooltip with reader signals', async () => {
-      await s.readers.statusBar.whenSettled();
       const state = s.readers.statusBar.shown;
       return state?.page.sitePath === '/quickstart' && typeof state.tooltip !== 'string' && state.tooltip.value.includes('Reader signals') ? state.tooltip.value : undefined;
     });

@@ -1,7 +1,7 @@
 // Shared helpers for the suites that run inside the real VS Code host.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { TestSeam } from '../../src/extension';
+import type { TestSeam } from '../support/extensionUnderTest';
 import type { MessageLevel, Ui } from '../../src/ui';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server';
 import { waitFor } from '../support/waitFor';
@@ -14,7 +14,7 @@ export async function seam(): Promise<TestSeam> {
   const extension = vscode.extensions.getExtension<TestSeam | undefined>(EXTENSION_ID);
   assert.ok(extension, 'the extension is installed');
   const exports = extension.isActive ? extension.exports : await extension.activate();
-  assert.ok(exports, 'the test seam is returned outside production');
+  assert.ok(exports, 'the extension under test (out/test/extension, test/support/extensionUnderTest.ts) returns its parts');
   return exports;
 }
 

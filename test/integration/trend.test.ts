@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { AnalyticsPanel } from '../../src/analytics/analyticsPanel';
 import { isSettled } from '../../src/analytics/trendBuckets';
 import { addDays } from '../../src/util/days';
-import type { TestSeam } from '../../src/extension';
+import type { TestSeam } from '../support/extensionUnderTest';
 import type { Simulator } from '../simulator/server';
 import { freshAnalyticsHour, KEY, PROJECT, ScriptedUser, seam, setProject, waitFor, withSimulator } from './support';
 import { webview } from './webview';

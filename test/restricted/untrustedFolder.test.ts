@@ -3,7 +3,7 @@
 // it, and the git actions run no git and say why. Runs in its own host (test/run.ts).
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { TestSeam } from '../../src/extension';
+import type { TestSeam } from '../support/extensionUnderTest';
 import type { Simulator } from '../simulator/server';
 import { ScriptedUser, requestsTo, seam, signIn, withSimulator } from '../integration/support';
 import { RESTRICTED_PROJECT } from './project';

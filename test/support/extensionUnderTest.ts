@@ -1,0 +1,27 @@
+// The extension as the host tests and the bench load it: the released code (src/extension.ts's
+// load()), and one difference, which production never has: activate() returns the extension's
+// parts, so a test or a benchmark in the same extension host can read them. esbuild.mjs --tests
+// bundles this into out/test/extension/ (bench/build.mjs, minified, into out/bench/extension/),
+// beside a copy of the manifest; dist/extension.js, which ships, returns nothing.
+import type * as vscode from 'vscode';
+import type { RequestLogEntry } from '../../src/api';
+import { deactivate, load, type Parts } from '../../src/extension';
+
+/** What activate() returns here: the parts, each read building the extension as a command would. */
+export interface TestSeam extends Parts {
+  /** Every call of the API client in this session (the last 1,000), sent or stopped before sending. */
+  readonly requests: readonly RequestLogEntry[];
+}
+
+export function activate(context: vscode.ExtensionContext): TestSeam {
+  const requests: RequestLogEntry[] = [];
+  const extension = load(context, (entry) => {
+    if (requests.push(entry) > 1_000) requests.shift();
+  });
+  const seam: Partial<TestSeam> = { requests };
+  const keys: (keyof Parts)[] = ['ui', 'store', 'tracker', 'statusBar', 'tree', 'sync', 'analytics', 'readers', 'signals', 'tools', 'startMs'];
+  for (const key of keys) Object.defineProperty(seam, key, { get: () => extension.get()[key], enumerable: true });
+  return seam as TestSeam;
+}
+
+export { deactivate };
