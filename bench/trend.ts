@@ -1,16 +1,17 @@
 // Figure 12, the trend: what drawing the panel's trend costs in requests, the first time, in another
 // window the same day, in the same window 20 minutes later and the next day. The real Trend and
 // TrendSeries (src/analytics/trend.ts, trendSeries.ts) fetch through the real ApiClient from the real
-// simulator over HTTP, wired as registerAnalytics.ts wires them (one `limit=1` request a bucket);
+// simulator over HTTP through the extension's own trendTotals (one `limit=1` request a bucket);
 // the windows share one kept store as WindowSync shares it. The clock is injected and fixed (noon
 // UTC on a Wednesday), so the figure does not depend on the day it runs; requests are counted by
 // the simulator. The draw time in the real webview is measured by bench/webview.ts.
 import { createApiClient } from '../src/api';
 import { resolvePreset, resolveRange, type ResolvedRange } from '../src/analytics/dateRange';
-import { fetcherFor } from '../src/analytics/metric';
+import { BucketRows } from '../src/analytics/bucketRows';
 import { Trend, type TrendAsk } from '../src/analytics/trend';
 import { isSettled, trendBuckets, weekdayFromMonday, type TrendBucket } from '../src/analytics/trendBuckets';
-import { TrendCutShort, TrendSeries, trendKey, type KeptTrendStore } from '../src/analytics/trendSeries';
+import { TrendSeries, trendKey, type KeptTrendStore } from '../src/analytics/trendSeries';
+import { trendTotals } from '../src/analytics/trendTotals';
 import { LIVE_PAGE_MAX_AGE_MS } from '../src/analytics/visitorsQuery';
 import type { TrendPoint } from '../src/shared/protocol';
 import type { TrendFigures } from '../src/sync/syncState';
@@ -71,18 +72,14 @@ async function drawFourTimes(c: RangeCase): Promise<TrendRun> {
   const sim = await startSimulator({ projects: [PROJECT], analyticsLimitPerHour: 10_000, now, today: addDays(today(), 1), days: 400 });
   try {
     const api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => API_KEY });
-    const fetchers = { visitors: fetcherFor(api, 'visitors'), views: fetcherFor(api, 'views') };
     const store: Record<string, Record<string, TrendFigures>> = {};
     const kept: KeptTrendStore = {
       keptTrends: (project) => store[project] ?? {},
       keepTrends: (project, figures) => void (store[project] = { ...store[project], ...figures }),
     };
     const window = () => {
-      const series = new TrendSeries({ kept, now, fetchTotals: async (projectId, { metric }, range, { signal, mayRequest }) => {
-        // As registerAnalytics.ts's: the hour is asked before the request.
-        if (!mayRequest()) throw new TrendCutShort(0, 1);
-        return (await fetchers[metric](projectId, { ...range, limit: 1, offset: 0 }, { signal })).totals;
-      } });
+      const rows = new BucketRows();
+      const series = new TrendSeries({ kept, now, rows, fetchTotals: trendTotals(api, rows, () => undefined, l10n) });
       return new Trend({ series, l10n, today });
     };
     const windows = { A: window(), B: window() };

@@ -12,18 +12,20 @@ import type { HourBudget } from '../sync/hourBudget';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
 import { AnalyticsPanel, type AnalyticsPanelDeps } from './analyticsPanel';
-import { addDays, localToday } from '../util/days';
+import { localToday } from '../util/days';
 import { daysLabel, presetLabels, resolvePreset } from './dateRange';
 import { exportTrend, VisitorsExporter } from './export';
-import { readersOf, type SnapshotSource } from './visitorsSnapshot';
+import type { SnapshotSource } from './visitorsSnapshot';
 import type { FetchPrevious } from './comparison';
 import { CONFIRM_ABOVE_REQUESTS } from './periodCompare';
-import { fetchAllVisitors, VisitorsPager } from './visitorsQuery';
+import { VisitorsPager } from './visitorsQuery';
 import { fetcherFor } from './metric';
 import { parseOpenTarget, type WholeRange } from './pageFocus';
 import { PanelPages, SnapshotReuse } from './snapshotReuse';
 import { COMMANDS, type RegisterCommand } from '../commands';
-import { type FetchTotals, TrendCutShort, TrendSeries, type KeptTrendStore } from './trendSeries';
+import { BucketRows } from './bucketRows';
+import { TrendSeries, type KeptTrendStore } from './trendSeries';
+import { trendTotals } from './trendTotals';
 
 export interface AnalyticsDeps {
   api: ApiClient;
@@ -208,29 +210,15 @@ function wholeRangeFetcher(snapshots: SnapshotSource, reuse: SnapshotReuse, ui: 
 }
 
 /**
- * The trend's figures (one `limit=1` request a bucket; for one page, every page of 250 paths of the
- * bucket, up to the readers' cap, and the page's row in them), kept when settled, and the hour
- * they are held to. A page's cost is estimated from the kept rows of the panel's range.
+ * The trend's figures (trendTotals.ts), kept when settled, and the hour they are held to. A page's
+ * cost is estimated from the kept rows of the panel's range.
  */
 function trendDeps(api: ApiClient, kept: KeptTrendStore, hour: HourBudget, requestsThisHour: (() => number | undefined) | undefined, snapshots: SnapshotSource | undefined): AnalyticsPanelDeps['trend'] {
-  const fetchers = { visitors: fetcherFor(api, 'visitors'), views: fetcherFor(api, 'views') };
-  const fetchTotals: FetchTotals = async (projectId, { metric, path }, range, { signal, mayRequest }) => {
-    if (path === undefined) {
-      if (!mayRequest()) throw new TrendCutShort(0, 1);
-      return (await fetchers[metric](projectId, { ...range, limit: 1, offset: 0 }, { signal })).totals;
-    }
-    // The paging rule asks `mayRequest` before every page.
-    const all = await fetchAllVisitors(fetchers.visitors, projectId, range, { signal, maxPages: snapshots?.maxPages(), mayRequest });
-    // The page's row as the readers find it (the same path matching), in every row of the bucket.
-    const found = readersOf({ key: { projectId, ...range }, totals: all.totals, rows: all.rows, fetchedAt: 0, pages: all.pages, capped: all.cutShort !== undefined }, path);
-    if (found.kind === 'read') return found.row;
-    if (found.kind === 'none') return { human: 0, ai: 0, total: 0 };
-    if (all.cutShort?.reason === 'budget') throw new TrendCutShort(0, 1);
-    throw new Error(vscode.l10n.t('{0} is not among the top {1} pages read from {2} to {3}, as far as the readers.maxPages setting lets a fetch go.', path, found.covered, range.dateFrom, addDays(range.dateTo, -1)));
-  };
+  const rows = new BucketRows();
+  const fetchTotals = trendTotals(api, rows, () => snapshots?.maxPages(), vscode.l10n);
   // Until the ledger can count (no key yet) the hour is unknown: the client's own gate still holds.
   return {
-    series: new TrendSeries({ kept, fetchTotals }),
+    series: new TrendSeries({ kept, fetchTotals, rows }),
     budget: { left: () => (requestsThisHour?.() === undefined ? undefined : hour.analyticsLeftThisHour()), freesInMs: () => hour.analyticsFreesInMs() },
     pagesPerBucket: (key) => snapshots?.cached(key)?.pages,
   };

@@ -3,10 +3,13 @@
 // in which the page's row is found. A settled bucket (trendBuckets.ts) is kept for good in the shared
 // store, per project, metric and bucket, where every window finds it; a bucket that includes today
 // is kept in this window's memory for as long as the panel keeps today's pages (15 minutes). So
-// after the first look a trend costs what its open bucket costs. No vscode import: unit-tested.
+// after the first look a trend costs what its open bucket costs. A page's trend also finds its row
+// in the settled buckets' rows another page's trend read (bucketRows.ts), so the second page's trend
+// over the same days costs only its open buckets. No vscode import: unit-tested.
 import { ApiError } from '../api/errors';
 import type { Metric, TrendPoint } from '../shared/protocol';
 import type { TrendFigures } from '../sync/syncState';
+import type { BucketRows } from './bucketRows';
 import { isSettled, type TrendBucket } from './trendBuckets';
 import { LIVE_PAGE_MAX_AGE_MS } from './visitorsQuery';
 
@@ -27,14 +30,15 @@ export interface TrendSubject {
 }
 
 /**
- * One bucket's figures: the site's (`limit=1`, one request) or one page's (every page of the range).
- * It asks `mayRequest` before every request it sends, and throws TrendCutShort when told no.
+ * One bucket's figures: the site's (`limit=1`, one request) or one page's (every page of the range;
+ * a `settled` bucket's rows are kept in the BucketRows the series reads). It asks `mayRequest`
+ * before every request it sends, and throws TrendCutShort when told no.
  */
 export type FetchTotals = (
   projectId: string,
   subject: TrendSubject,
   range: { dateFrom: string; dateTo: string },
-  options: { signal: AbortSignal | undefined; mayRequest: () => boolean },
+  options: { signal: AbortSignal | undefined; mayRequest: () => boolean; settled: boolean },
 ) => Promise<{ human: number; ai: number; total: number }>;
 
 export interface TrendResult {
@@ -66,7 +70,7 @@ export class TrendSeries {
   private readonly live = new Map<string, { figures: TrendFigures; at: number }>();
   private readonly now: () => number;
 
-  constructor(private readonly deps: { kept: KeptTrendStore; fetchTotals: FetchTotals; now?: () => number }) {
+  constructor(private readonly deps: { kept: KeptTrendStore; fetchTotals: FetchTotals; rows?: Pick<BucketRows, 'figures'>; now?: () => number }) {
     this.now = deps.now ?? Date.now;
   }
 
@@ -107,13 +111,14 @@ export class TrendSeries {
       // A failed request (or the hour running out) stops the draw: the next would most likely fail the same way.
       for (let bucket = todo.shift(); bucket && !failed; bucket = todo.shift()) {
         if (signal?.aborted) throw new ApiError('cancelled', 'The request was cancelled.');
-        const totals = await this.deps.fetchTotals(projectId, subject, { dateFrom: bucket.dateFrom, dateTo: bucket.dateTo }, { signal, mayRequest: counted }).catch((error: unknown) => {
+        const settledNow = isSettled(bucket, this.now());
+        const totals = await this.deps.fetchTotals(projectId, subject, { dateFrom: bucket.dateFrom, dateTo: bucket.dateTo }, { signal, mayRequest: counted, settled: settledNow }).catch((error: unknown) => {
           failed = true;
           throw error;
         });
         const value: TrendFigures = [totals.human, totals.ai, totals.total];
         figures.set(bucket, value);
-        if (isSettled(bucket, this.now())) settled[trendKey(subject, bucket)] = value;
+        if (settledNow) settled[trendKey(subject, bucket)] = value;
         else this.live.set(liveKey(projectId, subject, bucket), { figures: value, at: this.now() });
       }
     };
@@ -135,7 +140,7 @@ export class TrendSeries {
 
   private known(kept: Readonly<Record<string, TrendFigures>>, projectId: string, subject: TrendSubject, bucket: TrendBucket): TrendFigures | undefined {
     if (isSettled(bucket, this.now())) {
-      const value = kept[trendKey(subject, bucket)];
+      const value = kept[trendKey(subject, bucket)] ?? (subject.path === undefined ? undefined : this.deps.rows?.figures({ projectId, dateFrom: bucket.dateFrom, dateTo: bucket.dateTo }, subject.path));
       if (value) return value;
     }
     const live = this.live.get(liveKey(projectId, subject, bucket));

@@ -18,7 +18,7 @@ import { showInvisible } from '../util/visibleText';
 
 export const PAGE_READERS_SHOWN_KEY = 'mintlifyAgent.pageReadersShown';
 
-/** What the item shows, for tests. */
+/** What the item shows now, kept beside it for the host tests and the bench, which read it through the parts. */
 export interface ReadersItemState {
   page: DocPage;
   text: string;

@@ -28,6 +28,9 @@ const count = (text: string) => Number(text.replace(/\D/g, ''));
 /** The trend's requests that reached the API: visitors with limit=1. */
 const trendRequests = (sim: Simulator) => sim.requests.filter((r) => r.rawPath.endsWith('/visitors') && r.query.limit === '1');
 
+/** A page's trend's requests: pages of 250 paths of one day. */
+const oneDay = (r: Simulator['requests'][number]) => r.rawPath.endsWith('/visitors') && r.query.limit === '250' && r.query.dateTo === addDays(r.query.dateFrom ?? '', 1);
+
 describe('the trend above the visitors table', function () {
   this.timeout(90_000);
   let s: TestSeam;
@@ -186,7 +189,6 @@ describe('the trend above the visitors table', function () {
       }
       // Every path of each day, in pages of 250: no request beyond what the days' paths need.
       const dayPages = [0, 1, 2, 3, 4, 5, 6].map((i) => Math.max(1, Math.ceil(sim.visitorsFor(PROJECT, { dateFrom: day(i - 6), dateTo: day(i - 5) }).visitors.length / 250)));
-      const oneDay = (r: Simulator['requests'][number]) => r.rawPath.endsWith('/visitors') && r.query.limit === '250' && r.query.dateTo === addDays(r.query.dateFrom ?? '', 1);
       const trendPages = sim.requests.slice(before).filter(oneDay);
       assert.equal(trendPages.length, dayPages.reduce((a, b) => a + b, 0));
       const kept = s.sync.keptTrends(PROJECT);
@@ -201,5 +203,31 @@ describe('the trend above the visitors table', function () {
       assert.doesNotMatch(asked, /trend/, 'no question about the trend');
       assert.match(await webview.text('#trend-cost'), /^No request: all 7 points were kept from before\.$/);
     }
+  });
+
+  it('a second page’s trend over the same days reads only the days still open: the settled days’ rows were kept by the first', async () => {
+    await freshAnalyticsHour(s);
+    const other = sim.visitorsFor(PROJECT, { dateFrom: day(-6), dateTo: day(1) }).visitors[5].path;
+    const user = new ScriptedUser(s.ui);
+    user.answerMessage = (m) => m.actions.find((a) => a === 'Draw Trend');
+    const before = sim.requests.length;
+    try {
+      await vscode.commands.executeCommand('mintlifyAgent.openAnalytics', { path: other, preset: 'last7', trend: true });
+      await waitFor('the second page’s trend drawn', () => panel.model.state.trend?.status === 'ready' && panel.model.state.focus?.path === other);
+    } finally {
+      user.restore();
+    }
+    await webview.expect('#trend-cost', /point/);
+    const rows = await tableRows();
+    assert.equal(rows.length, 7);
+    for (let i = 0; i < 7; i++) {
+      const row = sim.visitorsFor(PROJECT, { dateFrom: day(i - 6), dateTo: day(i - 5) }).visitors.find((v) => v.path === other);
+      assert.deepEqual({ human: rows[i].human, ai: rows[i].ai, total: rows[i].total }, { human: row?.human ?? 0, ai: row?.ai ?? 0, total: row?.total ?? 0 }, `${other} on ${day(i - 6)}`);
+    }
+    // The days that have not settled (today, and yesterday until the platform's day has ended) are read again; no other.
+    const open = [0, 1, 2, 3, 4, 5, 6].filter((i) => !isSettled({ dateTo: day(i - 5) }, Date.now())).map((i) => day(i - 6));
+    const read = [...new Set(sim.requests.slice(before).filter(oneDay).map((r) => r.query.dateFrom))].sort();
+    assert.ok(open.length < 7, 'some days have settled');
+    assert.deepEqual(read, open);
   });
 });

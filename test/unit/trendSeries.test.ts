@@ -3,12 +3,17 @@
 // 15 minutes; the cost said before a draw of more than four requests; the hour never overspent.
 import assert from 'node:assert/strict';
 import { Trend, type TrendAsk } from '../../src/analytics/trend';
-import { trendBuckets } from '../../src/analytics/trendBuckets';
+import { isSettled, trendBuckets } from '../../src/analytics/trendBuckets';
 import { TREND_CONCURRENCY, TrendCutShort, TrendSeries, type TrendSubject } from '../../src/analytics/trendSeries';
 import type { Metric } from '../../src/shared/protocol';
 import type { TrendFigures } from '../../src/sync/syncState';
 import { addDays } from '../../src/util/days';
 import { trendToCsv, trendToJson } from '../../src/analytics/exportFormats';
+import { BucketRows } from '../../src/analytics/bucketRows';
+import type { VisitorsSnapshot } from '../../src/analytics/visitorsSnapshot';
+import { trendTotals } from '../../src/analytics/trendTotals';
+import { createApiClient } from '../../src/api';
+import { startSimulator } from '../simulator/server';
 
 const l10n = { t: (message: string | { message: string }, ...args: unknown[]) => (typeof message === 'string' ? message : message.message).replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) } as never;
 const NOW = Date.parse('2026-11-25T12:00:00Z');
@@ -112,7 +117,63 @@ describe('trend figures (src/analytics/trendSeries.ts)', () => {
     const rest = await series.load('p', { metric: 'visitors' }, days);
     assert.equal(rest.requests, 10 - keptAfterFailure - 2);
   });
+
+  it('a second page’s trend over the same days asks only for the open days: the settled days’ rows were kept by the first', async () => {
+    // 600 paths: each day's every path is up to three pages of 250, read over HTTP from the simulator.
+    const sim = await startSimulator({ projects: ['p'], today: TODAY, now: () => NOW, analyticsLimitPerHour: 10_000, pathCount: 600 });
+    try {
+      const api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => 'mint_unit_test_key' });
+      const rows = new BucketRows();
+      const series = new TrendSeries({ kept: new Kept(), fetchTotals: trendTotals(api, rows, () => undefined, l10n), rows, now: () => NOW });
+      const week = buckets('2026-11-19', TODAY);
+      const paths = sim.visitorsFor('p', { dateFrom: '2026-11-19', dateTo: addDays(TODAY, 1) }).visitors.map((v) => v.path);
+      const [first, second] = [paths[3], paths[400]];
+      await series.load('p', { metric: 'visitors', path: first }, week);
+      const dayOf = (r: { query: Record<string, string | undefined> }) => r.query.dateFrom!;
+      const pagesOf = (b: { dateFrom: string; dateTo: string }) => Math.max(1, Math.ceil(sim.visitorsFor('p', b).visitors.length / 250));
+      assert.equal(sim.requests.length, week.reduce((sum, b) => sum + pagesOf(b), 0), 'the first page’s trend read every page of paths of each day');
+      sim.clearRequests();
+
+      // The open days (today; yesterday until the platform's day has ended) are all that is missing.
+      const open = week.filter((b) => !isSettled(b, NOW)).map((b) => b.dateFrom);
+      assert.ok(open.length > 0 && open.length < 7);
+      assert.deepEqual(series.missing('p', { metric: 'visitors', path: second }, week).map((b) => b.dateFrom), open);
+      const drawn = await series.load('p', { metric: 'visitors', path: second }, week);
+      assert.deepEqual([...new Set(sim.requests.map(dayOf))].sort(), open);
+      assert.equal(drawn.requests, week.filter((b) => open.includes(b.dateFrom)).reduce((sum, b) => sum + pagesOf(b), 0));
+      // Each day's figures are the simulator's row for the page, kept or read.
+      week.forEach((bucket, i) => {
+        const row = sim.visitorsFor('p', { dateFrom: bucket.dateFrom, dateTo: bucket.dateTo }).visitors.find((v) => v.path === second);
+        const { human, ai, total } = drawn.points[i];
+        assert.deepEqual({ human, ai, total }, { human: row?.human ?? 0, ai: row?.ai ?? 0, total: row?.total ?? 0 }, bucket.dateFrom);
+      });
+      assert.equal(rows.figures({ projectId: 'other', dateFrom: week[0].dateFrom, dateTo: week[0].dateTo }, first), undefined, 'another project’s days are not this one’s');
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('keeps rows up to its bound, the least recently read bucket dropped first; a capped bucket does not answer for a page beyond its rows', () => {
+    const rows = new BucketRows(5);
+    const range = (d: number) => ({ dateFrom: `2026-11-0${d}`, dateTo: `2026-11-0${d + 1}` });
+    rows.keep(daySnapshot('p', range(1), [['/a', 1, 0, 1], ['/b', 1, 0, 1]]));
+    rows.keep(daySnapshot('p', range(2), [['/a', 2, 0, 2], ['/b', 2, 0, 2]]));
+    assert.deepEqual(rows.figures({ projectId: 'p', ...range(1) }, '/a'), [1, 0, 1], 'day 1 read: now the most recent');
+    rows.keep(daySnapshot('p', range(3), [['/a', 3, 0, 3], ['/b', 3, 0, 3]]));
+    assert.equal(rows.figures({ projectId: 'p', ...range(2) }, '/a'), undefined, 'day 2, the least recently read, went to stay within 5 rows');
+    assert.deepEqual(rows.figures({ projectId: 'p', ...range(1) }, '/a'), [1, 0, 1]);
+    assert.deepEqual(rows.figures({ projectId: 'p', ...range(3) }, '/a'), [3, 0, 3]);
+    rows.keep({ ...daySnapshot('p', range(4), [['/a', 4, 0, 4]]), capped: true });
+    assert.deepEqual(rows.figures({ projectId: 'p', ...range(4) }, '/a'), [4, 0, 4]);
+    assert.equal(rows.figures({ projectId: 'p', ...range(4) }, '/b'), undefined, 'beyond the rows read: unknown, not zero');
+  });
 });
+
+function daySnapshot(projectId: string, range: { dateFrom: string; dateTo: string }, rows: [string, number, number, number][]): VisitorsSnapshot {
+  const all = rows.map(([path, human, ai, total]) => ({ path, human, ai, total }));
+  const totals = all.reduce((sum, r) => ({ human: sum.human + r.human, ai: sum.ai + r.ai, total: sum.total + r.total }), { human: 0, ai: 0, total: 0 });
+  return { key: { projectId, ...range }, totals, rows: all, fetchedAt: 0, pages: 1, capped: false };
+}
 
 describe('the panel’s trend (src/analytics/trend.ts)', () => {
   const ask = (from: string, compare = false): TrendAsk => ({ projectId: 'p', metric: 'visitors', range: { from, to: TODAY, dateFrom: from, dateTo: addDays(TODAY, 1) }, compare });
