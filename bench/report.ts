@@ -13,7 +13,7 @@ import { SIGNALS_TEXT, type SignalsRun } from './signals';
 import { pagingRows, pagingSection, type PagingRun } from './paging';
 import { MERGE_TIME_TEXT, type MergeTimeRun } from './mergeTime';
 import { LM_TOOLS_TEXT, type LmToolsRun } from './lmTools';
-import { TREND_NOW, TREND_TEXT, type TrendRun } from './trend';
+import { PAGE_TREND_TEXT, TREND_NOW, TREND_TEXT, type TrendRun, type TrendStep } from './trend';
 import { FILTER_TERM } from './webview';
 import { WINDOWS_SCENARIO, type WindowsResult } from './windows';
 
@@ -46,6 +46,8 @@ export interface BenchResults {
   lmTools?: LmToolsRun[];
   /** Figure 12; absent in results made before it existed. */
   trend?: TrendRun[];
+  /** Figure 12, Show Trend for two pages; absent in results made before it existed. */
+  pageTrend?: TrendStep[];
   seconds: number;
 }
 
@@ -192,6 +194,9 @@ function rows(r: BenchResults): Row[] {
     for (const step of run.steps) {
       add('12 Trend', `${run.label}, ${step.points} ${run.unit === 'day' ? 'daily' : 'weekly'} points, ${step.name}: requests (minimum; keeping nothing)`, `${step.requests} (${step.minimum}; ${step.naive})${step.minimum ? ` → ours / minimum ${ratio(step.requests, step.minimum)}` : ''}`);
     }
+  }
+  for (const step of r.pageTrend ?? []) {
+    add('12 Trend', `Last 30 days, ${step.points} daily points, ${step.name}: requests (minimum; keeping nothing)`, `${step.requests} (${step.minimum}; ${step.naive})${step.minimum ? ` → ours / minimum ${ratio(step.requests, step.minimum)}` : ''}`);
   }
   if (r.trend) {
     const draws = r.host?.webview?.trend;
@@ -487,7 +492,7 @@ function trendSection(r: BenchResults): string {
 **Requests** (bench/trend.ts): ${TREND_TEXT} Three ranges: twelve whole Monday-to-Sunday weeks as a custom range (weekly
 points), Last 90 days (weekly points, the first week cut short) and Last 30 days (daily points). The real \`Trend\` and
 \`TrendSeries\` draw each view (the user's Draw already given), fetching through the real ApiClient from the real simulator
-over HTTP, one \`limit=1\` visitors request a bucket, wired as src/analytics/registerAnalytics.ts wires them; the two windows
+over HTTP, one \`limit=1\` visitors request a bucket, through the panel's own src/analytics/trendTotals.ts; the two windows
 share one kept store, as every window shares WindowSync's. The clock is injected and fixed: the first view is at
 ${new Date(TREND_NOW).toISOString().replace('.000Z', 'Z')} (a Wednesday, the same calendar day on every clock from UTC−12 to UTC+11), so the figures do not depend on
 the day the bench runs. Requests are counted by the simulator (visitors requests received). **Minimum**: one request per
@@ -496,6 +501,8 @@ fetch in the last 15 minutes; the bench keeps its own account of what was fetche
 every bucket at every view. Today's bucket is kept in the window that fetched it only, so another window asks for it
 again; the next day the buckets whose dates changed (yesterday's, fetched while still open; today's; and, when the range
 moves, its first week cut short differently) are asked for.
+
+${r.pageTrend ? PAGE_TREND_TEXT : '**Show Trend**: not measured in this run.'}
 
 **Drawing**: ${
     draws

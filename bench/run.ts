@@ -28,7 +28,7 @@ import { measureReview, type ReviewResult } from './review';
 import { measureMergeTime } from './mergeTime';
 import { measurePaging } from './paging';
 import { measureSignals } from './signals';
-import { measureTrend } from './trend';
+import { measurePageTrends, measureTrend } from './trend';
 import { measureWindows } from './windows';
 import { measurePropagationInVsCode } from './windowsInVsCode';
 
@@ -106,6 +106,8 @@ async function main(): Promise<void> {
   const mergeTime = await measureMergeTime();
   log('trend: a 12-week, a Last 90 days and a Last 30 days trend drawn four times on a fixed clock…');
   const trend = await measureTrend();
+  log('trend: Show Trend for one page, then another over the same days…');
+  const pageTrend = await measurePageTrends();
 
   let review: ReviewResult | undefined;
   if (options.host) {
@@ -135,6 +137,7 @@ async function main(): Promise<void> {
     mergeTime,
     lmTools,
     trend,
+    pageTrend,
     seconds: (Date.now() - began) / 1000,
   };
   process.stdout.write(`${renderTable(results)}\n`);

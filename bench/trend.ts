@@ -122,6 +122,54 @@ export async function measureTrend(): Promise<TrendRun[]> {
   return runs;
 }
 
+export const PAGE_TREND_PATHS = 600;
+
+export const PAGE_TREND_TEXT =
+  `**Show Trend** (one page's trend): Last 30 days for one page, then for another page in the same window, on the same fixed ` +
+  `clock, against a site of ${PAGE_TREND_PATHS} paths (each day's every path is up to three pages of 250, every one read to find the page's ` +
+  'row). **Minimum**: the first page needs every page of every day; the second only the pages of the days that have not settled ' +
+  '(the settled days\' rows the first read are kept in the window, src/analytics/bucketRows.ts). **Keeping nothing**: every page ' +
+  'of every day, for each page.';
+
+/** Show Trend over Last 30 days for one page, then another: what the second costs once the first's settled days are kept. */
+export async function measurePageTrends(): Promise<TrendStep[]> {
+  const now = () => TREND_NOW;
+  const today = () => localToday(new Date(TREND_NOW));
+  const sim = await startSimulator({ projects: [PROJECT], analyticsLimitPerHour: 10_000, now, today: addDays(today(), 1), days: 400, pathCount: PAGE_TREND_PATHS });
+  try {
+    const api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => API_KEY });
+    const store: Record<string, Record<string, TrendFigures>> = {};
+    const kept: KeptTrendStore = {
+      keptTrends: (project) => store[project] ?? {},
+      keepTrends: (project, figures) => void (store[project] = { ...store[project], ...figures }),
+    };
+    const rows = new BucketRows();
+    const trend = new Trend({ series: new TrendSeries({ kept, now, rows, fetchTotals: trendTotals(api, rows, () => undefined, l10n) }), l10n, today });
+    const range = resolvePreset('last30', today(), l10n);
+    const plan = trendBuckets(range.from, range.to, today());
+    if (!plan.ok) throw new Error(`Last 30 days: no trend (${plan.reason})`);
+    const pagesOf = (buckets: readonly TrendBucket[]) => buckets.reduce((sum, b) => sum + Math.max(1, Math.ceil(sim.visitorsFor(PROJECT, b).visitors.length / 250)), 0);
+    const every = pagesOf(plan.buckets);
+    const paths = sim.visitorsFor(PROJECT, { dateFrom: range.dateFrom, dateTo: range.dateTo }).visitors.map((v) => v.path);
+    const steps: TrendStep[] = [];
+    for (const [name, path, minimum] of [
+      ['Show Trend, one page', paths[3], every],
+      ['Show Trend, another page over the same days', paths[400], pagesOf(plan.buckets.filter((b) => !isSettled(b, TREND_NOW)))],
+    ] as const) {
+      const before = sim.requests.length;
+      const ask: TrendAsk = { projectId: PROJECT, metric: 'visitors', range, compare: false, path };
+      await trend.load(ask, { approve: true });
+      const shown = trend.view(ask);
+      if (shown?.status !== 'ready') throw new Error(`${name}: the trend is ${shown?.status ?? 'absent'} (${shown?.message ?? ''})`);
+      const received = sim.requests.slice(before).filter((r) => r.rawPath.endsWith('/visitors'));
+      steps.push({ name, requests: received.length, minimum, naive: every, points: shown.points.length });
+    }
+    return steps;
+  } finally {
+    await sim.close();
+  }
+}
+
 /**
  * Points for the webview figure: `count` days or Monday-to-Sunday weeks ending on the fixed day
  * (the last one open), with figures that rise and fall like a real site's.
