@@ -71,17 +71,7 @@ async function drawFourTimes(c: RangeCase): Promise<TrendRun> {
   // Data up to the day after the first view, so the next day's bucket has readers too.
   const sim = await startSimulator({ projects: [PROJECT], analyticsLimitPerHour: 10_000, now, today: addDays(today(), 1), days: 400 });
   try {
-    const api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => API_KEY });
-    const store: Record<string, Record<string, TrendFigures>> = {};
-    const kept: KeptTrendStore = {
-      keptTrends: (project) => store[project] ?? {},
-      keepTrends: (project, figures) => void (store[project] = { ...store[project], ...figures }),
-    };
-    const window = () => {
-      const rows = new BucketRows();
-      const series = new TrendSeries({ kept, now, rows, fetchTotals: trendTotals(api, rows, () => undefined, l10n) });
-      return new Trend({ series, l10n, today });
-    };
+    const window = windowsOf(sim.url, now, today);
     const windows = { A: window(), B: window() };
     // The minimum's own account: when each bucket was fetched, and by which window.
     const fetched = new Map<string, { at: number; window: string }[]>();
@@ -116,6 +106,23 @@ async function drawFourTimes(c: RangeCase): Promise<TrendRun> {
   }
 }
 
+/**
+ * Makes windows' trends as registerAnalytics.ts wires one: the real client and trendTotals, each
+ * window its own rows and today's buckets, one kept store for all as WindowSync shares it.
+ */
+function windowsOf(url: string, now: () => number, today: () => Day): () => Trend {
+  const api = createApiClient({ baseUrl: () => url, getApiKey: async () => API_KEY });
+  const store: Record<string, Record<string, TrendFigures>> = {};
+  const kept: KeptTrendStore = {
+    keptTrends: (project) => store[project] ?? {},
+    keepTrends: (project, figures) => void (store[project] = { ...store[project], ...figures }),
+  };
+  return () => {
+    const rows = new BucketRows();
+    return new Trend({ series: new TrendSeries({ kept, now, rows, fetchTotals: trendTotals(api, rows, () => undefined, l10n) }), l10n, today });
+  };
+}
+
 export async function measureTrend(): Promise<TrendRun[]> {
   const runs: TrendRun[] = [];
   for (const c of cases()) runs.push(await drawFourTimes(c));
@@ -137,14 +144,7 @@ export async function measurePageTrends(): Promise<TrendStep[]> {
   const today = () => localToday(new Date(TREND_NOW));
   const sim = await startSimulator({ projects: [PROJECT], analyticsLimitPerHour: 10_000, now, today: addDays(today(), 1), days: 400, pathCount: PAGE_TREND_PATHS });
   try {
-    const api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => API_KEY });
-    const store: Record<string, Record<string, TrendFigures>> = {};
-    const kept: KeptTrendStore = {
-      keptTrends: (project) => store[project] ?? {},
-      keepTrends: (project, figures) => void (store[project] = { ...store[project], ...figures }),
-    };
-    const rows = new BucketRows();
-    const trend = new Trend({ series: new TrendSeries({ kept, now, rows, fetchTotals: trendTotals(api, rows, () => undefined, l10n) }), l10n, today });
+    const trend = windowsOf(sim.url, now, today)();
     const range = resolvePreset('last30', today(), l10n);
     const plan = trendBuckets(range.from, range.to, today());
     if (!plan.ok) throw new Error(`Last 30 days: no trend (${plan.reason})`);

@@ -45,6 +45,17 @@ describe('the trend above the visitors table', function () {
     return rows;
   }
 
+  /** The last 7 days of `path`'s trend, as the webview's table shows them, are the simulator's row for the page each day. */
+  async function expectPageRows(path: string): Promise<void> {
+    await webview.expect('#trend-cost', /point/);
+    const rows = await tableRows();
+    assert.equal(rows.length, 7);
+    for (let i = 0; i < 7; i++) {
+      const row = sim.visitorsFor(PROJECT, { dateFrom: day(i - 6), dateTo: day(i - 5) }).visitors.find((v) => v.path === path);
+      assert.deepEqual({ human: rows[i].human, ai: rows[i].ai, total: rows[i].total }, { human: row?.human ?? 0, ai: row?.ai ?? 0, total: row?.total ?? 0 }, `${path} on ${day(i - 6)}`);
+    }
+  }
+
   async function ready(): Promise<void> {
     await waitFor('the trend drawn', () => panel.model.state.trend?.status === 'ready' && !panel.model.state.loading);
     await webview.expect('#trend-cost', /point/);
@@ -180,13 +191,7 @@ describe('the trend above the visitors table', function () {
       await vscode.commands.executeCommand('mintlifyAgent.openAnalytics', { path, preset: 'last7', trend: true });
       assert.match(asked, new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}’s trend reads every path of each day \\(pages of 250 paths\\): about \\d+ analytics requests`));
       await waitFor('the page’s trend drawn', () => panel.model.state.trend?.status === 'ready' && panel.model.state.focus?.path === path);
-      await webview.expect('#trend-cost', /point/);
-      const rows = await tableRows();
-      assert.equal(rows.length, 7);
-      for (let i = 0; i < 7; i++) {
-        const row = sim.visitorsFor(PROJECT, { dateFrom: day(i - 6), dateTo: day(i - 5) }).visitors.find((v) => v.path === path);
-        assert.deepEqual({ human: rows[i].human, ai: rows[i].ai, total: rows[i].total }, { human: row?.human ?? 0, ai: row?.ai ?? 0, total: row?.total ?? 0 }, `${path} on ${day(i - 6)}`);
-      }
+      await expectPageRows(path);
       // Every path of each day, in pages of 250: no request beyond what the days' paths need.
       const dayPages = [0, 1, 2, 3, 4, 5, 6].map((i) => Math.max(1, Math.ceil(sim.visitorsFor(PROJECT, { dateFrom: day(i - 6), dateTo: day(i - 5) }).visitors.length / 250)));
       const trendPages = sim.requests.slice(before).filter(oneDay);
@@ -217,13 +222,7 @@ describe('the trend above the visitors table', function () {
     } finally {
       user.restore();
     }
-    await webview.expect('#trend-cost', /point/);
-    const rows = await tableRows();
-    assert.equal(rows.length, 7);
-    for (let i = 0; i < 7; i++) {
-      const row = sim.visitorsFor(PROJECT, { dateFrom: day(i - 6), dateTo: day(i - 5) }).visitors.find((v) => v.path === other);
-      assert.deepEqual({ human: rows[i].human, ai: rows[i].ai, total: rows[i].total }, { human: row?.human ?? 0, ai: row?.ai ?? 0, total: row?.total ?? 0 }, `${other} on ${day(i - 6)}`);
-    }
+    await expectPageRows(other);
     // The days that have not settled (today, and yesterday until the platform's day has ended) are read again; no other.
     const open = [0, 1, 2, 3, 4, 5, 6].filter((i) => !isSettled({ dateTo: day(i - 5) }, Date.now())).map((i) => day(i - 6));
     const read = [...new Set(sim.requests.slice(before).filter(oneDay).map((r) => r.query.dateFrom))].sort();
