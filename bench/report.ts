@@ -496,10 +496,9 @@ over HTTP, one \`limit=1\` visitors request a bucket, through the panel's own sr
 share one kept store, as every window shares WindowSync's. The clock is injected and fixed: the first view is at
 ${new Date(TREND_NOW).toISOString().replace('.000Z', 'Z')} (a Wednesday, the same calendar day on every clock from UTC−12 to UTC+11), so the figures do not depend on
 the day the bench runs. Requests are counted by the simulator (visitors requests received). **Minimum**: one request per
-bucket that no window fetched after it had settled (its last day over, and an hour of grace) and that this window did not
-fetch in the last 15 minutes; the bench keeps its own account of what was fetched when. **Keeping nothing**: a request for
-every bucket at every view. Today's bucket is kept in the window that fetched it only, so another window asks for it
-again; the next day the buckets whose dates changed (yesterday's, fetched while still open; today's; and, when the range
+bucket that no window fetched after it had settled (its last day over, and an hour of grace) or in the last 15 minutes;
+the bench keeps its own account of what was fetched when. **Keeping nothing**: a request for every bucket at every view.
+Today's bucket is kept in the shared store with its fetch time, so another window takes it for 15 minutes; the next day the buckets whose dates changed (yesterday's, fetched while still open; today's; and, when the range
 moves, its first week cut short differently) are asked for.
 
 ${r.pageTrend ? PAGE_TREND_TEXT : '**Show Trend**: not measured in this run.'}

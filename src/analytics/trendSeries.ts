@@ -2,13 +2,14 @@
 // more than three at a time; for one page's trend (Show Trend), every page of each bucket's range,
 // in which the page's row is found. A settled bucket (trendBuckets.ts) is kept for good in the shared
 // store, per project, metric and bucket, where every window finds it; a bucket that includes today
-// is kept in this window's memory for as long as the panel keeps today's pages (15 minutes). So
-// after the first look a trend costs what its open bucket costs. A page's trend also finds its row
+// is kept there with its fetch time, and taken for as long as the panel keeps today's pages (15
+// minutes), in any window. So after the first look a trend costs what its open bucket costs, once
+// a quarter hour however many windows draw it. A page's trend also finds its row
 // in the settled buckets' rows another page's trend read (bucketRows.ts), so the second page's trend
 // over the same days costs only its open buckets. No vscode import: unit-tested.
 import { ApiError } from '../api/errors';
 import type { Metric, TrendPoint } from '../shared/protocol';
-import type { TrendFigures } from '../sync/syncState';
+import type { OpenTrendFigures, TrendFigures } from '../sync/syncState';
 import type { BucketRows } from './bucketRows';
 import { isSettled, type TrendBucket } from './trendBuckets';
 import { LIVE_PAGE_MAX_AGE_MS } from './visitorsQuery';
@@ -16,10 +17,11 @@ import { LIVE_PAGE_MAX_AGE_MS } from './visitorsQuery';
 /** Requests of one trend in flight at once: enough to draw quickly, few enough not to crowd the API. */
 export const TREND_CONCURRENCY = 3;
 
-/** Where settled buckets are kept for every window (WindowSync). */
+/** Where buckets are kept for every window (WindowSync): settled ones for good, open ones with their fetch time. */
 export interface KeptTrendStore {
   keptTrends(project: string): Readonly<Record<string, TrendFigures>>;
-  keepTrends(project: string, figures: Record<string, TrendFigures>): void;
+  openTrends(project: string): Readonly<Record<string, OpenTrendFigures>>;
+  keepTrends(project: string, settled: Record<string, TrendFigures>, open: Record<string, OpenTrendFigures>): void;
 }
 
 /** What a trend counts: the site's visitors or view events, or one page's unique visitors. */
@@ -66,8 +68,6 @@ export function trendKey(subject: TrendSubject, bucket: Pick<TrendBucket, 'dateF
 }
 
 export class TrendSeries {
-  /** Buckets that include today, by project and key: this window's, for LIVE_PAGE_MAX_AGE_MS. */
-  private readonly live = new Map<string, { figures: TrendFigures; at: number }>();
   private readonly now: () => number;
 
   constructor(private readonly deps: { kept: KeptTrendStore; fetchTotals: FetchTotals; rows?: Pick<BucketRows, 'figures'>; now?: () => number }) {
@@ -76,8 +76,7 @@ export class TrendSeries {
 
   /** The buckets that would take a request now. */
   missing(projectId: string, subject: TrendSubject, buckets: readonly TrendBucket[]): TrendBucket[] {
-    const kept = this.deps.kept.keptTrends(projectId);
-    return buckets.filter((bucket) => !this.known(kept, projectId, subject, bucket));
+    return buckets.filter((bucket) => !this.known(projectId, subject, bucket, false));
   }
 
   /**
@@ -88,16 +87,15 @@ export class TrendSeries {
    */
   async load(projectId: string, subject: TrendSubject, buckets: readonly TrendBucket[], options: { signal?: AbortSignal; mayRequest?: () => boolean; refresh?: boolean } = {}): Promise<TrendResult> {
     const { signal, mayRequest = () => true, refresh = false } = options;
-    this.forgetOld(refresh ? projectId : undefined);
-    const kept = this.deps.kept.keptTrends(projectId);
     const figures = new Map<TrendBucket, TrendFigures>();
     const todo: TrendBucket[] = [];
     for (const bucket of buckets) {
-      const known = this.known(kept, projectId, subject, bucket);
+      const known = this.known(projectId, subject, bucket, refresh);
       if (known) figures.set(bucket, known);
       else todo.push(bucket);
     }
     const settled: Record<string, TrendFigures> = {};
+    const open: Record<string, OpenTrendFigures> = {};
     const fetched = todo.length;
     let requests = 0;
     // Every request a bucket sends is one `mayRequest` allowed: the draw's count.
@@ -119,11 +117,11 @@ export class TrendSeries {
         const value: TrendFigures = [totals.human, totals.ai, totals.total];
         figures.set(bucket, value);
         if (settledNow) settled[trendKey(subject, bucket)] = value;
-        else this.live.set(liveKey(projectId, subject, bucket), { figures: value, at: this.now() });
+        else open[trendKey(subject, bucket)] = [...value, this.now()];
       }
     };
     const ends = await Promise.allSettled(Array.from({ length: Math.min(TREND_CONCURRENCY, todo.length) }, worker));
-    if (Object.keys(settled).length) this.deps.kept.keepTrends(projectId, settled);
+    if (Object.keys(settled).length || Object.keys(open).length) this.deps.kept.keepTrends(projectId, settled, open);
     const rejected = ends.find((end): end is PromiseRejectedResult => end.status === 'rejected');
     // Out of the hour, before a bucket or half-way through a page's: the whole draw says so.
     if (rejected?.reason instanceof TrendCutShort) throw new TrendCutShort(requests, buckets.length - figures.size);
@@ -138,23 +136,15 @@ export class TrendSeries {
     };
   }
 
-  private known(kept: Readonly<Record<string, TrendFigures>>, projectId: string, subject: TrendSubject, bucket: TrendBucket): TrendFigures | undefined {
+  /** A bucket's figures without a request: settled and kept (or in a page's kept rows), or fetched by any window in the last 15 minutes (not on Refresh). */
+  private known(projectId: string, subject: TrendSubject, bucket: TrendBucket, refresh: boolean): TrendFigures | undefined {
+    const key = trendKey(subject, bucket);
     if (isSettled(bucket, this.now())) {
-      const value = kept[trendKey(subject, bucket)] ?? (subject.path === undefined ? undefined : this.deps.rows?.figures({ projectId, dateFrom: bucket.dateFrom, dateTo: bucket.dateTo }, subject.path));
+      const value = this.deps.kept.keptTrends(projectId)[key] ?? (subject.path === undefined ? undefined : this.deps.rows?.figures({ projectId, dateFrom: bucket.dateFrom, dateTo: bucket.dateTo }, subject.path));
       if (value) return value;
     }
-    const live = this.live.get(liveKey(projectId, subject, bucket));
-    return live && this.now() - live.at < LIVE_PAGE_MAX_AGE_MS ? live.figures : undefined;
+    const open = refresh ? undefined : this.deps.kept.openTrends(projectId)[key];
+    // Within 15 minutes either way: a window whose clock runs far ahead does not keep its fetch fresh here.
+    return open && Math.abs(this.now() - open[3]) < LIVE_PAGE_MAX_AGE_MS ? [open[0], open[1], open[2]] : undefined;
   }
-
-  /** Drops what has expired, and (Refresh) every open bucket of the project. */
-  private forgetOld(refreshing: string | undefined): void {
-    for (const [key, entry] of this.live) {
-      if (this.now() - entry.at >= LIVE_PAGE_MAX_AGE_MS || (refreshing !== undefined && key.startsWith(`${JSON.stringify(refreshing)} `))) this.live.delete(key);
-    }
-  }
-}
-
-function liveKey(projectId: string, subject: TrendSubject, bucket: TrendBucket): string {
-  return `${JSON.stringify(projectId)} ${trendKey(subject, bucket)}`;
 }

@@ -78,6 +78,8 @@ const ReplicaFile = z.object({
     ),
     // Absent from files written before trends were kept.
     trends: z._default(z.record(z.string(), z.record(z.string(), z.tuple([z.number(), z.number(), z.number()]))), {}),
+    // Absent from files written before today's buckets were shared.
+    openTrends: z._default(z.record(z.string(), z.record(z.string(), z.tuple([z.number(), z.number(), z.number(), z.number()]))), {}),
     ledger: z.record(z.string(), z.record(z.string(), z.number())),
     waits: z.record(z.string(), z.number()),
     salt: z.optional(z.string()),

@@ -3,7 +3,7 @@
 // commutative, associative and idempotent). Each field of a job is a last-writer-wins register
 // stamped by a hybrid clock; a job's prompt history is a union; "stop tracking" is a tombstone
 // that a later "track" outranks; ledger entries are a union by id; Retry-After waits take the
-// latest; of two salts the lowest wins. No vscode import: unit-tested with thousands of random interleavings.
+// latest; an open trend bucket's figures take the latest fetch; of two salts the lowest wins. No vscode import: unit-tested with thousands of random interleavings.
 
 /** Wall-clock milliseconds, made monotonic per window, with the writer's id to break ties. */
 export interface Stamp {
@@ -57,6 +57,11 @@ export interface SyncState {
    * total]: facts that no later request changes (trendBuckets.ts), so a union; bounded by pruneState.
    */
   trends: Record<string, Record<string, TrendFigures>>;
+  /**
+   * project id → trend bucket that includes today → its figures and when they were fetched: the
+   * latest fetch wins. Dropped an hour after it; a trend takes them for 15 minutes (trendSeries.ts).
+   */
+  openTrends: Record<string, Record<string, OpenTrendFigures>>;
   /** bucket (`agent:<project>`, `analytics:<key hash>`) → entry id → when the request was sent. */
   ledger: Record<string, Record<string, number>>;
   /** endpoint family → no request before this time (ms since the epoch), from a 429's Retry-After. */
@@ -72,6 +77,9 @@ export const HOUR_MS = 3_600_000;
 
 /** A settled trend bucket's unique human, AI and total figures. */
 export type TrendFigures = [human: number, ai: number, total: number];
+
+/** An open trend bucket's figures and when they were fetched (ms since the epoch). */
+export type OpenTrendFigures = [human: number, ai: number, total: number, fetchedAt: number];
 
 /**
  * The settled trend buckets kept per project: a year of weeks and 90 days, both metrics, with
@@ -89,7 +97,7 @@ export const TRENDS_KEPT_PER_PROJECT = 600;
 export const SHARED_HISTORY_MAX_AGE_MS = 90 * 24 * HOUR_MS;
 
 export function emptyState(): SyncState {
-  return { jobs: {}, drafts: {}, links: {}, trends: {}, ledger: {}, waits: {} };
+  return { jobs: {}, drafts: {}, links: {}, trends: {}, openTrends: {}, ledger: {}, waits: {} };
 }
 
 export function compareStamps(a: Stamp, b: Stamp): number {
@@ -128,10 +136,17 @@ export function mergeState(a: SyncState, b: SyncState, now?: number): SyncState 
     links: mergeRecordsBy(a.links ?? {}, b.links ?? {}, (x, y) => mergeRecordsBy(x, y, (m, n) => later(m, n)!)),
     // Settled figures agree; should a late event make two differ, the larger total is the later answer.
     trends: mergeRecordsBy(a.trends ?? {}, b.trends ?? {}, (x, y) => mergeRecordsBy(x, y, (m, n) => (n[2] > m[2] ? n : m))),
+    openTrends: mergeRecordsBy(a.openTrends ?? {}, b.openTrends ?? {}, (x, y) => mergeRecordsBy(x, y, laterFetch)),
     ledger,
     waits: mergeRecordsBy(a.waits, b.waits, Math.max),
     ...lowestSalt(a.salt, b.salt),
   };
+}
+
+/** The later fetch; of two at the same instant, the larger figures (so either order gives the same). */
+function laterFetch(m: OpenTrendFigures, n: OpenTrendFigures): OpenTrendFigures {
+  for (const i of [3, 2, 0, 1] as const) if (m[i] !== n[i]) return n[i] > m[i] ? n : m;
+  return m;
 }
 
 function lowestSalt(a: string | undefined, b: string | undefined): { salt?: string } {
@@ -177,6 +192,10 @@ export function pruneState(state: SyncState, now: number): void {
     // `<metric> <dateFrom> <dateTo>`: the oldest first days go first.
     const byAge = keys.sort((x, y) => (x.slice(x.indexOf(' ')) < y.slice(y.indexOf(' ')) ? -1 : 1));
     state.trends[project] = Object.fromEntries(byAge.slice(-TRENDS_KEPT_PER_PROJECT).map((key) => [key, trends[key]]));
+  }
+  for (const [project, open] of Object.entries(state.openTrends)) {
+    for (const [key, figures] of Object.entries(open)) if (figures[3] <= now - HOUR_MS) delete open[key];
+    if (!Object.keys(open).length) delete state.openTrends[project];
   }
 }
 
@@ -262,9 +281,10 @@ export function setSignalLink(state: SyncState, project: string, link: SharedSig
   (state.links[project] ??= {})[link.jobId] = { v: link, s: clock.next() };
 }
 
-/** Keeps settled trend buckets of a project (no stamp: a settled figure never changes). */
-export function keepTrends(state: SyncState, project: string, figures: Record<string, TrendFigures>): void {
-  state.trends[project] = { ...state.trends[project], ...figures };
+/** Keeps trend buckets of a project: settled ones for good (no stamp: a settled figure never changes), open ones by their fetch time. */
+export function keepTrends(state: SyncState, project: string, settled: Record<string, TrendFigures>, open: Record<string, OpenTrendFigures> = {}): void {
+  if (Object.keys(settled).length) state.trends[project] = { ...state.trends[project], ...settled };
+  if (Object.keys(open).length) state.openTrends[project] = mergeRecordsBy(state.openTrends[project] ?? {}, open, laterFetch);
 }
 
 export function draftOf(state: SyncState, project: string, key: string): string | undefined {

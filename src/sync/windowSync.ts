@@ -29,7 +29,7 @@ import {
 } from './ledger';
 import { type AtomicWriteOps, writeAtomic } from './atomicWrite';
 import { SharedStore, type SyncFs, type SyncLog } from './sharedStore';
-import { keepTrends, type SyncState, type TrendFigures } from './syncState';
+import { keepTrends, type OpenTrendFigures, type SyncState, type TrendFigures } from './syncState';
 
 /** Where the install keeps the salt of the analytics bucket's name (globalState: every window of the install). */
 const SALT_STATE_KEY = 'mintlifyAgent.ledgerSalt';
@@ -181,9 +181,14 @@ export class WindowSync extends Disposable {
     return this.state.trends[project] ?? {};
   }
 
-  /** Keeps settled trend buckets for every window; a failed write leaves them in this window and is logged. */
-  keepTrends(project: string, figures: Record<string, TrendFigures>): void {
-    background(this.update((state) => keepTrends(state, project, figures)), this.log, 'keeping the trend\'s settled buckets');
+  /** The buckets that include today, as the last window to fetch each found them, with when. */
+  openTrends(project: string): Readonly<Record<string, OpenTrendFigures>> {
+    return this.state.openTrends[project] ?? {};
+  }
+
+  /** Keeps trend buckets for every window, settled and open; a failed write leaves them in this window and is logged. */
+  keepTrends(project: string, settled: Record<string, TrendFigures>, open?: Record<string, OpenTrendFigures>): void {
+    background(this.update((state) => keepTrends(state, project, settled, open)), this.log, 'keeping the trend\'s buckets');
   }
 
   agentRequestsThisHour(project: string): number {

@@ -169,6 +169,26 @@ describe('the trend above the visitors table', function () {
     }
   });
 
+  it('draws today’s point from another window’s fetch of the last 15 minutes, without a request', async () => {
+    // Another window fetched today's bucket just now (its figures a little ahead of this window's, as minutes later).
+    const key = `visitors ${day(0)} ${day(1)}`;
+    const t = sim.visitorsFor(PROJECT, { dateFrom: day(0), dateTo: day(1) }).totals;
+    const theirs = { human: t.human + 3, ai: t.ai + 1, total: t.total + 4 };
+    const at = Date.now();
+    const openTrends = { [PROJECT]: { [key]: [theirs.human, theirs.ai, theirs.total, at] } };
+    const other = { format: 1, presence: { window: 'otherwindow2', project: PROJECT, focused: false, beat: 1, beatAt: at, since: at }, state: { jobs: {}, drafts: {}, links: {}, trends: {}, openTrends, ledger: {}, waits: {} } };
+    writeFileSync(join(s.sync.dir.fsPath, 'w-otherwindow2.json'), JSON.stringify(other));
+    await waitFor('the other window’s today', () => s.sync.openTrends(PROJECT)[key]?.[3] === at);
+
+    const before = trendRequests(sim).length;
+    await webview.select('#preset', 'last7');
+    await waitFor('the last 7 days’ trend', () => panel.model.state.trend?.status === 'ready' && panel.model.state.trend.points[6]?.from === day(0));
+    await ready();
+    assert.deepEqual(trendRequests(sim).slice(before).map((r) => r.query.dateFrom), [], 'nothing asked: the settled days are kept, today is the other window’s');
+    const rows = await tableRows();
+    assert.deepEqual({ human: rows[6].human, ai: rows[6].ai, total: rows[6].total }, theirs);
+  });
+
   it('Show Trend draws one page’s trend: its cost asked first, its row read from every path of each day, then kept', async () => {
     await freshAnalyticsHour(s);
     const week = { dateFrom: day(-6), dateTo: day(1) };

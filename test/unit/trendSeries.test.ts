@@ -6,7 +6,7 @@ import { Trend, type TrendAsk } from '../../src/analytics/trend';
 import { isSettled, trendBuckets } from '../../src/analytics/trendBuckets';
 import { TREND_CONCURRENCY, TrendCutShort, TrendSeries, type TrendSubject } from '../../src/analytics/trendSeries';
 import type { Metric } from '../../src/shared/protocol';
-import type { TrendFigures } from '../../src/sync/syncState';
+import { MemoryTrendStore } from '../support/memoryTrendStore';
 import { addDays } from '../../src/util/days';
 import { trendToCsv, trendToJson } from '../../src/analytics/exportFormats';
 import { BucketRows } from '../../src/analytics/bucketRows';
@@ -20,13 +20,9 @@ const NOW = Date.parse('2026-11-25T12:00:00Z');
 const TODAY = '2026-11-25';
 
 /** A shared store of one process: what one series keeps, another finds. */
-class Kept {
-  readonly trends: Record<string, Record<string, TrendFigures>> = {};
-  keptTrends(project: string) {
-    return this.trends[project] ?? {};
-  }
-  keepTrends(project: string, figures: Record<string, TrendFigures>) {
-    this.trends[project] = { ...this.trends[project], ...figures };
+class Kept extends MemoryTrendStore {
+  get trends() {
+    return this.state.trends;
   }
 }
 
@@ -67,15 +63,18 @@ describe('trend figures (src/analytics/trendSeries.ts)', () => {
     assert.deepEqual(first.points[0], { from: '2026-11-19', to: '2026-11-19', partial: false, open: false, human: 190, ai: 19, total: 208 });
     assert.equal(Object.keys(kept.trends.p).length, 6, 'today is not kept for good');
 
-    // Another window (another series on the same store), the same day: only today is asked.
+    // Another window (another series on the same store) 5 minutes later: today too was kept, with its fetch time.
     const otherApi = new Api();
-    const other = new TrendSeries({ kept, fetchTotals: otherApi.fetchTotals, now: () => NOW });
+    const other = new TrendSeries({ kept, fetchTotals: otherApi.fetchTotals, now: () => NOW + 5 * 60_000 });
     const second = await other.load('p', { metric: 'visitors' }, week);
-    assert.deepEqual(otherApi.requests.map((r) => r.dateFrom), [TODAY]);
-    assert.deepEqual({ requests: second.requests, kept: second.kept }, { requests: 1, kept: 6 });
+    assert.deepEqual(otherApi.requests, []);
+    assert.deepEqual({ requests: second.requests, kept: second.kept }, { requests: 0, kept: 7 });
     assert.deepEqual(second.points, first.points);
+    // A window whose clock runs 20 minutes behind does not take today's fetch as fresh for 35 minutes.
+    const behind = new TrendSeries({ kept, fetchTotals: otherApi.fetchTotals, now: () => NOW - 20 * 60_000 });
+    assert.deepEqual(behind.missing('p', { metric: 'visitors' }, week).map((b) => b.dateFrom), [TODAY]);
 
-    // This window again within 15 minutes: nothing; after them, today again; with Refresh, today at once.
+    // This window again within 15 minutes: nothing; after them, today again (once, for every window); with Refresh, today at once.
     assert.equal((await series.load('p', { metric: 'visitors' }, week)).requests, 0);
     const later = new TrendSeries({ kept, fetchTotals: api.fetchTotals, now: () => NOW + 15 * 60_000 });
     assert.equal((await later.load('p', { metric: 'visitors' }, week)).requests, 1);
