@@ -284,7 +284,11 @@ describe('agent jobs', function () {
         const stalled = () => requestsTo(sim, 'GET', `/job/${job.id}`).length >= 3;
         // Each stalled poll ends at the 1 s deadline, then backs off (at most backoffMaxMs); generous for a loaded machine.
         const perPoll = 1_000 + FAST.backoffMaxMs + FAST.intervalMs;
-        await waitFor('three stalled polls', stalled, 3 * perPoll + 10_000);
+        await waitFor('three stalled polls', stalled, 3 * perPoll + 10_000).catch((error: Error) => {
+          // Seen once in a full local run (zero polls, cause unknown): say what the client tried and the simulator got.
+          const tried = s.requests.slice(-6).map((r) => `${r.method} ${r.path} ${r.sent ? (r.status ?? r.error?.message) : `not sent: ${r.error?.message}`}`);
+          throw new Error(`${error.message}; the simulator got ${requestsTo(sim, 'GET', `/job/${job.id}`).length} polls; the client's last calls: ${tried.join(' | ') || 'none'}; next poll due in ${String((s.tracker.poller.nextDueAt(job.id) ?? Number.NaN) - Date.now())} ms`);
+        });
         sim.archiveJob(PROJECT, job.id);
         await waitFor('the archived job in the tree', async () => /archived/.test((await jobItem(s, job.id))?.description ?? ''), perPoll + 10_000);
         assert.ok(requestsTo(sim, 'GET', `/job/${job.id}`).length >= 4, 'a fourth poll got through');
