@@ -11,7 +11,7 @@ import type { AnalyticsPanel } from '../../src/analytics/analyticsPanel';
 import type { TestSeam } from '../support/extensionUnderTest';
 import type { Simulator } from '../simulator/server';
 import { readCsv } from '../support/csv';
-import { KEY, PROJECT, ScriptedUser, seam, setProject, waitFor, withSimulator } from './support';
+import { KEY, PROJECT, ScriptedUser, seam, setProject, setUserSetting, waitFor, withSimulator } from './support';
 import { webview } from './webview';
 
 /** The user's calendar day, as the panel computes it, shifted by `days`. */
@@ -204,8 +204,7 @@ describe('visitor analytics', function () {
   });
 
   it('a page that stalls after its headers ends in a clear error at the deadline, and Retry loads it', async () => {
-    const config = vscode.workspace.getConfiguration('mintlifyAgent');
-    await config.update('requestTimeoutSeconds', 1, vscode.ConfigurationTarget.Global);
+    await setUserSetting('requestTimeoutSeconds', 1);
     try {
       sim.addFault({ fault: { kind: 'stallAfterHeaders' }, times: 1, pathIncludes: '/visitors' });
       const before = visitorRequests(sim).length;
@@ -217,7 +216,7 @@ describe('visitor analytics', function () {
       assert.equal(visitorRequests(sim).length, before + 2, 'the stalled load, then one fresh request for Retry (nothing reused)');
       assert.equal(await webview.count('#rows tr'), 50, 'Retry loaded the page');
     } finally {
-      await config.update('requestTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+      await setUserSetting('requestTimeoutSeconds', undefined);
     }
   });
 

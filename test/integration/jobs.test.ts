@@ -6,7 +6,7 @@ import type { TestSeam } from '../support/extensionUnderTest';
 import { DEFAULT_TIMINGS } from '../../src/jobs/jobPoller';
 import { applyJobChange } from '../../src/sync/syncState';
 import type { Simulator } from '../simulator/server';
-import { EXTENSION_ID, KEY, PROJECT, requestsTo, ScriptedUser, seam, setProject, waitFor, withSimulator } from './support';
+import { EXTENSION_ID, KEY, PROJECT, requestsTo, ScriptedUser, seam, setProject, setUserSetting, waitFor, withSimulator } from './support';
 
 /** Test-scale timings: the same scheduler, a minute shrunk to about a second. */
 const FAST = { ...DEFAULT_TIMINGS, fastIntervalMs: 100, fastPhaseMs: 1_500, intervalMs: 500, backoffBaseMs: 200, backoffMaxMs: 1_000, unfocusedFactor: 1, steadyBudgetPerHour: 1_000_000 };
@@ -273,8 +273,7 @@ describe('agent jobs', function () {
 
   describe('a server that stalls', () => {
     it('three stalled polls in a row and polling goes on: the job’s change shows within the timeout plus the backoff', async () => {
-      const config = vscode.workspace.getConfiguration('mintlifyAgent');
-      await config.update('requestTimeoutSeconds', 1, vscode.ConfigurationTarget.Global);
+      await setUserSetting('requestTimeoutSeconds', 1);
       const job = sim.addJob(PROJECT, { activeForMs: 3_600_000 });
       try {
         user.type(job.id);
@@ -285,7 +284,7 @@ describe('agent jobs', function () {
         // Each stalled poll ends at the 1 s deadline, then backs off (at most backoffMaxMs); generous for a loaded machine.
         const perPoll = 1_000 + FAST.backoffMaxMs + FAST.intervalMs;
         await waitFor('three stalled polls', stalled, 3 * perPoll + 10_000).catch((error: Error) => {
-          // Seen once in a full local run (zero polls, cause unknown): say what the client tried and the simulator got.
+          // Should it time out: what the client tried, what the simulator got, and when the next poll was due.
           const tried = s.requests.slice(-6).map((r) => `${r.method} ${r.path} ${r.sent ? (r.status ?? r.error?.message) : `not sent: ${r.error?.message}`}`);
           throw new Error(`${error.message}; the simulator got ${requestsTo(sim, 'GET', `/job/${job.id}`).length} polls; the client's last calls: ${tried.join(' | ') || 'none'}; next poll due in ${String((s.tracker.poller.nextDueAt(job.id) ?? Number.NaN) - Date.now())} ms`);
         });
@@ -293,7 +292,7 @@ describe('agent jobs', function () {
         await waitFor('the archived job in the tree', async () => /archived/.test((await jobItem(s, job.id))?.description ?? ''), perPoll + 10_000);
         assert.ok(requestsTo(sim, 'GET', `/job/${job.id}`).length >= 4, 'a fourth poll got through');
       } finally {
-        await config.update('requestTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+        await setUserSetting('requestTimeoutSeconds', undefined);
         await vscode.commands.executeCommand('mintlifyAgent.stopTracking', job.id);
       }
     });

@@ -144,6 +144,17 @@ export async function setProject(projectId: string | undefined): Promise<void> {
   await vscode.workspace.getConfiguration('mintlifyAgent').update('projectId', projectId, vscode.ConfigurationTarget.Workspace);
 }
 
+/**
+ * Sets (or, with undefined, clears) a user setting and waits until this extension host reads it:
+ * the write resolves before the host's copy of the settings may have changed. Both tests that set a
+ * 1 s deadline before a stalled request timed out once on a loaded machine, the stall lasting the 30 s default.
+ */
+export async function setUserSetting(key: string, value: unknown): Promise<void> {
+  const config = () => vscode.workspace.getConfiguration('mintlifyAgent');
+  await config().update(key, value, vscode.ConfigurationTarget.Global);
+  await waitFor(`mintlifyAgent.${key} to read ${JSON.stringify(value)}`, () => config().inspect(key)?.globalValue === value);
+}
+
 /** Visitors requests that reached the simulator. */
 export const visitorRequests = (sim: Simulator) => sim.requests.filter((r) => r.rawPath.endsWith('/visitors')).length;
 
