@@ -15,6 +15,7 @@ import { l10n } from '../test/support/l10n';
 import { startSimulator } from '../test/simulator/server';
 import { DEFAULT_SIGNALS, LARGE_SIGNALS } from '../test/simulator/signals';
 import { API_KEY, PROJECT } from './pollingClients';
+import { unlimited } from '../test/support/grants';
 
 export const LM_TOOLS_TEXT =
   `Characters of each reading tool's answer (before the ${MAX_RESULT_CHARS.toLocaleString('en-US')}-character result cap → as the model gets it). ` +
@@ -38,10 +39,10 @@ async function sizesOn(label: string, options: { pathCount: number; signals: typ
   const sim = await startSimulator({ projects: [PROJECT], analyticsLimitPerHour: 10_000, ...options });
   try {
     const api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => API_KEY });
-    const signals = await fetchSignals(api, PROJECT, currentRange());
+    const signals = await fetchSignals(api, PROJECT, currentRange(), { grant: unlimited });
     const worst = buildInbox(signals).pages[0]?.path ?? '/quickstart';
     const range = resolvePreset('last30', localToday(), l10n);
-    const visitors = await fetchVisitors((p, q, o) => api.getVisitors(p, q, o), { projectId: PROJECT, dateFrom: range.dateFrom, dateTo: range.dateTo }, { maxPages: DEFAULT_MAX_PAGES });
+    const visitors = await fetchVisitors((p, q, o) => api.getVisitors(p, q, { ...o, grant: unlimited }), { projectId: PROJECT, dateFrom: range.dateFrom, dateTo: range.dateTo }, { maxPages: DEFAULT_MAX_PAGES });
     const prompt = 'Improve the quickstart using the reader evidence below. '.repeat(20);
     const jobs: JobFacts[] = Array.from({ length: MAX_JOBS + 5 }, (_, i) => ({
       id: `job-${String(i).padStart(4, '0')}-${'x'.repeat(20)}`,

@@ -15,6 +15,7 @@ import { startSimulator, type Simulator } from '../test/simulator/server';
 import { DEFAULT_SIGNALS, LARGE_SIGNALS } from '../test/simulator/signals';
 import { API_KEY, PROJECT } from './pollingClients';
 import { DEFAULT_MAX_PAGES } from '../src/api/paging';
+import { unlimited } from '../test/support/grants';
 
 export const PAGING_TEXT =
   'Each fetch that pages, through the one paging rule (src/api/paging.ts): against a simulator whose paging never ends ' +
@@ -34,7 +35,7 @@ const api = (sim: Simulator) => createApiClient({ baseUrl: () => sim.url, getApi
 const allTime = { dateFrom: undefined, dateTo: undefined };
 
 const FETCHES: Fetch[] = [
-  { label: 'Fetch Reader Signals', cap: MOST_REQUESTS, before: ['never ended', 12, 18], run: (sim) => fetchSnapshot(api(sim), PROJECT, currentRange()) },
+  { label: 'Fetch Reader Signals', cap: MOST_REQUESTS, before: ['never ended', 12, 18], run: (sim) => fetchSnapshot(api(sim), PROJECT, currentRange(), { grant: unlimited }) },
   {
     label: 'Did It Help? (one window)',
     cap: WINDOW_MOST_REQUESTS,
@@ -42,11 +43,11 @@ const FETCHES: Fetch[] = [
     run: (sim) => {
       const window = comparisonWindows(Date.now() - 30 * 86_400_000, Date.now());
       if (!window) throw new Error('no comparison window');
-      return countWindow(api(sim), PROJECT, { path: '/quickstart', searches: ['a term no page has'] }, window.before);
+      return countWindow(api(sim), PROJECT, { path: '/quickstart', searches: ['a term no page has'] }, window.before, { grant: unlimited });
     },
   },
-  { label: 'Export visitors', cap: ENDPOINTS.getVisitors.maxPages, before: ['400, then failed', 12, 40], run: (sim) => fetchAllVisitors(fetcherFor(api(sim), 'visitors'), PROJECT, allTime) },
-  { label: 'Export view events', cap: ENDPOINTS.getViews.maxPages, before: ['400, then failed', 12, 40], run: (sim) => fetchAllVisitors(fetcherFor(api(sim), 'views'), PROJECT, allTime) },
+  { label: 'Export visitors', cap: ENDPOINTS.getVisitors.maxPages, before: ['400, then failed', 12, 40], run: (sim) => fetchAllVisitors(fetcherFor(api(sim), 'visitors'), PROJECT, allTime, { grant: unlimited }) },
+  { label: 'Export view events', cap: ENDPOINTS.getViews.maxPages, before: ['400, then failed', 12, 40], run: (sim) => fetchAllVisitors(fetcherFor(api(sim), 'views'), PROJECT, allTime, { grant: unlimited }) },
   {
     label: `Readers and Compare (${DEFAULT_MAX_PAGES} pages)`,
     cap: DEFAULT_MAX_PAGES,

@@ -8,6 +8,7 @@ import { currentRange, fetchSnapshot, minimumRequests, SEARCH_PAGES, VIEW_PAGES 
 import { startSimulator } from '../test/simulator/server';
 import { DEFAULT_SIGNALS, LARGE_SIGNALS } from '../test/simulator/signals';
 import { API_KEY, PROJECT } from './pollingClients';
+import { unlimited } from '../test/support/grants';
 
 export const SIGNALS_TEXT =
   `One snapshot of every reader signal for the last 30 days, at the largest page sizes: feedback/by-page (1 request), ` +
@@ -28,7 +29,7 @@ async function snapshotOn(label: string, options: { pathCount: number; signals: 
   try {
     const api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => API_KEY });
     const range = currentRange();
-    const snapshot = await fetchSnapshot(api, PROJECT, range);
+    const snapshot = await fetchSnapshot(api, PROJECT, range, { grant: unlimited });
     const truth = sim.signalsFor(PROJECT, range);
     const rows = {
       pending: truth.feedback.filter((f) => f.status === 'pending').length,

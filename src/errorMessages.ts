@@ -113,6 +113,9 @@ export function failureView(error: unknown, context: FailureContext, l10n: L10n,
           : l10n.t('The Mintlify API sent an answer that is not valid JSON.'),
         canRetry,
       );
+    case 'hourSpent':
+      // The gate (sync/hourGate.ts) refused: asked first when a writer asked, so no Retry here.
+      return failed(l10n.t('the organisation’s analytics requests for this hour are spent on this machine’s count (teammates on other machines also spend it). Nothing was sent.'), [], 'warning');
     case 'cancelled':
       return { message: '', severity: 'none', actions: [] };
   }
@@ -154,6 +157,14 @@ export function tryAgainIn(ms: number, l10n: L10n): string {
   if ('seconds' in wait) return l10n.t('Try again in {0} s.', wait.seconds);
   if (!('hours' in wait)) return l10n.t('Try again in {0} min.', wait.minutes);
   return wait.minutes ? l10n.t('Try again in {0} h {1} min.', wait.hours, wait.minutes) : l10n.t('Try again in {0} h.', wait.hours);
+}
+
+/** A wait as a duration: "40 s", "12 min", "1 h 5 min". */
+export function waitText(ms: number, l10n: L10n): string {
+  const wait = splitWait(ms);
+  if ('seconds' in wait) return l10n.t('{0} s', wait.seconds);
+  if (!('hours' in wait)) return l10n.t('{0} min', wait.minutes);
+  return wait.minutes ? l10n.t('{0} h {1} min', wait.hours, wait.minutes) : l10n.t('{0} h', wait.hours);
 }
 
 function doingText(context: FailureContext, l10n: L10n): string {

@@ -23,6 +23,7 @@ import { type ReadersHandle, registerReaders } from './readers/registerReaders';
 import { registerSignals, type SignalsHandle } from './signals/registerSignals';
 import { buildTools, registerTools } from './tools/registerTools';
 import type { ToolTable } from './tools/toolDeps';
+import { HourGate } from './sync/hourGate';
 import { showLedger } from './sync/ledgerView';
 import { WindowSync } from './sync/windowSync';
 import { createUi, type Ui } from './ui';
@@ -40,6 +41,8 @@ export interface Parts {
   statusBar: JobsStatusBar;
   tree: JobsTreeProvider;
   sync: WindowSync;
+  /** The one gate every analytics request passes (the organisation's hour). */
+  gate: HourGate;
   analytics: AnalyticsHandle;
   readers: ReadersHandle;
   signals: SignalsHandle;
@@ -99,6 +102,7 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
   const sync = new WindowSync(vscode.Uri.joinPath(context.globalStorageUri, 'sync'), log.scoped('sync'), context.globalState);
   context.subscriptions.push(settings, keys, sync, keys.onDidChange(() => background(keys.get().then((key) => sync.setKey(key)), log, 'naming the key\'s bucket in the shared ledger')));
   const api = createClient(context, settings, keys, sync, log, onRequest);
+  const gate = new HourGate(sync, ui, vscode.l10n);
 
   const store = new JobStore(context.globalState, sync, log.scoped('store'));
   const reviewHints = new ReviewHints(log.scoped('git'));
@@ -113,15 +117,15 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
   registerAuthCommands(command, keys, settings, ui);
   registerJobCommands(command, tracker, store, ui, log.scoped('commands'));
   registerReviewCommands(context, command, reviewHints, store, tracker, settings, ui, log.scoped('git'));
-  const readers = registerReaders(context, { api, settings, keys, ui, log, analyticsThisHour: () => sync.analyticsRequestsThisHour() }, command);
-  const analytics = registerAnalytics(context, { api, settings, ui, log, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, requestsThisHour: () => sync.analyticsRequestsThisHour(), hour: sync, trends: sync }, command);
+  const readers = registerReaders(context, { api, settings, keys, ui, log, gate }, command);
+  const analytics = registerAnalytics(context, { api, settings, ui, log, gate, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, trends: sync }, command);
   registerAskAboutThis(command, { docs: { pageOf: (uri) => readers.docs.pageOf(uri) }, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri), log: log.scoped('agent') });
-  const signals = registerSignals(context, { api, settings, store, sync, readers, ui, log }, command);
-  const tools = buildTools({ keys, settings, readers, signals, jobs: store, tracker, hour: sync, ui, log: log.scoped('tools') });
+  const signals = registerSignals(context, { api, settings, store, sync, gate, readers, ui, log }, command);
+  const tools = buildTools({ keys, settings, readers, signals, jobs: store, tracker, gate, ui, log: log.scoped('tools') });
 
   const startMs = performance.now() - began;
   log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)} (built in ${startMs.toFixed(1)} ms)`);
-  return { ui, store, tracker, statusBar, tree, sync, analytics, readers, signals, tools, startMs };
+  return { ui, store, tracker, statusBar, tree, sync, gate, analytics, readers, signals, tools, startMs };
 }
 
 /** The log: one output channel, and the command that shows it. */

@@ -18,6 +18,7 @@ import { SignalsTreeProvider } from '../../src/signals/signalsTree';
 import { startSimulator } from '../../test/simulator/server';
 import { LARGE_SIGNALS } from '../../test/simulator/signals';
 import type { SignalsDrawTiming } from './protocol';
+import { unlimited } from '../../test/support/grants';
 
 const PROJECT = 'bench-signals-large';
 const API_KEY = 'mint_bench_key';
@@ -32,12 +33,13 @@ export async function measureSignalsDraw(seam: TestSeam, draws: number): Promise
     api: createApiClient({ baseUrl: () => sim.url, getApiKey: async () => API_KEY }),
     projectId: () => PROJECT,
     storageDir: vscode.Uri.file(scratch),
-    budget: { analyticsThisHour: () => 0, backgroundCeiling: 60, windowShare: () => 60 },
+    gate: seam.gate,
+    windowShare: () => 60,
     log: createLogger(channel),
   });
   const tree = new SignalsTreeProvider(store, seam.store, seam.signals.links, { rankByAiShare: () => false, projectId: () => PROJECT });
   try {
-    if ((await store.refresh('user')).kind !== 'fetched') throw new Error('the large signals snapshot was not fetched');
+    if ((await store.refresh({ grant: unlimited })).kind !== 'fetched') throw new Error('the large signals snapshot was not fetched');
     const drawMs: number[] = [];
     let rows = 0;
     for (let i = 0; i < draws; i++) {

@@ -4,6 +4,7 @@
 // as the range's snapshot, so the page's row is found by the readers' own matching (readersOf).
 // Bounded by rows, the least recently used bucket first. No vscode import: unit-tested.
 import type { TrendFigures } from '../sync/syncState';
+import { daysBetween } from '../util/days';
 import { readersOf, snapshotId, type SnapshotKey, type VisitorsSnapshot } from './visitorsSnapshot';
 
 /** About 10 MB of paths at most: a 90-day trend's days and their previous period, at 500 paths a day. */
@@ -41,6 +42,20 @@ export class BucketRows {
     const found = readersOf(snapshot, path);
     if (found.kind === 'read') return [found.row.human, found.row.ai, found.row.total];
     return found.kind === 'none' ? [0, 0, 0] : undefined;
+  }
+
+  /**
+   * About how many pages a bucket of this length takes: the most any kept bucket of the same
+   * number of days took (a day of the site is read like another day); undefined when none is kept.
+   */
+  pagesLike(bucket: { dateFrom: string; dateTo: string }): number | undefined {
+    const days = daysBetween(bucket.dateFrom, bucket.dateTo);
+    let most: number | undefined;
+    for (const snapshot of this.kept.values()) {
+      const { dateFrom, dateTo } = snapshot.key;
+      if (dateFrom && dateTo && daysBetween(dateFrom, dateTo) === days) most = Math.max(most ?? 0, snapshot.pages);
+    }
+    return most;
   }
 
   private forget(id: string): void {

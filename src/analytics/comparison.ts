@@ -8,6 +8,8 @@ import { changeLabel, changeRank, compareRows, compareTotals, previousPeriod } f
 export interface PreviousRows {
   rows: readonly { path: string; total: number }[];
   totals: { human: number; ai: number; total: number };
+  /** What the fetch left out (the hour allowed fewer pages than the range has), said beside the comparison. */
+  leftOut?: string;
 }
 
 /** Fetches a whole range (with the user told the cost first when it is large); rejects when declined. */
@@ -57,7 +59,7 @@ export class Comparison {
     const totals = data ? compareTotals(data.totals, before.totals) : undefined;
     return {
       status: 'ready',
-      message: undefined,
+      message: before.leftOut,
       previousLabel,
       totals: totals && { human: changeLabel(totals.human), ai: changeLabel(totals.ai), total: changeLabel(totals.total) },
       rows,

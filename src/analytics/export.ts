@@ -15,7 +15,8 @@ import { failureView, type FailureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
 import { type ExportFormat, type ExportStatus, type Metric } from '../shared/protocol';
-import type { HourBudget } from '../sync/hourBudget';
+import { ENDPOINTS } from '../api/endpoints';
+import type { HourGate } from '../sync/hourGate';
 import type { Ui } from '../ui';
 import type { ResolvedRange } from './dateRange';
 import { toCsv, toJson, type TrendExport, trendToCsv, trendToJson } from './exportFormats';
@@ -40,12 +41,12 @@ export interface ExporterDeps {
   onStatus: (status: ExportStatus) => void;
   /** The readers' whole-range snapshots, written from when they cover the range. */
   reuse?: SnapshotReuse;
-  /** The organisation's analytics hour: an export stops, cut short, before a request the hour has not left. */
-  hour?: HourBudget;
+  /** The organisation's analytics hour: asked first when the export may need more than is left, and held to what it grants. */
+  gate: HourGate;
 }
 
 /** Failures that happen before anything is sent do not count as requests. */
-const NOT_SENT: ReadonlySet<ApiErrorKind> = new Set(['invalidInput', 'noApiKey', 'insecureBaseUrl']);
+const NOT_SENT: ReadonlySet<ApiErrorKind> = new Set(['invalidInput', 'noApiKey', 'insecureBaseUrl', 'hourSpent']);
 
 // Counted phrases are whole strings for the translators (plural rules differ by language); the
 // number is formatted for the editor's display language.
@@ -78,6 +79,18 @@ export class VisitorsExporter implements vscode.Disposable {
   private async exportTo(request: ExportRequest): Promise<ExportStatus | undefined> {
     const { ui, log } = this.deps;
     const views = request.metric === 'views';
+    const key = snapshotKeyOf({ projectId: request.projectId, ...request.range });
+    const kept = this.deps.reuse?.usable(key, request.metric);
+    // Its cost before the save dialog: the pages the range's kept snapshot took, else up to the table's cap.
+    const pagesBefore = views ? undefined : this.deps.reuse?.pagesOf(key);
+    const grant = kept
+      ? undefined
+      : await this.deps.gate.ask({
+          what: views ? vscode.l10n.t('Exporting view events ({0})', request.range.label) : vscode.l10n.t('Exporting visitors ({0})', request.range.label),
+          estimate: pagesBefore ?? ENDPOINTS.getVisitors.maxPages,
+          upTo: pagesBefore === undefined,
+        });
+    if (!kept && !grant) return undefined;
     const target = await ui.showSaveDialog({
       title: views ? vscode.l10n.t('Export view events: {0}', request.range.label) : vscode.l10n.t('Export visitors: {0}', request.range.label),
       saveLabel: vscode.l10n.t('Export'),
@@ -116,13 +129,11 @@ export class VisitorsExporter implements vscode.Disposable {
         async (progress, token) => {
           const subscription = token.onCancellationRequested(() => cancel.abort());
           try {
-            const key = snapshotKeyOf({ projectId: request.projectId, ...request.range });
-            const kept = this.deps.reuse?.usable(key, request.metric);
             const startedAt = Date.now();
             if (!kept) progress.report({ message: vscode.l10n.t('page 1…') });
             const result: AllVisitors = kept ? { totals: kept.totals, rows: kept.rows, pages: 0 } : await fetchAllVisitors(counted, request.projectId, request.range, {
               signal: cancel.signal,
-              mayRequest: this.deps.hour && (() => (this.deps.hour?.analyticsLeftThisHour() ?? 1) > 0),
+              grant,
               onPage: (pageCount, rowCount) => {
                 progress.report({
                   message: vscode.l10n.t({ message: '{0}, {1}', args: [pages(pageCount), rows(rowCount)], comment: ['{0} is a count of pages ("3 pages"), {1} a count of rows ("750 rows")'] }),

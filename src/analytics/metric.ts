@@ -8,14 +8,14 @@ import type { ApiClient } from '../api';
 import type { Metric } from '../shared/protocol';
 import type { FetchVisitors } from './visitorsQuery';
 
-/** The API calls a metric needs: the client, or the shared ledger's gated client. */
+/** The API calls a metric needs (the client, or a fake of it). */
 export type MetricApi = Pick<ApiClient, 'getVisitors' | 'getViews'>;
 
 /** The page request of a metric, answered in the visitors shape. */
 export function fetcherFor(api: MetricApi, metric: Metric): FetchVisitors {
   if (metric === 'visitors') return (projectId, query, options) => api.getVisitors(projectId, query, options);
-  return async (projectId, query, { signal } = {}) => {
-    const page = await api.getViews(projectId, { dateFrom: query.dateFrom, dateTo: query.dateTo, limit: query.limit, offset: query.offset }, { signal });
+  return async (projectId, query, options) => {
+    const page = await api.getViews(projectId, { dateFrom: query.dateFrom, dateTo: query.dateTo, limit: query.limit, offset: query.offset }, options);
     return { totals: page.totals, visitors: page.views, hasMore: page.hasMore };
   };
 }

@@ -60,7 +60,7 @@ export interface PanelModelDeps {
   /** Every row of a range, for the panel opened on one page; without it that page is looked for on page 1 only. */
   wholeRange?: WholeRange;
   /** The trend's figures, the hour they are held to, and what a page's bucket costs; without them there is no chart. */
-  trend?: Pick<TrendDeps, 'series' | 'budget'> & { pagesPerBucket?: (key: SnapshotKey) => number | undefined };
+  trend?: Pick<TrendDeps, 'series' | 'gate'> & { pagesPerBucket?: (bucket: { dateFrom: string; dateTo: string }, range: SnapshotKey) => number | undefined };
 }
 
 /** Messages the view state answers; the panel class handles openPath, runCommand and export. */
@@ -268,7 +268,9 @@ export class PanelModel {
     if (!this.projectId || !range.ok || this.setup) return undefined;
     const compare = this.comparison.enabled && !compareUnavailableFor(this.view.metric, this.deps.l10n);
     const { focus: path, metric } = this.view;
-    const page = path === undefined ? {} : { path, pagesPerBucket: this.deps.trend?.pagesPerBucket?.({ projectId: this.projectId, dateFrom: range.range.dateFrom, dateTo: range.range.dateTo }) };
+    const whole = { projectId: this.projectId, dateFrom: range.range.dateFrom, dateTo: range.range.dateTo };
+    const pagesOf = this.deps.trend?.pagesPerBucket;
+    const page = path === undefined ? {} : { path, pagesPerBucket: pagesOf && ((bucket: { dateFrom: string; dateTo: string }) => pagesOf(bucket, whole)) };
     return { projectId: this.projectId, metric, range: range.range, compare, ...page };
   }
 

@@ -2,13 +2,13 @@
 // commands, the serializer that brings the panel back after a reload, and the page memory and
 // exporter the panel shares with the commands. Nothing here sends a request until the user asks.
 import * as vscode from 'vscode';
-import type { ApiClient } from '../api';
+import { ApiError, type ApiClient } from '../api';
 import type { Settings } from '../config';
 import { type FailureContext, failureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
 import { EXTENSION_COMMANDS, PRESETS, type ExportStatus, type PresetId } from '../shared/protocol';
-import type { HourBudget } from '../sync/hourBudget';
+import type { HourGate } from '../sync/hourGate';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
 import { AnalyticsPanel, type AnalyticsPanelDeps } from './analyticsPanel';
@@ -17,9 +17,9 @@ import { daysLabel, presetLabels, resolvePreset } from './dateRange';
 import { exportTrend, VisitorsExporter } from './export';
 import type { SnapshotSource } from './visitorsSnapshot';
 import type { FetchPrevious } from './comparison';
-import { CONFIRM_ABOVE_REQUESTS } from './periodCompare';
-import { VisitorsPager } from './visitorsQuery';
+import { type FetchVisitors, VisitorsPager } from './visitorsQuery';
 import { fetcherFor } from './metric';
+import type { Metric } from '../shared/protocol';
 import { parseOpenTarget, type WholeRange } from './pageFocus';
 import { PanelPages, SnapshotReuse } from './snapshotReuse';
 import { COMMANDS, type RegisterCommand } from '../commands';
@@ -39,10 +39,8 @@ export interface AnalyticsDeps {
    * the panel pages and exports from them when they cover its range, and fills them when it fetched one.
    */
   snapshots?: SnapshotSource;
-  /** Analytics requests this hour across windows (the shared ledger), shown in the panel. */
-  requestsThisHour?: () => number | undefined;
-  /** The organisation's analytics hour, which no export or trend may overspend. */
-  hour?: HourBudget;
+  /** The organisation's analytics hour: every request the panel, Compare, exports and the trend send passes it. */
+  gate: HourGate;
   /** Where settled trend buckets are kept for every window (the shared store). */
   trends?: KeptTrendStore;
 }
@@ -61,10 +59,11 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
   const log = deps.log.scoped('analytics');
   // Window-wide, so closing and reopening the panel does not spend requests on pages seen before;
   // one pager per metric, with the readers' snapshot in front of the API for visitors.
-  const pagers = { visitors: new VisitorsPager(fetcherFor(deps.api, 'visitors')), views: new VisitorsPager(fetcherFor(deps.api, 'views')) };
+  const { gate } = deps;
+  const pagers = { visitors: new VisitorsPager(pageFetcher(deps.api, 'visitors', gate)), views: new VisitorsPager(pageFetcher(deps.api, 'views', gate)) };
   const reuse = deps.snapshots && new SnapshotReuse(deps.snapshots);
   let current: AnalyticsPanel | undefined;
-  const exporter = new VisitorsExporter({ api: deps.api, ui, log, reuse, hour: deps.hour, onStatus: (status) => current?.showExportStatus(status) });
+  const exporter = new VisitorsExporter({ api: deps.api, ui, log, reuse, gate, onStatus: (status) => current?.showExportStatus(status) });
 
   const panelDeps: AnalyticsPanelDeps = {
     extensionUri: context.extensionUri,
@@ -76,10 +75,10 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     pageSizeSetting: pageSizeWarner(settings, ui),
     exportVisitors: (request) => exporter.run(request),
     exportTrend: (trend) => exportTrend(trend, ui, log),
-    fetchPrevious: deps.snapshots && previousFetcher(deps.snapshots, ui),
-    requestsThisHour: deps.requestsThisHour,
-    wholeRange: deps.snapshots && reuse && wholeRangeFetcher(deps.snapshots, reuse, ui),
-    trend: deps.trends && deps.hour && trendDeps(deps.api, deps.trends, deps.hour, deps.requestsThisHour, deps.snapshots),
+    fetchPrevious: deps.snapshots && previousFetcher(deps.snapshots, gate, ui),
+    requestsThisHour: () => gate.used(),
+    wholeRange: deps.snapshots && reuse && wholeRangeFetcher(deps.snapshots, reuse, gate, ui),
+    trend: deps.trends && trendDeps(deps.api, deps.trends, gate, deps.snapshots),
   };
 
   const adopt = (panel: AnalyticsPanel) => {
@@ -161,69 +160,76 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
   };
 }
 
+/** The panel's page requests: each asked of the hour's gate (one request; refused, and said, when none is left). */
+function pageFetcher(api: ApiClient, metric: Metric, gate: HourGate): FetchVisitors {
+  const fetch = fetcherFor(api, metric);
+  return async (projectId, query, options) => {
+    const grant = await gate.ask({ what: vscode.l10n.t('Loading a page of the table'), estimate: 1 });
+    if (!grant) throw new ApiError('hourSpent', 'Not fetched: no analytics request is left this hour.');
+    return fetch(projectId, query, { ...options, grant });
+  };
+}
+
 /**
- * Reads the page size setting; a value outside 1..250 falls back to 50 with a line in the panel
- * every time and a notification once per bad value (not again on every settings change).
+ * The previous period through the snapshot cache: free when kept and fresh; otherwise its cost goes
+ * through the hour's gate (a yes first when it may exceed 4 requests, what fits when the hour has
+ * less), the fetch shows its progress, and what it left out is said beside the comparison.
  */
-/**
- * The previous period through the snapshot cache: free when kept and fresh; otherwise the user is
- * told the cost first when it may exceed 4 requests, and the fetch shows its progress.
- */
-function previousFetcher(snapshots: SnapshotSource, ui: Ui): FetchPrevious {
+function previousFetcher(snapshots: SnapshotSource, gate: HourGate, ui: Ui): FetchPrevious {
   return async (projectId, range, label) => {
     const key = { projectId, ...range };
     const kept = snapshots.cached(key);
     if (kept && snapshots.isFresh(kept)) return kept;
-    const estimate = kept ? Math.max(1, kept.pages) : snapshots.maxPages();
-    if (estimate > CONFIRM_ABOVE_REQUESTS) {
-      const go = vscode.l10n.t('Compare');
-      const cost = kept ? vscode.l10n.t('about {0} requests', estimate) : vscode.l10n.t('up to {0} requests (one per 250 paths)', estimate);
-      const choice = await ui.showMessage('warning', vscode.l10n.t('Comparing fetches every path of {0}: {1} of the 100 analytics requests an hour.', label, cost), go);
-      if (choice !== go) throw new Error(vscode.l10n.t('Not compared: the previous period was not fetched.'));
-    }
-    return ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0} to compare…', label) }, () => snapshots.get(key));
+    const grant = await gate.ask({ what: vscode.l10n.t('Fetching every path of {0} to compare', label), ...estimateOf(kept, snapshots), confirm: vscode.l10n.t('Compare') });
+    if (!grant) throw new Error(vscode.l10n.t('Not compared: the previous period was not fetched.'));
+    const previous = await ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0} to compare…', label) }, () => snapshots.get(key, { grant }));
+    return previous.capped ? { ...previous, leftOut: vscode.l10n.t('Only the {0} most read paths of the previous period were fetched ({1} requests): paths beyond them show as new.', previous.rows.length, previous.pages) } : previous;
   };
 }
 
 /**
  * Every row of a range for the panel opened on one page: the readers' snapshot while it may stand in
  * (fresh, newer than the last Refresh), else one fetch through the readers' store (so the status
- * item gets it too), confirmed first when it may exceed 4 requests, with its progress shown.
+ * item gets it too), its cost through the hour's gate (a yes first when it may exceed 4 requests),
+ * with its progress shown.
  */
-function wholeRangeFetcher(snapshots: SnapshotSource, reuse: SnapshotReuse, ui: Ui): WholeRange {
+function wholeRangeFetcher(snapshots: SnapshotSource, reuse: SnapshotReuse, gate: HourGate, ui: Ui): WholeRange {
   return async (key, { refresh }) => {
     if (refresh) reuse.markRefreshed(key);
     const kept = refresh ? undefined : reuse.current(key);
     if (kept) return kept;
     const old = snapshots.cached(key);
-    const estimate = old ? Math.max(1, old.pages) : snapshots.maxPages();
-    if (estimate > CONFIRM_ABOVE_REQUESTS) {
-      const go = vscode.l10n.t('Fetch');
-      const cost = old ? vscode.l10n.t('about {0} requests', estimate) : vscode.l10n.t('up to {0} requests (one per 250 paths)', estimate);
-      const choice = await ui.showMessage('warning', vscode.l10n.t('Finding one page among every path of the range takes {0} of the 100 analytics requests an hour.', cost), go);
-      if (choice !== go) throw new Error(vscode.l10n.t('Not fetched: the range’s paths were not fetched. Clear shows every path page by page.'));
-    }
+    const grant = await gate.ask({ what: vscode.l10n.t('Finding one page among every path of the range'), ...estimateOf(old, snapshots), confirm: vscode.l10n.t('Fetch') });
+    if (!grant) throw new Error(vscode.l10n.t('Not fetched: the range’s paths were not fetched. Clear shows every path page by page.'));
     // A kept snapshot still under an hour old but older than Refresh must not come back from the store.
     const stale = refresh || (old !== undefined && snapshots.isFresh(old));
-    return ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching every path of the range…') }, () => snapshots.get(key, { refresh: stale }));
+    return ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching every path of the range…') }, () => snapshots.get(key, { grant, refresh: stale }));
+  };
+}
+
+/** A whole range's cost: the pages its kept snapshot took, else up to the readers' cap. */
+function estimateOf(kept: { pages: number } | undefined, snapshots: SnapshotSource): { estimate: number; upTo: boolean } {
+  return kept ? { estimate: Math.max(1, kept.pages), upTo: false } : { estimate: snapshots.maxPages(), upTo: true };
+}
+
+/**
+ * The trend's figures (trendTotals.ts), kept when settled, and the hour's gate they pass. A page's
+ * cost is estimated per bucket from the rows kept of buckets alike, else the panel range's pages.
+ */
+function trendDeps(api: ApiClient, kept: KeptTrendStore, gate: HourGate, snapshots: SnapshotSource | undefined): AnalyticsPanelDeps['trend'] {
+  const rows = new BucketRows();
+  const fetchTotals = trendTotals(api, rows, () => snapshots?.maxPages(), vscode.l10n);
+  return {
+    series: new TrendSeries({ kept, fetchTotals, rows }),
+    gate,
+    pagesPerBucket: (bucket, range) => rows.pagesLike(bucket) ?? snapshots?.cached(range)?.pages,
   };
 }
 
 /**
- * The trend's figures (trendTotals.ts), kept when settled, and the hour they are held to. A page's
- * cost is estimated from the kept rows of the panel's range.
+ * Reads the page size setting; a value outside 1..250 falls back to 50 with a line in the panel
+ * every time and a notification once per bad value (not again on every settings change).
  */
-function trendDeps(api: ApiClient, kept: KeptTrendStore, hour: HourBudget, requestsThisHour: (() => number | undefined) | undefined, snapshots: SnapshotSource | undefined): AnalyticsPanelDeps['trend'] {
-  const rows = new BucketRows();
-  const fetchTotals = trendTotals(api, rows, () => snapshots?.maxPages(), vscode.l10n);
-  // Until the ledger can count (no key yet) the hour is unknown: the client's own gate still holds.
-  return {
-    series: new TrendSeries({ kept, fetchTotals, rows }),
-    budget: { left: () => (requestsThisHour?.() === undefined ? undefined : hour.analyticsLeftThisHour()), freesInMs: () => hour.analyticsFreesInMs() },
-    pagesPerBucket: (key) => snapshots?.cached(key)?.pages,
-  };
-}
-
 function pageSizeWarner(settings: Settings, ui: Ui): AnalyticsPanelDeps['pageSizeSetting'] {
   let warnedAbout: string | undefined;
   return () => {

@@ -53,6 +53,12 @@ export class SnapshotReuse {
     return kept.fetchedAt > (this.refreshedAt.get(snapshotId(key)) ?? -Infinity) ? kept : undefined;
   }
 
+  /** The pages the range's kept snapshot took, however old (an export's estimate); undefined when none whole is kept. */
+  pagesOf(key: SnapshotKey): number | undefined {
+    const kept = this.port.cached(key);
+    return kept && !kept.capped ? Math.max(1, kept.pages) : undefined;
+  }
+
   /** The user asked for fresh figures on this range. */
   markRefreshed(key: SnapshotKey): void {
     this.refreshedAt.set(snapshotId(key), this.now());

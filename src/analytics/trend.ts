@@ -1,35 +1,31 @@
 // The panel's trend: the chart above the table. For the range on screen it plans the buckets
-// (trendBuckets.ts), says what drawing costs and waits for Draw when that is more than a few
-// requests, holds the draw to what the organisation's hour has left, and words what the chart cost.
-// The figures come from TrendSeries (kept buckets free, the rest one request each). The trend is
-// the site's; while the panel shows one page (`focus`) there is none. vscode for its types only
-// (erased): the import is how `npm run l10n` finds the l10n.t calls. Unit-tested with fakes.
+// (trendBuckets.ts), says what drawing costs in the hour gate's one wording and waits for Draw when
+// that is more than a few requests or more than the hour has left, draws the newest points that fit
+// when not all do (the rest shown as not fetched yet), and words what the chart cost. The figures
+// come from TrendSeries (kept buckets free, the rest one request each, or a page's pages). Each draw
+// is kept by its own identity, so one that ends after the user moved on updates only its own entry.
+// vscode for its types only (erased): the import is how `npm run l10n` finds the l10n.t calls.
+// Unit-tested with fakes.
 import type * as vscode from 'vscode';
 import type { Metric, TrendPoint, TrendView } from '../shared/protocol';
-import { tryAgainIn } from '../errorMessages';
+import { waitText } from '../errorMessages';
+import type { HourGate } from '../sync/hourGate';
+import { CONFIRM_ABOVE_REQUESTS } from '../sync/hourGate';
 import { type Day, daysBetween } from '../util/days';
 import { showInvisible } from '../util/visibleText';
-import { withinHour } from '../sync/ledger';
 import type { ResolvedRange } from './dateRange';
 import { loadFailureView } from './loadFailure';
-import { CONFIRM_ABOVE_REQUESTS } from './periodCompare';
 import { previousBuckets, type TrendBucket, trendBuckets, type TrendPlan } from './trendBuckets';
-import { TrendCutShort, type TrendSeries, type TrendSubject } from './trendSeries';
+import type { TrendSeries, TrendSubject } from './trendSeries';
 
 type L10n = Pick<typeof vscode.l10n, 't'>;
-
-/** The organisation's analytics hour as the shared ledger counts it (every window). */
-export interface TrendBudget {
-  /** Requests left this hour; undefined while the ledger cannot tell (no key yet). */
-  left(): number | undefined;
-  freesInMs(): number;
-}
 
 export interface TrendDeps {
   series: Pick<TrendSeries, 'missing' | 'load'>;
   l10n: L10n;
   today: () => Day;
-  budget?: TrendBudget;
+  /** The organisation's analytics hour: what is left, when it frees, the cost's words, the leave for a Draw. */
+  gate: Pick<HourGate, 'left' | 'freesInMs' | 'question' | 'granted'>;
 }
 
 /** What the panel shows: the trend is drawn for this. */
@@ -41,12 +37,11 @@ export interface TrendAsk {
   compare: boolean;
   /** One page's trend (the panel shows that page): every page of each bucket's range is read. */
   path?: string;
-  /** For a page's trend: about how many requests (pages of 250 paths) one bucket takes. */
-  pagesPerBucket?: number;
+  /** For a page's trend: about how many requests (pages of 250 paths) a bucket takes, from what is kept. */
+  pagesPerBucket?: (bucket: Pick<TrendBucket, 'dateFrom' | 'dateTo'>) => number | undefined;
 }
 
 interface Drawn {
-  id: string;
   status: 'loading' | 'ready' | 'failed';
   message?: string;
   points?: TrendPoint[];
@@ -54,11 +49,16 @@ interface Drawn {
   cost?: string;
 }
 
+/** Draws kept by identity: the few last looked at are enough to switch back and forth. */
+const DRAWS_KEPT = 8;
+
 export class Trend {
-  private drawn: Drawn | undefined;
-  /** The trend the user said Draw for: its cost was shown. */
-  private approved: string | undefined;
-  private drawing: { id: string; done: Promise<void> } | undefined;
+  /** Each trend's last draw, by its identity (the most recent last). */
+  private readonly drawn = new Map<string, Drawn>();
+  /** The trends the user said Draw for: their cost was shown. */
+  private readonly approved = new Set<string>();
+  /** Draws on their way, by identity: a second ask of the same trend waits for its draw. */
+  private readonly drawing = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: TrendDeps) {}
 
@@ -67,32 +67,35 @@ export class Trend {
     const t = this.deps.l10n;
     const plan = this.plan(ask);
     if (!plan.ok) return { status: 'unavailable', unit: 'day', message: unavailable(plan.reason, t), points: [], previous: undefined, cost: undefined };
+    const id = this.id(ask);
     const base = { unit: plan.unit, points: [], previous: undefined, cost: undefined };
-    const drawn = this.drawn?.id === this.id(ask) ? this.drawn : undefined;
-    if (drawn?.status === 'ready') return { status: 'ready', unit: plan.unit, message: undefined, points: drawn.points ?? [], previous: drawn.previous, cost: drawn.cost };
+    const drawn = this.drawn.get(id);
+    if (drawn?.status === 'ready') return { status: 'ready', unit: plan.unit, message: drawn.message, points: drawn.points ?? [], previous: drawn.previous, cost: drawn.cost };
     if (drawn) return { ...base, status: drawn.status, message: drawn.message };
-    const missing = this.cost(ask, this.deps.series.missing(ask.projectId, subjectOf(ask), this.bucketsOf(ask, plan.buckets).buckets).length);
-    if (missing > CONFIRM_ABOVE_REQUESTS && this.approved !== this.id(ask)) return { ...base, status: 'confirm', message: costMessage(missing, plan.unit, this.deps.budget?.left(), t, ask.path) };
-    return { ...base, status: 'loading', message: undefined };
+    const cost = this.cost(ask, this.deps.series.missing(ask.projectId, subjectOf(ask), this.bucketsOf(ask, plan.buckets).buckets));
+    if (this.approved.has(id) || !this.mustAsk(cost)) return { ...base, status: 'loading', message: undefined };
+    const question = this.question(ask, cost, plan.unit);
+    return { ...base, status: question.fits === 0 ? 'failed' : 'confirm', message: question.message };
   }
 
   /**
-   * Draws the trend of `ask`: at once when it costs a few requests or fewer (or `approve`: the user
-   * said Draw), else it waits for Draw. Resolves when the draw has ended; `refresh` asks again for the
-   * buckets that include today.
+   * Draws the trend of `ask`: at once when it costs a few requests or fewer and fits in the hour
+   * (or `approve`: the user said Draw), else it waits for Draw. Resolves when the draw has ended;
+   * `refresh` asks again for the buckets that include today.
    */
   async load(ask: TrendAsk | undefined, options: { approve?: boolean; refresh?: boolean; signal?: AbortSignal } = {}): Promise<void> {
     if (!ask) return;
     const id = this.id(ask);
-    if (options.approve) this.approved = id;
+    if (options.approve) this.approved.add(id);
     // A draw of this trend on its way (Draw, then Next at once) is awaited, never sent twice.
-    if (this.drawing?.id === id && !options.refresh) return this.drawing.done;
+    const pending = this.drawing.get(id);
+    if (pending && !options.refresh) return pending;
     const done = this.draw(ask, id, options);
-    this.drawing = { id, done };
+    this.drawing.set(id, done);
     try {
       await done;
     } finally {
-      if (this.drawing?.done === done) this.drawing = undefined;
+      if (this.drawing.get(id) === done) this.drawing.delete(id);
     }
   }
 
@@ -101,29 +104,67 @@ export class Trend {
     if (!plan.ok) return;
     const { buckets, previous } = this.bucketsOf(ask, plan.buckets);
     const absent = new Set(this.deps.series.missing(ask.projectId, subjectOf(ask), buckets));
-    const missing = this.cost(ask, buckets.filter((bucket) => absent.has(bucket) || (refresh && bucket.open)).length);
-    if (missing > CONFIRM_ABOVE_REQUESTS && this.approved !== id && this.drawn?.id !== id) return;
+    const cost = this.cost(ask, buckets.filter((bucket) => absent.has(bucket) || (refresh && bucket.open)));
+    // A trend the user has seen drawn is drawn again (Refresh, Next) without a second question.
+    if (this.mustAsk(cost) && !this.approved.has(id) && this.drawn.get(id)?.status !== 'ready') return;
     const t = this.deps.l10n;
-    const left = this.deps.budget?.left();
-    if (left !== undefined && missing > left) {
-      this.drawn = { id, status: 'failed', message: t.t('The trend needs {0} analytics requests and the organisation has {1} left this hour. {2}', missing, left, this.freesIn()) };
-      return;
-    }
-    if (missing > 0) this.drawn = { id, status: 'loading', message: t.t('Fetching the trend…') };
+    const left = this.deps.gate.left();
+    if (cost > 0 && left === 0) return this.keep(id, { status: 'failed', message: this.question(ask, cost, plan.unit).message });
+    if (cost > 0) this.keep(id, { ...this.drawn.get(id), status: 'loading', message: t.t('Fetching the trend…') });
     try {
-      // Held to what was left when the draw began, request by request (three are on their way at once).
-      const mayRequest = withinHour(() => this.deps.budget?.left(), left ?? Number.POSITIVE_INFINITY);
-      const result = await this.deps.series.load(ask.projectId, subjectOf(ask), buckets, { signal, refresh, mayRequest });
+      // What the writer saw and said yes to, held request by request to what the hour has left.
+      const grant = this.deps.gate.granted(Math.min(cost, left ?? cost));
+      const result = await this.deps.series.load(ask.projectId, subjectOf(ask), buckets, { signal, refresh, grant });
       const points = result.points.slice(0, plan.buckets.length);
-      this.drawn = { id, status: 'ready', points, previous: previous.length ? result.points.slice(plan.buckets.length) : undefined, cost: costLine(result.requests, result.points.length, t) };
+      const missing = result.points.filter((point) => point.missing);
+      const message = missing.length ? this.notFetched(ask, missing.length, buckets, result.points) : undefined;
+      this.keep(id, { status: 'ready', points, previous: previous.length ? result.points.slice(plan.buckets.length) : undefined, cost: costLine(result.requests, result.points.length - missing.length, result.kept, t), message });
     } catch (error) {
-      if (error instanceof TrendCutShort) {
-        this.drawn = { id, status: 'failed', message: t.t('The trend stopped after {0} requests: the organisation’s analytics hour ran out. What was fetched is kept. {1}', error.requests, this.freesIn()) };
-        return;
-      }
       const failure = loadFailureView(error, t);
-      this.drawn = failure.silent ? undefined : { id, status: 'failed', message: failure.error?.message ?? failure.setup?.message ?? String(error) };
+      if (failure.silent) this.drawn.delete(id);
+      else this.keep(id, { status: 'failed', message: failure.error?.message ?? failure.setup?.message ?? String(error) });
     }
+  }
+
+  /** Keeps a draw's outcome under its own identity, the few most recent only. */
+  private keep(id: string, drawn: Drawn): void {
+    this.drawn.delete(id);
+    this.drawn.set(id, drawn);
+    for (const oldest of this.drawn.keys()) {
+      if (this.drawn.size <= DRAWS_KEPT) break;
+      this.drawn.delete(oldest);
+      this.approved.delete(oldest);
+    }
+  }
+
+  /** A yes first: more than a few requests, or more than the hour has left. */
+  private mustAsk(cost: number): boolean {
+    const left = this.deps.gate.left();
+    return cost > CONFIRM_ABOVE_REQUESTS || (left !== undefined && cost > left);
+  }
+
+  /** The gate's one wording of the cost, and what Draw does when not all of it fits. */
+  private question(ask: TrendAsk, cost: number, unit: 'day' | 'week'): { message: string; fits: number } {
+    const t = this.deps.l10n;
+    const what =
+      ask.path === undefined
+        ? t.t('Drawing the trend')
+        : // A path from the workspace is shown with its invisible and direction-changing characters made visible, as in its tooltip.
+          t.t('{0}’s trend, which reads every path of each {1} (pages of 250 paths),', showInvisible(ask.path), unit === 'day' ? t.t('day') : t.t('week'));
+    const question = this.deps.gate.question({ what, estimate: cost });
+    const each = unit === 'day' ? t.t('Days that have ended are kept, so drawing it again costs only today.') : t.t('Weeks that have ended are kept, so drawing it again costs only this week.');
+    const partly = question.fits > 0 && question.fits < cost ? t.t('Draw Trend draws the newest points that fit; the others are shown as not fetched yet.') : '';
+    return { message: [question.message, partly, each].filter(Boolean).join(' '), fits: question.fits };
+  }
+
+  /** Said under a chart the hour could not pay for whole: how many points wait, and when they fit. */
+  private notFetched(ask: TrendAsk, count: number, buckets: readonly TrendBucket[], points: readonly TrendPoint[]): string {
+    const t = this.deps.l10n;
+    const cost = this.cost(ask, buckets.filter((_, i) => points[i].missing));
+    const wait = waitText(Math.max(1_000, this.deps.gate.freesInMs(cost)), t);
+    return count === 1
+      ? t.t('1 point is not fetched yet: the hour’s analytics requests gave out first. Draw Trend fetches it; the {0} it needs are free in {1}.', cost, wait)
+      : t.t('{0} points are not fetched yet: the hour’s analytics requests gave out first. Draw Trend fetches them; the {1} they need are free in {2}.', count, cost, wait);
   }
 
   private plan(ask: TrendAsk): TrendPlan {
@@ -141,13 +182,10 @@ export class Trend {
     return JSON.stringify([ask.projectId, ask.metric, ask.path ?? null, ask.range.dateFrom ?? null, ask.range.dateTo ?? null, ask.compare, this.deps.today()]);
   }
 
-  /** Requests for `buckets` buckets: one each, or (a page's trend) about its pages each. */
-  private cost(ask: TrendAsk, buckets: number): number {
-    return ask.path === undefined ? buckets : buckets * Math.max(1, ask.pagesPerBucket ?? 1);
-  }
-
-  private freesIn(): string {
-    return tryAgainIn(Math.max(1_000, this.deps.budget?.freesInMs() ?? 0), this.deps.l10n);
+  /** Requests for `buckets`: one each, or (a page's trend) each bucket's own pages, as far as they are known. */
+  private cost(ask: TrendAsk, buckets: readonly TrendBucket[]): number {
+    if (ask.path === undefined) return buckets.length;
+    return buckets.reduce((sum, bucket) => sum + Math.max(1, ask.pagesPerBucket?.(bucket) ?? 1), 0);
   }
 }
 
@@ -161,21 +199,9 @@ function subjectOf(ask: TrendAsk): TrendSubject {
   return { metric: ask.metric, ...(ask.path !== undefined && { path: ask.path }) };
 }
 
-function costMessage(requests: number, unit: 'day' | 'week', left: number | undefined, t: L10n, path: string | undefined): string {
-  const each = unit === 'day' ? t.t('Days that have ended are kept, so drawing it again costs only today.') : t.t('Weeks that have ended are kept, so drawing it again costs only this week.');
-  if (path !== undefined) {
-    // A path from the workspace is shown with its invisible and direction-changing characters made visible, as in its tooltip.
-    const what = t.t('{0}’s trend reads every path of each {1} (pages of 250 paths): about {2} analytics requests', showInvisible(path), unit === 'day' ? t.t('day') : t.t('week'), requests);
-    return left === undefined ? t.t('{0}. {1}', what, each) : t.t('{0}, of the {1} the organisation has left this hour. {2}', what, left, each);
-  }
-  return left === undefined
-    ? t.t('Drawing the trend takes {0} analytics requests. {1}', requests, each)
-    : t.t('Drawing the trend takes {0} of the {1} analytics requests the organisation has left this hour. {2}', requests, left, each);
-}
-
 /** "14 requests for 14 points", "1 request for 14 points; 13 kept from before", "No request: 14 points kept from before". */
-function costLine(requests: number, points: number, t: L10n): string {
+function costLine(requests: number, points: number, kept: number, t: L10n): string {
   if (requests === 0) return t.t('No request: all {0} points were kept from before.', points);
-  if (requests === points) return requests === 1 ? t.t('1 request for 1 point.') : t.t('{0} requests for {1} points.', requests, points);
-  return requests === 1 ? t.t('1 request for {0} points; {1} kept from before.', points, points - 1) : t.t('{0} requests for {1} points; {2} kept from before.', requests, points, points - requests);
+  if (kept === 0) return requests === 1 ? t.t('1 request for 1 point.') : t.t('{0} requests for {1} points.', requests, points);
+  return requests === 1 ? t.t('1 request for {0} points; {1} kept from before.', points, kept) : t.t('{0} requests for {1} points; {2} kept from before.', requests, points, kept);
 }

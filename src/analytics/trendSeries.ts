@@ -7,6 +7,7 @@
 // a quarter hour however many windows draw it. A page's trend also finds its row
 // in the settled buckets' rows another page's trend read (bucketRows.ts), so the second page's trend
 // over the same days costs only its open buckets. No vscode import: unit-tested.
+import type { Grant } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { Metric, TrendPoint } from '../shared/protocol';
 import type { OpenTrendFigures, TrendFigures } from '../sync/syncState';
@@ -33,32 +34,32 @@ export interface TrendSubject {
 
 /**
  * One bucket's figures: the site's (`limit=1`, one request) or one page's (every page of the range;
- * a `settled` bucket's rows are kept in the BucketRows the series reads). It asks `mayRequest`
- * before every request it sends, and throws TrendCutShort when told no.
+ * a `settled` bucket's rows are kept in the BucketRows the series reads). Every request it sends
+ * takes a ticket of `grant`; it throws TrendCutShort when the grant gives no more.
  */
 export type FetchTotals = (
   projectId: string,
   subject: TrendSubject,
   range: { dateFrom: string; dateTo: string },
-  options: { signal: AbortSignal | undefined; mayRequest: () => boolean; settled: boolean },
+  options: { signal: AbortSignal | undefined; grant: Grant; settled: boolean },
 ) => Promise<{ human: number; ai: number; total: number }>;
 
 export interface TrendResult {
+  /** One a bucket, in the order asked; a bucket the grant did not reach is `missing` (figures 0). */
   points: TrendPoint[];
   /** Requests sent for this draw. */
   requests: number;
   /** Points drawn from what was kept. */
   kept: number;
+  /** Buckets not fetched: the grant (the hour) gave out first. */
+  missing: number;
 }
 
-/** The hour's budget (or the allowance the user gave) ran out before every bucket was fetched. */
+/** The grant gave no ticket for a bucket's (next) request: the bucket is not fetched. */
 export class TrendCutShort extends Error {
   override readonly name = 'TrendCutShort';
-  constructor(
-    readonly requests: number,
-    readonly missing: number,
-  ) {
-    super(`the trend stopped after ${requests} requests with ${missing} bucket(s) still to fetch`);
+  constructor() {
+    super('the hour\'s grant gave out before this bucket was fetched');
   }
 }
 
@@ -69,6 +70,8 @@ export function trendKey(subject: TrendSubject, bucket: Pick<TrendBucket, 'dateF
 
 export class TrendSeries {
   private readonly now: () => number;
+  /** Buckets on their way, by project and key: two draws that need the same bucket share one fetch. */
+  private readonly inFlight = new Map<string, Promise<{ human: number; ai: number; total: number }>>();
 
   constructor(private readonly deps: { kept: KeptTrendStore; fetchTotals: FetchTotals; rows?: Pick<BucketRows, 'figures'>; now?: () => number }) {
     this.now = deps.now ?? Date.now;
@@ -80,13 +83,13 @@ export class TrendSeries {
   }
 
   /**
-   * Every bucket's figures: kept ones without a request, the rest fetched (three at a time) while
-   * `mayRequest` allows. What was fetched is kept even when another request fails or the budget
-   * stops the draw (TrendCutShort), so trying again costs only what is still missing. `refresh`
-   * asks again for the buckets that include today.
+   * Every bucket's figures: kept ones without a request, the rest fetched (three at a time, newest
+   * first) with tickets of `grant`; those it did not reach come back `missing`. What was fetched is
+   * kept even when another request fails, so trying again costs only what is still missing.
+   * `refresh` asks again for the buckets that include today.
    */
-  async load(projectId: string, subject: TrendSubject, buckets: readonly TrendBucket[], options: { signal?: AbortSignal; mayRequest?: () => boolean; refresh?: boolean } = {}): Promise<TrendResult> {
-    const { signal, mayRequest = () => true, refresh = false } = options;
+  async load(projectId: string, subject: TrendSubject, buckets: readonly TrendBucket[], options: { signal?: AbortSignal; grant: Grant; refresh?: boolean }): Promise<TrendResult> {
+    const { signal, refresh = false } = options;
     const figures = new Map<TrendBucket, TrendFigures>();
     const todo: TrendBucket[] = [];
     for (const bucket of buckets) {
@@ -94,26 +97,34 @@ export class TrendSeries {
       if (known) figures.set(bucket, known);
       else todo.push(bucket);
     }
+    // Newest first: when the hour gives out, the points left out are the oldest.
+    todo.sort((a, b) => (a.dateFrom < b.dateFrom ? 1 : a.dateFrom > b.dateFrom ? -1 : 0));
     const settled: Record<string, TrendFigures> = {};
     const open: Record<string, OpenTrendFigures> = {};
     const fetched = todo.length;
     let requests = 0;
-    // Every request a bucket sends is one `mayRequest` allowed: the draw's count.
-    const counted = (): boolean => {
-      if (!mayRequest()) return false;
-      requests++;
-      return true;
+    // Every ticket the grant gives this draw is a request of the draw.
+    const grant: Grant = {
+      take: () => {
+        const ticket = options.grant.take();
+        if (ticket) requests++;
+        return ticket;
+      },
     };
-    let failed = false;
+    let stop = false;
     const worker = async () => {
-      // A failed request (or the hour running out) stops the draw: the next would most likely fail the same way.
-      for (let bucket = todo.shift(); bucket && !failed; bucket = todo.shift()) {
+      // A failed request (or the grant giving out) stops the draw: the next would most likely end the same way.
+      for (let bucket = todo.shift(); bucket && !stop; bucket = todo.shift()) {
         if (signal?.aborted) throw new ApiError('cancelled', 'The request was cancelled.');
         const settledNow = isSettled(bucket, this.now());
-        const totals = await this.deps.fetchTotals(projectId, subject, { dateFrom: bucket.dateFrom, dateTo: bucket.dateTo }, { signal, mayRequest: counted, settled: settledNow }).catch((error: unknown) => {
-          failed = true;
+        let totals: { human: number; ai: number; total: number };
+        try {
+          totals = await this.fetchOnce(projectId, subject, bucket, () => this.deps.fetchTotals(projectId, subject, { dateFrom: bucket.dateFrom, dateTo: bucket.dateTo }, { signal, grant, settled: settledNow }));
+        } catch (error) {
+          stop = true;
+          if (error instanceof TrendCutShort) return;
           throw error;
-        });
+        }
         const value: TrendFigures = [totals.human, totals.ai, totals.total];
         figures.set(bucket, value);
         if (settledNow) settled[trendKey(subject, bucket)] = value;
@@ -123,17 +134,30 @@ export class TrendSeries {
     const ends = await Promise.allSettled(Array.from({ length: Math.min(TREND_CONCURRENCY, todo.length) }, worker));
     if (Object.keys(settled).length || Object.keys(open).length) this.deps.kept.keepTrends(projectId, settled, open);
     const rejected = ends.find((end): end is PromiseRejectedResult => end.status === 'rejected');
-    // Out of the hour, before a bucket or half-way through a page's: the whole draw says so.
-    if (rejected?.reason instanceof TrendCutShort) throw new TrendCutShort(requests, buckets.length - figures.size);
     if (rejected) throw rejected.reason instanceof Error ? rejected.reason : new Error(String(rejected.reason));
     return {
       points: buckets.map((bucket) => {
-        const [human, ai, total] = figures.get(bucket)!;
-        return { from: bucket.from, to: bucket.to, partial: bucket.partial, open: bucket.open, human, ai, total };
+        const [human, ai, total] = figures.get(bucket) ?? [0, 0, 0];
+        return { from: bucket.from, to: bucket.to, partial: bucket.partial, open: bucket.open, human, ai, total, ...(!figures.has(bucket) && { missing: true }) };
       }),
       requests,
       kept: buckets.length - fetched,
+      missing: buckets.length - figures.size,
     };
+  }
+
+  /** One fetch of a bucket however many draws want it at once: a later one awaits the one on its way. */
+  private fetchOnce(projectId: string, subject: TrendSubject, bucket: TrendBucket, fetch: () => Promise<{ human: number; ai: number; total: number }>): Promise<{ human: number; ai: number; total: number }> {
+    const id = JSON.stringify([projectId, trendKey(subject, bucket)]);
+    const pending = this.inFlight.get(id);
+    if (pending) return pending;
+    const started = fetch();
+    this.inFlight.set(id, started);
+    const forget = () => {
+      if (this.inFlight.get(id) === started) this.inFlight.delete(id);
+    };
+    started.then(forget, forget);
+    return started;
   }
 
   /** A bucket's figures without a request: settled and kept (or in a page's kept rows), or fetched by any window in the last 15 minutes (not on Refresh). */

@@ -3,7 +3,7 @@
 // to page 1 costs nothing; see LIVE_PAGE_MAX_AGE_MS for how long), a page already on its way is awaited
 // instead of asked for twice, and an export pages by the one paging rule (src/api/paging.ts), so it ends whatever the server says.
 // No vscode import: the unit tests run this against fakes.
-import type { CallOptions } from '../api/client';
+import type { CallOptions, Grant } from '../api/client';
 import { ENDPOINTS } from '../api/endpoints';
 import { ApiError } from '../api/errors';
 import type { VisitorsQuery } from '../api/inputs';
@@ -180,6 +180,7 @@ export class VisitorsPager {
   }
 
   private async fetch(key: PageKey, page: number, signal: AbortSignal): Promise<LoadedPage> {
+    // The fetcher asks the hour's gate for this one request (registerAnalytics.ts pageFetcher).
     const fetchedAt = this.now();
     const value = await this.fetchPage(
       key.projectId,
@@ -222,8 +223,8 @@ export interface FetchAllOptions {
   onPage?: (pages: number, rows: number) => void;
   /** Fewer pages than the table's cap. */
   maxPages?: number;
-  /** Asked before every request: false cuts the export short ('budget'). */
-  mayRequest?: () => boolean;
+  /** The hour's leave for these requests (sync/hourGate.ts): when it gives no more, the fetch is cut short ('budget'). */
+  grant?: Grant;
 }
 
 /**
@@ -236,6 +237,7 @@ export async function fetchAllVisitors(
   range: { dateFrom: string | undefined; dateTo: string | undefined },
   options: FetchAllOptions = {},
 ): Promise<AllVisitors> {
-  const all = await readPages(VISITORS_LIST, (page, signal) => fetchPage(projectId, { dateFrom: range.dateFrom, dateTo: range.dateTo, ...page }, { signal }), options);
+  const { grant } = options;
+  const all = await readPages(VISITORS_LIST, (page, signal) => fetchPage(projectId, { dateFrom: range.dateFrom, dateTo: range.dateTo, ...page }, { signal, grant }), options);
   return { totals: all.first?.totals ?? { human: 0, ai: 0, total: 0 }, rows: all.rows, pages: all.pages, ...(all.cutShort && { cutShort: all.cutShort }) };
 }

@@ -3,6 +3,7 @@
 // across reloads and refreshed at most once an hour unless the user asks. With 400 paths, opening
 // 50 pages in an hour costs 2 requests instead of 50. No vscode import: unit-tested directly.
 import * as z from 'zod/mini';
+import type { Grant } from '../api/client';
 import { ENDPOINTS } from '../api/endpoints';
 import type { VisitorRow, VisitorTotals } from '../api/schemas';
 import { fetchAllVisitors, type FetchVisitors } from './visitorsQuery';
@@ -131,8 +132,8 @@ function fromStored(s: StoredSnapshot): VisitorsSnapshot {
 }
 
 export interface SnapshotStoreOptions {
-  /** Fetches a whole range (normally {@link fetchSnapshot} with the capped page count). */
-  fetch: (key: SnapshotKey) => Promise<VisitorsSnapshot>;
+  /** Fetches a whole range (normally {@link fetchSnapshot} with the capped page count), each request with a ticket of `grant`. */
+  fetch: (key: SnapshotKey, grant: Grant) => Promise<VisitorsSnapshot>;
   storage: SnapshotStorage;
   now?: () => number;
   maxAgeMs?: number;
@@ -145,8 +146,8 @@ export interface SnapshotStoreOptions {
 export interface SnapshotSource {
   cached(key: SnapshotKey): VisitorsSnapshot | undefined;
   isFresh(snapshot: VisitorsSnapshot): boolean;
-  /** The range's snapshot, fetched if none is kept (or `refresh`). */
-  get(key: SnapshotKey, options?: { refresh?: boolean }): Promise<VisitorsSnapshot>;
+  /** The range's snapshot, fetched with `grant` (the hour's gate) if none fresh is kept (or `refresh`). */
+  get(key: SnapshotKey, options: { grant: Grant; refresh?: boolean }): Promise<VisitorsSnapshot>;
   /** Keeps a whole range fetched elsewhere, for the status item too. */
   put(snapshot: VisitorsSnapshot): void;
   /** The most pages one snapshot may hold (readers.maxPages): bigger ranges are not kept. */
@@ -184,15 +185,15 @@ export class SnapshotStore {
 
   /**
    * The range's snapshot: the kept one while under an hour old (unless `refresh`), else one fetch
-   * shared by everyone who asks while it is on its way.
+   * with `grant`, shared by everyone who asks while it is on its way (their grants are not spent).
    */
-  get(key: SnapshotKey, { refresh = false }: { refresh?: boolean } = {}): Promise<VisitorsSnapshot> {
+  get(key: SnapshotKey, { refresh = false, grant }: { refresh?: boolean; grant: Grant }): Promise<VisitorsSnapshot> {
     const id = snapshotId(key);
     const pending = this.inFlight.get(id);
     if (pending) return pending;
     const kept = this.cached(key);
     if (kept && !refresh && this.isFresh(kept)) return Promise.resolve(kept);
-    const fetching = this.options.fetch(key).then((snapshot) => {
+    const fetching = this.options.fetch(key, grant).then((snapshot) => {
       this.keep(id, snapshot);
       for (const listener of this.listeners) listener(snapshot);
       return snapshot;

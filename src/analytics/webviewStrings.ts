@@ -105,6 +105,7 @@ export function webviewStrings(l10n: Pick<typeof vscode.l10n, 't'>): WebviewStri
       point: l10n.t({ message: '{0}: {1} human, {2} AI, {3} total', comment: ['{0} is a day or a range of days.'] }),
       partial: l10n.t({ message: '{0} (part of a week)', comment: ['{0} is a range of days.'] }),
       open: l10n.t({ message: '{0} (includes today, still counting)', comment: ['{0} is a day or a range of days.'] }),
+      notFetched: l10n.t({ message: '{0}: not fetched yet', comment: ['{0} is a day or a range of days whose figures the hour’s requests did not reach.'] }),
     },
   };
 }

@@ -49,6 +49,22 @@ export interface ApiClientOptions {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * Leave to spend the organisation's analytics hour (sync/hourGate.ts): an analytics request
+   * without one, or one its grant refuses, is not sent (ApiError 'hourSpent').
+   */
+  grant?: Grant;
+}
+
+/** Leave to spend the organisation's analytics hour, given by the one gate (sync/hourGate.ts). */
+export interface Grant {
+  /** One more request may go now: a ticket, held until the request has ended; undefined: not sent. */
+  take(): Ticket | undefined;
+}
+
+export interface Ticket {
+  /** The request has ended (answered, failed or never sent) and the shared ledger has counted it if it was sent. */
+  done(): void;
 }
 
 /** `{name}` segments of a path, in order: the method's leading string arguments. */
@@ -154,11 +170,24 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       // Each segment encoded, so an id stays inside its segment.
       const path = entry.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(ID_CHECKS[name](String(args[at++]))));
       const input = takes && args[names.length];
-      const { signal } = (args[names.length + (takes ? 1 : 0)] ?? {}) as CallOptions;
+      const { signal, grant } = (args[names.length + (takes ? 1 : 0)] ?? {}) as CallOptions;
       if (takes === 'prompt') return call({ method: 'post', target: path, json: { prompt: checkPrompt(input as string) }, signal }, entry.schema as z.ZodMiniType<unknown>);
       const params = takes === 'query' ? checkQuery(entry, input as ListQuery) : {};
       const search = Object.keys(params).length ? `?${new URLSearchParams(params).toString()}` : '';
-      return call({ method: 'get', target: path + search, signal }, entry.schema as z.ZodMiniType<unknown>);
+      const request: Request = { method: 'get', target: path + search, signal };
+      if (entry.family !== 'analytics') return call(request, entry.schema as z.ZodMiniType<unknown>);
+      // The organisation's hour: no analytics request leaves without a ticket of the one gate.
+      const ticket = grant?.take();
+      if (!ticket) {
+        const error = new ApiError('hourSpent', grant ? 'Not sent: the analytics requests this fetch was allowed are spent.' : 'Not sent: an analytics request must pass the hour\'s gate.');
+        options.onRequest?.({ method: 'GET', path: request.target, status: undefined, sent: false, startedAt: Date.now(), durationMs: 0, error });
+        throw error;
+      }
+      try {
+        return await call(request, entry.schema as z.ZodMiniType<unknown>);
+      } finally {
+        ticket.done();
+      }
     };
   }
 

@@ -10,8 +10,10 @@
 //   repeatedCursor the next cursor is one already sent
 //   emptyPage      a page with no rows, although the API said there were more
 //   noNewRows      a page whose rows were all seen before (by the table's rowId)
-//   budget         the caller's budget said no more requests (the hour's analytics requests)
+//   budget         the hour's gate gave no ticket for the next request (sync/hourGate.ts): nothing
+//                  more was sent
 import type { ListQuery, Paging } from './endpoints';
+import { isApiError } from './errors';
 
 /**
  * The readers' default cap on a background fetch of the visitors (the setting readers.maxPages):
@@ -50,8 +52,6 @@ export interface ReadPagesOptions<R = unknown> {
   /** Fewer pages than the table's cap (never more). */
   maxPages?: number;
   signal?: AbortSignal;
-  /** Asked before every request; false ends the fetch, cut short for 'budget'. */
-  mayRequest?: () => boolean;
   /** After each page that brought rows: pages and rows so far. */
   onPage?: (pages: number, rows: number) => void;
   /** Asked before every request: true ends the fetch there, as a natural end (the caller has what it came for). */
@@ -84,12 +84,18 @@ export async function readPages<P extends PagingFields, R>(
 
   for (;;) {
     if (options.enough?.(rows)) return end();
-    if (options.mayRequest && !options.mayRequest()) return end('budget');
     options.signal?.throwIfAborted();
     const query: PageQuery = { limit: list.pageSize };
     if (list.paging === 'offset') query.offset = pages * list.pageSize;
     if (cursor !== undefined) query.cursor = cursor;
-    const page = await fetchPage(query, options.signal);
+    let page: P;
+    try {
+      page = await fetchPage(query, options.signal);
+    } catch (error) {
+      // The gate refused this page before it was sent: what was read stands, cut short.
+      if (isApiError(error) && error.kind === 'hourSpent') return end('budget');
+      throw error;
+    }
     pages++;
     first ??= page;
     const pageRows = list.rows(page);

@@ -1,19 +1,21 @@
 // The readers figures' one source in a window: the chosen range (kept per workspace), the snapshot
 // store, and the rules for when a request may leave: only with a key and a project, only when a
 // docs page is being shown (never at activation), at most once an hour per range, and after a
-// failure not again on its own until the wait is over (Refresh still asks at once). A fetch the
-// user did not ask for (a page was just opened) stays under the shared ledger's background ceiling,
-// so the hour's last analytics requests are kept for what someone asks; one the user asked for
-// (Refresh, Change Range, the click to load) is never held back by the ledger, only by a 429.
+// failure not again on its own until the wait is over (Refresh still asks at once). Every fetch
+// passes the hour's gate with its own grant: one the user did not ask for (a page was just opened)
+// is background work, held to the ledger's ceiling so the hour's last analytics requests are kept
+// for what someone asks; one the user asked for (Refresh, Change Range, the click to load, the
+// panel) is asked for, and held to what the hour has left.
 import * as vscode from 'vscode';
-import { isApiError, type ApiClient } from '../api';
+import { ApiError, isApiError, type ApiClient, type Grant } from '../api';
 import type { Settings } from '../config';
 import { resolvePreset, type ResolvedRange } from '../analytics/dateRange';
 import { background } from '../util/background';
 import { localToday } from '../util/days';
 import type { Logger } from '../log';
 import { PRESETS, type PresetId } from '../shared/protocol';
-import { BACKGROUND_CEILING, fitsUnderCeiling } from '../sync/ledger';
+import { BACKGROUND_CEILING } from '../sync/ledger';
+import type { HourGate } from '../sync/hourGate';
 import { Disposable } from '../util/lifecycle';
 import { fetchSnapshot, SnapshotStore, snapshotId, type SnapshotKey, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
 
@@ -28,8 +30,8 @@ export interface PageReadersDeps {
   keys: { readonly hasKey: boolean; onDidChange: vscode.Event<void> };
   /** Where the range and the snapshots are kept across reloads (workspaceState). */
   storage: vscode.Memento;
-  /** Every window's analytics requests this hour (the shared ledger); undefined while not known (counted as full); absent: no ceiling. */
-  analyticsThisHour?: () => number | undefined;
+  /** The organisation's analytics hour: every fetch passes it. */
+  gate: HourGate;
   log: Logger;
 }
 
@@ -46,18 +48,11 @@ export class PageReaders extends Disposable {
   readonly onDidChange = this.changeEmitter.event;
   private readonly lifetime = new AbortController();
   private readonly pausedUntil = new Map<string, number>();
-  /**
-   * Whether the fetch under way is background work (a page just shown): then the ledger's ceiling
-   * applies, checked before each page. Anything else (the user's Refresh, the panel) is asked for,
-   * and one asked for that joins a background fetch under way makes it asked too.
-   */
-  private background = false;
-  private fetching = 0;
 
   constructor(private readonly deps: PageReadersDeps) {
     super();
     this.store = new SnapshotStore({
-      fetch: (key) => this.fetchRange(key),
+      fetch: (key, grant) => this.fetchRange(key, grant),
       storage: deps.storage,
     });
     this.register(this.store.onDidFetch(() => this.changeEmitter.fire()));
@@ -105,10 +100,12 @@ export class PageReaders extends Disposable {
   /**
    * The current range's snapshot for a page being shown: the kept one while fresh, else a fetch,
    * unless a recent failure asked for a pause (then the kept one, possibly stale, or the failure).
-   * `asked`: the user asked (Refresh implies it); otherwise a fetch that would take the analytics
-   * ledger past its background ceiling is held back (the kept one, possibly stale, or HeldBackError).
+   * `asked`: the user asked (Refresh implies it), and the gate asks them when the hour may not hold
+   * it; `grant`: they said yes elsewhere (a tool's confirmation); otherwise a fetch that would take
+   * the ledger past its background ceiling is held back (the kept one, possibly stale, or HeldBackError).
    */
-  async load(now: RangeNow, { refresh = false, asked = refresh }: { refresh?: boolean; asked?: boolean } = {}): Promise<VisitorsSnapshot> {
+  async load(now: RangeNow, options: { refresh?: boolean; asked?: boolean; grant?: Grant } = {}): Promise<VisitorsSnapshot> {
+    const { refresh = false, asked = refresh || options.grant !== undefined } = options;
     const id = snapshotId(now.key);
     const kept = this.store.cached(now.key);
     const paused = (this.pausedUntil.get(id) ?? 0) > Date.now();
@@ -116,59 +113,51 @@ export class PageReaders extends Disposable {
       if (kept) return kept;
       throw new PausedError(this.pausedUntil.get(id)!);
     }
-    const wouldFetch = refresh || !kept || !this.store.isFresh(kept);
-    // As many requests as the kept snapshot took (the site's size), else at least one.
-    if (wouldFetch && !asked && !this.backgroundFits(kept?.pages ?? 1)) {
-      this.deps.log.info(`readers: background fetch held back, ${this.deps.analyticsThisHour?.() ?? 'an unknown number of'} analytics requests in the last hour (ceiling ${BACKGROUND_CEILING})`);
+    if (!refresh && kept && this.store.isFresh(kept)) return kept;
+    // As many requests as the kept snapshot took (the site's size), else at least one, or (asked) up to the cap.
+    const grant = options.grant ?? (asked ? await this.askFor(now.key, now.range.label) : this.deps.gate.background('readers', kept?.pages ?? 1));
+    if (!grant) {
+      if (!asked) this.deps.log.info(`readers: background fetch held back, ${this.deps.gate.used() ?? 'an unknown number of'} analytics requests in the last hour (ceiling ${BACKGROUND_CEILING})`);
       if (kept) return kept;
-      throw new HeldBackError(this.deps.analyticsThisHour?.());
+      throw asked ? notGranted() : new HeldBackError(this.deps.gate.used());
     }
     try {
-      if (asked) this.background = false;
-      else if (this.fetching === 0) this.background = true;
-      const snapshot = await this.store.get(now.key, { refresh });
+      const snapshot = await this.store.get(now.key, { refresh, grant });
       this.pausedUntil.delete(id);
       return snapshot;
     } catch (error) {
-      if (error instanceof HeldBackError) throw error; // not a failure: the next page shown may go
+      if (error instanceof HeldBackError || (isApiError(error) && error.kind === 'hourSpent')) throw error; // not a failure: the next page shown may go
       const wait = isApiError(error) && error.kind === 'rateLimited' && error.retryAfterMs !== undefined ? error.retryAfterMs : FAILURE_PAUSE_MS;
       this.pausedUntil.set(id, Date.now() + wait);
       throw error;
     }
   }
 
-  /** A range someone asked for (the panel: Compare, a page's row, an export): never held back by the ledger. */
-  fetchForUser(key: SnapshotKey, options: { refresh?: boolean } = {}): Promise<VisitorsSnapshot> {
-    this.background = false;
-    return this.store.get(key, options);
+  /** What fetching a range may cost: what its kept snapshot took, else up to the readers' cap. */
+  estimate(key: SnapshotKey): { estimate: number; upTo: boolean } {
+    const kept = this.store.cached(key);
+    return kept ? { estimate: Math.max(1, kept.pages), upTo: false } : { estimate: this.deps.settings.readers.maxPages, upTo: true };
   }
 
-  /** Whether `requests` more fit under the ledger's background ceiling (every window's analytics requests this hour). */
-  private backgroundFits(requests: number): boolean {
-    return !this.deps.analyticsThisHour || fitsUnderCeiling(this.deps.analyticsThisHour(), requests);
+  /** The writer's leave for a range, asked when the hour may not hold it. */
+  private askFor(key: SnapshotKey, label: string): Promise<Grant | undefined> {
+    return this.deps.gate.ask({ what: vscode.l10n.t('Loading the readers of {0}', label), ...this.estimate(key) });
   }
 
-  /** The one place the readers spend analytics requests. */
-  private async fetchRange(key: SnapshotKey): Promise<VisitorsSnapshot> {
+  /** The one place the readers spend analytics requests, each with a ticket of `grant`. */
+  private async fetchRange(key: SnapshotKey, grant: Grant): Promise<VisitorsSnapshot> {
     const maxPages = this.deps.settings.readers.maxPages;
-    this.deps.log.info(`readers: fetching ${key.dateFrom ?? 'all time'}..${key.dateTo ?? ''} (at most ${maxPages} pages of 250${this.background ? ', background' : ''})`);
-    let sent = 0;
-    const fetchPage: typeof this.deps.api.getVisitors = (projectId, query, options) => {
-      // A background fetch of a site larger than the estimate stops at the ceiling rather than pass it (nothing is kept then).
-      if (this.background && sent > 0 && !this.backgroundFits(1)) return Promise.reject(new HeldBackError(this.deps.analyticsThisHour?.()));
-      sent++;
-      return this.deps.api.getVisitors(projectId, query, options);
-    };
-    this.fetching++;
-    let snapshot: VisitorsSnapshot;
-    try {
-      snapshot = await fetchSnapshot(fetchPage, key, { maxPages, signal: this.lifetime.signal });
-    } finally {
-      if (--this.fetching === 0) this.background = false;
-    }
+    this.deps.log.info(`readers: fetching ${key.dateFrom ?? 'all time'}..${key.dateTo ?? ''} (at most ${maxPages} pages of 250)`);
+    const snapshot = await fetchSnapshot((projectId, query, options) => this.deps.api.getVisitors(projectId, query, { ...options, grant }), key, { maxPages, signal: this.lifetime.signal });
+    // Cut short by the hour before its first page: nothing to show. Cut later: capped (kept, and said so).
+    if (snapshot.capped && snapshot.pages === 0) throw new HeldBackError(this.deps.gate.used());
     this.deps.log.info(`readers: ${snapshot.rows.length} paths in ${snapshot.pages} request(s)${snapshot.capped ? ' (capped)' : ''}`);
     return snapshot;
   }
+}
+
+function notGranted(): ApiError {
+  return new ApiError('hourSpent', 'Not fetched: the hour\'s analytics requests were not spent on it.');
 }
 
 /** No background fetch until `until` (epoch ms), after a failure. */

@@ -14,6 +14,7 @@ import { ReadersCodeLens } from './readersCodeLens';
 import { ReadersDecorations } from './readersDecorations';
 import { ReadersStatusBar } from './readersStatusBar';
 import type { SnapshotSource } from '../analytics/visitorsSnapshot';
+import type { HourGate } from '../sync/hourGate';
 import { COMMANDS, type RegisterCommand } from '../commands';
 
 export interface ReadersDeps {
@@ -22,8 +23,8 @@ export interface ReadersDeps {
   keys: { readonly hasKey: boolean; onDidChange: vscode.Event<void> };
   ui: Ui;
   log: Logger;
-  /** Analytics requests every window sent in the last hour (the shared ledger): background fetches stay under its ceiling. */
-  analyticsThisHour?: () => number | undefined;
+  /** The organisation's analytics hour: every fetch passes it (background ones under its ceiling). */
+  gate: HourGate;
 }
 
 /** The pieces of this window, for the features that build on them (and the tests). */
@@ -40,7 +41,7 @@ export interface ReadersHandle {
 export function registerReaders(context: vscode.ExtensionContext, deps: ReadersDeps, command: RegisterCommand): ReadersHandle {
   const log = deps.log.scoped('readers');
   const docs = new DocsLocator();
-  const readers = new PageReaders({ api: deps.api, settings: deps.settings, keys: deps.keys, storage: context.workspaceState, log, analyticsThisHour: deps.analyticsThisHour });
+  const readers = new PageReaders({ api: deps.api, settings: deps.settings, keys: deps.keys, storage: context.workspaceState, log, gate: deps.gate });
   const statusBar = new ReadersStatusBar(readers, docs, log);
   const decorations = new ReadersDecorations(readers, docs, deps.settings);
   const codeLens = new ReadersCodeLens(readers, docs, deps.settings);
@@ -51,7 +52,7 @@ export function registerReaders(context: vscode.ExtensionContext, deps: ReadersD
     const items = PRESETS.map((id: PresetId) => ({ id, label: labels[id], picked: id === current, description: id === current ? vscode.l10n.t('current') : undefined }));
     const choice = await deps.ui.showQuickPick(items, { title: vscode.l10n.t('Readers: date range'), placeHolder: labels[current] });
     if (choice) await readers.setPreset(choice.id);
-    // The user asked for this range: fetch it now for the page shown (never held back by the ledger).
+    // The user asked for this range: fetch it now for the page shown (asked first if the hour may not hold it).
     await statusBar.update({ asked: true });
   });
   command(COMMANDS.refreshReaders, () => statusBar.update({ refresh: true }));
@@ -63,7 +64,7 @@ export function registerReaders(context: vscode.ExtensionContext, deps: ReadersD
     snapshots: {
       cached: (key) => readers.store.cached(key),
       isFresh: (snapshot) => readers.store.isFresh(snapshot),
-      get: (key, options) => readers.fetchForUser(key, options),
+      get: (key, options) => readers.store.get(key, options),
       put: (snapshot) => readers.store.put(snapshot),
       maxPages: () => deps.settings.readers.maxPages,
     },

@@ -177,6 +177,8 @@ export interface TrendPoint {
   partial: boolean;
   /** Includes today: its figures still grow. */
   open: boolean;
+  /** Not fetched yet (the hour's requests gave out first): no figures, drawn as a gap. */
+  missing?: boolean;
   human: number;
   ai: number;
   total: number;
@@ -224,7 +226,7 @@ export interface MetricStrings {
 /** Compare with the previous period, while it is on. Labels are "▲ 12%", "▼ 5%", "0%" or "new". */
 export interface CompareView {
   status: 'loading' | 'ready' | 'unavailable' | 'failed';
-  /** Why it is unavailable or failed, or what it costs while loading. */
+  /** Why it is unavailable or failed, what it costs while loading, or (ready) what the previous period's fetch left out. */
   message: string | undefined;
   /** "2026-09-25 to 2026-10-24". */
   previousLabel: string | undefined;
@@ -357,6 +359,8 @@ export interface TrendStrings {
   partial: string;
   /** `{0}` the days: the bucket that includes today. */
   open: string;
+  /** `{0}` the days: a point the hour's requests did not reach (drawn as a gap). */
+  notFetched: string;
 }
 
 export type ExtensionMessage = { type: 'state'; state: ViewState } | { type: 'export'; status: ExportStatus };

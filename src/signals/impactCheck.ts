@@ -1,10 +1,11 @@
 // The counts behind "Did it help?" for one window: the page's contextual votes (feedback,
 // source=contextual), the assistant questions asked on it, and the searches of the terms the job
 // addressed. Only on request, each list by the one paging rule (src/api/paging.ts): at most the
-// table's depth caps (20 + 10 + 5 requests) per window, and only while `mayRequest` allows.
+// table's depth caps (20 + 10 + 5 requests) per window, each request with a ticket of the hour's grant.
 // Pure: no vscode; the API is passed in.
-import type { ApiClient } from '../api/client';
+import type { ApiClient, Grant } from '../api/client';
 import { ENDPOINTS } from '../api/endpoints';
+import { isApiError } from '../api/errors';
 import { type CutShort, type PageQuery, readPages } from '../api/paging';
 import type { WindowCounts } from './didItHelp';
 import { normalizeSitePath } from '../docs/sitePaths';
@@ -17,10 +18,8 @@ export type WindowCuts = Partial<Record<'votes' | 'questions' | 'searches', CutS
 
 export interface WindowOptions {
   signal?: AbortSignal;
-  /** Asked before every request; false cuts the window's lists short ('budget'). */
-  mayRequest?: () => boolean;
-  /** Called before every request. */
-  onRequest?: () => void;
+  /** The hour's leave (sync/hourGate.ts): when it gives no more, the window's lists are cut short ('budget'). */
+  grant: Grant;
 }
 
 export async function countWindow(
@@ -28,21 +27,28 @@ export async function countWindow(
   projectId: string,
   target: { path: string; searches: readonly string[] },
   window: { dateFrom: string; dateTo: string },
-  { signal, mayRequest, onRequest }: WindowOptions = {},
+  { signal, grant }: WindowOptions,
 ): Promise<WindowCounts & { requests: number; cutShort: WindowCuts }> {
   const counts = { votesUp: 0, votesDown: 0, questions: 0, unanswered: 0, searches: 0, searchClicks: 0, requests: 0, cutShort: {} as WindowCuts };
   const query = (page: PageQuery) => ({ ...window, ...page });
-  const counted = <P>(fetch: () => Promise<P>) => (counts.requests++, onRequest?.(), fetch());
-  const options = { signal, mayRequest };
+  const counted = <P>(fetch: () => Promise<P>) =>
+    fetch().then(
+      (page) => (counts.requests++, page),
+      (error: unknown) => {
+        if (!(isApiError(error) && error.kind === 'hourSpent')) counts.requests++;
+        throw error;
+      },
+    );
+  const options = { signal };
 
-  const votes = await readPages(ENDPOINTS.getFeedback, (page) => counted(() => api.getFeedback(projectId, { ...query(page), source: 'contextual' }, { signal })), options);
+  const votes = await readPages(ENDPOINTS.getFeedback, (page) => counted(() => api.getFeedback(projectId, { ...query(page), source: 'contextual' }, { signal, grant })), options);
   for (const item of votes.rows) {
     if (normalizeSitePath(item.path) !== target.path || item.helpful === undefined) continue;
     if (item.helpful) counts.votesUp++;
     else counts.votesDown++;
   }
 
-  const turns = await readPages(ENDPOINTS.getAssistant, (page) => counted(() => api.getAssistant(projectId, query(page), { signal })), options);
+  const turns = await readPages(ENDPOINTS.getAssistant, (page) => counted(() => api.getAssistant(projectId, query(page), { signal, grant })), options);
   for (const turn of turns.rows) {
     if (!turn.pageUrl || normalizeSitePath(turn.pageUrl) !== target.path) continue;
     counts.questions++;
@@ -51,7 +57,7 @@ export async function countWindow(
 
   // Only until every addressed term is found: no request when the job addressed none.
   const wanted = new Set(target.searches);
-  const searches = await readPages(ENDPOINTS.getSearches, (page) => counted(() => api.getSearches(projectId, query(page), { signal })), {
+  const searches = await readPages(ENDPOINTS.getSearches, (page) => counted(() => api.getSearches(projectId, query(page), { signal, grant })), {
     ...options,
     enough: (rows) => rows.filter((row) => wanted.has(row.searchQuery)).length === wanted.size,
   });

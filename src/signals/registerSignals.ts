@@ -9,7 +9,7 @@ import type { Settings } from '../config';
 import type { JobStore } from '../jobs/jobStore';
 import type { Logger } from '../log';
 import type { ReadersHandle } from '../readers/registerReaders';
-import { BACKGROUND_CEILING } from '../sync/ledger';
+import type { HourGate } from '../sync/hourGate';
 import type { WindowSync } from '../sync/windowSync';
 import type { Ui } from '../ui';
 import { appendPageHealth } from './healthTooltip';
@@ -33,6 +33,8 @@ export interface SignalsDeps {
   settings: Settings;
   store: JobStore;
   sync: WindowSync;
+  /** The organisation's analytics hour: every signals request passes it. */
+  gate: HourGate;
   readers: ReadersHandle;
   ui: Ui;
   log: Logger;
@@ -56,11 +58,8 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
     api: deps.api,
     projectId,
     storageDir: vscode.Uri.joinPath(context.globalStorageUri, 'signals'),
-    budget: {
-      analyticsThisHour: () => deps.sync.analyticsRequestsThisHour(),
-      backgroundCeiling: BACKGROUND_CEILING,
-      windowShare: () => deps.settings.signals.backgroundShare,
-    },
+    gate: deps.gate,
+    windowShare: () => deps.settings.signals.backgroundShare,
     log,
   });
   const links = new SignalJobs(deps.sync, context.globalState, log);
@@ -133,7 +132,7 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
     deps.settings.onDidChange((change) => change.affects('signals.rankByAiShare') && tree.refresh()),
     deps.settings.onDidChange(() => background(store.load(), log, 'reading the kept signals')), // another project: its kept snapshot (the same project: nothing to do)
   );
-  registerSignalsCommands({ api: deps.api, store, links, jobs: deps.store, docs: deps.readers.docs, sender, projectId, hour: deps.sync, ui: deps.ui, log }, command);
+  registerSignalsCommands({ api: deps.api, store, links, jobs: deps.store, docs: deps.readers.docs, sender, projectId, gate: deps.gate, ui: deps.ui, log }, command);
   // The kept snapshot is read from disk now (no request), so the tooltip and the view have it, and
   // the hourly refresh is checked: a view visible from the start sends no visibility event.
   background(store.load().then(() => (describeView(), backgroundTick())), log, 'reading the kept signals');

@@ -1,12 +1,11 @@
 // The reader-signals commands: fetch the snapshot, open a signal's page, show a question's whole
-// thread (one request, from a small hourly reserve), ask the agent to address a signal with the
-// evidence, and "Did it help?" for a page a job changed.
+// thread (one request), ask the agent to address a signal with the evidence, and "Did it help?" for
+// a page a job changed. Every request passes the hour's gate, asked as the writer's.
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
 import { ENDPOINTS } from '../api/endpoints';
 import type { CutShort } from '../api/paging';
-import { askHourBudget, type HourBudget } from '../sync/hourBudget';
-import { withinHour } from '../sync/ledger';
+import type { HourGate } from '../sync/hourGate';
 import { cutShortText } from '../cutShortText';
 import type { DocsLocator } from '../docs/docsLocator';
 import { openDocPage } from '../docs/openDocPage';
@@ -29,9 +28,6 @@ import type { SignalsStore } from './signalsStore';
 import { type SignalNode } from './signalsTree';
 import { COMMANDS, type RegisterCommand } from '../commands';
 
-/** Threads read on request per hour in this window: each costs one analytics request. */
-export const THREAD_RESERVE = 10;
-
 export interface SignalsCommandDeps {
   api: ApiClient;
   store: SignalsStore;
@@ -41,14 +37,13 @@ export interface SignalsCommandDeps {
   sender: PromptSender;
   projectId: () => string | undefined;
   /** The organisation's analytics hour, for the fetches the user asks for. */
-  hour: HourBudget;
+  gate: HourGate;
   ui: Ui;
   log: Logger;
 }
 
 export function registerSignalsCommands(deps: SignalsCommandDeps, command: RegisterCommand): void {
   const { store, ui, log } = deps;
-  const threadReads: number[] = [];
   // The failure table words it (and offers Set API Key, Show Log…); the log keeps what we were doing.
   const fail = (doing: string, error: unknown, retry?: () => Promise<unknown>) => {
     log.warn(`${doing}: ${String(error)}`);
@@ -61,10 +56,11 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
 
   const refresh = async () => {
     try {
-      // Asked first when the hour may not hold it all; held to what was allowed, request by request.
-      const allowed = await askHourBudget(ui, deps.hour, vscode.l10n.t('Fetching reader signals'), MOST_REQUESTS);
-      if (allowed === undefined) return;
-      const outcome = await ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () => store.refresh('user', withinHour(() => deps.hour.analyticsLeftThisHour(), allowed)));
+      // What the kept snapshot took (else up to the lists' caps), asked first when the hour may not hold it; held to what was granted.
+      const last = store.current()?.requests;
+      const grant = await deps.gate.ask({ what: vscode.l10n.t('Fetching reader signals'), estimate: last ?? MOST_REQUESTS, upTo: last === undefined });
+      if (!grant) return;
+      const outcome = await ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () => store.refresh({ grant }));
       if (outcome.kind === 'skipped' && outcome.reason === 'noProject') void ui.showMessage('info', vscode.l10n.t('Set the project ID first: the signals belong to a project.'));
     } catch (error) {
       fail(vscode.l10n.t('Fetching reader signals'), error, refresh);
@@ -119,14 +115,10 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
   const showThread = async (node?: SignalNode) => {
     const projectId = deps.projectId();
     if (node?.type !== 'question' || !projectId) return;
-    const hourAgo = Date.now() - 3_600_000;
-    while ((threadReads[0] ?? Infinity) <= hourAgo) threadReads.shift();
-    if (threadReads.length >= THREAD_RESERVE) {
-      return void ui.showMessage('info', vscode.l10n.t('{0} threads were read in the last hour: the rest of the analytics budget is kept for the signals. Try again later.', THREAD_RESERVE));
-    }
-    threadReads.push(Date.now());
+    const grant = await deps.gate.ask({ what: vscode.l10n.t('Reading the whole thread'), estimate: 1 });
+    if (!grant) return;
     try {
-      const thread = await deps.api.getAssistantThread(projectId, node.question.id);
+      const thread = await deps.api.getAssistantThread(projectId, node.question.id, { grant });
       const lines = [vscode.l10n.t('Assistant thread {0} ({1}). Reader text, shown as written.', thread.threadId, thread.createdAt), ''];
       for (const message of thread.messages) lines.push(`[${message.createdAt}] ${message.role}:`, message.content, '');
       const document = await vscode.workspace.openTextDocument({ language: 'plaintext', content: lines.join('\n') });
@@ -171,12 +163,11 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
         if (!windows) return vscode.l10n.t('Not enough days {0}: the comparison needs a week after it.', since);
         const target = { path, searches: link.searches };
         const atMost = 2 * (WINDOW_MOST_REQUESTS - (link.searches.length ? 0 : ENDPOINTS.getSearches.maxPages));
-        const allowed = await askHourBudget(ui, deps.hour, vscode.l10n.t('Did It Help?'), atMost);
-        if (allowed === undefined) return vscode.l10n.t('Did It Help? was not checked: it was not fetched.');
-        const mayRequest = withinHour(() => deps.hour.analyticsLeftThisHour(), allowed);
+        const grant = await deps.gate.ask({ what: vscode.l10n.t('Did It Help?'), estimate: atMost, upTo: true });
+        if (!grant) return vscode.l10n.t('Did It Help? was not checked: it was not fetched.');
         progress.report({ message: vscode.l10n.t('comparing {0} days before and after…', windows.days) });
-        const before = await countWindow(deps.api, projectId, target, windows.before, { signal, mayRequest });
-        const after = await countWindow(deps.api, projectId, target, windows.after, { signal, mayRequest });
+        const before = await countWindow(deps.api, projectId, target, windows.before, { signal, grant });
+        const after = await countWindow(deps.api, projectId, target, windows.after, { signal, grant });
         const result = compareWindows(before, after, link.searches.length > 0);
         const parts = [
           vscode.l10n.t('not-helpful share: {0}', describe(result.thumbsDownShare)),

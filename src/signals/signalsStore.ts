@@ -3,33 +3,27 @@
 // serves them all; fetched when the writer asks, or in the background at most once an hour and
 // only inside the shared ledger's background ceiling and this window's share of it.
 import * as vscode from 'vscode';
-import type { ApiClient } from '../api';
+import type { ApiClient, Grant } from '../api';
 import type { Logger } from '../log';
-import { fitsUnderCeiling } from '../sync/ledger';
+import type { HourGate } from '../sync/hourGate';
+import { HOUR_MS } from '../util/clock';
 import { vscodeSyncFs } from '../sync/windowSync';
 import { background } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 import { currentRange, fetchSnapshot, parseStoredSnapshot, type SignalsSnapshot } from './snapshot';
 
-export const BACKGROUND_EVERY_MS = 60 * 60 * 1000;
+export const BACKGROUND_EVERY_MS = HOUR_MS;
 /** What a snapshot is assumed to cost before one has been fetched (the default site takes 10). */
 const FIRST_ESTIMATE = 12;
-
-export interface SignalsBudget {
-  /** Analytics requests every window sent in the last hour. */
-  /** Every window's analytics requests this hour; undefined while not known (counted as full). */
-  analyticsThisHour(): number | undefined;
-  /** The ledger's background ceiling for the hour (the rest is kept for what users ask). */
-  readonly backgroundCeiling: number;
-  /** This window's share of it, from the setting. */
-  windowShare(): number;
-}
 
 export interface SignalsStoreDeps {
   api: ApiClient;
   projectId: () => string | undefined;
   storageDir: vscode.Uri;
-  budget: SignalsBudget;
+  /** The organisation's analytics hour: a background refresh is held to its ceiling and to `windowShare`. */
+  gate: Pick<HourGate, 'background'>;
+  /** This window's share of the background ceiling, from the setting. */
+  windowShare: () => number;
   log: Logger;
   now?: () => number;
 }
@@ -42,8 +36,6 @@ export class SignalsStore extends Disposable {
   private snapshot: SignalsSnapshot | undefined;
   private loadedFor: string | undefined;
   private inFlight: Promise<RefreshOutcome> | undefined;
-  /** This window's background requests (ms timestamps), for its share of the ceiling. */
-  private readonly backgroundSent: number[] = [];
   private readonly lifetime = new AbortController();
   /** Bumped by forget() and each fetch, so a read that started before cannot bring back what they replaced. */
   private generation = 0;
@@ -91,11 +83,12 @@ export class SignalsStore extends Disposable {
   }
 
   /**
-   * Fetches a snapshot: `user` when the writer asked (no ceiling, but `mayRequest`, the hour's
-   * budget, asked before each request: what did not fit is cut short), else a background refresh.
+   * Fetches a snapshot: with the `grant` the writer's ask got from the hour's gate (what it did not
+   * reach is cut short), or `background`: held to the gate's ceiling and this window's share, and
+   * only when the kept one is an hour old. One fetch at a time: a second ask joins the one on its way.
    */
-  refresh(mode: 'user' | 'background', mayRequest?: () => boolean): Promise<RefreshOutcome> {
-    this.inFlight ??= this.fetch(mode, mayRequest).finally(() => (this.inFlight = undefined));
+  refresh(how: { grant: Grant } | 'background'): Promise<RefreshOutcome> {
+    this.inFlight ??= this.fetch(how).finally(() => (this.inFlight = undefined));
     return this.inFlight;
   }
 
@@ -105,28 +98,27 @@ export class SignalsStore extends Disposable {
     return !snapshot || this.now() - Date.parse(snapshot.fetchedAt) >= BACKGROUND_EVERY_MS;
   }
 
-  private async fetch(mode: 'user' | 'background', userBudget?: () => boolean): Promise<RefreshOutcome> {
+  private async fetch(how: { grant: Grant } | 'background'): Promise<RefreshOutcome> {
     const projectId = this.deps.projectId();
     if (!projectId) return { kind: 'skipped', reason: 'noProject' };
     await this.load();
-    if (mode === 'background') {
-      if (!this.isStale()) return { kind: 'skipped', reason: 'fresh' };
-      const estimate = this.current()?.requests ?? FIRST_ESTIMATE;
-      if (!this.backgroundFits(estimate)) {
-        this.deps.log.info(`signals: background refresh skipped, ${estimate} request(s) would pass the background ceiling or this window's share`);
-        return { kind: 'skipped', reason: 'budget' };
-      }
+    const background = how === 'background';
+    if (background && !this.isStale()) return { kind: 'skipped', reason: 'fresh' };
+    const estimate = this.current()?.requests ?? FIRST_ESTIMATE;
+    const grant = background ? this.deps.gate.background('signals', estimate, this.deps.windowShare()) : how.grant;
+    if (!grant) {
+      this.deps.log.info(`signals: background refresh skipped, ${estimate} request(s) would pass the background ceiling or this window's share`);
+      return { kind: 'skipped', reason: 'budget' };
     }
     const range = currentRange();
-    this.deps.log.info(`signals: fetching ${range.dateFrom}..${range.dateTo} (${mode})`);
+    this.deps.log.info(`signals: fetching ${range.dateFrom}..${range.dateTo} (${background ? 'background' : 'asked'})`);
     const snapshot = await fetchSnapshot(this.deps.api, projectId, range, {
       signal: this.lifetime.signal,
       now: () => this.now(),
+      grant,
       // A background refresh stops rather than pass the ceiling half-way (nothing is kept then);
-      // the user's keeps what fit in the hour's budget, the rest cut short.
-      mayRequest: mode === 'background' ? () => this.backgroundFits(1) : userBudget,
-      partial: mode === 'user',
-      onRequest: mode === 'background' ? () => this.backgroundSent.push(this.now()) : undefined,
+      // the writer's keeps what fit in its grant, the rest cut short.
+      partial: !background,
     });
     this.deps.log.info(`signals: ${snapshot.requests} request(s) (the page sizes allow no fewer than ${snapshot.minimum})`);
     this.generation++;
@@ -135,13 +127,6 @@ export class SignalsStore extends Disposable {
     await this.save(snapshot);
     this.emitter.fire();
     return { kind: 'fetched', snapshot };
-  }
-
-  private backgroundFits(requests: number): boolean {
-    const hourAgo = this.now() - BACKGROUND_EVERY_MS;
-    while ((this.backgroundSent[0] ?? Infinity) <= hourAgo) this.backgroundSent.shift();
-    const { budget } = this.deps;
-    return fitsUnderCeiling(budget.analyticsThisHour(), requests, budget.backgroundCeiling) && this.backgroundSent.length + requests <= budget.windowShare();
   }
 
   private async save(snapshot: SignalsSnapshot): Promise<void> {

@@ -10,9 +10,9 @@
 // Gaps worth a writer's time are among the most searched terms and the most read pages, so the
 // depth limits cut the long tail, never the top; the snapshot says when a list was cut short.
 import { addDays, localToday } from '../util/days';
-import type { ApiClient } from '../api/client';
+import type { ApiClient, Grant } from '../api/client';
 import { ENDPOINTS } from '../api/endpoints';
-import type { ApiError } from '../api/errors';
+import { type ApiError, isApiError } from '../api/errors';
 import { type CutShort, type ListSpec, type PageQuery, readPages } from '../api/paging';
 import type { FeedbackByPageRow } from '../api/signalsSchemas';
 import { normalizeSitePath } from '../docs/sitePaths';
@@ -114,14 +114,13 @@ export class SnapshotStopped extends Error {
 export interface FetchOptions {
   signal?: AbortSignal;
   /**
-   * Asked before every request. False stops the snapshot (SnapshotStopped, nothing kept), or with
-   * `partial` the lists read so far are kept, the rest cut short for 'budget'.
+   * The hour's leave for these requests (sync/hourGate.ts), one ticket a request. When it gives no
+   * more the snapshot stops (SnapshotStopped, nothing kept), or with `partial` the lists read so far
+   * are kept, the rest cut short for 'budget'.
    */
-  mayRequest?: () => boolean;
-  /** A user's fetch: keep what fit in the budget (see mayRequest). */
+  grant: Grant;
+  /** A user's fetch: keep what fit in the grant. */
   partial?: boolean;
-  /** Called after every request that was sent. */
-  onRequest?: () => void;
   now?: () => number;
 }
 
@@ -135,40 +134,37 @@ export function minimumRequests(rows: { pending: number; turns: number; searches
   return 1 + pages(rows.pending, ENDPOINTS.getFeedback.pageSize) + pages(rows.turns, ENDPOINTS.getAssistant.pageSize) + pages(rows.searches, ENDPOINTS.getSearches.pageSize) + pages(rows.views, ENDPOINTS.getViews.pageSize);
 }
 
-export async function fetchSnapshot(api: ApiClient, projectId: string, range: SnapshotRange, options: FetchOptions = {}): Promise<SignalsSnapshot> {
+export async function fetchSnapshot(api: ApiClient, projectId: string, range: SnapshotRange, options: FetchOptions): Promise<SignalsSnapshot> {
   let requests = 0;
-  const { signal } = options;
+  const { signal, grant } = options;
   const cutShort: Partial<Record<SignalsList, CutShort>> = {};
-  const mayRequest = () => {
-    if (!options.mayRequest || options.mayRequest()) return true;
-    if (options.partial) return false;
-    throw new SnapshotStopped('budget', requests);
-  };
   const dates = { dateFrom: range.dateFrom, dateTo: range.dateTo };
   /** One list by the paging rule, each request counted, its cut recorded under `list`. */
   const read = async <P extends object, R>(list: SignalsList, spec: ListSpec<P, R>, fetchPage: (query: PageQuery, signal?: AbortSignal) => Promise<P>, maxPages?: number) => {
     const result = await readPages(spec, async (query, pageSignal) => {
+      const page = await fetchPage(query, pageSignal).catch((error: unknown) => {
+        if (!(isApiError(error) && error.kind === 'hourSpent')) requests++;
+        throw error;
+      });
       requests++;
-      try {
-        return await fetchPage(query, pageSignal);
-      } finally {
-        options.onRequest?.();
-      }
-    }, { signal, mayRequest, maxPages });
+      return page;
+    }, { signal, maxPages });
+    // Out of the grant: a background refresh keeps nothing rather than half a snapshot.
+    if (result.cutShort?.reason === 'budget' && !options.partial) throw new SnapshotStopped('budget', requests);
     if (result.cutShort) cutShort[list] = result.cutShort;
     return result;
   };
   const query = (page: PageQuery, filters: { status?: string } = {}) => ({ ...dates, ...filters, ...page });
 
-  const byPage = await read('byPage', ENDPOINTS.getFeedbackByPage, (page, signal) => api.getFeedbackByPage(projectId, query(page), { signal }));
+  const byPage = await read('byPage', ENDPOINTS.getFeedbackByPage, (page, signal) => api.getFeedbackByPage(projectId, query(page), { signal, grant }));
 
-  const feedback = await read('pending', ENDPOINTS.getFeedback, (page, signal) => api.getFeedback(projectId, query(page, { status: 'pending' }), { signal }));
+  const feedback = await read('pending', ENDPOINTS.getFeedback, (page, signal) => api.getFeedback(projectId, query(page, { status: 'pending' }), { signal, grant }));
   const pending: PendingComment[] = [];
   for (const item of feedback.rows) {
     if (item.comment?.trim()) pending.push({ id: item.id, path: normalizeSitePath(item.path), comment: keep(item.comment), createdAt: item.createdAt ?? undefined, source: item.source });
   }
 
-  const turns = await read('questions', ENDPOINTS.getAssistant, (page, signal) => api.getAssistant(projectId, query(page), { signal }));
+  const turns = await read('questions', ENDPOINTS.getAssistant, (page, signal) => api.getAssistant(projectId, query(page), { signal, grant }));
   const questions: UnansweredQuestion[] = [];
   for (const turn of turns.rows) {
     if (turn.resolutionStatus !== 'unanswered') continue;
@@ -181,7 +177,7 @@ export async function fetchSnapshot(api: ApiClient, projectId: string, range: Sn
     });
   }
 
-  const searchPages = await read('searches', ENDPOINTS.getSearches, (page, signal) => api.getSearches(projectId, query(page), { signal }));
+  const searchPages = await read('searches', ENDPOINTS.getSearches, (page, signal) => api.getSearches(projectId, query(page), { signal, grant }));
   const searches: SearchSignal[] = searchPages.rows.map((row) => ({
     searchQuery: row.searchQuery,
     hits: row.hits,
@@ -190,7 +186,7 @@ export async function fetchSnapshot(api: ApiClient, projectId: string, range: Sn
     lastSearchedAt: row.lastSearchedAt,
   }));
 
-  const viewPages = await read('views', ENDPOINTS.getViews, (page, signal) => api.getViews(projectId, query(page), { signal }), VIEW_PAGES);
+  const viewPages = await read('views', ENDPOINTS.getViews, (page, signal) => api.getViews(projectId, query(page), { signal, grant }), VIEW_PAGES);
   const views: ViewCounts[] = viewPages.rows.map((row) => ({ path: normalizeSitePath(row.path), human: row.human, ai: row.ai, total: row.total }));
 
   return {

@@ -3,13 +3,14 @@
 // us to leave alone (429 Retry-After). Pure functions over the shared state; the window glue
 // records and reads through them.
 import type { Family } from '../api/endpoints';
-import { HOUR_MS, type SyncState } from './syncState';
+import { HOUR_MS } from '../util/clock';
+import type { SyncState } from './syncState';
 
 /** What the platform allows per bucket and hour. */
 export const HOURLY_LIMIT = 100;
 /**
  * Background work (polling, catch-up reads) never takes a bucket past this, so 40 requests an hour
- * always remain for what the user asks for. User actions are never held back by the ledger.
+ * always remain for what the user asks for. What a user asks for is held to what is left (hourGate.ts).
  */
 export const BACKGROUND_CEILING = 60;
 
@@ -60,56 +61,35 @@ export function recordRequest(state: SyncState, bucket: string, entryId: string,
   (state.ledger[bucket] ??= {})[entryId] = at;
 }
 
-/** Requests sent in the hour before `now`. */
-export function countInHour(state: SyncState, bucket: string, now: number): number {
-  let count = 0;
-  for (const at of Object.values(state.ledger[bucket] ?? {})) if (at > now - HOUR_MS && at <= now) count++;
-  return count;
-}
-
-/**
- * How long background work must wait before one more request fits under the ceiling: 0 when it
- * fits now, else the time until enough of the hour's entries slide out.
- */
-export function backgroundWaitMs(state: SyncState, bucket: string, now: number, ceiling = BACKGROUND_CEILING): number {
-  const times = Object.values(state.ledger[bucket] ?? {})
+/** When each request of the bucket in the hour before `now` was sent, oldest first. */
+export function timesInHour(state: SyncState, bucket: string, now: number): number[] {
+  return Object.values(state.ledger[bucket] ?? {})
     .filter((at) => at > now - HOUR_MS && at <= now)
     .sort((a, b) => a - b);
-  if (times.length < ceiling) return 0;
-  // The entry whose leaving brings the count under the ceiling.
-  const freeing = times[times.length - ceiling];
-  return Math.max(1, freeing + HOUR_MS - now + 1);
+}
+
+/** Requests sent in the hour before `now`. */
+export function countInHour(state: SyncState, bucket: string, now: number): number {
+  return timesInHour(state, bucket, now).length;
 }
 
 /**
- * Whether `requests` more background requests fit under the ceiling, given the hour's count so far;
- * an unknown count (the bucket not named yet) counts as full.
+ * How long until `wanted` requests fit under `limit`, given the hour's send times (oldest first)
+ * and `onTheirWay` more that count from now: 0 when they fit now, else the time until enough of
+ * the hour's entries slide out; Infinity when `wanted` alone is over the limit.
  */
-export function fitsUnderCeiling(thisHour: number | undefined, requests: number, ceiling = BACKGROUND_CEILING): boolean {
-  return thisHour !== undefined && thisHour + requests <= ceiling;
+export function freesInMs(times: readonly number[], now: number, wanted: number, limit = HOURLY_LIMIT, onTheirWay = 0): number {
+  if (wanted > limit) return Number.POSITIVE_INFINITY;
+  const mustLeave = times.length + onTheirWay + wanted - limit;
+  if (mustLeave <= 0) return 0;
+  // Requests on their way count from now: only the ledger's older entries can leave before them.
+  if (mustLeave > times.length) return HOUR_MS;
+  return Math.max(1, times[mustLeave - 1] + HOUR_MS - now);
 }
 
-/**
- * Analytics requests the organisation has left this hour: the platform's 100 less every window's
- * count. An unknown count (the bucket not named yet, the first instant after start) holds nothing back.
- */
-export function hourLeft(thisHour: number | undefined): number {
-  return Math.max(0, HOURLY_LIMIT - (thisHour ?? 0));
-}
-
-/**
- * Asked before each request of a fetch (the paging rule's `mayRequest`): yes, and counted, while it
- * has sent fewer than the `allowed` the user agreed to and `left()`, the hour's, is above 0 (unknown
- * holds nothing back). Counting its own requests holds it even before the ledger has counted the
- * ones still on their way, or another window's.
- */
-export function withinHour(left: () => number | undefined, allowed: number): () => boolean {
-  let sent = 0;
-  return () => {
-    if (sent >= allowed || (left() ?? 1) <= 0) return false;
-    sent++;
-    return true;
-  };
+/** How long background work must wait before one more request fits under the ceiling; 0: now. */
+export function backgroundWaitMs(state: SyncState, bucket: string, now: number, ceiling = BACKGROUND_CEILING): number {
+  return freesInMs(timesInHour(state, bucket, now), now, 1, ceiling);
 }
 
 /** Records a 429's Retry-After for a family (the later wait wins). */

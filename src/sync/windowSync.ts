@@ -18,13 +18,12 @@ import {
   countInHour,
   type Family,
   familyOf,
-  hourLeft,
-  HOURLY_LIMIT,
   keyBucketHash,
   newSalt,
   projectOfAgentPath,
   recordRequest,
   recordWait,
+  timesInHour,
   waitMs,
 } from './ledger';
 import { type AtomicWriteOps, writeAtomic } from './atomicWrite';
@@ -201,17 +200,12 @@ export class WindowSync extends Disposable {
    * full, and the panel shows no figure rather than a wrong one.
    */
   analyticsRequestsThisHour(): number | undefined {
-    return this.keyHash === undefined ? undefined : countInHour(this.state, analyticsBucket(this.keyHash), Date.now());
+    return this.analyticsTimes()?.length;
   }
 
-  /** Analytics requests the organisation has left this hour (every window, this key). */
-  analyticsLeftThisHour(): number {
-    return hourLeft(this.analyticsRequestsThisHour());
-  }
-
-  /** When the next analytics request of the hour frees up (ms from now); 0 when one is free now. */
-  analyticsFreesInMs(): number {
-    return this.keyHash === undefined ? 0 : backgroundWaitMs(this.state, analyticsBucket(this.keyHash), Date.now(), HOURLY_LIMIT);
+  /** When each of them was sent, oldest first (the hour's gate reads them: hourGate.ts). */
+  analyticsTimes(): number[] | undefined {
+    return this.keyHash === undefined ? undefined : timesInHour(this.state, analyticsBucket(this.keyHash), Date.now());
   }
 
   /** How long background work for the project must wait to stay under the ceiling; 0: go. */

@@ -8,13 +8,13 @@ import * as vscode from 'vscode';
 import { ApiError, sendOutcome } from '../api';
 import { cutShortText } from '../cutShortText';
 import { failureView } from '../errorMessages';
-import { withinHour } from '../sync/ledger';
-import { MOST_REQUESTS, type SignalsList } from '../signals/snapshot';
+import { MOST_REQUESTS, type SignalsList, type SignalsSnapshot } from '../signals/snapshot';
+import { BACKGROUND_EVERY_MS } from '../signals/signalsStore';
 import type { TrackedJob } from '../jobs/jobStore';
-import { budgetUsed, missingSetup, promptInput, textInput, type ToolDeps, type ToolTable } from './toolDeps';
+import { budgetUsed, type ConfirmedSpends, missingSetup, promptInput, textInput, type ToolDeps, type ToolInput, type ToolTable } from './toolDeps';
 import { TOOLS } from './toolNames';
 
-export function actingTools(deps: ToolDeps): Pick<ToolTable, typeof TOOLS.startAgentJob | typeof TOOLS.sendFollowUp | typeof TOOLS.fetchReaderSignals> {
+export function actingTools(deps: ToolDeps, spends: ConfirmedSpends): Pick<ToolTable, typeof TOOLS.startAgentJob | typeof TOOLS.sendFollowUp | typeof TOOLS.fetchReaderSignals> {
   /** Runs a send under the same cancellable notification as the palette's commands. */
   const sending = <T>(title: string, token: vscode.CancellationToken, send: (signal: AbortSignal) => Promise<T>) =>
     deps.ui.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, cancel) => {
@@ -93,28 +93,30 @@ export function actingTools(deps: ToolDeps): Pick<ToolTable, typeof TOOLS.startA
     },
 
     [TOOLS.fetchReaderSignals]: {
-      prepareInvocation: () => {
-        const left = deps.hour.analyticsLeftThisHour();
-        if (missingSetup(deps) || left === 0) return undefined;
+      prepareInvocation: (input) => {
+        if (missingSetup(deps) || recentSignals(deps, input)) return undefined; // nothing to send: nothing to confirm
         const last = deps.signals.store.current()?.requests;
-        const cost = [
-          vscode.l10n.t('Fetches the last 30 days of reader signals for project "{0}": up to {1} analytics requests, of the {2} the organisation has left this hour (shared by every window and teammate).', deps.settings.projectId ?? '', MOST_REQUESTS, left),
-          last !== undefined ? vscode.l10n.t('The kept snapshot took {0}.', last) : '',
-          left < MOST_REQUESTS ? vscode.l10n.t('At most {0} will be sent; a list that does not fit is cut short, and the result says so.', left) : '',
-        ];
+        const question = deps.gate.question({ what: vscode.l10n.t('Fetching the last 30 days of reader signals for project "{0}"', deps.settings.projectId ?? ''), estimate: last ?? MOST_REQUESTS, upTo: last === undefined });
+        if (question.fits === 0) return undefined; // invoke() says none is left
+        spends.offer(TOOLS.fetchReaderSignals, input, question.fits);
         return {
           invocationMessage: vscode.l10n.t('Fetching reader signals…'),
-          confirmationMessages: { title: vscode.l10n.t('Fetch reader signals?'), message: cost.filter(Boolean).join(' ') },
+          confirmationMessages: { title: vscode.l10n.t('Fetch reader signals?'), message: question.message },
         };
       },
-      invoke: async () => {
+      invoke: async (input) => {
         const missing = missingSetup(deps);
         if (missing) return missing;
-        const left = deps.hour.analyticsLeftThisHour();
-        if (left === 0) return budgetUsed(deps);
-        const outcome = await deps.ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () =>
-          deps.signals.store.refresh('user', withinHour(() => deps.hour.analyticsLeftThisHour(), Math.min(MOST_REQUESTS, left))),
-        );
+        const recent = recentSignals(deps, input);
+        if (recent) {
+          const minutes = Math.max(0, Math.round((Date.now() - Date.parse(recent.fetchedAt)) / 60_000));
+          return vscode.l10n.t('Nothing was fetched: the reader signals kept were fetched {0} min ago ({1}), and {2} and {3} read them with no request. Call this tool with refresh: true only if the writer wants them fetched again.', minutes, recent.fetchedAt, TOOLS.gapInbox, TOOLS.readerEvidence);
+        }
+        // Only what the writer said yes to in this call's dialog is spent.
+        const allowed = spends.take(TOOLS.fetchReaderSignals, input);
+        if (allowed === undefined) return deps.gate.left() === 0 ? budgetUsed(deps) : vscode.l10n.t('Nothing was fetched: the writer did not confirm the cost.');
+        const grant = deps.gate.granted(allowed);
+        const outcome = await deps.ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () => deps.signals.store.refresh({ grant }));
         if (outcome.kind === 'skipped') return vscode.l10n.t('Nothing was fetched ({0}).', outcome.reason);
         const { snapshot } = outcome;
         const names: Record<SignalsList, string> = { byPage: 'Votes', pending: 'Pending feedback', questions: 'Assistant questions', searches: 'Searches', views: 'Views' };
@@ -126,6 +128,12 @@ export function actingTools(deps: ToolDeps): Pick<ToolTable, typeof TOOLS.startA
       },
     },
   };
+}
+
+/** The kept signals when they are under an hour old and the call does not ask for a refresh: answered with no request. */
+function recentSignals(deps: ToolDeps, input: ToolInput): SignalsSnapshot | undefined {
+  const kept = deps.signals.store.current();
+  return kept && input.refresh !== true && Date.now() - Date.parse(kept.fetchedAt) < BACKGROUND_EVERY_MS ? kept : undefined;
 }
 
 /** The cost, then the prompt exactly as it will be sent, in a fence no backtick run inside it can close. */

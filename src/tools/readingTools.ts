@@ -1,8 +1,9 @@
 // The reading tools: a page's reader evidence, the gap inbox, visitors, agent jobs. Each answers
-// from what the extension keeps: the reader signals snapshot (never fetched here: fetching it is
-// the acting tool fetch_mintlifyReaderSignals, which the writer confirms), the tracked jobs, and
-// the readers' visitors snapshot, which is fetched, when none fresh is kept, exactly as for a page
-// shown: under the shared ledger's background ceiling, since no one confirmed a spend.
+// from what the extension keeps, at no cost: the reader signals snapshot (never fetched here:
+// fetching it is the acting tool fetch_mintlifyReaderSignals), the tracked jobs, and the readers'
+// visitors snapshot. When no fresh visitors are kept, the tool asks the writer first, in its
+// confirmation dialog (the cost and what the hour has left), and fetches only after that yes, held
+// to what the dialog offered; nothing the model does spends the organisation's hour unasked.
 import * as vscode from 'vscode';
 import { resolvePreset } from '../analytics/dateRange';
 import type { VisitorsSnapshot } from '../analytics/visitorsSnapshot';
@@ -10,14 +11,15 @@ import { isApiError } from '../api';
 import { failureView } from '../errorMessages';
 import { normalizeSitePath } from '../docs/sitePaths';
 import { HeldBackError, PausedError, type RangeNow } from '../readers/pageReaders';
+import { isFreshFor } from '../analytics/visitorsSnapshot';
 import { PRESETS, type PresetId } from '../shared/protocol';
 import { MOST_REQUESTS } from '../signals/snapshot';
 import { localToday } from '../util/days';
-import { budgetUsed, missingSetup, textInput, type ToolDeps, type ToolInput, type ToolTable } from './toolDeps';
+import { budgetUsed, type ConfirmedSpends, missingSetup, textInput, type ToolDeps, type ToolInput, type ToolTable } from './toolDeps';
 import { TOOLS } from './toolNames';
 import { agentJobsText, agentJobText, gapInboxText, readerEvidenceText, TOP_ROWS, visitorsText } from './toolTexts';
 
-export function readingTools(deps: ToolDeps): Pick<ToolTable, typeof TOOLS.readerEvidence | typeof TOOLS.gapInbox | typeof TOOLS.visitors | typeof TOOLS.agentJobs> {
+export function readingTools(deps: ToolDeps, spends: ConfirmedSpends): Pick<ToolTable, typeof TOOLS.readerEvidence | typeof TOOLS.gapInbox | typeof TOOLS.visitors | typeof TOOLS.agentJobs> {
   /** The kept reader signals of the project, or why there are none (no request either way). */
   const keptSignals = async () => {
     const snapshot = await deps.signals.store.load();
@@ -53,20 +55,33 @@ export function readingTools(deps: ToolDeps): Pick<ToolTable, typeof TOOLS.reade
     },
 
     [TOOLS.visitors]: {
+      prepareInvocation: (input) => {
+        const ask = visitorsAsk(deps, input);
+        if (typeof ask === 'string' || missingSetup(deps) || ask.fresh) return undefined; // no request: nothing to confirm
+        const question = deps.gate.question({ what: vscode.l10n.t('Fetching the visitors of {0} for the editor’s AI', ask.now.range.label), ...deps.readers.readers.estimate(ask.now.key) });
+        if (question.fits === 0) return undefined; // invoke() says none is left; nothing is sent
+        spends.offer(TOOLS.visitors, input, question.fits);
+        return {
+          invocationMessage: vscode.l10n.t('Fetching visitors…'),
+          confirmationMessages: { title: vscode.l10n.t('Fetch visitors?'), message: question.message },
+        };
+      },
       invoke: async (input) => {
         const missing = missingSetup(deps);
         if (missing) return missing;
-        const projectId = deps.settings.projectId ?? '';
-        const asked = textInput(input, 'range');
-        if (asked !== undefined && !(PRESETS as readonly string[]).includes(asked)) return vscode.l10n.t('Unknown range "{0}": use one of {1}.', asked, PRESETS.join(', '));
-        const preset = (asked as PresetId | undefined) ?? deps.readers.readers.preset;
-        const range = resolvePreset(preset, localToday(), vscode.l10n);
-        const now: RangeNow = { preset, range, key: { projectId, dateFrom: range.dateFrom, dateTo: range.dateTo } };
-        const top = typeof input.top === 'number' && Number.isFinite(input.top) ? Math.floor(input.top) : TOP_ROWS;
-        const kept = deps.readers.snapshots.cached(now.key);
+        const ask = visitorsAsk(deps, input);
+        if (typeof ask === 'string') return ask;
+        const { now, preset, top, kept } = ask;
+        if (kept && ask.fresh) return visitorsText(kept, preset, top, false);
+        // Only what the writer said yes to in this call's dialog is spent.
+        const allowed = spends.take(TOOLS.visitors, input);
+        if (allowed === undefined) {
+          if (deps.gate.left() === 0) return budgetUsed(deps);
+          return vscode.l10n.t('No visitors fetched in the last hour are kept for {0}, and nothing was sent: a fetch is confirmed by the writer in this tool’s dialog. Call the tool again to be asked.', now.range.label);
+        }
         let snapshot: VisitorsSnapshot;
         try {
-          snapshot = await deps.readers.readers.load(now);
+          snapshot = await deps.readers.readers.load(now, { grant: deps.gate.granted(allowed) });
         } catch (error) {
           if (error instanceof HeldBackError) return budgetUsed(deps);
           if (error instanceof PausedError) return vscode.l10n.t('The last visitors request for this range failed; the readers try again after {0}. Nothing was sent.', new Date(error.until).toISOString());
@@ -88,6 +103,18 @@ export function readingTools(deps: ToolDeps): Pick<ToolTable, typeof TOOLS.reade
       },
     },
   };
+}
+
+/** The visitors tool's range, its kept snapshot and whether that is fresh (no request), or why the input is not one. */
+function visitorsAsk(deps: ToolDeps, input: ToolInput): { now: RangeNow; preset: PresetId; top: number; kept: VisitorsSnapshot | undefined; fresh: boolean } | string {
+  const asked = textInput(input, 'range');
+  if (asked !== undefined && !(PRESETS as readonly string[]).includes(asked)) return vscode.l10n.t('Unknown range "{0}": use one of {1}.', asked, PRESETS.join(', '));
+  const preset = (asked as PresetId | undefined) ?? deps.readers.readers.preset;
+  const range = resolvePreset(preset, localToday(), vscode.l10n);
+  const now: RangeNow = { preset, range, key: { projectId: deps.settings.projectId ?? '', dateFrom: range.dateFrom, dateTo: range.dateTo } };
+  const top = typeof input.top === 'number' && Number.isFinite(input.top) ? Math.floor(input.top) : TOP_ROWS;
+  const kept = deps.readers.snapshots.cached(now.key);
+  return { now, preset, top, kept, fresh: kept !== undefined && isFreshFor(kept, Date.now()) };
 }
 
 /**

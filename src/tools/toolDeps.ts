@@ -7,8 +7,9 @@ import type { JobTracker } from '../jobs/jobTracker';
 import type { Logger } from '../log';
 import type { ReadersHandle } from '../readers/registerReaders';
 import type { SignalsHandle } from '../signals/registerSignals';
-import type { HourBudget } from '../sync/hourBudget';
+import type { HourGate } from '../sync/hourGate';
 import type { Ui } from '../ui';
+import { waitText } from '../errorMessages';
 import type { ToolName } from './toolNames';
 
 /** What the tools read and act through: the same objects as the views and the commands. */
@@ -19,8 +20,8 @@ export interface ToolDeps {
   signals: Pick<SignalsHandle, 'store'>;
   jobs: JobStore;
   tracker: JobTracker;
-  /** The organisation's analytics hour (the shared ledger). */
-  hour: HourBudget & { analyticsRequestsThisHour(): number | undefined };
+  /** The organisation's analytics hour: a tool spends it only after the writer's yes in its confirmation. */
+  gate: HourGate;
   ui: Ui;
   log: Logger;
 }
@@ -54,10 +55,41 @@ export function promptInput(input: ToolInput): string | undefined {
   return typeof value === 'string' && value.trim() ? value : undefined;
 }
 
-/** "The hour's analytics budget is used": what is left is kept for what the writer asks in the views. */
-export function budgetUsed(deps: Pick<ToolDeps, 'hour'>): string {
+/** "No analytics request is left this hour": nothing was sent, and when one frees up. */
+export function budgetUsed(deps: Pick<ToolDeps, 'gate'>): string {
   return vscode.l10n.t(
-    'The hour\'s analytics budget is used: {0} left, kept for what the writer asks for in the views. Nothing was sent; try again later, or ask the writer to open the Analytics panel.',
-    deps.hour.analyticsLeftThisHour(),
+    'None of the organisation’s analytics requests are left this hour on this machine’s count (teammates on other machines also spend it). Nothing was sent; one frees up in {0}.',
+    waitText(Math.max(1_000, deps.gate.freesInMs(1)), vscode.l10n),
   );
+}
+
+/** How long a yes in a tool's confirmation dialog waits for its invoke (VS Code calls it right after). */
+const CONFIRMED_FOR_MS = 5 * 60_000;
+
+/**
+ * The spends a writer said yes to in a tool's confirmation dialog: prepareInvocation records what
+ * the dialog offered for this call's input, and the invoke of that call takes it, once. A call that
+ * showed no dialog finds none, and so sends nothing.
+ */
+export class ConfirmedSpends {
+  private readonly confirmed = new Map<string, { allowed: number; at: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** The dialog about to be shown offers `allowed` requests for this call. */
+  offer(tool: string, input: ToolInput, allowed: number): void {
+    this.confirmed.set(keyOf(tool, input), { allowed, at: this.now() });
+  }
+
+  /** What the writer said yes to for this call; undefined when no dialog offered a spend. */
+  take(tool: string, input: ToolInput): number | undefined {
+    const key = keyOf(tool, input);
+    const offered = this.confirmed.get(key);
+    this.confirmed.delete(key);
+    return offered && this.now() - offered.at < CONFIRMED_FOR_MS ? offered.allowed : undefined;
+  }
+}
+
+function keyOf(tool: string, input: ToolInput): string {
+  return JSON.stringify([tool, Object.entries(input).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
 }

@@ -90,7 +90,7 @@ export function visitorsText(snapshot: VisitorsSnapshot, rangeName: string, top:
   const lines = [
     `Visitors, ${rangeName} (${range}), ${sent ? `fetched ${when} with ${snapshot.pages} requests` : kept(when)}.`,
     `Totals: ${fmt(totals.total)} visitors, ${fmt(totals.human)} human and ${fmt(totals.ai)} AI agents (${aiPercent(totals.ai, totals.total)}% AI).`,
-    snapshot.capped ? `Only the ${fmt(snapshot.rows.length)} most read paths were fetched (the readers' page cap).` : `${fmt(snapshot.rows.length)} paths had visitors.`,
+    snapshot.capped ? `Only the ${fmt(snapshot.rows.length)} most read paths were fetched (the readers' page cap, or what the hour's analytics requests allowed).` : `${fmt(snapshot.rows.length)} paths had visitors.`,
     '',
     EVIDENCE_NOTE,
     '',

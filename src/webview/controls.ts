@@ -228,7 +228,8 @@ export class Controls {
     const el = this.el;
     const c = s.compare;
     el.compare.checked = c !== undefined;
-    const text = !c ? '' : c.status === 'ready' ? format(this.t.compareAgainst, c.previousLabel ?? this.t.previousPeriod) : (c.message ?? '');
+    const against = c?.status === 'ready' ? format(this.t.compareAgainst, c.previousLabel ?? this.t.previousPeriod) : undefined;
+    const text = !c ? '' : against === undefined ? (c.message ?? '') : [against, c.message].filter(Boolean).join(' ');
     el.compareStatus.hidden = !text;
     el.compareStatus.textContent = text;
     const totals = c?.status === 'ready' ? c.totals : undefined;

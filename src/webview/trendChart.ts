@@ -121,11 +121,12 @@ export class TrendChart {
     // Point for point: a previous bucket beyond this period's last has no place on the chart.
     this.previous = ready && trend.previous ? trend.previous.slice(0, this.points.length) : undefined;
 
-    const message = trend && !ready ? (trend.message ?? '') : '';
+    // A drawn trend may still say something: which points the hour's requests did not reach.
+    const message = trend?.message ?? '';
     el.status.hidden = !message;
     el.status.textContent = message;
     el.status.classList.toggle('muted', trend?.status === 'loading');
-    el.draw.hidden = trend?.status !== 'confirm';
+    el.draw.hidden = !(trend?.status === 'confirm' || (ready && this.points.some((point) => point.missing)));
     el.draw.disabled = false;
     el.toggle.hidden = el.exportTrend.hidden = !ready;
     el.unit.hidden = !ready;
@@ -155,7 +156,7 @@ export class TrendChart {
     const n = points.length;
     el.chart.setAttribute('aria-label', format(this.t.chartLabel, numbers.format(n)));
 
-    const values = [...points, ...previous].flatMap((p) => [p.human, p.ai, p.total]);
+    const values = [...points, ...previous].filter((p) => !p.missing).flatMap((p) => [p.human, p.ai, p.total]);
     const ticks = niceTicks(Math.max(0, ...values));
     const yMax = ticks[ticks.length - 1] || 1;
     const y = (value: number) => PLOT.bottom - (value / yMax) * (PLOT.bottom - PLOT.top);
@@ -178,7 +179,7 @@ export class TrendChart {
     // The previous period sits behind, on the same x positions, without markers: the guide and the
     // readout give its figures.
     for (const series of SERIES) {
-      if (previous.length > 1) svg.append(polyline(previous.map((p, i) => [xs[i], y(p[series])]), `trend-line ${series} previous`));
+      for (const run of lineRuns(previous)) svg.append(polyline(run.indexes.map((i) => [xs[i], y(previous[i][series])]), `trend-line ${series} previous`));
     }
     for (const series of SERIES) {
       for (const run of lineRuns(points)) svg.append(polyline(run.indexes.map((i) => [xs[i], y(points[i][series])]), `trend-line ${series}${run.open ? ' open' : ''}`));
@@ -187,8 +188,9 @@ export class TrendChart {
     // A cut week (partial) and the bucket that includes today (open) are drawn hollow: their
     // figures are not comparable to a whole bucket's. The open one is told apart by the faint
     // segment leading into it (lineRuns), since its figure is still growing.
+    // A point not fetched yet has no marker: the gap in the lines says it.
     this.markers = points.map((point, i) =>
-      SERIES.map((series) => {
+      (point.missing ? [] : SERIES).map((series) => {
         const hollow = point.partial || point.open ? ' hollow' : '';
         const marker = svgElement('circle', { cx: xs[i], cy: y(point[series]), r: series === 'total' ? 3.5 : 3, class: `trend-marker ${series}${hollow}` });
         svg.append(marker);
@@ -237,11 +239,12 @@ export class TrendChart {
           if (numeric) td.className = 'num';
           td.textContent = text;
         };
-        for (const series of SERIES) cell(numbers.format(point[series]), true);
+        for (const series of SERIES) cell(point.missing ? '–' : numbers.format(point[series]), true);
+        if (point.missing) days.textContent = format(t.notFetched, this.days(point));
         if (previous) {
           const before = previous[i] as TrendPoint | undefined;
           cell(before ? this.days(before) : '', false);
-          cell(before ? numbers.format(before.total) : '', true);
+          cell(before && !before.missing ? numbers.format(before.total) : '–', true);
         }
         return tr;
       }),
@@ -328,6 +331,7 @@ export class TrendChart {
   }
 
   private pointText(point: TrendPoint): string {
+    if (point.missing) return format(this.t.notFetched, this.days(point));
     return format(this.t.point, this.days(point), numbers.format(point.human), numbers.format(point.ai), numbers.format(point.total));
   }
 
@@ -341,15 +345,19 @@ export class TrendChart {
 
 /**
  * The line's segments grouped into runs: a segment that leads into or out of the bucket that
- * includes today is drawn faint (class `open`), since that figure will still grow.
+ * includes today is drawn faint (class `open`), since that figure will still grow; a point not
+ * fetched yet has no segment at all, so the line breaks there.
  */
-function lineRuns(points: TrendPoint[]): { open: boolean; indexes: number[] }[] {
+export function lineRuns(points: readonly TrendPoint[]): { open: boolean; indexes: number[] }[] {
   const runs: { open: boolean; indexes: number[] }[] = [];
+  let previousEnd = -1;
   for (let i = 1; i < points.length; i++) {
+    if (points[i].missing || points[i - 1].missing) continue;
     const open = points[i].open || points[i - 1].open;
     const last = runs[runs.length - 1] as { open: boolean; indexes: number[] } | undefined;
-    if (last && last.open === open) last.indexes.push(i);
+    if (last && last.open === open && previousEnd === i - 1) last.indexes.push(i);
     else runs.push({ open, indexes: [i - 1, i] });
+    previousEnd = i;
   }
   return runs;
 }

@@ -144,8 +144,14 @@ describe('language model tools', function () {
   });
 
   describe('visitors', () => {
-    it('fetches a range not kept as the readers do, then answers from the kept one with no request', async () => {
+    it('fetches a range not kept only after the confirmation its dialog asks (never without), then answers from the kept one with no request', async () => {
       sim.clearRequests();
+      const unasked = await s.tools[TOOLS.visitors].invoke({ range: 'last7', top: 5 }, none);
+      assert.match(unasked, /nothing was sent: a fetch is confirmed by the writer in this tool’s dialog/);
+      assert.equal(sim.requests.length, 0, 'an invoke no dialog prepared sends nothing');
+      const prepared = await s.tools[TOOLS.visitors].prepareInvocation?.({ range: 'last7', top: 5 });
+      assert.equal(prepared?.confirmationMessages?.title, 'Fetch visitors?');
+      assert.match(messageOf(prepared), /takes up to 40 analytics requests, of the 100 left this hour on this machine’s count \(teammates on other machines also spend it\)/);
       const first = await invoke(TOOLS.visitors, { range: 'last7', top: 5 });
       const kept = s.readers.readers.store.cached({ projectId: PROJECT, ...rangeOf(first) });
       assert.ok(kept, 'the snapshot is kept, as for a page shown');
@@ -156,19 +162,33 @@ describe('language model tools', function () {
       assert.match(first, new RegExp(`with ${kept.pages} requests`));
 
       sim.clearRequests();
+      assert.equal(await s.tools[TOOLS.visitors].prepareInvocation?.({ range: 'last7', top: 5 }), undefined, 'kept and fresh: nothing to confirm');
       const again = await invoke(TOOLS.visitors, { range: 'last7', top: 5 });
       assert.equal(sim.requests.length, 0, 'the kept snapshot answers');
       assert.match(again, /no request was sent/);
       assert.match(await invoke(TOOLS.visitors, { range: 'yesterday' }), /^Unknown range "yesterday": use one of last7, last30/);
     });
 
-    it('says the hour\'s budget is used, and sends nothing, when a fetch would pass the ledger\'s background ceiling', async () => {
+    it('with fewer left than a fetch may need, its dialog offers what is left and the fetch is held to it; with none left it sends nothing', async () => {
       await freshAnalyticsHour(s);
-      for (let i = 0; i < 60; i++) s.sync.record({ method: 'GET', path: `/v1/analytics/${PROJECT}/views`, status: 200, sent: true, startedAt: Date.now(), durationMs: 1 });
-      await waitFor('60 analytics requests in the ledger', () => s.sync.analyticsRequestsThisHour() === 60);
-      sim.clearRequests();
+      const spend = async (count: number) => {
+        for (let i = 0; i < count; i++) s.sync.record({ method: 'GET', path: `/v1/analytics/${PROJECT}/views`, status: 200, sent: true, startedAt: Date.now(), durationMs: 1 });
+        await waitFor(`${count} more analytics requests in the ledger`, () => (s.gate.left() ?? 100) <= 100 - count);
+      };
       try {
-        assert.equal(await invoke(TOOLS.visitors, { range: 'last90' }), "The hour's analytics budget is used: 40 left, kept for what the writer asks for in the views. Nothing was sent; try again later, or ask the writer to open the Analytics panel.");
+        await spend(99);
+        sim.clearRequests();
+        const prepared = await s.tools[TOOLS.visitors].prepareInvocation?.({ range: 'last90' });
+        assert.match(messageOf(prepared), /needs up to 40 analytics requests; 1 are left this hour on this machine’s count/);
+        const held = await invoke(TOOLS.visitors, { range: 'last90' });
+        assert.equal(visitorRequests(sim), 1, 'held to the 1 its dialog offered');
+        assert.match(held, /Only the 250 most read paths were fetched/);
+
+        await s.readers.readers.store.clear();
+        await waitFor('the hour spent', () => s.gate.left() === 0);
+        sim.clearRequests();
+        assert.equal(await s.tools[TOOLS.visitors].prepareInvocation?.({ range: 'last90' }), undefined, 'nothing to offer: no dialog');
+        assert.match(await invoke(TOOLS.visitors, { range: 'last90' }), /^None of the organisation’s analytics requests are left this hour on this machine’s count .* Nothing was sent; one frees up in/);
         assert.equal(sim.requests.length, 0);
       } finally {
         await freshAnalyticsHour(s);
@@ -225,8 +245,9 @@ describe('language model tools', function () {
       assert.equal(prepared?.confirmationMessages?.title, 'Start a Mintlify agent job?');
       assert.ok(value.includes(`\`\`\`\`\`text\n${prompt}\n\`\`\`\`\``), 'the prompt exactly, inside a fence longer than any backtick run in it');
       assert.match(value, new RegExp(`project "${PROJECT}": one request to the agent API`));
+      await s.signals.store.forget();
       const fetch = await s.tools[TOOLS.fetchReaderSignals].prepareInvocation?.({});
-      assert.match(messageOf(fetch), new RegExp(`up to ${MOST_REQUESTS} analytics requests, of the ${s.sync.analyticsLeftThisHour()} the organisation has left this hour`));
+      assert.match(messageOf(fetch), new RegExp(`takes up to ${MOST_REQUESTS} analytics requests, of the ${s.gate.left()} left this hour on this machine’s count`));
     });
 
     it('a new job whose answer was lost is sent once and said so; the prompt waits in Start New Job', async () => {
@@ -266,23 +287,32 @@ describe('language model tools', function () {
       assert.equal(s.tracker.unsentPrompt(busy.id), 'And a summary', 'the prompt waits in the next Send Follow-up box');
     });
 
-    it('fetches the reader signals within what the hour has left, and says what it cost; with nothing left it sends nothing', async () => {
+    it('fetches the reader signals after its confirmation, says what it cost, answers a second call from what it kept; with nothing left it sends nothing', async () => {
       await s.signals.store.forget();
       await freshAnalyticsHour(s);
       sim.clearRequests();
-      const text = await s.tools[TOOLS.fetchReaderSignals].invoke({}, none);
+      assert.equal(await s.tools[TOOLS.fetchReaderSignals].invoke({}, none), 'Nothing was fetched: the writer did not confirm the cost.');
+      assert.equal(sim.requests.length, 0, 'no dialog, no request');
+      const text = await invoke(TOOLS.fetchReaderSignals, {});
       const kept = s.signals.store.current();
       assert.ok(kept, 'a snapshot is kept');
       const analytics = sim.requests.filter((r) => r.rawPath.startsWith('/v1/analytics/')).length;
       assert.equal(kept.requests, analytics);
       assert.ok(text.includes(`with ${analytics} analytics requests`), text);
 
+      // A model that calls it again in a loop: the recent snapshot answers, nothing is sent, nothing is asked.
+      sim.clearRequests();
+      assert.equal(await s.tools[TOOLS.fetchReaderSignals].prepareInvocation?.({}), undefined);
+      assert.match(await invoke(TOOLS.fetchReaderSignals, {}), /^Nothing was fetched: the reader signals kept were fetched 0 min ago/);
+      assert.equal(sim.requests.length, 0);
+      assert.ok(await s.tools[TOOLS.fetchReaderSignals].prepareInvocation?.({ refresh: true }), 'refresh: true asks again');
+
       for (let i = 0; i < 100; i++) s.sync.record({ method: 'GET', path: `/v1/analytics/${PROJECT}/views`, status: 200, sent: true, startedAt: Date.now(), durationMs: 1 });
-      await waitFor('a used-up hour', () => s.sync.analyticsLeftThisHour() === 0);
+      await waitFor('a used-up hour', () => s.gate.left() === 0);
       sim.clearRequests();
       try {
-        assert.equal(await s.tools[TOOLS.fetchReaderSignals].prepareInvocation?.({}), undefined, 'nothing to confirm');
-        assert.match(await s.tools[TOOLS.fetchReaderSignals].invoke({}, none), /^The hour's analytics budget is used: 0 left/);
+        assert.equal(await s.tools[TOOLS.fetchReaderSignals].prepareInvocation?.({ refresh: true }), undefined, 'nothing to confirm');
+        assert.match(await invoke(TOOLS.fetchReaderSignals, { refresh: true }), /^None of the organisation’s analytics requests are left this hour/);
         assert.equal(sim.requests.length, 0);
       } finally {
         await freshAnalyticsHour(s);
@@ -305,7 +335,7 @@ describe('language model tools', function () {
     it('never answers with the key or an absolute path of the workspace, signals and jobs kept', async () => {
       assert.ok(s.signals.store.current() && s.store.all().length, 'something to answer from');
       await vscode.window.showTextDocument(vscode.Uri.joinPath(root, 'docs', 'quickstart.mdx'), { preview: false });
-      const answers = [await invoke(TOOLS.readerEvidence), await invoke(TOOLS.gapInbox), await invoke(TOOLS.visitors), await invoke(TOOLS.agentJobs)];
+      const answers = [await invoke(TOOLS.readerEvidence), await invoke(TOOLS.gapInbox), await invoke(TOOLS.visitors, { range: 'last7' }), await invoke(TOOLS.agentJobs)];
       assert.ok(answers.every((text) => text.includes(EVIDENCE_BEGIN)), 'every answer is the figures, not an error');
       for (const text of answers) {
         assert.ok(!text.includes(KEY), 'not the key');

@@ -61,7 +61,7 @@ describe('paging that ends, and the hour budget (Fetch Reader Signals)', functio
   it('asks before a fetch that may need more than the hour has left, and fetches only what the writer allowed', async () => {
     const left = 8;
     spendHour(100 - left);
-    await waitFor('the hour to hold them', () => s.sync.analyticsLeftThisHour() === left);
+    await waitFor('the hour to hold them', () => s.gate.left() === left);
     sim.addFault({ fault: { kind: 'pagingNeverEnds', how: 'endless' } });
     const user = new ScriptedUser(s.ui);
     try {
@@ -69,8 +69,9 @@ describe('paging that ends, and the hour budget (Fetch Reader Signals)', functio
       await vscode.commands.executeCommand('mintlifyAgent.refreshSignals');
       const ask = user.messages.find((m) => m.actions.includes(`Fetch ${left}`));
       assert.ok(ask, 'asked before any request');
-      assert.match(ask.message, new RegExp(`needs up to ${MOST_REQUESTS} analytics requests; the organisation has ${left} left this hour`));
-      assert.match(ask.message, /Try again in \d+/);
+      assert.match(ask.message, new RegExp(`^Fetching reader signals needs up to ${MOST_REQUESTS} analytics requests; ${left} are left this hour on this machine’s count \\(teammates on other machines also spend it\\)`));
+      // The true wait: all 40 are free when 32 of the 92 sent just now have left the hour, about an hour from now (never "1 s").
+      assert.match(ask.message, new RegExp(`and all ${MOST_REQUESTS} are free in (59|60) min\\.`));
       assert.equal(analytics(sim).length, left, 'never more than the hour had left');
       assert.deepEqual(s.signals.store.current()?.cutShort?.questions, { reason: 'budget', pages: 0 });
     } finally {
@@ -80,7 +81,7 @@ describe('paging that ends, and the hour budget (Fetch Reader Signals)', functio
 
   it('sends nothing when the writer declines', async () => {
     spendHour(95);
-    await waitFor('the hour to hold them', () => s.sync.analyticsLeftThisHour() === 5);
+    await waitFor('the hour to hold them', () => s.gate.left() === 5);
     const user = new ScriptedUser(s.ui);
     try {
       await vscode.commands.executeCommand('mintlifyAgent.refreshSignals');

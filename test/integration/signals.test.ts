@@ -56,7 +56,7 @@ describe('reader signals', function () {
 
     sim.clearRequests();
     // What a reloaded window (or another window) does: read the kept file.
-    const reloaded = new SignalsStore({ api: {} as never, projectId: () => PROJECT, storageDir: s.signals.store.storageDir, budget: { analyticsThisHour: () => 0, backgroundCeiling: 60, windowShare: () => 20 }, log: { info() {}, warn() {} } as never });
+    const reloaded = new SignalsStore({ api: {} as never, projectId: () => PROJECT, storageDir: s.signals.store.storageDir, gate: s.gate, windowShare: () => 20, log: { info() {}, warn() {} } as never });
     try {
       assert.deepEqual(await reloaded.load(), JSON.parse(JSON.stringify(snapshot)), "the same snapshot, as kept");
       assert.equal(analytics(sim).length, 0, 'a reload sends nothing');
@@ -231,7 +231,7 @@ describe('reader signals', function () {
       sim.clearRequests();
       assert.deepEqual(await s.signals.store.refresh('background'), { kind: 'skipped', reason: 'budget' });
       assert.equal(analytics(sim).length, 0);
-      assert.equal((await s.signals.store.refresh('user')).kind, 'fetched', 'Fetch Reader Signals is never held back');
+      assert.equal((await s.signals.store.refresh({ grant: s.gate.granted(100) })).kind, 'fetched', 'what the writer asked is not held to the background share');
     } finally {
       await config.update('backgroundShare', undefined, vscode.ConfigurationTarget.Global);
     }

@@ -7,6 +7,7 @@ import { createApiClient, type ApiClient, ApiError, type ApiErrorKind, sendOutco
 import { startSimulator, type Simulator } from '../simulator/server';
 import { FakeClock } from '../support/fakeClock';
 import { waitFor } from '../support/waitFor';
+import { unlimited } from '../support/grants';
 
 const PROJECT = 'demo-project';
 const KEY = 'mint_unit_test_key';
@@ -162,7 +163,7 @@ describe('API client against the simulator', () => {
 
     it('401 for a key of another kind', async () => {
       key = 'mint_dsc_public_key';
-      await rejectsWith(api.getVisitors(PROJECT, {}), 'unauthorized');
+      await rejectsWith(api.getVisitors(PROJECT, {}, { grant: unlimited }), 'unauthorized');
     });
 
     it('403 for a read-only key on a POST', async () => {
@@ -178,13 +179,13 @@ describe('API client against the simulator', () => {
     });
 
     it('404 for an unknown project carries the server message', async () => {
-      const error = await rejectsWith(api.getVisitors('no-such-project', {}), 'notFound');
+      const error = await rejectsWith(api.getVisitors('no-such-project', {}, { grant: unlimited }), 'notFound');
       assert.match(error.message, /Project not found/);
     });
 
     it('429 with Retry-After gives the wait', async () => {
       sim.addFault({ fault: { kind: 'rateLimit', retryAfterSeconds: 42 }, times: 1 });
-      const error = await rejectsWith(api.getVisitors(PROJECT, {}), 'rateLimited');
+      const error = await rejectsWith(api.getVisitors(PROJECT, {}, { grant: unlimited }), 'rateLimited');
       assert.equal(error.retryAfterMs, 42_000);
       assert.equal(sim.requests.length, 1, 'a 429 is not retried');
     });
@@ -210,7 +211,7 @@ describe('API client against the simulator', () => {
 
     it('400 carries the server details', async () => {
       sim.addFault({ fault: { kind: 'status', status: 400, body: { error: 'Invalid query', details: [{ message: 'limit too big' }] } }, times: 1 });
-      const error = await rejectsWith(api.getVisitors(PROJECT, {}), 'invalidRequest');
+      const error = await rejectsWith(api.getVisitors(PROJECT, {}, { grant: unlimited }), 'invalidRequest');
       assert.deepEqual(error.details, ['limit too big']);
       assert.match(error.message, /Invalid query/);
     });
@@ -231,7 +232,7 @@ describe('API client against the simulator', () => {
 
     it('502 on a GET is reported at once: retrying is the caller’s choice', async () => {
       sim.addFault({ fault: { kind: 'status', status: 502, html: true } });
-      const error = await rejectsWith(api.getVisitors(PROJECT, {}), 'serverError');
+      const error = await rejectsWith(api.getVisitors(PROJECT, {}, { grant: unlimited }), 'serverError');
       assert.equal(error.status, 502);
       assert.equal(sim.requests.length, 1);
     });
@@ -331,7 +332,7 @@ describe('API client against the simulator', () => {
     it('a cancelled request is reported as cancelled', async () => {
       sim.addFault({ fault: { kind: 'latency', ms: 2_000 }, times: 1 });
       const controller = new AbortController();
-      const call = api.getVisitors(PROJECT, {}, { signal: controller.signal });
+      const call = api.getVisitors(PROJECT, {}, { signal: controller.signal, grant: unlimited });
       controller.abort();
       await rejectsWith(call, 'cancelled');
     });
@@ -350,7 +351,7 @@ describe('API client against the simulator', () => {
 
     it('a visitors body that breaks the schema names the field', async () => {
       sim.addFault({ fault: { kind: 'schemaBreak' }, times: 1 });
-      const error = await rejectsWith(api.getVisitors(PROJECT, {}), 'invalidResponse');
+      const error = await rejectsWith(api.getVisitors(PROJECT, {}, { grant: unlimited }), 'invalidResponse');
       assert.match(error.message, /visitors|hasMore/);
     });
   });
@@ -384,7 +385,7 @@ describe('API client against the simulator', () => {
     it('reports every call, sent or stopped before sending, and never the key', async () => {
       const entries: unknown[] = [];
       const logged = createApiClient({ baseUrl: () => baseUrl, getApiKey: async () => key, onRequest: (e) => entries.push(e) });
-      await logged.getVisitors(PROJECT, { limit: 1 });
+      await logged.getVisitors(PROJECT, { limit: 1 }, { grant: unlimited });
       await rejectsWith(logged.getJob(PROJECT, 'missing'), 'notFound');
       key = undefined;
       await rejectsWith(logged.getJob(PROJECT, 'job_1'), 'noApiKey');
@@ -411,7 +412,7 @@ describe('API client against the simulator', () => {
       const rows = [];
       let offset = 0;
       for (;;) {
-        const page = await api.getVisitors(PROJECT, { ...range, limit: 250, offset });
+        const page = await api.getVisitors(PROJECT, { ...range, limit: 250, offset }, { grant: unlimited });
         assert.deepEqual(page.totals, truth.totals);
         rows.push(...page.visitors);
         if (!page.hasMore) break;
@@ -423,7 +424,7 @@ describe('API client against the simulator', () => {
     });
 
     it('sends no query parameter it was not given', async () => {
-      await api.getVisitors(PROJECT, {});
+      await api.getVisitors(PROJECT, {}, { grant: unlimited });
       assert.deepEqual(sim.requests[0]?.query, {});
     });
   });

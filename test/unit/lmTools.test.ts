@@ -13,6 +13,7 @@ import { TOOL_NAMES, TOOLS } from '../../src/tools/toolNames';
 import { agentJobsText, agentJobText, capResult, gapInboxText, MAX_RESULT_CHARS, readerEvidenceText, TOP_ROWS, visitorsText, type JobFacts } from '../../src/tools/toolTexts';
 import { HOSTILE_PAGE, HOSTILE_TEXTS } from '../simulator/signals';
 import { startSimulator } from '../simulator/server';
+import { unlimited } from '../support/grants';
 
 const repoRoot = resolve(__dirname, '..', '..', '..');
 interface ToolContribution {
@@ -199,7 +200,7 @@ describe('language model tools', () => {
       const sim = await startSimulator({ today: '2026-11-20', analyticsLimitPerHour: 10_000 });
       try {
         const api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => 'mint_unit_test_key', timeoutMs: () => 10_000 });
-        snapshot = await fetchSnapshot(api, 'demo-project', { dateFrom: '2026-10-22', dateTo: '2026-11-21' });
+        snapshot = await fetchSnapshot(api, 'demo-project', { dateFrom: '2026-10-22', dateTo: '2026-11-21' }, { grant: unlimited });
       } finally {
         await sim.close();
       }

@@ -2,7 +2,9 @@
 // way a fetch is cut short, and what it asks for. The simulator's misbehaving servers are in
 // pagingSimulator.test.ts; these pin the rule itself.
 import assert from 'node:assert/strict';
+import { ApiError } from '../../src/api/errors';
 import { type ListSpec, type PageQuery, readPages } from '../../src/api/paging';
+import { grantOf } from '../support/grants';
 
 interface Page {
   items: { id: string }[];
@@ -109,15 +111,24 @@ describe('the paging rule (readPages)', () => {
     assert.deepEqual(all.rows.map((r) => r.id), ['1', '2', '3', '4', '5']);
   });
 
-  it('stops before a request the budget does not allow, with what it read', async () => {
-    let left = 2;
+  it('stops where the hour’s gate refuses the next page (as the client does, unsent), with what it read', async () => {
     const s = server((_q, n) => ({ items: items(n), nextCursor: `c${n}` }));
-    const all = await readPages(spec('cursor'), s.fetch, { mayRequest: () => left-- > 0 });
+    /** What the client does: no ticket, no request. */
+    const gated = (grant: ReturnType<typeof grantOf>) => (query: PageQuery) => (grant.take() ? s.fetch(query) : Promise.reject(new ApiError('hourSpent', 'not sent')));
+    const all = await readPages(spec('cursor'), gated(grantOf(2)));
     assert.equal(s.asked.length, 2);
     assert.deepEqual(all.cutShort, { reason: 'budget', pages: 2 });
     assert.equal(all.rows.length, 2);
-    const none = await readPages(spec('cursor'), s.fetch, { mayRequest: () => false });
+    const none = await readPages(spec('cursor'), gated(grantOf(0)));
     assert.deepEqual(none, { rows: [], first: undefined, pages: 0, cutShort: { reason: 'budget', pages: 0 } });
+    assert.equal(s.asked.length, 2, 'nothing more was asked');
+  });
+
+  it('any other failure of a page is the fetch’s failure, not a cut', async () => {
+    const s = server(() => {
+      throw new ApiError('serverError', 'broke', { status: 500 });
+    });
+    await assert.rejects(readPages(spec('cursor'), s.fetch), (error: unknown) => error instanceof ApiError && error.kind === 'serverError');
   });
 
   it('`enough` ends it early as a natural end', async () => {

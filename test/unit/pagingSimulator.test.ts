@@ -11,6 +11,7 @@ import { countWindow } from '../../src/signals/impactCheck';
 import { fetchSnapshot, VIEW_PAGES } from '../../src/signals/snapshot';
 import { startSimulator, type Simulator } from '../simulator/server';
 import type { EndlessPaging } from '../simulator/types';
+import { grantOf, unlimited } from '../support/grants';
 
 const PROJECT = 'demo-project';
 const RANGE = { dateFrom: '2026-10-22', dateTo: '2026-11-21' };
@@ -52,7 +53,7 @@ describe('paging that always ends, at the simulator', function () {
       beforeEach(() => sim.addFault({ fault: { kind: 'pagingNeverEnds', how } }));
 
       it('Fetch Reader Signals: every list ends within its cap and says why', async () => {
-        const snapshot = await fetchSnapshot(api, PROJECT, RANGE);
+        const snapshot = await fetchSnapshot(api, PROJECT, RANGE, { grant: unlimited });
         const counts = {
           'by-page': 1,
           feedback: expected.cursor(getFeedback.maxPages),
@@ -72,7 +73,7 @@ describe('paging that always ends, at the simulator', function () {
       });
 
       it('Did It Help?: one window ends within the caps of its three lists', async () => {
-        const counts = await countWindow(api, PROJECT, { path: '/endless/1', searches: ['a term it never finds'] }, RANGE);
+        const counts = await countWindow(api, PROJECT, { path: '/endless/1', searches: ['a term it never finds'] }, RANGE, { grant: unlimited });
         const cursorPages = { feedback: expected.cursor(getFeedback.maxPages), assistant: expected.cursor(getAssistant.maxPages), searches: expected.cursor(getSearches.maxPages) };
         assert.deepEqual(received(sim), cursorPages);
         assert.equal(counts.requests, cursorPages.feedback + cursorPages.assistant + cursorPages.searches);
@@ -82,7 +83,7 @@ describe('paging that always ends, at the simulator', function () {
 
       for (const metric of ['visitors', 'views'] as const) {
         it(`an export of ${metric} ends within the cap, with the rows it read`, async () => {
-          const all = await fetchAllVisitors(fetcherFor(api, metric), PROJECT, RANGE);
+          const all = await fetchAllVisitors(fetcherFor(api, metric), PROJECT, RANGE, { grant: unlimited });
           const pages = expected.offset(getVisitors.maxPages);
           assert.deepEqual(received(sim), { [metric]: pages });
           assert.deepEqual(all.cutShort, { reason: expected.reason.offset, pages });
@@ -91,7 +92,8 @@ describe('paging that always ends, at the simulator', function () {
       }
 
       it('the readers (and Compare) end at their own, smaller cap', async () => {
-        const snapshot = await fetchReaders(fetcherFor(api, 'visitors'), { projectId: PROJECT, ...RANGE }, { maxPages: 40 });
+        const fetchPage = fetcherFor(api, 'visitors');
+        const snapshot = await fetchReaders((p, q, o) => fetchPage(p, q, { ...o, grant: unlimited }), { projectId: PROJECT, ...RANGE }, { maxPages: 40 });
         const pages = expected.offset(40);
         assert.deepEqual(received(sim), { visitors: pages });
         assert.equal(snapshot.pages, pages);
@@ -100,13 +102,20 @@ describe('paging that always ends, at the simulator', function () {
     });
   }
 
-  it('a budget stops a fetch mid-way, with what fit', async () => {
+  it('a grant of the hour stops a fetch mid-way, with what fit', async () => {
     sim.addFault({ fault: { kind: 'pagingNeverEnds', how: 'endless' } });
-    let left = 7;
-    const snapshot = await fetchSnapshot(api, PROJECT, RANGE, { mayRequest: () => left-- > 0, partial: true });
+    const snapshot = await fetchSnapshot(api, PROJECT, RANGE, { grant: grantOf(7), partial: true });
     assert.equal(sim.requests.length, 7);
     assert.deepEqual(received(sim), { 'by-page': 1, feedback: 6 });
     assert.deepEqual(snapshot.cutShort?.pending, { reason: 'budget', pages: 6 });
     assert.deepEqual(snapshot.cutShort?.questions, { reason: 'budget', pages: 0 });
+  });
+
+  it('the client sends no analytics request without a grant, or past it (nothing reaches the server)', async () => {
+    await assert.rejects(api.getVisitors(PROJECT, { ...RANGE, limit: 1 }), (error: { kind?: string }) => error.kind === 'hourSpent');
+    const grant = grantOf(1);
+    await api.getVisitors(PROJECT, { ...RANGE, limit: 1 }, { grant });
+    await assert.rejects(api.getVisitors(PROJECT, { ...RANGE, limit: 1 }, { grant }), (error: { kind?: string }) => error.kind === 'hourSpent');
+    assert.equal(sim.requests.length, 1, 'only the one the grant allowed');
   });
 });

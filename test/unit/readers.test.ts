@@ -5,6 +5,8 @@ import { createApiClient, type ApiClient } from '../../src/api';
 import { aiPercent, readersPhrase } from '../../src/readers/readersText';
 import { fetchSnapshot, readersOf, SnapshotStore, type SnapshotKey, type VisitorsSnapshot } from '../../src/analytics/visitorsSnapshot';
 import { startSimulator, type Simulator } from '../simulator/server';
+import { unlimited } from '../support/grants';
+import type { Grant } from '../../src/api/client';
 
 const PROJECT = 'demo-project';
 const KEY = 'mint_unit_readers';
@@ -29,7 +31,9 @@ describe('readers snapshot', function () {
   let api: ApiClient;
   const key: SnapshotKey = { projectId: PROJECT, dateFrom: '2026-10-22', dateTo: '2026-11-21' };
   const visitorRequests = () => sim.requests.filter((r) => r.rawPath.endsWith('/visitors')).length;
-  const fetchPage = (projectId: string, query: Parameters<ApiClient['getVisitors']>[1], options: { signal?: AbortSignal }) => api.getVisitors(projectId, query, options);
+  /** The client's visitors page, with the grant a store's fetch was given. */
+  const withGrant = (grant: Grant) => (projectId: string, query: Parameters<ApiClient['getVisitors']>[1], options: { signal?: AbortSignal }) => api.getVisitors(projectId, query, { ...options, grant });
+  const fetchPage = withGrant(unlimited);
 
   before(async () => {
     sim = await startSimulator({ today: '2026-11-20', pathCount: 600, analyticsLimitPerHour: 1000 });
@@ -64,12 +68,12 @@ describe('readers snapshot', function () {
   it('fetches a range once an hour, shares a fetch on its way, and survives a reload from storage', async () => {
     let clock = Date.parse('2026-11-20T10:00:00Z');
     const storage = new MemoryStorage();
-    const make = () => new SnapshotStore({ fetch: (k) => fetchSnapshot(fetchPage, k, { maxPages: 40, now: () => clock }), storage, now: () => clock });
+    const make = () => new SnapshotStore({ fetch: (k, grant) => fetchSnapshot(withGrant(grant), k, { maxPages: 40, now: () => clock }), storage, now: () => clock });
     const store = make();
     const perRange = Math.ceil(sim.visitorsFor(PROJECT, { dateFrom: key.dateFrom, dateTo: key.dateTo }).visitors.length / 250);
     // Fifty pages opened at once and one after another: one fetch of the range.
-    const all = await Promise.all(Array.from({ length: 50 }, () => store.get(key)));
-    for (let i = 0; i < 50; i++) await store.get(key);
+    const all = await Promise.all(Array.from({ length: 50 }, () => store.get(key, { grant: unlimited })));
+    for (let i = 0; i < 50; i++) await store.get(key, { grant: unlimited });
     assert.equal(new Set(all).size, 1);
     assert.equal(visitorRequests(), perRange);
 
@@ -78,19 +82,19 @@ describe('readers snapshot', function () {
     const kept = reloaded.cached(key);
     assert.ok(kept);
     assert.deepEqual(kept.rows, all[0].rows);
-    await reloaded.get(key);
+    await reloaded.get(key, { grant: unlimited });
     assert.equal(visitorRequests(), perRange);
 
     // An hour later the next page shown fetches again; a Refresh fetches at once.
     clock += 60 * 60 * 1000;
-    await reloaded.get(key);
+    await reloaded.get(key, { grant: unlimited });
     assert.equal(visitorRequests(), 2 * perRange);
-    await reloaded.get(key, { refresh: true });
+    await reloaded.get(key, { refresh: true, grant: unlimited });
     assert.equal(visitorRequests(), 3 * perRange);
 
     // Another range is another snapshot; the first stays.
     const other: SnapshotKey = { ...key, dateFrom: '2026-11-14' };
-    await reloaded.get(other);
+    await reloaded.get(other, { grant: unlimited });
     assert.equal(visitorRequests(), 4 * perRange);
     assert.ok(reloaded.cached(key));
   });
@@ -100,7 +104,7 @@ describe('readers snapshot', function () {
     const tiny = (k: SnapshotKey): Promise<VisitorsSnapshot> =>
       Promise.resolve({ key: k, totals: { human: 1, ai: 0, total: 1 }, rows: [{ path: '/a', human: 1, ai: 0, total: 1 }], fetchedAt: Date.now(), pages: 1, capped: false });
     const store = new SnapshotStore({ fetch: tiny, storage });
-    for (let day = 1; day <= 6; day++) await store.get({ ...key, dateFrom: `2026-11-0${day}` });
+    for (let day = 1; day <= 6; day++) await store.get({ ...key, dateFrom: `2026-11-0${day}` }, { grant: unlimited });
     const stored = storage.get('mintlifyAgent.readers.snapshots') as unknown[];
     assert.equal(stored.length, 4);
     const reloaded = new SnapshotStore({ fetch: tiny, storage });
@@ -111,9 +115,9 @@ describe('readers snapshot', function () {
   it('ignores a stored value of the wrong shape and fetches', async () => {
     const storage = new MemoryStorage();
     storage.values.set('mintlifyAgent.readers.snapshots', [{ key: 'nonsense' }]);
-    const store = new SnapshotStore({ fetch: (k) => fetchSnapshot(fetchPage, k, { maxPages: 40 }), storage });
+    const store = new SnapshotStore({ fetch: (k, grant) => fetchSnapshot(withGrant(grant), k, { maxPages: 40 }), storage });
     assert.equal(store.cached(key), undefined);
-    await store.get(key);
+    await store.get(key, { grant: unlimited });
     assert.ok(visitorRequests() > 0);
   });
 

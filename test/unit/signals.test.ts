@@ -9,6 +9,7 @@ import { buildInbox, LOW_CTR, MIN_SEARCH_HITS, pageHealth } from '../../src/sign
 import { fetchSnapshot, minimumRequests, SEARCH_PAGES, SnapshotStopped, VIEW_PAGES, type SignalsSnapshot } from '../../src/signals/snapshot';
 import { HOSTILE_PAGE, HOSTILE_TEXTS, LARGE_SIGNALS } from '../simulator/signals';
 import { startSimulator, type Simulator } from '../simulator/server';
+import { grantOf, unlimited } from '../support/grants';
 
 const PROJECT = 'demo-project';
 const RANGE = { dateFrom: '2026-10-22', dateTo: '2026-11-21' };
@@ -23,14 +24,14 @@ describe('reader signals', () => {
 
   before(async () => {
     sim = await startSimulator({ today: '2026-11-20', analyticsLimitPerHour: 10_000 });
-    snapshot = await fetchSnapshot(client(sim), PROJECT, RANGE);
+    snapshot = await fetchSnapshot(client(sim), PROJECT, RANGE, { grant: unlimited });
   });
   after(() => sim.close());
 
   describe('the snapshot', () => {
     it('costs the fewest requests the page sizes allow, one per page of each endpoint', async () => {
       sim.clearRequests();
-      const again = await fetchSnapshot(client(sim), PROJECT, RANGE);
+      const again = await fetchSnapshot(client(sim), PROJECT, RANGE, { grant: unlimited });
       const truth = sim.signalsFor(PROJECT, RANGE);
       const pending = truth.feedback.filter((f) => f.status === 'pending').length;
       const expected = minimumRequests({
@@ -64,17 +65,16 @@ describe('reader signals', () => {
       assert.equal(huge.comment.text, HOSTILE_TEXTS.huge.slice(0, 2_000));
     });
 
-    it('stops before a request the budget does not allow, and says how many it sent', async () => {
+    it('stops where its grant of the hour gives out, keeps nothing (a background refresh), and says how many it sent', async () => {
       sim.clearRequests();
-      let left = 3;
-      await assert.rejects(fetchSnapshot(client(sim), PROJECT, RANGE, { mayRequest: () => left-- > 0 }), (error: unknown) => error instanceof SnapshotStopped && error.reason === 'budget' && error.requests === 3);
+      await assert.rejects(fetchSnapshot(client(sim), PROJECT, RANGE, { grant: grantOf(3) }), (error: unknown) => error instanceof SnapshotStopped && error.reason === 'budget' && error.requests === 3);
       assert.equal(sim.requests.length, 3);
     });
 
     it('on the large site, pages to the depth limits and no further', async () => {
       const large = await startSimulator({ today: '2026-11-20', pathCount: 10_000, signals: LARGE_SIGNALS, analyticsLimitPerHour: 10_000 });
       try {
-        const big = await fetchSnapshot(client(large), PROJECT, RANGE);
+        const big = await fetchSnapshot(client(large), PROJECT, RANGE, { grant: unlimited });
         const truth = large.signalsFor(PROJECT, RANGE);
         assert.equal(big.searches.length, SEARCH_PAGES * 100);
         assert.equal(big.views.length, VIEW_PAGES * 250);

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BEAT_MS, Lease, LEASE_TTL_MS, type Presence } from '../../src/sync/lease';
-import { agentBucket, BACKGROUND_CEILING, backgroundWaitMs, countInHour, fitsUnderCeiling, recordRequest, recordWait, waitMs } from '../../src/sync/ledger';
+import { agentBucket, BACKGROUND_CEILING, backgroundWaitMs, countInHour, recordRequest, recordWait, waitMs } from '../../src/sync/ledger';
 import { SharedStore, type SyncFs } from '../../src/sync/sharedStore';
 import { applyJobChange, compareStamps, emptyState, HOUR_MS, HybridClock, mergeState, type Stamp, type SyncState, visiblePrompts } from '../../src/sync/syncState';
 import { memoryFs } from '../support/memorySyncFs';
@@ -300,13 +300,6 @@ describe('shared store: the ledger', () => {
     assert.ok(wait > 0);
     assert.equal(backgroundWaitMs(state, bucket, now + wait), 0, 'it fits exactly when the oldest has left');
     assert.ok(backgroundWaitMs(state, bucket, now + wait - 2) > 0);
-  });
-
-  it('lets background analytics work fit up to the ceiling, and none while the hour\'s count is unknown', () => {
-    assert.equal(fitsUnderCeiling(BACKGROUND_CEILING - 3, 3), true);
-    assert.equal(fitsUnderCeiling(BACKGROUND_CEILING - 3, 4), false);
-    assert.equal(fitsUnderCeiling(0, 1, 0), false, 'a share of 0 takes nothing');
-    assert.equal(fitsUnderCeiling(undefined, 1), false, 'an unknown count is a full one');
   });
 
   it('shares a 429: every window waits for the later Retry-After of the family', () => {

@@ -2,7 +2,7 @@
 // buckets get a date under the x axis. The drawing itself needs a DOM, which the unit tier has not;
 // the host tier reads the chart's table instead.
 import assert from 'node:assert/strict';
-import { niceTicks, xLabelIndexes } from '../../src/webview/trendChart';
+import { lineRuns, niceTicks, xLabelIndexes } from '../../src/webview/trendChart';
 
 describe('trend chart axes (src/webview/trendChart.ts)', () => {
   it('ticks the y axis from 0 in steps of 1, 2 or 5 times a power of ten, up to the first at or above the largest value', () => {
@@ -40,5 +40,15 @@ describe('trend chart axes (src/webview/trendChart.ts)', () => {
     assert.deepEqual(xLabelIndexes(30), [0, 4, 8, 12, 16, 20, 24, 28]);
     assert.deepEqual(xLabelIndexes(10, 3), [0, 4, 8]);
     for (let n = 1; n <= 400; n++) assert.ok(xLabelIndexes(n).length <= 8, `${n} buckets`);
+  });
+
+  it('breaks the lines at a point not fetched yet, and draws the segments into today’s point faint', () => {
+    const point = (missing = false, open = false) => ({ from: 'd', to: 'd', partial: false, open, human: 1, ai: 1, total: 2, ...(missing && { missing }) });
+    assert.deepEqual(lineRuns([point(), point(), point(), point(false, true)]), [{ open: false, indexes: [0, 1, 2] }, { open: true, indexes: [2, 3] }]);
+    assert.deepEqual(lineRuns([point(true), point(true), point(), point(), point(true), point(), point()]), [
+      { open: false, indexes: [2, 3] },
+      { open: false, indexes: [5, 6] },
+    ]);
+    assert.deepEqual(lineRuns([point(), point(true), point()]), [], 'no segment touches a point not fetched');
   });
 });

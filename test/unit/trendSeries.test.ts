@@ -12,8 +12,10 @@ import { trendToCsv, trendToJson } from '../../src/analytics/exportFormats';
 import { BucketRows } from '../../src/analytics/bucketRows';
 import type { VisitorsSnapshot } from '../../src/analytics/visitorsSnapshot';
 import { trendTotals } from '../../src/analytics/trendTotals';
-import { createApiClient } from '../../src/api';
+import { createApiClient, type Grant } from '../../src/api';
+import { HourGate } from '../../src/sync/hourGate';
 import { startSimulator } from '../simulator/server';
+import { grantOf, unlimited } from '../support/grants';
 
 const l10n = { t: (message: string | { message: string }, ...args: unknown[]) => (typeof message === 'string' ? message : message.message).replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) } as never;
 const NOW = Date.parse('2026-11-25T12:00:00Z');
@@ -32,9 +34,14 @@ class Api {
   running = 0;
   mostAtOnce = 0;
   failOn: string | undefined;
-  /** As FetchTotals must: `mayRequest` asked before the request, TrendCutShort when it says no. */
-  fetchTotals = async (_project: string, { metric }: TrendSubject, range: { dateFrom: string; dateTo: string }, { mayRequest }: { mayRequest: () => boolean }) => {
-    if (!mayRequest()) throw new TrendCutShort(0, 1);
+  /** What the shared ledger does when a request has been sent (the gate reads it). */
+  onSent: () => void = () => undefined;
+  /** As FetchTotals must: a ticket of the grant before the request, TrendCutShort when it gives none. */
+  fetchTotals = async (_project: string, { metric }: TrendSubject, range: { dateFrom: string; dateTo: string }, { grant }: { grant: Grant }) => {
+    const ticket = grant.take();
+    if (!ticket) throw new TrendCutShort();
+    this.onSent();
+    ticket.done();
     this.requests.push({ metric, ...range });
     this.mostAtOnce = Math.max(this.mostAtOnce, ++this.running);
     await new Promise((resolve) => setImmediate(resolve));
@@ -57,7 +64,7 @@ describe('trend figures (src/analytics/trendSeries.ts)', () => {
     const api = new Api();
     const series = new TrendSeries({ kept, fetchTotals: api.fetchTotals, now: () => NOW });
     const week = buckets('2026-11-19', TODAY);
-    const first = await series.load('p', { metric: 'visitors' }, week);
+    const first = await series.load('p', { metric: 'visitors' }, week, { grant: unlimited });
     assert.equal(first.requests, 7);
     assert.ok(api.mostAtOnce <= TREND_CONCURRENCY, `${api.mostAtOnce} at once`);
     assert.deepEqual(first.points[0], { from: '2026-11-19', to: '2026-11-19', partial: false, open: false, human: 190, ai: 19, total: 208 });
@@ -66,7 +73,7 @@ describe('trend figures (src/analytics/trendSeries.ts)', () => {
     // Another window (another series on the same store) 5 minutes later: today too was kept, with its fetch time.
     const otherApi = new Api();
     const other = new TrendSeries({ kept, fetchTotals: otherApi.fetchTotals, now: () => NOW + 5 * 60_000 });
-    const second = await other.load('p', { metric: 'visitors' }, week);
+    const second = await other.load('p', { metric: 'visitors' }, week, { grant: unlimited });
     assert.deepEqual(otherApi.requests, []);
     assert.deepEqual({ requests: second.requests, kept: second.kept }, { requests: 0, kept: 7 });
     assert.deepEqual(second.points, first.points);
@@ -75,45 +82,46 @@ describe('trend figures (src/analytics/trendSeries.ts)', () => {
     assert.deepEqual(behind.missing('p', { metric: 'visitors' }, week).map((b) => b.dateFrom), [TODAY]);
 
     // This window again within 15 minutes: nothing; after them, today again (once, for every window); with Refresh, today at once.
-    assert.equal((await series.load('p', { metric: 'visitors' }, week)).requests, 0);
+    assert.equal((await series.load('p', { metric: 'visitors' }, week, { grant: unlimited })).requests, 0);
     const later = new TrendSeries({ kept, fetchTotals: api.fetchTotals, now: () => NOW + 15 * 60_000 });
-    assert.equal((await later.load('p', { metric: 'visitors' }, week)).requests, 1);
-    assert.equal((await later.load('p', { metric: 'visitors' }, week, { refresh: true })).requests, 1);
+    assert.equal((await later.load('p', { metric: 'visitors' }, week, { grant: unlimited })).requests, 1);
+    assert.equal((await later.load('p', { metric: 'visitors' }, week, { refresh: true, grant: unlimited })).requests, 1);
     // Another metric is another series.
-    assert.equal((await series.load('p', { metric: 'views' }, week)).requests, 7);
+    assert.equal((await series.load('p', { metric: 'views' }, week, { grant: unlimited })).requests, 7);
   });
 
   it('the next day asks only the new day and the day that was today (no longer open, now settled)', async () => {
     const kept = new Kept();
     const api = new Api();
-    await new TrendSeries({ kept, fetchTotals: api.fetchTotals, now: () => NOW }).load('p', { metric: 'visitors' }, buckets('2026-11-19', TODAY));
+    await new TrendSeries({ kept, fetchTotals: api.fetchTotals, now: () => NOW }).load('p', { metric: 'visitors' }, buckets('2026-11-19', TODAY), { grant: unlimited });
     api.requests = [];
     const tomorrow = addDays(TODAY, 1);
     const nextDay = new TrendSeries({ kept, fetchTotals: api.fetchTotals, now: () => NOW + 86_400_000 });
     const plan = trendBuckets('2026-11-20', tomorrow, tomorrow);
     assert.ok(plan.ok);
-    const result = await nextDay.load('p', { metric: 'visitors' }, plan.buckets);
-    assert.deepEqual(api.requests.map((r) => r.dateFrom), [TODAY, tomorrow]);
+    const result = await nextDay.load('p', { metric: 'visitors' }, plan.buckets, { grant: unlimited });
+    assert.deepEqual(api.requests.map((r) => r.dateFrom), [tomorrow, TODAY], 'newest first');
     assert.equal(result.kept, 5);
   });
 
   it('keeps what it fetched when a request fails or the hour runs out, so a second try asks only the rest', async () => {
     const kept = new Kept();
     const api = new Api();
-    api.failOn = '2026-11-02';
+    api.failOn = '2026-11-09'; // the second asked: newest first
     const series = new TrendSeries({ kept, fetchTotals: api.fetchTotals, now: () => NOW });
     const days = buckets('2026-11-01', '2026-11-10');
-    await assert.rejects(series.load('p', { metric: 'visitors' }, days), /the server broke/);
+    await assert.rejects(series.load('p', { metric: 'visitors' }, days, { grant: unlimited }), /the server broke/);
     // The failure stops the draw (no request is started after it is known); every answer that came is kept.
     const keptAfterFailure = Object.keys(kept.trends.p).length;
     assert.ok(api.requests.length <= 1 + TREND_CONCURRENCY, `${api.requests.length} requests after a failure on the second day`);
     assert.equal(keptAfterFailure, api.requests.length - 1);
     api.failOn = undefined;
-    let allowed = 2;
-    await assert.rejects(series.load('p', { metric: 'visitors' }, days, { mayRequest: () => allowed-- > 0 }), (error: Error) => error.name === 'TrendCutShort');
+    const cut = await series.load('p', { metric: 'visitors' }, days, { grant: grantOf(2) });
+    assert.deepEqual({ requests: cut.requests, missing: cut.missing }, { requests: 2, missing: 10 - keptAfterFailure - 2 }, 'the grant gave out: the rest is missing, not a failure');
+    assert.ok(cut.points.filter((p) => p.missing).length === cut.missing);
     assert.equal(Object.keys(kept.trends.p).length, keptAfterFailure + 2);
     api.requests = [];
-    const rest = await series.load('p', { metric: 'visitors' }, days);
+    const rest = await series.load('p', { metric: 'visitors' }, days, { grant: unlimited });
     assert.equal(rest.requests, 10 - keptAfterFailure - 2);
   });
 
@@ -127,7 +135,7 @@ describe('trend figures (src/analytics/trendSeries.ts)', () => {
       const week = buckets('2026-11-19', TODAY);
       const paths = sim.visitorsFor('p', { dateFrom: '2026-11-19', dateTo: addDays(TODAY, 1) }).visitors.map((v) => v.path);
       const [first, second] = [paths[3], paths[400]];
-      await series.load('p', { metric: 'visitors', path: first }, week);
+      await series.load('p', { metric: 'visitors', path: first }, week, { grant: unlimited });
       const dayOf = (r: { query: Record<string, string | undefined> }) => r.query.dateFrom!;
       const pagesOf = (b: { dateFrom: string; dateTo: string }) => Math.max(1, Math.ceil(sim.visitorsFor('p', b).visitors.length / 250));
       assert.equal(sim.requests.length, week.reduce((sum, b) => sum + pagesOf(b), 0), 'the first page’s trend read every page of paths of each day');
@@ -137,7 +145,7 @@ describe('trend figures (src/analytics/trendSeries.ts)', () => {
       const open = week.filter((b) => !isSettled(b, NOW)).map((b) => b.dateFrom);
       assert.ok(open.length > 0 && open.length < 7);
       assert.deepEqual(series.missing('p', { metric: 'visitors', path: second }, week).map((b) => b.dateFrom), open);
-      const drawn = await series.load('p', { metric: 'visitors', path: second }, week);
+      const drawn = await series.load('p', { metric: 'visitors', path: second }, week, { grant: unlimited });
       assert.deepEqual([...new Set(sim.requests.map(dayOf))].sort(), open);
       assert.equal(drawn.requests, week.filter((b) => open.includes(b.dateFrom)).reduce((sum, b) => sum + pagesOf(b), 0));
       // Each day's figures are the simulator's row for the page, kept or read.
@@ -177,12 +185,20 @@ function daySnapshot(projectId: string, range: { dateFrom: string; dateTo: strin
 describe('the panel’s trend (src/analytics/trend.ts)', () => {
   const ask = (from: string, compare = false): TrendAsk => ({ projectId: 'p', metric: 'visitors', range: { from, to: TODAY, dateFrom: from, dateTo: addDays(TODAY, 1) }, compare });
 
-  function setup(left: number | undefined = 100) {
+  /** The hour's real gate over a ledger that holds `100 - left` requests sent 40 minutes ago and records every request sent now. */
+  function hour(left: number) {
+    const times: number[] = Array.from({ length: 100 - left }, () => NOW - 40 * 60_000);
+    const gate = new HourGate({ analyticsTimes: () => times }, { showMessage: async () => undefined }, l10n, () => NOW);
+    return { gate, times, record: () => times.push(NOW) };
+  }
+
+  function setup(left = 100) {
     const api = new Api();
     const series = new TrendSeries({ kept: new Kept(), fetchTotals: api.fetchTotals, now: () => NOW });
-    let budget = left;
-    const trend = new Trend({ series, l10n, today: () => TODAY, budget: { left: () => budget, freesInMs: () => 20 * 60_000 } });
-    return { api, trend, spend: (n: number) => (budget = (budget ?? 0) - n) };
+    const { gate, times, record } = hour(left);
+    api.onSent = record;
+    const trend = new Trend({ series, l10n, today: () => TODAY, gate });
+    return { api, trend, times };
   }
 
   it('draws four requests or fewer at once, and says the cost of more before asking anything', async () => {
@@ -198,7 +214,7 @@ describe('the panel’s trend (src/analytics/trend.ts)', () => {
     assert.equal(api.requests.length, 4, 'nothing asked before Draw');
     const confirm = trend.view(month);
     assert.equal(confirm?.status, 'confirm');
-    assert.match(confirm?.message ?? '', /takes 26 of the 100 analytics requests/);
+    assert.match(confirm?.message ?? '', /^Drawing the trend takes about 26 analytics requests, of the 96 left this hour on this machine’s count \(teammates on other machines also spend it\)\./);
     await trend.load(month, { approve: true });
     assert.equal(api.requests.length, 4 + 26, 'the four days drawn before are kept');
     assert.equal(trend.view(month)?.cost, '26 requests for 30 points; 4 kept from before.');
@@ -212,32 +228,56 @@ describe('the panel’s trend (src/analytics/trend.ts)', () => {
     assert.equal(trend.view(month)?.status, 'ready');
   });
 
-  it('draws the previous period point for point when comparing, and never takes the hour past what is left', async () => {
-    const { api, trend } = setup(10);
+  it('draws the previous period point for point when comparing', async () => {
+    const { trend } = setup();
     const week = ask('2026-11-19', true);
     await trend.load(week, { approve: true });
-    const view = trend.view(week);
-    assert.equal(view?.status, 'failed');
-    assert.match(view?.message ?? '', /needs 14 analytics requests and the organisation has 10 left this hour\. Try again in 20 min\./);
-    assert.equal(api.requests.length, 0);
-
-    const roomy = setup(100);
-    await roomy.trend.load(week, { approve: true });
-    const drawn = roomy.trend.view(week);
+    const drawn = trend.view(week);
     assert.equal(drawn?.points.length, 7);
     assert.equal(drawn?.previous?.length, 7);
     assert.equal(drawn?.previous?.[6].to, '2026-11-18');
     assert.equal(drawn?.unit, 'day');
   });
 
-  it('counts a page’s trend by the pages of paths each bucket reads, and names the page when it asks', async () => {
+  it('when the hour cannot pay for all of it, offers the newest points that fit, draws them, and names the true wait for the rest', async () => {
+    const { api, trend, times } = setup(12);
+    const month = ask('2026-10-27');
+    await trend.load(month);
+    const question = trend.view(month);
+    assert.equal(question?.status, 'confirm', 'not refused: it offers what fits');
+    // 88 requests sent 40 minutes ago: all 30 are free once 18 of them have left the hour, in 20 minutes (not "1 s").
+    assert.match(question?.message ?? '', /needs about 30 analytics requests; 12 are left this hour on this machine’s count .*all 30 are free in 20 min\..*draws the newest points that fit/);
+    await trend.load(month, { approve: true });
+    assert.equal(api.requests.length, 12, 'exactly what was left');
+    assert.equal(times.length, 100, 'the hour is spent, not overspent');
+    assert.deepEqual(api.requests.map((r) => r.dateFrom).sort().slice(0, 1), ['2026-11-14'], 'the newest 12 days: 14 to 25 November');
+    const drawn = trend.view(month);
+    assert.equal(drawn?.status, 'ready');
+    assert.equal(drawn?.points.filter((p) => p.missing).length, 18);
+    assert.ok(drawn?.points.slice(0, 18).every((p) => p.missing), 'the oldest are the ones not fetched');
+    assert.match(drawn?.message ?? '', /^18 points are not fetched yet: .* the 18 they need are free in 20 min\./);
+  });
+
+  it('with nothing left it says so, with the wait until its requests are free, and sends nothing', async () => {
+    const { api, trend } = setup(0);
+    const week = ask('2026-11-19', true);
+    await trend.load(week, { approve: true });
+    const view = trend.view(week);
+    assert.equal(view?.status, 'failed');
+    assert.match(view?.message ?? '', /needs about 14 analytics requests, and none are left this hour .*; all 14 are free in 20 min\./);
+    assert.equal(api.requests.length, 0);
+  });
+
+  it('estimates a page’s trend bucket by bucket, from what is kept of buckets alike, and names the page when it asks', async () => {
     const { api, trend } = setup();
-    const page = { ...ask('2026-11-23'), path: '/quickstart', pagesPerBucket: 2 };
+    const perBucket: string[] = [];
+    const page = { ...ask('2026-11-23'), path: '/quickstart', pagesPerBucket: (b: { dateFrom: string }) => (perBucket.push(b.dateFrom), b.dateFrom === TODAY ? 1 : 3) };
     await trend.load(page);
-    assert.equal(api.requests.length, 0, 'three days of two pages each is more than four requests: asked first');
+    assert.equal(api.requests.length, 0, 'two days of three pages and today of one is more than four requests: asked first');
+    assert.deepEqual([...new Set(perBucket)].sort(), ['2026-11-23', '2026-11-24', TODAY], 'each bucket estimated on its own');
     const view = trend.view(page);
     assert.equal(view?.status, 'confirm');
-    assert.match(view?.message ?? '', /^\/quickstart’s trend reads every path of each day \(pages of 250 paths\): about 6 analytics requests, of the 100/);
+    assert.match(view?.message ?? '', /^\/quickstart’s trend, which reads every path of each day \(pages of 250 paths\), takes about 7 analytics requests, of the 100/);
     await trend.load(page, { approve: true });
     assert.equal(trend.view(page)?.status, 'ready');
     assert.equal(trend.view(ask('2026-11-23'))?.status, 'loading', 'the site’s trend of the same days is another trend');
@@ -246,25 +286,55 @@ describe('the panel’s trend (src/analytics/trend.ts)', () => {
     assert.match(trend.view(reversed)?.message ?? '', /^\/quick\\u202etrats’s trend/);
   });
 
-  it('a page’s draw whose points read more pages than estimated stops at what the hour had left, even before the ledger counts them', async () => {
+  it('a page’s draw whose points read more pages than estimated stops at what it said it costs, and at what the hour has left, even before the ledger counts them', async () => {
     let sent = 0;
-    // Four pages a day, each asked for first; the ledger has not counted any of them yet (their answers are still on the way).
+    // Four pages a day, each taken a ticket for first; the ledger counts none of them (their answers are still on the way).
+    const { gate } = hour(2);
     const series = new TrendSeries({
       kept: new Kept(),
       now: () => NOW,
-      fetchTotals: async (_p, _s, _r, { mayRequest }) => {
+      fetchTotals: async (_p, _s, _r, { grant }) => {
         for (let page = 0; page < 4; page++) {
-          if (!mayRequest()) throw new TrendCutShort(0, 1);
+          if (!grant.take()) throw new TrendCutShort();
           sent++;
         }
         return { human: 1, ai: 1, total: 1 };
       },
     });
-    const trend = new Trend({ series, l10n, today: () => TODAY, budget: { left: () => 6, freesInMs: () => 60_000 } });
-    const page = { ...ask('2026-11-23'), path: '/quickstart', pagesPerBucket: 1 };
-    await trend.load(page);
-    assert.equal(sent, 6, 'no more than the 6 the hour had left');
-    assert.match(trend.view(page)?.message ?? '', /^The trend stopped after 6 requests/);
+    const trend = new Trend({ series, l10n, today: () => TODAY, gate });
+    const page = { ...ask('2026-11-23'), path: '/quickstart', pagesPerBucket: () => 1 };
+    await trend.load(page, { approve: true }); // about 3 requests, 2 left: the writer said Draw to what fits
+    assert.equal(sent, 2, 'no more than the 2 the hour had left');
+    assert.match(trend.view(page)?.message ?? '', /^3 points are not fetched yet/);
+
+    sent = 0;
+    const roomy = new Trend({ series, l10n, today: () => TODAY, gate: hour(100).gate });
+    await roomy.load(page);
+    assert.equal(sent, 3, 'held to the 3 it said it costs, though its days read more pages and the hour has more');
+  });
+
+  it('draws by identity: a draw that ends after the user moved on updates only its own trend, and a bucket two draws need is asked once', async () => {
+    const { api, trend } = setup();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = api.fetchTotals;
+    api.fetchTotals = async (...args) => {
+      await held;
+      return slow(...args);
+    };
+    const a = ask('2026-11-22');
+    const b = { ...ask('2026-11-22'), metric: 'views' as const };
+    const c = ask('2026-11-24');
+    const drawingA = trend.load(a);
+    const drawingC = trend.load(c); // the same days 24 and 25 as A, on their way once
+    const drawingB = trend.load(b);
+    release();
+    await Promise.all([drawingA, drawingB, drawingC]);
+    assert.equal(trend.view(a)?.status, 'ready');
+    assert.equal(trend.view(b)?.status, 'ready', 'B is drawn, though A ended around it');
+    assert.equal(trend.view(c)?.status, 'ready');
+    const visits = api.requests.filter((r) => r.metric === 'visitors').map((r) => r.dateFrom).sort();
+    assert.deepEqual(visits, ['2026-11-22', '2026-11-23', '2026-11-24', TODAY], 'each bucket of the site’s visitors asked once');
   });
 
   it('has no trend for all time, a future range or more than a year of weeks', () => {

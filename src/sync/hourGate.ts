@@ -1,0 +1,183 @@
+// The one gate for the organisation's analytics hour. The platform allows 100 analytics requests an
+// hour per organisation, shared by every writer, every window and every analytics endpoint; past
+// them everyone gets 429s. No analytics request leaves without a ticket from a grant of this gate:
+// the API client refuses one that has none (client.ts, 'hourSpent'). A grant comes two ways:
+//   background(…)  work nobody asked for (a page shown, the signals' hourly refresh): held to the
+//                  ledger's background ceiling and the window's share, request by request; never asks.
+//   ask(…)         a writer's click: when it may need more than is left (or is large and the caller
+//                  wants a yes first), it asks once, in the one wording below, and offers what fits.
+//                  `granted(n)` is the same leave for a yes given elsewhere (the trend's Draw, a
+//                  language model tool's confirmation dialog).
+// Every grant is then held request by request: never more than it was granted, never past what the
+// ledger says is left now (every window of this machine) less this window's requests on their way,
+// so other windows spending at the same time cannot push it past the hour either.
+// vscode for its types only (erased): the import is how `npm run l10n` finds the l10n.t calls.
+import type * as vscode from 'vscode';
+import type { Grant, Ticket } from '../api/client';
+import { waitText } from '../errorMessages';
+import type { Ui } from '../ui';
+import { HOUR_MS } from '../util/clock';
+import { BACKGROUND_CEILING, freesInMs, HOURLY_LIMIT } from './ledger';
+
+/** Above this many requests an asked spend that wants a yes (Compare, a page's range, the trend) asks even when it fits. */
+export const CONFIRM_ABOVE_REQUESTS = 4;
+
+type L10n = Pick<typeof vscode.l10n, 't'>;
+
+/** The shared ledger as the gate reads it (WindowSync). */
+export interface HourLedger {
+  /** When each analytics request of the last hour was sent, every window of this machine, oldest first; undefined while the key's bucket has no name yet. */
+  analyticsTimes(): readonly number[] | undefined;
+}
+
+/** What an asked spend is for and what it may cost. */
+export interface SpendAsk {
+  /** What it is for, as the question names it: "Comparing with Last 30 days". */
+  what: string;
+  /** The requests it may need. */
+  estimate: number;
+  /** The estimate is a bound, not an expectation ("up to 40"). */
+  upTo?: boolean;
+  /** Ask for a yes even when it fits, when it costs more than a few requests: the button's label. */
+  confirm?: string;
+}
+
+/** A question about an asked spend, for a caller that shows it itself (the panel's trend). */
+export interface SpendQuestion {
+  message: string;
+  /** How many of the estimate fit now: all of it, fewer (offer those), or 0 (nothing to offer). */
+  fits: number;
+}
+
+export interface HourGrant extends Grant {
+  /** Requests this grant has sent (tickets taken). */
+  readonly sent: number;
+  /** What it was granted. */
+  readonly allowed: number;
+}
+
+export class HourGate {
+  /** This window's analytics requests on their way: ticketed, not yet in the ledger. */
+  private onTheirWay = 0;
+  /** This window's background requests in the last hour, per purpose, for a purpose's share. */
+  private readonly backgroundSent = new Map<string, number[]>();
+
+  constructor(
+    private readonly ledger: HourLedger,
+    private readonly ui: Pick<Ui, 'showMessage'>,
+    private readonly l10n: L10n,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Requests of the hour so far, this window's on their way included; undefined while the ledger cannot tell. */
+  used(): number | undefined {
+    const times = this.ledger.analyticsTimes();
+    return times === undefined ? undefined : times.length + this.onTheirWay;
+  }
+
+  /** Requests the organisation has left this hour on this machine's count; undefined while the ledger cannot tell. */
+  left(): number | undefined {
+    const used = this.used();
+    return used === undefined ? undefined : Math.max(0, HOURLY_LIMIT - used);
+  }
+
+  /** How long until `wanted` requests are free (capped at the hour's 100); 0 when they are now. */
+  freesInMs(wanted: number): number {
+    const times = this.ledger.analyticsTimes() ?? [];
+    return freesInMs(times, this.now(), Math.min(Math.max(1, wanted), HOURLY_LIMIT), HOURLY_LIMIT, this.onTheirWay);
+  }
+
+  /**
+   * Leave for background work of `purpose`: undefined when `estimate` more would pass the ceiling
+   * (or the purpose's `share` of it in this window), or the ledger cannot tell yet. Each request is
+   * held to the ceiling and the share again, so a fetch larger than its estimate stops there.
+   */
+  background(purpose: string, estimate: number, share = Number.POSITIVE_INFINITY): HourGrant | undefined {
+    const fits = (more: number) => {
+      const used = this.used();
+      return used !== undefined && used + more <= BACKGROUND_CEILING && this.sharedSoFar(purpose) + more <= share;
+    };
+    if (!fits(Math.max(1, estimate))) return undefined;
+    const sent = this.backgroundSent.get(purpose) ?? [];
+    this.backgroundSent.set(purpose, sent);
+    return this.grant(Number.POSITIVE_INFINITY, () => fits(1), () => sent.push(this.now()));
+  }
+
+  /**
+   * Leave for what a writer asked: all of `estimate` when it fits (after a yes when `confirm` asks
+   * for one and it costs more than a few requests); when it may not fit, asked once what to do, and
+   * then what fits; undefined when nothing is left (the writer is told) or the writer said no.
+   */
+  async ask(spend: SpendAsk): Promise<HourGrant | undefined> {
+    const question = this.question(spend);
+    const left = this.left();
+    const fitsAll = left === undefined || spend.estimate <= left;
+    if (fitsAll && !(spend.confirm && spend.estimate > CONFIRM_ABOVE_REQUESTS)) return this.granted(spend.estimate);
+    if (question.fits === 0) {
+      void this.ui.showMessage('warning', question.message);
+      return undefined;
+    }
+    const action = fitsAll ? (spend.confirm ?? '') : this.l10n.t('Fetch {0}', question.fits);
+    return (await this.ui.showMessage('warning', question.message, action)) === action ? this.granted(question.fits) : undefined;
+  }
+
+  /** Leave for an asked spend the writer said yes to elsewhere: `allowed` requests, each within what is left. */
+  granted(allowed: number): HourGrant {
+    return this.grant(allowed, () => (this.left() ?? 1) > 0);
+  }
+
+  /**
+   * The one wording of a spend's cost: what it is for, its estimate, what is left on this machine's
+   * count, and, when it does not all fit, when that many are free and that what fits can go now.
+   */
+  question(spend: SpendAsk): SpendQuestion {
+    const t = this.l10n;
+    const left = this.left();
+    const cost = spend.estimate === 1 ? t.t('1 analytics request') : spend.upTo ? t.t('up to {0} analytics requests', spend.estimate) : t.t('about {0} analytics requests', spend.estimate);
+    const count = t.t('left this hour on this machine’s count (teammates on other machines also spend it)');
+    if (left === undefined || spend.estimate <= left) {
+      const message = left === undefined ? t.t('{0} takes {1}.', spend.what, cost) : t.t('{0} takes {1}, of the {2} {3}.', spend.what, cost, left, count);
+      return { message, fits: spend.estimate };
+    }
+    const wait = waitText(Math.max(1_000, this.freesInMs(spend.estimate)), t);
+    const free =
+      spend.estimate > HOURLY_LIMIT ? t.t('it can never all fit in one hour (the platform allows {0})', HOURLY_LIMIT)
+      : spend.estimate === 1 ? t.t('one is free in {0}', wait)
+      : t.t('all {0} are free in {1}', spend.estimate, wait);
+    if (left === 0) return { message: t.t('{0} needs {1}, and none are {2}; {3}.', spend.what, cost, count, free), fits: 0 };
+    return { message: t.t('{0} needs {1}; {2} are {3}, and {4}. Fetch the {2} that fit now and see what was left out, or try again then.', spend.what, cost, left, count, free), fits: left };
+  }
+
+  private grant(allowed: number, fits: () => boolean, onTake?: () => void): HourGrant {
+    let sent = 0;
+    const take = (): Ticket | undefined => {
+      if (sent >= allowed || !fits()) return undefined;
+      sent++;
+      this.onTheirWay++;
+      onTake?.();
+      let done = false;
+      return {
+        done: () => {
+          if (done) return;
+          done = true;
+          this.onTheirWay--;
+        },
+      };
+    };
+    return {
+      take,
+      get sent() {
+        return sent;
+      },
+      allowed,
+    };
+  }
+
+  private sharedSoFar(purpose: string): number {
+    const times = this.backgroundSent.get(purpose);
+    if (!times) return 0;
+    const hourAgo = this.now() - HOUR_MS;
+    while ((times[0] ?? Infinity) <= hourAgo) times.shift();
+    return times.length;
+  }
+}

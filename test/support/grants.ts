@@ -1,0 +1,18 @@
+// Leave to spend the analytics hour, for tests that call the API client directly: the client sends
+// no analytics request without a ticket (src/api/client.ts). The real gate is src/sync/hourGate.ts;
+// these stand in for it where the hour is not what the test is about, or count what was taken.
+import type { Grant } from '../../src/api/client';
+
+/** Leave for every request. */
+export const unlimited: Grant = { take: () => ({ done: () => undefined }) };
+
+/** Leave for `allowed` requests; `taken` counts the tickets given. */
+export function grantOf(allowed: number): Grant & { readonly taken: number } {
+  let taken = 0;
+  return {
+    take: () => (taken < allowed ? (taken++, { done: () => undefined }) : undefined),
+    get taken() {
+      return taken;
+    },
+  };
+}

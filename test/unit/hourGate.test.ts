@@ -1,0 +1,155 @@
+// The one gate for the organisation's analytics hour (src/sync/hourGate.ts), over a real ledger
+// state (src/sync/ledger.ts, src/sync/syncState.ts): what is left, the true wait until N requests
+// are free, the one wording of a cost, what an asked spend is granted, background work held to the
+// ceiling and its share, and every grant held request by request, together, to what the hour has left.
+import assert from 'node:assert/strict';
+import { analyticsBucket, BACKGROUND_CEILING, recordRequest, timesInHour } from '../../src/sync/ledger';
+import { CONFIRM_ABOVE_REQUESTS, HourGate } from '../../src/sync/hourGate';
+import { emptyState } from '../../src/sync/syncState';
+import { HOUR_MS } from '../../src/util/clock';
+
+const l10n = { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) } as never;
+const NOW = Date.parse('2026-11-26T12:00:00Z');
+const BUCKET = analyticsBucket('k');
+
+/** A window's shared state and the gate over it; `sent(n, at)` records what other windows sent. */
+function window({ now = () => NOW, answer = undefined as string | undefined } = {}) {
+  const state = emptyState();
+  let id = 0;
+  const sent = (count: number, at = NOW) => {
+    for (let i = 0; i < count; i++) recordRequest(state, BUCKET, `other.${id++}`, at);
+  };
+  const asked: { message: string; actions: string[] }[] = [];
+  const ui = {
+    showMessage: async (_level: string, message: string, ...actions: string[]) => {
+      asked.push({ message, actions });
+      return answer === 'first' ? actions[0] : answer;
+    },
+  };
+  const gate = new HourGate({ analyticsTimes: () => timesInHour(state, BUCKET, now()) }, ui, l10n, now);
+  /** What the client does with a ticket: the request is recorded in the ledger, then the ticket is done. */
+  const send = (grant: { take(): { done(): void } | undefined }) => {
+    const ticket = grant.take();
+    if (!ticket) return false;
+    sent(1, now());
+    ticket.done();
+    return true;
+  };
+  return { state, sent, gate, asked, send };
+}
+
+describe('the hour’s gate (src/sync/hourGate.ts)', () => {
+  it('counts what is left from every window’s ledger entries of the hour, and this window’s requests on their way', () => {
+    const w = window();
+    w.sent(30, NOW - 10 * 60_000);
+    w.sent(5, NOW - HOUR_MS - 1); // older than the hour: free again
+    assert.equal(w.gate.left(), 70);
+    const grant = w.gate.granted(3);
+    const tickets = [grant.take(), grant.take()];
+    assert.equal(w.gate.left(), 68, 'two on their way, not in the ledger yet');
+    tickets.forEach((ticket) => ticket?.done());
+    assert.equal(w.gate.left(), 70, 'done without a ledger entry: never sent');
+  });
+
+  it('names the true wait until N requests are free, not the wait for one', () => {
+    const w = window();
+    // 88 requests: 40 sent 50 minutes ago, 48 sent 10 minutes ago. 12 are left.
+    w.sent(40, NOW - 50 * 60_000);
+    w.sent(48, NOW - 10 * 60_000);
+    assert.equal(w.gate.freesInMs(12), 0);
+    assert.equal(w.gate.freesInMs(13), 10 * 60_000, 'one more: when the oldest leaves');
+    assert.equal(w.gate.freesInMs(30), 10 * 60_000, '18 must leave, all of the oldest 40');
+    assert.equal(w.gate.freesInMs(52), 10 * 60_000, '40 must leave: the oldest 40 are enough');
+    assert.equal(w.gate.freesInMs(53), 50 * 60_000, '41 must leave: one of the newer ones too');
+  });
+
+  it('an asked spend that fits is granted without a question; a large one asks first when its caller wants a yes', async () => {
+    const w = window({ answer: 'first' });
+    assert.equal((await w.gate.ask({ what: 'Loading a page', estimate: 1 }))?.allowed, 1);
+    assert.equal((await w.gate.ask({ what: 'Comparing', estimate: CONFIRM_ABOVE_REQUESTS, confirm: 'Compare' }))?.allowed, CONFIRM_ABOVE_REQUESTS);
+    assert.equal(w.asked.length, 0);
+    const grant = await w.gate.ask({ what: 'Comparing', estimate: 9, confirm: 'Compare' });
+    assert.equal(grant?.allowed, 9);
+    assert.deepEqual(w.asked, [{ message: 'Comparing takes about 9 analytics requests, of the 100 left this hour on this machine’s count (teammates on other machines also spend it).', actions: ['Compare'] }]);
+  });
+
+  it('with fewer left than it may need, asks once in the one wording and grants what fits; no grant when refused', async () => {
+    const yes = window({ answer: 'first' });
+    yes.sent(94, NOW - 30 * 60_000);
+    const grant = await yes.gate.ask({ what: 'Exporting visitors', estimate: 40, upTo: true });
+    assert.equal(grant?.allowed, 6);
+    assert.equal(yes.asked.length, 1);
+    assert.equal(
+      yes.asked[0].message,
+      'Exporting visitors needs up to 40 analytics requests; 6 are left this hour on this machine’s count (teammates on other machines also spend it), and all 40 are free in 30 min. Fetch the 6 that fit now and see what was left out, or try again then.',
+    );
+    assert.deepEqual(yes.asked[0].actions, ['Fetch 6']);
+
+    const no = window({ answer: undefined });
+    no.sent(94, NOW - 30 * 60_000);
+    assert.equal(await no.gate.ask({ what: 'Exporting visitors', estimate: 40, upTo: true }), undefined);
+  });
+
+  it('with nothing left, says so with the wait and grants nothing', async () => {
+    const w = window({ answer: 'first' });
+    w.sent(100, NOW - 45 * 60_000);
+    assert.equal(await w.gate.ask({ what: 'Reading the whole thread', estimate: 1 }), undefined);
+    assert.deepEqual(w.asked, [{ message: 'Reading the whole thread needs 1 analytics request, and none are left this hour on this machine’s count (teammates on other machines also spend it); one is free in 15 min.', actions: [] }]);
+  });
+
+  it('holds a grant request by request: never more than granted, never past what is left when other windows spend meanwhile', () => {
+    const w = window();
+    w.sent(90, NOW - 5 * 60_000);
+    const grant = w.gate.granted(8);
+    let sent = 0;
+    while (w.send(grant)) {
+      sent++;
+      if (sent === 3) w.sent(5); // another window spends five meanwhile
+    }
+    assert.equal(sent, 5, '3 before the other window, then the 2 left');
+    assert.equal(w.gate.left(), 0);
+  });
+
+  it('two grants at once that together exceed the hour stay within it, even before the ledger counts their requests', () => {
+    const w = window();
+    w.sent(94, NOW - 5 * 60_000);
+    const a = w.gate.granted(6);
+    const b = w.gate.granted(6);
+    // Tickets taken and not yet done: the requests are on their way, the ledger has not seen them.
+    const tickets = [];
+    for (let i = 0; i < 6; i++) tickets.push(a.take(), b.take());
+    const given = tickets.filter((t) => t !== undefined);
+    assert.equal(given.length, 6, 'six between them: what was left');
+    assert.equal(a.sent + b.sent, 6);
+  });
+
+  it('holds background work to the ceiling and its share in this window; none while the hour’s count is unknown', () => {
+    const w = window();
+    w.sent(BACKGROUND_CEILING - 3, NOW - 60_000);
+    assert.ok(w.gate.background('readers', 3));
+    assert.equal(w.gate.background('readers', 4), undefined, 'would pass the ceiling');
+    const grant = w.gate.background('readers', 1);
+    assert.ok(grant);
+    let sent = 0;
+    while (w.send(grant)) sent++;
+    assert.equal(sent, 3, 'a fetch bigger than its estimate stops at the ceiling');
+
+    const shared = window();
+    const signals = shared.gate.background('signals', 2, 2);
+    assert.ok(signals);
+    assert.ok(shared.send(signals) && shared.send(signals));
+    assert.equal(shared.send(signals), false, 'this window’s share of 2 is spent');
+    assert.equal(shared.gate.background('signals', 1, 2), undefined);
+    assert.ok(shared.gate.background('readers', 1), 'another purpose has its own share');
+
+    const unknown = new HourGate({ analyticsTimes: () => undefined }, { showMessage: async () => undefined }, l10n, () => NOW);
+    assert.equal(unknown.background('readers', 1), undefined, 'an unknown count is a full one');
+    assert.ok(unknown.granted(1).take(), 'what a writer asked is not held back by an unknown count');
+  });
+
+  it('an estimate over the platform’s hour says it can never all fit', () => {
+    const w = window();
+    w.sent(1, NOW - 60_000);
+    assert.match(w.gate.question({ what: 'Drawing the trend', estimate: 120 }).message, /it can never all fit in one hour \(the platform allows 100\)/);
+  });
+});
