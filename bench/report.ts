@@ -14,6 +14,7 @@ import { pagingRows, pagingSection, type PagingRun } from './paging';
 import { MERGE_TIME_TEXT, type MergeTimeRun } from './mergeTime';
 import { LM_TOOLS_TEXT, type LmToolsRun } from './lmTools';
 import { PAGE_TREND_TEXT, TREND_NOW, TREND_TEXT, type TrendRun, type TrendStep } from './trend';
+import { type HourGateRow, hourGateLines, hourGateSection } from './hourGate';
 import { FILTER_TERM } from './webview';
 import { WINDOWS_SCENARIO, type WindowsResult } from './windows';
 
@@ -48,6 +49,8 @@ export interface BenchResults {
   trend?: TrendRun[];
   /** Figure 12, Show Trend for two pages; absent in results made before it existed. */
   pageTrend?: TrendStep[];
+  /** Figure 13, the hour's gate; absent in results made before it existed. */
+  hourGate?: HourGateRow[];
   seconds: number;
 }
 
@@ -207,6 +210,9 @@ function rows(r: BenchResults): Row[] {
     }
     if (!draws) add('12 Trend', 'drawing the trend in the webview', 'not measured (--no-host)');
   }
+
+  // 13. The hour's gate: each action's requests against what it was allowed, at three states of the hour
+  for (const line of hourGateLines(r.hourGate ?? [])) add('13 Hour gate', `${line.figure}: sent/allowed`, line.value);
   return out;
 }
 
@@ -221,7 +227,7 @@ export function renderTable(r: BenchResults): string {
 
 export function renderMarkdown(r: BenchResults): string {
   const table = ['| | figure | value |', '|---|---|---|', ...rows(r).map((row) => `| ${row.section} | ${row.figure} | ${row.value.replaceAll('|', '\\|')} |`)].join('\n');
-  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, signalsSection, mergeTimeSection, (results: BenchResults) => pagingSection(results.paging), lmToolsSection, trendSection, findingsSection].map((section) => section(r));
+  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, signalsSection, mergeTimeSection, (results: BenchResults) => pagingSection(results.paging), lmToolsSection, trendSection, (results: BenchResults) => hourGateSection(results.hourGate), findingsSection].map((section) => section(r));
   return `# Benchmarks
 
 Written by \`npm run bench\` (bench/run.ts) on ${r.when.slice(0, 10)}: ${r.machine}; code-server ${r.codeServer}.

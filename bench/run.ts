@@ -29,6 +29,7 @@ import { measureMergeTime } from './mergeTime';
 import { measurePaging } from './paging';
 import { measureSignals } from './signals';
 import { measurePageTrends, measureTrend } from './trend';
+import { measureHourGate } from './hourGate';
 import { measureWindows } from './windows';
 import { measurePropagationInVsCode } from './windowsInVsCode';
 
@@ -108,6 +109,8 @@ async function main(): Promise<void> {
   const trend = await measureTrend();
   log('trend: Show Trend for one page, then another over the same days…');
   const pageTrend = await measurePageTrends();
+  log('hour gate: each action a writer takes, with 100, 50 and 6 of the hour\'s analytics requests left…');
+  const hourGate = await measureHourGate();
 
   let review: ReviewResult | undefined;
   if (options.host) {
@@ -138,6 +141,7 @@ async function main(): Promise<void> {
     lmTools,
     trend,
     pageTrend,
+    hourGate,
     seconds: (Date.now() - began) / 1000,
   };
   process.stdout.write(`${renderTable(results)}\n`);

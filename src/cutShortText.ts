@@ -20,6 +20,6 @@ export function cutShortText(what: string, cut: CutShort, l10n: L10n): string {
     case 'noNewRows':
       return l10n.t('{0}: stopped after {1} pages: the API sent only rows it had already sent, so there may be more.', what, cut.pages);
     case 'budget':
-      return l10n.t('{0}: stopped after {1} pages: the organisation’s analytics requests for this hour are used up.', what, cut.pages);
+      return l10n.t('{0}: stopped after {1} pages: that is what the organisation’s analytics hour allowed it.', what, cut.pages);
   }
 }

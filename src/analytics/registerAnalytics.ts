@@ -214,7 +214,8 @@ function estimateOf(kept: { pages: number } | undefined, snapshots: SnapshotSour
 
 /**
  * The trend's figures (trendTotals.ts), kept when settled, and the hour's gate they pass. A page's
- * cost is estimated per bucket from the rows kept of buckets alike, else the panel range's pages.
+ * cost is estimated per bucket: the pages a kept bucket alike took, else the panel range's pages (a
+ * bucket of it has no more paths); undefined when neither is kept.
  */
 function trendDeps(api: ApiClient, kept: KeptTrendStore, gate: HourGate, snapshots: SnapshotSource | undefined): AnalyticsPanelDeps['trend'] {
   const rows = new BucketRows();

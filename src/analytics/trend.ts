@@ -37,7 +37,7 @@ export interface TrendAsk {
   compare: boolean;
   /** One page's trend (the panel shows that page): every page of each bucket's range is read. */
   path?: string;
-  /** For a page's trend: about how many requests (pages of 250 paths) a bucket takes, from what is kept. */
+  /** For a page's trend: about how many requests (pages of 250 paths) a bucket takes, from what is kept; undefined when nothing tells. */
   pagesPerBucket?: (bucket: Pick<TrendBucket, 'dateFrom' | 'dateTo'>) => number | undefined;
 }
 
@@ -73,7 +73,7 @@ export class Trend {
     if (drawn?.status === 'ready') return { status: 'ready', unit: plan.unit, message: drawn.message, points: drawn.points ?? [], previous: drawn.previous, cost: drawn.cost };
     if (drawn) return { ...base, status: drawn.status, message: drawn.message };
     const cost = this.cost(ask, this.deps.series.missing(ask.projectId, subjectOf(ask), this.bucketsOf(ask, plan.buckets).buckets));
-    if (this.approved.has(id) || !this.mustAsk(cost)) return { ...base, status: 'loading', message: undefined };
+    if (this.approved.has(id) || !this.mustAsk(ask, cost)) return { ...base, status: 'loading', message: undefined };
     const question = this.question(ask, cost, plan.unit);
     return { ...base, status: question.fits === 0 ? 'failed' : 'confirm', message: question.message };
   }
@@ -106,14 +106,15 @@ export class Trend {
     const absent = new Set(this.deps.series.missing(ask.projectId, subjectOf(ask), buckets));
     const cost = this.cost(ask, buckets.filter((bucket) => absent.has(bucket) || (refresh && bucket.open)));
     // A trend the user has seen drawn is drawn again (Refresh, Next) without a second question.
-    if (this.mustAsk(cost) && !this.approved.has(id) && this.drawn.get(id)?.status !== 'ready') return;
+    if (this.mustAsk(ask, cost) && !this.approved.has(id) && this.drawn.get(id)?.status !== 'ready') return;
     const t = this.deps.l10n;
     const left = this.deps.gate.left();
     if (cost > 0 && left === 0) return this.keep(id, { status: 'failed', message: this.question(ask, cost, plan.unit).message });
     if (cost > 0) this.keep(id, { ...this.drawn.get(id), status: 'loading', message: t.t('Fetching the trend…') });
     try {
-      // What the writer saw and said yes to, held request by request to what the hour has left.
-      const grant = this.deps.gate.granted(Math.min(cost, left ?? cost));
+      // What the writer saw and said yes to, held request by request to what the hour has left. A
+      // site's cost is exact; a page's is what is kept of days alike, so it is held to the hour alone.
+      const grant = this.deps.gate.granted(ask.path === undefined ? Math.min(cost, left ?? cost) : (left ?? cost));
       const result = await this.deps.series.load(ask.projectId, subjectOf(ask), buckets, { signal, refresh, grant });
       const points = result.points.slice(0, plan.buckets.length);
       const missing = result.points.filter((point) => point.missing);
@@ -137,10 +138,10 @@ export class Trend {
     }
   }
 
-  /** A yes first: more than a few requests, or more than the hour has left. */
-  private mustAsk(cost: number): boolean {
+  /** A yes first: more than a few requests, more than the hour has left, or a page's cost that is only a guess. */
+  private mustAsk(ask: TrendAsk, cost: number): boolean {
     const left = this.deps.gate.left();
-    return cost > CONFIRM_ABOVE_REQUESTS || (left !== undefined && cost > left);
+    return cost > CONFIRM_ABOVE_REQUESTS || (left !== undefined && cost > left) || (cost > 0 && this.guessed(ask));
   }
 
   /** The gate's one wording of the cost, and what Draw does when not all of it fits. */
@@ -151,7 +152,8 @@ export class Trend {
         ? t.t('Drawing the trend')
         : // A path from the workspace is shown with its invisible and direction-changing characters made visible, as in its tooltip.
           t.t('{0}’s trend, which reads every path of each {1} (pages of 250 paths),', showInvisible(ask.path), unit === 'day' ? t.t('day') : t.t('week'));
-    const question = this.deps.gate.question({ what, estimate: cost });
+    // A page's buckets of which nothing is kept count one page each: then its cost is said as "at least".
+    const question = this.deps.gate.question({ what, estimate: cost, atLeast: this.guessed(ask) });
     const each = unit === 'day' ? t.t('Days that have ended are kept, so drawing it again costs only today.') : t.t('Weeks that have ended are kept, so drawing it again costs only this week.');
     const partly = question.fits > 0 && question.fits < cost ? t.t('Draw Trend draws the newest points that fit; the others are shown as not fetched yet.') : '';
     return { message: [question.message, partly, each].filter(Boolean).join(' '), fits: question.fits };
@@ -180,6 +182,15 @@ export class Trend {
   /** Names a trend: the same ask on the same day draws the same buckets. */
   private id(ask: TrendAsk): string {
     return JSON.stringify([ask.projectId, ask.metric, ask.path ?? null, ask.range.dateFrom ?? null, ask.range.dateTo ?? null, ask.compare, this.deps.today()]);
+  }
+
+  /** Whether a page trend's cost counts a bucket nothing kept tells about (as one page). */
+  private guessed(ask: TrendAsk): boolean {
+    if (ask.path === undefined) return false;
+    const plan = this.plan(ask);
+    if (!plan.ok) return false;
+    const { buckets } = this.bucketsOf(ask, plan.buckets);
+    return this.deps.series.missing(ask.projectId, subjectOf(ask), buckets).some((bucket) => ask.pagesPerBucket?.(bucket) === undefined);
   }
 
   /** Requests for `buckets`: one each, or (a page's trend) each bucket's own pages, as far as they are known. */

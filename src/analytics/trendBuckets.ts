@@ -12,13 +12,14 @@
 // included for late events. Settled buckets are kept for good; the others are asked again.
 // No vscode import: unit-tested directly.
 import { addDays, type Day, daysBetween, localToday, utcDay } from '../util/days';
+import { HOUR_MS } from '../util/clock';
 
 /** Up to this many days the trend has a point a day; longer ranges have a point a week. */
 export const DAILY_UP_TO_DAYS = 31;
 /** A year of weeks (53 can touch a year): past it a trend would cost more than half the hour. */
 export const MAX_BUCKETS = 53;
 /** Events can land a little after their day ends; a bucket is settled this long after its end. */
-export const SETTLE_GRACE_MS = 60 * 60_000;
+export const SETTLE_GRACE_MS = HOUR_MS;
 
 export interface TrendBucket {
   /** First day, inclusive. */

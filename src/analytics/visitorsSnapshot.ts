@@ -4,13 +4,14 @@
 // 50 pages in an hour costs 2 requests instead of 50. No vscode import: unit-tested directly.
 import * as z from 'zod/mini';
 import type { Grant } from '../api/client';
+import { HOUR_MS } from '../util/clock';
 import { ENDPOINTS } from '../api/endpoints';
 import type { VisitorRow, VisitorTotals } from '../api/schemas';
 import { fetchAllVisitors, type FetchVisitors } from './visitorsQuery';
 import { normalizeSitePath } from '../docs/sitePaths';
 
 export const SNAPSHOT_PAGE_SIZE = ENDPOINTS.getVisitors.pageSize;
-export const MAX_AGE_MS = 60 * 60 * 1000;
+export const MAX_AGE_MS = HOUR_MS;
 
 export interface SnapshotKey {
   projectId: string;

@@ -121,6 +121,8 @@ export class SignalsStore extends Disposable {
       partial: !background,
     });
     this.deps.log.info(`signals: ${snapshot.requests} request(s) (the page sizes allow no fewer than ${snapshot.minimum})`);
+    // A grant that gave nothing read nothing: the kept snapshot, if any, stays.
+    if (snapshot.requests === 0) return { kind: 'skipped', reason: 'budget' };
     this.generation++;
     this.snapshot = snapshot;
     this.loadedFor = projectId;

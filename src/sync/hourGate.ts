@@ -36,8 +36,9 @@ export interface SpendAsk {
   what: string;
   /** The requests it may need. */
   estimate: number;
-  /** The estimate is a bound, not an expectation ("up to 40"). */
+  /** The estimate is a bound, not an expectation: "up to 40" (a cap), or "at least 7" (more if the site is bigger). */
   upTo?: boolean;
+  atLeast?: boolean;
   /** Ask for a yes even when it fits, when it costs more than a few requests: the button's label. */
   confirm?: string;
 }
@@ -133,7 +134,11 @@ export class HourGate {
   question(spend: SpendAsk): SpendQuestion {
     const t = this.l10n;
     const left = this.left();
-    const cost = spend.estimate === 1 ? t.t('1 analytics request') : spend.upTo ? t.t('up to {0} analytics requests', spend.estimate) : t.t('about {0} analytics requests', spend.estimate);
+    const cost =
+      spend.atLeast ? t.t('at least {0} analytics requests', spend.estimate)
+      : spend.estimate === 1 ? t.t('1 analytics request')
+      : spend.upTo ? t.t('up to {0} analytics requests', spend.estimate)
+      : t.t('about {0} analytics requests', spend.estimate);
     const count = t.t('left this hour on this machine’s count (teammates on other machines also spend it)');
     if (left === undefined || spend.estimate <= left) {
       const message = left === undefined ? t.t('{0} takes {1}.', spend.what, cost) : t.t('{0} takes {1}, of the {2} {3}.', spend.what, cost, left, count);

@@ -94,6 +94,7 @@ export function actingTools(deps: ToolDeps, spends: ConfirmedSpends): Pick<ToolT
 
     [TOOLS.fetchReaderSignals]: {
       prepareInvocation: (input) => {
+        spends.offer(TOOLS.fetchReaderSignals, input, undefined);
         if (missingSetup(deps) || recentSignals(deps, input)) return undefined; // nothing to send: nothing to confirm
         const last = deps.signals.store.current()?.requests;
         const question = deps.gate.question({ what: vscode.l10n.t('Fetching the last 30 days of reader signals for project "{0}"', deps.settings.projectId ?? ''), estimate: last ?? MOST_REQUESTS, upTo: last === undefined });
@@ -114,7 +115,8 @@ export function actingTools(deps: ToolDeps, spends: ConfirmedSpends): Pick<ToolT
         }
         // Only what the writer said yes to in this call's dialog is spent.
         const allowed = spends.take(TOOLS.fetchReaderSignals, input);
-        if (allowed === undefined) return deps.gate.left() === 0 ? budgetUsed(deps) : vscode.l10n.t('Nothing was fetched: the writer did not confirm the cost.');
+        if (deps.gate.left() === 0) return budgetUsed(deps);
+        if (allowed === undefined) return vscode.l10n.t('Nothing was fetched: the writer did not confirm the cost.');
         const grant = deps.gate.granted(allowed);
         const outcome = await deps.ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () => deps.signals.store.refresh({ grant }));
         if (outcome.kind === 'skipped') return vscode.l10n.t('Nothing was fetched ({0}).', outcome.reason);

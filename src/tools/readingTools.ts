@@ -56,6 +56,7 @@ export function readingTools(deps: ToolDeps, spends: ConfirmedSpends): Pick<Tool
 
     [TOOLS.visitors]: {
       prepareInvocation: (input) => {
+        spends.offer(TOOLS.visitors, input, undefined);
         const ask = visitorsAsk(deps, input);
         if (typeof ask === 'string' || missingSetup(deps) || ask.fresh) return undefined; // no request: nothing to confirm
         const question = deps.gate.question({ what: vscode.l10n.t('Fetching the visitors of {0} for the editor’s AI', ask.now.range.label), ...deps.readers.readers.estimate(ask.now.key) });

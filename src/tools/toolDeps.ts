@@ -76,9 +76,10 @@ export class ConfirmedSpends {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** The dialog about to be shown offers `allowed` requests for this call. */
-  offer(tool: string, input: ToolInput, allowed: number): void {
-    this.confirmed.set(keyOf(tool, input), { allowed, at: this.now() });
+  /** The dialog about to be shown offers `allowed` requests for this call; undefined: it offers none (no dialog), and an older offer is void. */
+  offer(tool: string, input: ToolInput, allowed: number | undefined): void {
+    if (allowed === undefined) this.confirmed.delete(keyOf(tool, input));
+    else this.confirmed.set(keyOf(tool, input), { allowed, at: this.now() });
   }
 
   /** What the writer said yes to for this call; undefined when no dialog offered a spend. */

@@ -195,4 +195,15 @@ export async function freshAnalyticsHour(s: TestSeam): Promise<void> {
     delete state.waits.analytics;
   });
   await waitFor('an empty analytics hour', () => s.sync.analyticsRequestsThisHour() === 0 && s.sync.familyWaitMs('analytics') === 0);
+  // The gate counts this window's requests still on their way too: a request that never ended would show here.
+  await waitFor(`the hour's gate to see all 100 left (it sees ${String(s.gate.left())})`, () => s.gate.left() === 100);
+}
+
+/** Forgets every trend point the windows keep (as a new profile): a suite that counts a trend's requests starts from none kept. */
+export async function forgetTrends(s: TestSeam): Promise<void> {
+  await s.sync.update((state) => {
+    state.trends = {};
+    state.openTrends = {};
+  });
+  await waitFor('no trend kept', () => Object.keys(s.sync.keptTrends(PROJECT)).length === 0 && Object.keys(s.sync.openTrends(PROJECT)).length === 0);
 }

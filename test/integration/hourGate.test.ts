@@ -1,0 +1,202 @@
+// The one gate for the organisation's analytics hour, as a writer meets it in the real VS Code host
+// on a large site (5,000 paths: 20 pages of 250 a range): with 6 requests left, Compare, the panel
+// opened on one page and Export each ask first, in the one wording with "6 are left", and send at
+// most 6; Show Full Thread with none left sends nothing and says when one frees up; the trend offers
+// the newest points that fit and draws them; a background fetch started while a writer's fetch runs
+// is held to the ceiling. Every request is counted at the simulator.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { TestSeam } from '../support/extensionUnderTest';
+import { BACKGROUND_CEILING } from '../../src/sync/ledger';
+import type { Simulator } from '../simulator/server';
+import { forgetTrends, freshAnalyticsHour, leaveWindowClean, PROJECT, ScriptedUser, seam, setProject, signIn, visitorRequests, waitFor, withSimulator } from './support';
+
+const LEFT = 6;
+const analytics = (sim: Simulator) => sim.requests.filter((r) => r.rawPath.startsWith('/v1/analytics/'));
+const COUNT = 'left this hour on this machine’s count (teammates on other machines also spend it)';
+
+describe('the hour’s gate (every analytics request a writer causes)', function () {
+  this.timeout(120_000);
+  let s: TestSeam;
+  let sim: Simulator;
+  let root: vscode.Uri;
+
+  /** Other windows' requests this hour, as the shared ledger records them, until `left` are left. */
+  async function leave(left: number): Promise<void> {
+    await freshAnalyticsHour(s);
+    for (let i = 0; i < 100 - left; i++) s.sync.record({ method: 'GET', path: `/v1/analytics/${PROJECT}/feedback`, status: 200, sent: true, startedAt: Date.now(), durationMs: 1 });
+    await waitFor(`${left} left in the hour`, () => s.gate.left() === left);
+    sim.clearRequests();
+  }
+
+  before(async () => {
+    s = await seam();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    sim = await withSimulator({ analyticsLimitPerHour: 10_000, pathCount: 5_000 });
+    await signIn(s);
+    await setProject(PROJECT);
+    root = vscode.workspace.workspaceFolders![0].uri;
+    await s.readers.readers.setPreset('last30');
+  });
+  beforeEach(async () => {
+    s.analytics.panel()?.dispose();
+    await s.readers.readers.store.clear();
+    sim.clearFaults();
+  });
+  after(async () => {
+    s.analytics.panel()?.dispose();
+    await freshAnalyticsHour(s);
+    await leaveWindowClean(s);
+    await sim.close();
+  });
+
+  it('Compare asks with what is left, and fetches only that much of the previous period, saying what it left out', async () => {
+    await vscode.commands.executeCommand('mintlifyAgent.openAnalytics');
+    const panel = await waitFor('the panel', () => s.analytics.panel());
+    await waitFor('the first page', () => !panel.model.state.loading && panel.model.state.data?.current);
+    await leave(LEFT);
+    const user = new ScriptedUser(s.ui);
+    try {
+      user.answerMessage = (shown) => shown.actions.find((a) => a === `Fetch ${LEFT}`);
+      await panel.model.handle({ type: 'setCompare', on: true });
+      const ask = user.messages.find((m) => m.actions.includes(`Fetch ${LEFT}`));
+      assert.ok(ask, `asked first: ${JSON.stringify(user.messages)}`);
+      assert.match(ask.message, new RegExp(`^Fetching every path of .* to compare needs up to 40 analytics requests; ${LEFT} are ${COUNT.replace(/[()]/g, '\\$&')}, and all 40 are free in (59 min|1 h)\\.`));
+      const compare = await waitFor('the comparison', () => (panel.model.state.compare?.status === 'ready' ? panel.model.state.compare : undefined));
+      assert.equal(visitorRequests(sim), LEFT, 'at most what was left');
+      assert.match(compare.message ?? '', new RegExp(`^Only the ${LEFT * 250} most read paths of the previous period were fetched \\(${LEFT} requests\\)`));
+      assert.equal(s.gate.left(), 0, 'the hour spent, never overspent');
+    } finally {
+      user.restore();
+      await panel.model.handle({ type: 'setCompare', on: false });
+    }
+  });
+
+  it('the panel opened on one page asks with what is left and sends at most that', async () => {
+    await leave(LEFT);
+    const user = new ScriptedUser(s.ui);
+    try {
+      user.answerMessage = (shown) => shown.actions.find((a) => a === `Fetch ${LEFT}`);
+      await vscode.commands.executeCommand('mintlifyAgent.openAnalytics', { path: '/quickstart', preset: 'last90' });
+      const panel = await waitFor('the panel', () => s.analytics.panel());
+      await waitFor('the page’s row', () => (panel.model.state.focus?.status !== 'pending' && !panel.model.state.loading ? panel.model.state.focus : undefined));
+      const ask = user.messages.find((m) => m.actions.includes(`Fetch ${LEFT}`));
+      assert.ok(ask, `asked first: ${JSON.stringify(user.messages)}`);
+      assert.match(ask.message, new RegExp(`^Finding one page among every path of the range needs up to 40 analytics requests; ${LEFT} are left this hour`));
+      assert.ok(visitorRequests(sim) <= LEFT, `${visitorRequests(sim)} requests`);
+    } finally {
+      user.restore();
+    }
+  });
+
+  it('Export asks before its save dialog with what is left, and writes what fit, saying it was cut short', async () => {
+    await leave(LEFT);
+    const folder = mkdtempSync(join(tmpdir(), 'mintlify-gate-'));
+    const user = new ScriptedUser(s.ui);
+    try {
+      user.answerMessage = (shown) => shown.actions.find((a) => a === `Fetch ${LEFT}`);
+      user.pick((items) => items.find((item) => item.label === 'Last 90 days'));
+      user.saveAs(vscode.Uri.file(join(folder, 'visitors.csv')));
+      const status = await vscode.commands.executeCommand<{ state: string; requests?: number } | undefined>('mintlifyAgent.exportVisitors');
+      const ask = user.messages.find((m) => m.actions.includes(`Fetch ${LEFT}`));
+      assert.ok(ask, `asked first: ${JSON.stringify(user.messages)}`);
+      assert.match(ask.message, new RegExp(`^Exporting visitors \\(Last 90 days \\(.*\\)\\) needs up to 100 analytics requests; ${LEFT} are left this hour`));
+      assert.equal(status?.state, 'done');
+      assert.equal(visitorRequests(sim), LEFT);
+      assert.ok(user.messages.some((m) => /The export: stopped after 6 pages: that is what the organisation’s analytics hour allowed it\./.test(m.message) && m.level === 'warning'), JSON.stringify(user.messages.map((m) => m.message)));
+    } finally {
+      user.restore();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('a writer who declines sends nothing', async () => {
+    await leave(LEFT);
+    const user = new ScriptedUser(s.ui);
+    try {
+      user.pick((items) => items.find((item) => item.label === 'Last 90 days'));
+      await vscode.commands.executeCommand('mintlifyAgent.exportVisitors');
+      assert.ok(user.messages.some((m) => m.actions.includes(`Fetch ${LEFT}`)));
+      assert.equal(analytics(sim).length, 0);
+    } finally {
+      user.restore();
+    }
+  });
+
+  it('Show Full Thread with none left sends nothing and says when one frees up; with some left it reads the one thread', async () => {
+    await freshAnalyticsHour(s);
+    await s.signals.store.forget();
+    const user = new ScriptedUser(s.ui);
+    try {
+      await vscode.commands.executeCommand('mintlifyAgent.refreshSignals');
+      const groups = s.signals.tree.getChildren(s.signals.tree.getChildren()[2]);
+      const question = groups.flatMap((g) => s.signals.tree.getChildren(g))[0];
+      assert.ok(question?.type === 'question');
+      await leave(0);
+      await vscode.commands.executeCommand('mintlifyAgent.showAssistantThread', question);
+      assert.equal(analytics(sim).length, 0);
+      assert.match(user.lastMessage()?.message ?? '', new RegExp(`^Reading the whole thread needs 1 analytics request, and none are ${COUNT.replace(/[()]/g, '\\$&')}; one is free in (59 min|1 h)\\.`));
+      await leave(1);
+      await vscode.commands.executeCommand('mintlifyAgent.showAssistantThread', question);
+      assert.equal(analytics(sim).length, 1);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    } finally {
+      user.restore();
+      await s.signals.store.forget();
+    }
+  });
+
+  it('the trend offers the newest points that fit, and draws exactly those', async () => {
+    await forgetTrends(s);
+    await vscode.commands.executeCommand('mintlifyAgent.openAnalytics');
+    const panel = await waitFor('the panel', () => s.analytics.panel());
+    await waitFor('the first page', () => !panel.model.state.loading && panel.model.state.data?.current);
+    await leave(LEFT);
+    await panel.model.handle({ type: 'setRange', range: { kind: 'preset', preset: 'last30' } });
+    const question = await waitFor('the trend’s question', () => (panel.model.state.trend?.status === 'confirm' ? panel.model.state.trend : undefined));
+    assert.match(question.message ?? '', new RegExp(`^Drawing the trend needs about 30 analytics requests; ${LEFT} are left this hour .* Draw Trend draws the newest points that fit`));
+    sim.clearRequests();
+    await panel.model.handle({ type: 'drawTrend' });
+    const drawn = await waitFor('the trend', () => (panel.model.state.trend?.status === 'ready' ? panel.model.state.trend : undefined));
+    assert.equal(visitorRequests(sim), LEFT);
+    const fetched = drawn.points.filter((p) => !p.missing);
+    assert.equal(fetched.length, LEFT);
+    assert.deepEqual(fetched, drawn.points.slice(-LEFT), 'the newest');
+    assert.match(drawn.message ?? '', /^24 points are not fetched yet/);
+    await forgetTrends(s); // a trend drawn in part is not what the next suites expect to find kept
+  });
+
+  it('a background fetch started while a writer’s fetch runs is held to the ceiling', async () => {
+    await leave(100 - (BACKGROUND_CEILING - 2)); // two below the ceiling
+    // The writer's Compare on the previous period, slow: its requests are on their way when the page is opened.
+    sim.addFault({ fault: { kind: 'latency', ms: 1_500 }, pathIncludes: '/visitors' });
+    await vscode.commands.executeCommand('mintlifyAgent.openAnalytics');
+    const panel = await waitFor('the panel', () => s.analytics.panel());
+    await waitFor('the first page', () => !panel.model.state.loading && panel.model.state.data?.current);
+    sim.clearRequests();
+    const user = new ScriptedUser(s.ui);
+    try {
+      user.answerMessage = (shown) => shown.actions.find((a) => a === 'Compare' || a.startsWith('Fetch'));
+      const comparing = panel.model.handle({ type: 'setCompare', on: true });
+      await waitFor('the writer’s fetch on its way', () => (visitorRequests(sim) > 0 || s.gate.used()! > BACKGROUND_CEILING - 2 ? true : undefined));
+      // A docs page shown now: background work for the readers' range, which the writer's fetch does not make "asked".
+      await vscode.window.showTextDocument(vscode.Uri.joinPath(root, 'docs', 'quickstart.mdx'), { preview: false });
+      await comparing;
+      await waitFor('the page’s readers to settle', () => {
+        const shown = s.readers.statusBar.shown;
+        return shown && !shown.text.includes('Loading') ? shown : undefined;
+      });
+      const range = s.readers.readers.current()!.key;
+      const background = sim.requests.filter((r) => r.rawPath.endsWith('/visitors') && r.query.dateFrom === range.dateFrom).length;
+      assert.ok(background <= 2, `the background fetch sent ${background}: at most the 2 below the ceiling`);
+    } finally {
+      user.restore();
+      sim.clearFaults();
+      await panel.model.handle({ type: 'setCompare', on: false });
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+});
