@@ -144,9 +144,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         headers: { Authorization: `Bearer ${key}`, Accept: 'application/json', ...(options.userAgent && { 'User-Agent': options.userAgent }) },
       });
       status = response.status;
-      return { status, value: parseBody(schema, await response.text()) };
+      return { status, value: parseBody(schema, await readText(response, signal)) };
     } catch (cause) {
-      throw await toApiError(cause, base, { timedOut: deadline.signal.aborted, answered: status });
+      throw await toApiError(cause, base, { timedOut: deadline.signal.aborted, answered: status, signal });
     } finally {
       timers.clearTimeout(timer);
     }
@@ -212,6 +212,32 @@ function parseBody<T>(schema: z.ZodMiniType<T>, text: string): T {
   });
 }
 
+/**
+ * A body, ended by `signal` itself. ky hands fetch a Request of its own, and only that Request
+ * carries the signal on to the body; once ky has returned the response nothing holds it, and after
+ * a garbage collection the abort no longer arrives (nodejs/node#55428): a body that stalled was
+ * read for ever. Cancelling our own reader ends the read and closes the connection.
+ */
+async function readText(response: Response, signal: AbortSignal): Promise<string> {
+  signal.throwIfAborted();
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const stop = () => void reader.cancel(signal.reason).catch(() => undefined);
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    const decoder = new TextDecoder();
+    let text = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      signal.throwIfAborted();
+      if (done) return text + decoder.decode();
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+}
+
 function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   switch (issue?.code) {
     case 'invalid_type':
@@ -227,9 +253,9 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/;
 
-async function toApiError(cause: unknown, base: string, state: { timedOut: boolean; answered: number | undefined }): Promise<ApiError> {
+async function toApiError(cause: unknown, base: string, state: { timedOut: boolean; answered: number | undefined; signal: AbortSignal }): Promise<ApiError> {
   if (cause instanceof ApiError) return cause;
-  if (cause instanceof HTTPError) return fromResponse(cause.response, cause);
+  if (cause instanceof HTTPError) return fromResponse(cause.response, cause, state.signal);
   // Past the connect, an unfinished answer leaves the request's fate open.
   const status = state.answered;
   if (state.timedOut) {
@@ -252,9 +278,10 @@ function networkCode(cause: unknown): string | undefined {
   return typeof inner?.code === 'string' ? inner.code : undefined;
 }
 
-async function fromResponse(response: Response, cause: unknown): Promise<ApiError> {
+/** `signal` ends the error's body too: the attempt's deadline still runs while it is read. */
+async function fromResponse(response: Response, cause: unknown, signal: AbortSignal): Promise<ApiError> {
   const status = response.status;
-  const body = z.safeParse(ErrorBody, await response.json().catch(() => undefined));
+  const body = z.safeParse(ErrorBody, await readText(response, signal).then((text) => JSON.parse(text) as unknown).catch(() => undefined));
   const serverMessage = body.success ? body.data.error : undefined;
   const details = body.success ? (body.data.details ?? []).map((d) => d.message) : [];
   const init = { status, details, cause, ...(serverMessage && { serverMessage }) };

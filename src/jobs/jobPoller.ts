@@ -4,9 +4,11 @@
 // interval; several-fold slower while the window is unfocused, with a catch-up on refocus;
 // failures back off exponentially with jitter, honouring Retry-After. A 401 (or no key) stops all
 // polling until resume(). With several windows open only one polls (the others stand by, following
-// the shared last-read times so a takeover reads nothing twice in a row). No vscode import: unit
-// tests drive it with a fake clock.
+// the shared last-read times so a takeover reads nothing twice in a row). A watchdog retires a poll
+// that outlives its deadline, so no request that never settles can stop a job's polling. No vscode
+// import: unit tests drive it with a fake clock.
 import { ApiError } from '../api';
+import type { Logger } from '../log';
 import { type Clock, systemClock } from '../util/clock';
 
 export interface PollTimings {
@@ -41,6 +43,9 @@ export const DEFAULT_TIMINGS: PollTimings = {
   backoffMaxMs: 15 * 60_000,
 };
 
+/** How long past its deadline a poll may go unanswered before the watchdog retires it. */
+export const WATCHDOG_MARGIN_MS = 5_000;
+
 /** What the owner wants after a poll: keep polling this job, or stop (terminal, gone). */
 export type PollVerdict = 'continue' | 'stop';
 
@@ -50,6 +55,13 @@ export interface PollerHooks {
   /** Called when polling stops or resumes for everyone (401, no key). */
   onPausedChange?(paused: boolean): void;
   random?: () => number;
+  /**
+   * One request's deadline (the request timeout setting, 30 s when absent), read as each poll
+   * starts. A poll unanswered WATCHDOG_MARGIN_MS later is retired: a timeout, then the backoff.
+   */
+  deadlineMs?: () => number;
+  /** A line for each poll that ends by its deadline and for each one the watchdog retires. */
+  log?: Pick<Logger, 'info' | 'warn'>;
 }
 
 interface Entry {
@@ -64,6 +76,9 @@ interface Entry {
   /** Set by pollNow(): due at once regardless of interval. */
   urgent: boolean;
   inFlight?: AbortController;
+  /** When the poll in flight started, and when the watchdog retires it if it is still unanswered. */
+  startedAt: number;
+  retireAt: number;
 }
 
 export class JobPoller {
@@ -84,7 +99,7 @@ export class JobPoller {
   /** Starts (or keeps) polling a job. `fast` opens a fast phase, as after a create or follow-up. */
   watch(jobId: string, options: { fast?: boolean; pollNow?: boolean; lastAt?: number } = {}): void {
     const now = this.clock.now();
-    const entry = this.entries.get(jobId) ?? { lastAt: Math.min(now, options.lastAt ?? now), fastUntil: 0, failures: 0, notBefore: 0, serverWaitUntil: 0, urgent: false };
+    const entry = this.entries.get(jobId) ?? { lastAt: Math.min(now, options.lastAt ?? now), fastUntil: 0, failures: 0, notBefore: 0, serverWaitUntil: 0, urgent: false, startedAt: 0, retireAt: 0 };
     if (options.fast) {
       // A read started before the follow-up may answer with the state the follow-up just ended
       // ("completed"): drop it, or it would stop polling a job that is active again.
@@ -259,18 +274,23 @@ export class JobPoller {
     return count;
   }
 
-  /** Starts what is due (up to the cap) and arms one timer for the earliest job still waiting. */
+  /**
+   * Retires the polls past their deadline, starts what is due (up to the cap) and arms one timer
+   * for the earliest job still waiting or poll still to retire.
+   */
   private schedule(): void {
     if (this.disposed) return;
     if (this.paused || this.standby) return this.clearTimer();
     const now = this.clock.now();
     let next = Number.POSITIVE_INFINITY;
     for (const [jobId, entry] of this.entries) {
-      if (entry.inFlight) continue;
-      const due = this.dueAt(entry);
+      if (entry.inFlight && entry.retireAt <= now) this.retire(jobId, entry, entry.inFlight, now);
+      if (!this.entries.has(jobId)) continue;
+      const due = entry.inFlight ? Number.POSITIVE_INFINITY : this.dueAt(entry);
       if (due <= now && this.inFlightCount < this.currentTimings.maxInFlight) this.poll(jobId, entry);
       else if (due > now) next = Math.min(next, due);
-      // Due but over the cap: a finishing request calls schedule() again.
+      // Due but over the cap: a finishing (or retired) request calls schedule() again.
+      if (entry.inFlight) next = Math.min(next, entry.retireAt);
     }
     if (next === this.timerDueAt && this.timer !== undefined) return;
     this.clearTimer();
@@ -293,6 +313,8 @@ export class JobPoller {
     const controller = new AbortController();
     entry.inFlight = controller;
     entry.urgent = false;
+    entry.startedAt = this.clock.now();
+    entry.retireAt = entry.startedAt + (this.hooks.deadlineMs?.() ?? 30_000) + WATCHDOG_MARGIN_MS;
     this.hooks.fetch(jobId, controller.signal).then(
       (value) => this.settle(jobId, entry, controller, { value }),
       (error: unknown) =>
@@ -303,24 +325,46 @@ export class JobPoller {
   }
 
   private settle(jobId: string, entry: Entry, controller: AbortController, result: { value: unknown } | { error: ApiError }): void {
+    // Retired by the watchdog: the job has moved on, and this answer is too late to count.
+    if (entry.inFlight !== controller) return;
     entry.inFlight = undefined;
     // Aborted by pause(), unwatch() or dispose(): nobody is waiting for this answer.
     if (this.disposed || controller.signal.aborted || this.entries.get(jobId) !== entry) return this.schedule();
-    const now = this.clock.now();
-    entry.lastAt = now;
     if ('error' in result && (result.error.kind === 'unauthorized' || result.error.kind === 'noApiKey')) {
+      entry.lastAt = this.clock.now();
       this.hooks.onResult(jobId, result);
       return this.pause();
     }
-    let verdict: PollVerdict;
-    try {
-      verdict = this.hooks.onResult(jobId, result);
-    } catch {
-      verdict = 'continue';
+    this.conclude(jobId, entry, result);
+    if ('error' in result && result.error.kind === 'timeout' && this.entries.has(jobId)) {
+      this.hooks.log?.info(`job ${jobId}: the poll ended by its deadline (${seconds(this.clock.now() - entry.startedAt)} after it started); next poll in ${seconds(entry.notBefore - this.clock.now())}`);
     }
-    if (verdict === 'stop') {
-      this.entries.delete(jobId);
-    } else if ('error' in result) {
+    this.schedule();
+  }
+
+  /**
+   * The watchdog: a poll still unanswered past its deadline and the margin is over, whatever the
+   * HTTP layer does with it. It counts as a timeout (backoff included), and its answer, should it
+   * ever come, is dropped. One that was already aborted (pause, standby, a follow-up) just goes.
+   */
+  private retire(jobId: string, entry: Entry, controller: AbortController, now: number): void {
+    entry.inFlight = undefined;
+    const cancelled = controller.signal.aborted;
+    controller.abort();
+    const age = `unanswered ${seconds(now - entry.startedAt)} after it started (deadline ${seconds(entry.retireAt - entry.startedAt - WATCHDOG_MARGIN_MS)}, margin ${seconds(WATCHDOG_MARGIN_MS)})`;
+    if (cancelled) return this.hooks.log?.warn(`job ${jobId}: the watchdog retired a cancelled poll, ${age}`);
+    this.conclude(jobId, entry, { error: new ApiError('timeout', 'The Mintlify API did not answer in time.', { reached: 'maybe' }) });
+    this.hooks.log?.warn(`job ${jobId}: the watchdog retired a poll ${age}; counted as failed, next poll in ${seconds(entry.notBefore - now)}`);
+  }
+
+  /**
+   * Records a poll's outcome (its backoff first: the owner's handler may schedule again, and must
+   * find the next poll where the backoff or the interval puts it, not due at once), then asks the owner.
+   */
+  private conclude(jobId: string, entry: Entry, result: { value: unknown } | { error: ApiError }): void {
+    const now = this.clock.now();
+    entry.lastAt = now;
+    if ('error' in result) {
       entry.failures++;
       entry.notBefore = now + this.backoff(entry.failures, result.error.retryAfterMs);
       entry.serverWaitUntil = now + (result.error.retryAfterMs ?? 0);
@@ -329,7 +373,16 @@ export class JobPoller {
       entry.notBefore = 0;
       entry.serverWaitUntil = 0;
     }
-    this.schedule();
+    let verdict: PollVerdict;
+    try {
+      verdict = this.hooks.onResult(jobId, result);
+    } catch {
+      verdict = 'continue';
+    }
+    if (verdict === 'stop' && this.entries.get(jobId) === entry) {
+      entry.inFlight?.abort();
+      this.entries.delete(jobId);
+    }
   }
 
   /** Exponential with "equal jitter" (half fixed, half random), never sooner than Retry-After. */
@@ -339,3 +392,5 @@ export class JobPoller {
     return Math.max(jittered, retryAfterMs ?? 0);
   }
 }
+
+const seconds = (ms: number): string => `${(Math.max(0, ms) / 1000).toFixed(1)} s`;

@@ -79,6 +79,8 @@ export class JobTracker extends Disposable {
         fetch: (jobId, signal) => this.fetchJob(jobId, signal),
         onResult: (jobId, result) => this.onPollResult(jobId, result),
         onPausedChange: (paused) => this.pausedEmitter.fire(paused),
+        deadlineMs: () => deps.settings.requestTimeoutMs,
+        log: deps.log.scoped('poller'),
       },
       { ...DEFAULT_TIMINGS, intervalMs: this.intervalSetting },
       deps.clock ?? systemClock,

@@ -5,7 +5,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApiClient, type ApiClient, ApiError, type ApiErrorKind, sendOutcome } from '../../src/api';
 import { startSimulator, type Simulator } from '../simulator/server';
-import { FakeClock } from '../support/fakeClock';
+import { FakeClock, settled } from '../support/fakeClock';
+import { collectGarbage } from '../support/gc';
+import { nextResponseHeaders } from '../support/httpHeaders';
 import { waitFor } from '../support/waitFor';
 import { unlimited } from '../support/grants';
 
@@ -271,6 +273,48 @@ describe('API client against the simulator', () => {
         assert.equal(timers.pending, 0, 'the deadline is cleared once the attempt ends');
       });
     }
+
+    // ky hands fetch a Request of its own, and that Request is what carries our signal to fetch.
+    // Once ky has returned the response nothing holds it, and after a garbage collection the
+    // deadline's abort no longer reaches the body (nodejs/node#55428): a stalled body was read for ever.
+    it('a body that stalls ends by the deadline even when a garbage collection runs while it is read', async () => {
+      const timers = new FakeClock();
+      api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => KEY, timers });
+      sim.addFault({ fault: { kind: 'stallAfterHeaders' }, times: 1 });
+      const headers = nextResponseHeaders();
+      let ended = false;
+      const call = rejectsWith(api.getJob(PROJECT, sim.addJob(PROJECT).id), 'timeout').finally(() => (ended = true));
+      await headers;
+      await settled();
+      collectGarbage();
+      timers.fireAll();
+      await waitFor('the call to end at its deadline', () => ended, 5_000);
+      await call;
+    });
+
+    it('an error whose body stalls ends by the deadline too, after a garbage collection', async () => {
+      const stalling = createServer((_, res) => {
+        res.writeHead(503, { 'Content-Type': 'application/json', 'Content-Length': 64 });
+        res.write('{"error":"Service');
+      });
+      await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
+      try {
+        const timers = new FakeClock();
+        api = createApiClient({ baseUrl: () => `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`, getApiKey: async () => KEY, timers });
+        const headers = nextResponseHeaders();
+        let ended = false;
+        const call = rejectsWith(api.getJob(PROJECT, 'job_1'), 'serverError').finally(() => (ended = true));
+        await headers;
+        await settled();
+        collectGarbage();
+        timers.fireAll();
+        await waitFor('the call to end at its deadline', () => ended, 5_000);
+        assert.equal((await call).status, 503);
+      } finally {
+        stalling.closeAllConnections();
+        await new Promise((resolve) => stalling.close(resolve));
+      }
+    });
 
     it('a stalled POST is an outcome the caller cannot know', async () => {
       const timers = new FakeClock();

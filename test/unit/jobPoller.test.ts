@@ -1,7 +1,7 @@
 // The scheduler's timing, pinned with a fake clock: no real time passes in these tests.
 import assert from 'node:assert/strict';
 import { ApiError } from '../../src/api';
-import { DEFAULT_TIMINGS, JobPoller, type PollVerdict } from '../../src/jobs/jobPoller';
+import { DEFAULT_TIMINGS, JobPoller, type PollVerdict, WATCHDOG_MARGIN_MS } from '../../src/jobs/jobPoller';
 import { FakeClock } from '../support/fakeClock';
 
 type Answer = { value: string } | { error: ApiError } | 'hang';
@@ -82,10 +82,10 @@ describe('JobPoller', () => {
     assert.equal(clock.pending, 0);
   });
 
-  it('never has two requests in flight for one job', async () => {
+  it('never has two requests in flight for one job (before the watchdog retires the first)', async () => {
     const { clock, poller, calls } = setup(() => 'hang');
     poller.watch('j', { fast: true });
-    await clock.advance(300_000);
+    await clock.advance(20_000);
     poller.pollNow('j');
     await clock.advance(1_000);
     assert.equal(calls.length, 1);
@@ -229,6 +229,115 @@ describe('JobPoller', () => {
     poller.dispose();
     assert.equal(calls[0]?.signal.aborted, true);
     assert.equal(clock.pending, 0);
+  });
+
+  it('an answer after failures is not followed by a poll at once when the owner hears of a read meanwhile', async () => {
+    // The tracker's handler writes the read to the shared store and hears it back (noteShared) before
+    // it returns; the poller must already know the job's next poll is an interval away.
+    const failing = new ApiError('serverError', 'boom', { status: 500 });
+    const clock = new FakeClock();
+    const calls: number[] = [];
+    const poller: JobPoller = new JobPoller(
+      {
+        fetch: () => (calls.push(clock.now() / 1000), calls.length === 1 ? Promise.reject(failing) : Promise.resolve('active')),
+        onResult: (jobId) => (poller.noteShared(jobId, clock.now() + 1, undefined), 'continue'),
+        random: () => 1,
+      },
+      DEFAULT_TIMINGS,
+      clock,
+    );
+    poller.watch('j', { fast: true });
+    await clock.advance(30_000);
+    assert.deepEqual(calls, [5, 15, 20, 25, 30], 'the backoff, then the fast interval: no second read at 15');
+    poller.dispose();
+  });
+
+  describe('the watchdog', () => {
+    const DEADLINE_MS = 5_000;
+    type Pending = { at: number; signal: AbortSignal; resolve: (value: string) => void };
+
+    /** A fetch whose answers come only when the test gives them (never, unless it does), and the poller's log. */
+    function watched(onResult: (result: { value: unknown } | { error: ApiError }) => PollVerdict = () => 'continue') {
+      const clock = new FakeClock();
+      const pending: Pending[] = [];
+      const results: string[] = [];
+      const lines: string[] = [];
+      const poller = new JobPoller(
+        {
+          fetch: (_jobId, signal) => new Promise((resolve) => pending.push({ at: clock.now() / 1000, signal, resolve })),
+          onResult: (_jobId, result) => (results.push('error' in result ? result.error.kind : String(result.value)), onResult(result)),
+          random: () => 1,
+          deadlineMs: () => DEADLINE_MS,
+          log: { info: (line) => lines.push(`info ${line}`), warn: (line) => lines.push(`warn ${line}`) },
+        },
+        DEFAULT_TIMINGS,
+        clock,
+      );
+      return { clock, pending, results, lines, poller, times: () => pending.map((p) => p.at) };
+    }
+
+    it('retires a poll that never settles at its deadline plus the margin, logs it, and polls again after the backoff', async () => {
+      const { clock, pending, results, lines, poller, times } = watched();
+      poller.watch('j', { pollNow: true });
+      await clock.advance(DEADLINE_MS + WATCHDOG_MARGIN_MS - 1);
+      assert.deepEqual(results, [], 'not before its deadline plus the margin');
+      await clock.advance(1);
+      assert.deepEqual(results, ['timeout'], 'told to the owner as a timeout');
+      assert.equal(pending[0]?.signal.aborted, true, 'and aborted');
+      // Backoffs of 10 s then 20 s (random() = 1: the top of the jitter range), each after a retirement at 10 s.
+      await clock.advance(40_000);
+      assert.deepEqual(times(), [0, 20, 50], 'one poll per backoff step, no more');
+      pending[2]?.resolve('active');
+      await clock.advance(60_000);
+      assert.deepEqual(times(), [0, 20, 50, 110], 'back to the steady interval once it answers');
+      assert.deepEqual(results, ['timeout', 'timeout', 'active']);
+      assert.deepEqual(lines, [
+        'warn job j: the watchdog retired a poll unanswered 10.0 s after it started (deadline 5.0 s, margin 5.0 s); counted as failed, next poll in 10.0 s',
+        'warn job j: the watchdog retired a poll unanswered 10.0 s after it started (deadline 5.0 s, margin 5.0 s); counted as failed, next poll in 20.0 s',
+      ]);
+      poller.dispose();
+    });
+
+    it('drops the answer of a retired poll when it comes at last: it neither counts nor frees the poll after it', async () => {
+      const { clock, pending, results, poller, times } = watched();
+      poller.watch('j', { pollNow: true });
+      await clock.advance(20_000);
+      assert.deepEqual(times(), [0, 20]);
+      pending[0]?.resolve('completed');
+      await clock.advance(5_000);
+      assert.deepEqual(results, ['timeout'], 'the late answer is not applied');
+      assert.deepEqual(times(), [0, 20], 'and does not start another poll while the second is in flight');
+      poller.dispose();
+    });
+
+    it('frees the slot a poll held: other jobs are polled while one request never settles', async () => {
+      const { clock, pending, poller } = watched();
+      for (const id of ['a', 'b', 'c']) poller.watch(id, { pollNow: true });
+      await clock.advance(0);
+      assert.equal(pending.length, DEFAULT_TIMINGS.maxInFlight, 'the third waits for a slot');
+      await clock.advance(DEADLINE_MS + WATCHDOG_MARGIN_MS);
+      assert.equal(pending.length, DEFAULT_TIMINGS.maxInFlight + 1, 'the third is polled once the watchdog frees a slot');
+      poller.dispose();
+    });
+
+    it('logs a poll that ends by its deadline, with when the next one is due', async () => {
+      const clock = new FakeClock();
+      const lines: string[] = [];
+      const poller = new JobPoller(
+        {
+          fetch: () => Promise.reject(new ApiError('timeout', 'The Mintlify API did not answer in time.', { reached: 'maybe' })),
+          onResult: () => 'continue',
+          random: () => 1,
+          log: { info: (line) => lines.push(line), warn: (line) => lines.push(line) },
+        },
+        DEFAULT_TIMINGS,
+        clock,
+      );
+      poller.watch('j', { pollNow: true });
+      await clock.advance(0);
+      assert.deepEqual(lines, ['job j: the poll ended by its deadline (0.0 s after it started); next poll in 10.0 s']);
+      poller.dispose();
+    });
   });
 
   describe('requests that would never end', () => {
