@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
 import type { Logger } from '../log';
 import { fitsUnderCeiling } from '../sync/ledger';
-import { vscodeSyncFs } from '../sync/windowSync';
+import { writeUriAtomically } from '../sync/safeWrite';
 import { background } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 import { currentRange, fetchSnapshot, parseStoredSnapshot, type SignalsSnapshot } from './snapshot';
@@ -147,8 +147,8 @@ export class SignalsStore extends Disposable {
   private async save(snapshot: SignalsSnapshot): Promise<void> {
     try {
       await vscode.workspace.fs.createDirectory(this.deps.storageDir);
-      // Atomically, like the shared store's files: another window reading it meanwhile sees the old snapshot or the new one, whole.
-      await vscodeSyncFs(this.deps.storageDir).writeAtomic(this.fileNameOf(snapshot.projectId), JSON.stringify(snapshot));
+      // Every window writes this file: safely (sync/atomicWrite.ts), so another window reading it meanwhile sees the old snapshot or the new one, whole.
+      await writeUriAtomically(this.fileOf(snapshot.projectId), JSON.stringify(snapshot));
     } catch (error) {
       this.deps.log.warn(`signals: could not keep the snapshot: ${String(error)}`);
     }

@@ -27,7 +27,7 @@ import {
   recordWait,
   waitMs,
 } from './ledger';
-import { type AtomicWriteOps, writeAtomic } from './atomicWrite';
+import { writeUriAtomically } from './safeWrite';
 import { SharedStore, type SyncFs, type SyncLog } from './sharedStore';
 import { keepTrends, type OpenTrendFigures, type SyncState, type TrendFigures } from './syncState';
 
@@ -61,11 +61,6 @@ function bounded<T>(operation: Thenable<T>, what: string): Promise<T> {
 export function vscodeSyncFs(dir: vscode.Uri): SyncFs {
   const fs = vscode.workspace.fs;
   const at = (name: string) => vscode.Uri.joinPath(dir, name);
-  const ops: AtomicWriteOps = {
-    writeFile: (name, text) => bounded(fs.writeFile(at(name), new TextEncoder().encode(text)), `writing ${name}`),
-    rename: (from, to) => bounded(fs.rename(at(from), at(to), { overwrite: true }), `replacing ${to}`),
-    remove: (name) => bounded(fs.delete(at(name)), `removing ${name}`),
-  };
   return {
     list: async () => (await bounded(fs.readDirectory(dir), 'listing the shared store')).filter(([, type]) => type === vscode.FileType.File).map(([name]) => name),
     read: async (name) => {
@@ -75,7 +70,7 @@ export function vscodeSyncFs(dir: vscode.Uri): SyncFs {
         return undefined;
       }
     },
-    writeAtomic: (name, text) => writeAtomic(ops, name, text),
+    writeAtomic: (name, text) => writeUriAtomically(at(name), text, { wrap: bounded }),
     rename: (from, to) => bounded(fs.rename(at(from), at(to), { overwrite: false }), `renaming ${from}`),
     remove: (name) => bounded(fs.delete(at(name)), `removing ${name}`),
   };
