@@ -22,6 +22,8 @@ export interface KeptTrendStore {
   keptTrends(project: string): Readonly<Record<string, TrendFigures>>;
   openTrends(project: string): Readonly<Record<string, OpenTrendFigures>>;
   keepTrends(project: string, settled: Record<string, TrendFigures>, open: Record<string, OpenTrendFigures>): void;
+  /** Notes that a draw took these kept buckets: past its bound, a kind bounded by use loses the least recently used first. */
+  useTrends?(project: string, keys: readonly string[]): void;
 }
 
 /** What a trend counts: the site's visitors or view events, or one page's unique visitors. */
@@ -94,6 +96,7 @@ export class TrendSeries {
       if (known) figures.set(bucket, known);
       else todo.push(bucket);
     }
+    if (figures.size) this.deps.kept.useTrends?.(projectId, [...figures.keys()].map((bucket) => trendKey(subject, bucket)));
     const settled: Record<string, TrendFigures> = {};
     const open: Record<string, OpenTrendFigures> = {};
     const fetched = todo.length;

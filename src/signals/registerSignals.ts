@@ -62,6 +62,7 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
       windowShare: () => deps.settings.signals.backgroundShare,
     },
     log,
+    apiBaseUrl: () => deps.settings.apiBaseUrl,
   });
   const links = new SignalJobs(deps.sync, context.globalState, log);
   const tree = new SignalsTreeProvider(store, deps.store, links, { rankByAiShare: () => deps.settings.signals.rankByAiShare, projectId });
@@ -131,7 +132,8 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
     deps.store.onDidChange(noteFinished),
     view.onDidChangeVisibility(() => view.visible && background(store.load().then(backgroundTick), log, 'reading the kept signals')),
     deps.settings.onDidChange((change) => change.affects('signals.rankByAiShare') && tree.refresh()),
-    deps.settings.onDidChange(() => background(store.load(), log, 'reading the kept signals')), // another project: its kept snapshot (the same project: nothing to do)
+    // Another project: its kept snapshot (the same project: nothing to do); another API address: its own, if one is kept.
+    deps.settings.onDidChange((change) => background(store.load(change.affects('apiBaseUrl')), log, 'reading the kept signals')),
   );
   registerSignalsCommands({ api: deps.api, store, links, jobs: deps.store, docs: deps.readers.docs, sender, projectId, hour: deps.sync, ui: deps.ui, log }, command);
   // The kept snapshot is read from disk now (no request), so the tooltip and the view have it, and

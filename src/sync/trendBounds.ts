@@ -13,7 +13,6 @@
 // "Used" is when a window last kept or drew the bucket (`trendUse`: the latest wins). What belongs to
 // another API address is forgotten: the areas are keyed by project and API address (trendScope).
 // No vscode import: unit-tested.
-import { addDays } from '../util/days';
 import type { TrendFigures } from './sharedSchema';
 
 /** Site trend days kept per project and metric: a year of days, and the month before it (Last 30 days with its previous period, drawn every day of a year). */
@@ -26,6 +25,8 @@ export const SITE_SPANS_KEPT = 200;
 export const PAGE_TRENDS_KEPT = 600;
 
 export type TrendKind = 'day' | 'week' | 'span' | 'page';
+
+const DAY_MS = 86_400_000;
 
 /** Where a project's trends are kept: by project and API address, so another server's figures are never taken for this one's. */
 export function trendScope(project: string, apiBaseUrl: string | undefined): string {
@@ -41,9 +42,10 @@ export function inScope(scope: string, apiBaseUrl: string): boolean {
 export function trendKindOf(key: string): { kind: TrendKind; metric: string; from: string } {
   const [subject = '', from = '', to = ''] = key.split(' ');
   if (subject.startsWith('page:')) return { kind: 'page', metric: subject, from };
-  if (to === addDays(from, 1)) return { kind: 'day', metric: subject, from };
-  const monday = (new Date(`${from}T00:00:00Z`).getUTCDay() + 6) % 7 === 0;
-  return { kind: monday && to === addDays(from, 7) ? 'week' : 'span', metric: subject, from };
+  const days = Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
+  if (days === 1) return { kind: 'day', metric: subject, from };
+  const monday = new Date(Date.parse(from)).getUTCDay() === 1;
+  return { kind: monday && days === 7 ? 'week' : 'span', metric: subject, from };
 }
 
 /** Whether a window notes when it uses a bucket of this kind (the kinds bounded by use). */
@@ -57,28 +59,29 @@ export function boundByUse(key: string): boolean {
  * Deterministic: every window keeps the same ones from the same merged state.
  */
 export function boundTrends(trends: Record<string, TrendFigures>, use: Record<string, number>): { trends: Record<string, TrendFigures>; use: Record<string, number> } {
-  const groups = new Map<string, string[]>();
+  const groups = new Map<string, { key: string; from: string }[]>();
   for (const key of Object.keys(trends)) {
-    const { kind, metric } = trendKindOf(key);
+    const { kind, metric, from } = trendKindOf(key);
     const group = kind === 'day' || kind === 'week' ? `${kind} ${metric}` : kind;
-    groups.set(group, [...(groups.get(group) ?? []), key]);
+    const members = groups.get(group) ?? [];
+    members.push({ key, from });
+    groups.set(group, members);
   }
+  const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   const kept: string[] = [];
-  const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  for (const [group, keys] of groups) {
+  for (const [group, members] of groups) {
     const kind = group.split(' ')[0] as TrendKind;
-    if (kind === 'day' || kind === 'week') {
-      // The newest days first; of two buckets on the same first day (never, for these kinds), by key.
-      keys.sort((a, b) => byKey(trendKindOf(b).from, trendKindOf(a).from) || byKey(a, b));
-      kept.push(...keys.slice(0, kind === 'day' ? SITE_DAYS_KEPT : SITE_WEEKS_KEPT));
-    } else {
-      keys.sort((a, b) => (use[b] ?? 0) - (use[a] ?? 0) || byKey(a, b));
-      kept.push(...keys.slice(0, kind === 'page' ? PAGE_TRENDS_KEPT : SITE_SPANS_KEPT));
+    const bound = { day: SITE_DAYS_KEPT, week: SITE_WEEKS_KEPT, span: SITE_SPANS_KEPT, page: PAGE_TRENDS_KEPT }[kind];
+    if (members.length > bound) {
+      // Days and weeks: the newest first; the kinds bounded by use: the most recently used first. Ties by key.
+      if (kind === 'day' || kind === 'week') members.sort((a, b) => byText(b.from, a.from) || byText(a.key, b.key));
+      else members.sort((a, b) => (use[b.key] ?? 0) - (use[a.key] ?? 0) || byText(a.key, b.key));
     }
+    for (const { key } of members.slice(0, bound)) kept.push(key);
   }
   const out: Record<string, TrendFigures> = {};
   const usedOut: Record<string, number> = {};
-  for (const key of kept.sort(byKey)) {
+  for (const key of kept.sort(byText)) {
     out[key] = trends[key];
     if (use[key] !== undefined && boundByUse(key)) usedOut[key] = use[key];
   }
