@@ -52,7 +52,7 @@ describe('shared store: what a newer version writes', () => {
     // It changes the same entries and writes its own file.
     await older.update((state) => {
       applyJobChange(state, 'proj', 'job_n', { fields: { notFound: false } }, older.clock);
-      setSignalLink(state, 'proj', { ...state.links.proj!.job_n!.v, finishedAt: new Date(NOW).toISOString() }, older.clock);
+      setSignalLink(state, 'proj', { ...state.links.proj.job_n.v, finishedAt: new Date(NOW).toISOString() }, older.clock);
     });
     const written = JSON.parse(await fs.readFile(join(dir, 'w-older.json'), 'utf8')) as { state: ReturnType<typeof newerFile>['state'] & Record<string, unknown> };
     const job = written.state.jobs.proj.job_n as unknown as Record<string, unknown> & typeof newer.state.jobs.proj.job_n;
