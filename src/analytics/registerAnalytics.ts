@@ -219,7 +219,7 @@ function trendDeps(api: ApiClient, kept: KeptTrendStore, hour: HourBudget, reque
   // Until the ledger can count (no key yet) the hour is unknown: the client's own gate still holds.
   return {
     series: new TrendSeries({ kept, fetchTotals, rows }),
-    budget: { left: () => (requestsThisHour?.() === undefined ? undefined : hour.analyticsLeftThisHour()), freesInMs: () => hour.analyticsFreesInMs() },
+    budget: { left: () => (requestsThisHour?.() === undefined ? undefined : hour.analyticsLeftThisHour()), freesInMs: (needed) => hour.analyticsFreesInMs(needed) },
     pagesPerBucket: (key) => snapshots?.cached(key)?.pages,
   };
 }

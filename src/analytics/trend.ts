@@ -22,7 +22,8 @@ type L10n = Pick<typeof vscode.l10n, 't'>;
 export interface TrendBudget {
   /** Requests left this hour; undefined while the ledger cannot tell (no key yet). */
   left(): number | undefined;
-  freesInMs(): number;
+  /** When `needed` requests (1 unless said) are free again, in ms from now; 0 when they are now. */
+  freesInMs(needed?: number): number;
 }
 
 export interface TrendDeps {
@@ -106,7 +107,7 @@ export class Trend {
     const t = this.deps.l10n;
     const left = this.deps.budget?.left();
     if (left !== undefined && missing > left) {
-      this.drawn = { id, status: 'failed', message: t.t('The trend needs {0} analytics requests and the organisation has {1} left this hour. {2}', missing, left, this.freesIn()) };
+      this.drawn = { id, status: 'failed', message: t.t('The trend needs {0} analytics requests and the organisation has {1} left this hour. {2}', missing, left, this.freesIn(missing)) };
       return;
     }
     if (missing > 0) this.drawn = { id, status: 'loading', message: t.t('Fetching the trend…') };
@@ -146,8 +147,8 @@ export class Trend {
     return ask.path === undefined ? buckets : buckets * Math.max(1, ask.pagesPerBucket ?? 1);
   }
 
-  private freesIn(): string {
-    return tryAgainIn(Math.max(1_000, this.deps.budget?.freesInMs() ?? 0), this.deps.l10n);
+  private freesIn(needed = 1): string {
+    return tryAgainIn(Math.max(1_000, this.deps.budget?.freesInMs(needed) ?? 0), this.deps.l10n);
   }
 }
 

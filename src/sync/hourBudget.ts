@@ -9,7 +9,7 @@ import type { Ui } from '../ui';
 /** The shared ledger's view of the hour (WindowSync). */
 export interface HourBudget {
   analyticsLeftThisHour(): number;
-  analyticsFreesInMs(): number;
+  analyticsFreesInMs(needed?: number): number;
 }
 
 /**

@@ -81,6 +81,11 @@ export function backgroundWaitMs(state: SyncState, bucket: string, now: number, 
   return Math.max(1, freeing + HOUR_MS - now + 1);
 }
 
+/** When `needed` of the hour's HOURLY_LIMIT requests are free (ms from `now`): 0 when they are now, else when enough of the hour's entries slide out. */
+export function freesInMs(state: SyncState, bucket: string, now: number, needed = 1): number {
+  return backgroundWaitMs(state, bucket, now, HOURLY_LIMIT - Math.min(HOURLY_LIMIT, Math.max(1, needed)) + 1);
+}
+
 /**
  * Whether `requests` more background requests fit under the ceiling, given the hour's count so far;
  * an unknown count (the bucket not named yet) counts as full.

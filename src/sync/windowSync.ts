@@ -18,8 +18,8 @@ import {
   countInHour,
   type Family,
   familyOf,
+  freesInMs,
   hourLeft,
-  HOURLY_LIMIT,
   keyBucketHash,
   newSalt,
   projectOfAgentPath,
@@ -234,9 +234,9 @@ export class WindowSync extends Disposable {
     return hourLeft(this.analyticsRequestsThisHour());
   }
 
-  /** When the next analytics request of the hour frees up (ms from now); 0 when one is free now. */
-  analyticsFreesInMs(): number {
-    return this.keyHash === undefined ? 0 : backgroundWaitMs(this.state, analyticsBucket(this.keyHash), Date.now(), HOURLY_LIMIT);
+  /** When `needed` analytics requests of the hour are free (ms from now); 0 when they are now. */
+  analyticsFreesInMs(needed = 1): number {
+    return this.keyHash === undefined ? 0 : freesInMs(this.state, analyticsBucket(this.keyHash), Date.now(), needed);
   }
 
   /** How long background work for the project must wait to stay under the ceiling; 0: go. */

@@ -2,7 +2,9 @@
 // per bucket not kept, three at a time at most; settled buckets kept for every window, today's for
 // 15 minutes; the cost said before a draw of more than four requests; the hour never overspent.
 import assert from 'node:assert/strict';
-import { Trend, type TrendAsk } from '../../src/analytics/trend';
+import { Trend, type TrendAsk, type TrendBudget } from '../../src/analytics/trend';
+import { countInHour, freesInMs, hourLeft, recordRequest } from '../../src/sync/ledger';
+import { emptyState } from '../../src/sync/syncState';
 import { isSettled, trendBuckets } from '../../src/analytics/trendBuckets';
 import { TREND_CONCURRENCY, TrendCutShort, TrendSeries, type TrendSubject } from '../../src/analytics/trendSeries';
 import type { Metric } from '../../src/shared/protocol';
@@ -181,8 +183,18 @@ describe('the panel’s trend (src/analytics/trend.ts)', () => {
     const api = new Api();
     const series = new TrendSeries({ kept: new Kept(), fetchTotals: api.fetchTotals, now: () => NOW });
     let budget = left;
-    const trend = new Trend({ series, l10n, today: () => TODAY, budget: { left: () => budget, freesInMs: () => 20 * 60_000 } });
+    const trend = new Trend({ series, l10n, today: () => TODAY, budget: { left: () => budget, freesInMs: () => 0 } });
     return { api, trend, spend: (n: number) => (budget = (budget ?? 0) - n) };
+  }
+
+  /**
+   * The hour as every window's ledger has it (what WindowSync reads): `sent` requests this hour,
+   * the oldest ten just over 50 minutes ago, the rest a minute ago, so the oldest free up in 10 minutes.
+   */
+  function ledgerBudget(sent: number): TrendBudget {
+    const state = emptyState();
+    for (let i = 0; i < sent; i++) recordRequest(state, 'analytics:k', `w.${i}`, NOW - (i < 10 ? 50 * 60_000 + 1 : 60_000));
+    return { left: () => hourLeft(countInHour(state, 'analytics:k', NOW)), freesInMs: (needed) => freesInMs(state, 'analytics:k', NOW, needed) };
   }
 
   it('draws four requests or fewer at once, and says the cost of more before asking anything', async () => {
@@ -213,12 +225,14 @@ describe('the panel’s trend (src/analytics/trend.ts)', () => {
   });
 
   it('draws the previous period point for point when comparing, and never takes the hour past what is left', async () => {
-    const { api, trend } = setup(10);
+    const api = new Api();
+    const trend = new Trend({ series: new TrendSeries({ kept: new Kept(), fetchTotals: api.fetchTotals, now: () => NOW }), l10n, today: () => TODAY, budget: ledgerBudget(90) });
     const week = ask('2026-11-19', true);
     await trend.load(week, { approve: true });
     const view = trend.view(week);
     assert.equal(view?.status, 'failed');
-    assert.match(view?.message ?? '', /needs 14 analytics requests and the organisation has 10 left this hour\. Try again in 20 min\./);
+    // 14 needed, 10 left: 4 more must slide out of the hour, the oldest of which do in 10 minutes.
+    assert.match(view?.message ?? '', /needs 14 analytics requests and the organisation has 10 left this hour\. Try again in 10 min\./);
     assert.equal(api.requests.length, 0);
 
     const roomy = setup(100);
