@@ -150,9 +150,10 @@ export class VisitorsExporter implements vscode.Disposable {
       const caveat = all.cutShort ? ' ' + cutShortText(vscode.l10n.t('The export'), all.cutShort, vscode.l10n) : '';
       log.info(`export (${request.metric}): ${all.rows.length} rows, ${all.pages} pages, ${requests} requests → ${target.toString(true)}${all.cutShort ? ` (cut short: ${all.cutShort.reason})` : ''}`);
       const openFile = vscode.l10n.t('Open File');
-      void ui.showMessage(caveat ? 'warning' : 'info', done + caveat, openFile).then((choice) => {
-        if (choice === openFile) void vscode.window.showTextDocument(target).then(undefined, (e: unknown) => log.warn(`could not open ${fileName}: ${String(e)}`));
+      const opened = Promise.resolve(ui.showMessage(caveat ? 'warning' : 'info', done + caveat, openFile)).then(async (choice) => {
+        if (choice === openFile) await vscode.window.showTextDocument(target);
       });
+      background(opened, log, `opening ${fileName}`);
     } catch (error) {
       status = this.failure(error, requests, cancel.signal.aborted, fileName);
     }

@@ -14,7 +14,7 @@ import type { WindowSync } from '../sync/windowSync';
 import type { Ui } from '../ui';
 import { appendPageHealth } from './healthTooltip';
 import { agentPromptSender, type PromptSender } from './promptPreview';
-import { jobBadge, SignalJobs } from './signalJobs';
+import { jobBadge, linkedJobState, SignalJobs } from './signalJobs';
 import { pageHealth, signalId } from './signalsModel';
 import { registerSignalsCommands } from './signalsCommands';
 import type { SignalsList } from './snapshot';
@@ -98,12 +98,12 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
   // "Job active / PR ready" and the clock of "Did it help?": note when a linked job finishes.
   const noteFinished = () => {
     const project = projectId();
-    if (project) background(links.noteFinished(project, (id) => jobBadge(deps.store.get(id)) === vscode.l10n.t('PR ready'), new Date()), log, 'noting the finished jobs of the signals');
+    if (project) background(links.noteFinished(project, (id) => linkedJobState(deps.store.get(id)) === 'prReady', new Date()), log, 'noting the finished jobs of the signals');
   };
 
   const backgroundTick = () => {
     if (!view.visible || !vscode.window.state.focused || !store.current() || !store.isStale()) return;
-    store.refresh('background').catch((error: unknown) => log.warn(`background refresh failed: ${String(error)}`));
+    background(store.refresh('background'), log, 'the background refresh');
   };
   const timer = setInterval(backgroundTick, CHECK_EVERY_MS);
 
