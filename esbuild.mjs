@@ -88,6 +88,7 @@ if (tests) {
       'test/contract/index.ts',
       'test/simulator/cli.ts',
       'test/demo.ts',
+      'test/support/concurrentWriter.ts',
       ...testEntries('test/unit'),
       ...testEntries('test/integration'),
       ...testEntries('test/restricted'),

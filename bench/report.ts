@@ -16,6 +16,7 @@ import { LM_TOOLS_TEXT, type LmToolsRun } from './lmTools';
 import { PAGE_TREND_TEXT, TREND_NOW, TREND_TEXT, type TrendRun, type TrendStep } from './trend';
 import { type HourGateRow, hourGateLines, hourGateSection } from './hourGate';
 import { FILTER_TERM } from './webview';
+import { SHARED_FILE_SCENARIO, type SharedFileResult } from './sharedFile';
 import { WINDOWS_SCENARIO, type WindowsResult } from './windows';
 
 export interface BenchResults {
@@ -38,6 +39,8 @@ export interface BenchResults {
   review?: ReviewResult;
   windows: WindowsResult;
   windowsInVsCode?: WindowsResult['propagation'];
+  /** The shared file after a year of daily use; absent in results made before it existed. */
+  sharedFile?: SharedFileResult;
   readers: ReadersRun[];
   signals: SignalsRun[];
   paging: PagingRun[];
@@ -120,6 +123,11 @@ function rows(r: BenchResults): Row[] {
   add('3 Windows', `a change shows in the other window (files on disk, ${p.changes} changes)`, `median ${ms(p.medianMs)}, max ${ms(p.maxMs)}`);
   const v = r.windowsInVsCode; // undefined with --no-host
   if (v) add('3 Windows', `a job tracked in window A shows in window B's status bar (VS Code, ${v.changes} changes)`, `median ${ms(v.medianMs)}, max ${ms(v.maxMs)}`);
+  const f = r.sharedFile;
+  if (f) {
+    add('3 Windows, 1 year', 'one window\'s shared file after a year of daily use (trend buckets kept, by kind)', `${(f.yearBytes / 1024).toFixed(1)} KB (${Object.entries(f.kept).map(([kind, n]) => `${kind} ${n}`).join(', ')})`);
+    add('3 Windows', 'the shared file with every trend bound full (both metrics)', `${(f.fullBytes / 1024).toFixed(1)} KB`);
+  }
 
   // 4. Analytics economy
   for (const session of r.analytics.sessions) {
@@ -328,6 +336,11 @@ reads from the shared store at the end of the hour (they must be equal).
 the folder with node's \`fs.watch\` (standing in for VS Code's file watcher) and re-reads at least every second; wall-clock
 time from the start of the write until the other store holds the change. In VS Code the watcher is
 \`workspace.createFileSystemWatcher\` on \`globalStorageUri/sync\` with the same 1 s fallback read, so the bound is about 1 s.
+
+**The shared file after a year** (bench/sharedFile.ts): ${SHARED_FILE_SCENARIO}. The state is pruned after each day as every
+read prunes it (src/sync/trendBounds.ts: per project and metric 400 days and 110 calendar weeks; 200 other spans and 600
+page-trend buckets, the least recently used first); the size is one window's file as the extension writes it (every window
+writes its own, whole, at each heartbeat). "Every bound full" fills each kind to its bound. Reproduce: \`npm run bench -- --no-host\`.
 
 **Propagation inside VS Code** (bench/windowsInVsCode.ts, ${r.windowsInVsCode ? `${r.windowsInVsCode.changes} changes` : 'not run: --no-host'}): two pages of one browser context (two windows, two extension hosts); A tracks a job from
 the palette, a MutationObserver in each page notes when its status bar counts it; B's time minus A's covers A's write, VS Code's file watcher (or the 1 s fallback read), B's merge and B's status bar (goal: 2 s). Reproduce: \`npm run bench -- --no-host\` (files on disk), \`npm run bench -- --windows-only\` (both, with VS Code).

@@ -30,6 +30,7 @@ import { measurePaging } from './paging';
 import { measureSignals } from './signals';
 import { measurePageTrends, measureTrend } from './trend';
 import { measureHourGate } from './hourGate';
+import { measureSharedFile } from './sharedFile';
 import { measureWindows } from './windows';
 import { measurePropagationInVsCode } from './windowsInVsCode';
 
@@ -92,6 +93,8 @@ async function main(): Promise<void> {
   const hour = await measurePollingHour();
   log('windows: one scripted hour with 1, 2 and 3 windows, and propagation between windows…');
   const windows = await measureWindows();
+  log('the shared file after a year of daily use…');
+  const sharedFile = measureSharedFile();
   const windowsInVsCode = options.host ? await propagationInVsCode(repoRoot, log) : undefined;
   log('analytics: scripted session and timed exports…');
   const analytics = await measureAnalytics(options.exportRuns);
@@ -134,6 +137,7 @@ async function main(): Promise<void> {
     review,
     windows,
     windowsInVsCode,
+    sharedFile,
     readers,
     signals,
     paging,

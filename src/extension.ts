@@ -99,7 +99,7 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
   const ui = createUi();
   const settings = new Settings(context.globalState);
   const keys = new ApiKeyStore(context.secrets, log.scoped('auth'));
-  const sync = new WindowSync(vscode.Uri.joinPath(context.globalStorageUri, 'sync'), log.scoped('sync'), context.globalState);
+  const sync = new WindowSync(vscode.Uri.joinPath(context.globalStorageUri, 'sync'), log.scoped('sync'), context.globalState, () => settings.apiBaseUrl);
   context.subscriptions.push(settings, keys, sync, keys.onDidChange(() => background(keys.get().then((key) => sync.setKey(key)), log, 'naming the key\'s bucket in the shared ledger')));
   const api = createClient(context, settings, keys, sync, log, onRequest);
   const gate = new HourGate(sync, ui, vscode.l10n);

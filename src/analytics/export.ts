@@ -2,11 +2,10 @@
 // visitors or view events. A visitors range the readers' snapshot covers is written from it with no
 // request, and a visitors range fetched here becomes that snapshot (snapshotReuse.ts).
 //
-// The file is written through vscode.workspace.fs, so it lands wherever the save dialog pointed:
-// the extension host's disk in a remote window, or a virtual file system. It is written to a
-// hidden temporary file next to the target and renamed over it at the end, so a cancel or a
-// failure at any point leaves no half file (and an older file at the target untouched).
-import { randomBytes } from 'node:crypto';
+// The file lands wherever the save dialog pointed: the extension host's disk in a remote window, or
+// a virtual file system. It is written by the extension's one safe writer (sync/atomicWrite.ts):
+// a temporary file next to the target, renamed over it at the end, so a cancel or a failure at any
+// point leaves no half file and no temporary one (and an older file at the target untouched).
 import { posix } from 'node:path';
 import * as vscode from 'vscode';
 import { isApiError, type ApiClient, type ApiErrorKind } from '../api';
@@ -17,6 +16,7 @@ import { showFailure } from '../showFailure';
 import { type ExportFormat, type ExportStatus, type Metric } from '../shared/protocol';
 import { ENDPOINTS } from '../api/endpoints';
 import type { HourGate } from '../sync/hourGate';
+import { writeUriAtomically } from '../sync/safeWrite';
 import type { Ui } from '../ui';
 import type { ResolvedRange } from './dateRange';
 import { toCsv, toJson, type TrendExport, trendToCsv, trendToJson } from './exportFormats';
@@ -145,7 +145,7 @@ export class VisitorsExporter implements vscode.Disposable {
               this.deps.reuse?.offer({ key, totals: result.totals, rows: result.rows, fetchedAt: startedAt, pages: result.pages, capped: false });
             }
             progress.report({ message: vscode.l10n.t('writing {0}…', fileName) });
-            await writeAtomically(target, encode(format, request, result), cancel.signal);
+            await writeUriAtomically(target, encode(format, request, result), { signal: cancel.signal });
             return result;
           } finally {
             subscription.dispose();
@@ -161,9 +161,10 @@ export class VisitorsExporter implements vscode.Disposable {
       const caveat = all.cutShort ? ' ' + cutShortText(vscode.l10n.t('The export'), all.cutShort, vscode.l10n) : '';
       log.info(`export (${request.metric}): ${all.rows.length} rows, ${all.pages} pages, ${requests} requests → ${target.toString(true)}${all.cutShort ? ` (cut short: ${all.cutShort.reason})` : ''}`);
       const openFile = vscode.l10n.t('Open File');
-      void ui.showMessage(caveat ? 'warning' : 'info', done + caveat, openFile).then((choice) => {
-        if (choice === openFile) void vscode.window.showTextDocument(target).then(undefined, (e: unknown) => log.warn(`could not open ${fileName}: ${String(e)}`));
+      const opened = Promise.resolve(ui.showMessage(caveat ? 'warning' : 'info', done + caveat, openFile)).then(async (choice) => {
+        if (choice === openFile) await vscode.window.showTextDocument(target);
       });
+      background(opened, log, `opening ${fileName}`);
     } catch (error) {
       status = this.failure(error, requests, cancel.signal.aborted, fileName);
     }
@@ -231,7 +232,7 @@ export async function exportTrend(trend: TrendExport, ui: Ui, log: Logger): Prom
   const json = posix.extname(target.path).toLowerCase() === '.json';
   const fileName = posix.basename(target.path);
   try {
-    await writeAtomically(target, new TextEncoder().encode(json ? trendToJson(trend, new Date().toISOString()) : trendToCsv(trend)), new AbortController().signal);
+    await writeUriAtomically(target, json ? trendToJson(trend, new Date().toISOString()) : trendToCsv(trend));
   } catch (error) {
     log.error(error instanceof Error ? error : String(error));
     background(ui.showMessage('error', vscode.l10n.t('Could not save the trend to {0}: {1}', fileName, error instanceof Error ? error.message : String(error))), log, 'the trend export failure');
@@ -251,17 +252,3 @@ function defaultTarget(stem: string, projectId: string, range: { from?: string |
   return vscode.Uri.joinPath(folder, `${stem}-${project}-${days}.${format}`);
 }
 
-/** Writes a hidden sibling first and renames it over the target, so the target is whole or untouched. */
-async function writeAtomically(target: vscode.Uri, bytes: Uint8Array, signal: AbortSignal): Promise<void> {
-  const fs = vscode.workspace.fs;
-  const temp = vscode.Uri.joinPath(target, '..', `.${posix.basename(target.path)}.${randomBytes(4).toString('hex')}.part`);
-  try {
-    signal.throwIfAborted();
-    await fs.writeFile(temp, bytes);
-    signal.throwIfAborted();
-    await fs.rename(temp, target, { overwrite: true });
-  } catch (error) {
-    await fs.delete(temp).then(undefined, () => undefined); // it may never have been created
-    throw error;
-  }
-}

@@ -23,6 +23,8 @@ export interface KeptTrendStore {
   keptTrends(project: string): Readonly<Record<string, TrendFigures>>;
   openTrends(project: string): Readonly<Record<string, OpenTrendFigures>>;
   keepTrends(project: string, settled: Record<string, TrendFigures>, open: Record<string, OpenTrendFigures>): void;
+  /** Notes that a draw took these kept buckets: past its bound, a kind bounded by use loses the least recently used first. */
+  useTrends?(project: string, keys: readonly string[]): void;
 }
 
 /** What a trend counts: the site's visitors or view events, or one page's unique visitors. */
@@ -97,6 +99,7 @@ export class TrendSeries {
       if (known) figures.set(bucket, known);
       else todo.push(bucket);
     }
+    if (figures.size) this.deps.kept.useTrends?.(projectId, [...figures.keys()].map((bucket) => trendKey(subject, bucket)));
     // Newest first: when the hour gives out, the points left out are the oldest.
     todo.sort((a, b) => (a.dateFrom < b.dateFrom ? 1 : a.dateFrom > b.dateFrom ? -1 : 0));
     const settled: Record<string, TrendFigures> = {};

@@ -14,7 +14,7 @@ import type { WindowSync } from '../sync/windowSync';
 import type { Ui } from '../ui';
 import { appendPageHealth } from './healthTooltip';
 import { agentPromptSender, type PromptSender } from './promptPreview';
-import { jobBadge, SignalJobs } from './signalJobs';
+import { jobBadge, linkedJobState, SignalJobs } from './signalJobs';
 import { pageHealth, signalId } from './signalsModel';
 import { registerSignalsCommands } from './signalsCommands';
 import type { SignalsList } from './snapshot';
@@ -61,6 +61,7 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
     gate: deps.gate,
     windowShare: () => deps.settings.signals.backgroundShare,
     log,
+    apiBaseUrl: () => deps.settings.apiBaseUrl,
   });
   const links = new SignalJobs(deps.sync, context.globalState, log);
   const tree = new SignalsTreeProvider(store, deps.store, links, { rankByAiShare: () => deps.settings.signals.rankByAiShare, projectId });
@@ -96,12 +97,12 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
   // "Job active / PR ready" and the clock of "Did it help?": note when a linked job finishes.
   const noteFinished = () => {
     const project = projectId();
-    if (project) background(links.noteFinished(project, (id) => jobBadge(deps.store.get(id)) === vscode.l10n.t('PR ready'), new Date()), log, 'noting the finished jobs of the signals');
+    if (project) background(links.noteFinished(project, (id) => linkedJobState(deps.store.get(id)) === 'prReady', new Date()), log, 'noting the finished jobs of the signals');
   };
 
   const backgroundTick = () => {
     if (!view.visible || !vscode.window.state.focused || !store.current() || !store.isStale()) return;
-    store.refresh('background').catch((error: unknown) => log.warn(`background refresh failed: ${String(error)}`));
+    background(store.refresh('background'), log, 'the background refresh');
   };
   const timer = setInterval(backgroundTick, CHECK_EVERY_MS);
 
@@ -130,7 +131,8 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
     deps.store.onDidChange(noteFinished),
     view.onDidChangeVisibility(() => view.visible && background(store.load().then(backgroundTick), log, 'reading the kept signals')),
     deps.settings.onDidChange((change) => change.affects('signals.rankByAiShare') && tree.refresh()),
-    deps.settings.onDidChange(() => background(store.load(), log, 'reading the kept signals')), // another project: its kept snapshot (the same project: nothing to do)
+    // Another project: its kept snapshot (the same project: nothing to do); another API address: its own, if one is kept.
+    deps.settings.onDidChange((change) => background(store.load(change.affects('apiBaseUrl')), log, 'reading the kept signals')),
   );
   registerSignalsCommands({ api: deps.api, store, links, jobs: deps.store, docs: deps.readers.docs, sender, projectId, gate: deps.gate, ui: deps.ui, log }, command);
   // The kept snapshot is read from disk now (no request), so the tooltip and the view have it, and

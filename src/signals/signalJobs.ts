@@ -95,14 +95,29 @@ export class SignalJobs extends Disposable {
   }
 }
 
-/** "job active", "PR ready", …: what a signal shows beside it, from the tracked job's last state. */
-export function jobBadge(tracked: TrackedJob | undefined): string | undefined {
+/** Where a linked job stands, from the tracked job's last state: what the logic compares (never the badge's words). */
+export type LinkedJobState = 'asked' | 'active' | 'prReady' | 'doneNoChanges' | 'failed';
+
+export function linkedJobState(tracked: TrackedJob | undefined): LinkedJobState | undefined {
   const job = tracked?.job;
   if (!tracked) return undefined;
-  if (!job) return vscode.l10n.t('job asked');
-  if (job.status === 'active') return vscode.l10n.t('job active');
-  if (job.status === 'completed' && job.prLink) return vscode.l10n.t('PR ready');
-  if (job.status === 'completed') return vscode.l10n.t('job done, no changes');
-  if (job.status === 'failed') return vscode.l10n.t('job failed');
+  if (!job) return 'asked';
+  if (job.status === 'active') return 'active';
+  if (job.status === 'completed') return job.prLink ? 'prReady' : 'doneNoChanges';
+  if (job.status === 'failed') return 'failed';
   return undefined;
+}
+
+/** "job active", "PR ready", …: what a signal shows beside it, in the editor's language. */
+export function jobBadge(tracked: TrackedJob | undefined): string | undefined {
+  const state = linkedJobState(tracked);
+  if (state === undefined) return undefined;
+  const badges: Record<LinkedJobState, string> = {
+    asked: vscode.l10n.t('job asked'),
+    active: vscode.l10n.t('job active'),
+    prReady: vscode.l10n.t('PR ready'),
+    doneNoChanges: vscode.l10n.t('job done, no changes'),
+    failed: vscode.l10n.t('job failed'),
+  };
+  return badges[state];
 }

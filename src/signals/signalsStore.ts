@@ -3,11 +3,11 @@
 // serves them all; fetched when the writer asks, or in the background at most once an hour and
 // only inside the shared ledger's background ceiling and this window's share of it.
 import * as vscode from 'vscode';
-import type { ApiClient, Grant } from '../api';
+import { type ApiClient, DEFAULT_BASE_URL, type Grant } from '../api';
 import type { Logger } from '../log';
 import type { HourGate } from '../sync/hourGate';
 import { HOUR_MS } from '../util/clock';
-import { vscodeSyncFs } from '../sync/windowSync';
+import { writeUriAtomically } from '../sync/safeWrite';
 import { background } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 import { currentRange, fetchSnapshot, parseStoredSnapshot, type SignalsSnapshot } from './snapshot';
@@ -26,6 +26,8 @@ export interface SignalsStoreDeps {
   windowShare: () => number;
   log: Logger;
   now?: () => number;
+  /** The API address in force: a snapshot kept from another one is not this one's (it is never shown, and the next fetch replaces it). */
+  apiBaseUrl?: () => string;
 }
 
 export type RefreshOutcome = { kind: 'fetched'; snapshot: SignalsSnapshot } | { kind: 'skipped'; reason: 'noProject' | 'fresh' | 'budget' | 'busy' };
@@ -37,6 +39,8 @@ export class SignalsStore extends Disposable {
   private loadedFor: string | undefined;
   private inFlight: Promise<RefreshOutcome> | undefined;
   private readonly lifetime = new AbortController();
+  /** What load() last found shown, so it can tell when that changed without a new read (another API address). */
+  private shown: SignalsSnapshot | undefined;
   /** Bumped by forget() and each fetch, so a read that started before cannot bring back what they replaced. */
   private generation = 0;
 
@@ -54,10 +58,16 @@ export class SignalsStore extends Disposable {
     return this.deps.now?.() ?? Date.now();
   }
 
-  /** The kept snapshot of the configured project, however old; never a request. */
+  /** The kept snapshot of the configured project from the API in force, however old; never a request. */
   current(): SignalsSnapshot | undefined {
     const projectId = this.deps.projectId();
-    return projectId && this.snapshot?.projectId === projectId ? this.snapshot : undefined;
+    return projectId && this.snapshot?.projectId === projectId && this.fromThisApi(this.snapshot) ? this.snapshot : undefined;
+  }
+
+  /** A snapshot kept without its address (earlier versions) counts as the default address's. */
+  private fromThisApi(snapshot: SignalsSnapshot): boolean {
+    const apiBaseUrl = this.deps.apiBaseUrl?.();
+    return apiBaseUrl === undefined || (snapshot.apiBaseUrl ?? DEFAULT_BASE_URL) === apiBaseUrl;
   }
 
   /** Reads the shared file (once per project unless `again`); no request. */
@@ -72,13 +82,16 @@ export class SignalsStore extends Disposable {
     try {
       const bytes = await vscode.workspace.fs.readFile(this.fileOf(projectId));
       const stored = parseStoredSnapshot(JSON.parse(new TextDecoder().decode(bytes)));
-      if (generation === this.generation && stored && stored.projectId === projectId && stored.fetchedAt !== this.snapshot?.fetchedAt) {
+      if (generation === this.generation && stored && stored.projectId === projectId && this.fromThisApi(stored) && stored.fetchedAt !== this.snapshot?.fetchedAt) {
         this.snapshot = stored;
         this.emitter.fire();
       }
     } catch (error) {
       if (!(error instanceof vscode.FileSystemError && error.code === 'FileNotFound')) this.deps.log.warn(`signals: could not read the kept snapshot: ${String(error)}`);
     }
+    // Another API address hides what was shown, though nothing new was read.
+    if (this.current() !== this.shown) this.emitter.fire();
+    this.shown = this.current();
     return this.current();
   }
 
@@ -123,6 +136,8 @@ export class SignalsStore extends Disposable {
     this.deps.log.info(`signals: ${snapshot.requests} request(s) (the page sizes allow no fewer than ${snapshot.minimum})`);
     // A grant that gave nothing read nothing: the kept snapshot, if any, stays.
     if (snapshot.requests === 0) return { kind: 'skipped', reason: 'budget' };
+    const apiBaseUrl = this.deps.apiBaseUrl?.();
+    if (apiBaseUrl !== undefined) snapshot.apiBaseUrl = apiBaseUrl;
     this.generation++;
     this.snapshot = snapshot;
     this.loadedFor = projectId;
@@ -134,8 +149,8 @@ export class SignalsStore extends Disposable {
   private async save(snapshot: SignalsSnapshot): Promise<void> {
     try {
       await vscode.workspace.fs.createDirectory(this.deps.storageDir);
-      // Atomically, like the shared store's files: another window reading it meanwhile sees the old snapshot or the new one, whole.
-      await vscodeSyncFs(this.deps.storageDir).writeAtomic(this.fileNameOf(snapshot.projectId), JSON.stringify(snapshot));
+      // Every window writes this file: safely (sync/atomicWrite.ts), so another window reading it meanwhile sees the old snapshot or the new one, whole.
+      await writeUriAtomically(this.fileOf(snapshot.projectId), JSON.stringify(snapshot));
     } catch (error) {
       this.deps.log.warn(`signals: could not keep the snapshot: ${String(error)}`);
     }

@@ -96,6 +96,8 @@ export interface SignalsSnapshot {
   viewsComplete: boolean;
   /** The lists cut short, and why (absent in snapshots kept by older versions). */
   cutShort?: Partial<Record<SignalsList, CutShort>>;
+  /** The API address it was fetched from, set when it is kept (absent in snapshots kept by older versions: the default address's). */
+  apiBaseUrl?: string;
   /** Requests this snapshot took, and the fewest the page sizes allow for the same rows. */
   requests: number;
   minimum: number;

@@ -3,25 +3,15 @@
 // change, on its own clock, so clocks that disagree between windows cannot make a live window look
 // dead or a dead one live. Among the live windows of a project the one that started first leads:
 // every window computes the same answer from the same files, and a newcomer never steals the lead.
+import type { Presence } from './sharedSchema';
+
+export type { Presence } from './sharedSchema';
 
 export const BEAT_MS = 5_000;
 /** A window whose beat has not changed for this long (seen locally) has crashed or hung. */
 export const LEASE_TTL_MS = 3 * BEAT_MS;
 /** A beat whose own timestamp is this old is dead at first sight (a file left by an old session). */
 const STALE_AT_FIRST_SIGHT_MS = 4 * LEASE_TTL_MS;
-
-export interface Presence {
-  window: string;
-  project: string | null;
-  focused: boolean;
-  /** Increases with every beat. */
-  beat: number;
-  /** The window's own clock at its last beat, and when it started. */
-  beatAt: number;
-  since: number;
-  /** Written as the window closes: others take over at once. */
-  closed?: boolean;
-}
 
 interface Seen {
   beat: number;

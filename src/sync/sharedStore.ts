@@ -4,10 +4,13 @@
 // its presence and the merged state. Reading means merging every file. Since no two windows ever
 // write the same file there is no read-modify-write race to lose an update, and since the merge
 // keeps every change (syncState.ts), the order in which windows see each other does not matter.
-// Files of windows that closed or died are removed once their state is in ours. No vscode import.
+// Files of windows that closed or died are removed once their state is in ours (a newer version's
+// file only by a window of that version: see parse). What the files hold is described once, in
+// sharedSchema.ts and syncState.ts; how a file is written safely, in atomicWrite.ts. No vscode import.
 import * as z from 'zod/mini';
 import { Lease, type Presence } from './lease';
-import { emptyState, HybridClock, mergeState, pruneState, type SyncState } from './syncState';
+import { Presence as PresenceSchema, SCHEMA_VERSION } from './sharedSchema';
+import { emptyState, HybridClock, KNOWN_AREAS, mergeState, pruneState, type SyncState, SyncStateSchema } from './syncState';
 
 /** The folder's operations; names are plain file names inside it. */
 export interface SyncFs {
@@ -25,66 +28,23 @@ export interface SyncLog {
   warn(message: string): void;
 }
 
+/**
+ * What a reader must understand to read a file at all: a file of a higher format is skipped whole.
+ * Raised only for a change an older version cannot read; adding an area or a field raises
+ * SCHEMA_VERSION instead (sharedSchema.ts), which older versions read, keep and write back.
+ */
 const FORMAT = 1;
 const FILE = /^w-[\w.-]+\.json$/;
 
-const Stamp = z.object({ t: z.number(), w: z.string() });
-const Versioned = z.object({ v: z.unknown(), s: Stamp });
-const ReplicaFile = z.object({
-  format: z.number(),
-  presence: z.object({
-    window: z.string(),
-    project: z.nullable(z.string()),
-    focused: z.boolean(),
-    beat: z.number(),
-    beatAt: z.number(),
-    since: z.number(),
-    closed: z.optional(z.boolean()),
-  }),
-  state: z.object({
-    jobs: z.record(
-      z.string(),
-      z.record(
-        z.string(),
-        z.object({
-          tracked: z.object({ v: z.boolean(), s: Stamp }),
-          f: z.record(z.string(), Versioned),
-          p: z.record(z.string(), z.object({ text: z.string(), sentAt: z.string(), s: Stamp })),
-        }),
-      ),
-    ),
-    drafts: z.record(z.string(), z.record(z.string(), z.object({ v: z.nullable(z.string()), s: Stamp }))),
-    // Absent from files written before the links were shared.
-    links: z._default(
-      z.record(
-        z.string(),
-        z.record(
-          z.string(),
-          z.object({
-            v: z.object({
-              jobId: z.string(),
-              signalIds: z.array(z.string()),
-              path: z.optional(z.string()),
-              searches: z.array(z.string()),
-              askedAt: z.string(),
-              finishedAt: z.optional(z.string()),
-              linkedAt: z.optional(z.number()),
-            }),
-            s: Stamp,
-          }),
-        ),
-      ),
-      {},
-    ),
-    // Absent from files written before trends were kept.
-    trends: z._default(z.record(z.string(), z.record(z.string(), z.tuple([z.number(), z.number(), z.number()]))), {}),
-    // Absent from files written before today's buckets were shared.
-    openTrends: z._default(z.record(z.string(), z.record(z.string(), z.tuple([z.number(), z.number(), z.number(), z.number()]))), {}),
-    ledger: z.record(z.string(), z.record(z.string(), z.number())),
-    waits: z.record(z.string(), z.number()),
-    salt: z.optional(z.string()),
-  }),
-});
+/** A window's file. Its presence is that window's own (not carried); its state is parsed by SyncStateSchema, or area by area when newer. */
+const ReplicaFile = z.looseObject({ format: z.number(), schema: z._default(z.number(), 1), presence: PresenceSchema, state: z.record(z.string(), z.unknown()) });
+
+interface ReadFile {
+  presence: Presence;
+  state: SyncState;
+  /** Written by a version that knows areas or fields this one does not. */
+  newer: boolean;
+}
 
 export function fileOf(window: string): string {
   return `w-${window}.json`;
@@ -97,6 +57,10 @@ export class SharedStore {
   readonly presence: Presence;
   /** The text last read from each other window's file, so an unchanged file is not parsed again. */
   private readonly lastText = new Map<string, string>();
+  /** The files a newer version wrote: read, never set aside, and never removed by this window (it may not carry all they hold). */
+  private readonly newer = new Set<string>();
+  /** The API address whose trends are kept (the others' are forgotten); all while undefined. */
+  apiBaseUrl: string | undefined;
   private writeChain: Promise<void> = Promise.resolve();
   private queued: Promise<void> | undefined;
   private seq = 0;
@@ -146,14 +110,20 @@ export class SharedStore {
       }
       if (!file) continue;
       this.lastText.set(name, text);
+      if (file.newer) this.newer.add(name);
+      else this.newer.delete(name);
       present.add(name);
       this.lease.observe(file.presence);
       this.clock.observe(file.state);
       this.state = mergeState(this.state, file.state, this.now());
     }
-    for (const name of this.lastText.keys()) if (!present.has(name)) this.lastText.delete(name);
+    for (const name of this.lastText.keys()) {
+      if (present.has(name)) continue;
+      this.lastText.delete(name);
+      this.newer.delete(name);
+    }
     // Only now, with every file merged (see pruneState).
-    pruneState(this.state, this.now());
+    pruneState(this.state, { now: this.now(), apiBaseUrl: this.apiBaseUrl });
     const changed = JSON.stringify(this.state) !== before;
     await this.collectDead(present);
     return changed;
@@ -180,7 +150,7 @@ export class SharedStore {
     if (this.queued) return this.queued;
     const next = this.writeChain.then(async () => {
       this.queued = undefined;
-      const text = JSON.stringify({ format: FORMAT, presence: this.presence, state: this.state });
+      const text = JSON.stringify({ format: FORMAT, schema: SCHEMA_VERSION, presence: this.presence, state: this.state });
       await this.fs.writeAtomic(fileOf(this.window), text);
       this.writesDone++;
     });
@@ -190,7 +160,7 @@ export class SharedStore {
     return next;
   }
 
-  private parse(name: string, text: string): z.infer<typeof ReplicaFile> | 'damaged' | undefined {
+  private parse(name: string, text: string): ReadFile | 'damaged' | undefined {
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -199,13 +169,32 @@ export class SharedStore {
     }
     const format = (json as { format?: unknown } | null)?.format;
     if (typeof format === 'number' && format > FORMAT) {
-      // A newer version of the extension wrote it: not ours to judge or move.
+      // A version that changed the format in a way this one cannot read: not ours to judge or move.
       if (this.lastText.get(name) !== text) this.log.warn(`${name} is in a newer format (${format}); this window skips it`);
       this.lastText.set(name, text);
       return undefined;
     }
-    const result = z.safeParse(ReplicaFile, json);
-    return result.success ? result.data : 'damaged';
+    const file = z.safeParse(ReplicaFile, json);
+    if (!file.success) return 'damaged';
+    const { presence, schema, state } = file.data;
+    if (schema <= SCHEMA_VERSION) {
+      const parsed = z.safeParse(SyncStateSchema, state);
+      return parsed.success ? { presence, state: parsed.data, newer: false } : 'damaged';
+    }
+    // A newer version's file: every area this one knows is taken in (with the fields it does not
+    // know), every other area is carried as it is; an area it cannot read is left out, never "repaired".
+    const read: Record<string, unknown> = {};
+    for (const [area, value] of Object.entries(state)) {
+      const known = KNOWN_AREAS.get(area);
+      if (!known) {
+        read[area] = value;
+        continue;
+      }
+      const parsed = z.safeParse(known, value);
+      if (parsed.success) read[area] = parsed.data;
+      else if (this.lastText.get(name) !== text) this.log.warn(`${name} (schema ${schema}) holds an area "${area}" this window cannot read; it is left out here and kept in that file`);
+    }
+    return { presence, state: { ...emptyState(), ...read }, newer: true };
   }
 
   /**
@@ -235,7 +224,8 @@ export class SharedStore {
     if (!dead.length) return;
     await this.write();
     for (const window of dead) {
-      await this.fs.remove(fileOf(window)).catch(() => undefined);
+      // A newer version's file is left for a window of that version to collect.
+      if (!this.newer.has(fileOf(window))) await this.fs.remove(fileOf(window)).catch(() => undefined);
       this.lastText.delete(fileOf(window));
       this.lease.forget(window);
     }

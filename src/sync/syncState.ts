@@ -1,103 +1,171 @@
 // The state every window shares, as a state-based CRDT: two copies merge into one that keeps
-// every change of both, whatever order they arrive in and however often (the merge is
-// commutative, associative and idempotent). Each field of a job is a last-writer-wins register
-// stamped by a hybrid clock; a job's prompt history is a union; "stop tracking" is a tombstone
-// that a later "track" outranks; ledger entries are a union by id; Retry-After waits take the
-// latest; an open trend bucket's figures take the latest fetch; of two salts the lowest wins. No vscode import: unit-tested with thousands of random interleavings.
+// every change of both, whatever order they arrive in and however often (every area's merge is
+// commutative, associative and idempotent: test/unit/sharedMerge.test.ts checks each on random
+// states). Each field of a job is a last-writer-wins register stamped by a hybrid clock; a job's
+// prompt history is a union; "stop tracking" is a tombstone that a later "track" outranks; ledger
+// entries are a union by id; Retry-After waits take the latest; an open trend bucket's figures take
+// the latest fetch; of two salts the lowest wins. Ties are broken by the values themselves, so no
+// order of merging can matter. What a newer version added (an area, a field) is kept whole and
+// written back as it came (sharedSchema.ts). No vscode import: unit-tested with thousands of random
+// interleavings.
+import * as z from 'zod/mini';
+import {
+  canonical,
+  eitherOf,
+  JobRecord,
+  OpenTrendFigures,
+  perProject,
+  SharedSignalLink,
+  type Stamp,
+  TrendFigures,
+  unknownFields,
+  versioned,
+  type Versioned,
+} from './sharedSchema';
+import { boundByUse, boundTrends, inScope } from './trendBounds';
 
-/** Wall-clock milliseconds, made monotonic per window, with the writer's id to break ties. */
-export interface Stamp {
-  t: number;
-  w: string;
-}
-
-export interface Versioned<T> {
-  v: T;
-  s: Stamp;
-}
-
-export interface SharedPrompt {
-  text: string;
-  /** ISO date-time. */
-  sentAt: string;
-}
-
-/** One job as every window knows it. Fields absent from `f` were never set. */
-export interface JobRecord {
-  /** true: tracked; false: tracking stopped (a tombstone, kept so the removal wins over older writes). */
-  tracked: Versioned<boolean>;
-  /** Per field: the server's job, checkedAt, notFound, unsentPrompt, trackedAt, fastUntil. */
-  f: Record<string, Versioned<unknown>>;
-  /** Prompt history, keyed by a unique id per sent prompt: a union, so no window's prompt is lost. */
-  p: Record<string, SharedPrompt & { s: Stamp }>;
-}
-
-/** Which signals an agent job addresses (src/signals/signalJobs.ts), as every window shares it. */
-export interface SharedSignalLink {
-  jobId: string;
-  signalIds: string[];
-  path?: string;
-  searches: string[];
-  /** ISO date-times: when the job was asked, and when a window first saw it finish with a PR. */
-  askedAt: string;
-  finishedAt?: string;
-  /** When it was linked (ms), which orders a signal's links newest first; negative for links kept by earlier versions. */
-  linkedAt?: number;
-}
-
-export interface SyncState {
-  /** project id → job id → record */
-  jobs: Record<string, Record<string, JobRecord>>;
-  /** project id → draft key (`create`, `job:<id>`) → what the user typed and has not sent. */
-  drafts: Record<string, Record<string, Versioned<string | null>>>;
-  /** project id → job id → the signals the job addresses: one register per job, so links to different jobs never overwrite each other. */
-  links: Record<string, Record<string, Versioned<SharedSignalLink>>>;
-  /**
-   * project id → trend bucket (`<metric> <dateFrom> <dateTo>`) → its settled figures [human, AI,
-   * total]: facts that no later request changes (trendBuckets.ts), so a union; bounded by pruneState.
-   */
-  trends: Record<string, Record<string, TrendFigures>>;
-  /**
-   * project id → trend bucket that includes today → its figures and when they were fetched: the
-   * latest fetch wins. Dropped an hour after it; a trend takes them for 15 minutes (trendSeries.ts).
-   */
-  openTrends: Record<string, Record<string, OpenTrendFigures>>;
-  /** bucket (`agent:<project>`, `analytics:<key hash>`) → entry id → when the request was sent. */
-  ledger: Record<string, Record<string, number>>;
-  /** endpoint family → no request before this time (ms since the epoch), from a 429's Retry-After. */
-  waits: Record<string, number>;
-  /**
-   * The install's random salt for naming the analytics bucket (ledger.ts keyBucket), so the files
-   * hold no fingerprint of the key. Two windows that created one at once agree on the lowest.
-   */
-  salt?: string;
-}
+export type { JobRecord, OpenTrendFigures, SharedPrompt, SharedSignalLink, Stamp, TrendFigures, Versioned } from './sharedSchema';
 
 export const HOUR_MS = 3_600_000;
-
-/** A settled trend bucket's unique human, AI and total figures. */
-export type TrendFigures = [human: number, ai: number, total: number];
-
-/** An open trend bucket's figures and when they were fetched (ms since the epoch). */
-export type OpenTrendFigures = [human: number, ai: number, total: number, fetchedAt: number];
-
-/**
- * The settled trend buckets kept per project: a year of weeks and 90 days, both metrics, with
- * their previous periods, fit; past it the buckets of the oldest days go first (asked again if drawn).
- */
-export const TRENDS_KEPT_PER_PROJECT = 600;
 
 /**
  * How long the shared state keeps what no window shows any more: a stopped job's tombstone (and
  * its prompts), a cleared draft, the prompts of a job from before it was tracked again, and a
- * signal's link to a job asked (or finished) that long ago. Past it they are dropped, so the files
- * stay bounded by what the user tracks. A window that has been away longer than this (its file
- * is collected within a minute of it going) is the only one that could bring a tombstone's job back.
+ * signal's link to a job no longer tracked, asked (or finished) that long ago. Past it they are
+ * dropped, so the files stay bounded by what the user tracks. A window that has been away longer
+ * than this (its file is collected within a minute of it going) is the only one that could bring
+ * a tombstone's job back.
  */
 export const SHARED_HISTORY_MAX_AGE_MS = 90 * 24 * HOUR_MS;
 
+/** What pruning needs besides the state: the time, and the API address whose trends are kept (all when undefined). */
+export interface PruneContext {
+  now: number;
+  apiBaseUrl?: string;
+}
+
+/** An area's bound sees the whole state (a link is kept while its job is tracked): typed loosely here, SyncState in each bound. */
+type PruneOf<T> = (value: T, context: PruneContext & { state: Record<string, unknown> }) => void;
+
+/**
+ * One area of the shared state: its schema (the file's, with a default for files written before it
+ * existed), its merge, and optionally its bound (`prune`, run on the whole state after every file of
+ * a read is merged) and the stamps it holds (which the hybrid clock must exceed).
+ */
+interface Area<S extends z.ZodMiniType> {
+  schema: S;
+  merge: (a: z.output<S>, b: z.output<S>) => z.output<S>;
+  prune?: PruneOf<z.output<S>>;
+  stamps?: (value: z.output<S>) => Iterable<Stamp>;
+}
+
+function area<S extends z.ZodMiniType>(definition: Area<S>): Area<S> {
+  return definition;
+}
+
+/**
+ * The areas, each in one place: adding one is one entry here (see CONTRIBUTING.md). The file's
+ * schema, the SyncState type, the empty state, the merge, the pruning and the clock all follow.
+ */
+const AREAS = {
+  /** project id → job id → record */
+  jobs: area({
+    schema: perProject(JobRecord),
+    merge: (a, b) => mergeProjects(a, b, mergeJob),
+    prune: pruneJobs,
+    stamps: function* (jobs) {
+      for (const job of everyValue(jobs)) {
+        yield job.tracked.s;
+        for (const field of Object.values(job.f)) yield field.s;
+        for (const prompt of Object.values(job.p)) yield prompt.s;
+      }
+    },
+  }),
+  /** project id → draft key (`create`, `job:<id>`) → what the user typed and has not sent. */
+  drafts: area({
+    schema: perProject(versioned(z.nullable(z.string()))),
+    merge: (a, b) => mergeProjects(a, b, later),
+    prune: (drafts, { now }): void => {
+      for (const entries of Object.values(drafts)) for (const [key, draft] of Object.entries(entries)) if (draft.v === null && draft.s.t < now - SHARED_HISTORY_MAX_AGE_MS) delete entries[key];
+    },
+    stamps: function* (drafts) {
+      for (const draft of everyValue(drafts)) yield draft.s;
+    },
+  }),
+  /** project id → job id → the signals the job addresses: one register per job, so links to different jobs never overwrite each other. */
+  links: area({
+    schema: perProject(versioned(SharedSignalLink)),
+    merge: (a, b) => mergeProjects(a, b, later),
+    prune: pruneLinks,
+    stamps: function* (links) {
+      for (const link of everyValue(links)) yield link.s;
+    },
+  }),
+  /**
+   * trend scope (trendBounds.ts: project and API address) → trend bucket (`<metric> <dateFrom>
+   * <dateTo>`, `page:<path> …`) → its settled figures [human, AI, total]: facts that no later request
+   * changes (trendBuckets.ts), so a union; bounded by kind (trendBounds.ts).
+   */
+  trends: area({
+    // Settled figures agree; should a late event make two differ, the larger total is the later answer.
+    schema: perProject(TrendFigures),
+    merge: (a, b) => mergeProjects(a, b, (m, n) => (m[2] !== n[2] ? (n[2] > m[2] ? n : m) : eitherOf(m, n))),
+    prune: pruneTrends,
+  }),
+  /** trend scope → bucket of a kind bounded by use (trendBounds.ts) → when a window last kept or drew it (ms): the latest wins. */
+  trendUse: area({
+    schema: perProject(z.number()),
+    merge: (a, b) => mergeProjects(a, b, Math.max),
+    // Bounded with the trends they describe (pruneTrends).
+  }),
+  /**
+   * trend scope → trend bucket that includes today → its figures and when they were fetched: the
+   * latest fetch wins. Dropped an hour after it; a trend takes them for 15 minutes (trendSeries.ts).
+   */
+  openTrends: area({
+    schema: perProject(OpenTrendFigures),
+    merge: (a, b) => mergeProjects(a, b, laterFetch),
+    prune: (openTrends, { now, apiBaseUrl }): void => {
+      for (const [scope, open] of Object.entries(openTrends)) {
+        for (const [key, figures] of Object.entries(open)) if (figures[3] <= now - HOUR_MS) delete open[key];
+        if (!Object.keys(open).length || (apiBaseUrl !== undefined && !inScope(scope, apiBaseUrl))) delete openTrends[scope];
+      }
+    },
+  }),
+  /** bucket (`agent:<project>`, `analytics:<key hash>`) → entry id → when the request was sent. */
+  ledger: area({
+    schema: perProject(z.number()),
+    merge: (a, b) => mergeProjects(a, b, Math.max),
+    prune: (ledger, { now }): void => pruneLedger(ledger, now),
+  }),
+  /** endpoint family → no request before this time (ms since the epoch), from a 429's Retry-After. */
+  waits: area({
+    schema: z._default(z.record(z.string(), z.number()), () => ({})),
+    merge: (a, b) => mergeRecordsBy(a, b, Math.max),
+  }),
+  /**
+   * The install's random salt for naming the analytics bucket (ledger.ts keyBucket), so the files
+   * hold no fingerprint of the key. Two windows that created one at once agree on the lowest.
+   */
+  salt: area({
+    schema: z.optional(z.string()),
+    merge: (a, b) => (a === undefined ? b : b === undefined ? a : a < b ? a : b),
+  }),
+};
+
+type Areas = typeof AREAS;
+type AreaName = keyof Areas;
+const AREA_NAMES = Object.keys(AREAS) as AreaName[];
+
+/** The state's schema: every area, and whatever other areas a newer version wrote (kept as they are). */
+export const SyncStateSchema = z.looseObject(Object.fromEntries(AREA_NAMES.map((name) => [name, AREAS[name].schema])) as { [K in AreaName]: Areas[K]['schema'] });
+export type SyncState = z.infer<typeof SyncStateSchema>;
+
+/** The known areas' names, and each one's schema (the shared store parses a newer version's file area by area). */
+export const KNOWN_AREAS: ReadonlyMap<string, z.ZodMiniType> = new Map(AREA_NAMES.map((name) => [name, AREAS[name].schema]));
+
 export function emptyState(): SyncState {
-  return { jobs: {}, drafts: {}, links: {}, trends: {}, openTrends: {}, ledger: {}, waits: {} };
+  return z.parse(SyncStateSchema, {});
 }
 
 export function compareStamps(a: Stamp, b: Stamp): number {
@@ -105,10 +173,10 @@ export function compareStamps(a: Stamp, b: Stamp): number {
   return a.w < b.w ? -1 : a.w > b.w ? 1 : 0;
 }
 
-function later<T>(a: Versioned<T> | undefined, b: Versioned<T> | undefined): Versioned<T> | undefined {
-  if (!a) return b;
-  if (!b) return a;
-  return compareStamps(a.s, b.s) >= 0 ? a : b;
+/** The later write; two writes with the same stamp (never from one clock) are told apart by their values. */
+function later<T extends { s: Stamp }>(a: T, b: T): T {
+  const order = compareStamps(a.s, b.s);
+  return order > 0 ? a : order < 0 ? b : eitherOf(a, b);
 }
 
 function mergeRecordsBy<T>(a: Record<string, T>, b: Record<string, T>, pick: (x: T, y: T) => T): Record<string, T> {
@@ -117,41 +185,50 @@ function mergeRecordsBy<T>(a: Record<string, T>, b: Record<string, T>, pick: (x:
   return out;
 }
 
-function mergeJob(a: JobRecord, b: JobRecord): JobRecord {
-  return {
-    tracked: later(a.tracked, b.tracked)!,
-    f: mergeRecordsBy(a.f, b.f, (x, y) => later(x, y)!),
-    p: mergeRecordsBy(a.p, b.p, (x, y) => (compareStamps(x.s, y.s) >= 0 ? x : y)),
-  };
+function mergeProjects<T>(a: Record<string, Record<string, T>>, b: Record<string, Record<string, T>>, pick: (x: T, y: T) => T): Record<string, Record<string, T>> {
+  return mergeRecordsBy(a, b, (x, y) => mergeRecordsBy(x, y, pick));
 }
 
-/** Keeps every change of both copies. Ledger entries older than an hour before `now` are dropped. */
-export function mergeState(a: SyncState, b: SyncState, now?: number): SyncState {
-  const ledger = mergeRecordsBy(a.ledger, b.ledger, (x, y) => ({ ...x, ...y }));
-  if (now !== undefined) pruneLedger(ledger, now);
+function* everyValue<T>(perProjectValues: Record<string, Record<string, T>>): Iterable<T> {
+  for (const values of Object.values(perProjectValues)) yield* Object.values(values);
+}
+
+function mergeJob(a: JobRecord, b: JobRecord): JobRecord {
   return {
-    jobs: mergeRecordsBy(a.jobs, b.jobs, (x, y) => mergeRecordsBy(x, y, mergeJob)),
-    drafts: mergeRecordsBy(a.drafts, b.drafts, (x, y) => mergeRecordsBy(x, y, (m, n) => later(m, n)!)),
-    // Files written before links were shared have none.
-    links: mergeRecordsBy(a.links ?? {}, b.links ?? {}, (x, y) => mergeRecordsBy(x, y, (m, n) => later(m, n)!)),
-    // Settled figures agree; should a late event make two differ, the larger total is the later answer.
-    trends: mergeRecordsBy(a.trends ?? {}, b.trends ?? {}, (x, y) => mergeRecordsBy(x, y, (m, n) => (n[2] > m[2] ? n : m))),
-    openTrends: mergeRecordsBy(a.openTrends ?? {}, b.openTrends ?? {}, (x, y) => mergeRecordsBy(x, y, laterFetch)),
-    ledger,
-    waits: mergeRecordsBy(a.waits, b.waits, Math.max),
-    ...lowestSalt(a.salt, b.salt),
+    ...unknownFields(a, b, ['tracked', 'f', 'p']),
+    tracked: later(a.tracked, b.tracked),
+    f: mergeRecordsBy(a.f, b.f, later),
+    p: mergeRecordsBy(a.p, b.p, later),
   };
 }
 
 /** The later fetch; of two at the same instant, the larger figures (so either order gives the same). */
 function laterFetch(m: OpenTrendFigures, n: OpenTrendFigures): OpenTrendFigures {
   for (const i of [3, 2, 0, 1] as const) if (m[i] !== n[i]) return n[i] > m[i] ? n : m;
-  return m;
+  return eitherOf(m, n);
 }
 
-function lowestSalt(a: string | undefined, b: string | undefined): { salt?: string } {
-  const salt = a === undefined ? b : b === undefined ? a : a < b ? a : b;
-  return salt === undefined ? {} : { salt };
+/**
+ * Keeps every change of both copies, every area a newer version wrote included (carried whole).
+ * Ledger entries older than an hour before `now` are dropped.
+ */
+export function mergeState(a: SyncState, b: SyncState, now?: number): SyncState {
+  const out: Record<string, unknown> = unknownFields(a, b, AREA_NAMES);
+  const empty = emptyState();
+  for (const name of AREA_NAMES) {
+    const merge = AREAS[name].merge as (x: unknown, y: unknown) => unknown;
+    // Files written before an area existed have none.
+    const value = merge(a[name] ?? empty[name], b[name] ?? empty[name]);
+    if (value !== undefined) out[name] = value;
+  }
+  const state = out as SyncState;
+  if (now !== undefined) pruneLedger(state.ledger, now);
+  return state;
+}
+
+/** Whether two states hold the same, whatever the order of their keys. */
+export function sameState(a: SyncState, b: SyncState): boolean {
+  return canonical(a) === canonical(b);
 }
 
 function pruneLedger(ledger: SyncState['ledger'], now: number): void {
@@ -163,39 +240,58 @@ function pruneLedger(ledger: SyncState['ledger'], now: number): void {
 }
 
 /**
- * Drops what no window shows and that is older than SHARED_HISTORY_MAX_AGE_MS (see there). Run on
- * the state after every file of a read is merged, never between two files: a tombstone dropped
- * before merging an older copy of its job would let that copy bring the job back.
+ * Bounds every area (each its own way, see AREAS). Run on the state after every file of a read is
+ * merged, never between two files: a tombstone dropped before merging an older copy of its job
+ * would let that copy bring the job back.
  */
-export function pruneState(state: SyncState, now: number): void {
+export function pruneState(state: SyncState, context: PruneContext | number): void {
+  const ctx = typeof context === 'number' ? { now: context } : context;
+  for (const name of AREA_NAMES) (AREAS[name].prune as PruneOf<unknown> | undefined)?.(state[name], { ...ctx, state });
+}
+
+function pruneJobs(jobs: Record<string, Record<string, JobRecord>>, { now }: PruneContext): void {
   const before = now - SHARED_HISTORY_MAX_AGE_MS;
-  for (const jobs of Object.values(state.jobs)) {
-    for (const [id, job] of Object.entries(jobs)) {
+  for (const records of Object.values(jobs)) {
+    for (const [id, job] of Object.entries(records)) {
       if (!job.tracked.v && job.tracked.s.t < before) {
-        delete jobs[id];
+        delete records[id];
         continue;
       }
       const removedAt = lastRemoval(job);
       for (const [key, prompt] of Object.entries(job.p)) if (compareStamps(prompt.s, removedAt) <= 0 && prompt.s.t < before) delete job.p[key];
     }
   }
-  for (const drafts of Object.values(state.drafts)) for (const [key, draft] of Object.entries(drafts)) if (draft.v === null && draft.s.t < before) delete drafts[key];
-  for (const links of Object.values(state.links)) {
-    for (const [id, link] of Object.entries(links)) {
+}
+
+/** A link stays while its job is tracked (Did It Help? compares from it); after that, for the history's age. */
+function pruneLinks(links: Record<string, Record<string, Versioned<SharedSignalLink>>>, context: PruneContext & { state: Record<string, unknown> }): void {
+  const { now } = context;
+  const jobs = (context.state as SyncState).jobs;
+  const before = now - SHARED_HISTORY_MAX_AGE_MS;
+  for (const [project, entries] of Object.entries(links)) {
+    for (const [id, link] of Object.entries(entries)) {
+      if (jobs[project]?.[id]?.tracked.v) continue;
       const last = Date.parse(link.v.finishedAt ?? link.v.askedAt);
-      if (Math.max(Number.isNaN(last) ? 0 : last, link.s.t) < before) delete links[id];
+      if (Math.max(Number.isNaN(last) ? 0 : last, link.s.t) < before) delete entries[id];
     }
   }
-  for (const [project, trends] of Object.entries(state.trends)) {
-    const keys = Object.keys(trends);
-    if (keys.length <= TRENDS_KEPT_PER_PROJECT) continue;
-    // `<metric> <dateFrom> <dateTo>`: the oldest first days go first.
-    const byAge = keys.sort((x, y) => (x.slice(x.indexOf(' ')) < y.slice(y.indexOf(' ')) ? -1 : 1));
-    state.trends[project] = Object.fromEntries(byAge.slice(-TRENDS_KEPT_PER_PROJECT).map((key) => [key, trends[key]]));
-  }
-  for (const [project, open] of Object.entries(state.openTrends)) {
-    for (const [key, figures] of Object.entries(open)) if (figures[3] <= now - HOUR_MS) delete open[key];
-    if (!Object.keys(open).length) delete state.openTrends[project];
+}
+
+function pruneTrends(_trends: unknown, context: PruneContext & { state: Record<string, unknown> }): void {
+  const { apiBaseUrl } = context;
+  const state = context.state as SyncState;
+  for (const scope of new Set([...Object.keys(state.trends), ...Object.keys(state.trendUse)])) {
+    // Another API address's figures (or, from files of versions before the address was part of the key, unknown ones).
+    if (apiBaseUrl !== undefined && !inScope(scope, apiBaseUrl)) {
+      delete state.trends[scope];
+      delete state.trendUse[scope];
+      continue;
+    }
+    const { trends, use } = boundTrends(state.trends[scope] ?? {}, state.trendUse[scope] ?? {});
+    if (Object.keys(trends).length) state.trends[scope] = trends;
+    else delete state.trends[scope];
+    if (Object.keys(use).length) state.trendUse[scope] = use;
+    else delete state.trendUse[scope];
   }
 }
 
@@ -219,23 +315,15 @@ export class HybridClock {
 
   /** Takes in the stamps of a state read from another window. */
   observe(state: SyncState): void {
-    let max = this.last;
-    const see = (s: Stamp) => (max = Math.max(max, s.t));
-    for (const jobs of Object.values(state.jobs)) {
-      for (const job of Object.values(jobs)) {
-        see(job.tracked.s);
-        for (const field of Object.values(job.f)) see(field.s);
-        for (const prompt of Object.values(job.p)) see(prompt.s);
-      }
+    for (const name of AREA_NAMES) {
+      const stamps = AREAS[name].stamps as ((value: unknown) => Iterable<Stamp>) | undefined;
+      if (stamps && state[name] !== undefined) for (const s of stamps(state[name])) this.last = Math.max(this.last, s.t);
     }
-    for (const drafts of Object.values(state.drafts)) for (const draft of Object.values(drafts)) see(draft.s);
-    for (const links of Object.values(state.links ?? {})) for (const link of Object.values(links)) see(link.s);
-    this.last = max;
   }
 }
 
 /** The removal (if any) that hides prompts sent before it: history starts again on re-tracking. */
-export function visiblePrompts(job: JobRecord): SharedPrompt[] {
+export function visiblePrompts(job: JobRecord): { text: string; sentAt: string }[] {
   const removedAt = lastRemoval(job);
   return Object.values(job.p)
     .filter((p) => compareStamps(p.s, removedAt) > 0)
@@ -244,7 +332,7 @@ export function visiblePrompts(job: JobRecord): SharedPrompt[] {
 }
 
 function lastRemoval(job: JobRecord): Stamp {
-  const stoppedAt = job.f.stoppedAt as Versioned<boolean> | undefined;
+  const stoppedAt = job.f.stoppedAt as Versioned<unknown> | undefined;
   return stoppedAt?.s ?? { t: -1, w: '' };
 }
 
@@ -252,14 +340,15 @@ function lastRemoval(job: JobRecord): Stamp {
 export interface JobChange {
   track?: boolean;
   fields?: Record<string, unknown>;
-  addPrompts?: readonly SharedPrompt[];
+  addPrompts?: readonly { text: string; sentAt: string }[];
 }
 
 export function applyJobChange(state: SyncState, project: string, jobId: string, change: JobChange, clock: HybridClock): void {
   const jobs = (state.jobs[project] ??= {});
   const current = jobs[jobId];
   const s = () => clock.next();
-  const record: JobRecord = current ? { tracked: current.tracked, f: { ...current.f }, p: { ...current.p } } : { tracked: { v: true, s: s() }, f: {}, p: {} };
+  // A field a newer version keeps on the job stays as it was.
+  const record: JobRecord = current ? { ...current, f: { ...current.f }, p: { ...current.p } } : { tracked: { v: true, s: s() }, f: {}, p: {} };
   if (change.track !== undefined && (current === undefined || record.tracked.v !== change.track)) {
     const stamp = s();
     record.tracked = { v: change.track, s: stamp };
@@ -281,10 +370,31 @@ export function setSignalLink(state: SyncState, project: string, link: SharedSig
   (state.links[project] ??= {})[link.jobId] = { v: link, s: clock.next() };
 }
 
-/** Keeps trend buckets of a project: settled ones for good (no stamp: a settled figure never changes), open ones by their fetch time. */
-export function keepTrends(state: SyncState, project: string, settled: Record<string, TrendFigures>, open: Record<string, OpenTrendFigures> = {}): void {
-  if (Object.keys(settled).length) state.trends[project] = { ...state.trends[project], ...settled };
-  if (Object.keys(open).length) state.openTrends[project] = mergeRecordsBy(state.openTrends[project] ?? {}, open, laterFetch);
+/**
+ * Keeps trend buckets of a scope (trendBounds.ts trendScope): settled ones for good within their
+ * kind's bound (no stamp: a settled figure never changes), open ones by their fetch time. `now`
+ * notes the use of the kinds bounded by use.
+ */
+export function keepTrends(state: SyncState, scope: string, settled: Record<string, TrendFigures>, open: Record<string, OpenTrendFigures> = {}, now = Date.now()): void {
+  if (Object.keys(settled).length) state.trends[scope] = { ...state.trends[scope], ...settled };
+  if (Object.keys(open).length) state.openTrends[scope] = mergeRecordsBy(state.openTrends[scope] ?? {}, open, laterFetch);
+  useTrends(state, scope, Object.keys(settled), now);
+}
+
+/**
+ * Notes that a window drew these kept buckets (the least recently used go first past their bound).
+ * Returns whether anything changed: a use noted within the last `coarseMs` is not written again.
+ */
+export function useTrends(state: SyncState, scope: string, keys: readonly string[], now: number, coarseMs = 0): boolean {
+  let changed = false;
+  for (const key of keys) {
+    if (!boundByUse(key) || !state.trends[scope]?.[key]) continue;
+    const use = (state.trendUse[scope] ??= {});
+    if (use[key] !== undefined && use[key] >= now - coarseMs) continue;
+    use[key] = now;
+    changed = true;
+  }
+  return changed;
 }
 
 export function draftOf(state: SyncState, project: string, key: string): string | undefined {

@@ -26,12 +26,16 @@ import {
   timesInHour,
   waitMs,
 } from './ledger';
-import { type AtomicWriteOps, writeAtomic } from './atomicWrite';
+import { writeUriAtomically } from './safeWrite';
 import { SharedStore, type SyncFs, type SyncLog } from './sharedStore';
-import { keepTrends, type OpenTrendFigures, type SyncState, type TrendFigures } from './syncState';
+import { HOUR_MS, keepTrends, type OpenTrendFigures, pruneState, type SyncState, type TrendFigures, useTrends } from './syncState';
+import { trendScope } from './trendBounds';
 
 /** Where the install keeps the salt of the analytics bucket's name (globalState: every window of the install). */
 const SALT_STATE_KEY = 'mintlifyAgent.ledgerSalt';
+
+/** A draw's use of a kept trend bucket is written at most this often (it orders what goes first past a bound). */
+const TREND_USE_EVERY_MS = HOUR_MS;
 
 /** The longest a change from another window waits when the file watcher stays silent. */
 export const FALLBACK_READ_MS = 1_000;
@@ -60,11 +64,6 @@ function bounded<T>(operation: Thenable<T>, what: string): Promise<T> {
 export function vscodeSyncFs(dir: vscode.Uri): SyncFs {
   const fs = vscode.workspace.fs;
   const at = (name: string) => vscode.Uri.joinPath(dir, name);
-  const ops: AtomicWriteOps = {
-    writeFile: (name, text) => bounded(fs.writeFile(at(name), new TextEncoder().encode(text)), `writing ${name}`),
-    rename: (from, to) => bounded(fs.rename(at(from), at(to), { overwrite: true }), `replacing ${to}`),
-    remove: (name) => bounded(fs.delete(at(name)), `removing ${name}`),
-  };
   return {
     list: async () => (await bounded(fs.readDirectory(dir), 'listing the shared store')).filter(([, type]) => type === vscode.FileType.File).map(([name]) => name),
     read: async (name) => {
@@ -74,7 +73,7 @@ export function vscodeSyncFs(dir: vscode.Uri): SyncFs {
         return undefined;
       }
     },
-    writeAtomic: (name, text) => writeAtomic(ops, name, text),
+    writeAtomic: (name, text) => writeUriAtomically(at(name), text, { wrap: bounded }),
     rename: (from, to) => bounded(fs.rename(at(from), at(to), { overwrite: false }), `renaming ${from}`),
     remove: (name) => bounded(fs.delete(at(name)), `removing ${name}`),
   };
@@ -109,10 +108,13 @@ export class WindowSync extends Disposable {
     private readonly log: SyncLog,
     /** The install's globalState, where the salt is kept. */
     private readonly install: vscode.Memento,
+    /** The API address in force: what the shared state keeps for another one (the trends) is forgotten. */
+    private readonly apiBaseUrl: () => string | undefined = () => undefined,
     fs: SyncFs = vscodeSyncFs(dir),
   ) {
     super();
     this.store = new SharedStore(fs, randomId(), log);
+    this.store.apiBaseUrl = apiBaseUrl();
     this.store.presence.focused = vscode.window.state.focused;
     // Built in start(), after activate() has returned: the folder, the watcher and the first read are not on its path.
     this.ready = this.start();
@@ -175,19 +177,42 @@ export class WindowSync extends Disposable {
     background(written, this.log, 'writing the request ledger');
   }
 
-  /** The settled trend buckets every window has kept for the project (trendBuckets.ts). */
+  /** The settled trend buckets every window has kept for the project, from the API in force (trendBuckets.ts). */
   keptTrends(project: string): Readonly<Record<string, TrendFigures>> {
-    return this.state.trends[project] ?? {};
+    return this.state.trends[this.trendScope(project)] ?? {};
   }
 
   /** The buckets that include today, as the last window to fetch each found them, with when. */
   openTrends(project: string): Readonly<Record<string, OpenTrendFigures>> {
-    return this.state.openTrends[project] ?? {};
+    return this.state.openTrends[this.trendScope(project)] ?? {};
   }
 
   /** Keeps trend buckets for every window, settled and open; a failed write leaves them in this window and is logged. */
   keepTrends(project: string, settled: Record<string, TrendFigures>, open?: Record<string, OpenTrendFigures>): void {
-    background(this.update((state) => keepTrends(state, project, settled, open)), this.log, 'keeping the trend\'s buckets');
+    const scope = this.trendScope(project);
+    background(this.update((state) => keepTrends(state, scope, settled, open)), this.log, 'keeping the trend\'s buckets');
+  }
+
+  /** Notes that a draw took these kept buckets: of the kinds bounded by use, the least recently used go first (trendBounds.ts). */
+  useTrends(project: string, keys: readonly string[]): void {
+    const scope = this.trendScope(project);
+    if (!useTrends(this.state, scope, keys, Date.now(), TREND_USE_EVERY_MS)) return;
+    background(this.store.write(), this.log, 'noting the trend buckets drawn');
+  }
+
+  /** The trend areas' key for the project at the API in force. */
+  private trendScope(project: string): string {
+    return trendScope(project, this.followApiBaseUrl());
+  }
+
+  /** The API address in force; when it changed, what the shared state kept for the other one is forgotten (and every read forgets it again). */
+  private followApiBaseUrl(): string | undefined {
+    const apiBaseUrl = this.apiBaseUrl();
+    if (apiBaseUrl !== this.store.apiBaseUrl) {
+      this.store.apiBaseUrl = apiBaseUrl;
+      background(this.update((state) => pruneState(state, { now: Date.now(), apiBaseUrl })), this.log, 'forgetting the trends of the other API address');
+    }
+    return apiBaseUrl;
   }
 
   agentRequestsThisHour(project: string): number {
@@ -306,6 +331,7 @@ export class WindowSync extends Disposable {
         this.readAgain = false;
         this.lastRead = Date.now();
         const wasLeaderOf = this.leaders();
+        this.followApiBaseUrl();
         try {
           const changed = await this.store.refresh();
           // Another window's lower salt: the one every window converges on.

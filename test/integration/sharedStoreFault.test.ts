@@ -3,7 +3,7 @@
 // layer, as a full or read-only disk would fail it), a Start New Job and a Send Follow-up are each
 // one POST, told as sent, tracked and polled in this window, never kept as an unsent prompt, and
 // the user is warned once that the other windows may not see the job yet. Once the folder is back,
-// the job reaches the shared store by itself.
+// the job, and every follow-up sent meanwhile, reach the shared store by themselves.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,14 +39,24 @@ describe('a send the API took while the shared store cannot be written', functio
     renameSync(aside(), folder);
   }
 
-  /** Whether this window's own file in the shared folder holds the job (what other windows read). */
-  function sharedFileHolds(jobId: string): boolean {
+  /** The job as this window's own file in the shared folder holds it (what other windows read), if it does. */
+  function sharedJob(jobId: string): { tracked?: { v?: boolean }; p?: Record<string, { text?: string }> } | undefined {
     try {
-      const file = JSON.parse(readFileSync(join(folder, `w-${s.sync.windowId}.json`), 'utf8')) as { state?: { jobs?: Record<string, Record<string, { tracked?: { v?: boolean } }>> } };
-      return file.state?.jobs?.[PROJECT]?.[jobId]?.tracked?.v === true;
+      const file = JSON.parse(readFileSync(join(folder, `w-${s.sync.windowId}.json`), 'utf8')) as { state?: { jobs?: Record<string, Record<string, { tracked?: { v?: boolean }; p?: Record<string, { text?: string }> }>> } };
+      return file.state?.jobs?.[PROJECT]?.[jobId];
     } catch {
-      return false;
+      return undefined;
     }
+  }
+
+  /** Whether this window's own file holds the job, tracked. */
+  function sharedFileHolds(jobId: string): boolean {
+    return sharedJob(jobId)?.tracked?.v === true;
+  }
+
+  /** The prompts of the job's history that this window's own file holds. */
+  function sharedPrompts(jobId: string): string[] {
+    return Object.values(sharedJob(jobId)?.p ?? {}).map((p) => p.text ?? '');
   }
 
   const warnings = () => user.messages.filter((m) => m.level === 'warning' && OTHER_WINDOWS.test(m.message));
@@ -140,8 +150,9 @@ describe('a send the API took while the shared store cannot be written', functio
     assert.deepEqual(errors(), []);
     assert.equal(warnings().length, 1, 'warned once');
 
+    // The job itself was in the file before the folder broke: what must arrive is both follow-ups.
     repairSharedFolder();
-    await waitFor('the follow-up to reach the shared folder', () => sharedFileHolds(job.id));
+    await waitFor('both follow-ups to reach the shared folder', () => ['Add an example request', 'Also link the changelog'].every((text) => sharedPrompts(job.id).includes(text)));
     await s.tracker.stopTracking(job.id);
   });
 });

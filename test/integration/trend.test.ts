@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AnalyticsPanel } from '../../src/analytics/analyticsPanel';
 import { isSettled } from '../../src/analytics/trendBuckets';
+import { trendScope } from '../../src/sync/trendBounds';
 import { addDays } from '../../src/util/days';
 import type { TestSeam } from '../support/extensionUnderTest';
 import type { Simulator } from '../simulator/server';
@@ -123,7 +124,7 @@ describe('the trend above the visitors table', function () {
       const t = truthOf(i);
       trends[`visitors ${day(-20 + i)} ${day(-19 + i)}`] = [t.human, t.ai, t.total];
     }
-    const other = { format: 1, presence: { window: 'otherwindow1', project: PROJECT, focused: false, beat: 1, beatAt: Date.now(), since: Date.now() }, state: { jobs: {}, drafts: {}, links: {}, trends: { [PROJECT]: trends }, ledger: {}, waits: {} } };
+    const other = { format: 1, presence: { window: 'otherwindow1', project: PROJECT, focused: false, beat: 1, beatAt: Date.now(), since: Date.now() }, state: { jobs: {}, drafts: {}, links: {}, trends: { [trendScope(PROJECT, sim.url)]: trends }, ledger: {}, waits: {} } };
     const keptBefore = Object.keys(s.sync.keptTrends(PROJECT)).length;
     writeFileSync(join(s.sync.dir.fsPath, 'w-otherwindow1.json'), JSON.stringify(other));
     await waitFor('the other window’s buckets', () => Object.keys(s.sync.keptTrends(PROJECT)).length >= keptBefore + 5);
@@ -176,7 +177,7 @@ describe('the trend above the visitors table', function () {
     const t = sim.visitorsFor(PROJECT, { dateFrom: day(0), dateTo: day(1) }).totals;
     const theirs = { human: t.human + 3, ai: t.ai + 1, total: t.total + 4 };
     const at = Date.now();
-    const openTrends = { [PROJECT]: { [key]: [theirs.human, theirs.ai, theirs.total, at] } };
+    const openTrends = { [trendScope(PROJECT, sim.url)]: { [key]: [theirs.human, theirs.ai, theirs.total, at] } };
     const other = { format: 1, presence: { window: 'otherwindow2', project: PROJECT, focused: false, beat: 1, beatAt: at, since: at }, state: { jobs: {}, drafts: {}, links: {}, trends: {}, openTrends, ledger: {}, waits: {} } };
     writeFileSync(join(s.sync.dir.fsPath, 'w-otherwindow2.json'), JSON.stringify(other));
     await waitFor('the other window’s today', () => s.sync.openTrends(PROJECT)[key]?.[3] === at);

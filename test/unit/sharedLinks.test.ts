@@ -1,11 +1,10 @@
 // What windows share besides the jobs: the signal-to-job links (merged per job, so two windows
-// linking two signals at once keep both), the pruning that bounds the shared files, and the atomic
-// write both the shared store and the kept signals snapshot use. Real files in a temp folder; no vscode.
+// linking two signals at once keep both) and the pruning that bounds the shared files. Real files in
+// a temp folder; no vscode. The safe write is test/unit/atomicWrite.test.ts.
 import assert from 'node:assert/strict';
 import { promises as fs, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AtomicWriteOps, writeAtomic } from '../../src/sync/atomicWrite';
 import { SharedStore } from '../../src/sync/sharedStore';
 import { legacyLinks } from '../../src/signals/signalLinkState';
 import { applyJobChange, emptyState, HybridClock, mergeState, pruneState, setDraft, setSignalLink, SHARED_HISTORY_MAX_AGE_MS } from '../../src/sync/syncState';
@@ -78,50 +77,6 @@ describe('shared store: pruning', () => {
     setSignalLink(state, 'p', { ...link('job', 'page:/a', new Date(now - 2 * SHARED_HISTORY_MAX_AGE_MS).toISOString()), finishedAt: new Date(now - DAY).toISOString() }, clock);
     pruneState(state, now);
     assert.ok(state.links.p?.job);
-  });
-});
-
-describe('atomic write (shared store files, kept signals snapshot)', () => {
-  let dir: string;
-  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'atomic-'))));
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-  /** Real files, whose write lands in two halves with a read of the target between them. */
-  function slowOps(between: () => Promise<void>): AtomicWriteOps {
-    return {
-      writeFile: async (name, text) => {
-        const half = Math.floor(text.length / 2);
-        await fs.writeFile(join(dir, name), text.slice(0, half));
-        await between();
-        await fs.appendFile(join(dir, name), text.slice(half));
-      },
-      rename: (from, to) => fs.rename(join(dir, from), join(dir, to)),
-      remove: (name) => fs.rm(join(dir, name), { force: true }),
-    };
-  }
-
-  it('lets a reader see the old file or the new one, whole, never a half-written one', async () => {
-    const target = join(dir, 'proj.json');
-    const old = JSON.stringify({ fetchedAt: 'old', rows: Array.from({ length: 500 }, (_, i) => i) });
-    await fs.writeFile(target, old);
-    const next = JSON.stringify({ fetchedAt: 'new', rows: Array.from({ length: 5000 }, (_, i) => `row ${i}`) });
-    const seen: string[] = [];
-    const read = async () => {
-      const text = await fs.readFile(target, 'utf8');
-      seen.push((JSON.parse(text) as { fetchedAt: string }).fetchedAt); // throws on a half-written file
-    };
-    await writeAtomic(slowOps(read), 'proj.json', next);
-    await read();
-    assert.deepEqual(seen, ['old', 'new']);
-    assert.deepEqual(await fs.readdir(dir), ['proj.json'], 'no temporary file left behind');
-  });
-
-  it('leaves the old file in place and no temporary file when the rename fails', async () => {
-    await fs.writeFile(join(dir, 'proj.json'), '{"fetchedAt":"old"}');
-    const ops = { ...slowOps(() => Promise.resolve()), rename: () => Promise.reject(new Error('disk full')) };
-    await assert.rejects(writeAtomic(ops, 'proj.json', '{"fetchedAt":"new"}'), /disk full/);
-    assert.deepEqual(await fs.readdir(dir), ['proj.json']);
-    assert.equal(await fs.readFile(join(dir, 'proj.json'), 'utf8'), '{"fetchedAt":"old"}');
   });
 });
 

@@ -1,0 +1,109 @@
+// The pieces of the state every window shares, described once: each is a zod/mini schema, and its
+// TypeScript type is inferred from it (z.infer), so the file format and the code cannot drift apart.
+// Every object is a loose object and every tuple takes a rest: a field or an element that a newer
+// version of the extension adds is kept, in memory and in the file written back, by a version that
+// does not know it. The areas themselves (which pieces make up the state, and how each merges) are
+// the table in syncState.ts. No vscode import.
+import * as z from 'zod/mini';
+
+/**
+ * Which areas and fields the writer of a file knew: raised by one whenever an area or a field is
+ * added (see CONTRIBUTING.md, "a shared area"). 1: files written before the number existed.
+ */
+export const SCHEMA_VERSION = 2;
+
+/** A window's presence in its own file: read by the lease (lease.ts), never carried into another window's file. */
+export const Presence = z.object({
+  window: z.string(),
+  project: z.nullable(z.string()),
+  focused: z.boolean(),
+  /** Increases with every beat. */
+  beat: z.number(),
+  /** The window's own clock at its last beat, and when it started. */
+  beatAt: z.number(),
+  since: z.number(),
+  /** Written as the window closes: others take over at once. */
+  closed: z.optional(z.boolean()),
+});
+export type Presence = z.infer<typeof Presence>;
+
+/** Wall-clock milliseconds, made monotonic per window, with the writer's id to break ties. */
+export const Stamp = z.looseObject({ t: z.number(), w: z.string() });
+export type Stamp = z.infer<typeof Stamp>;
+
+/** A last-writer-wins register: its value and the stamp of the write. */
+export function versioned<T extends z.ZodMiniType>(value: T) {
+  return z.looseObject({ v: value, s: Stamp });
+}
+export type Versioned<T> = { v: T; s: Stamp } & { [field: string]: unknown };
+
+export const SharedPrompt = z.looseObject({ text: z.string(), /** ISO date-time. */ sentAt: z.string(), s: Stamp });
+export type SharedPrompt = z.infer<typeof SharedPrompt>;
+
+/** One job as every window knows it. Fields absent from `f` were never set. */
+export const JobRecord = z.looseObject({
+  /** true: tracked; false: tracking stopped (a tombstone, kept so the removal wins over older writes). */
+  tracked: versioned(z.boolean()),
+  /** Per field: the server's job, checkedAt, notFound, unsentPrompt, trackedAt, fastUntil. */
+  f: z.record(z.string(), versioned(z.unknown())),
+  /** Prompt history, keyed by a unique id per sent prompt: a union, so no window's prompt is lost. */
+  p: z.record(z.string(), SharedPrompt),
+});
+export type JobRecord = z.infer<typeof JobRecord>;
+
+/** Which signals an agent job addresses (src/signals/signalJobs.ts), as every window shares it. */
+export const SharedSignalLink = z.looseObject({
+  jobId: z.string(),
+  signalIds: z.array(z.string()),
+  path: z.optional(z.string()),
+  searches: z.array(z.string()),
+  /** ISO date-times: when the job was asked, and when a window first saw it finish with a PR. */
+  askedAt: z.string(),
+  finishedAt: z.optional(z.string()),
+  /** When it was linked (ms), which orders a signal's links newest first; negative for links kept by earlier versions. */
+  linkedAt: z.optional(z.number()),
+});
+export type SharedSignalLink = z.infer<typeof SharedSignalLink>;
+
+// Elements a newer version adds after the figures are kept (the rest), and carried with the tuple,
+// which every merge takes whole; the type names the elements this version reads and writes.
+
+/** A settled trend bucket's unique human, AI and total figures. */
+export type TrendFigures = [human: number, ai: number, total: number];
+export const TrendFigures = z.tuple([z.number(), z.number(), z.number()], z.unknown()) as unknown as z.ZodMiniType<TrendFigures>;
+
+/** An open trend bucket's figures and when they were fetched (ms since the epoch). */
+export type OpenTrendFigures = [human: number, ai: number, total: number, fetchedAt: number];
+export const OpenTrendFigures = z.tuple([z.number(), z.number(), z.number(), z.number()], z.unknown()) as unknown as z.ZodMiniType<OpenTrendFigures>;
+
+/** project id → key → value: the shape of most areas. */
+export function perProject<T extends z.ZodMiniType>(value: T) {
+  return z._default(z.record(z.string(), z.record(z.string(), value)), () => ({}));
+}
+
+/** Key order does not matter: the same value always gives the same text. */
+export function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
+}
+
+/**
+ * Of two copies that no rule tells apart, the same one whatever the order: the greater by canonical
+ * text. Used for ties, and for whatever this version does not know (an area or a field a newer
+ * version wrote): such a value is carried whole, never pieced together from two copies.
+ */
+export function eitherOf<T>(a: T, b: T): T {
+  if (a === b) return a;
+  return canonical(a) >= canonical(b) ? a : b;
+}
+
+/** The fields of `a` and `b` that are not in `known`, each merged by eitherOf: what a newer version added. */
+export function unknownFields(a: object, b: object, known: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const source of [a, b] as Record<string, unknown>[]) {
+    for (const [key, value] of Object.entries(source)) {
+      if (known.includes(key) || value === undefined) continue;
+      out[key] = key in out ? eitherOf(out[key], value) : value;
+    }
+  }
+  return out;
+}
