@@ -9,7 +9,7 @@
 // import: unit tests drive it with a fake clock.
 import { ApiError } from '../api';
 import type { Logger } from '../log';
-import { type Clock, systemClock } from '../util/clock';
+import { type Clock, HOUR_MS, systemClock } from '../util/clock';
 
 export interface PollTimings {
   /** Steady interval (the user's setting). */
@@ -259,7 +259,7 @@ export class JobPoller {
 
   /** The steady interval at which all watched jobs together stay within the hourly budget. */
   private budgetIntervalMs(): number {
-    return Math.ceil((this.entries.size * 3_600_000) / this.currentTimings.steadyBudgetPerHour);
+    return Math.ceil((this.entries.size * HOUR_MS) / this.currentTimings.steadyBudgetPerHour);
   }
 
   private dueAt(entry: Entry): number {

@@ -23,10 +23,10 @@ import {
   type Versioned,
 } from './sharedSchema';
 import { boundByUse, boundTrends, inScope } from './trendBounds';
+import { HOUR_MS } from '../util/clock';
 
 export type { JobRecord, OpenTrendFigures, SharedPrompt, SharedSignalLink, Stamp, TrendFigures, Versioned } from './sharedSchema';
 
-export const HOUR_MS = 3_600_000;
 
 /**
  * How long the shared state keeps what no window shows any more: a stopped job's tombstone (and

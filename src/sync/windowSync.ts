@@ -9,6 +9,7 @@ import { background } from '../util/background';
 import { type RetryEnd, retryWithBackoff } from '../util/backoff';
 import { runBounded } from '../util/bounded';
 import { Disposable } from '../util/lifecycle';
+import { HOUR_MS } from '../util/clock';
 import { BEAT_MS } from './lease';
 import {
   agentBucket,
@@ -28,7 +29,7 @@ import {
 } from './ledger';
 import { writeUriAtomically } from './safeWrite';
 import { SharedStore, type SyncFs, type SyncLog } from './sharedStore';
-import { HOUR_MS, keepTrends, type OpenTrendFigures, pruneState, type SyncState, type TrendFigures, useTrends } from './syncState';
+import { keepTrends, type OpenTrendFigures, pruneState, type SyncState, type TrendFigures, useTrends } from './syncState';
 import { trendScope } from './trendBounds';
 
 /** Where the install keeps the salt of the analytics bucket's name (globalState: every window of the install). */

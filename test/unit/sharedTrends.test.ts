@@ -6,8 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SharedStore } from '../../src/sync/sharedStore';
-import { emptyState, HOUR_MS, keepTrends, mergeState, type OpenTrendFigures, pruneState } from '../../src/sync/syncState';
+import { emptyState, keepTrends, mergeState, type OpenTrendFigures, pruneState } from '../../src/sync/syncState';
 import { nodeSyncFs } from '../support/nodeSyncFs';
+import { HOUR_MS } from '../../src/util/clock';
 
 const quiet = { info: () => undefined, warn: () => undefined };
 const TODAY = 'visitors 2026-11-25 2026-11-26';

@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { BEAT_MS, Lease, LEASE_TTL_MS, type Presence } from '../../src/sync/lease';
 import { agentBucket, BACKGROUND_CEILING, backgroundWaitMs, countInHour, recordRequest, recordWait, waitMs } from '../../src/sync/ledger';
 import { SharedStore, type SyncFs } from '../../src/sync/sharedStore';
-import { applyJobChange, compareStamps, emptyState, HOUR_MS, HybridClock, mergeState, type Stamp, type SyncState, visiblePrompts } from '../../src/sync/syncState';
+import { applyJobChange, compareStamps, emptyState, HybridClock, mergeState, type Stamp, type SyncState, visiblePrompts } from '../../src/sync/syncState';
 import { memoryFs } from '../support/memorySyncFs';
 import { nodeSyncFs } from '../support/nodeSyncFs';
+import { HOUR_MS } from '../../src/util/clock';
 
 /** A small seeded generator, so a failing interleaving can be replayed. */
 function rng(seed: number): () => number {
