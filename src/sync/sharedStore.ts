@@ -8,6 +8,7 @@
 import * as z from 'zod/mini';
 import { Lease, type Presence } from './lease';
 import { emptyState, HybridClock, mergeState, pruneState, type SyncState } from './syncState';
+import { ReviewsSchema } from './reviewState';
 
 /** The folder's operations; names are plain file names inside it. */
 export interface SyncFs {
@@ -80,6 +81,7 @@ const ReplicaFile = z.object({
     trends: z._default(z.record(z.string(), z.record(z.string(), z.tuple([z.number(), z.number(), z.number()]))), {}),
     // Absent from files written before today's buckets were shared.
     openTrends: z._default(z.record(z.string(), z.record(z.string(), z.tuple([z.number(), z.number(), z.number(), z.number()]))), {}),
+    reviews: ReviewsSchema,
     ledger: z.record(z.string(), z.record(z.string(), z.number())),
     waits: z.record(z.string(), z.number()),
     salt: z.optional(z.string()),

@@ -3,7 +3,9 @@
 // commutative, associative and idempotent). Each field of a job is a last-writer-wins register
 // stamped by a hybrid clock; a job's prompt history is a union; "stop tracking" is a tombstone
 // that a later "track" outranks; ledger entries are a union by id; Retry-After waits take the
-// latest; an open trend bucket's figures take the latest fetch; of two salts the lowest wins. No vscode import: unit-tested with thousands of random interleavings.
+// latest; an open trend bucket's figures take the latest fetch; of two salts the lowest wins; the
+// pending reviews merge as reviewState.ts says. No vscode import: unit-tested with thousands of random interleavings.
+import { mergeReviews, pruneReviews, reviewStamps, type SharedReviews } from './reviewState';
 
 /** Wall-clock milliseconds, made monotonic per window, with the writer's id to break ties. */
 export interface Stamp {
@@ -62,6 +64,8 @@ export interface SyncState {
    * latest fetch wins. Dropped an hour after it; a trend takes them for 15 minutes (trendSeries.ts).
    */
   openTrends: Record<string, Record<string, OpenTrendFigures>>;
+  /** project id → job id → the review of the agent's branch: its comments, pending and sent (reviewState.ts). */
+  reviews: SharedReviews;
   /** bucket (`agent:<project>`, `analytics:<key hash>`) → entry id → when the request was sent. */
   ledger: Record<string, Record<string, number>>;
   /** endpoint family → no request before this time (ms since the epoch), from a 429's Retry-After. */
@@ -97,7 +101,7 @@ export const TRENDS_KEPT_PER_PROJECT = 600;
 export const SHARED_HISTORY_MAX_AGE_MS = 90 * 24 * HOUR_MS;
 
 export function emptyState(): SyncState {
-  return { jobs: {}, drafts: {}, links: {}, trends: {}, openTrends: {}, ledger: {}, waits: {} };
+  return { jobs: {}, drafts: {}, links: {}, trends: {}, openTrends: {}, reviews: {}, ledger: {}, waits: {} };
 }
 
 export function compareStamps(a: Stamp, b: Stamp): number {
@@ -137,6 +141,8 @@ export function mergeState(a: SyncState, b: SyncState, now?: number): SyncState 
     // Settled figures agree; should a late event make two differ, the larger total is the later answer.
     trends: mergeRecordsBy(a.trends ?? {}, b.trends ?? {}, (x, y) => mergeRecordsBy(x, y, (m, n) => (n[2] > m[2] ? n : m))),
     openTrends: mergeRecordsBy(a.openTrends ?? {}, b.openTrends ?? {}, (x, y) => mergeRecordsBy(x, y, laterFetch)),
+    // Files written before reviews were shared have none.
+    reviews: mergeReviews(a.reviews, b.reviews),
     ledger,
     waits: mergeRecordsBy(a.waits, b.waits, Math.max),
     ...lowestSalt(a.salt, b.salt),
@@ -193,6 +199,7 @@ export function pruneState(state: SyncState, now: number): void {
     const byAge = keys.sort((x, y) => (x.slice(x.indexOf(' ')) < y.slice(y.indexOf(' ')) ? -1 : 1));
     state.trends[project] = Object.fromEntries(byAge.slice(-TRENDS_KEPT_PER_PROJECT).map((key) => [key, trends[key]]));
   }
+  pruneReviews(state.reviews, before, (project, job) => state.jobs[project]?.[job] !== undefined);
   for (const [project, open] of Object.entries(state.openTrends)) {
     for (const [key, figures] of Object.entries(open)) if (figures[3] <= now - HOUR_MS) delete open[key];
     if (!Object.keys(open).length) delete state.openTrends[project];
@@ -230,6 +237,7 @@ export class HybridClock {
     }
     for (const drafts of Object.values(state.drafts)) for (const draft of Object.values(drafts)) see(draft.s);
     for (const links of Object.values(state.links ?? {})) for (const link of Object.values(links)) see(link.s);
+    for (const stamp of reviewStamps(state.reviews)) see(stamp);
     this.last = max;
   }
 }
