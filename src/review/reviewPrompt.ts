@@ -23,8 +23,11 @@ export interface ReviewCommentInput {
   lines: readonly string[];
   /** The writer's words. */
   body: string;
-  /** The agent changed these lines after the comment was written: they are quoted as they were. */
-  outdated?: { commit: string };
+  /**
+   * The lines are numbered and quoted as an earlier round of the branch has them (`commit`), not the
+   * latest: the agent changed them since (`changed`), or git could not compare the two rounds.
+   */
+  earlier?: { commit: string; changed: boolean };
 }
 
 export interface ReviewPromptInput {
@@ -136,7 +139,7 @@ function render(input: ReviewPromptInput, comments: readonly ReviewCommentInput[
   );
   comments.forEach((c, i) => {
     const k = kept[i];
-    const at = c.outdated ? `${linesWord(c.startLine, c.endLine)} of your earlier version (commit ${short(c.outdated.commit)}; you have changed them since)` : linesWord(c.startLine, c.endLine);
+    const at = c.earlier ? `${linesWord(c.startLine, c.endLine)} of your earlier version (commit ${short(c.earlier.commit)}${c.earlier.changed ? '; you have changed them since' : ''})` : linesWord(c.startLine, c.endLine);
     out.push('', `--- Comment ${i + 1} of ${n}: ${c.path}, ${at} ---`);
     const quoted = c.lines.slice(0, k.lines);
     if (k.lastLineChars !== undefined && quoted.length) quoted[quoted.length - 1] = quoted[quoted.length - 1].slice(0, k.lastLineChars);

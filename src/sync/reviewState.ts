@@ -6,7 +6,17 @@
 // answer was lost are registers too. Two windows adding comments keep both; editing, sending or
 // deleting the same comment keeps the later change. No vscode import: unit-tested like the rest.
 import * as z from 'zod/mini';
-import type { Stamp, Versioned } from './syncState';
+
+/** A hybrid-clock stamp and a register, as syncState.ts has them (written out: that module imports this one). */
+interface Stamp {
+  t: number;
+  w: string;
+}
+
+interface Versioned<T> {
+  v: T;
+  s: Stamp;
+}
 
 /** One comment of a review on the agent's branch. */
 export interface SharedReviewComment {

@@ -10,6 +10,7 @@ import type { SignalsHandle } from '../signals/registerSignals';
 import type { HourBudget } from '../sync/hourBudget';
 import type { Ui } from '../ui';
 import type { ToolName } from './toolNames';
+import type { ReviewFacts } from './toolTexts';
 
 /** What the tools read and act through: the same objects as the views and the commands. */
 export interface ToolDeps {
@@ -21,6 +22,8 @@ export interface ToolDeps {
   tracker: JobTracker;
   /** The organisation's analytics hour (the shared ledger). */
   hour: HourBudget & { analyticsRequestsThisHour(): number | undefined };
+  /** The reviews sent to each job, and the one pending (src/review); optional so the tools work without it. */
+  reviews?: { factsOf(jobId: string): ReviewFacts | undefined };
   ui: Ui;
   log: Logger;
 }

@@ -19,7 +19,7 @@ export function activate(context: vscode.ExtensionContext): TestSeam {
     if (requests.push(entry) > 1_000) requests.shift();
   });
   const seam: Partial<TestSeam> = { requests };
-  const keys: (keyof Parts)[] = ['ui', 'store', 'tracker', 'statusBar', 'tree', 'sync', 'analytics', 'readers', 'signals', 'tools', 'startMs'];
+  const keys: (keyof Parts)[] = ['ui', 'store', 'tracker', 'statusBar', 'tree', 'sync', 'analytics', 'readers', 'signals', 'review', 'tools', 'startMs'];
   for (const key of keys) Object.defineProperty(seam, key, { get: () => extension.get()[key], enumerable: true });
   return seam as TestSeam;
 }

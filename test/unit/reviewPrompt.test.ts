@@ -63,7 +63,7 @@ describe('composeReviewPrompt (Send Review to Agent)', () => {
   });
 
   it('says when a comment is on lines the agent has changed since, quoting them as they were', () => {
-    const { prompt } = composeReviewPrompt({ comments: [{ ...comment('a.mdx', 6, 7, ['old six', 'old seven'], 'Reword'), outdated: { commit: 'aaaaaaaaaaaaaaaaaaaa' } }] });
+    const { prompt } = composeReviewPrompt({ comments: [{ ...comment('a.mdx', 6, 7, ['old six', 'old seven'], 'Reword'), earlier: { commit: 'aaaaaaaaaaaaaaaaaaaa', changed: true } }] });
     assert.match(prompt, /--- Comment 1 of 1: a\.mdx, lines 6-7 of your earlier version \(commit aaaaaaaaaaaa; you have changed them since\) ---\n```\nold six\nold seven\n```\nReword/);
   });
 
