@@ -54,7 +54,8 @@ export function chooseToSend(ui: Ui, preview: vscode.TextDocument, ask?: { messa
     const choose = ask?.button ?? vscode.l10n.t('Choose Where to Send…');
     const question = ask?.message ?? vscode.l10n.t('This is exactly what the agent will get (edit it in the editor if you like). Send it?');
     const answered = ui.showMessage('info', question, choose).then((answer) => {
-      if (answer !== choose) return; // dismissed: the preview and its title action stay
+      // Dismissed (the preview and its title action stay), or already sent from the title action.
+      if (answer !== choose || done) return;
       // A preview closed (and so discarded) before the click is not what the user chose to send.
       if (preview.isClosed) return void ui.showMessage('info', vscode.l10n.t('The preview was closed, so nothing was sent.'));
       finish(true);
