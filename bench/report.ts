@@ -13,6 +13,7 @@ import { SIGNALS_TEXT, type SignalsRun } from './signals';
 import { pagingRows, pagingSection, type PagingRun } from './paging';
 import { MERGE_TIME_TEXT, type MergeTimeRun } from './mergeTime';
 import { LM_TOOLS_TEXT, type LmToolsRun } from './lmTools';
+import { reviewRequestsRows, reviewRequestsSection, type ReviewRequestsRun } from './reviewRequests';
 import { PAGE_TREND_TEXT, TREND_NOW, TREND_TEXT, type TrendRun, type TrendStep } from './trend';
 import { FILTER_TERM } from './webview';
 import { WINDOWS_SCENARIO, type WindowsResult } from './windows';
@@ -48,6 +49,8 @@ export interface BenchResults {
   trend?: TrendRun[];
   /** Figure 12, Show Trend for two pages; absent in results made before it existed. */
   pageTrend?: TrendStep[];
+  /** Figure 13; absent in results made before it existed. */
+  reviewRequests?: ReviewRequestsRun[];
   seconds: number;
 }
 
@@ -207,6 +210,9 @@ function rows(r: BenchResults): Row[] {
     }
     if (!draws) add('12 Trend', 'drawing the trend in the webview', 'not measured (--no-host)');
   }
+
+  // 13. Send Review to Agent: one request for a review, against one per comment
+  for (const row of reviewRequestsRows(r.reviewRequests ?? [])) add('13 Review', row.figure, row.value);
   return out;
 }
 
@@ -221,7 +227,7 @@ export function renderTable(r: BenchResults): string {
 
 export function renderMarkdown(r: BenchResults): string {
   const table = ['| | figure | value |', '|---|---|---|', ...rows(r).map((row) => `| ${row.section} | ${row.figure} | ${row.value.replaceAll('|', '\\|')} |`)].join('\n');
-  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, signalsSection, mergeTimeSection, (results: BenchResults) => pagingSection(results.paging), lmToolsSection, trendSection, findingsSection].map((section) => section(r));
+  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, signalsSection, mergeTimeSection, (results: BenchResults) => pagingSection(results.paging), lmToolsSection, trendSection, (results: BenchResults) => reviewRequestsSection(results.reviewRequests), findingsSection].map((section) => section(r));
   return `# Benchmarks
 
 Written by \`npm run bench\` (bench/run.ts) on ${r.when.slice(0, 10)}: ${r.machine}; code-server ${r.codeServer}.

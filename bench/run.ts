@@ -25,6 +25,7 @@ import { measurePollingHour } from './pollingHour';
 import { measureReaders } from './readers';
 import { renderMarkdown, renderTable, type BenchResults } from './report';
 import { measureReview, type ReviewResult } from './review';
+import { measureReviewRequests } from './reviewRequests';
 import { measureMergeTime } from './mergeTime';
 import { measurePaging } from './paging';
 import { measureSignals } from './signals';
@@ -108,6 +109,8 @@ async function main(): Promise<void> {
   const trend = await measureTrend();
   log('trend: Show Trend for one page, then another over the same days…');
   const pageTrend = await measurePageTrends();
+  log('review: agent requests for a review of 1 to 50 comments, and one follow-up per comment…');
+  const reviewRequests = await measureReviewRequests();
 
   let review: ReviewResult | undefined;
   if (options.host) {
@@ -138,6 +141,7 @@ async function main(): Promise<void> {
     lmTools,
     trend,
     pageTrend,
+    reviewRequests,
     seconds: (Date.now() - began) / 1000,
   };
   process.stdout.write(`${renderTable(results)}\n`);

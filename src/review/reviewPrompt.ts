@@ -77,16 +77,18 @@ export function composeReviewPrompt(input: ReviewPromptInput): ReviewPrompt {
   const whole: Kept[] = comments.map((c) => ({ lines: c.lines.length, bodyChars: c.body.length }));
   let prompt = render(input, comments, whole);
   if (prompt.length <= max) return { prompt, shortened: 0, tooLong: false };
-  // The quoted lines and the words are what may be cut; everything else stays. Each pass gives
-  // every comment an equal share of what is left (a small comment keeps all of it and leaves the
-  // rest to the others); the marks a cut adds are paid for by the next pass.
-  let budget = max - render(input, comments, comments.map(() => ({ lines: 0, bodyChars: 0 }))).length;
-  let kept = whole;
-  for (let pass = 0; pass < 4 && prompt.length > max; pass++) {
-    kept = share(comments, Math.max(0, budget));
-    prompt = render(input, comments, kept);
-    budget -= prompt.length - max;
+  // The quoted lines and the words are what may be cut; everything else stays. A budget for them is
+  // shared out equally (a small comment keeps all of it and leaves the rest to the others); the
+  // largest budget whose prompt, with the marks its cuts add, fits is found by bisection.
+  let low = 0;
+  let high = max;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (render(input, comments, share(comments, mid)).length <= max) low = mid;
+    else high = mid - 1;
   }
+  const kept = share(comments, low);
+  prompt = render(input, comments, kept);
   const shortened = kept.filter((k, i) => k.lines < comments[i].lines.length || k.lastLineChars !== undefined || k.bodyChars < comments[i].body.length).length;
   return { prompt, shortened, tooLong: prompt.length > max };
 }
