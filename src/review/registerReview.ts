@@ -52,11 +52,6 @@ export function registerReview(context: vscode.ExtensionContext, command: Regist
   );
   deps.tree.addNotes({ noteOf: (tracked) => rowNote(model, tracked), onDidChange: model.onDidChange });
 
-  /** A note's thread, refreshed after a change of mode (VS Code redraws a thread when its comments are set). */
-  const refresh = (note: ReviewNote) => {
-    const thread = threads.threadOf(note.id);
-    if (thread) thread.comments = [...thread.comments];
-  };
   const failed = (what: string) => (error: unknown) => {
     log.warn(`${what}: ${error instanceof Error ? error.message : String(error)}`);
     void ui.showMessage('error', error instanceof Error ? error.message : String(error));
@@ -64,28 +59,22 @@ export function registerReview(context: vscode.ExtensionContext, command: Regist
 
   command(COMMANDS.addReviewComment, async (reply: vscode.CommentReply) => threads.add(reply).catch(failed('adding a review comment')));
   command(COMMANDS.editReviewComment, (note: ReviewNote) => {
-    if (!(note instanceof ReviewNote)) return;
-    threads.editing.add(note.id);
-    note.body = model.comment(note.jobId, note.id)?.body ?? '';
-    note.mode = vscode.CommentMode.Editing;
-    refresh(note);
+    if (note instanceof ReviewNote) threads.startEditing(note, model.comment(note.jobId, note.id)?.body ?? '');
   });
+  // VS Code hands the comment back with the edited text as its body.
   command(COMMANDS.saveReviewComment, async (note: ReviewNote) => {
     if (!(note instanceof ReviewNote)) return;
-    threads.editing.delete(note.id);
     const body = typeof note.body === 'string' ? note.body : note.body.value;
     if (body.trim()) await model.edit(note.jobId, note.id, body).catch(failed('saving a review comment'));
-    await threads.redraw();
+    await threads.stopEditing(note);
   });
   command(COMMANDS.cancelReviewComment, async (note: ReviewNote) => {
-    if (!(note instanceof ReviewNote)) return;
-    threads.editing.delete(note.id);
-    await threads.redraw();
+    if (note instanceof ReviewNote) await threads.stopEditing(note);
   });
   command(COMMANDS.deleteReviewComment, async (note: ReviewNote) => {
     if (!(note instanceof ReviewNote)) return;
-    threads.editing.delete(note.id);
     await model.remove(note.jobId, note.id).catch(failed('deleting a review comment'));
+    await threads.stopEditing(note);
   });
   command(COMMANDS.sendReview, async (arg?: unknown): Promise<ReviewSent | undefined> => {
     const jobId = jobIdOf(arg, threads) ?? (await pickJob(model, store, ui));

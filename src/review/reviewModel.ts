@@ -8,6 +8,11 @@ import { applyReviewChange, type ReviewChange, type ReviewRecord, type SharedRev
 import type { SyncState, Stamp } from '../sync/syncState';
 import { Disposable } from '../util/lifecycle';
 
+/** A time of day as the writer's clock reads it (10:42): when a review was sent, or a send lost its answer. */
+export function clockTime(ms: number): string {
+  return new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+}
+
 export interface ReviewComment extends SharedReviewComment {
   id: string;
   jobId: string;
@@ -75,12 +80,6 @@ export class ReviewModel extends Disposable {
   /** When a send of this review lost its answer (ms), if it did and nothing was sent since. */
   lost(jobId: string): number | undefined {
     return this.record(jobId)?.lost?.v ?? undefined;
-  }
-
-  /** The jobs of the project with any comment (pending or sent). */
-  jobs(): string[] {
-    const project = this.project();
-    return project ? Object.keys(this.sync.state.reviews[project] ?? {}) : [];
   }
 
   /** A new id for a comment written in this window: never another window's. */

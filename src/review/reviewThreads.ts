@@ -14,7 +14,7 @@ import type { Logger } from '../log';
 import { background } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 import { type CommitDiff, mapLines, parseDiff, roundDiffArgs } from './reviewLines';
-import type { ReviewComment, ReviewModel } from './reviewModel';
+import { clockTime, type ReviewComment, type ReviewModel } from './reviewModel';
 
 export const REVIEW_CONTROLLER_ID = 'mintlifyAgent.review';
 
@@ -49,6 +49,8 @@ interface Shown {
   key: string;
   /** What the thread last showed: a change of it collapses or opens the thread; a redraw alone does not. */
   status?: 'pending' | 'sent';
+  /** Everything the thread last showed: a redraw that would show the same leaves it alone. */
+  drawn?: string;
 }
 
 /** The job a document of the agent's side belongs to, and the file in the repository. */
@@ -66,7 +68,7 @@ export class ReviewThreads extends Disposable {
   private drawing: Promise<void> | undefined;
   private drawAgain = false;
   /** Comments whose editor is open: a redraw leaves them as they are. */
-  readonly editing = new Set<string>();
+  private readonly editing = new Set<string>();
 
   constructor(
     private readonly model: ReviewModel,
@@ -109,6 +111,24 @@ export class ReviewThreads extends Disposable {
     return undefined;
   }
 
+  /** Opens the comment's editor; redraws leave it alone until stopEditing. */
+  startEditing(note: ReviewNote, body: string): void {
+    const s = this.shown.get(note.id);
+    if (!s) return;
+    this.editing.add(note.id);
+    note.body = body;
+    note.mode = vscode.CommentMode.Editing;
+    s.thread.comments = [note];
+  }
+
+  /** Closes the comment's editor (Save or Cancel): it shows what the shared review holds. */
+  stopEditing(note: ReviewNote): Promise<void> {
+    this.editing.delete(note.id);
+    const s = this.shown.get(note.id);
+    if (s) s.drawn = undefined;
+    return this.redraw();
+  }
+
   /** The thread a comment shows in, if it is drawn. */
   threadOf(id: string): vscode.CommentThread | undefined {
     return this.shown.get(id)?.thread;
@@ -124,7 +144,7 @@ export class ReviewThreads extends Disposable {
     const round = await this.roundOf(thread.uri);
     if (!round) {
       thread.dispose();
-      throw new Error(vscode.l10n.t('Comments for the agent go on its side of Review Changes (the agent\'s version of each changed file).'));
+      throw new Error(vscode.l10n.t('Comments for the agent go on its side of the job\'s latest Review Changes (the agent\'s version of each changed file). Run Review Changes again and comment there.'));
     }
     const document = await vscode.workspace.openTextDocument(thread.uri);
     const range = thread.range ?? new vscode.Range(0, 0, 0, 0);
@@ -181,20 +201,22 @@ export class ReviewThreads extends Disposable {
 
   private render(s: Shown, tracked: TrackedJob, comment: ReviewComment, placement: Placement): void {
     const { thread, note } = s;
+    if (this.editing.has(note.id)) return;
     const status = comment.sentAt === undefined ? 'pending' : 'sent';
-    const label = jobLabel(tracked);
-    const sentAt = comment.sentAt === undefined ? '' : new Date(comment.sentAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-    thread.label = [
-      status === 'pending' ? vscode.l10n.t('Review for the agent: {0}', label) : vscode.l10n.t('Sent to the agent at {0}: {1}', sentAt, label),
+    const label = [
+      status === 'pending' ? vscode.l10n.t('Review for the agent: {0}', jobLabel(tracked)) : vscode.l10n.t('Sent to the agent at {0}: {1}', clockTime(comment.sentAt!), jobLabel(tracked)),
       placement.outdated ? vscode.l10n.t('(outdated: the agent changed these lines)') : '',
     ].filter(Boolean).join(' ');
+    const drawn = JSON.stringify([label, placement, comment.body, comment.createdAt, status]);
+    if (s.drawn === drawn) return;
+    s.drawn = drawn;
+    thread.label = label;
     thread.range = new vscode.Range(placement.startLine - 1, 0, placement.endLine - 1, 0);
     thread.canReply = false;
     thread.contextValue = status;
     thread.state = status === 'pending' ? vscode.CommentThreadState.Unresolved : vscode.CommentThreadState.Resolved;
     if (s.status !== status) thread.collapsibleState = status === 'pending' ? vscode.CommentThreadCollapsibleState.Expanded : vscode.CommentThreadCollapsibleState.Collapsed;
     s.status = status;
-    if (this.editing.has(note.id)) return;
     note.body = new vscode.MarkdownString(comment.body);
     note.mode = vscode.CommentMode.Preview;
     note.contextValue = status;

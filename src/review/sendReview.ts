@@ -13,7 +13,7 @@ import type { Logger } from '../log';
 import { HOURLY_LIMIT } from '../sync/ledger';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
-import type { ReviewModel } from './reviewModel';
+import { clockTime, type ReviewModel } from './reviewModel';
 import { composeReviewPrompt, REVIEW_PROMPT_MAX_CHARS, type ReviewCommentInput } from './reviewPrompt';
 import type { ReviewThreads } from './reviewThreads';
 
@@ -33,8 +33,6 @@ export interface ReviewSent {
   sent?: PromptSent;
 }
 
-export const time = (ms: number) => new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-
 export async function sendReview(deps: SendReviewDeps, jobId: string): Promise<ReviewSent | undefined> {
   const { model, store, ui } = deps;
   const tracked = store.get(jobId);
@@ -47,7 +45,7 @@ export async function sendReview(deps: SendReviewDeps, jobId: string): Promise<R
   const lost = model.lost(jobId);
   if (lost !== undefined) {
     const again = vscode.l10n.t('Send Again');
-    const choice = await ui.showMessage('warning', vscode.l10n.t('The last send of this review to “{0}” lost its answer at {1}: the agent may already have it. Check the job before sending it again.', label, time(lost)), again);
+    const choice = await ui.showMessage('warning', vscode.l10n.t('The last send of this review to “{0}” lost its answer at {1}: the agent may already have it. Check the job before sending it again.', label, clockTime(lost)), again);
     if (choice !== again) return undefined;
   }
   const instruction = await ui.showInputBox({

@@ -108,7 +108,21 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
     assert.equal(await provider.provideCommentingRanges(await vscode.workspace.openTextDocument(base), none), undefined);
 
     ids.range = await comment(quick, 6, 7, 'Say which package manager, and why.');
-    ids.line = await comment(errors, 5, 5, 'Link the **rate limits** page.');
+    ids.line = await comment(errors, 5, 5, 'Link the limits page.');
+    // Edited as VS Code does it: Edit Comment opens the editor, Save hands the comment back with the new text.
+    const note = threads().threadOf(ids.line)!.comments[0];
+    await vscode.commands.executeCommand('mintlifyAgent.editReviewComment', note);
+    assert.equal(note.mode, vscode.CommentMode.Editing);
+    note.body = 'Link the **rate limits** page.';
+    await vscode.commands.executeCommand('mintlifyAgent.saveReviewComment', note);
+    assert.equal(s.review.model.comment(jobId, ids.line)?.body, 'Link the **rate limits** page.');
+    assert.equal(threads().threadOf(ids.line)!.comments[0].mode, vscode.CommentMode.Preview);
+    // Deleted: gone from the review and from the diff.
+    const extra = await comment(quick, 2, 2, 'Never mind.');
+    const extraThread = threads().threadOf(extra)!;
+    await vscode.commands.executeCommand('mintlifyAgent.deleteReviewComment', extraThread.comments[0]);
+    assert.equal(s.review.model.comment(jobId, extra), undefined);
+    await waitFor('the deleted comment\'s thread gone', () => !threads().threadOf(extra));
     const item = await waitFor('the row to count the comments', () => {
       const r = row();
       return String(r?.description).includes('2 comments to send') ? r : undefined;
