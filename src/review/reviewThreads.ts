@@ -169,11 +169,13 @@ export class ReviewThreads extends Disposable {
   }
 
   private async draw(): Promise<void> {
-    const api = await this.hints.git();
+    const reviewed = this.store.all().filter((t) => this.model.comments(t.id).length);
+    // Git is loaded only once there is a comment to draw: never at start for a window without one.
+    const api = reviewed.length ? await this.hints.git() : undefined;
     const wanted = new Map<string, { tracked: TrackedJob; comment: ReviewComment; uri: vscode.Uri; placement: Placement }>();
-    for (const tracked of api ? this.store.all() : []) {
+    for (const tracked of api ? reviewed : []) {
       const comments = this.model.comments(tracked.id);
-      const clone = comments.length && tracked.job?.repository ? findClone(api!, tracked.job.repository) : undefined;
+      const clone = tracked.job?.repository ? findClone(api!, tracked.job.repository) : undefined;
       if (!clone) continue;
       for (const comment of comments) {
         const placement = await this.place(clone, comment, this.model.tip(tracked.id));
