@@ -13,6 +13,7 @@ import { SIGNALS_TEXT, type SignalsRun } from './signals';
 import { pagingRows, pagingSection, type PagingRun } from './paging';
 import { MERGE_TIME_TEXT, type MergeTimeRun } from './mergeTime';
 import { LM_TOOLS_TEXT, type LmToolsRun } from './lmTools';
+import { reviewRequestsRows, reviewRequestsSection, type ReviewRequestsRun } from './reviewRequests';
 import { PAGE_TREND_TEXT, TREND_NOW, TREND_TEXT, type TrendRun, type TrendStep } from './trend';
 import { type HourGateRow, hourGateLines, hourGateSection } from './hourGate';
 import { FILTER_TERM } from './webview';
@@ -54,6 +55,8 @@ export interface BenchResults {
   pageTrend?: TrendStep[];
   /** Figure 13, the hour's gate; absent in results made before it existed. */
   hourGate?: HourGateRow[];
+  /** Figure 14, Send Review to Agent; absent in results made before it existed. */
+  reviewRequests?: ReviewRequestsRun[];
   seconds: number;
 }
 
@@ -221,6 +224,8 @@ function rows(r: BenchResults): Row[] {
 
   // 13. The hour's gate: each action's requests against what it was allowed, at three states of the hour
   for (const line of hourGateLines(r.hourGate ?? [])) add('13 Hour gate', `${line.figure}: sent/allowed`, line.value);
+  // 13. Send Review to Agent: one request for a review, against one per comment
+  for (const row of reviewRequestsRows(r.reviewRequests ?? [])) add('14 Review', row.figure, row.value);
   return out;
 }
 
@@ -235,7 +240,7 @@ export function renderTable(r: BenchResults): string {
 
 export function renderMarkdown(r: BenchResults): string {
   const table = ['| | figure | value |', '|---|---|---|', ...rows(r).map((row) => `| ${row.section} | ${row.figure} | ${row.value.replaceAll('|', '\\|')} |`)].join('\n');
-  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, signalsSection, mergeTimeSection, (results: BenchResults) => pagingSection(results.paging), lmToolsSection, trendSection, (results: BenchResults) => hourGateSection(results.hourGate), findingsSection].map((section) => section(r));
+  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, signalsSection, mergeTimeSection, (results: BenchResults) => pagingSection(results.paging), lmToolsSection, trendSection, (results: BenchResults) => hourGateSection(results.hourGate), (results: BenchResults) => reviewRequestsSection(results.reviewRequests), findingsSection].map((section) => section(r));
   return `# Benchmarks
 
 Written by \`npm run bench\` (bench/run.ts) on ${r.when.slice(0, 10)}: ${r.machine}; code-server ${r.codeServer}.

@@ -25,6 +25,7 @@ import { measurePollingHour } from './pollingHour';
 import { measureReaders } from './readers';
 import { renderMarkdown, renderTable, type BenchResults } from './report';
 import { measureReview, type ReviewResult } from './review';
+import { measureReviewRequests } from './reviewRequests';
 import { measureMergeTime } from './mergeTime';
 import { measurePaging } from './paging';
 import { measureSignals } from './signals';
@@ -114,6 +115,8 @@ async function main(): Promise<void> {
   const pageTrend = await measurePageTrends();
   log('hour gate: each action a writer takes, with 100, 50 and 6 of the hour\'s analytics requests left…');
   const hourGate = await measureHourGate();
+  log('review: agent requests for a review of 1 to 50 comments, and one follow-up per comment…');
+  const reviewRequests = await measureReviewRequests();
 
   let review: ReviewResult | undefined;
   if (options.host) {
@@ -146,6 +149,7 @@ async function main(): Promise<void> {
     trend,
     pageTrend,
     hourGate,
+    reviewRequests,
     seconds: (Date.now() - began) / 1000,
   };
   process.stdout.write(`${renderTable(results)}\n`);

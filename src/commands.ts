@@ -30,6 +30,12 @@ export const COMMANDS = {
   showAssistantThread: 'mintlifyAgent.showAssistantThread',
   checkSignalImpact: 'mintlifyAgent.checkSignalImpact',
   openSignalPage: 'mintlifyAgent.openSignalPage',
+  sendReview: 'mintlifyAgent.sendReview',
+  addReviewComment: 'mintlifyAgent.addReviewComment',
+  editReviewComment: 'mintlifyAgent.editReviewComment',
+  saveReviewComment: 'mintlifyAgent.saveReviewComment',
+  cancelReviewComment: 'mintlifyAgent.cancelReviewComment',
+  deleteReviewComment: 'mintlifyAgent.deleteReviewComment',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

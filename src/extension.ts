@@ -20,6 +20,7 @@ import { JobsStatusBar } from './jobs/jobsStatusBar';
 import { JobsTreeProvider } from './jobs/jobsTree';
 import { createLogger, type Logger } from './log';
 import { type ReadersHandle, registerReaders } from './readers/registerReaders';
+import { registerReview, type ReviewHandle } from './review/registerReview';
 import { registerSignals, type SignalsHandle } from './signals/registerSignals';
 import { buildTools, registerTools } from './tools/registerTools';
 import type { ToolTable } from './tools/toolDeps';
@@ -46,6 +47,8 @@ export interface Parts {
   analytics: AnalyticsHandle;
   readers: ReadersHandle;
   signals: SignalsHandle;
+  /** Review comments on the agent's branch and Send Review to Agent (src/review). */
+  review: ReviewHandle;
   /** The language model tools, as registered (src/tools). */
   tools: ToolTable;
   /** How long start() took (performance.now); the log says it too. */
@@ -117,15 +120,16 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
   registerAuthCommands(command, keys, settings, ui);
   registerJobCommands(command, tracker, store, ui, log.scoped('commands'));
   registerReviewCommands(context, command, reviewHints, store, tracker, settings, ui, log.scoped('git'));
+  const review = registerReview(context, command, { sync, store, hints: reviewHints, tree, ui, log: log.scoped('review') });
   const readers = registerReaders(context, { api, settings, keys, ui, log, gate }, command);
   const analytics = registerAnalytics(context, { api, settings, ui, log, gate, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, trends: sync }, command);
   registerAskAboutThis(command, { docs: { pageOf: (uri) => readers.docs.pageOf(uri) }, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri), log: log.scoped('agent') });
   const signals = registerSignals(context, { api, settings, store, sync, gate, readers, ui, log }, command);
-  const tools = buildTools({ keys, settings, readers, signals, jobs: store, tracker, gate, ui, log: log.scoped('tools') });
+  const tools = buildTools({ keys, settings, readers, signals, jobs: store, tracker, gate, reviews: review, ui, log: log.scoped('tools') });
 
   const startMs = performance.now() - began;
   log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)} (built in ${startMs.toFixed(1)} ms)`);
-  return { ui, store, tracker, statusBar, tree, sync, gate, analytics, readers, signals, tools, startMs };
+  return { ui, store, tracker, statusBar, tree, sync, gate, analytics, readers, signals, review, tools, startMs };
 }
 
 /** The log: one output channel, and the command that shows it. */

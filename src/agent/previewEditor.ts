@@ -33,9 +33,10 @@ export function registerPreviewSend(command: RegisterCommand, ui: Ui, background
 /**
  * Resolves true when the writer chose to send `preview` (the notification's button or the title
  * action, whichever comes first), false when the preview was closed first. Dismissing the
- * notification does not end it: the title action stays.
+ * notification does not end it: the title action stays. `ask` words the notification for a
+ * preview whose destination is already known (Send Review to Agent: its job, and the cost).
  */
-export function chooseToSend(ui: Ui, preview: vscode.TextDocument): Promise<boolean> {
+export function chooseToSend(ui: Ui, preview: vscode.TextDocument, ask?: { message: string; button: string }): Promise<boolean> {
   const key = preview.uri.toString();
   return new Promise<boolean>((resolve) => {
     let done = false;
@@ -50,9 +51,11 @@ export function chooseToSend(ui: Ui, preview: vscode.TextDocument): Promise<bool
     const closed = vscode.workspace.onDidCloseTextDocument((document) => document === preview && finish(false));
     waiting.set(key, () => finish(true));
     publish();
-    const choose = vscode.l10n.t('Choose Where to Send…');
-    const answered = ui.showMessage('info', vscode.l10n.t('This is exactly what the agent will get (edit it in the editor if you like). Send it?'), choose).then((answer) => {
-      if (answer !== choose) return; // dismissed: the preview and its title action stay
+    const choose = ask?.button ?? vscode.l10n.t('Choose Where to Send…');
+    const question = ask?.message ?? vscode.l10n.t('This is exactly what the agent will get (edit it in the editor if you like). Send it?');
+    const answered = ui.showMessage('info', question, choose).then((answer) => {
+      // Dismissed (the preview and its title action stay), or already sent from the title action.
+      if (answer !== choose || done) return;
       // A preview closed (and so discarded) before the click is not what the user chose to send.
       if (preview.isClosed) return void ui.showMessage('info', vscode.l10n.t('The preview was closed, so nothing was sent.'));
       finish(true);

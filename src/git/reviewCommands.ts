@@ -19,12 +19,17 @@ export interface ReviewResult {
   title: string;
   resources: ChangeResource[];
   shownAs: 'multiDiff' | 'perFile';
+  /** The commit of the agent's branch shown: its round. */
+  tip: string;
 }
 
 /** Knows, once Git is loaded, which finished jobs have their repository cloned in this workspace. */
 export class ReviewHints extends Disposable {
   private readonly emitter = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.emitter.event;
+  private readonly roundEmitter = this.register(new vscode.EventEmitter<{ jobId: string; commit: string }>());
+  /** Fires when Review Changes has fetched a job's branch, before its diff opens: the commit it shows (src/review draws comments on it). */
+  readonly onDidFetchRound = this.roundEmitter.event;
   private api: GitApi | undefined;
   private loading: Promise<GitApi | undefined> | undefined;
 
@@ -57,6 +62,10 @@ export class ReviewHints extends Disposable {
     const roots = (api?.repositories ?? []).map((r) => r.rootUri.path.replace(/\/+$/, '')).filter((root) => uri.path.startsWith(`${root}/`));
     const root = roots.sort((a, b) => b.length - a.length)[0];
     return root === undefined ? undefined : uri.path.slice(root.length + 1);
+  }
+
+  fetchedRound(jobId: string, commit: string): void {
+    this.roundEmitter.fire({ jobId, commit });
   }
 
   /** True for a finished job with a branch whose repository this workspace is a clone of. */
@@ -121,17 +130,19 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
   async function review(jobId: string): Promise<ReviewResult | undefined> {
     const { tracked, ref, api, clone } = await prepare(jobId);
     const title = vscode.l10n.t('Agent changes: {0} ({1})', jobLabel(tracked), ref);
-    const resources = await ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0}…', ref), cancellable: true }, async (_progress, token) => {
-      const tip = await fetchBranch(clone, ref, { timeoutMs: settings.gitFetchTimeoutMs, token });
-      return (await branchChanges(api, clone.repository, tip)).resources;
+    const { tip, resources } = await ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0}…', ref), cancellable: true }, async (_progress, token) => {
+      const fetched = await fetchBranch(clone, ref, { timeoutMs: settings.gitFetchTimeoutMs, token });
+      return { tip: fetched, resources: (await branchChanges(api, clone.repository, fetched)).resources };
     });
+    // Before the diff opens: its documents are asked which lines take comments.
+    hints.fetchedRound(jobId, tip);
     if (!resources.length) {
       void ui.showMessage('info', vscode.l10n.t('The branch {0} changes nothing compared with your current branch.', ref));
-      return { title, resources, shownAs: 'multiDiff' };
+      return { title, resources, shownAs: 'multiDiff', tip };
     }
     const shownAs = await showChanges(title, resources);
     log.info(`review ${jobId}: ${resources.length} file(s) from ${ref} shown (${shownAs})`);
-    return { title, resources, shownAs };
+    return { title, resources, shownAs, tip };
   }
 
   async function checkOutBranch(jobId: string): Promise<void> {

@@ -43,12 +43,21 @@ export function relativeTime(iso: string | undefined, now = Date.now()): string 
   return days === 1 ? vscode.l10n.t('yesterday') : vscode.l10n.t('{0} days ago', days);
 }
 
+/** What another concern adds to a job's row: a word in its description, a line in its tooltip, a mark in its contextValue. */
+export interface RowNote {
+  text: string;
+  tooltip: string;
+  /** Appended to the contextValue as `:<mark>` (before `:review`), for the menus. */
+  mark: string;
+}
+
 export class JobNode extends vscode.TreeItem {
   constructor(
     readonly tracked: TrackedJob,
     error: ApiError | undefined,
     /** Its branch can be reviewed in this workspace (a clone of the job's repository). */
     reviewable = false,
+    note?: RowNote,
   ) {
     super(jobLabel(tracked), vscode.TreeItemCollapsibleState.None);
     const key = statusKey(tracked);
@@ -58,14 +67,16 @@ export class JobNode extends vscode.TreeItem {
     const parts = [status];
     if (tracked.job?.status === 'completed') parts.push(tracked.job.prLink ? vscode.l10n.t('PR ready') : vscode.l10n.t('no changes'));
     if (reviewable) parts.push(vscode.l10n.t('review here'));
+    if (note) parts.push(note.text);
     if (error && key !== 'notFound') parts.push(error.kind === 'rateLimited' ? vscode.l10n.t('rate limited') : vscode.l10n.t('cannot refresh'));
     parts.push(relativeTime(lastActivity));
     this.id = `job:${tracked.id}`;
     this.description = parts.filter(Boolean).join(' · ');
     this.iconPath = new vscode.ThemeIcon(look.icon, new vscode.ThemeColor(look.color));
-    this.contextValue = `job:${key}:${tracked.job?.prLink ? 'pr' : 'nopr'}${reviewable ? ':review' : ''}`;
+    this.contextValue = `job:${key}:${tracked.job?.prLink ? 'pr' : 'nopr'}${note ? `:${note.mark}` : ''}${reviewable ? ':review' : ''}`;
     this.tooltip = tooltip(tracked, status, error);
     if (reviewable) this.tooltip.appendMarkdown(`\n\n${vscode.l10n.t('This workspace is a clone of the job\'s repository: Review Changes opens its branch here.')}`);
+    if (note) this.tooltip.appendMarkdown('\n\n').appendText(note.tooltip);
     this.accessibilityInformation = { label: `${this.label as string}, ${this.description}` };
   }
 }
@@ -125,10 +136,17 @@ export interface ReviewHint {
   readonly onDidChange: vscode.Event<void>;
 }
 
+/** A concern that adds a note to jobs' rows (src/review: "3 comments to send"). */
+export interface RowNotes {
+  noteOf(tracked: TrackedJob): RowNote | undefined;
+  readonly onDidChange: vscode.Event<void>;
+}
+
 export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvider<JobsTreeNode> {
   private readonly emitter = this.register(new vscode.EventEmitter<JobsTreeNode | JobsTreeNode[] | undefined>());
   readonly onDidChangeTreeData = this.emitter.event;
   private nodes = new Map<string, JobNode>();
+  private notes: RowNotes | undefined;
 
   constructor(
     private readonly store: JobStore,
@@ -141,6 +159,13 @@ export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvi
     this.register(store.onDidChange((changed) => this.refresh(changed)));
     this.register(keys.onDidChange(() => this.refresh(undefined)));
     this.register(tracker.onDidChangePaused(() => this.refresh(undefined)));
+  }
+
+  /** Adds `notes` to the rows (the pending reviews, built after the tree), redrawn when they change. */
+  addNotes(notes: RowNotes): void {
+    this.notes = notes;
+    this.register(notes.onDidChange(() => this.redrawRows()));
+    this.redrawRows();
   }
 
   /** Keeps "3 min ago" true while `view` is on screen: redrawn from the store, never a request. */
@@ -169,14 +194,14 @@ export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvi
     if (node instanceof JobNode) {
       // Rebuild from the store so a per-node refresh shows the latest state.
       const tracked = this.store.get(node.tracked.id);
-      return tracked ? new JobNode(tracked, this.store.errorOf(tracked.id), this.review?.isReviewable(tracked)) : node;
+      return tracked ? new JobNode(tracked, this.store.errorOf(tracked.id), this.review?.isReviewable(tracked), this.notes?.noteOf(tracked)) : node;
     }
     return node;
   }
 
   getChildren(parent?: JobsTreeNode): JobsTreeNode[] {
     if (parent || !this.keys.hasKey || !this.store.projectId) return [];
-    const jobs = this.store.all().map((t) => new JobNode(t, this.store.errorOf(t.id), this.review?.isReviewable(t)));
+    const jobs = this.store.all().map((t) => new JobNode(t, this.store.errorOf(t.id), this.review?.isReviewable(t), this.notes?.noteOf(t)));
     this.nodes = new Map(jobs.map((n) => [n.tracked.id, n]));
     if (!jobs.length || !this.tracker.poller.isPaused) return jobs;
     const notice = new NoticeNode(vscode.l10n.t('Polling stopped: the API key was not accepted. Set API Key…'), {

@@ -10,7 +10,7 @@ import * as z from 'zod/mini';
  * Which areas and fields the writer of a file knew: raised by one whenever an area or a field is
  * added (see CONTRIBUTING.md, "a shared area"). 1: files written before the number existed.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** A window's presence in its own file: read by the lease (lease.ts), never carried into another window's file. */
 export const Presence = z.object({
@@ -64,6 +64,37 @@ export const SharedSignalLink = z.looseObject({
   linkedAt: z.optional(z.number()),
 });
 export type SharedSignalLink = z.infer<typeof SharedSignalLink>;
+
+/** One comment of a pending review on the agent's branch (src/review). */
+export const SharedReviewComment = z.looseObject({
+  /** The file's path in the repository (POSIX), in the commit below. */
+  path: z.string(),
+  /** The commit of the agent's branch the comment was written on (its round). */
+  commit: z.string(),
+  /** 1-based, inclusive, in that commit's version of the file. */
+  startLine: z.number(),
+  endLine: z.number(),
+  /** Those lines as that commit has them: the quote of the prompt. */
+  lines: z.array(z.string()),
+  /** The writer's words (Markdown). */
+  body: z.string(),
+  /** When it was written (ms since the epoch). */
+  createdAt: z.number(),
+  /** When it went to the agent in a review (ms); absent while it is pending. */
+  sentAt: z.optional(z.number()),
+});
+export type SharedReviewComment = z.infer<typeof SharedReviewComment>;
+
+/** A job's review: its comments (null once deleted: a tombstone), the round they are drawn on, a send whose answer was lost. */
+export const ReviewRecord = z.looseObject({
+  /** Comment id (unique to the window that wrote it) → the comment, or null once deleted. */
+  c: z.record(z.string(), versioned(z.nullable(SharedReviewComment))),
+  /** The newest commit of the agent's branch a window has shown (Review Changes): the round the comments are drawn on. */
+  tip: z.optional(versioned(z.string())),
+  /** When a send of the review lost its answer (ms), or null: the review is still pending, and says it may have arrived. */
+  lost: z.optional(versioned(z.nullable(z.number()))),
+});
+export type ReviewRecord = z.infer<typeof ReviewRecord>;
 
 // Elements a newer version adds after the figures are kept (the rest), and carried with the tuple,
 // which every merge takes whole; the type names the elements this version reads and writes.

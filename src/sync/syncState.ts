@@ -15,6 +15,7 @@ import {
   JobRecord,
   OpenTrendFigures,
   perProject,
+  ReviewRecord,
   SharedSignalLink,
   type Stamp,
   TrendFigures,
@@ -23,6 +24,7 @@ import {
   type Versioned,
 } from './sharedSchema';
 import { boundByUse, boundTrends, inScope } from './trendBounds';
+import { mergeReview, pruneReviews, reviewStamps } from './reviewState';
 import { HOUR_MS } from '../util/clock';
 
 export type { JobRecord, OpenTrendFigures, SharedPrompt, SharedSignalLink, Stamp, TrendFigures, Versioned } from './sharedSchema';
@@ -131,6 +133,14 @@ const AREAS = {
         if (!Object.keys(open).length || (apiBaseUrl !== undefined && !inScope(scope, apiBaseUrl))) delete openTrends[scope];
       }
     },
+  }),
+  /** project id → job id → the pending review of the agent's branch: its comments, pending and sent (reviewState.ts). */
+  reviews: area({
+    schema: perProject(ReviewRecord),
+    merge: (a, b) => mergeProjects(a, b, mergeReview),
+    // Deleted comments after the shared history's age; a job's review with the job (kept while its tombstone is).
+    prune: (reviews, { now, state }): void => pruneReviews(reviews, now - SHARED_HISTORY_MAX_AGE_MS, (project, job) => (state as SyncState).jobs[project]?.[job] !== undefined),
+    stamps: reviewStamps,
   }),
   /** bucket (`agent:<project>`, `analytics:<key hash>`) → entry id → when the request was sent. */
   ledger: area({

@@ -100,7 +100,7 @@ export function readingTools(deps: ToolDeps, spends: ConfirmedSpends): Pick<Tool
         const jobId = textInput(input, 'jobId');
         if (!jobId) return agentJobsText(projectId, deps.jobs.all());
         const tracked = deps.jobs.get(jobId);
-        return tracked ? agentJobText(tracked) : vscode.l10n.t('Job "{0}" is not tracked here: the tool reads only the jobs in the Agent Jobs view ("Mintlify: Track Agent Job" adds one).', jobId);
+        return tracked ? agentJobText(tracked, deps.reviews?.factsOf(jobId)) : vscode.l10n.t('Job "{0}" is not tracked here: the tool reads only the jobs in the Agent Jobs view ("Mintlify: Track Agent Job" adds one).', jobId);
       },
     },
   };

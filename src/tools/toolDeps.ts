@@ -11,6 +11,7 @@ import type { HourGate } from '../sync/hourGate';
 import type { Ui } from '../ui';
 import { waitText } from '../errorMessages';
 import type { ToolName } from './toolNames';
+import type { ReviewFacts } from './toolTexts';
 
 /** What the tools read and act through: the same objects as the views and the commands. */
 export interface ToolDeps {
@@ -22,6 +23,8 @@ export interface ToolDeps {
   tracker: JobTracker;
   /** The organisation's analytics hour: a tool spends it only after the writer's yes in its confirmation. */
   gate: HourGate;
+  /** The reviews sent to each job, and the one pending (src/review); optional so the tools work without it. */
+  reviews?: { factsOf(jobId: string): ReviewFacts | undefined };
   ui: Ui;
   log: Logger;
 }

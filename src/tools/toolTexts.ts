@@ -121,11 +121,34 @@ export function agentJobsText(projectId: string, jobs: readonly JobFacts[]): str
   return lines.join('\n');
 }
 
-/** One job in full: its state, and every prompt sent to it (each cut as reader text is). */
-export function agentJobText(tracked: JobFacts): string {
+/** A comment of a review of the agent's branch (src/review), as the agent-jobs tool tells it. */
+export interface ReviewCommentFacts {
+  path: string;
+  startLine: number;
+  endLine: number;
+  /** The commit of the agent's branch it was written on. */
+  commit: string;
+  body: string;
+}
+
+/** A job's reviews: each sent to the agent (a round), and the comments still pending. */
+export interface ReviewFacts {
+  sent: { sentAt: string; comments: ReviewCommentFacts[] }[];
+  pending: ReviewCommentFacts[];
+  /** When a send of the pending review lost its answer (the agent may have it). */
+  lostAt?: string;
+}
+
+/** One job in full: its state, every prompt sent to it (each cut as reader text is), and its reviews. */
+export function agentJobText(tracked: JobFacts, reviews?: ReviewFacts): string {
   const lines = [`Agent job ${quote(tracked.id)} as tracked here (no request was sent).`, '', EVIDENCE_NOTE, '', EVIDENCE_BEGIN, jobLine(tracked)];
   section(lines, 'Prompts sent, oldest first', tracked.prompts, TOP_ROWS, (p) => `${p.sentAt}: ${quoteText({ text: p.text })}`);
   if (tracked.unsentPrompt) lines.push(`A prompt failed to send and waits as the job's unsent prompt: ${quoteText({ text: tracked.unsentPrompt })}`);
+  if (reviews) {
+    const comment = (c: ReviewCommentFacts) => `${rowQuote(c.path)} ${c.startLine === c.endLine ? `line ${c.startLine}` : `lines ${c.startLine}-${c.endLine}`} of commit ${c.commit.slice(0, 12)}: ${quoteText({ text: c.body }, ROW_QUOTE)}`;
+    section(lines, 'Reviews of its branch sent as follow-ups, oldest first (each is one of the prompts above)', reviews.sent, TOP_ROWS, (r) => `${r.sentAt}: ${r.comments.length} comments: ${r.comments.map(comment).join('; ')}`);
+    if (reviews.pending.length) section(lines, `Review comments written and not sent yet${reviews.lostAt ? ` (a send at ${reviews.lostAt} lost its answer: the agent may have them)` : ''}`, reviews.pending, TOP_ROWS, comment);
+  }
   lines.push(EVIDENCE_END);
   return lines.join('\n');
 }

@@ -24,6 +24,7 @@ interface JobRecord {
   prLink: string | undefined;
   prNumber: number;
   archivedAt: number | null;
+  nextRound: ((prompt: string) => void) | undefined;
 }
 
 /** The prompt convention: 'fail' anywhere -> fail, 'no changes' anywhere -> noChanges (case-insensitive). */
@@ -85,6 +86,7 @@ export class JobStore {
     record.nextOutcome = undefined;
     record.archivedAt = null;
     record.activeUntil = this.now() + (record.activeForMs ?? this.jobDurationMs);
+    record.nextRound?.(prompt);
     return this.view(record, true);
   }
 
@@ -151,6 +153,7 @@ export class JobStore {
       prNumber: ++this.prCounter,
       archivedAt:
         status !== 'archived' ? null : init.archivedAt ? parseTime('archivedAt', init.archivedAt) : now,
+      nextRound: init.nextRound,
     };
     jobs.set(id, record);
     return record;

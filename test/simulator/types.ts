@@ -77,6 +77,11 @@ export type AddJobInit = Partial<SimJob> & {
   prompt?: string;
   /** Outcome that the next follow-up switches to (e.g. a 'no changes' job that yields a PR once asked again). */
   outcomeAfterFollowUp?: JobOutcome;
+  /**
+   * The agent's work in the round a follow-up starts, run when the follow-up arrives, before it is
+   * answered (a test pushes a commit to the job's branch in its bare repository: the branch moves).
+   */
+  nextRound?: (prompt: string) => void;
 };
 
 export type Fault =

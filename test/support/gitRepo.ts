@@ -69,7 +69,7 @@ export function makeTestRepository(fixture: string, workspaceFolder: string): Te
 }
 
 /** Pushes a new branch made from `main` by `change` (run in a scratch clone), e.g. 50 changed files. */
-export function pushBranch(repo: TestRepository, branch: string, change: (clone: string) => void): void {
+export function pushBranch(repo: Pick<TestRepository, 'url'>, branch: string, change: (clone: string) => void): void {
   const scratch = mkdtempSync(join(tmpdir(), 'mintlify-scratch-'));
   try {
     git(scratch, 'clone', '--quiet', repo.url, 'clone');
@@ -79,6 +79,22 @@ export function pushBranch(repo: TestRepository, branch: string, change: (clone:
     git(clone, 'add', '-A');
     git(clone, 'commit', '-m', `Agent work on ${branch}`);
     git(clone, 'push', 'origin', branch);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Pushes one more commit made by `change` on top of `branch` (the agent's next round): the branch moves. Returns the new commit. */
+export function pushCommit(repo: Pick<TestRepository, 'url'>, branch: string, message: string, change: (clone: string) => void): string {
+  const scratch = mkdtempSync(join(tmpdir(), 'mintlify-scratch-'));
+  try {
+    git(scratch, 'clone', '--quiet', '--branch', branch, repo.url, 'clone');
+    const clone = join(scratch, 'clone');
+    change(clone);
+    git(clone, 'add', '-A');
+    git(clone, 'commit', '-m', message);
+    git(clone, 'push', 'origin', branch);
+    return git(clone, 'rev-parse', 'HEAD');
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

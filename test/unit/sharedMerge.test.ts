@@ -39,8 +39,20 @@ const AREAS: Record<string, fc.Arbitrary<unknown>> = {
   ledger: perProject(small),
   waits: fc.dictionary(key, small, { maxKeys: 2 }),
   salt: fc.option(key, { nil: undefined }),
+  reviews: perProject(
+    loose(
+      fc.record(
+        {
+          c: fc.dictionary(key, register(fc.option(loose(fc.record({ path: key, commit: key, startLine: small, endLine: small, lines: fc.array(key, { maxLength: 2 }), body: key, createdAt: small })), { nil: null })), { maxKeys: 2 }),
+          tip: register(key),
+          lost: register(fc.option(small, { nil: null })),
+        },
+        { requiredKeys: ['c'] },
+      ),
+    ),
+  ),
   // An area a newer version wrote, carried whole.
-  reviews: fc.option(fc.dictionary(key, small, { maxKeys: 2 }), { nil: undefined }),
+  annotations: fc.option(fc.dictionary(key, small, { maxKeys: 2 }), { nil: undefined }),
 };
 
 const state: fc.Arbitrary<SyncState> = fc.record(AREAS).map((areas) => {

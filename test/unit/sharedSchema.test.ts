@@ -31,7 +31,7 @@ function newerFile(beatAt: number) {
       ledger: { 'agent:proj': { 'newer.1': NOW } },
       waits: { agent: NOW + 60_000 },
       salt: 'aaaa',
-      reviews: { proj: { job_n: { comments: [{ line: 3, text: 'typo' }] } } },
+      annotations: { proj: { job_n: { notes: [{ line: 3, text: 'typo' }] } } },
     },
   };
 }
@@ -65,7 +65,7 @@ describe('shared store: what a newer version writes', () => {
     assert.equal(written.state.links.proj.job_n.v.prUrl, 'https://example.com/pr/1', 'a link’s own field, through a change of the link');
     assert.deepEqual(written.state.trends.proj['visitors 2026-11-23 2026-11-24'], [40, 9, 47, 'bots:3'], 'a settled bucket’s own element');
     assert.deepEqual(written.state.openTrends.proj['visitors 2026-11-25 2026-11-26'], [1, 2, 3, NOW, 'partial'], 'an open bucket’s own element');
-    assert.deepEqual(written.state.reviews, newer.state.reviews, 'an area of its own, whole');
+    assert.deepEqual(written.state.annotations, newer.state.annotations, 'an area of its own, whole');
     assert.deepEqual(written.state.waits, newer.state.waits);
     assert.equal(written.state.salt, 'aaaa');
   });

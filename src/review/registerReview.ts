@@ -1,0 +1,143 @@
+// Reviewing the agent's changes like a pull request, wired: the shared reviews (reviewModel.ts),
+// the comment threads in the agent branch's diff (reviewThreads.ts), the commands on a thread, a
+// comment, a job's row and the palette, the row's "3 comments to send", and Send Review to Agent
+// (sendReview.ts). Built in start() like every concern; sends nothing until the writer sends a review.
+import * as vscode from 'vscode';
+import { COMMANDS, type RegisterCommand } from '../commands';
+import type { ReviewHints } from '../git/reviewCommands';
+import { jobLabel, type JobStore, type TrackedJob } from '../jobs/jobStore';
+import { JobNode, type RowNote, type RowNotes } from '../jobs/jobsTree';
+import type { Logger } from '../log';
+import type { Ui } from '../ui';
+import { background } from '../util/background';
+import { ReviewModel, type ReviewComment, type ReviewSync } from './reviewModel';
+import { ReviewNote, ReviewThreads } from './reviewThreads';
+import { inReviewOrder } from './reviewPrompt';
+import { sendReview, type ReviewSent } from './sendReview';
+
+/** A comment as the agent jobs tool tells it (src/tools/toolTexts.ts ReviewFacts). */
+interface CommentFacts {
+  path: string;
+  startLine: number;
+  endLine: number;
+  commit: string;
+  body: string;
+}
+
+export interface ReviewHandle {
+  model: ReviewModel;
+  threads: ReviewThreads;
+  /** The job's review history for the agent jobs tool: each review sent, and what is pending. */
+  factsOf(jobId: string): { pending: CommentFacts[]; sent: { sentAt: string; comments: CommentFacts[] }[]; lostAt?: string } | undefined;
+}
+
+export interface ReviewDeps {
+  sync: ReviewSync & { agentRequestsThisHour(project: string): number };
+  store: JobStore;
+  hints: ReviewHints;
+  tree: { addNotes(notes: RowNotes): void };
+  ui: Ui;
+  log: Logger;
+}
+
+export function registerReview(context: vscode.ExtensionContext, command: RegisterCommand, deps: ReviewDeps): ReviewHandle {
+  const { store, ui, log } = deps;
+  const model = new ReviewModel(deps.sync, () => store.projectId);
+  const threads = new ReviewThreads(model, store, deps.hints, log);
+  context.subscriptions.push(
+    model,
+    threads,
+    // The round Review Changes fetched is the one every window draws the comments on.
+    deps.hints.onDidFetchRound(({ jobId, commit }) => background(model.setTip(jobId, commit), log, `recording the round of ${jobId}`)),
+  );
+  deps.tree.addNotes({ noteOf: (tracked) => rowNote(model, tracked), onDidChange: model.onDidChange });
+
+  const failed = (what: string) => (error: unknown) => {
+    log.warn(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+    void ui.showMessage('error', error instanceof Error ? error.message : String(error));
+  };
+
+  command(COMMANDS.addReviewComment, async (reply: vscode.CommentReply) => threads.add(reply).catch(failed('adding a review comment')));
+  command(COMMANDS.editReviewComment, (note: ReviewNote) => {
+    if (note instanceof ReviewNote) threads.startEditing(note, model.comment(note.jobId, note.id)?.body ?? '');
+  });
+  // VS Code hands the comment back with the edited text as its body.
+  command(COMMANDS.saveReviewComment, async (note: ReviewNote) => {
+    if (!(note instanceof ReviewNote)) return;
+    const body = typeof note.body === 'string' ? note.body : note.body.value;
+    if (body.trim()) await model.edit(note.jobId, note.id, body).catch(failed('saving a review comment'));
+    await threads.stopEditing(note);
+  });
+  command(COMMANDS.cancelReviewComment, async (note: ReviewNote) => {
+    if (note instanceof ReviewNote) await threads.stopEditing(note);
+  });
+  command(COMMANDS.deleteReviewComment, async (note: ReviewNote) => {
+    if (!(note instanceof ReviewNote)) return;
+    await model.remove(note.jobId, note.id).catch(failed('deleting a review comment'));
+    await threads.stopEditing(note);
+  });
+  command(COMMANDS.sendReview, async (arg?: unknown): Promise<ReviewSent | undefined> => {
+    const jobId = jobIdOf(arg, threads) ?? (await pickJob(model, store, ui));
+    if (!jobId) return undefined;
+    try {
+      return await sendReview({ model, threads, store, ui, hour: deps.sync, log }, jobId);
+    } catch (error) {
+      failed(`sending the review of ${jobId}`)(error);
+      return undefined;
+    }
+  });
+
+  return {
+    model,
+    threads,
+    factsOf: (jobId) => {
+      const comments = model.comments(jobId);
+      if (!comments.length) return undefined;
+      const facts = (c: ReviewComment): CommentFacts => ({ path: c.path, startLine: c.startLine, endLine: c.endLine, commit: c.commit, body: c.body });
+      const lost = model.lost(jobId);
+      return {
+        pending: inReviewOrder(model.pending(jobId)).map(facts),
+        sent: model.sent(jobId).map((r) => ({ sentAt: new Date(r.sentAt).toISOString(), comments: inReviewOrder(r.comments).map(facts) })),
+        ...(lost !== undefined && { lostAt: new Date(lost).toISOString() }),
+      };
+    },
+  };
+}
+
+function rowNote(model: ReviewModel, tracked: TrackedJob): RowNote | undefined {
+  const pending = model.pending(tracked.id);
+  if (!pending.length) return undefined;
+  const files = new Set(pending.map((c) => c.path)).size;
+  const count = pending.length === 1 ? vscode.l10n.t('1 comment to send') : vscode.l10n.t('{0} comments to send', pending.length);
+  const lost = model.lost(tracked.id) !== undefined;
+  return {
+    text: lost ? vscode.l10n.t('{0} (the last send lost its answer)', count) : count,
+    tooltip: [
+      files === 1 ? vscode.l10n.t('Pending review: {0} on 1 file.', count) : vscode.l10n.t('Pending review: {0} on {1} files.', count, files),
+      vscode.l10n.t('Send Review to Agent sends them as one follow-up.'),
+      lost ? vscode.l10n.t('Its last send lost its answer: the agent may already have it.') : '',
+    ].filter(Boolean).join(' '),
+    mark: 'comments',
+  };
+}
+
+/** A job id from a tree row, a comment thread's title action, or another command (a string). */
+function jobIdOf(arg: unknown, threads: ReviewThreads): string | undefined {
+  if (typeof arg === 'string') return arg || undefined;
+  if (arg instanceof JobNode) return arg.tracked.id;
+  if (arg instanceof ReviewNote) return arg.jobId;
+  const thread = arg as vscode.CommentThread | undefined;
+  return thread && typeof thread === 'object' && 'uri' in thread ? threads.commentOf(thread)?.jobId : undefined;
+}
+
+/** From the palette: the jobs with comments to send (the only one, at once). */
+async function pickJob(model: ReviewModel, store: JobStore, ui: Ui): Promise<string | undefined> {
+  const jobs = store.all().filter((t) => model.pending(t.id).length);
+  if (!jobs.length) return void ui.showMessage('info', vscode.l10n.t('No job has comments to send. Open a finished job\'s branch with Review Changes, then hover a line on the agent\'s side and click + to comment.'));
+  if (jobs.length === 1) return jobs[0].id;
+  const picked = await ui.showQuickPick(
+    jobs.map((t) => ({ label: jobLabel(t), description: rowNote(model, t)?.text, detail: t.id, jobId: t.id })),
+    { title: vscode.l10n.t('Send Review to Agent'), placeHolder: vscode.l10n.t('The job whose review to send') },
+  );
+  return picked?.jobId;
+}

@@ -1,0 +1,113 @@
+// Send Review to Agent: a job's pending review becomes one follow-up. The writer adds an optional
+// instruction for the whole review, reads (and may edit) the composed prompt in the same preview as
+// every other prompt, with its cost beside it (one agent request of the project's hour, and what is
+// left), and sends it through Send Follow-up: exactly one request, its failures reported and kept
+// there, an answer that was lost never sent again unasked. Only a send the API took marks the
+// comments sent; a lost answer leaves the review pending, saying so.
+import * as vscode from 'vscode';
+import { chooseToSend, closePreview } from '../agent/previewEditor';
+import { COMMANDS } from '../commands';
+import type { PromptSent } from '../jobs/jobCommands';
+import { jobLabel, type JobStore } from '../jobs/jobStore';
+import type { Logger } from '../log';
+import { HOURLY_LIMIT } from '../sync/ledger';
+import type { Ui } from '../ui';
+import { background } from '../util/background';
+import { clockTime, type ReviewModel } from './reviewModel';
+import { composeReviewPrompt, REVIEW_PROMPT_MAX_CHARS, type ReviewCommentInput } from './reviewPrompt';
+import type { ReviewThreads } from './reviewThreads';
+
+export interface SendReviewDeps {
+  model: ReviewModel;
+  threads: ReviewThreads;
+  store: JobStore;
+  ui: Ui;
+  /** The shared ledger: every window's agent requests of the project this hour. */
+  hour: { agentRequestsThisHour(project: string): number };
+  log: Logger;
+}
+
+/** What a Send Review did: the prompt composed and shown, and what became of it (undefined: the writer stopped first). */
+export interface ReviewSent {
+  composed: string;
+  sent?: PromptSent;
+}
+
+export async function sendReview(deps: SendReviewDeps, jobId: string): Promise<ReviewSent | undefined> {
+  const { model, store, ui } = deps;
+  const tracked = store.get(jobId);
+  if (!tracked) return void ui.showMessage('info', vscode.l10n.t('Job {0} is not tracked here, so its review cannot be sent from this window.', jobId));
+  const label = jobLabel(tracked);
+  const pending = model.pending(jobId);
+  if (!pending.length) {
+    return void ui.showMessage('info', vscode.l10n.t('“{0}” has no comments to send. In Review Changes, hover a line on the agent\'s side and click + to add one.', label));
+  }
+  const lost = model.lost(jobId);
+  if (lost !== undefined) {
+    const again = vscode.l10n.t('Send Again');
+    const choice = await ui.showMessage('warning', vscode.l10n.t('The last send of this review to “{0}” lost its answer at {1}: the agent may already have it. Check the job before sending it again.', label, clockTime(lost)), again);
+    if (choice !== again) return undefined;
+  }
+  const instruction = await ui.showInputBox({
+    title: vscode.l10n.t('Send Review to Agent: “{0}”', label),
+    prompt: pending.length === 1 ? vscode.l10n.t('An instruction for the whole review, sent before its comment (optional: press Enter to send the comment alone).') : vscode.l10n.t('An instruction for the whole review, sent before its {0} comments (optional: press Enter to send the comments alone).', pending.length),
+    ignoreFocusOut: true,
+  });
+  if (instruction === undefined) return undefined;
+
+  const tip = model.tip(jobId);
+  const placements = await deps.threads.placements(tracked, pending);
+  const comments: ReviewCommentInput[] = pending.map((c) => {
+    const p = placements.get(c.id);
+    // Numbered in the latest round when the lines are still there; otherwise as the comment's own round has them.
+    if (p && !p.outdated && (tip === undefined || p.commit === tip)) return { path: p.path, startLine: p.startLine, endLine: p.endLine, lines: c.lines, body: c.body };
+    return { path: c.path, startLine: c.startLine, endLine: c.endLine, lines: c.lines, body: c.body, ...(tip !== undefined && c.commit !== tip && { earlier: { commit: c.commit, changed: p?.outdated ?? false } }) };
+  });
+  const composed = composeReviewPrompt({ instruction, branch: tracked.job?.ref ?? undefined, commit: tip, comments });
+
+  const project = store.projectId ?? '';
+  const used = deps.hour.agentRequestsThisHour(project);
+  const cost = vscode.l10n.t('One follow-up to “{0}”: 1 agent request of the project\'s hour ({1} of {2} used, {3} left).', label, used, HOURLY_LIMIT, Math.max(0, HOURLY_LIMIT - used));
+  const notes = [cost];
+  if (composed.shortened) notes.push(vscode.l10n.t('{0} of its {1} comments were shortened to fit {2} characters; each cut says "(shortened)".', composed.shortened, comments.length, REVIEW_PROMPT_MAX_CHARS));
+  if (composed.tooLong) notes.push(vscode.l10n.t('It is still over {0} characters: the instruction alone is that long.', REVIEW_PROMPT_MAX_CHARS));
+
+  const preview = await vscode.workspace.openTextDocument({ language: 'markdown', content: composed.prompt });
+  await vscode.window.showTextDocument(preview, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+  const lenses = showNotes(preview, notes);
+  let send: boolean;
+  try {
+    send = await chooseToSend(ui, preview, { message: `${notes.join(' ')} ${vscode.l10n.t('The preview is exactly what the agent will get (edit it if you like). Send it?')}`, button: vscode.l10n.t('Send Review') });
+  } finally {
+    lenses.dispose();
+  }
+  if (!send) return { composed: composed.prompt }; // the preview was closed: the review stays pending
+  const text = preview.getText();
+  if (!text.trim()) {
+    void ui.showMessage('error', vscode.l10n.t('The prompt is empty, so nothing was sent. The review is still pending.'));
+    return { composed: composed.prompt };
+  }
+  const ids = pending.map((c) => c.id);
+  const sent = (await vscode.commands.executeCommand<PromptSent | undefined>(COMMANDS.sendFollowUp, jobId, text)) ?? { sent: false, outcomeUnknown: false };
+  if (sent.sent) background(model.markSent(jobId, ids, Date.now()), deps.log, `marking the review of ${jobId} sent`);
+  else if (sent.outcomeUnknown) background(model.setLost(jobId, Date.now()), deps.log, `noting that the review of ${jobId} may have arrived`);
+  await closePreview(preview);
+  return { composed: composed.prompt, sent };
+}
+
+/**
+ * The cost (and any shortening) above the preview's first line, as CodeLenses: beside the text for
+ * as long as the preview is open, and not part of it. The first one sends, as the title action does.
+ */
+function showNotes(preview: vscode.TextDocument, notes: readonly string[]): vscode.Disposable {
+  const top = new vscode.Range(0, 0, 0, 0);
+  return vscode.languages.registerCodeLensProvider(
+    { scheme: preview.uri.scheme, language: 'markdown' },
+    {
+      provideCodeLenses: (document) =>
+        document.uri.toString() !== preview.uri.toString()
+          ? []
+          : notes.map((note, i) => new vscode.CodeLens(top, i === 0 ? { title: `$(send) ${note}`, command: COMMANDS.sendPreview, arguments: [preview.uri] } : { title: `$(info) ${note}`, command: '' })),
+    },
+  );
+}

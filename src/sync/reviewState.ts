@@ -1,0 +1,73 @@
+// The pending reviews of agent jobs (src/review), as every window shares them: the `reviews` area of
+// the shared state (its schema, ReviewRecord, is in sharedSchema.ts; its entry in syncState.ts's
+// table). Per job: each comment is a last-writer-wins register under an id unique to the window that
+// wrote it (a deletion is a null value, a tombstone that outranks the copies written before it); the
+// round the comments are drawn on and the time of a send whose answer was lost are registers too.
+// Two windows adding comments keep both; editing, sending or deleting the same comment keeps the
+// later change. No vscode import: unit-tested like the rest.
+import { eitherOf, type ReviewRecord, type SharedReviewComment, type Stamp, unknownFields, type Versioned } from './sharedSchema';
+
+export type { ReviewRecord, SharedReviewComment };
+
+/** project id → job id → its review. */
+export type SharedReviews = Record<string, Record<string, ReviewRecord>>;
+
+function compare(a: Stamp, b: Stamp): number {
+  return a.t !== b.t ? a.t - b.t : a.w < b.w ? -1 : a.w > b.w ? 1 : 0;
+}
+
+/** The later write; two with the same stamp are told apart by their values, so no order of merging matters. */
+function later<T>(a: Versioned<T> | undefined, b: Versioned<T> | undefined): Versioned<T> | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  const order = compare(a.s, b.s);
+  return order > 0 ? a : order < 0 ? b : eitherOf(a, b);
+}
+
+/** Two copies of a job's review, every change of both kept (commutative, associative, idempotent). */
+export function mergeReview(a: ReviewRecord, b: ReviewRecord): ReviewRecord {
+  const c = { ...a.c };
+  for (const [id, comment] of Object.entries(b.c)) c[id] = later(c[id], comment) ?? comment;
+  const tip = later(a.tip, b.tip);
+  const lost = later(a.lost, b.lost);
+  return { ...unknownFields(a, b, ['c', 'tip', 'lost']), c, ...(tip && { tip }), ...(lost && { lost }) };
+}
+
+/**
+ * Drops deleted comments once older than `before` (ms), and the review of a job the shared state
+ * no longer holds at all (`hasJob`: its tombstone was pruned; a job merely stopped keeps its
+ * review, which comes back if it is tracked again). Run after every file is merged.
+ */
+export function pruneReviews(reviews: SharedReviews, before: number, hasJob: (project: string, job: string) => boolean): void {
+  for (const [project, jobs] of Object.entries(reviews)) {
+    for (const [job, record] of Object.entries(jobs)) {
+      if (!hasJob(project, job)) {
+        delete jobs[job];
+        continue;
+      }
+      for (const [id, comment] of Object.entries(record.c)) if (comment.v === null && comment.s.t < before) delete record.c[id];
+    }
+    if (!Object.keys(jobs).length) delete reviews[project];
+  }
+}
+
+/** Every stamp of the area, for the hybrid clock. */
+export function* reviewStamps(reviews: SharedReviews): Iterable<Stamp> {
+  for (const jobs of Object.values(reviews)) {
+    for (const record of Object.values(jobs)) {
+      for (const comment of Object.values(record.c)) yield comment.s;
+      if (record.tip) yield record.tip.s;
+      if (record.lost) yield record.lost.s;
+    }
+  }
+}
+
+/** One change to a job's review, stamped by `next` (the window's hybrid clock). */
+export type ReviewChange = { comment: string; value: SharedReviewComment | null } | { tip: string } | { lost: number | null };
+
+export function applyReviewChange(reviews: SharedReviews, project: string, job: string, change: ReviewChange, next: () => Stamp): void {
+  const record = ((reviews[project] ??= {})[job] ??= { c: {} });
+  if ('comment' in change) record.c[change.comment] = { v: change.value, s: next() };
+  else if ('tip' in change) record.tip = { v: change.tip, s: next() };
+  else record.lost = { v: change.lost, s: next() };
+}

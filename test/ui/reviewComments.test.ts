@@ -1,0 +1,118 @@
+// Review the agent's changes like a pull request (issue 33), as a person does it in the workbench:
+// a comment with the gutter "+" on the agent's side of Review Changes, "1 comment to send" on the
+// job's row, Send Review to Agent from the thread's title, the preview read, sent, the thread then
+// marked sent, the job active and then completed. Clicks and keys only.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { findRepoRoot } from '../host/codeServer';
+import { DEMO_API_KEY } from '../simulator/demo';
+import type { Simulator } from '../simulator/server';
+import { pushBranch, pushCommit, writeFile } from '../support/gitRepo';
+import { PROJECT, stepsBuildOnEachOther, UiSession } from './uiSession';
+import { expectVisible, TIMEOUTS, type Workbench } from './workbench';
+
+const BRANCH = 'mintlify/agent-ui-review';
+const QUICK_LINES = ['---', 'title: Quickstart', '---', '', 'Get started in five minutes.', 'Install the CLI with npm.', 'Run mint dev to preview.', '', '## Next steps', 'Read the guides.'];
+const COMMENT = 'Say which package manager, and why.';
+
+describe('review comments on the agent branch, sent as one follow-up (UI)', function () {
+  this.timeout(5 * 60_000);
+  let session: UiSession | undefined;
+  let sim: Simulator;
+  let wb: Workbench;
+  let jobId = '';
+  stepsBuildOnEachOther();
+
+  before(async function () {
+    this.timeout(8 * 60_000);
+    session = await UiSession.start((line) => process.stdout.write(`    ${line}\n`));
+    sim = session.sim;
+    wb = session.workbench;
+    const repository = session.repository!;
+    pushBranch(repository, BRANCH, (clone) => writeFile(clone, 'docs/quickstart.mdx', `${QUICK_LINES.join('\n')}\n`));
+    const nextRound = () => pushCommit(repository, BRANCH, 'Round 2', (clone) => writeFile(clone, 'docs/quickstart.mdx', `${QUICK_LINES.join('\n').replace('with npm', 'with pnpm (npm works too)')}\n`));
+    jobId = sim.addJob(PROJECT, { status: 'completed', prompt: 'Tidy the quickstart', source: { repository: repository.url, ref: BRANCH }, nextRound }).id;
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await wb.screenshot(`review-comments-failed-${this.currentTest.title.replace(/[^\w]+/g, '-').slice(0, 40)}`).catch(() => undefined);
+  });
+
+  after(async () => {
+    await session?.stop();
+  });
+
+  /** The only job of this window (named by its ID until a prompt is sent from here, then by that prompt). */
+  const job = () => wb.treeRows('Agent Jobs').first();
+  const multiDiff = () => wb.page.locator('.multiDiffEditor');
+  /** The agent's side (the modified editor) of quickstart.mdx in the multi-file diff. */
+  const agentSide = () => multiDiff().locator('.multiDiffEntry').filter({ hasText: 'quickstart.mdx' }).locator('.editor.modified');
+
+  it('opens the agent\'s branch with Review Changes and comments on a line with the gutter "+"', async () => {
+    await wb.signInToMintlify(DEMO_API_KEY);
+    await wb.setProjectId(PROJECT);
+    await wb.trackJob(jobId);
+    await wb.clearNotifications();
+    await expectVisible('"review here" on the job', job().filter({ hasText: 'review here' }), TIMEOUTS.poll);
+    await wb.clickAndExpect({ what: 'Review Changes on the job', click: await wb.inlineAction(job(), 'Review Changes'), then: multiDiff(), shows: 'the multi-file diff editor' });
+    const line = agentSide().locator('.view-line').filter({ hasText: 'Install the CLI with npm.' });
+    await expectVisible('the agent\'s line in the diff', line);
+    await wb.screenshot('review-comments-1-diff');
+    await line.hover({ timeout: TIMEOUTS.ui });
+    const plus = agentSide().locator('.comment-range-glyph.line-hover');
+    await wb.screenshot('review-comments-1-hover');
+    const box = wb.page.locator('.review-widget').filter({ has: wb.page.locator('.comment-form') });
+    await wb.clickAndExpect({ what: 'the gutter "+" on the line', click: plus, then: box, shows: 'the comment box' });
+    await wb.screenshot('review-comments-1-box');
+    await box.locator('.comment-form .monaco-editor').click({ timeout: TIMEOUTS.ui });
+    await wb.page.keyboard.type(COMMENT);
+    const add = box.getByRole('button', { name: 'Add Comment' });
+    await wb.clickAndExpect({ what: 'Add Comment', click: add, then: job().filter({ hasText: '1 comment to send' }), shows: '"1 comment to send" on the job\'s row' });
+    await wb.screenshot('review-comments-1-added');
+  });
+
+  it('sends the review from the thread: reads the preview with its cost, sends, sees the thread marked sent and the job active, then completed', async () => {
+    const thread = wb.page.locator('.review-widget').filter({ hasText: COMMENT });
+    await expectVisible('the pending thread', thread);
+    const before = sim.requests.filter((r) => r.method === 'POST' && r.rawPath.endsWith(`/job/${jobId}/message`)).length;
+    const send = thread.getByRole('button', { name: 'Send Review to Agent' });
+    await wb.clickAndExpect({ what: 'Send Review to Agent on the thread', click: send, then: wb.quickInputTitled(/^Send Review to Agent/), shows: 'the box for the review\'s instruction' });
+    await wb.pressEnterAndWaitForClose();
+    // The question hides itself after a few seconds; the cost stays above the preview, where the send is too.
+    await expectVisible('the question with its cost', wb.notification(/One follow-up to .*: 1 agent request of the project's hour .* The preview is exactly what the agent will get/));
+    // Monaco draws spaces as no-break spaces: \s matches both.
+    const previewLines = wb.page.locator('.editor-group-container.active .monaco-editor .view-line');
+    const previewLine = (text: string) => previewLines.filter({ hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s')}$`) });
+    await expectVisible('the review in the preview', previewLines.filter({ hasText: /^Review\sof\syour\schanges\son\sbranch/ }));
+    // The preview wraps long lines: the heading is matched by its start.
+    await expectVisible('the comment\'s file in the preview', previewLines.filter({ hasText: /^---\sComment\s1\sof\s1:\sdocs\/quickstart\./ }));
+    await expectVisible('the quoted line in the preview', previewLine('Install the CLI with npm.'));
+    await expectVisible('the writer\'s words in the preview', previewLine(COMMENT));
+    const cost = wb.page.locator('.codelens-decoration a').filter({ hasText: /1 agent request of the project's hour \(\d+ of 100 used, \d+ left\)/ });
+    await expectVisible('the cost above the preview', cost);
+    // Git's question about fetching in the background would cover the screenshot: closed, if it came.
+    const gitQuestion = wb.notification('periodically run');
+    if (await gitQuestion.isVisible()) {
+      await wb.clickAndExpect({ what: 'Git\'s question\'s close button', click: gitQuestion.getByRole('button', { name: /^Clear Notification/ }), then: { gone: gitQuestion }, shows: 'the question gone' });
+    }
+    const shot = await wb.screenshot('review-comments-2-preview');
+    await wb.clickAndExpect({ what: 'the cost above the preview (it sends)', click: cost, then: wb.notification('Follow-up sent to'), shows: 'the follow-up sent' });
+    const posts = sim.requests.filter((r) => r.method === 'POST' && r.rawPath.endsWith(`/job/${jobId}/message`)).slice(before);
+    assert.equal(posts.length, 1, 'one request for the review');
+    assert.match((posts[0].body as { prompt: string }).prompt, /--- Comment 1 of 1: docs\/quickstart\.mdx, line 6 ---\n```\nInstall the CLI with npm\.\n```\nSay which package manager, and why\./);
+    await expectVisible('the job active', job().locator('.custom-view-tree-node-item-icon.codicon-sync.codicon-modifier-spin'));
+    await expectVisible('the row without comments to send', job().filter({ hasNotText: 'to send' }));
+    // The thread is collapsed to its glyph on the line; a click opens it, read-only.
+    const glyph = agentSide().locator('.comment-range-glyph.comment-thread, .comment-range-glyph.comment-thread-unresolved');
+    const sent = wb.page.locator('.review-widget').filter({ hasText: /Sent to the agent at \d\d:\d\d/ });
+    await wb.clickAndExpect({ what: 'the collapsed thread\'s glyph', click: glyph, then: sent, shows: 'the thread marked sent' });
+    await expectVisible('the comment in the sent thread', sent.filter({ hasText: COMMENT }));
+    assert.equal(await sent.getByRole('button', { name: 'Send Review to Agent' }).count(), 0, 'a sent thread offers no send');
+    assert.equal(await sent.getByRole('button', { name: 'Edit Comment' }).count(), 0, 'nor an edit');
+    await wb.screenshot('review-comments-2-sent');
+    await expectVisible('the job completed', job().locator('.custom-view-tree-node-item-icon.codicon-pass'), TIMEOUTS.poll);
+    // The README shows the review being read before it is sent.
+    fs.copyFileSync(shot, path.join(findRepoRoot(__dirname), 'media', 'screenshots', 'review-comments.png'));
+  });
+});
