@@ -10,6 +10,7 @@ import type { SignalsHandle } from '../signals/registerSignals';
 import type { HourBudget } from '../sync/hourBudget';
 import type { Ui } from '../ui';
 import type { ToolName } from './toolNames';
+import type { ToolAnswer } from './toolTexts';
 
 /** What the tools read and act through: the same objects as the views and the commands. */
 export interface ToolDeps {
@@ -27,10 +28,10 @@ export interface ToolDeps {
 
 export type ToolInput = Record<string, unknown>;
 
-/** One tool: its answer is text (capped where it is registered). */
+/** One tool: its answer is text, or text with an evidence block (capped where it is registered, by the block's structure). */
 export interface TextTool {
   prepareInvocation?(input: ToolInput): vscode.PreparedToolInvocation | undefined | Promise<vscode.PreparedToolInvocation | undefined>;
-  invoke(input: ToolInput, token: vscode.CancellationToken): Promise<string>;
+  invoke(input: ToolInput, token: vscode.CancellationToken): Promise<ToolAnswer>;
 }
 
 export type ToolTable = Record<ToolName, TextTool>;

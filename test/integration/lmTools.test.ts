@@ -7,10 +7,11 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../support/extensionUnderTest';
-import { EVIDENCE_BEGIN, EVIDENCE_END, MAX_QUOTE, quote } from '../../src/signals/evidencePrompt';
+import { MAX_QUOTE, quote } from '../../src/signals/evidencePrompt';
 import { MOST_REQUESTS } from '../../src/signals/snapshot';
 import { TOOL_NAMES, TOOLS } from '../../src/tools/toolNames';
-import { MAX_RESULT_CHARS, ROW_QUOTE, TOP_ROWS } from '../../src/tools/toolTexts';
+import { capResult, MAX_RESULT_CHARS, ROW_QUOTE, TOP_ROWS } from '../../src/tools/toolTexts';
+import { evidenceBlock } from '../support/evidenceBlock';
 import type { Simulator } from '../simulator/server';
 import { HOSTILE_PAGE, HOSTILE_TEXTS } from '../simulator/signals';
 import { freshAnalyticsHour, KEY, leaveWindowClean, PROJECT, requestsTo, ScriptedUser, seam, setProject, signIn, visitorRequests, waitFor, withSimulator } from './support';
@@ -99,10 +100,12 @@ describe('language model tools', function () {
       assert.ok(text.includes(`Page: ${quote(HOSTILE_PAGE)}\nFiles: "docs/quickstart.mdx"`), 'the page and its file in the workspace, relative');
       assert.ok(text.includes(`Date range: ${snapshot.range.dateFrom} to ${snapshot.range.dateTo} (exclusive)`));
 
-      const block = text.slice(text.indexOf(EVIDENCE_BEGIN), text.indexOf(EVIDENCE_END));
+      const found = evidenceBlock(text);
+      const block = found.lines.join('\n');
       const hostile = comments.find((c) => c.comment?.includes(HOSTILE_TEXTS.injection));
       assert.ok(hostile, 'the simulator puts a hostile comment on the page');
-      assert.ok(!text.slice(0, text.indexOf(EVIDENCE_BEGIN)).includes('Ignore previous instructions'), 'no reader text before the block');
+      assert.ok(!found.before.includes('Ignore previous instructions'), 'no reader text before the block');
+      assert.equal(text.split(found.markers.end).length, 2, 'the comments that forge an end marker end nothing');
       const newest = [...comments].sort((a, b) => ((b.createdAt ?? '') < (a.createdAt ?? '') ? -1 : 1)).slice(0, 8);
       for (const comment of newest) {
         const full = comment.comment!;
@@ -120,7 +123,7 @@ describe('language model tools', function () {
       for (const outside of ['../../etc/passwd', 'docs/../../secret.mdx', 'C:\\Windows\\win.ini', 'file:///etc/passwd']) {
         const text = await invoke(TOOLS.readerEvidence, { page: outside });
         assert.match(text, /is not a docs page of this workspace/, outside);
-        assert.ok(!text.includes(EVIDENCE_BEGIN), outside);
+        assert.ok(!text.includes('<<<READER-EVIDENCE'), outside);
       }
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       assert.match(await invoke(TOOLS.readerEvidence), /^No docs page is open/);
@@ -201,6 +204,12 @@ describe('language model tools', function () {
   });
 
   describe('acting tools', () => {
+    /** An acting tool as VS Code calls it: prepareInvocation (its dialog; this tier answers yes), then invoke. */
+    async function confirmAndInvoke(name: typeof TOOLS.startAgentJob | typeof TOOLS.sendFollowUp, input: Record<string, unknown>): Promise<string> {
+      await s.tools[name].prepareInvocation?.(input);
+      return capResult(await s.tools[name].invoke({ ...input }, none));
+    }
+
     // VS Code answers every confirmation dialog "yes" while it runs extension tests ("DialogService:
     // refused to show confirmation dialog in tests"), so here invokeTool goes straight through
     // prepareInvocation to invoke; what the dialog shows is checked from prepareInvocation below.
@@ -233,7 +242,7 @@ describe('language model tools', function () {
       sim.clearRequests();
       sim.addFault({ fault: { kind: 'answerThenReset' }, times: 1, method: 'POST' });
       const before = s.store.all().length;
-      const text = await s.tools[TOOLS.startAgentJob].invoke({ prompt: 'Add a FAQ page' }, none);
+      const text = await confirmAndInvoke(TOOLS.startAgentJob, { prompt: 'Add a FAQ page' });
       assert.equal(requestsTo(sim, 'POST', `/${PROJECT}/job`).length, 1, 'exactly one POST');
       assert.match(text, /It was not sent again, since that could duplicate it/);
       assert.equal(s.store.all().length, before, 'no job is guessed');
@@ -242,7 +251,7 @@ describe('language model tools', function () {
 
     it('a new job the API creates is tracked as from the palette', async () => {
       sim.clearRequests();
-      const text = await s.tools[TOOLS.startAgentJob].invoke({ prompt: 'Add a changelog page' }, none);
+      const text = await confirmAndInvoke(TOOLS.startAgentJob, { prompt: 'Add a changelog page' });
       const id = /^Started agent job "([^"]+)"/.exec(text)?.[1];
       assert.ok(id, text);
       assert.equal(requestsTo(sim, 'POST', `/${PROJECT}/job`).length, 1);
@@ -253,24 +262,53 @@ describe('language model tools', function () {
     it('a follow-up is sent once to the job; one whose answer was lost is not sent again', async () => {
       const busy = sim.addJob(PROJECT, { activeForMs: 3_600_000 });
       sim.clearRequests();
-      const sent = await s.tools[TOOLS.sendFollowUp].invoke({ jobId: busy.id, prompt: 'Shorter intro' }, none);
+      const sent = await confirmAndInvoke(TOOLS.sendFollowUp, { jobId: busy.id, prompt: 'Shorter intro' });
       assert.match(sent, new RegExp(`^Follow-up sent to agent job "${busy.id}"`));
       assert.deepEqual(requestsTo(sim, 'POST', `/job/${busy.id}/message`).map((r) => r.body), [{ prompt: 'Shorter intro' }]);
       assert.ok(s.store.get(busy.id), 'tracked, as after the palette\'s Send Follow-up');
 
       sim.clearRequests();
       sim.addFault({ fault: { kind: 'drop' }, times: 1, method: 'POST' });
-      const lost = await s.tools[TOOLS.sendFollowUp].invoke({ jobId: busy.id, prompt: 'And a summary' }, none);
+      const lost = await confirmAndInvoke(TOOLS.sendFollowUp, { jobId: busy.id, prompt: 'And a summary' });
       assert.match(lost, /It was not sent again, since that could duplicate it/);
       assert.equal(requestsTo(sim, 'POST', `/job/${busy.id}/message`).length, 1, 'exactly one POST');
       assert.equal(s.tracker.unsentPrompt(busy.id), 'And a summary', 'the prompt waits in the next Send Follow-up box');
+    });
+
+    it('sends nothing for a call no dialog was shown for, and nothing twice for one yes', async () => {
+      sim.clearRequests();
+      const input = { prompt: 'Add a glossary page' };
+      assert.match(capResult(await s.tools[TOOLS.startAgentJob].invoke(input, none)), /^Nothing was sent: no confirmation was shown to the writer for this call/);
+      assert.match(await confirmAndInvoke(TOOLS.startAgentJob, input), /^Started agent job "/);
+      assert.match(capResult(await s.tools[TOOLS.startAgentJob].invoke(input, none)), /^Nothing was sent: no confirmation was shown/, 'the yes was used up');
+      assert.equal(requestsTo(sim, 'POST', `/${PROJECT}/job`).length, 1, 'one POST, for the confirmed call');
+    });
+
+    it('always confirms: with no project the dialog says nothing can be sent, and Yes sends nothing even once the project is set', async () => {
+      await setProject(undefined);
+      try {
+        sim.clearRequests();
+        for (const [name, input] of [[TOOLS.startAgentJob, { prompt: 'Add a FAQ' }], [TOOLS.sendFollowUp, { jobId: 'job-x', prompt: 'Shorter' }]] as const) {
+          const prepared = await s.tools[name].prepareInvocation?.(input);
+          assert.ok(prepared?.confirmationMessages, `${name}: a dialog`);
+          assert.equal(messageOf(prepared), 'Nothing can be sent: No project ID: run "Mintlify: Set Project ID" first. Yes sends nothing.');
+          await setProject(PROJECT);
+          await waitFor('the project set', () => vscode.workspace.getConfiguration('mintlifyAgent').get('projectId') === PROJECT);
+          assert.equal(capResult(await s.tools[name].invoke(input, none)), 'Nothing was sent: No project ID: run "Mintlify: Set Project ID" first.');
+          await setProject(undefined);
+          await waitFor('no project', () => vscode.workspace.getConfiguration('mintlifyAgent').get('projectId') === undefined);
+        }
+        assert.deepEqual(sim.requests, [], 'no request');
+      } finally {
+        await setProject(PROJECT);
+      }
     });
 
     it('fetches the reader signals within what the hour has left, and says what it cost; with nothing left it sends nothing', async () => {
       await s.signals.store.forget();
       await freshAnalyticsHour(s);
       sim.clearRequests();
-      const text = await s.tools[TOOLS.fetchReaderSignals].invoke({}, none);
+      const text = capResult(await s.tools[TOOLS.fetchReaderSignals].invoke({}, none));
       const kept = s.signals.store.current();
       assert.ok(kept, 'a snapshot is kept');
       const analytics = sim.requests.filter((r) => r.rawPath.startsWith('/v1/analytics/')).length;
@@ -282,7 +320,7 @@ describe('language model tools', function () {
       sim.clearRequests();
       try {
         assert.equal(await s.tools[TOOLS.fetchReaderSignals].prepareInvocation?.({}), undefined, 'nothing to confirm');
-        assert.match(await s.tools[TOOLS.fetchReaderSignals].invoke({}, none), /^The hour's analytics budget is used: 0 left/);
+        assert.match(capResult(await s.tools[TOOLS.fetchReaderSignals].invoke({}, none)), /^The hour's analytics budget is used: 0 left/);
         assert.equal(sim.requests.length, 0);
       } finally {
         await freshAnalyticsHour(s);
@@ -306,7 +344,7 @@ describe('language model tools', function () {
       assert.ok(s.signals.store.current() && s.store.all().length, 'something to answer from');
       await vscode.window.showTextDocument(vscode.Uri.joinPath(root, 'docs', 'quickstart.mdx'), { preview: false });
       const answers = [await invoke(TOOLS.readerEvidence), await invoke(TOOLS.gapInbox), await invoke(TOOLS.visitors), await invoke(TOOLS.agentJobs)];
-      assert.ok(answers.every((text) => text.includes(EVIDENCE_BEGIN)), 'every answer is the figures, not an error');
+      assert.ok(answers.every((text) => evidenceBlock(text).lines.length > 0), 'every answer is the figures, not an error');
       for (const text of answers) {
         assert.ok(!text.includes(KEY), 'not the key');
         assert.ok(!text.includes(root.fsPath), 'no absolute path of the workspace');
