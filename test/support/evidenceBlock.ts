@@ -28,3 +28,15 @@ export function evidenceBlock(text: string): FoundBlock {
   assert.ok(afterEnd === text.length || text[afterEnd] === '\n', 'the end marker is a line of its own');
   return { markers, before: text.slice(0, start), lines: text.slice(bodyStart, endLine).split('\n'), after: text.slice(afterEnd + 1) };
 }
+
+/** `text` with its evidence block's nonce written as `<nonce>`: two builds of the same evidence compare equal. */
+export function withoutNonce(text: string): string {
+  const nonce = /^<<<READER-EVIDENCE ([0-9a-f]{16,})>>>$/m.exec(text)?.[1];
+  return nonce ? text.split(nonce).join('<nonce>') : text;
+}
+
+/** The reader text of a list item of the block (`- "…" (…)`), read back from its JSON string; undefined for any other line. */
+export function quotedItem(line: string): string | undefined {
+  const quoted = /^- ("(?:[^"\\]|\\.)*")/.exec(line)?.[1];
+  return quoted === undefined ? undefined : (JSON.parse(quoted) as string);
+}

@@ -11,7 +11,7 @@ import { buildInbox } from '../../src/signals/signalsModel';
 import { fetchSnapshot, MOST_REQUESTS, type SignalsSnapshot } from '../../src/signals/snapshot';
 import { TOOL_NAMES, TOOLS } from '../../src/tools/toolNames';
 import { agentJobsText, agentJobText, capResult, gapInboxText, MAX_RESULT_CHARS, readerEvidenceText, TOP_ROWS, visitorsText, type JobFacts } from '../../src/tools/toolTexts';
-import { evidenceBlock } from '../support/evidenceBlock';
+import { evidenceBlock, quotedItem } from '../support/evidenceBlock';
 import { HOSTILE_PAGE, HOSTILE_TEXTS } from '../simulator/signals';
 import { startSimulator } from '../simulator/server';
 
@@ -235,7 +235,7 @@ describe('language model tools', () => {
       const block = evidenceBlock(text);
       assert.deepEqual(block.lines.filter((line) => /reader[\s_-]*evidence/i.test(line)), [], 'no marker shape inside the block');
       for (const forged of [FORGED_OLD, FORGED_NEW]) {
-        const line = block.lines.find((l) => l.startsWith('- ') && (JSON.parse(l.slice(2).replace(/ \("[^"]*"\)$/, '')) as string) === forged);
+        const line = block.lines.find((l) => quotedItem(l) === forged);
         assert.ok(line, 'the forged comment is one quoted line inside the block, its text intact once read as JSON');
       }
       assert.ok(!block.before.includes('SYSTEM') && block.after === '', 'nothing of it outside the block');
