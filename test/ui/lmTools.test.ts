@@ -70,6 +70,7 @@ describe('a language model tool asks the writer first (UI)', function () {
 
   /** Opens a file as if the writer clicked into it, through the harness: a modal dialog blocks the workbench meanwhile. */
   async function openBehindTheDialog(file: string): Promise<void> {
+    await waitFor('the harness to watch for requests', () => fs.existsSync(harnessFile('ready.txt')), TIMEOUTS.poll);
     fs.rmSync(harnessFile('opened.txt'), { force: true });
     // Written beside it, then renamed into place: the harness never reads half a request.
     fs.writeFileSync(harnessFile('open-request.tmp'), file);
