@@ -9,7 +9,7 @@ import { fetchSnapshot as fetchVisitors } from '../src/analytics/visitorsSnapsho
 import { DEFAULT_MAX_PAGES } from '../src/api/paging';
 import { buildInbox } from '../src/signals/signalsModel';
 import { currentRange, fetchSnapshot as fetchSignals } from '../src/signals/snapshot';
-import { agentJobsText, capResult, gapInboxText, MAX_JOBS, MAX_RESULT_CHARS, readerEvidenceText, visitorsText, type JobFacts } from '../src/tools/toolTexts';
+import { agentJobsText, capResult, gapInboxText, MAX_JOBS, MAX_RESULT_CHARS, readerEvidenceText, visitorsText, type JobFacts, type ToolAnswer } from '../src/tools/toolTexts';
 import { localToday } from '../src/util/days';
 import { l10n } from '../test/support/l10n';
 import { startSimulator } from '../test/simulator/server';
@@ -33,7 +33,7 @@ export interface LmToolsRun {
   sizes: LmToolSize[];
 }
 
-const size = (tool: string, text: string): LmToolSize => ({ tool, raw: text.length, capped: capResult(text).length });
+const size = (tool: string, answer: ToolAnswer): LmToolSize => ({ tool, raw: (typeof answer === 'string' ? answer : answer.text).length, capped: capResult(answer).length });
 
 async function sizesOn(label: string, options: { pathCount: number; signals: typeof DEFAULT_SIGNALS }): Promise<LmToolsRun> {
   const sim = await startSimulator({ projects: [PROJECT], analyticsLimitPerHour: 10_000, ...options });

@@ -147,8 +147,9 @@ export class Settings implements vscode.Disposable {
     return clamp(this.config.get<number>('requestTimeoutSeconds'), 1, 300, 30) * 1000;
   }
 
+  /** A restricted setting (a machine setting too: no workspace value is ever read). */
   get pollIntervalMs(): number {
-    return clamp(this.config.get<number>('jobs.pollIntervalSeconds'), POLL_INTERVAL_FLOOR_SECONDS, 3600, 60) * 1000;
+    return clamp(userValueIfUntrusted(this.config, 'jobs.pollIntervalSeconds'), POLL_INTERVAL_FLOOR_SECONDS, 3600, 60) * 1000;
   }
 
   get notify(): NotifyLevel {
@@ -196,8 +197,9 @@ function readersSettings(config: () => vscode.WorkspaceConfiguration) {
     get markUnread(): boolean {
       return config().get<boolean>('readers.markPagesWithoutReaders') === true;
     },
+    /** A restricted setting: it raises what one fetch may spend. */
     get maxPages(): number {
-      return wholeInRange(config().get<number>('readers.maxPages'), 1, ENDPOINTS.getVisitors.maxPages, DEFAULT_MAX_PAGES);
+      return wholeInRange(userValueIfUntrusted(config(), 'readers.maxPages'), 1, ENDPOINTS.getVisitors.maxPages, DEFAULT_MAX_PAGES);
     },
   };
 }
@@ -208,11 +210,22 @@ function signalsSettings(config: () => vscode.WorkspaceConfiguration) {
     get rankByAiShare(): boolean {
       return config().get<boolean>('signals.rankByAiShare') === true;
     },
-    /** Analytics requests an hour this window's background refresh may use (of the ledger's shared ceiling). */
+    /** Analytics requests an hour this window's background refresh may use (of the ledger's shared ceiling). A restricted setting. */
     get backgroundShare(): number {
-      return wholeInRange(config().get<number>('signals.backgroundShare'), 0, 60, 20);
+      return wholeInRange(userValueIfUntrusted(config(), 'signals.backgroundShare'), 0, 60, 20);
     },
   };
+}
+
+/**
+ * A setting that raises what the extension spends on the organisation's hour or how far it reaches
+ * (package.json's restrictedConfigurations lists each one read through here): in a folder the user
+ * has not trusted, only the user's own value counts, never the workspace's or a folder's, which come
+ * with whatever repository was cloned. VS Code already leaves a restricted setting's workspace value
+ * out in Restricted Mode; reading the user's value here keeps that so whatever the manifest lists.
+ */
+function userValueIfUntrusted(config: vscode.WorkspaceConfiguration, key: string): unknown {
+  return vscode.workspace.isTrusted ? config.get<unknown>(key) : config.inspect<unknown>(key)?.globalValue;
 }
 
 /** The folder (or the workspace file, for a value written there) and the project ID, as remembered. */

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { runHostTests } from './host/runHostTests';
 import { makeTestRepository } from './support/gitRepo';
-import { RESTRICTED_PROJECT } from './restricted/project';
+import { RAISED_SETTINGS, RESTRICTED_PROJECT } from './restricted/project';
 
 interface TierResult {
   passed: number;
@@ -77,13 +77,14 @@ async function runIntegrationHost(): Promise<TierResult> {
 
 /**
  * test/restricted/ in a window left untrusted (workspace trust on, no prompt): a folder as just
- * cloned, whose settings name a project (RESTRICTED_PROJECT, the simulator's demo project).
+ * cloned, whose settings name a project (RESTRICTED_PROJECT, the simulator's demo project) and
+ * raise what the extension may spend (RAISED_SETTINGS).
  */
 async function runRestrictedHost(): Promise<TierResult> {
   const workspaceFolder = join(mkdtempSync(join(tmpdir(), 'mintlify-untrusted-')), 'cloned-docs');
   cpSync(join(repoRoot, 'test', 'fixtures', 'workspace'), workspaceFolder, { recursive: true });
   mkdirSync(join(workspaceFolder, '.vscode'));
-  writeFileSync(join(workspaceFolder, '.vscode', 'settings.json'), JSON.stringify({ 'mintlifyAgent.projectId': RESTRICTED_PROJECT }, null, 2));
+  writeFileSync(join(workspaceFolder, '.vscode', 'settings.json'), JSON.stringify({ 'mintlifyAgent.projectId': RESTRICTED_PROJECT, ...RAISED_SETTINGS }, null, 2));
   try {
     const result = await runHostTests({ repoRoot, workspaceFolder, testsEntry: join(__dirname, 'restricted', 'index.js'), workspaceTrust: 'restricted', log });
     log(result.report);

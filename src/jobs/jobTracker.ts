@@ -125,10 +125,10 @@ export class JobTracker extends Disposable {
 
   /**
    * Creates a job. When the API refuses (or its answer is lost) the prompt is kept for the next
-   * "Start New Job" box; once it has said yes the prompt is never kept.
+   * "Start New Job" box; once it has said yes the prompt is never kept. `projectId`: the project
+   * the writer confirmed (a language model tool's dialog), else the current one.
    */
-  async create(prompt: string, signal?: AbortSignal): Promise<TrackedJob> {
-    const projectId = this.requireProject();
+  async create(prompt: string, signal?: AbortSignal, projectId = this.requireProject()): Promise<TrackedJob> {
     let job: AgentJob;
     try {
       job = await this.deps.api.createJob(projectId, prompt, { signal });
@@ -142,9 +142,9 @@ export class JobTracker extends Disposable {
   /**
    * Sends a follow-up. On failure the prompt is kept as the job's unsent prompt (the next prompt
    * box opens with it); on success the returned job replaces ours and the fast phase starts.
+   * `projectId`: the project the writer confirmed, else the current one.
    */
-  async sendFollowUp(jobId: string, prompt: string, signal?: AbortSignal): Promise<TrackedJob> {
-    const projectId = this.requireProject();
+  async sendFollowUp(jobId: string, prompt: string, signal?: AbortSignal, projectId = this.requireProject()): Promise<TrackedJob> {
     let job: AgentJob;
     try {
       job = await this.deps.api.sendMessage(projectId, jobId, prompt, { signal });
@@ -165,9 +165,9 @@ export class JobTracker extends Disposable {
    * cannot tell (an active job was active anyway), and no request is spent when the status before
    * is unknown or not finished.
    */
-  async confirmFollowUp(jobId: string, prompt: string, statusBefore: string | undefined, signal?: AbortSignal): Promise<TrackedJob | undefined> {
+  async confirmFollowUp(jobId: string, prompt: string, statusBefore: string | undefined, signal?: AbortSignal, projectId?: string): Promise<TrackedJob | undefined> {
     if (statusBefore === undefined || !isTerminalStatus(statusBefore)) return undefined;
-    const projectId = this.requireProject();
+    projectId ??= this.requireProject();
     let job: AgentJob;
     try {
       job = await this.deps.api.getJob(projectId, jobId, { signal });

@@ -15,11 +15,13 @@ import { isFreshFor } from '../analytics/visitorsSnapshot';
 import { PRESETS, type PresetId } from '../shared/protocol';
 import { MOST_REQUESTS } from '../signals/snapshot';
 import { localToday } from '../util/days';
-import { budgetUsed, type ConfirmedSpends, missingSetup, textInput, type ToolDeps, type ToolInput, type ToolTable } from './toolDeps';
+import { Blocked, type Confirmations } from './confirmation';
+import { budgetUsed, missingSetup, textInput, type ToolDeps, type ToolInput, type ToolTable } from './toolDeps';
 import { TOOLS } from './toolNames';
 import { agentJobsText, agentJobText, gapInboxText, readerEvidenceText, TOP_ROWS, visitorsText } from './toolTexts';
 
-export function readingTools(deps: ToolDeps, spends: ConfirmedSpends): Pick<ToolTable, typeof TOOLS.readerEvidence | typeof TOOLS.gapInbox | typeof TOOLS.visitors | typeof TOOLS.agentJobs> {
+/** `confirmations`: what a dialog offered, so that only its own invoke spends it (confirmation.ts). */
+export function readingTools(deps: ToolDeps, confirmations: Confirmations): Pick<ToolTable, typeof TOOLS.readerEvidence | typeof TOOLS.gapInbox | typeof TOOLS.visitors | typeof TOOLS.agentJobs> {
   /** The kept reader signals of the project, or why there are none (no request either way). */
   const keptSignals = async () => {
     const snapshot = await deps.signals.store.load();
@@ -56,12 +58,13 @@ export function readingTools(deps: ToolDeps, spends: ConfirmedSpends): Pick<Tool
 
     [TOOLS.visitors]: {
       prepareInvocation: (input) => {
-        spends.offer(TOOLS.visitors, input, undefined);
+        // No dialog when nothing would be sent: the capture says so, so this call's invoke spends nothing.
+        const none = (reason: string) => void confirmations.shown(TOOLS.visitors, input, new Blocked(reason));
         const ask = visitorsAsk(deps, input);
-        if (typeof ask === 'string' || missingSetup(deps) || ask.fresh) return undefined; // no request: nothing to confirm
+        if (typeof ask === 'string' || missingSetup(deps) || ask.fresh) return none('no request'); // nothing to confirm
         const question = deps.gate.question({ what: vscode.l10n.t('Fetching the visitors of {0} for the editor’s AI', ask.now.range.label), ...deps.readers.readers.estimate(ask.now.key) });
-        if (question.fits === 0) return undefined; // invoke() says none is left; nothing is sent
-        spends.offer(TOOLS.visitors, input, question.fits);
+        if (question.fits === 0) return none('none left'); // invoke() says none is left; nothing is sent
+        confirmations.shown(TOOLS.visitors, input, { project: ask.now.key.projectId, range: ask.preset, allowed: question.fits });
         return {
           invocationMessage: vscode.l10n.t('Fetching visitors…'),
           confirmationMessages: { title: vscode.l10n.t('Fetch visitors?'), message: question.message },
@@ -74,15 +77,15 @@ export function readingTools(deps: ToolDeps, spends: ConfirmedSpends): Pick<Tool
         if (typeof ask === 'string') return ask;
         const { now, preset, top, kept } = ask;
         if (kept && ask.fresh) return visitorsText(kept, preset, top, false);
-        // Only what the writer said yes to in this call's dialog is spent.
-        const allowed = spends.take(TOOLS.visitors, input);
-        if (allowed === undefined) {
+        // Only what the writer said yes to in this call's dialog is spent, for the project and range it named.
+        const verdict = confirmations.verdict(TOOLS.visitors, input, { project: now.key.projectId, range: preset, allowed: 0 }, ['project', 'range']);
+        if (verdict.kind !== 'send') {
           if (deps.gate.left() === 0) return budgetUsed(deps);
           return vscode.l10n.t('No visitors fetched in the last hour are kept for {0}, and nothing was sent: a fetch is confirmed by the writer in this tool’s dialog. Call the tool again to be asked.', now.range.label);
         }
         let snapshot: VisitorsSnapshot;
         try {
-          snapshot = await deps.readers.readers.load(now, { grant: deps.gate.granted(allowed) });
+          snapshot = await deps.readers.readers.load(now, { grant: deps.gate.granted(verdict.terms.allowed) });
         } catch (error) {
           if (error instanceof HeldBackError) return budgetUsed(deps);
           if (error instanceof PausedError) return vscode.l10n.t('The last visitors request for this range failed; the readers try again after {0}. Nothing was sent.', new Date(error.until).toISOString());

@@ -5,14 +5,16 @@
 import * as vscode from 'vscode';
 import { actingTools } from './actingTools';
 import { readingTools } from './readingTools';
-import { ConfirmedSpends, type TextTool, type ToolDeps, type ToolTable } from './toolDeps';
+import { Confirmations } from './confirmation';
+import type { TextTool, ToolDeps, ToolTable } from './toolDeps';
 import { TOOL_NAMES, type ToolName } from './toolNames';
 import { capResult } from './toolTexts';
 
 /** Builds every tool over the extension's objects (in start(), with the rest of the extension). */
 export function buildTools(deps: ToolDeps): ToolTable {
-  const spends = new ConfirmedSpends();
-  const table: ToolTable = { ...readingTools(deps, spends), ...actingTools(deps, spends) };
+  // What each tool's dialog showed, for its invoke to send or spend exactly that (confirmation.ts).
+  const confirmations = new Confirmations();
+  const table: ToolTable = { ...readingTools(deps, confirmations), ...actingTools(deps, confirmations) };
   for (const [name, tool] of Object.entries(table) as [ToolName, TextTool][]) {
     const invoke = tool.invoke.bind(tool);
     tool.invoke = async (input, token) => {

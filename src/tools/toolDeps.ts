@@ -11,7 +11,7 @@ import type { HourGate } from '../sync/hourGate';
 import type { Ui } from '../ui';
 import { waitText } from '../errorMessages';
 import type { ToolName } from './toolNames';
-import type { ReviewFacts } from './toolTexts';
+import type { ReviewFacts, ToolAnswer } from './toolTexts';
 
 /** What the tools read and act through: the same objects as the views and the commands. */
 export interface ToolDeps {
@@ -31,10 +31,10 @@ export interface ToolDeps {
 
 export type ToolInput = Record<string, unknown>;
 
-/** One tool: its answer is text (capped where it is registered). */
+/** One tool: its answer is text, or text with an evidence block (capped where it is registered, by the block's structure). */
 export interface TextTool {
   prepareInvocation?(input: ToolInput): vscode.PreparedToolInvocation | undefined | Promise<vscode.PreparedToolInvocation | undefined>;
-  invoke(input: ToolInput, token: vscode.CancellationToken): Promise<string>;
+  invoke(input: ToolInput, token: vscode.CancellationToken): Promise<ToolAnswer>;
 }
 
 export type ToolTable = Record<ToolName, TextTool>;
@@ -66,34 +66,3 @@ export function budgetUsed(deps: Pick<ToolDeps, 'gate'>): string {
   );
 }
 
-/** How long a yes in a tool's confirmation dialog waits for its invoke (VS Code calls it right after). */
-const CONFIRMED_FOR_MS = 5 * 60_000;
-
-/**
- * The spends a writer said yes to in a tool's confirmation dialog: prepareInvocation records what
- * the dialog offered for this call's input, and the invoke of that call takes it, once. A call that
- * showed no dialog finds none, and so sends nothing.
- */
-export class ConfirmedSpends {
-  private readonly confirmed = new Map<string, { allowed: number; at: number }>();
-
-  constructor(private readonly now: () => number = Date.now) {}
-
-  /** The dialog about to be shown offers `allowed` requests for this call; undefined: it offers none (no dialog), and an older offer is void. */
-  offer(tool: string, input: ToolInput, allowed: number | undefined): void {
-    if (allowed === undefined) this.confirmed.delete(keyOf(tool, input));
-    else this.confirmed.set(keyOf(tool, input), { allowed, at: this.now() });
-  }
-
-  /** What the writer said yes to for this call; undefined when no dialog offered a spend. */
-  take(tool: string, input: ToolInput): number | undefined {
-    const key = keyOf(tool, input);
-    const offered = this.confirmed.get(key);
-    this.confirmed.delete(key);
-    return offered && this.now() - offered.at < CONFIRMED_FOR_MS ? offered.allowed : undefined;
-  }
-}
-
-function keyOf(tool: string, input: ToolInput): string {
-  return JSON.stringify([tool, Object.entries(input).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
-}

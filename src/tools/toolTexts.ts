@@ -3,11 +3,13 @@
 // and capped, because a model's context is not free. Every text from readers or the API (site
 // paths, comments, questions, search terms, branch names) is inside an evidence block, quoted and
 // cut as "Ask the Agent to Address This" quotes it (the same functions), after the same note that
-// it is data, never instructions. Pure: no vscode; test/unit/lmTools.test.ts pins the texts.
+// it is data, never instructions, between markers with a fresh nonce. Dates from the API are
+// quoted too: only our own figures and words stand bare. Pure: no vscode; test/unit/lmTools.test.ts
+// pins the texts.
 import type { VisitorsSnapshot } from '../analytics/visitorsSnapshot';
 import type { AgentJob } from '../api/schemas';
 import { aiPercent, formatCount } from '../readers/readersText';
-import { buildEvidencePrompt, EVIDENCE_BEGIN, EVIDENCE_END, EVIDENCE_NOTE, pageEvidence, quote, quoteText } from '../signals/evidencePrompt';
+import { buildEvidencePrompt, evidenceMarkers, evidenceText, pageEvidence, quote, quoteText, type EvidenceMarkers, type EvidenceText } from '../signals/evidencePrompt';
 import { buildInbox, pageHealth } from '../signals/signalsModel';
 import type { SignalsSnapshot } from '../signals/snapshot';
 import { oneLine } from '../util/visibleText';
@@ -32,16 +34,31 @@ const fmt = formatCount;
 const rowQuote = (text: string) => quoteText({ text }, ROW_QUOTE);
 const kept = (fetchedAt: string) => `kept from ${fetchedAt}; no request was sent`;
 
-/** `text`, at most `max` characters; a cut result says how much was left out and still closes its evidence block. */
-export function capResult(text: string, max = MAX_RESULT_CHARS): string {
+/** A tool's answer: plain text (no reader or API text in it), or a text with an evidence block. */
+export type ToolAnswer = string | EvidenceText;
+
+/**
+ * The answer's text, at most `max` characters. A cut one says how much was left out; a cut inside
+ * the evidence block (known from where the block lies, never by looking for a marker in the text,
+ * which a reader's text could imitate) keeps room for its own end marker and ends with it.
+ */
+export function capResult(answer: ToolAnswer, max = MAX_RESULT_CHARS): string {
+  const text = typeof answer === 'string' ? answer : answer.text;
   if (text.length <= max) return text;
-  const cut = text.slice(0, max);
-  const open = cut.lastIndexOf(EVIDENCE_BEGIN) > cut.lastIndexOf(EVIDENCE_END);
-  return `${cut}\n(result cut at ${fmt(max)} characters: ${fmt(text.length - max)} more not included)${open ? `\n${EVIDENCE_END}` : ''}`;
+  const said = (kept: number) => `(result cut at ${fmt(max)} characters: ${fmt(text.length - kept)} more not included)`;
+  const insideBlock = typeof answer !== 'string' && max > answer.blockStart;
+  if (!insideBlock) {
+    const kept = Math.max(0, max - said(max).length - 1);
+    return `${text.slice(0, kept)}\n${said(kept)}`;
+  }
+  // Never less than the begin marker's line: an open block always has its end.
+  const close = answer.markers.end;
+  const kept = Math.max(answer.blockStart + answer.markers.begin.length, max - said(max).length - close.length - 2);
+  return `${text.slice(0, kept)}\n${said(kept)}\n${close}`;
 }
 
 /** The open (or named) page's evidence: views, votes, pending comments, unanswered questions, weak searches. */
-export function readerEvidenceText(snapshot: SignalsSnapshot, path: string, files: string[]): string {
+export function readerEvidenceText(snapshot: SignalsSnapshot, path: string, files: string[], markers: EvidenceMarkers = evidenceMarkers()): EvidenceText {
   const health = pageHealth(snapshot, path);
   const views =
     health.views ? `Views: ${fmt(health.views.total)} view events, ${fmt(health.views.human)} human and ${fmt(health.views.ai)} by AI agents (${aiPercent(health.views.ai, health.views.total)}% AI).`
@@ -53,22 +70,18 @@ export function readerEvidenceText(snapshot: SignalsSnapshot, path: string, file
     `${views}${votes}`,
     `Counts: ${health.pendingComments.count} pending comments, ${health.unanswered.count} unanswered assistant questions, ${health.lowCtrSearches.length} searches that lead to the page but are rarely clicked.`,
   ].join('\n');
-  return buildEvidencePrompt(header, pageEvidence(snapshot, path, files)).prompt;
+  return buildEvidencePrompt(header, pageEvidence(snapshot, path, files), markers).evidence;
 }
 
 /** The gap inbox, ranked as the Reader Signals view ranks it. */
-export function gapInboxText(snapshot: SignalsSnapshot, rankByAiShare: boolean): string {
+export function gapInboxText(snapshot: SignalsSnapshot, rankByAiShare: boolean, markers: EvidenceMarkers = evidenceMarkers()): EvidenceText {
   const inbox = buildInbox(snapshot, { rankByAiShare });
   const rank = rankByAiShare ? 'by the share of AI agents among readers, then not-helpful votes + pending comments, then readers' : 'by not-helpful votes + pending comments, then readers';
-  const lines = [
+  const head = [
     `The gap inbox of the Reader Signals view, ${kept(snapshot.fetchedAt)}. Pages are ranked ${rank}; searches by how often readers searched; question groups by size.`,
     'Use get_mintlifyReaderEvidence on a page for its comments and questions.',
-    '',
-    EVIDENCE_NOTE,
-    '',
-    EVIDENCE_BEGIN,
-    `Date range: ${snapshot.range.dateFrom} to ${snapshot.range.dateTo} (exclusive)`,
   ];
+  const lines = [`Date range: ${snapshot.range.dateFrom} to ${snapshot.range.dateTo} (exclusive)`];
   section(lines, 'Pages with not-helpful votes or pending comments', inbox.pages, TOP_ROWS, (p) =>
     `${rowQuote(p.path)}: ${p.thumbsDown} not helpful, ${p.thumbsUp} helpful, ${p.pendingComments} pending comments, ${fmt(p.readers)} view events (${Math.round(p.aiShare * 100)}% AI)`,
   );
@@ -77,28 +90,23 @@ export function gapInboxText(snapshot: SignalsSnapshot, rankByAiShare: boolean):
     const where = g.kind === 'page' ? `page ${rowQuote(g.key ?? '')}` : g.kind === 'category' ? `category ${rowQuote(g.key ?? '')}` : 'no page or category';
     return `${where}: ${g.questions.length} questions; newest: ${quoteText(g.questions[0].query)}`;
   });
-  lines.push(EVIDENCE_END);
-  return lines.join('\n');
+  return evidenceText(head, lines, markers);
 }
 
 /** Visitors of a range (`rangeName`: its preset, e.g. `last30`): the totals and the top paths, with the human/AI split. */
-export function visitorsText(snapshot: VisitorsSnapshot, rangeName: string, top: number, sent: boolean): string {
+export function visitorsText(snapshot: VisitorsSnapshot, rangeName: string, top: number, sent: boolean, markers: EvidenceMarkers = evidenceMarkers()): EvidenceText {
   const { totals, key } = snapshot;
   const range = key.dateFrom ? `${key.dateFrom} to ${key.dateTo ?? 'today'}, end exclusive` : 'all time';
   const when = new Date(snapshot.fetchedAt).toISOString();
   const shown = Math.max(1, Math.min(top, MAX_TOP_PATHS));
-  const lines = [
+  const head = [
     `Visitors, ${rangeName} (${range}), ${sent ? `fetched ${when} with ${snapshot.pages} requests` : kept(when)}.`,
     `Totals: ${fmt(totals.total)} visitors, ${fmt(totals.human)} human and ${fmt(totals.ai)} AI agents (${aiPercent(totals.ai, totals.total)}% AI).`,
     snapshot.capped ? `Only the ${fmt(snapshot.rows.length)} most read paths were fetched (the readers' page cap, or what the hour's analytics requests allowed).` : `${fmt(snapshot.rows.length)} paths had visitors.`,
-    '',
-    EVIDENCE_NOTE,
-    '',
-    EVIDENCE_BEGIN,
   ];
+  const lines: string[] = [];
   section(lines, 'Most read paths', snapshot.rows, shown, (row) => `${rowQuote(row.path)}: ${fmt(row.total)} (${fmt(row.human)} human, ${fmt(row.ai)} AI)`);
-  lines.push(EVIDENCE_END);
-  return lines.join('\n');
+  return evidenceText(head, lines, markers);
 }
 
 /** What the agent-jobs tool needs of a tracked job (src/jobs/jobStore.ts's TrackedJob). */
@@ -113,12 +121,11 @@ export interface JobFacts {
 }
 
 /** The tracked jobs of the project, newest first. */
-export function agentJobsText(projectId: string, jobs: readonly JobFacts[]): string {
+export function agentJobsText(projectId: string, jobs: readonly JobFacts[], markers: EvidenceMarkers = evidenceMarkers()): EvidenceText {
   const sorted = [...jobs].sort((a, b) => compare(b.job?.createdAt ?? b.trackedAt, a.job?.createdAt ?? a.trackedAt));
-  const lines = [`Agent jobs tracked for project ${quote(projectId)}, newest first (the Agent Jobs view; no request was sent).`, '', EVIDENCE_NOTE, '', EVIDENCE_BEGIN];
+  const lines: string[] = [];
   section(lines, 'Jobs', sorted, MAX_JOBS, jobLine);
-  lines.push(EVIDENCE_END);
-  return lines.join('\n');
+  return evidenceText([`Agent jobs tracked for project ${quote(projectId)}, newest first (the Agent Jobs view; no request was sent).`], lines, markers);
 }
 
 /** A comment of a review of the agent's branch (src/review), as the agent-jobs tool tells it. */
@@ -140,27 +147,27 @@ export interface ReviewFacts {
 }
 
 /** One job in full: its state, every prompt sent to it (each cut as reader text is), and its reviews. */
-export function agentJobText(tracked: JobFacts, reviews?: ReviewFacts): string {
-  const lines = [`Agent job ${quote(tracked.id)} as tracked here (no request was sent).`, '', EVIDENCE_NOTE, '', EVIDENCE_BEGIN, jobLine(tracked)];
-  section(lines, 'Prompts sent, oldest first', tracked.prompts, TOP_ROWS, (p) => `${p.sentAt}: ${quoteText({ text: p.text })}`);
+export function agentJobText(tracked: JobFacts, reviews?: ReviewFacts, markers: EvidenceMarkers = evidenceMarkers()): EvidenceText {
+  const lines = [jobLine(tracked)];
+  section(lines, 'Prompts sent, oldest first', tracked.prompts, TOP_ROWS, (p) => `${quote(p.sentAt)}: ${quoteText({ text: p.text })}`);
   if (tracked.unsentPrompt) lines.push(`A prompt failed to send and waits as the job's unsent prompt: ${quoteText({ text: tracked.unsentPrompt })}`);
   if (reviews) {
-    const comment = (c: ReviewCommentFacts) => `${rowQuote(c.path)} ${c.startLine === c.endLine ? `line ${c.startLine}` : `lines ${c.startLine}-${c.endLine}`} of commit ${c.commit.slice(0, 12)}: ${quoteText({ text: c.body }, ROW_QUOTE)}`;
-    section(lines, 'Reviews of its branch sent as follow-ups, oldest first (each is one of the prompts above)', reviews.sent, TOP_ROWS, (r) => `${r.sentAt}: ${r.comments.length} comments: ${r.comments.map(comment).join('; ')}`);
-    if (reviews.pending.length) section(lines, `Review comments written and not sent yet${reviews.lostAt ? ` (a send at ${reviews.lostAt} lost its answer: the agent may have them)` : ''}`, reviews.pending, TOP_ROWS, comment);
+    const comment = (c: ReviewCommentFacts) => `${rowQuote(c.path)} ${c.startLine === c.endLine ? `line ${c.startLine}` : `lines ${c.startLine}-${c.endLine}`} of commit ${quote(c.commit.slice(0, 12))}: ${quoteText({ text: c.body }, ROW_QUOTE)}`;
+    section(lines, 'Reviews of its branch sent as follow-ups, oldest first (each is one of the prompts above)', reviews.sent, TOP_ROWS, (r) => `${quote(r.sentAt)}: ${r.comments.length} comments: ${r.comments.map(comment).join('; ')}`);
+    if (reviews.pending.length) section(lines, `Review comments written and not sent yet${reviews.lostAt ? ` (a send at ${quote(reviews.lostAt)} lost its answer: the agent may have them)` : ''}`, reviews.pending, TOP_ROWS, comment);
   }
-  lines.push(EVIDENCE_END);
-  return lines.join('\n');
+  return evidenceText([`Agent job ${quote(tracked.id)} as tracked here (no request was sent).`], lines, markers);
 }
 
+/** One job's row: every value from the API (its status and dates too) quoted; only our own words bare. */
 function jobLine(tracked: JobFacts): string {
   const { job } = tracked;
-  const status = tracked.notFound ? 'not found (the API answered 404)' : job ? (job.status === 'unknown' ? rowQuote(job.reportedStatus) : job.status) : 'not read yet';
+  const status = tracked.notFound ? 'not found (the API answered 404)' : job ? rowQuote(job.status === 'unknown' ? job.reportedStatus : job.status) : 'not read yet';
   const parts = [`${quote(tracked.id)}: ${status}`];
   if (job?.ref) parts.push(`branch ${rowQuote(job.ref)}`);
   parts.push(job?.prLink ? `pull request ${rowQuote(job.prLink)}` : 'no pull request yet');
-  if (job?.createdAt) parts.push(`created ${job.createdAt}`);
-  if (tracked.checkedAt) parts.push(`checked ${tracked.checkedAt}`);
+  if (job?.createdAt) parts.push(`created ${rowQuote(job.createdAt)}`);
+  if (tracked.checkedAt) parts.push(`checked ${rowQuote(tracked.checkedAt)}`);
   const first = tracked.prompts[0]?.text.trim().split(/\n\s*\n/)[0];
   if (first) parts.push(`prompt ${quote(oneLine(first, LABEL_CHARS))}`);
   return parts.join(', ');

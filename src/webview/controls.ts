@@ -3,6 +3,7 @@
 // the state the extension sends and post back what the user asked for; nothing is decided here.
 import { format } from '../shared/format';
 import type { ExportStatus, FocusView, LoadedData, Metric, PresetId, ViewState, WebviewMessage, WebviewStrings } from '../shared/protocol';
+import { showInvisible } from '../util/visibleText';
 
 export interface ControlElements {
   setup: HTMLElement;
@@ -177,14 +178,15 @@ export class Controls {
     el.focus.hidden = !focus;
     if (!focus) return;
     const t = this.t;
+    const path = showInvisible(focus.path); // as the table shows it
     el.focusMessage.textContent =
       focus.status === 'found'
-        ? format(t.focusFound, focus.path, numbers.format(focus.rank ?? 0), numbers.format(focus.covered ?? 0))
+        ? format(t.focusFound, path, numbers.format(focus.rank ?? 0), numbers.format(focus.covered ?? 0))
         : focus.status === 'none'
-          ? format(t.focusNone, focus.path)
+          ? format(t.focusNone, path)
           : focus.status === 'beyondCap'
-            ? format(t.focusBeyondCap, focus.path, numbers.format(focus.covered ?? 0))
-            : format(t.focusOnly, focus.path);
+            ? format(t.focusBeyondCap, path, numbers.format(focus.covered ?? 0))
+            : format(t.focusOnly, path);
   }
 
   private renderMessages(s: ViewState): void {

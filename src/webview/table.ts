@@ -1,8 +1,11 @@
 // The visitors table of the analytics webview: rows of the page the extension sent, sorted and
 // filtered here (on the rows this page has), shown 500 at a time. Paths come from the public
-// internet: every value is set with textContent or as a property, never as HTML.
+// internet: every value is set with textContent or as a property, never as HTML, and a path's
+// invisible and direction characters are shown escaped (`\u202e`), as the tree and tooltips show
+// them, so a right-to-left override cannot make one path read as another.
 import { format } from '../shared/format';
 import type { CompareView, LoadedData, Metric, VisitorRowView, WebviewStrings } from '../shared/protocol';
+import { showInvisible } from '../util/visibleText';
 
 export type Column = 'path' | 'human' | 'ai' | 'total' | 'change';
 export type Direction = 'ascending' | 'descending';
@@ -74,7 +77,8 @@ export class VisitorsTable {
     });
     el.rows.addEventListener('click', (event) => {
       const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button.path');
-      if (button?.title) onOpenPath(button.title);
+      const path = button ? rowPaths.get(button) : undefined;
+      if (path !== undefined) onOpenPath(path);
     });
   }
 
@@ -158,6 +162,9 @@ export class VisitorsTable {
   }
 }
 
+/** Each row's path button and the path it opens (its text shows the path escaped). */
+const rowPaths = new WeakMap<HTMLButtonElement, string>();
+
 function rowElement(row: VisitorRowView, t: WebviewStrings, change: string | undefined): HTMLTableRowElement {
   const tr = document.createElement('tr');
 
@@ -165,8 +172,10 @@ function rowElement(row: VisitorRowView, t: WebviewStrings, change: string | und
   const link = document.createElement('button');
   link.type = 'button';
   link.className = 'path';
-  link.textContent = row.path;
-  link.title = row.path; // the whole path on hover, and what a click opens
+  const shown = showInvisible(row.path);
+  link.textContent = shown;
+  link.title = shown; // the whole path on hover
+  rowPaths.set(link, row.path); // what a click opens: the path itself
   pathCell.append(link);
 
   for (const count of [row.human, row.ai, row.total]) {

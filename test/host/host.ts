@@ -58,6 +58,8 @@ export type OutputSource = 'server' | 'browser';
 
 export interface HostOptions {
   workspaceFolder: string;
+  /** A `.code-workspace` file to open instead of `workspaceFolder` (a multi-root workspace). */
+  workspaceFile?: string;
   extensionDevelopmentPath: string;
   /**
    * Extension folders installed (copied into the server's extensions folder) before it starts: a
@@ -118,17 +120,20 @@ export interface Host extends ServerHost {
   browser: Browser;
 }
 
-/** Builds the workbench URL that opens `workspaceFolder` and loads the extension (and tests) from the server's disk. */
-export function workbenchUrl(port: number, workspaceFolder: string, extensionDevelopmentPath: string, extensionTestsPath?: string, connectionToken?: string): string {
+/**
+ * Builds the workbench URL that opens `workspaceFolder` (or, given as `{ file }`, a `.code-workspace`
+ * file) and loads the extension (and tests) from the server's disk.
+ */
+export function workbenchUrl(port: number, workspaceFolder: string | { file: string }, extensionDevelopmentPath: string, extensionTestsPath?: string, connectionToken?: string): string {
   const authority = `${HOST}:${port}`;
   // The server ignores --extensionDevelopmentPath/--extensionTestsPath; the web workbench takes
   // them from `payload`, as remote URIs on the server's file system.
   const remote = (p: string): string => `vscode-remote://${authority}${encodePath(path.resolve(p))}`;
   const payload: Array<[string, string]> = [['extensionDevelopmentPath', remote(extensionDevelopmentPath)]];
   if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
-  const folder = encodeURIComponent(path.resolve(workspaceFolder));
+  const open = typeof workspaceFolder === 'string' ? `folder=${encodeURIComponent(path.resolve(workspaceFolder))}` : `workspace=${encodeURIComponent(path.resolve(workspaceFolder.file))}`;
   const token = connectionToken ? `&tkn=${encodeURIComponent(connectionToken)}` : '';
-  return `http://${authority}/?folder=${folder}&payload=${encodeURIComponent(JSON.stringify(payload))}${token}`;
+  return `http://${authority}/?${open}&payload=${encodeURIComponent(JSON.stringify(payload))}${token}`;
 }
 
 function encodePath(p: string): string {
@@ -156,7 +161,7 @@ export async function startHost(opts: HostOptions): Promise<ServerHost | Host> {
     const token = opts.connectionToken ? `?tkn=${encodeURIComponent(opts.connectionToken)}` : '';
     await waitForHttp(`http://${HOST}:${port}/${token}`, server, SERVER_READY_TIMEOUT_MS);
 
-    const url = workbenchUrl(port, opts.workspaceFolder, opts.extensionDevelopmentPath, opts.extensionTestsPath, opts.connectionToken);
+    const url = workbenchUrl(port, opts.workspaceFile ? { file: opts.workspaceFile } : opts.workspaceFolder, opts.extensionDevelopmentPath, opts.extensionTestsPath, opts.connectionToken);
     const serverHost: ServerHost = { url, port, userDataDir: dirs.userData, serverAlive: () => isRunning(server), stop: () => resources.stop() };
     if (opts.browser === false) return serverHost;
 

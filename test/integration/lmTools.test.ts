@@ -7,10 +7,11 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../support/extensionUnderTest';
-import { EVIDENCE_BEGIN, EVIDENCE_END, MAX_QUOTE, quote } from '../../src/signals/evidencePrompt';
+import { MAX_QUOTE, quote } from '../../src/signals/evidencePrompt';
 import { MOST_REQUESTS } from '../../src/signals/snapshot';
 import { TOOL_NAMES, TOOLS } from '../../src/tools/toolNames';
-import { MAX_RESULT_CHARS, ROW_QUOTE, TOP_ROWS } from '../../src/tools/toolTexts';
+import { capResult, MAX_RESULT_CHARS, ROW_QUOTE, TOP_ROWS } from '../../src/tools/toolTexts';
+import { evidenceBlock, withoutNonce } from '../support/evidenceBlock';
 import type { Simulator } from '../simulator/server';
 import { HOSTILE_PAGE, HOSTILE_TEXTS } from '../simulator/signals';
 import { freshAnalyticsHour, KEY, leaveWindowClean, PROJECT, requestsTo, ScriptedUser, seam, setProject, signIn, visitorRequests, waitFor, withSimulator } from './support';
@@ -99,10 +100,12 @@ describe('language model tools', function () {
       assert.ok(text.includes(`Page: ${quote(HOSTILE_PAGE)}\nFiles: "docs/quickstart.mdx"`), 'the page and its file in the workspace, relative');
       assert.ok(text.includes(`Date range: ${snapshot.range.dateFrom} to ${snapshot.range.dateTo} (exclusive)`));
 
-      const block = text.slice(text.indexOf(EVIDENCE_BEGIN), text.indexOf(EVIDENCE_END));
+      const found = evidenceBlock(text);
+      const block = found.lines.join('\n');
       const hostile = comments.find((c) => c.comment?.includes(HOSTILE_TEXTS.injection));
       assert.ok(hostile, 'the simulator puts a hostile comment on the page');
-      assert.ok(!text.slice(0, text.indexOf(EVIDENCE_BEGIN)).includes('Ignore previous instructions'), 'no reader text before the block');
+      assert.ok(!found.before.includes('Ignore previous instructions'), 'no reader text before the block');
+      assert.equal(text.split(found.markers.end).length, 2, 'the comments that forge an end marker end nothing');
       const newest = [...comments].sort((a, b) => ((b.createdAt ?? '') < (a.createdAt ?? '') ? -1 : 1)).slice(0, 8);
       for (const comment of newest) {
         const full = comment.comment!;
@@ -115,12 +118,12 @@ describe('language model tools', function () {
     it('reads a page named by its file or its site path alike; refuses a path outside the workspace; says when no page is open', async () => {
       sim.clearRequests();
       const byFile = await invoke(TOOLS.readerEvidence, { page: 'docs/quickstart.mdx' });
-      assert.equal(await invoke(TOOLS.readerEvidence, { page: '/quickstart' }), byFile);
+      assert.equal(withoutNonce(await invoke(TOOLS.readerEvidence, { page: '/quickstart' })), withoutNonce(byFile));
       assert.ok(byFile.includes('Files: "docs/quickstart.mdx"'));
       for (const outside of ['../../etc/passwd', 'docs/../../secret.mdx', 'C:\\Windows\\win.ini', 'file:///etc/passwd']) {
         const text = await invoke(TOOLS.readerEvidence, { page: outside });
         assert.match(text, /is not a docs page of this workspace/, outside);
-        assert.ok(!text.includes(EVIDENCE_BEGIN), outside);
+        assert.ok(!text.includes('<<<READER-EVIDENCE'), outside);
       }
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       assert.match(await invoke(TOOLS.readerEvidence), /^No docs page is open/);
@@ -146,7 +149,7 @@ describe('language model tools', function () {
   describe('visitors', () => {
     it('fetches a range not kept only after the confirmation its dialog asks (never without), then answers from the kept one with no request', async () => {
       sim.clearRequests();
-      const unasked = await s.tools[TOOLS.visitors].invoke({ range: 'last7', top: 5 }, none);
+      const unasked = capResult(await s.tools[TOOLS.visitors].invoke({ range: 'last7', top: 5 }, none));
       assert.match(unasked, /nothing was sent: a fetch is confirmed by the writer in this tool’s dialog/);
       assert.equal(sim.requests.length, 0, 'an invoke no dialog prepared sends nothing');
       const prepared = await s.tools[TOOLS.visitors].prepareInvocation?.({ range: 'last7', top: 5 });
@@ -211,7 +214,7 @@ describe('language model tools', function () {
       const list = await invoke(TOOLS.agentJobs);
       const row = list.split('\n').find((line) => line.includes(quote(done.id)));
       assert.ok(row, 'the job is listed');
-      assert.ok(row.includes(`: ${tracked.status}`));
+      assert.ok(row.includes(`: ${quote(tracked.status)}`), row);
       if (tracked.ref) assert.ok(row.includes(`branch ${quote(tracked.ref)}`));
       assert.ok(row.includes(tracked.prLink ? `pull request ${quote(tracked.prLink)}` : 'no pull request yet'));
       assert.ok((await invoke(TOOLS.agentJobs, { jobId: done.id })).includes(`Agent job ${quote(done.id)} as tracked here`));
@@ -221,6 +224,12 @@ describe('language model tools', function () {
   });
 
   describe('acting tools', () => {
+    /** An acting tool as VS Code calls it: prepareInvocation (its dialog; this tier answers yes), then invoke. */
+    async function confirmAndInvoke(name: typeof TOOLS.startAgentJob | typeof TOOLS.sendFollowUp, input: Record<string, unknown>): Promise<string> {
+      await s.tools[name].prepareInvocation?.(input);
+      return capResult(await s.tools[name].invoke({ ...input }, none));
+    }
+
     // VS Code answers every confirmation dialog "yes" while it runs extension tests ("DialogService:
     // refused to show confirmation dialog in tests"), so here invokeTool goes straight through
     // prepareInvocation to invoke; what the dialog shows is checked from prepareInvocation below.
@@ -254,7 +263,7 @@ describe('language model tools', function () {
       sim.clearRequests();
       sim.addFault({ fault: { kind: 'answerThenReset' }, times: 1, method: 'POST' });
       const before = s.store.all().length;
-      const text = await s.tools[TOOLS.startAgentJob].invoke({ prompt: 'Add a FAQ page' }, none);
+      const text = await confirmAndInvoke(TOOLS.startAgentJob, { prompt: 'Add a FAQ page' });
       assert.equal(requestsTo(sim, 'POST', `/${PROJECT}/job`).length, 1, 'exactly one POST');
       assert.match(text, /It was not sent again, since that could duplicate it/);
       assert.equal(s.store.all().length, before, 'no job is guessed');
@@ -263,7 +272,7 @@ describe('language model tools', function () {
 
     it('a new job the API creates is tracked as from the palette', async () => {
       sim.clearRequests();
-      const text = await s.tools[TOOLS.startAgentJob].invoke({ prompt: 'Add a changelog page' }, none);
+      const text = await confirmAndInvoke(TOOLS.startAgentJob, { prompt: 'Add a changelog page' });
       const id = /^Started agent job "([^"]+)"/.exec(text)?.[1];
       assert.ok(id, text);
       assert.equal(requestsTo(sim, 'POST', `/${PROJECT}/job`).length, 1);
@@ -274,14 +283,14 @@ describe('language model tools', function () {
     it('a follow-up is sent once to the job; one whose answer was lost is not sent again', async () => {
       const busy = sim.addJob(PROJECT, { activeForMs: 3_600_000 });
       sim.clearRequests();
-      const sent = await s.tools[TOOLS.sendFollowUp].invoke({ jobId: busy.id, prompt: 'Shorter intro' }, none);
+      const sent = await confirmAndInvoke(TOOLS.sendFollowUp, { jobId: busy.id, prompt: 'Shorter intro' });
       assert.match(sent, new RegExp(`^Follow-up sent to agent job "${busy.id}"`));
       assert.deepEqual(requestsTo(sim, 'POST', `/job/${busy.id}/message`).map((r) => r.body), [{ prompt: 'Shorter intro' }]);
       assert.ok(s.store.get(busy.id), 'tracked, as after the palette\'s Send Follow-up');
 
       sim.clearRequests();
       sim.addFault({ fault: { kind: 'drop' }, times: 1, method: 'POST' });
-      const lost = await s.tools[TOOLS.sendFollowUp].invoke({ jobId: busy.id, prompt: 'And a summary' }, none);
+      const lost = await confirmAndInvoke(TOOLS.sendFollowUp, { jobId: busy.id, prompt: 'And a summary' });
       assert.match(lost, /It was not sent again, since that could duplicate it/);
       assert.equal(requestsTo(sim, 'POST', `/job/${busy.id}/message`).length, 1, 'exactly one POST');
       assert.equal(s.tracker.unsentPrompt(busy.id), 'And a summary', 'the prompt waits in the next Send Follow-up box');
@@ -311,11 +320,40 @@ describe('language model tools', function () {
       await waitFor('a used-up hour', () => s.gate.left() === 0);
       sim.clearRequests();
       try {
-        assert.equal(await s.tools[TOOLS.fetchReaderSignals].prepareInvocation?.({ refresh: true }), undefined, 'nothing to confirm');
+        assert.match(messageOf(await s.tools[TOOLS.fetchReaderSignals].prepareInvocation?.({ refresh: true })), /^Nothing can be sent: Fetching the last 30 days .* and none are left this hour .* Yes sends nothing\.$/, 'the dialog says nothing can be sent');
         assert.match(await invoke(TOOLS.fetchReaderSignals, { refresh: true }), /^None of the organisation’s analytics requests are left this hour/);
         assert.equal(sim.requests.length, 0);
       } finally {
         await freshAnalyticsHour(s);
+      }
+    });
+
+    it('sends nothing for a call no dialog was shown for, and nothing twice for one yes', async () => {
+      sim.clearRequests();
+      const input = { prompt: 'Add a glossary page' };
+      assert.match(capResult(await s.tools[TOOLS.startAgentJob].invoke(input, none)), /^Nothing was sent: no confirmation was shown to the writer for this call/);
+      assert.match(await confirmAndInvoke(TOOLS.startAgentJob, input), /^Started agent job "/);
+      assert.match(capResult(await s.tools[TOOLS.startAgentJob].invoke(input, none)), /^Nothing was sent: no confirmation was shown/, 'the yes was used up');
+      assert.equal(requestsTo(sim, 'POST', `/${PROJECT}/job`).length, 1, 'one POST, for the confirmed call');
+    });
+
+    it('always confirms: with no project the dialog says nothing can be sent, and Yes sends nothing even once the project is set', async () => {
+      const projectIs = (want: string) => waitFor(`the project to read "${want}"`, () => (vscode.workspace.getConfiguration('mintlifyAgent').get('projectId') ?? '') === want);
+      try {
+        sim.clearRequests();
+        for (const [name, input] of [[TOOLS.startAgentJob, { prompt: 'Add a FAQ' }], [TOOLS.sendFollowUp, { jobId: 'job-x', prompt: 'Shorter' }]] as const) {
+          await setProject(undefined);
+          await projectIs('');
+          const prepared = await s.tools[name].prepareInvocation?.(input);
+          assert.ok(prepared?.confirmationMessages, `${name}: a dialog`);
+          assert.equal(messageOf(prepared), 'Nothing can be sent: No project ID: run "Mintlify: Set Project ID" first. Yes sends nothing.');
+          await setProject(PROJECT);
+          await projectIs(PROJECT);
+          assert.equal(capResult(await s.tools[name].invoke(input, none)), 'Nothing was sent: No project ID: run "Mintlify: Set Project ID" first.');
+        }
+        assert.deepEqual(sim.requests, [], 'no request');
+      } finally {
+        await setProject(PROJECT);
       }
     });
   });
@@ -336,7 +374,7 @@ describe('language model tools', function () {
       assert.ok(s.signals.store.current() && s.store.all().length, 'something to answer from');
       await vscode.window.showTextDocument(vscode.Uri.joinPath(root, 'docs', 'quickstart.mdx'), { preview: false });
       const answers = [await invoke(TOOLS.readerEvidence), await invoke(TOOLS.gapInbox), await invoke(TOOLS.visitors, { range: 'last7' }), await invoke(TOOLS.agentJobs)];
-      assert.ok(answers.every((text) => text.includes(EVIDENCE_BEGIN)), 'every answer is the figures, not an error');
+      assert.ok(answers.every((text) => evidenceBlock(text).lines.length > 0), 'every answer is the figures, not an error');
       for (const text of answers) {
         assert.ok(!text.includes(KEY), 'not the key');
         assert.ok(!text.includes(root.fsPath), 'no absolute path of the workspace');

@@ -18,6 +18,7 @@ import { TOOLS } from '../../src/tools/toolNames';
 import type { Simulator } from '../simulator/server';
 import { pushBranch, pushCommit, writeFile } from '../support/gitRepo';
 import { leaveWindowClean, PROJECT, requestsTo, ScriptedUser, seam, setProject, signIn, waitFor, withSimulator } from './support';
+import { capResult } from '../../src/tools/toolTexts';
 
 const BRANCH = 'mintlify/agent-review-comments';
 const QUICKSTART = 'docs/quickstart.mdx';
@@ -279,8 +280,8 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
   });
 
   it('the agent jobs tool answers each review sent, and the comments still pending', async () => {
-    const text = await s.tools[TOOLS.agentJobs].invoke({ jobId }, new vscode.CancellationTokenSource().token);
-    assert.match(text, /Reviews of its branch sent as follow-ups, oldest first \(each is one of the prompts above\) \(1\):\n1\. \S+: 3 comments: "docs\/guides\/errors\.mdx" line 5 of commit \w{12}: "Link the \*\*rate limits\*\* page\."; "docs\/quickstart\.mdx" lines 6-7/);
-    assert.match(text, /Review comments written and not sent yet \(a send at \S+ lost its answer: the agent may have them\) \(1\):\n1\. "docs\/quickstart\.mdx" lines 6-8 of commit \w{12}: "Better\. Now show both package managers\."/);
+    const text = capResult(await s.tools[TOOLS.agentJobs].invoke({ jobId }, new vscode.CancellationTokenSource().token));
+    assert.match(text, /Reviews of its branch sent as follow-ups, oldest first \(each is one of the prompts above\) \(1\):\n1\. \S+: 3 comments: "docs\/guides\/errors\.mdx" line 5 of commit "\w{12}": "Link the \*\*rate limits\*\* page\."; "docs\/quickstart\.mdx" lines 6-7/);
+    assert.match(text, /Review comments written and not sent yet \(a send at \S+ lost its answer: the agent may have them\) \(1\):\n1\. "docs\/quickstart\.mdx" lines 6-8 of commit "\w{12}": "Better\. Now show both package managers\."/);
   });
 });

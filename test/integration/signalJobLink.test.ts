@@ -7,6 +7,7 @@ import type { TestSeam } from '../support/extensionUnderTest';
 import type { SignalNode } from '../../src/signals/signalsTree';
 import type { Simulator } from '../simulator/server';
 import { freshAnalyticsHour, leaveWindowClean, PROJECT, requestsTo, ScriptedUser, seam, setProject, signIn, waitFor, withSimulator } from './support';
+import { withoutNonce } from '../support/evidenceBlock';
 
 const SEND = 'Choose Where to Send…';
 
@@ -59,7 +60,7 @@ describe('signal to job link', function () {
       sim.clearRequests();
       const before = new Set(s.store.all().map((t) => t.id));
       await ask(user, newJob);
-      assert.equal(sentText, followUpText, 'the same prompt text as the follow-up');
+      assert.equal(withoutNonce(sentText), withoutNonce(followUpText), 'the same prompt text as the follow-up (but for its evidence block\'s fresh nonce)');
       assert.deepEqual(requestsTo(sim, 'POST', '/job').map((r) => r.body), [{ prompt: sentText }], 'one job created, from this prompt');
       const created = await waitFor('the created job tracked', () => s.store.all().find((t) => !before.has(t.id)));
       assert.ok(sim.peekJob(PROJECT, created.id), 'the simulator holds the created job');

@@ -100,6 +100,7 @@ class SimulatorServer implements Simulator {
     this.visitors = new VisitorsDataSet({
       seed: options.seed ?? 42,
       pathCount: options.pathCount ?? 3000,
+      topPaths: options.topPaths,
       days: options.days ?? 120,
       today: options.today ?? new Date(this.now()).toISOString().slice(0, 10),
     });

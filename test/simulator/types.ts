@@ -19,6 +19,8 @@ export interface SimulatorOptions {
   seed?: number;
   /** Number of distinct doc paths; default 3000. */
   pathCount?: number;
+  /** Paths given the most read ranks, before the usual ones (e.g. one with a right-to-left override); default none. */
+  topPaths?: readonly string[];
   /** Per-day records cover [today - days, today]; default 120. */
   days?: number;
   /** 'YYYY-MM-DD' (UTC) the data set ends on; default the UTC date of now() at start. */

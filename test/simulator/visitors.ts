@@ -20,6 +20,8 @@ export interface VisitorsDataSetOptions {
   days: number;
   /** 'YYYY-MM-DD', UTC. */
   today: string;
+  /** Paths at ranks 0, 1, … (counted in pathCount), before the head paths. */
+  topPaths?: readonly string[];
 }
 
 export interface VisitorsResult {
@@ -88,7 +90,7 @@ export class VisitorsDataSet {
     }
     this.dayCount = options.days + 1;
     this.startMs = todayMs - options.days * DAY_MS;
-    this.paths = makePaths(options.seed, options.pathCount);
+    this.paths = makePaths(options.seed, options.pathCount, options.topPaths);
   }
 
   /**
@@ -371,7 +373,7 @@ const VENDORS = [
 ];
 
 /** `count` distinct paths in popularity order (rank 0 first), deterministic for a seed. */
-function makePaths(seed: number, count: number): string[] {
+function makePaths(seed: number, count: number, top: readonly string[] = []): string[] {
   const rng = mulberry32(mix32(seed ^ 0x5eed));
   const seen = new Set<string>();
   const paths: string[] = [];
@@ -381,6 +383,7 @@ function makePaths(seed: number, count: number): string[] {
     paths.push(path);
     return true;
   };
+  for (const path of top.slice(0, count)) add(path);
   const awkward = [...AWKWARD_PATHS];
   const head = [...HEAD_PATHS];
   while (paths.length < count) {

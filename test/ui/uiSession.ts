@@ -27,10 +27,17 @@ export const ARTIFACTS_DIR = path.join(findRepoRoot(__dirname), 'artifacts', 'ui
 export const JOB_DURATION_MS = 6_000;
 
 
+/** A second root beside the first, in a multi-root workspace: its own copy of the fixture, its settings naming `project`. */
+export interface SecondRoot {
+  project: string;
+}
+
 export class UiSession {
   private host: Host | undefined;
   /** The folder the workbench has open: a fresh copy of test/fixtures/workspace. */
   workspaceFolder = '';
+  /** With a SecondRoot: the second folder of the multi-root workspace. */
+  secondFolder = '';
   /** The workspace's origin: a bare repository on disk (test/support/gitRepo.ts). */
   repository: TestRepository | undefined;
   private simulator: Simulator | undefined;
@@ -40,10 +47,11 @@ export class UiSession {
     private readonly extraSettings: Record<string, unknown> = {},
     /** Folders of more extensions installed beside ours (a test harness's own, e.g. test/fixtures/lm-tool-invoker). */
     private readonly extraExtensions: readonly string[] = [],
+    private readonly secondRoot?: SecondRoot,
   ) {}
 
-  static async start(progress: (line: string) => void, userSettings: Record<string, unknown> = {}, extraExtensions: readonly string[] = []): Promise<UiSession> {
-    const session = new UiSession(userSettings, extraExtensions);
+  static async start(progress: (line: string) => void, userSettings: Record<string, unknown> = {}, extraExtensions: readonly string[] = [], secondRoot?: SecondRoot): Promise<UiSession> {
+    const session = new UiSession(userSettings, extraExtensions, secondRoot);
     try {
       await session.init(progress);
       return session;
@@ -104,14 +112,16 @@ export class UiSession {
     );
 
     // A small data set: 400 paths keep the CSV export to two requests of 250 rows.
-    this.simulator = await startSimulator({ projects: [PROJECT], jobDurationMs: JOB_DURATION_MS, pathCount: 400, days: 90 });
+    this.simulator = await startSimulator({ projects: [PROJECT, ...(this.secondRoot ? [this.secondRoot.project] : [])], jobDurationMs: JOB_DURATION_MS, pathCount: 400, days: 90 });
 
     // A clone of a bare repository made from the fixture, with an agent branch to review.
     this.workspaceFolder = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mintlify-ui-ws-')), 'docs-site');
     this.repository = makeTestRepository(path.join(repoRoot, 'test', 'fixtures', 'workspace'), this.workspaceFolder);
+    const workspaceFile = this.secondRoot && this.makeSecondRoot(path.join(repoRoot, 'test', 'fixtures', 'workspace'), this.secondRoot);
 
     this.host = await startHost({
       workspaceFolder: this.workspaceFolder,
+      workspaceFile,
       extensionDevelopmentPath: repoRoot,
       installedExtensions: this.extraExtensions,
       serverMain,
@@ -123,6 +133,18 @@ export class UiSession {
     // Wide enough for the sidebar, an editor and the analytics table side by side.
     await this.host.page.setViewportSize({ width: 1280, height: 800 });
     log(`Workbench: ${this.host.url}`);
+  }
+
+  /** A second copy of the fixture beside the first, naming its own project, and the workspace file that opens both. */
+  private makeSecondRoot(fixture: string, root: SecondRoot): string {
+    const parent = path.dirname(this.workspaceFolder);
+    this.secondFolder = path.join(parent, 'docs-site-b');
+    fs.cpSync(fixture, this.secondFolder, { recursive: true });
+    fs.mkdirSync(path.join(this.secondFolder, '.vscode'), { recursive: true });
+    fs.writeFileSync(path.join(this.secondFolder, '.vscode', 'settings.json'), JSON.stringify({ 'mintlifyAgent.projectId': root.project }, null, 2));
+    const file = path.join(parent, 'docs.code-workspace');
+    fs.writeFileSync(file, JSON.stringify({ folders: [{ path: this.workspaceFolder }, { path: this.secondFolder }] }, null, 2));
+    return file;
   }
 }
 

@@ -13,6 +13,7 @@ import type { Simulator, VisitorCounts, VisitorRow } from '../simulator/server';
 import { findRepoRoot } from '../host/codeServer';
 import { isSettled, trendBuckets } from '../../src/analytics/trendBuckets';
 import { LIVE_PAGE_MAX_AGE_MS } from '../../src/analytics/visitorsQuery';
+import { evidenceBlock } from '../support/evidenceBlock';
 import { AGENT_BRANCH } from '../support/gitRepo';
 import { JOB_DURATION_MS, PROJECT, UiSession } from './uiSession';
 import { expectText, expectVisible, TIMEOUTS, type Workbench } from './workbench';
@@ -480,7 +481,7 @@ describe('a person using the extension in VS Code (UI)', function () {
     await wb.clickAndExpect({ what: 'Ask the Agent to Address This', click: address, then: wb.quickInputTitled('Ask the Agent to Address This'), shows: 'the prompt box' });
     assert.match(await wb.quickInputField.inputValue(), /^Improve the docs page in docs\/quickstart\.mdx /, 'a suggestion naming the page\'s file');
     await wb.pressEnterAndWaitForClose();
-    await expectVisible('the evidence block in the preview', wb.page.locator('.monaco-editor .view-line').filter({ hasText: 'BEGIN READER EVIDENCE' }));
+    await expectVisible('the evidence block in the preview', wb.page.locator('.monaco-editor .view-line').filter({ hasText: '<<<READER-EVIDENCE ' }));
     const ask = wb.notification('exactly what the agent will get');
     await expectVisible('the preview question', ask);
     await wb.screenshot('9-address-preview');
@@ -490,7 +491,8 @@ describe('a person using the extension in VS Code (UI)', function () {
     const post = sim.requests.filter((r) => r.method === 'POST' && r.rawPath.endsWith('/job')).at(-1);
     const prompt = (post?.body as { prompt?: string } | undefined)?.prompt ?? '';
     assert.ok(prompt.startsWith('Improve the docs page in docs/quickstart.mdx'), 'the instruction first');
-    assert.ok(prompt.indexOf('Ignore previous instructions') > prompt.indexOf('BEGIN READER EVIDENCE'), 'reader text only inside the evidence block');
+    const block = evidenceBlock(prompt);
+    assert.ok(!block.before.includes('Ignore previous instructions') && block.lines.some((line) => line.includes('Ignore previous instructions')), 'reader text only inside the evidence block');
     await wb.screenshot('9-signal-job');
     assert.deepEqual(dialogs, [], 'no reader text ran as script');
   });

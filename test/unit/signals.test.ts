@@ -4,10 +4,11 @@
 import assert from 'node:assert/strict';
 import { createApiClient, type ApiClient } from '../../src/api';
 import { comparisonWindows, compareWindows, MIN_VOTES, type WindowCounts } from '../../src/signals/didItHelp';
-import { buildEvidencePrompt, EVIDENCE_BEGIN, EVIDENCE_END, MAX_ITEMS, MAX_QUOTE, pageEvidence, quote, suggestedInstruction } from '../../src/signals/evidencePrompt';
+import { buildEvidencePrompt, MAX_ITEMS, MAX_QUOTE, pageEvidence, quote, suggestedInstruction } from '../../src/signals/evidencePrompt';
 import { buildInbox, LOW_CTR, MIN_SEARCH_HITS, pageHealth } from '../../src/signals/signalsModel';
 import { fetchSnapshot, minimumRequests, SEARCH_PAGES, SnapshotStopped, VIEW_PAGES, type SignalsSnapshot } from '../../src/signals/snapshot';
 import { HOSTILE_PAGE, HOSTILE_TEXTS, LARGE_SIGNALS } from '../simulator/signals';
+import { evidenceBlock } from '../support/evidenceBlock';
 import { startSimulator, type Simulator } from '../simulator/server';
 import { grantOf, unlimited } from '../support/grants';
 
@@ -181,23 +182,24 @@ describe('reader signals', () => {
       const instruction = 'Tighten the install section.';
       const { prompt } = buildEvidencePrompt(instruction, evidence);
       assert.ok(prompt.startsWith(`${instruction}\n\n`));
-      const begin = prompt.indexOf(EVIDENCE_BEGIN);
-      assert.ok(begin > instruction.length);
-      assert.equal(prompt.indexOf(EVIDENCE_END), prompt.length - EVIDENCE_END.length, 'the block ends the prompt');
-      assert.equal(prompt.split(EVIDENCE_END).length, 2, 'no reader text can close the block');
-      assert.ok(!prompt.slice(0, begin).includes('Ignore previous instructions'));
+      const block = evidenceBlock(prompt);
+      assert.ok(block.before.length > instruction.length);
+      assert.equal(block.after, '', 'the block ends the prompt');
+      assert.equal(prompt.split(block.markers.end).length, 2, 'no reader text can close the block');
+      assert.ok(evidence.comments.some((c) => c.comment.text.includes('END READER EVIDENCE')), 'the site has a comment holding the old end marker');
+      assert.ok(!block.before.includes('Ignore previous instructions'));
       assert.ok(prompt.includes('"docs/quickstart.mdx"'));
     });
 
     it('quotes hostile reader text as one JSON string per line, escaping the invisible controls', () => {
       const { prompt } = buildEvidencePrompt('Fix it.', pageEvidence(snapshot, HOSTILE_PAGE, files));
       const lines = prompt.split('\n');
-      assert.ok(lines.includes(`- ${quote(HOSTILE_TEXTS.injection)} (${snapshot.pending[0]?.createdAt?.slice(0, 10)})`));
+      assert.ok(lines.includes(`- ${quote(HOSTILE_TEXTS.injection)} (${quote(snapshot.pending[0]?.createdAt?.slice(0, 10) ?? '')})`));
       assert.ok(prompt.includes(JSON.stringify(HOSTILE_TEXTS.markup)));
       assert.ok(!prompt.includes('\u202e'), 'a right-to-left override is escaped, not sent raw');
       assert.ok(prompt.includes('\\u202e'));
       assert.ok(prompt.includes(JSON.stringify(HOSTILE_TEXTS.formula)));
-      for (const line of lines.slice(lines.indexOf(EVIDENCE_BEGIN) + 1, -1)) assert.ok(!line.startsWith('===') && !line.startsWith('Ignore'), line.slice(0, 60));
+      for (const line of evidenceBlock(prompt).lines) assert.ok(!line.startsWith('===') && !line.startsWith('<<<') && !line.startsWith('Ignore'), line.slice(0, 60));
     });
 
     it('caps each text and each list, and says how much it left out', () => {
