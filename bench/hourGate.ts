@@ -8,10 +8,10 @@
 import { createApiClient, type ApiClient } from '../src/api';
 import { fetcherFor } from '../src/analytics/metric';
 import { resolvePreset } from '../src/analytics/dateRange';
-import { BucketRows } from '../src/analytics/bucketRows';
-import { Trend } from '../src/analytics/trend';
-import { TrendSeries } from '../src/analytics/trendSeries';
-import { trendTotals } from '../src/analytics/trendTotals';
+import { BucketRows } from '../src/analytics/trend/bucketRows';
+import { Trend } from '../src/analytics/trend/trend';
+import { TrendSeries } from '../src/analytics/trend/trendSeries';
+import { trendTotals } from '../src/analytics/trend/trendTotals';
 import { fetchAllVisitors } from '../src/analytics/visitorsQuery';
 import { fetchSnapshot as fetchVisitors } from '../src/analytics/visitorsSnapshot';
 import { DEFAULT_MAX_PAGES } from '../src/api/paging';

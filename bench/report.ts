@@ -516,7 +516,7 @@ function trendSection(r: BenchResults): string {
 **Requests** (bench/trend.ts): ${TREND_TEXT} Three ranges: twelve whole Monday-to-Sunday weeks as a custom range (weekly
 points), Last 90 days (weekly points, the first week cut short) and Last 30 days (daily points). The real \`Trend\` and
 \`TrendSeries\` draw each view (the user's Draw already given), fetching through the real ApiClient from the real simulator
-over HTTP, one \`limit=1\` visitors request a bucket, through the panel's own src/analytics/trendTotals.ts; the two windows
+over HTTP, one \`limit=1\` visitors request a bucket, through the panel's own src/analytics/trend/trendTotals.ts; the two windows
 share one kept store, as every window shares WindowSync's. The clock is injected and fixed: the first view is at
 ${new Date(TREND_NOW).toISOString().replace('.000Z', 'Z')} (a Wednesday, the same calendar day on every clock from UTC−12 to UTC+11), so the figures do not depend on
 the day the bench runs. Requests are counted by the simulator (visitors requests received). **Minimum**: one request per

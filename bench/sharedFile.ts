@@ -2,8 +2,8 @@
 // syncState.ts): one project, a simulated year, day by day, what a busy writer's windows keep; the
 // state pruned after each day as every read prunes it; the size is one window's file as it writes
 // it. And the largest the trend areas can grow: every bound full. No network, no VS Code.
-import { previousBuckets, trendBuckets } from '../src/analytics/trendBuckets';
-import { trendKey, type TrendSubject } from '../src/analytics/trendSeries';
+import { previousBuckets, trendBuckets } from '../src/analytics/trend/trendBuckets';
+import { trendKey, type TrendSubject } from '../src/analytics/trend/trendSeries';
 import { SCHEMA_VERSION } from '../src/sync/sharedSchema';
 import { applyJobChange, emptyState, HybridClock, keepTrends, pruneState, setSignalLink, type SyncState, type TrendFigures } from '../src/sync/syncState';
 import { PAGE_TRENDS_KEPT, SITE_DAYS_KEPT, SITE_SPANS_KEPT, SITE_WEEKS_KEPT, trendScope } from '../src/sync/trendBounds';

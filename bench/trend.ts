@@ -1,17 +1,17 @@
 // Figure 12, the trend: what drawing the panel's trend costs in requests, the first time, in another
 // window the same day, in the same window 20 minutes later and the next day. The real Trend and
-// TrendSeries (src/analytics/trend.ts, trendSeries.ts) fetch through the real ApiClient from the real
+// TrendSeries (src/analytics/trend/trend.ts, trendSeries.ts) fetch through the real ApiClient from the real
 // simulator over HTTP through the extension's own trendTotals (one `limit=1` request a bucket);
 // the windows share one kept store as WindowSync shares it. The clock is injected and fixed (noon
 // UTC on a Wednesday), so the figure does not depend on the day it runs; requests are counted by
 // the simulator. The draw time in the real webview is measured by bench/webview.ts.
 import { createApiClient } from '../src/api';
 import { resolvePreset, resolveRange, type ResolvedRange } from '../src/analytics/dateRange';
-import { BucketRows } from '../src/analytics/bucketRows';
-import { Trend, type TrendAsk } from '../src/analytics/trend';
-import { isSettled, trendBuckets, weekdayFromMonday, type TrendBucket } from '../src/analytics/trendBuckets';
-import { TrendSeries, trendKey } from '../src/analytics/trendSeries';
-import { trendTotals } from '../src/analytics/trendTotals';
+import { BucketRows } from '../src/analytics/trend/bucketRows';
+import { Trend, type TrendAsk } from '../src/analytics/trend/trend';
+import { isSettled, trendBuckets, weekdayFromMonday, type TrendBucket } from '../src/analytics/trend/trendBuckets';
+import { TrendSeries, trendKey } from '../src/analytics/trend/trendSeries';
+import { trendTotals } from '../src/analytics/trend/trendTotals';
 import { LIVE_PAGE_MAX_AGE_MS } from '../src/analytics/visitorsQuery';
 import type { TrendPoint } from '../src/shared/protocol';
 import { MemoryTrendStore } from '../test/support/memoryTrendStore';
@@ -133,7 +133,7 @@ export const PAGE_TREND_TEXT =
   `**Show Trend** (one page's trend): Last 30 days for one page, then for another page in the same window, on the same fixed ` +
   `clock, against a site of ${PAGE_TREND_PATHS} paths (each day's every path is up to three pages of 250, every one read to find the page's ` +
   'row). **Minimum**: the first page needs every page of every day; the second only the pages of the days that have not settled ' +
-  '(the settled days\' rows the first read are kept in the window, src/analytics/bucketRows.ts). **Keeping nothing**: every page ' +
+  '(the settled days\' rows the first read are kept in the window, src/analytics/trend/bucketRows.ts). **Keeping nothing**: every page ' +
   'of every day, for each page.';
 
 /** Show Trend over Last 30 days for one page, then another: what the second costs once the first's settled days are kept. */

@@ -27,7 +27,7 @@ import { loadFocused, pendingFocus, type WholeRange } from './pageFocus';
 import type { MetricPageKey } from './snapshotReuse';
 import type { LoadedPage } from './visitorsQuery';
 import type { SnapshotKey } from './visitorsSnapshot';
-import { Trend, type TrendAsk, type TrendDeps } from './trend';
+import { Trend, type TrendAsk, type TrendDeps } from './trend/trend';
 
 /** The part of the panel's pages (PanelPages, or a VisitorsPager in tests) the panel uses. */
 export interface PagerPort {

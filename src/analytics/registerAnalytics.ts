@@ -23,9 +23,9 @@ import type { Metric } from '../shared/protocol';
 import { parseOpenTarget, type WholeRange } from './pageFocus';
 import { PanelPages, SnapshotReuse } from './snapshotReuse';
 import { COMMANDS, type RegisterCommand } from '../commands';
-import { BucketRows } from './bucketRows';
-import { TrendSeries, type KeptTrendStore } from './trendSeries';
-import { trendTotals } from './trendTotals';
+import { BucketRows } from './trend/bucketRows';
+import { TrendSeries, type KeptTrendStore } from './trend/trendSeries';
+import { trendTotals } from './trend/trendTotals';
 
 export interface AnalyticsDeps {
   api: ApiClient;

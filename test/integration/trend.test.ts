@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AnalyticsPanel } from '../../src/analytics/analyticsPanel';
-import { isSettled } from '../../src/analytics/trendBuckets';
+import { isSettled } from '../../src/analytics/trend/trendBuckets';
 import { trendScope } from '../../src/sync/trendBounds';
 import { addDays } from '../../src/util/days';
 import type { TestSeam } from '../support/extensionUnderTest';

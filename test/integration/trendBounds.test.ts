@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AnalyticsPanel } from '../../src/analytics/analyticsPanel';
-import { isSettled } from '../../src/analytics/trendBuckets';
+import { isSettled } from '../../src/analytics/trend/trendBuckets';
 import { addDays } from '../../src/util/days';
 import type { TestSeam } from '../support/extensionUnderTest';
 import type { Simulator } from '../simulator/server';

@@ -1,7 +1,7 @@
 // The trend's kept buckets as every window shares them, in one process: the shared state's own
 // keepTrends (src/sync/syncState.ts) on a state in memory, so what one series keeps another finds,
 // merged as WindowSync merges it. For the unit tests and the bench.
-import type { KeptTrendStore } from '../../src/analytics/trendSeries';
+import type { KeptTrendStore } from '../../src/analytics/trend/trendSeries';
 import { emptyState, keepTrends, type OpenTrendFigures, type TrendFigures, useTrends } from '../../src/sync/syncState';
 
 export class MemoryTrendStore implements KeptTrendStore {

@@ -11,7 +11,7 @@ import type { Locator } from 'playwright-core';
 import { DEMO_API_KEY } from '../simulator/demo';
 import type { Simulator, VisitorCounts, VisitorRow } from '../simulator/server';
 import { findRepoRoot } from '../host/codeServer';
-import { isSettled, trendBuckets } from '../../src/analytics/trendBuckets';
+import { isSettled, trendBuckets } from '../../src/analytics/trend/trendBuckets';
 import { LIVE_PAGE_MAX_AGE_MS } from '../../src/analytics/visitorsQuery';
 import { evidenceBlock } from '../support/evidenceBlock';
 import { AGENT_BRANCH } from '../support/gitRepo';

@@ -1,9 +1,9 @@
-// The trend's buckets (src/analytics/trendBuckets.ts): a point a day up to 31 days, a point a
+// The trend's buckets (src/analytics/trend/trendBuckets.ts): a point a day up to 31 days, a point a
 // Monday-to-Sunday week past that, cut weeks flagged, the range stopped at today, `dateTo`
 // exclusive, and which buckets can be kept for good.
 import assert from 'node:assert/strict';
 import { resolvePreset } from '../../src/analytics/dateRange';
-import { isSettled, MAX_BUCKETS, previousBuckets, type TrendBucket, trendBuckets, weekdayFromMonday } from '../../src/analytics/trendBuckets';
+import { isSettled, MAX_BUCKETS, previousBuckets, type TrendBucket, trendBuckets, weekdayFromMonday } from '../../src/analytics/trend/trendBuckets';
 import { addDays, daysBetween } from '../../src/util/days';
 import { PRESETS } from '../../src/shared/protocol';
 
@@ -27,7 +27,7 @@ function assertTiles(buckets: readonly TrendBucket[], from: string, to: string):
   });
 }
 
-describe('trend buckets (src/analytics/trendBuckets.ts)', () => {
+describe('trend buckets (src/analytics/trend/trendBuckets.ts)', () => {
   it('cuts every preset of the panel: days up to 31 days, weeks beyond, All time not at all', () => {
     const units: Record<string, string | undefined> = {};
     for (const preset of PRESETS) {

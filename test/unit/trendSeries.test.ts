@@ -1,17 +1,17 @@
-// The trend's figures and the panel's trend (src/analytics/trendSeries.ts, trend.ts): one request
+// The trend's figures and the panel's trend (src/analytics/trend/trendSeries.ts, trend.ts): one request
 // per bucket not kept, three at a time at most; settled buckets kept for every window, today's for
 // 15 minutes; the cost said before a draw of more than four requests; the hour never overspent.
 import assert from 'node:assert/strict';
-import { Trend, type TrendAsk } from '../../src/analytics/trend';
-import { isSettled, trendBuckets } from '../../src/analytics/trendBuckets';
-import { TREND_CONCURRENCY, TrendCutShort, TrendSeries, type TrendSubject } from '../../src/analytics/trendSeries';
+import { Trend, type TrendAsk } from '../../src/analytics/trend/trend';
+import { isSettled, trendBuckets } from '../../src/analytics/trend/trendBuckets';
+import { TREND_CONCURRENCY, TrendCutShort, TrendSeries, type TrendSubject } from '../../src/analytics/trend/trendSeries';
 import type { Metric } from '../../src/shared/protocol';
 import { MemoryTrendStore } from '../support/memoryTrendStore';
 import { addDays } from '../../src/util/days';
 import { trendToCsv, trendToJson } from '../../src/analytics/exportFormats';
-import { BucketRows } from '../../src/analytics/bucketRows';
+import { BucketRows } from '../../src/analytics/trend/bucketRows';
 import type { VisitorsSnapshot } from '../../src/analytics/visitorsSnapshot';
-import { trendTotals } from '../../src/analytics/trendTotals';
+import { trendTotals } from '../../src/analytics/trend/trendTotals';
 import { createApiClient, type Grant } from '../../src/api';
 import { HourGate } from '../../src/sync/hourGate';
 import { startSimulator } from '../simulator/server';
@@ -58,7 +58,7 @@ function buckets(from: string, to: string) {
   return plan.buckets;
 }
 
-describe('trend figures (src/analytics/trendSeries.ts)', () => {
+describe('trend figures (src/analytics/trend/trendSeries.ts)', () => {
   it('asks once per bucket, three at a time at most, and keeps the settled ones for every window', async () => {
     const kept = new Kept();
     const api = new Api();
@@ -182,7 +182,7 @@ function daySnapshot(projectId: string, range: { dateFrom: string; dateTo: strin
   return { key: { projectId, ...range }, totals, rows: all, fetchedAt: 0, pages: 1, capped: false };
 }
 
-describe('the panel’s trend (src/analytics/trend.ts)', () => {
+describe('the panel’s trend (src/analytics/trend/trend.ts)', () => {
   const ask = (from: string, compare = false): TrendAsk => ({ projectId: 'p', metric: 'visitors', range: { from, to: TODAY, dateFrom: from, dateTo: addDays(TODAY, 1) }, compare });
 
   /** The hour's real gate over a ledger that holds `100 - left` requests sent 40 minutes ago and records every request sent now. */

@@ -4,13 +4,13 @@
 // (bucketRows.ts) for the next page's trend. vscode for its types only (erased): the import is how
 // `npm run l10n` finds the l10n.t call. Unit-tested against the simulator.
 import type * as vscode from 'vscode';
-import { type ApiClient, isApiError } from '../api';
-import { addDays } from '../util/days';
+import { type ApiClient, isApiError } from '../../api';
+import { addDays } from '../../util/days';
 import type { BucketRows } from './bucketRows';
-import { fetcherFor } from './metric';
+import { fetcherFor } from '../metric';
 import { type FetchTotals, TrendCutShort } from './trendSeries';
-import { fetchAllVisitors } from './visitorsQuery';
-import { readersOf } from './visitorsSnapshot';
+import { fetchAllVisitors } from '../visitorsQuery';
+import { readersOf } from '../visitorsSnapshot';
 
 /** `maxPages`: the readers' cap on the pages of one range (readers.maxPages). */
 export function trendTotals(api: ApiClient, rows: BucketRows, maxPages: () => number | undefined, l10n: Pick<typeof vscode.l10n, 't'>): FetchTotals {

@@ -3,9 +3,9 @@
 // page's trend over the same days finds its row here, and costs only the buckets still open. Kept
 // as the range's snapshot, so the page's row is found by the readers' own matching (readersOf).
 // Bounded by rows, the least recently used bucket first. No vscode import: unit-tested.
-import type { TrendFigures } from '../sync/syncState';
-import { daysBetween } from '../util/days';
-import { readersOf, snapshotId, type SnapshotKey, type VisitorsSnapshot } from './visitorsSnapshot';
+import type { TrendFigures } from '../../sync/syncState';
+import { daysBetween } from '../../util/days';
+import { readersOf, snapshotId, type SnapshotKey, type VisitorsSnapshot } from '../visitorsSnapshot';
 
 /** About 10 MB of paths at most: a 90-day trend's days and their previous period, at 500 paths a day. */
 export const BUCKET_ROWS_KEPT = 100_000;

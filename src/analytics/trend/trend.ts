@@ -7,14 +7,14 @@
 // vscode for its types only (erased): the import is how `npm run l10n` finds the l10n.t calls.
 // Unit-tested with fakes.
 import type * as vscode from 'vscode';
-import type { Metric, TrendPoint, TrendView } from '../shared/protocol';
-import { waitText } from '../errorMessages';
-import type { HourGate } from '../sync/hourGate';
-import { CONFIRM_ABOVE_REQUESTS } from '../sync/hourGate';
-import { type Day, daysBetween } from '../util/days';
-import { showInvisible } from '../util/visibleText';
-import type { ResolvedRange } from './dateRange';
-import { loadFailureView } from './loadFailure';
+import type { Metric, TrendPoint, TrendView } from '../../shared/protocol';
+import { waitText } from '../../errorMessages';
+import type { HourGate } from '../../sync/hourGate';
+import { CONFIRM_ABOVE_REQUESTS } from '../../sync/hourGate';
+import { type Day, daysBetween } from '../../util/days';
+import { showInvisible } from '../../util/visibleText';
+import type { ResolvedRange } from '../dateRange';
+import { loadFailureView } from '../loadFailure';
 import { previousBuckets, type TrendBucket, trendBuckets, type TrendPlan } from './trendBuckets';
 import type { TrendSeries, TrendSubject } from './trendSeries';
 

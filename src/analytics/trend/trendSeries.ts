@@ -7,13 +7,13 @@
 // a quarter hour however many windows draw it. A page's trend also finds its row
 // in the settled buckets' rows another page's trend read (bucketRows.ts), so the second page's trend
 // over the same days costs only its open buckets. No vscode import: unit-tested.
-import type { Grant } from '../api/client';
-import { ApiError } from '../api/errors';
-import type { Metric, TrendPoint } from '../shared/protocol';
-import type { OpenTrendFigures, TrendFigures } from '../sync/syncState';
+import type { Grant } from '../../api/client';
+import { ApiError } from '../../api/errors';
+import type { Metric, TrendPoint } from '../../shared/protocol';
+import type { OpenTrendFigures, TrendFigures } from '../../sync/syncState';
 import type { BucketRows } from './bucketRows';
 import { isSettled, type TrendBucket } from './trendBuckets';
-import { LIVE_PAGE_MAX_AGE_MS } from './visitorsQuery';
+import { LIVE_PAGE_MAX_AGE_MS } from '../visitorsQuery';
 
 /** Requests of one trend in flight at once: enough to draw quickly, few enough not to crowd the API. */
 export const TREND_CONCURRENCY = 3;

@@ -11,8 +11,8 @@
 // clock and on the platform's (its days are UTC's when sent as bare dates), an hour of grace
 // included for late events. Settled buckets are kept for good; the others are asked again.
 // No vscode import: unit-tested directly.
-import { addDays, type Day, daysBetween, localToday, utcDay } from '../util/days';
-import { HOUR_MS } from '../util/clock';
+import { addDays, type Day, daysBetween, localToday, utcDay } from '../../util/days';
+import { HOUR_MS } from '../../util/clock';
 
 /** Up to this many days the trend has a point a day; longer ranges have a point a week. */
 export const DAILY_UP_TO_DAYS = 31;
