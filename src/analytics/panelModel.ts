@@ -268,8 +268,7 @@ export class PanelModel {
     if (!this.projectId || !range.ok || this.setup) return undefined;
     const compare = this.comparison.enabled && !compareUnavailableFor(this.view.metric, this.deps.l10n);
     const { focus: path, metric } = this.view;
-    const whole = { projectId: this.projectId, dateFrom: range.range.dateFrom, dateTo: range.range.dateTo };
-    const pagesOf = this.deps.trend?.pagesPerBucket;
+    const [pagesOf, whole] = [this.deps.trend?.pagesPerBucket, { projectId: this.projectId, dateFrom: range.range.dateFrom, dateTo: range.range.dateTo }];
     const page = path === undefined ? {} : { path, pagesPerBucket: pagesOf && ((bucket: { dateFrom: string; dateTo: string }) => pagesOf(bucket, whole)) };
     return { projectId: this.projectId, metric, range: range.range, compare, ...page };
   }

@@ -23,7 +23,7 @@ import {
   versioned,
   type Versioned,
 } from './sharedSchema';
-import { boundByUse, boundTrends, inScope } from './trendBounds';
+import { boundByUse, inScope, pruneTrendAreas } from './trendBounds';
 import { mergeReview, pruneReviews, reviewStamps } from './reviewState';
 import { HOUR_MS } from '../util/clock';
 
@@ -288,21 +288,8 @@ function pruneLinks(links: Record<string, Record<string, Versioned<SharedSignalL
 }
 
 function pruneTrends(_trends: unknown, context: PruneContext & { state: Record<string, unknown> }): void {
-  const { apiBaseUrl } = context;
   const state = context.state as SyncState;
-  for (const scope of new Set([...Object.keys(state.trends), ...Object.keys(state.trendUse)])) {
-    // Another API address's figures (or, from files of versions before the address was part of the key, unknown ones).
-    if (apiBaseUrl !== undefined && !inScope(scope, apiBaseUrl)) {
-      delete state.trends[scope];
-      delete state.trendUse[scope];
-      continue;
-    }
-    const { trends, use } = boundTrends(state.trends[scope] ?? {}, state.trendUse[scope] ?? {});
-    if (Object.keys(trends).length) state.trends[scope] = trends;
-    else delete state.trends[scope];
-    if (Object.keys(use).length) state.trendUse[scope] = use;
-    else delete state.trendUse[scope];
-  }
+  pruneTrendAreas(state.trends, state.trendUse, context.apiBaseUrl);
 }
 
 /**

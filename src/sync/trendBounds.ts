@@ -87,3 +87,23 @@ export function boundTrends(trends: Record<string, TrendFigures>, use: Record<st
   }
   return { trends: out, use: usedOut };
 }
+
+/**
+ * Bounds the `trends` and `trendUse` areas in place (every scope), and forgets the scopes of an API
+ * address other than `apiBaseUrl` (or, from files of versions before the address was part of the
+ * key, unknown ones); all addresses' are kept when it is undefined.
+ */
+export function pruneTrendAreas(trends: Record<string, Record<string, TrendFigures>>, trendUse: Record<string, Record<string, number>>, apiBaseUrl: string | undefined): void {
+  for (const scope of new Set([...Object.keys(trends), ...Object.keys(trendUse)])) {
+    if (apiBaseUrl !== undefined && !inScope(scope, apiBaseUrl)) {
+      delete trends[scope];
+      delete trendUse[scope];
+      continue;
+    }
+    const bounded = boundTrends(trends[scope] ?? {}, trendUse[scope] ?? {});
+    if (Object.keys(bounded.trends).length) trends[scope] = bounded.trends;
+    else delete trends[scope];
+    if (Object.keys(bounded.use).length) trendUse[scope] = bounded.use;
+    else delete trendUse[scope];
+  }
+}
