@@ -8,13 +8,14 @@
 // point leaves no half file and no temporary one (and an older file at the target untouched).
 import { posix } from 'node:path';
 import * as vscode from 'vscode';
-import { isApiError, type ApiClient, type ApiErrorKind } from '../api';
+import { isApiError, type ApiClient } from '../api';
 import { cutShortText } from '../cutShortText';
 import { failureView, type FailureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
 import { type ExportFormat, type ExportStatus, type Metric } from '../shared/protocol';
 import { ENDPOINTS } from '../api/endpoints';
+import { countingSent } from '../api/paging';
 import type { HourGate } from '../sync/hourGate';
 import { writeUriAtomically } from '../sync/safeWrite';
 import type { Ui } from '../ui';
@@ -22,6 +23,7 @@ import type { ResolvedRange } from './dateRange';
 import { toCsv, toJson, type TrendExport, trendToCsv, trendToJson } from './exportFormats';
 import { exportFileStem, fetcherFor } from './metric';
 import { snapshotKeyOf, type SnapshotReuse } from './snapshotReuse';
+import type { SnapshotSource } from './visitorsSnapshot';
 import { fetchAllVisitors, type AllVisitors, type FetchVisitors } from './visitorsQuery';
 import { background } from '../util/background';
 
@@ -43,10 +45,10 @@ export interface ExporterDeps {
   reuse?: SnapshotReuse;
   /** The organisation's analytics hour: asked first when the export may need more than is left, and held to what it grants. */
   gate: HourGate;
+  /** What fetching a range of visitors may cost (the readers' kept snapshots: snapshotSource.estimate). */
+  estimate?: (...args: Parameters<SnapshotSource['estimate']>) => ReturnType<SnapshotSource['estimate']> | undefined;
 }
 
-/** Failures that happen before anything is sent do not count as requests. */
-const NOT_SENT: ReadonlySet<ApiErrorKind> = new Set(['invalidInput', 'noApiKey', 'insecureBaseUrl', 'hourSpent']);
 
 // Counted phrases are whole strings for the translators (plural rules differ by language); the
 // number is formatted for the editor's display language.
@@ -81,15 +83,11 @@ export class VisitorsExporter implements vscode.Disposable {
     const views = request.metric === 'views';
     const key = snapshotKeyOf({ projectId: request.projectId, ...request.range });
     const kept = this.deps.reuse?.usable(key, request.metric);
-    // Its cost before the save dialog: the pages the range's kept snapshot took, else up to the table's cap.
-    const pagesBefore = views ? undefined : this.deps.reuse?.pagesOf(key);
-    const grant = kept
-      ? undefined
-      : await this.deps.gate.ask({
-          what: views ? vscode.l10n.t('Exporting view events ({0})', request.range.label) : vscode.l10n.t('Exporting visitors ({0})', request.range.label),
-          estimate: pagesBefore ?? ENDPOINTS.getVisitors.maxPages,
-          upTo: pagesBefore === undefined,
-        });
+    // Its cost before the save dialog: about the pages the range's kept snapshot took, else up to the table's cap.
+    const cap = ENDPOINTS.getVisitors.maxPages;
+    const cost = (!views && this.deps.estimate?.(key, cap)) || { estimate: cap, upTo: true, cap };
+    const what = views ? vscode.l10n.t('Exporting view events ({0})', request.range.label) : vscode.l10n.t('Exporting visitors ({0})', request.range.label);
+    const grant = kept ? undefined : await this.deps.gate.ask({ what, ...cost });
     if (!kept && !grant) return undefined;
     const target = await ui.showSaveDialog({
       title: views ? vscode.l10n.t('Export view events: {0}', request.range.label) : vscode.l10n.t('Export visitors: {0}', request.range.label),
@@ -106,16 +104,7 @@ export class VisitorsExporter implements vscode.Disposable {
     this.current = cancel;
     let requests = 0;
     const fetchPage = fetcherFor(this.deps.api, request.metric);
-    const counted: FetchVisitors = async (projectId, query, options) => {
-      try {
-        const page = await fetchPage(projectId, query, options);
-        requests++;
-        return page;
-      } catch (error) {
-        if (!(isApiError(error) && NOT_SENT.has(error.kind))) requests++;
-        throw error;
-      }
-    };
+    const counted: FetchVisitors = countingSent(fetchPage, () => requests++);
 
     let status: ExportStatus;
     try {

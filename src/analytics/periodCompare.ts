@@ -1,11 +1,8 @@
 // "Compare with previous period": the same-length period just before a range, and how each total
 // changed against it. The previous period's rows come from a readers snapshot of that range (one
 // full-range fetch, src/analytics/visitorsSnapshot.ts), so a path absent there had no visitors then.
-// No vscode import: unit-tested directly. The panel and its webview are not wired to it yet.
+// No vscode import: unit-tested directly (the panel's Comparison, comparison.ts, uses it).
 import { addDays, type Day, daysBetween } from '../util/days';
-
-/** Above this many requests the user is told the count before the previous period is fetched. */
-export const CONFIRM_ABOVE_REQUESTS = 4;
 
 export type Change =
   /** No visitors in the previous period: nothing to compare with. */

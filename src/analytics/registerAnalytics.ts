@@ -2,7 +2,7 @@
 // commands, the serializer that brings the panel back after a reload, and the page memory and
 // exporter the panel shares with the commands. Nothing here sends a request until the user asks.
 import * as vscode from 'vscode';
-import { ApiError, type ApiClient } from '../api';
+import type { ApiClient } from '../api';
 import type { Settings } from '../config';
 import { type FailureContext, failureView } from '../errorMessages';
 import type { Logger } from '../log';
@@ -63,7 +63,7 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
   const pagers = { visitors: new VisitorsPager(pageFetcher(deps.api, 'visitors', gate)), views: new VisitorsPager(pageFetcher(deps.api, 'views', gate)) };
   const reuse = deps.snapshots && new SnapshotReuse(deps.snapshots);
   let current: AnalyticsPanel | undefined;
-  const exporter = new VisitorsExporter({ api: deps.api, ui, log, reuse, gate, onStatus: (status) => current?.showExportStatus(status) });
+  const exporter = new VisitorsExporter({ api: deps.api, ui, log, reuse, gate, estimate: (key, cap) => deps.snapshots?.estimate(key, cap), onStatus: (status) => current?.showExportStatus(status) });
 
   const panelDeps: AnalyticsPanelDeps = {
     extensionUri: context.extensionUri,
@@ -160,14 +160,13 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
   };
 }
 
-/** The panel's page requests: each asked of the hour's gate (one request; refused, and said, when none is left). */
+/**
+ * The panel's page requests, one each, through the hour's gate: a page never needs a question, and
+ * when none is left the gate refuses it unsent and the panel says so (the failure table's words).
+ */
 function pageFetcher(api: ApiClient, metric: Metric, gate: HourGate): FetchVisitors {
   const fetch = fetcherFor(api, metric);
-  return async (projectId, query, options) => {
-    const grant = await gate.ask({ what: vscode.l10n.t('Loading a page of the table'), estimate: 1 });
-    if (!grant) throw new ApiError('hourSpent', 'Not fetched: no analytics request is left this hour.');
-    return fetch(projectId, query, { ...options, grant });
-  };
+  return (projectId, query, options) => fetch(projectId, query, { ...options, grant: gate.granted(1) });
 }
 
 /**
@@ -179,11 +178,14 @@ function previousFetcher(snapshots: SnapshotSource, gate: HourGate, ui: Ui): Fet
   return async (projectId, range, label) => {
     const key = { projectId, ...range };
     const kept = snapshots.cached(key);
-    if (kept && snapshots.isFresh(kept)) return kept;
-    const grant = await gate.ask({ what: vscode.l10n.t('Fetching every path of {0} to compare', label), ...estimateOf(kept, snapshots), confirm: vscode.l10n.t('Compare') });
-    if (!grant) throw new Error(vscode.l10n.t('Not compared: the previous period was not fetched.'));
-    const previous = await ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0} to compare…', label) }, () => snapshots.get(key, { grant }));
+    const previous = kept && snapshots.isFresh(kept) ? kept : await fetch();
     return previous.capped ? { ...previous, leftOut: vscode.l10n.t('Only the {0} most read paths of the previous period were fetched ({1} requests): paths beyond them show as new.', previous.rows.length, previous.pages) } : previous;
+
+    async function fetch() {
+      const grant = await gate.ask({ what: vscode.l10n.t('Fetching every path of {0} to compare', label), ...snapshots.estimate(key), confirm: vscode.l10n.t('Compare') });
+      if (!grant) throw new Error(vscode.l10n.t('Not compared: the previous period was not fetched.'));
+      return ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0} to compare…', label) }, () => snapshots.get(key, { grant }));
+    }
   };
 }
 
@@ -199,17 +201,12 @@ function wholeRangeFetcher(snapshots: SnapshotSource, reuse: SnapshotReuse, gate
     const kept = refresh ? undefined : reuse.current(key);
     if (kept) return kept;
     const old = snapshots.cached(key);
-    const grant = await gate.ask({ what: vscode.l10n.t('Finding one page among every path of the range'), ...estimateOf(old, snapshots), confirm: vscode.l10n.t('Fetch') });
+    const grant = await gate.ask({ what: vscode.l10n.t('Finding one page among every path of the range'), ...snapshots.estimate(key), confirm: vscode.l10n.t('Fetch') });
     if (!grant) throw new Error(vscode.l10n.t('Not fetched: the range’s paths were not fetched. Clear shows every path page by page.'));
     // A kept snapshot still under an hour old but older than Refresh must not come back from the store.
     const stale = refresh || (old !== undefined && snapshots.isFresh(old));
     return ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching every path of the range…') }, () => snapshots.get(key, { grant, refresh: stale }));
   };
-}
-
-/** A whole range's cost: the pages its kept snapshot took, else up to the readers' cap. */
-function estimateOf(kept: { pages: number } | undefined, snapshots: SnapshotSource): { estimate: number; upTo: boolean } {
-  return kept ? { estimate: Math.max(1, kept.pages), upTo: false } : { estimate: snapshots.maxPages(), upTo: true };
 }
 
 /**

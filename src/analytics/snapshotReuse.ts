@@ -34,7 +34,7 @@ export class SnapshotReuse {
 
   constructor(
     /** The kept snapshots; the reuse never fetches one itself. */
-    private readonly port: Omit<SnapshotSource, 'get'>,
+    private readonly port: Pick<SnapshotSource, 'cached' | 'isFresh' | 'put' | 'maxPages'>,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -51,12 +51,6 @@ export class SnapshotReuse {
     if (!kept || !this.port.isFresh(kept)) return undefined;
     // Strictly after: one fetched in the very millisecond of the Refresh may have been asked before it.
     return kept.fetchedAt > (this.refreshedAt.get(snapshotId(key)) ?? -Infinity) ? kept : undefined;
-  }
-
-  /** The pages the range's kept snapshot took, however old (an export's estimate); undefined when none whole is kept. */
-  pagesOf(key: SnapshotKey): number | undefined {
-    const kept = this.port.cached(key);
-    return kept && !kept.capped ? Math.max(1, kept.pages) : undefined;
   }
 
   /** The user asked for fresh figures on this range. */

@@ -3,7 +3,7 @@
 // across reloads and refreshed at most once an hour unless the user asks. With 400 paths, opening
 // 50 pages in an hour costs 2 requests instead of 50. No vscode import: unit-tested directly.
 import * as z from 'zod/mini';
-import type { Grant } from '../api/client';
+import type { Grant, Ticket } from '../api/client';
 import { HOUR_MS } from '../util/clock';
 import { ENDPOINTS } from '../api/endpoints';
 import type { VisitorRow, VisitorTotals } from '../api/schemas';
@@ -133,8 +133,8 @@ function fromStored(s: StoredSnapshot): VisitorsSnapshot {
 }
 
 export interface SnapshotStoreOptions {
-  /** Fetches a whole range (normally {@link fetchSnapshot} with the capped page count), each request with a ticket of `grant`. */
-  fetch: (key: SnapshotKey, grant: Grant) => Promise<VisitorsSnapshot>;
+  /** Fetches a whole range (normally {@link fetchSnapshot} with the capped page count), each request with a ticket of `leave`. */
+  fetch: (key: SnapshotKey, leave: JoinedLeave) => Promise<VisitorsSnapshot>;
   storage: SnapshotStorage;
   now?: () => number;
   maxAgeMs?: number;
@@ -148,16 +148,48 @@ export interface SnapshotSource {
   cached(key: SnapshotKey): VisitorsSnapshot | undefined;
   isFresh(snapshot: VisitorsSnapshot): boolean;
   /** The range's snapshot, fetched with `grant` (the hour's gate) if none fresh is kept (or `refresh`). */
-  get(key: SnapshotKey, options: { grant: Grant; refresh?: boolean }): Promise<VisitorsSnapshot>;
+  get(key: SnapshotKey, options: { grant: Grant; refresh?: boolean; background?: boolean }): Promise<VisitorsSnapshot>;
   /** Keeps a whole range fetched elsewhere, for the status item too. */
   put(snapshot: VisitorsSnapshot): void;
   /** The most pages one snapshot may hold (readers.maxPages): bigger ranges are not kept. */
   maxPages(): number;
+  /** What fetching a range may cost, for the hour's gate: about what its kept whole snapshot took, else up to `cap` (maxPages unless said). */
+  estimate(key: SnapshotKey, cap?: number): { estimate: number; upTo: boolean; cap: number };
+}
+
+/**
+ * The leave a range's fetch goes with: the grant of everyone who asked for it while it was on its
+ * way, each in turn; `background` while only background work asked (then a cut keeps nothing).
+ */
+export class JoinedLeave implements Grant {
+  private readonly grants: Grant[] = [];
+  private onlyBackground = true;
+
+  constructor(grant: Grant, background: boolean) {
+    this.join(grant, background);
+  }
+
+  join(grant: Grant, background: boolean): void {
+    this.grants.push(grant);
+    if (!background) this.onlyBackground = false;
+  }
+
+  get background(): boolean {
+    return this.onlyBackground;
+  }
+
+  take(): Ticket | undefined {
+    for (const grant of this.grants) {
+      const ticket = grant.take();
+      if (ticket) return ticket;
+    }
+    return undefined;
+  }
 }
 
 export class SnapshotStore {
   private readonly memory = new Map<string, VisitorsSnapshot>();
-  private readonly inFlight = new Map<string, Promise<VisitorsSnapshot>>();
+  private readonly inFlight = new Map<string, { fetching: Promise<VisitorsSnapshot>; leave: JoinedLeave }>();
   private readonly listeners = new Set<(snapshot: VisitorsSnapshot) => void>();
   private loaded = false;
   private readonly now: () => number;
@@ -186,20 +218,26 @@ export class SnapshotStore {
 
   /**
    * The range's snapshot: the kept one while under an hour old (unless `refresh`), else one fetch
-   * with `grant`, shared by everyone who asks while it is on its way (their grants are not spent).
+   * with `grant`, shared by everyone who asks while it is on its way: who joins it lends it their
+   * grant (a writer who joins a background fetch is not held to the background's ceiling).
+   * `background`: nobody asked (a page shown).
    */
-  get(key: SnapshotKey, { refresh = false, grant }: { refresh?: boolean; grant: Grant }): Promise<VisitorsSnapshot> {
+  get(key: SnapshotKey, { refresh = false, grant, background = false }: { refresh?: boolean; grant: Grant; background?: boolean }): Promise<VisitorsSnapshot> {
     const id = snapshotId(key);
     const pending = this.inFlight.get(id);
-    if (pending) return pending;
+    if (pending) {
+      pending.leave.join(grant, background);
+      return pending.fetching;
+    }
     const kept = this.cached(key);
     if (kept && !refresh && this.isFresh(kept)) return Promise.resolve(kept);
-    const fetching = this.options.fetch(key, grant).then((snapshot) => {
+    const leave = new JoinedLeave(grant, background);
+    const fetching = this.options.fetch(key, leave).then((snapshot) => {
       this.keep(id, snapshot);
       for (const listener of this.listeners) listener(snapshot);
       return snapshot;
     });
-    this.inFlight.set(id, fetching);
+    this.inFlight.set(id, { fetching, leave });
     const forget = () => this.inFlight.delete(id);
     void fetching.then(forget, forget);
     return fetching;

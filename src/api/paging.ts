@@ -123,3 +123,20 @@ export async function readPages<P extends PagingFields, R>(
     if (pages >= cap || list.paging === 'none') return end('cap');
   }
 }
+
+/**
+ * `fetchPage`, calling `count` for every request that left this machine: a page the hour's gate
+ * refused, or any other call stopped before sending (ApiError `reached: 'no'`), is not one.
+ */
+export function countingSent<A extends unknown[], P>(fetchPage: (...args: A) => Promise<P>, count: () => void): (...args: A) => Promise<P> {
+  return async (...args) => {
+    try {
+      const page = await fetchPage(...args);
+      count();
+      return page;
+    } catch (error) {
+      if (!(isApiError(error) && error.reached === 'no')) count();
+      throw error;
+    }
+  };
+}

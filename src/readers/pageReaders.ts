@@ -17,7 +17,7 @@ import { PRESETS, type PresetId } from '../shared/protocol';
 import { BACKGROUND_CEILING } from '../sync/ledger';
 import type { HourGate } from '../sync/hourGate';
 import { Disposable } from '../util/lifecycle';
-import { fetchSnapshot, SnapshotStore, snapshotId, type SnapshotKey, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
+import { fetchSnapshot, type JoinedLeave, SnapshotStore, snapshotId, type SnapshotKey, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
 
 const RANGE_KEY = 'mintlifyAgent.readers.range';
 const DEFAULT_PRESET: PresetId = 'last30';
@@ -119,10 +119,12 @@ export class PageReaders extends Disposable {
     if (!grant) {
       if (!asked) this.deps.log.info(`readers: background fetch held back, ${this.deps.gate.used() ?? 'an unknown number of'} analytics requests in the last hour (ceiling ${BACKGROUND_CEILING})`);
       if (kept) return kept;
-      throw asked ? notGranted() : new HeldBackError(this.deps.gate.used());
+      if (!asked) throw new HeldBackError(this.deps.gate.used());
+      // None left (the gate said so), or the writer said no: nothing was fetched, and nothing failed.
+      throw this.deps.gate.left() === 0 ? hourSpent() : new ApiError('cancelled', 'Not fetched: the writer did not ask for it.');
     }
     try {
-      const snapshot = await this.store.get(now.key, { refresh, grant });
+      const snapshot = await this.store.get(now.key, { refresh, grant, background: !asked });
       this.pausedUntil.delete(id);
       return snapshot;
     } catch (error) {
@@ -133,10 +135,13 @@ export class PageReaders extends Disposable {
     }
   }
 
-  /** What fetching a range may cost: what its kept snapshot took, else up to the readers' cap. */
-  estimate(key: SnapshotKey): { estimate: number; upTo: boolean } {
+  /**
+   * What fetching a range may cost: about what its kept whole snapshot took (however old), else up
+   * to `cap` (the readers' page cap unless said); never more than `cap`.
+   */
+  estimate(key: SnapshotKey, cap = this.deps.settings.readers.maxPages): { estimate: number; upTo: boolean; cap: number } {
     const kept = this.store.cached(key);
-    return kept ? { estimate: Math.max(1, kept.pages), upTo: false } : { estimate: this.deps.settings.readers.maxPages, upTo: true };
+    return kept && !kept.capped ? { estimate: Math.min(cap, Math.max(1, kept.pages)), upTo: false, cap } : { estimate: cap, upTo: true, cap };
   }
 
   /** The writer's leave for a range, asked when the hour may not hold it. */
@@ -144,20 +149,29 @@ export class PageReaders extends Disposable {
     return this.deps.gate.ask({ what: vscode.l10n.t('Loading the readers of {0}', label), ...this.estimate(key) });
   }
 
-  /** The one place the readers spend analytics requests, each with a ticket of `grant`. */
-  private async fetchRange(key: SnapshotKey, grant: Grant): Promise<VisitorsSnapshot> {
+  /** The one place the readers spend analytics requests, each with a ticket of `leave` (the grants of all who asked). */
+  private async fetchRange(key: SnapshotKey, leave: JoinedLeave): Promise<VisitorsSnapshot> {
     const maxPages = this.deps.settings.readers.maxPages;
-    this.deps.log.info(`readers: fetching ${key.dateFrom ?? 'all time'}..${key.dateTo ?? ''} (at most ${maxPages} pages of 250)`);
+    this.deps.log.info(`readers: fetching ${key.dateFrom ?? 'all time'}..${key.dateTo ?? ''} (at most ${maxPages} pages of 250${leave.background ? ', background' : ''})`);
+    let refused = false;
+    const grant: Grant = {
+      take: () => {
+        const ticket = leave.take();
+        refused ||= !ticket;
+        return ticket;
+      },
+    };
     const snapshot = await fetchSnapshot((projectId, query, options) => this.deps.api.getVisitors(projectId, query, { ...options, grant }), key, { maxPages, signal: this.lifetime.signal });
-    // Cut short by the hour before its first page: nothing to show. Cut later: capped (kept, and said so).
-    if (snapshot.capped && snapshot.pages === 0) throw new HeldBackError(this.deps.gate.used());
+    // Cut short by the hour: background work keeps nothing (a part would stand for the range for an
+    // hour), nor does a fetch stopped before its first page; a writer's is kept, capped, and says so.
+    if (refused && (leave.background || snapshot.pages === 0)) throw new HeldBackError(this.deps.gate.used());
     this.deps.log.info(`readers: ${snapshot.rows.length} paths in ${snapshot.pages} request(s)${snapshot.capped ? ' (capped)' : ''}`);
     return snapshot;
   }
 }
 
-function notGranted(): ApiError {
-  return new ApiError('hourSpent', 'Not fetched: the hour\'s analytics requests were not spent on it.');
+function hourSpent(): ApiError {
+  return new ApiError('hourSpent', 'Not fetched: no analytics request is left this hour.');
 }
 
 /** No background fetch until `until` (epoch ms), after a failure. */

@@ -3,6 +3,7 @@
 // `mintlifyAgent.pageReadersShown` turns true.
 import * as vscode from 'vscode';
 import type { DocPage, DocsLocator } from '../docs/docsLocator';
+import { isApiError } from '../api';
 import { failureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { BACKGROUND_CEILING, HOURLY_LIMIT } from '../sync/ledger';
@@ -99,9 +100,11 @@ export class ReadersStatusBar extends Disposable {
         const held =
           error.thisHour === undefined
             ? vscode.l10n.t('Readers not loaded on their own: this window does not know yet how many of the organisation’s {0} analytics requests this hour are used, and fetches you did not ask for wait until it does. Click to load them now.', HOURLY_LIMIT)
-            : vscode.l10n.t('Readers not loaded on their own: {0} of the organisation’s {1} analytics requests this hour are used (all windows), and fetches you did not ask for stop at {2}, so the rest is kept for what you ask. Click to load them now.', error.thisHour, HOURLY_LIMIT, BACKGROUND_CEILING);
+            : vscode.l10n.t('Readers not loaded on their own: {0} of the organisation’s {1} analytics requests this hour are used on this machine’s count (teammates on other machines also spend it), and fetches you did not ask for stop at {2}, so the rest is kept for what you ask. Click to load them now.', error.thisHour, HOURLY_LIMIT, BACKGROUND_CEILING);
         return this.show(page, `$(eye) ${vscode.l10n.t('readers: hourly limit kept for you · click to load')}`, undefined, heldBackTooltip(page, held, this.section), COMMANDS.refreshReaders);
       }
+      // A fetch the user then declined: as before it was asked, nothing loaded and nothing wrong.
+      if (isApiError(error) && error.kind === 'cancelled') return this.show(page, `$(eye) ${vscode.l10n.t('readers')}`, undefined, vscode.l10n.t('Click to load this page’s readers.'), COMMANDS.refreshReaders);
       const message = error instanceof PausedError ? vscode.l10n.t('Readers could not be loaded; they will be tried again after {0}.', new Date(error.until).toLocaleTimeString()) : failureView(error, 'analytics', vscode.l10n).message;
       const tip = new vscode.MarkdownString('', true);
       tip.isTrusted = { enabledCommands: [COMMANDS.refreshReaders] };

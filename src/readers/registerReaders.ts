@@ -67,6 +67,7 @@ export function registerReaders(context: vscode.ExtensionContext, deps: ReadersD
       get: (key, options) => readers.store.get(key, options),
       put: (snapshot) => readers.store.put(snapshot),
       maxPages: () => deps.settings.readers.maxPages,
+      estimate: (key, cap) => readers.estimate(key, cap),
     },
   };
 }

@@ -5,8 +5,7 @@
 // Pure: no vscode; the API is passed in.
 import type { ApiClient, Grant } from '../api/client';
 import { ENDPOINTS } from '../api/endpoints';
-import { isApiError } from '../api/errors';
-import { type CutShort, type PageQuery, readPages } from '../api/paging';
+import { countingSent, type CutShort, type PageQuery, readPages } from '../api/paging';
 import type { WindowCounts } from './didItHelp';
 import { normalizeSitePath } from '../docs/sitePaths';
 
@@ -31,14 +30,7 @@ export async function countWindow(
 ): Promise<WindowCounts & { requests: number; cutShort: WindowCuts }> {
   const counts = { votesUp: 0, votesDown: 0, questions: 0, unanswered: 0, searches: 0, searchClicks: 0, requests: 0, cutShort: {} as WindowCuts };
   const query = (page: PageQuery) => ({ ...window, ...page });
-  const counted = <P>(fetch: () => Promise<P>) =>
-    fetch().then(
-      (page) => (counts.requests++, page),
-      (error: unknown) => {
-        if (!(isApiError(error) && error.kind === 'hourSpent')) counts.requests++;
-        throw error;
-      },
-    );
+  const counted = countingSent(<P>(fetch: () => Promise<P>) => fetch(), () => counts.requests++);
   const options = { signal };
 
   const votes = await readPages(ENDPOINTS.getFeedback, (page) => counted(() => api.getFeedback(projectId, { ...query(page), source: 'contextual' }, { signal, grant })), options);

@@ -12,8 +12,8 @@
 import { addDays, localToday } from '../util/days';
 import type { ApiClient, Grant } from '../api/client';
 import { ENDPOINTS } from '../api/endpoints';
-import { type ApiError, isApiError } from '../api/errors';
-import { type CutShort, type ListSpec, type PageQuery, readPages } from '../api/paging';
+import type { ApiError } from '../api/errors';
+import { countingSent, type CutShort, type ListSpec, type PageQuery, readPages } from '../api/paging';
 import type { FeedbackByPageRow } from '../api/signalsSchemas';
 import { normalizeSitePath } from '../docs/sitePaths';
 
@@ -143,14 +143,7 @@ export async function fetchSnapshot(api: ApiClient, projectId: string, range: Sn
   const dates = { dateFrom: range.dateFrom, dateTo: range.dateTo };
   /** One list by the paging rule, each request counted, its cut recorded under `list`. */
   const read = async <P extends object, R>(list: SignalsList, spec: ListSpec<P, R>, fetchPage: (query: PageQuery, signal?: AbortSignal) => Promise<P>, maxPages?: number) => {
-    const result = await readPages(spec, async (query, pageSignal) => {
-      const page = await fetchPage(query, pageSignal).catch((error: unknown) => {
-        if (!(isApiError(error) && error.kind === 'hourSpent')) requests++;
-        throw error;
-      });
-      requests++;
-      return page;
-    }, { signal, maxPages });
+    const result = await readPages(spec, countingSent(fetchPage, () => requests++), { signal, maxPages });
     // Out of the grant: a background refresh keeps nothing rather than half a snapshot.
     if (result.cutShort?.reason === 'budget' && !options.partial) throw new SnapshotStopped('budget', requests);
     if (result.cutShort) cutShort[list] = result.cutShort;

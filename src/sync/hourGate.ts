@@ -39,8 +39,16 @@ export interface SpendAsk {
   /** The estimate is a bound, not an expectation: "up to 40" (a cap), or "at least 7" (more if the site is bigger). */
   upTo?: boolean;
   atLeast?: boolean;
+  /** The most it can take (the fetch's own cap): an estimate that fits is granted up to it, within what is left, so a site grown since is not cut short. */
+  cap?: number;
   /** Ask for a yes even when it fits, when it costs more than a few requests: the button's label. */
   confirm?: string;
+  /**
+   * The editor's AI asks (a language model tool's dialog): held to the background ceiling too, so the
+   * last requests of the hour stay for what the writer asks in the views. A tool's dialog may be
+   * answered unseen ("Allow in this Session"), so a model in a loop cannot take the whole hour.
+   */
+  forModel?: boolean;
 }
 
 /** A question about an asked spend, for a caller that shows it itself (the panel's trend). */
@@ -113,7 +121,7 @@ export class HourGate {
     const question = this.question(spend);
     const left = this.left();
     const fitsAll = left === undefined || spend.estimate <= left;
-    if (fitsAll && !(spend.confirm && spend.estimate > CONFIRM_ABOVE_REQUESTS)) return this.granted(spend.estimate);
+    if (fitsAll && !(spend.confirm && spend.estimate > CONFIRM_ABOVE_REQUESTS)) return this.granted(question.fits);
     if (question.fits === 0) {
       void this.ui.showMessage('warning', question.message);
       return undefined;
@@ -122,9 +130,18 @@ export class HourGate {
     return (await this.ui.showMessage('warning', question.message, action)) === action ? this.granted(question.fits) : undefined;
   }
 
-  /** Leave for an asked spend the writer said yes to elsewhere: `allowed` requests, each within what is left. */
-  granted(allowed: number): HourGrant {
-    return this.grant(allowed, () => (this.left() ?? 1) > 0);
+  /**
+   * Leave for an asked spend the writer said yes to elsewhere: `allowed` requests, each within what
+   * is left (and, `forModel`, within the background ceiling: see SpendAsk.forModel).
+   */
+  granted(allowed: number, forModel = false): HourGrant {
+    return this.grant(allowed, () => ((forModel ? this.modelRoom() : this.left()) ?? 1) > 0);
+  }
+
+  /** What the editor's AI may still spend this hour: what is left, within the background ceiling. */
+  private modelRoom(): number | undefined {
+    const used = this.used();
+    return used === undefined ? undefined : Math.max(0, Math.min(HOURLY_LIMIT, BACKGROUND_CEILING) - used);
   }
 
   /**
@@ -134,15 +151,22 @@ export class HourGate {
   question(spend: SpendAsk): SpendQuestion {
     const t = this.l10n;
     const left = this.left();
+    const room = spend.forModel ? this.modelRoom() : left;
     const cost =
       spend.atLeast ? t.t('at least {0} analytics requests', spend.estimate)
       : spend.estimate === 1 ? t.t('1 analytics request')
       : spend.upTo ? t.t('up to {0} analytics requests', spend.estimate)
       : t.t('about {0} analytics requests', spend.estimate);
     const count = t.t('left this hour on this machine’s count (teammates on other machines also spend it)');
-    if (left === undefined || spend.estimate <= left) {
+    if (room === undefined || left === undefined || spend.estimate <= room) {
       const message = left === undefined ? t.t('{0} takes {1}.', spend.what, cost) : t.t('{0} takes {1}, of the {2} {3}.', spend.what, cost, left, count);
-      return { message, fits: spend.estimate };
+      const most = Math.max(spend.estimate, spend.cap ?? spend.estimate);
+      return { message, fits: room === undefined ? most : Math.min(most, room) };
+    }
+    if (room < left) {
+      // The editor's AI stays under the ceiling: the rest of the hour is the writer's.
+      const kept = t.t('{0} needs {1}; {2} are {3}, and the editor’s AI may use {4} of them: the last {5} of the hour are kept for what you ask in the views.', spend.what, cost, left, count, room, HOURLY_LIMIT - BACKGROUND_CEILING);
+      return { message: room > 0 ? t.t('{0} Fetch the {1} that fit now and see what was left out, or try again later.', kept, room) : kept, fits: room };
     }
     const wait = waitText(Math.max(1_000, this.freesInMs(spend.estimate)), t);
     const free =

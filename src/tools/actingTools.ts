@@ -117,7 +117,7 @@ export function actingTools(deps: ToolDeps, confirmations: Confirmations): Pick<
         const missing = missingSetup(deps);
         if (missing) return blocked(missing);
         const last = deps.signals.store.current()?.requests;
-        const question = deps.gate.question({ what: vscode.l10n.t('Fetching the last 30 days of reader signals for project "{0}"', showInvisible(project)), estimate: last ?? MOST_REQUESTS, upTo: last === undefined });
+        const question = deps.gate.question({ what: vscode.l10n.t('Fetching the last 30 days of reader signals for project "{0}"', showInvisible(project)), estimate: last ?? MOST_REQUESTS, upTo: last === undefined, cap: MOST_REQUESTS, forModel: true });
         if (question.fits === 0) return blocked(question.message);
         confirmations.shown(TOOLS.fetchReaderSignals, input, { project, allowed: question.fits });
         return {
@@ -138,7 +138,7 @@ export function actingTools(deps: ToolDeps, confirmations: Confirmations): Pick<
         if (deps.gate.left() === 0) return budgetUsed(deps);
         if (verdict.kind === 'changed') return vscode.l10n.t('Nothing was fetched: the project changed after the writer confirmed. Call the tool again, so the writer confirms what would be fetched now.');
         if (verdict.kind !== 'send') return vscode.l10n.t('Nothing was fetched: the writer did not confirm the cost.');
-        const grant = deps.gate.granted(verdict.terms.allowed);
+        const grant = deps.gate.granted(verdict.terms.allowed, true);
         const outcome = await deps.ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () => deps.signals.store.refresh({ grant }));
         if (outcome.kind === 'skipped') return vscode.l10n.t('Nothing was fetched ({0}).', outcome.reason);
         const { snapshot } = outcome;

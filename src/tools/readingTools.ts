@@ -62,7 +62,7 @@ export function readingTools(deps: ToolDeps, confirmations: Confirmations): Pick
         const none = (reason: string) => void confirmations.shown(TOOLS.visitors, input, new Blocked(reason));
         const ask = visitorsAsk(deps, input);
         if (typeof ask === 'string' || missingSetup(deps) || ask.fresh) return none('no request'); // nothing to confirm
-        const question = deps.gate.question({ what: vscode.l10n.t('Fetching the visitors of {0} for the editor’s AI', ask.now.range.label), ...deps.readers.readers.estimate(ask.now.key) });
+        const question = deps.gate.question({ what: vscode.l10n.t('Fetching the visitors of {0} for the editor’s AI', ask.now.range.label), ...deps.readers.readers.estimate(ask.now.key), forModel: true });
         if (question.fits === 0) return none('none left'); // invoke() says none is left; nothing is sent
         confirmations.shown(TOOLS.visitors, input, { project: ask.now.key.projectId, range: ask.preset, allowed: question.fits });
         return {
@@ -85,7 +85,7 @@ export function readingTools(deps: ToolDeps, confirmations: Confirmations): Pick
         }
         let snapshot: VisitorsSnapshot;
         try {
-          snapshot = await deps.readers.readers.load(now, { grant: deps.gate.granted(verdict.terms.allowed) });
+          snapshot = await deps.readers.readers.load(now, { grant: deps.gate.granted(verdict.terms.allowed, true) });
         } catch (error) {
           if (error instanceof HeldBackError) return budgetUsed(deps);
           if (error instanceof PausedError) return vscode.l10n.t('The last visitors request for this range failed; the readers try again after {0}. Nothing was sent.', new Date(error.until).toISOString());

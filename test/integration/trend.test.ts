@@ -251,4 +251,34 @@ describe('the trend above the visitors table', function () {
     assert.ok(open.length < 7, 'some days have settled');
     assert.deepEqual(read, open);
   });
+
+  it('draws by identity: a range changed while its trend is on its way draws the new one, and a day both need is asked once', async () => {
+    await forgetTrends(s);
+    // The site's trend: the panel shows every path again (the tests before left it on one page).
+    await panel.model.handle({ type: 'clearFocus' });
+    const [a, b] = [[day(-40), day(-38)], [day(-39), day(-37)]];
+    const before = trendRequests(sim).length;
+    // Slow answers: the first range's days are still on their way when the second is asked.
+    sim.addFault({ fault: { kind: 'latency', ms: 1_500 }, pathIncludes: '/visitors' });
+    try {
+      await webview.select('#preset', 'custom');
+      await webview.fill('#from', a[0]);
+      await webview.fill('#to', a[1]);
+      await webview.click('#apply');
+      // The simulator counts a request as it arrives, before its slow answer.
+      await waitFor('the first range’s days on their way', () => (trendRequests(sim).length - before >= 3 ? true : undefined), 30_000);
+      await webview.fill('#from', b[0]);
+      await webview.fill('#to', b[1]);
+      await webview.click('#apply');
+      // Before, one draw field: the first draw's end left the second range's trend loading for good.
+      await waitFor('the second range’s trend drawn', () => panel.model.state.trend?.status === 'ready' && panel.model.state.trend.points[0]?.from === b[0], 30_000);
+      await waitFor('the first range’s days answered too', () => (trendRequests(sim).length - before >= 4 ? true : undefined), 30_000);
+    } finally {
+      sim.clearFaults();
+    }
+    const asked = trendRequests(sim).slice(before).map((r) => r.query.dateFrom ?? '');
+    assert.deepEqual([...asked].sort(), [day(-40), day(-39), day(-38), day(-37)], 'each day once: the two days both ranges hold were shared');
+    const rows = await tableRows();
+    for (let i = 0; i < 3; i++) assert.deepEqual({ human: rows[i].human, ai: rows[i].ai, total: rows[i].total }, sim.visitorsFor(PROJECT, { dateFrom: day(-39 + i), dateTo: day(-38 + i) }).totals);
+  });
 });

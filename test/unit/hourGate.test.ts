@@ -152,4 +152,29 @@ describe('the hour’s gate (src/sync/hourGate.ts)', () => {
     w.sent(1, NOW - 60_000);
     assert.match(w.gate.question({ what: 'Drawing the trend', estimate: 120 }).message, /it can never all fit in one hour \(the platform allows 100\)/);
   });
+
+  it('an "about" estimate that fits is granted up to its own cap, within what is left: a site grown since its last fetch is not cut short', async () => {
+    const w = window();
+    w.sent(90, NOW - 10 * 60_000);
+    assert.equal((await w.gate.ask({ what: 'Fetching reader signals', estimate: 3, cap: 40 }))?.allowed, 10, 'the cap of 40, held to the 10 left');
+    assert.equal(w.gate.question({ what: 'x', estimate: 3, cap: 5 }).fits, 5);
+    assert.equal(w.asked.length, 0, 'it fit: nothing asked');
+  });
+
+  it('holds the editor’s AI to the first 60 of the hour, and says the rest is the writer’s', () => {
+    const w = window();
+    w.sent(56, NOW - 10 * 60_000);
+    const question = w.gate.question({ what: 'Fetching the visitors', estimate: 20, upTo: true, forModel: true });
+    assert.equal(question.fits, 4);
+    assert.equal(
+      question.message,
+      'Fetching the visitors needs up to 20 analytics requests; 44 are left this hour on this machine’s count (teammates on other machines also spend it), and the editor’s AI may use 4 of them: the last 40 of the hour are kept for what you ask in the views. Fetch the 4 that fit now and see what was left out, or try again later.',
+    );
+    const grant = w.gate.granted(20, true);
+    let sent = 0;
+    while (w.send(grant)) sent++;
+    assert.equal(sent, 4, 'held to the ceiling request by request, though the dialog allowed 20');
+    assert.equal(w.gate.question({ what: 'x', estimate: 1, forModel: true }).fits, 0);
+    assert.equal(w.gate.question({ what: 'x', estimate: 1 }).fits, 1, 'a writer’s own ask may still use the 40');
+  });
 });

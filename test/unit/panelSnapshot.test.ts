@@ -26,7 +26,7 @@ const PROJECT = 'demo-project';
 const KEY = 'mint_unit_panel_snapshot';
 
 /** The readers' store as the panel sees it, in memory, with a clock the test moves. */
-class Port implements Omit<SnapshotSource, 'get'> {
+class Port implements Pick<SnapshotSource, 'cached' | 'isFresh' | 'put' | 'maxPages'> {
   readonly kept = new Map<string, VisitorsSnapshot>();
   puts = 0;
   time = Date.parse('2026-11-20T10:00:00Z');

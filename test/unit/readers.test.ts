@@ -5,7 +5,7 @@ import { createApiClient, type ApiClient } from '../../src/api';
 import { aiPercent, readersPhrase } from '../../src/readers/readersText';
 import { fetchSnapshot, readersOf, SnapshotStore, type SnapshotKey, type VisitorsSnapshot } from '../../src/analytics/visitorsSnapshot';
 import { startSimulator, type Simulator } from '../simulator/server';
-import { unlimited } from '../support/grants';
+import { grantOf, unlimited } from '../support/grants';
 import type { Grant } from '../../src/api/client';
 
 const PROJECT = 'demo-project';
@@ -97,6 +97,22 @@ describe('readers snapshot', function () {
     await reloaded.get(other, { grant: unlimited });
     assert.equal(visitorRequests(), 4 * perRange);
     assert.ok(reloaded.cached(key));
+  });
+
+  it('a writer who joins a background fetch on its way lends it their grant: it is not held to the background’s', async () => {
+    sim.clearRequests();
+    const store = new SnapshotStore({ fetch: (k, leave) => fetchSnapshot(withGrant(leave), k, { maxPages: 40 }), storage: new MemoryStorage() });
+    const perRange = Math.ceil(sim.visitorsFor(PROJECT, { dateFrom: key.dateFrom, dateTo: key.dateTo }).visitors.length / 250);
+    assert.ok(perRange >= 3, `${perRange} pages a range`);
+    // The page shown: background work with room for one request; the writer's Refresh a moment later, with room for all.
+    const background = grantOf(1);
+    const shown = store.get(key, { grant: background, background: true });
+    const asked = store.get(key, { grant: grantOf(40) });
+    const [a, b] = await Promise.all([shown, asked]);
+    assert.equal(a, b, 'one fetch');
+    assert.equal(a.capped, false, 'every page read');
+    assert.equal(visitorRequests(), perRange);
+    assert.equal(background.taken, 1, 'the background grant gave its one');
   });
 
   it('keeps at most four ranges in storage', async () => {

@@ -160,6 +160,16 @@ describe('trend figures (src/analytics/trend/trendSeries.ts)', () => {
     }
   });
 
+  it('estimates a bucket by the most pages a kept bucket of as many days took', () => {
+    const rows = new BucketRows();
+    const day = (d: number, pages: number) => ({ ...daySnapshot('p', { dateFrom: `2026-11-0${d}`, dateTo: `2026-11-0${d + 1}` }, [['/a', 1, 0, 1]]), pages });
+    assert.equal(rows.pagesLike({ dateFrom: '2026-11-08', dateTo: '2026-11-09' }), undefined, 'nothing kept: nothing said');
+    rows.keep(day(1, 2));
+    rows.keep(day(2, 3));
+    assert.equal(rows.pagesLike({ dateFrom: '2026-11-08', dateTo: '2026-11-09' }), 3);
+    assert.equal(rows.pagesLike({ dateFrom: '2026-11-02', dateTo: '2026-11-09' }), undefined, 'a week is not a day');
+  });
+
   it('keeps rows up to its bound, the least recently read bucket dropped first; a capped bucket does not answer for a page beyond its rows', () => {
     const rows = new BucketRows(5);
     const range = (d: number) => ({ dateFrom: `2026-11-0${d}`, dateTo: `2026-11-0${d + 1}` });

@@ -11,6 +11,7 @@ import type { Metric, TrendPoint, TrendView } from '../../shared/protocol';
 import { waitText } from '../../errorMessages';
 import type { HourGate } from '../../sync/hourGate';
 import { CONFIRM_ABOVE_REQUESTS } from '../../sync/hourGate';
+import { HOURLY_LIMIT } from '../../sync/ledger';
 import { type Day, daysBetween } from '../../util/days';
 import { showInvisible } from '../../util/visibleText';
 import type { ResolvedRange } from '../dateRange';
@@ -109,12 +110,17 @@ export class Trend {
     if (this.mustAsk(ask, cost) && !this.approved.has(id) && this.drawn.get(id)?.status !== 'ready') return;
     const t = this.deps.l10n;
     const left = this.deps.gate.left();
-    if (cost > 0 && left === 0) return this.keep(id, { status: 'failed', message: this.question(ask, cost, plan.unit).message });
+    if (cost > 0 && left === 0) {
+      // Nothing left: a chart drawn before stays, with the question's words beside it.
+      const shown = this.drawn.get(id);
+      const message = this.question(ask, cost, plan.unit).message;
+      return this.keep(id, shown?.status === 'ready' ? { ...shown, message } : { status: 'failed', message });
+    }
     if (cost > 0) this.keep(id, { ...this.drawn.get(id), status: 'loading', message: t.t('Fetching the trend…') });
     try {
-      // What the writer saw and said yes to, held request by request to what the hour has left. A
-      // site's cost is exact; a page's is what is kept of days alike, so it is held to the hour alone.
-      const grant = this.deps.gate.granted(ask.path === undefined ? Math.min(cost, left ?? cost) : (left ?? cost));
+      // What the writer saw and said yes to, held request by request to what the hour has left: the
+      // cost, or (a page's "at least", guessed) what the hour has left.
+      const grant = this.deps.gate.granted(this.guessed(ask) ? (left ?? cost) : Math.min(cost, left ?? cost));
       const result = await this.deps.series.load(ask.projectId, subjectOf(ask), buckets, { signal, refresh, grant });
       const points = result.points.slice(0, plan.buckets.length);
       const missing = result.points.filter((point) => point.missing);
@@ -163,6 +169,7 @@ export class Trend {
   private notFetched(ask: TrendAsk, count: number, buckets: readonly TrendBucket[], points: readonly TrendPoint[]): string {
     const t = this.deps.l10n;
     const cost = this.cost(ask, buckets.filter((_, i) => points[i].missing));
+    if (cost > HOURLY_LIMIT) return t.t('{0} points are not fetched yet: the hour’s analytics requests gave out first, and the {1} they need can never all fit in one hour (the platform allows {2}). Draw Trend fetches the newest of them that fit.', count, cost, HOURLY_LIMIT);
     const wait = waitText(Math.max(1_000, this.deps.gate.freesInMs(cost)), t);
     return count === 1
       ? t.t('1 point is not fetched yet: the hour’s analytics requests gave out first. Draw Trend fetches it; the {0} it needs are free in {1}.', cost, wait)

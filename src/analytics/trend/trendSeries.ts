@@ -149,11 +149,20 @@ export class TrendSeries {
     };
   }
 
-  /** One fetch of a bucket however many draws want it at once: a later one awaits the one on its way. */
-  private fetchOnce(projectId: string, subject: TrendSubject, bucket: TrendBucket, fetch: () => Promise<{ human: number; ai: number; total: number }>): Promise<{ human: number; ai: number; total: number }> {
+  /**
+   * One fetch of a bucket however many draws want it at once: a later one awaits the one on its way;
+   * should that one's grant give out first, this draw fetches with its own.
+   */
+  private async fetchOnce(projectId: string, subject: TrendSubject, bucket: TrendBucket, fetch: () => Promise<{ human: number; ai: number; total: number }>): Promise<{ human: number; ai: number; total: number }> {
     const id = JSON.stringify([projectId, trendKey(subject, bucket)]);
     const pending = this.inFlight.get(id);
-    if (pending) return pending;
+    if (pending) {
+      try {
+        return await pending;
+      } catch (error) {
+        if (!(error instanceof TrendCutShort)) throw error;
+      }
+    }
     const started = fetch();
     this.inFlight.set(id, started);
     const forget = () => {
