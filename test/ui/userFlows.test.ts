@@ -369,7 +369,7 @@ describe('a person using the extension in VS Code (UI)', function () {
     // Compare with the previous period in the panel: told the cost first, then a ▲/▼ column.
     await expectText('the range line', panel.locator('#range-label'), /^Last 30 days/);
     await panel.locator('#compare').check({ timeout: TIMEOUTS.ui });
-    const warning = wb.notification(/^Fetching every path of .* to compare takes/);
+    const warning = wb.notification(/Fetching every path of .* to compare takes/);
     await wb.clickAndExpect({ what: 'the notification\'s Compare', click: warning.getByRole('button', { name: 'Compare' }), then: { gone: warning }, shows: 'the notification acted on' });
     const previous = sim.visitorsFor(PROJECT, { dateFrom: day(-59), dateTo: day(-29) });
     await expectText('the comparison line', panel.locator('#compare-status'), `Change against ${day(-59)} to ${day(-30)}.`, TIMEOUTS.poll);
