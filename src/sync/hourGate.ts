@@ -138,8 +138,8 @@ export class HourGate {
     return this.grant(allowed, () => ((forModel ? this.modelRoom() : this.left()) ?? 1) > 0);
   }
 
-  /** What the editor's AI may still spend this hour: what is left, within the background ceiling. */
-  private modelRoom(): number | undefined {
+  /** What the editor's AI may still spend this hour: what is left, within the background ceiling (see SpendAsk.forModel). */
+  modelRoom(): number | undefined {
     const used = this.used();
     return used === undefined ? undefined : Math.max(0, Math.min(HOURLY_LIMIT, BACKGROUND_CEILING) - used);
   }

@@ -16,7 +16,7 @@ import type { TrackedJob } from '../jobs/jobStore';
 import { showInvisible } from '../util/visibleText';
 import { Blocked, type Confirmations } from './confirmation';
 import { confirmedTool } from './confirmedTool';
-import { budgetUsed, missingSetup, promptInput, textInput, type ToolDeps, type ToolInput, type ToolTable } from './toolDeps';
+import { budgetUsed, missingSetup, modelHourUsed, promptInput, textInput, type ToolDeps, type ToolInput, type ToolTable } from './toolDeps';
 import { TOOLS } from './toolNames';
 
 /** `confirmations`: what each dialog showed, for its invoke to send exactly that (src/tools/confirmation.ts). */
@@ -135,7 +135,7 @@ export function actingTools(deps: ToolDeps, confirmations: Confirmations): Pick<
         }
         // Only what the writer said yes to in this call's dialog is spent, for the project it named.
         const verdict = confirmations.verdict(TOOLS.fetchReaderSignals, input, { project: deps.settings.projectId ?? '', allowed: 0 }, ['project']);
-        if (deps.gate.left() === 0) return budgetUsed(deps);
+        if (modelHourUsed(deps)) return budgetUsed(deps);
         if (verdict.kind === 'changed') return vscode.l10n.t('Nothing was fetched: the project changed after the writer confirmed. Call the tool again, so the writer confirms what would be fetched now.');
         if (verdict.kind !== 'send') return vscode.l10n.t('Nothing was fetched: the writer did not confirm the cost.');
         const grant = deps.gate.granted(verdict.terms.allowed, true);

@@ -16,7 +16,7 @@ import { PRESETS, type PresetId } from '../shared/protocol';
 import { MOST_REQUESTS } from '../signals/snapshot';
 import { localToday } from '../util/days';
 import { Blocked, type Confirmations } from './confirmation';
-import { budgetUsed, missingSetup, textInput, type ToolDeps, type ToolInput, type ToolTable } from './toolDeps';
+import { budgetUsed, missingSetup, modelHourUsed, textInput, type ToolDeps, type ToolInput, type ToolTable } from './toolDeps';
 import { TOOLS } from './toolNames';
 import { agentJobsText, agentJobText, gapInboxText, readerEvidenceText, TOP_ROWS, visitorsText } from './toolTexts';
 
@@ -80,7 +80,7 @@ export function readingTools(deps: ToolDeps, confirmations: Confirmations): Pick
         // Only what the writer said yes to in this call's dialog is spent, for the project and range it named.
         const verdict = confirmations.verdict(TOOLS.visitors, input, { project: now.key.projectId, range: preset, allowed: 0 }, ['project', 'range']);
         if (verdict.kind !== 'send') {
-          if (deps.gate.left() === 0) return budgetUsed(deps);
+          if (modelHourUsed(deps)) return budgetUsed(deps);
           return vscode.l10n.t('No visitors fetched in the last hour are kept for {0}, and nothing was sent: a fetch is confirmed by the writer in this tool’s dialog. Call the tool again to be asked.', now.range.label);
         }
         let snapshot: VisitorsSnapshot;

@@ -8,6 +8,7 @@ import type { Logger } from '../log';
 import type { ReadersHandle } from '../readers/registerReaders';
 import type { SignalsHandle } from '../signals/registerSignals';
 import type { HourGate } from '../sync/hourGate';
+import { BACKGROUND_CEILING, HOURLY_LIMIT } from '../sync/ledger';
 import type { Ui } from '../ui';
 import { waitText } from '../errorMessages';
 import type { ToolName } from './toolNames';
@@ -58,11 +59,24 @@ export function promptInput(input: ToolInput): string | undefined {
   return typeof value === 'string' && value.trim() ? value : undefined;
 }
 
-/** "No analytics request is left this hour": nothing was sent, and when one frees up. */
+/** Whether the editor's AI has nothing left to spend this hour (none left, or its first 60 used). */
+export function modelHourUsed(deps: Pick<ToolDeps, 'gate'>): boolean {
+  return deps.gate.modelRoom() === 0;
+}
+
+/** Why a tool sent nothing for lack of the hour: none left, or the editor's AI's share of it used; and when that changes. */
 export function budgetUsed(deps: Pick<ToolDeps, 'gate'>): string {
+  if (deps.gate.left() === 0) {
+    return vscode.l10n.t(
+      'None of the organisation’s analytics requests are left this hour on this machine’s count (teammates on other machines also spend it). Nothing was sent; one frees up in {0}.',
+      waitText(Math.max(1_000, deps.gate.freesInMs(1)), vscode.l10n),
+    );
+  }
   return vscode.l10n.t(
-    'None of the organisation’s analytics requests are left this hour on this machine’s count (teammates on other machines also spend it). Nothing was sent; one frees up in {0}.',
-    waitText(Math.max(1_000, deps.gate.freesInMs(1)), vscode.l10n),
+    'The editor’s AI may use the first {0} of the organisation’s {1} analytics requests an hour, and they are used on this machine’s count; the other {2} are kept for what the writer asks in the views. Nothing was sent; ask the writer, or try again later.',
+    BACKGROUND_CEILING,
+    HOURLY_LIMIT,
+    HOURLY_LIMIT - BACKGROUND_CEILING,
   );
 }
 

@@ -177,22 +177,27 @@ describe('language model tools', function () {
     it('with fewer left than a fetch may need, its dialog offers what is left and the fetch is held to it; with none left it sends nothing', async () => {
       await freshAnalyticsHour(s);
       const spend = async (count: number) => {
+        const before = s.gate.used() ?? 0;
         for (let i = 0; i < count; i++) s.sync.record({ method: 'GET', path: `/v1/analytics/${PROJECT}/views`, status: 200, sent: true, startedAt: Date.now(), durationMs: 1 });
-        await waitFor(`${count} more analytics requests in the ledger`, () => (s.gate.left() ?? 100) <= 100 - count);
+        await waitFor(`${count} more analytics requests in the ledger`, () => (s.gate.used() ?? 0) >= before + count);
       };
       try {
-        await spend(99);
+        // 59 of the hour used: 41 are left, and the editor's AI may use 1 of them (the last 40 are the writer's).
+        await spend(59);
         sim.clearRequests();
         const prepared = await s.tools[TOOLS.visitors].prepareInvocation?.({ range: 'last90' });
-        assert.match(messageOf(prepared), /needs up to 40 analytics requests; 1 are left this hour on this machine’s count/);
+        assert.match(messageOf(prepared), /needs up to 40 analytics requests; 41 are left this hour on this machine’s count .* and the editor’s AI may use 1 of them: the last 40 of the hour are kept for what you ask in the views/);
         const held = await invoke(TOOLS.visitors, { range: 'last90' });
         assert.equal(visitorRequests(sim), 1, 'held to the 1 its dialog offered');
         assert.match(held, /Only the 250 most read paths were fetched/);
 
         await s.readers.readers.store.clear();
-        await waitFor('the hour spent', () => s.gate.left() === 0);
+        await waitFor('the editor’s AI’s share spent', () => s.gate.modelRoom() === 0);
         sim.clearRequests();
         assert.equal(await s.tools[TOOLS.visitors].prepareInvocation?.({ range: 'last90' }), undefined, 'nothing to offer: no dialog');
+        assert.match(await invoke(TOOLS.visitors, { range: 'last90' }), /^The editor’s AI may use the first 60 of the organisation’s 100 analytics requests an hour, and they are used/);
+        assert.equal(sim.requests.length, 0);
+        await spend(40);
         assert.match(await invoke(TOOLS.visitors, { range: 'last90' }), /^None of the organisation’s analytics requests are left this hour on this machine’s count .* Nothing was sent; one frees up in/);
         assert.equal(sim.requests.length, 0);
       } finally {
