@@ -13,6 +13,7 @@ import { l10n } from '../test/support/l10n';
 import { API_KEY, PROJECT } from './pollingClients';
 import { median } from './stats';
 import { DEFAULT_MAX_PAGES } from '../src/api/paging';
+import { unlimited, withLeave } from '../test/support/grants';
 
 export const LATENCY_MS = 50;
 /** The panel's default page size (the setting `mintlifyAgent.analytics.pageSize`). */
@@ -73,21 +74,21 @@ async function session(pageSize: number): Promise<SessionRun> {
   const id = (range: ResolvedRange, size: number, page: number) => JSON.stringify([range.dateFrom, range.dateTo, size, page]);
 
   const ours = await withSimulator(async (sim, api) => {
-    const pager = new VisitorsPager((projectId, query, options) => api.getVisitors(projectId, query, options));
+    const pager = new VisitorsPager(withLeave((projectId, query, options) => api.getVisitors(projectId, query, options)));
     for (const { range, page } of views) {
       const key = keyOf(range, pageSize);
       // What AnalyticsPanel.loadNow does: memory first, then the pager (which dedupes in-flight loads).
       if (!pager.cached(key, page)) await pager.load(key, page);
     }
-    const all = await fetchAllVisitors((projectId, query, options) => api.getVisitors(projectId, query, options), PROJECT, exportRange);
+    const all = await fetchAllVisitors(withLeave((projectId, query, options) => api.getVisitors(projectId, query, options)), PROJECT, exportRange);
     pager.dispose();
     return { requests: visitorRequests(sim), rows: all.rows.length };
   });
 
   const naive = await withSimulator(async (sim, api) => {
-    for (const { range, page } of views) await api.getVisitors(PROJECT, { dateFrom: range.dateFrom, dateTo: range.dateTo, limit: pageSize, offset: (page - 1) * pageSize });
+    for (const { range, page } of views) await api.getVisitors(PROJECT, { dateFrom: range.dateFrom, dateTo: range.dateTo, limit: pageSize, offset: (page - 1) * pageSize }, { grant: unlimited });
     for (let offset = 0; ; offset += pageSize) {
-      const page = await api.getVisitors(PROJECT, { dateFrom: exportRange.dateFrom, dateTo: exportRange.dateTo, limit: pageSize, offset });
+      const page = await api.getVisitors(PROJECT, { dateFrom: exportRange.dateFrom, dateTo: exportRange.dateTo, limit: pageSize, offset }, { grant: unlimited });
       if (!page.hasMore) break;
     }
     return visitorRequests(sim);
@@ -116,10 +117,10 @@ async function sessionWithReaders(): Promise<AnalyticsResult['withReaders']> {
       maxPages: () => DEFAULT_MAX_PAGES,
     };
     const first = views[0].range;
-    port.put(await fetchSnapshot(fetcherFor(api, 'visitors'), snapshotKeyOf({ projectId: PROJECT, ...first }), { maxPages: DEFAULT_MAX_PAGES }));
+    port.put(await fetchSnapshot(withLeave(fetcherFor(api, 'visitors')), snapshotKeyOf({ projectId: PROJECT, ...first }), { maxPages: DEFAULT_MAX_PAGES }));
     const readers = visitorRequests(sim);
     const reuse = new SnapshotReuse(port);
-    const pagers = { visitors: new VisitorsPager(fetcherFor(api, 'visitors')), views: new VisitorsPager(fetcherFor(api, 'views')) };
+    const pagers = { visitors: new VisitorsPager(withLeave(fetcherFor(api, 'visitors'))), views: new VisitorsPager(withLeave(fetcherFor(api, 'views'))) };
     const pages = new PanelPages(pagers, reuse);
     for (const { range, page } of views) {
       const key = { projectId: PROJECT, dateFrom: range.dateFrom, dateTo: range.dateTo, pageSize: DEFAULT_PAGE_SIZE, metric: 'visitors' as const };
@@ -127,7 +128,7 @@ async function sessionWithReaders(): Promise<AnalyticsResult['withReaders']> {
     }
     // What VisitorsExporter does: the kept snapshot when it covers the range, else every page of 250.
     const exportRange = views[views.length - 1].range;
-    if (!reuse.usable(snapshotKeyOf({ projectId: PROJECT, ...exportRange }))) await fetchAllVisitors(fetcherFor(api, 'visitors'), PROJECT, exportRange);
+    if (!reuse.usable(snapshotKeyOf({ projectId: PROJECT, ...exportRange }))) await fetchAllVisitors(withLeave(fetcherFor(api, 'visitors')), PROJECT, exportRange);
     pagers.visitors.dispose();
     pagers.views.dispose();
     return { readers, panel: visitorRequests(sim) - readers, withoutReuse: 0 };
@@ -143,7 +144,7 @@ export async function measureAnalytics(exportRuns: number): Promise<AnalyticsRes
     const runs: { ms: number; rows: number; pages: number }[] = [];
     for (let i = 0; i < exportRuns; i++) {
       const started = performance.now();
-      const all = await fetchAllVisitors((projectId, query, options) => api.getVisitors(projectId, query, options), PROJECT, range);
+      const all = await fetchAllVisitors(withLeave((projectId, query, options) => api.getVisitors(projectId, query, options)), PROJECT, range);
       runs.push({ ms: performance.now() - started, rows: all.rows.length, pages: all.pages });
     }
     return runs;

@@ -15,7 +15,7 @@ import { startSimulator, type Simulator } from '../test/simulator/server';
 import { DEFAULT_SIGNALS, LARGE_SIGNALS } from '../test/simulator/signals';
 import { API_KEY, PROJECT } from './pollingClients';
 import { DEFAULT_MAX_PAGES } from '../src/api/paging';
-import { unlimited } from '../test/support/grants';
+import { unlimited, withLeave } from '../test/support/grants';
 
 export const PAGING_TEXT =
   'Each fetch that pages, through the one paging rule (src/api/paging.ts): against a simulator whose paging never ends ' +
@@ -52,7 +52,7 @@ const FETCHES: Fetch[] = [
     label: `Readers and Compare (${DEFAULT_MAX_PAGES} pages)`,
     cap: DEFAULT_MAX_PAGES,
     before: ['40', 12, 40],
-    run: (sim) => fetchReaders(fetcherFor(api(sim), 'visitors'), { projectId: PROJECT, ...allTime }, { maxPages: DEFAULT_MAX_PAGES }),
+    run: (sim) => fetchReaders(withLeave(fetcherFor(api(sim), 'visitors')), { projectId: PROJECT, ...allTime }, { maxPages: DEFAULT_MAX_PAGES }),
   },
 ];
 

@@ -2,6 +2,7 @@
 // no analytics request without a ticket (src/api/client.ts). The real gate is src/sync/hourGate.ts;
 // these stand in for it where the hour is not what the test is about, or count what was taken.
 import type { Grant } from '../../src/api/client';
+import type { FetchVisitors } from '../../src/analytics/visitorsQuery';
 
 /** Leave for every request. */
 export const unlimited: Grant = { take: () => ({ done: () => undefined }) };
@@ -15,4 +16,9 @@ export function grantOf(allowed: number): Grant & { readonly taken: number } {
       return taken;
     },
   };
+}
+
+/** A page fetcher (the client's getVisitors, or fetcherFor's) with leave for every request. */
+export function withLeave(fetch: FetchVisitors): FetchVisitors {
+  return (projectId, query, options) => fetch(projectId, query, { ...options, grant: unlimited });
 }

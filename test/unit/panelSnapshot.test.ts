@@ -6,7 +6,7 @@ import { createApiClient, type ApiClient } from '../../src/api';
 import { fetcherFor as metricFetcher, type MetricApi } from '../../src/analytics/metric';
 import type { Metric } from '../../src/shared/protocol';
 import type { FetchVisitors } from '../../src/analytics/visitorsQuery';
-import { unlimited } from '../support/grants';
+import { unlimited, withLeave } from '../support/grants';
 import { focusOn, parseOpenTarget } from '../../src/analytics/pageFocus';
 import { PanelModel } from '../../src/analytics/panelModel';
 import { PanelPages, pageOfSnapshot, SnapshotReuse } from '../../src/analytics/snapshotReuse';
@@ -17,10 +17,7 @@ import { startSimulator, type Simulator } from '../simulator/server';
 import { l10n } from '../support/l10n';
 
 /** A metric's page request with leave for every request: these tests are about paging, not the hour (its gate: hourGate.test.ts). */
-function fetcherFor(api: MetricApi, metric: Metric): FetchVisitors {
-  const fetch = metricFetcher(api, metric);
-  return (projectId, query, options) => fetch(projectId, query, { ...options, grant: unlimited });
-}
+const fetcherFor = (api: MetricApi, metric: Metric): FetchVisitors => withLeave(metricFetcher(api, metric));
 
 const PROJECT = 'demo-project';
 const KEY = 'mint_unit_panel_snapshot';
