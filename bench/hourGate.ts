@@ -33,7 +33,8 @@ export const HOUR_STATES = [100, 50, 6] as const;
 export const HOUR_GATE_TEXT =
   'For each action, the real HourGate over a ledger that records every analytics request the real ApiClient sends to the ' +
   'simulator (5,000 paths, so a whole range is 20 pages of 250); the ledger starts with 0, 50 or 94 requests sent half an ' +
-  'hour ago; the writer answers every question with its first button (the action, or "Fetch N": what fits). "Sent" is ' +
+  'hour ago; the writer answers every question with its first button (the action, or "Fetch N": what fits); the editor\'s AI is ' +
+  'held to the hour\'s first 60 as well. "Sent" is ' +
   'counted by the simulator, "allowed" is what the gate granted (for background work: what fitted under the ceiling of 60).';
 
 export interface HourGateRow {
@@ -161,9 +162,10 @@ function actions(): Action[] {
       name: 'get_mintlifyVisitors after its dialog’s Yes (Last 90 days)',
       estimate: `up to ${DEFAULT_MAX_PAGES}`,
       run: async (api, hour) => {
-        const question = hour.gate.question({ what: 'Fetching the visitors', estimate: DEFAULT_MAX_PAGES, upTo: true });
-        hour.asked = true; // the tool's confirmation dialog, always
-        const grant = question.fits > 0 ? hour.note(hour.gate.granted(question.fits)) : hour.note(undefined);
+        // The editor's AI: held to the hour's first 60 as well (SpendAsk.forModel); no dialog when nothing fits.
+        const question = hour.gate.question({ what: 'Fetching the visitors', estimate: DEFAULT_MAX_PAGES, upTo: true, cap: DEFAULT_MAX_PAGES, forModel: true });
+        hour.asked = question.fits > 0;
+        const grant = question.fits > 0 ? hour.note(hour.gate.granted(question.fits, true)) : hour.note(undefined);
         await wholeRange(api, grant, last90);
       },
     },
