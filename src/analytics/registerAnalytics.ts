@@ -178,10 +178,10 @@ function previousFetcher(snapshots: SnapshotSource, gate: HourGate, ui: Ui): Fet
   return async (projectId, range, label) => {
     const key = { projectId, ...range };
     const kept = snapshots.cached(key);
-    const previous = kept && snapshots.isFresh(kept) ? kept : await fetch();
+    const previous = kept && snapshots.isFresh(kept) ? kept : await fetchWhole();
     return previous.capped ? { ...previous, leftOut: vscode.l10n.t('Only the {0} most read paths of the previous period were fetched ({1} requests): paths beyond them show as new.', previous.rows.length, previous.pages) } : previous;
 
-    async function fetch() {
+    async function fetchWhole() {
       const grant = await gate.ask({ what: vscode.l10n.t('Fetching every path of {0} to compare', label), ...snapshots.estimate(key), confirm: vscode.l10n.t('Compare') });
       if (!grant) throw new Error(vscode.l10n.t('Not compared: the previous period was not fetched.'));
       return ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0} to compare…', label) }, () => snapshots.get(key, { grant }));

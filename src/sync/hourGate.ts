@@ -113,9 +113,10 @@ export class HourGate {
   }
 
   /**
-   * Leave for what a writer asked: all of `estimate` when it fits (after a yes when `confirm` asks
-   * for one and it costs more than a few requests); when it may not fit, asked once what to do, and
-   * then what fits; undefined when nothing is left (the writer is told) or the writer said no.
+   * Leave for what a writer asked: all of `estimate` when it fits, up to its `cap` within what is
+   * left (after a yes when `confirm` asks for one and it costs more than a few requests); when it
+   * may not fit, asked once what to do, and then what fits; undefined when nothing is left (the
+   * writer is told) or the writer said no.
    */
   async ask(spend: SpendAsk): Promise<HourGrant | undefined> {
     const question = this.question(spend);
