@@ -256,12 +256,15 @@ describe('the trend above the visitors table', function () {
     await forgetTrends(s);
     // The site's trend: the panel shows every path again (the tests before left it on one page).
     await panel.model.handle({ type: 'clearFocus' });
+    // The webview redraws its controls from each state the panel posts: pick the range once that is done.
+    await waitFor('the panel to show every path, loaded', async () => !panel.model.state.loading && !(await webview.read('#focus')).visible);
     const [a, b] = [[day(-40), day(-38)], [day(-39), day(-37)]];
     const before = trendRequests(sim).length;
     // Slow answers: the first range's days are still on their way when the second is asked.
     sim.addFault({ fault: { kind: 'latency', ms: 1_500 }, pathIncludes: '/visitors' });
     try {
-      await webview.select('#preset', 'custom');
+      // A state posted meanwhile (the trend of the range shown) redraws the select: pick it until the custom fields show.
+      await waitFor('the custom range’s fields', async () => (await webview.select('#preset', 'custom'), (await webview.read('#from')).visible));
       await webview.fill('#from', a[0]);
       await webview.fill('#to', a[1]);
       await webview.click('#apply');

@@ -47,11 +47,16 @@ describe('a year-long site trend and ten Show Trends after it', function () {
     await vscode.commands.executeCommand('mintlifyAgent.openAnalytics');
     panel = await waitFor('the panel', () => s.analytics.panel());
     await panel.model.handle({ type: 'clearFocus' }); // the site's trend, not a page's
-    await webview.select('#preset', 'custom');
+    // The webview redraws its controls from each state the panel posts: pick the range once that is done.
+    await waitFor('the panel to show every path, loaded', async () => !panel.model.state.loading && !(await webview.read('#focus')).visible);
+    // A state posted meanwhile (the trend of the range shown) redraws the select: pick it until the custom fields show.
+    await waitFor('the custom range’s fields', async () => (await webview.select('#preset', 'custom'), (await webview.read('#from')).visible));
     await webview.fill('#from', day(-363));
     await webview.fill('#to', day(0));
     await webview.click('#apply');
-    await waitFor('the year’s trend asked for or drawn', () => ['confirm', 'ready'].includes(panel.model.state.trend?.status ?? '') && panel.model.state.trend?.points.length !== 1);
+    // The year's own trend: the panel's range is the year (not the preset it opened on), and its trend asked for or drawn.
+    const onYear = () => panel.model.state.view.range.kind === 'custom' && panel.model.state.view.range.from === day(-363);
+    await waitFor('the year’s trend asked for or drawn', () => onYear() && ['confirm', 'ready'].includes(panel.model.state.trend?.status ?? ''));
     if (panel.model.state.trend?.status === 'confirm') await webview.click('#trend-draw');
     await waitFor('the year’s trend drawn', () => panel.model.state.trend?.status === 'ready' && panel.model.state.trend.points[0]?.from === day(-363));
   }
