@@ -55,7 +55,7 @@ export async function measureReview(opts: { repoRoot: string; runs: number; log:
     const wb = new Workbench(host.page, artifacts);
     await wb.openFromActivityBar('Mintlify');
     await wb.resizeSidebar(480);
-    await wb.runCommand('Mintlify: Set API Key');
+    await wb.runCommandForBox('Mintlify: Set API Key', 'Mintlify: Set API Key');
     await wb.typeInto('Mintlify: Set API Key', DEMO_API_KEY);
     await wb.pressEnterAndWaitForClose();
     await wb.trackJob(job.id);
@@ -63,7 +63,7 @@ export async function measureReview(opts: { repoRoot: string; runs: number; log:
     await expectVisible('the job, reviewable here', row);
     const times: number[] = [];
     for (let i = 0; i < opts.runs; i++) {
-      await wb.runCommand('View: Close All Editors');
+      await wb.closeAllEditors();
       const button = await wb.inlineAction(row, 'Review Changes');
       const started = performance.now();
       await button.click({ timeout: TIMEOUTS.ui });

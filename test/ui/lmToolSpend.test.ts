@@ -43,7 +43,7 @@ describe('the editor’s AI spends the hour only when the writer says yes (UI)',
   /** The chat's stand-in calls `tool` with `input`; resolves once its dialog or its answer shows. */
   async function call(tool: string, input: object): Promise<'dialog' | 'answer'> {
     await wb.clearNotifications();
-    await wb.runCommand('Test Harness: Invoke a Language Model Tool');
+    await wb.runCommandForBox('Test Harness: Invoke a Language Model Tool', 'Tool');
     await wb.pickItem('Tool', tool);
     await wb.typeInto('Tool input (JSON)', JSON.stringify(input));
     await wb.pressEnterAndWaitForClose();

@@ -55,7 +55,7 @@ describe('a language model tool asks the writer first (UI)', function () {
   /** The chat's stand-in: the tool and its input, as agent mode would call it. */
   async function invokeTool(tool: string, input: object): Promise<void> {
     fs.rmSync(harnessFile('last-result.txt'), { force: true });
-    await wb.runCommand('Test Harness: Invoke a Language Model Tool');
+    await wb.runCommandForBox('Test Harness: Invoke a Language Model Tool', 'Tool');
     await wb.pickItem('Tool', tool);
     await wb.typeInto('Tool input (JSON)', JSON.stringify(input));
     await wb.pressEnterAndWaitForClose();

@@ -44,7 +44,7 @@ describe('prompt preview: Send to Agent… in the title bar (UI)', function () {
     await wb.signInToMintlify(DEMO_API_KEY);
     await wb.setProjectId(PROJECT);
     await wb.goToFile('quickstart.mdx');
-    await wb.runCommand('Mintlify: Ask the Agent About This…');
+    await wb.runCommandForBox('Mintlify: Ask the Agent About This…', 'Ask the Agent About This');
     await wb.typeInto('Ask the Agent About This', 'Say who the page is for');
     await wb.pressEnterAndWaitForClose();
     await expectVisible('the preview', wb.page.locator('.monaco-editor .view-line').filter({ hasText: 'Say who the page is for' }));

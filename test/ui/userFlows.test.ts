@@ -90,7 +90,7 @@ describe('a person using the extension in VS Code (UI)', function () {
     await expectVisible('the "set your API key" welcome', wb.welcome.filter({ hasText: 'Set your Mintlify admin API key' }));
     await wb.screenshot('1-welcome-api-key');
 
-    await wb.runCommand('Mintlify: Set API Key');
+    await wb.runCommandForBox('Mintlify: Set API Key', 'Mintlify: Set API Key');
     await wb.typeInto('Mintlify: Set API Key', DEMO_API_KEY);
     assert.equal(await wb.quickInputField.getAttribute('type'), 'password', 'the key is typed into a password field');
     await wb.screenshot('1-api-key-input');
@@ -124,13 +124,13 @@ describe('a person using the extension in VS Code (UI)', function () {
     await expectVisible('the job tracked from the title bar, active', jobs.filter({ hasText: elsewhere.id }).locator(ICON.active));
 
     const failed = sim.addJob(PROJECT, { status: 'failed', prompt: 'Migrate every code sample to the v3 SDK' });
-    await wb.runCommand('Mintlify: Track Job…');
+    await wb.runCommandForBox('Mintlify: Track Job…', 'Track Agent Job');
     await wb.typeInto('Track Agent Job', failed.id);
     await wb.pressEnterAndWaitForClose();
     await expectVisible('the job tracked from the palette, failed', jobs.filter({ hasText: failed.id }).locator(ICON.failed));
 
     await wb.clearNotifications();
-    await wb.runCommand('Mintlify: Send Follow-up to Agent Job…');
+    await wb.runCommandForBox('Mintlify: Send Follow-up to Agent Job…', 'Send Follow-up to Agent Job');
     await wb.pickItem('Send Follow-up to Agent Job', startedPrompt);
     await wb.typeInto(/^Follow-up to/, 'Also cover corporate proxies and self-signed certificates');
     await wb.screenshot('2-follow-up');
@@ -310,7 +310,7 @@ describe('a person using the extension in VS Code (UI)', function () {
     fs.copyFileSync(shot, path.join(screenshots, 'review-changes.png'));
     sim.setNewJobSource(undefined);
     // The next steps open docs pages of the workspace; the diff's read-only sides must not be among them.
-    await wb.runCommand('View: Close All Editors');
+    await wb.closeAllEditors();
   });
 
   it('6. sees how many people and AI agents read the docs page being edited, in the status bar and the Explorer', async () => {
@@ -322,7 +322,7 @@ describe('a person using the extension in VS Code (UI)', function () {
     const en = (n: number) => n.toLocaleString('en-US');
     const figure = `${en(row.total)} readers · ${Math.round((row.ai / row.total) * 100)}% AI`;
 
-    await wb.runCommand('View: Show Explorer');
+    await wb.runCommand('View: Show Explorer', { then: wb.sidebar.locator('.composite.title').filter({ hasText: /Explorer/i }), shows: 'the Explorer in the sidebar' });
     await wb.goToFile('docs/quickstart.mdx');
     const item = wb.page.locator('.part.statusbar .statusbar-item').filter({ hasText: 'readers' });
     await expectText('the readers figure in the status bar', item, figure, TIMEOUTS.ui);
@@ -407,7 +407,10 @@ describe('a person using the extension in VS Code (UI)', function () {
 
     sim.clearRequests();
     const reloaded = wb.page.waitForEvent('domcontentloaded', { timeout: TIMEOUTS.ui });
-    await wb.runCommand('Developer: Reload Window');
+    // The document before the reload carries a mark the reloaded one does not: its going is the
+    // evidence that the reload ran. Run once: a second reload would be a second window start.
+    await wb.page.evaluate(() => document.body.setAttribute('data-before-reload', ''));
+    await wb.runCommand('Developer: Reload Window', { then: { gone: wb.page.locator('body[data-before-reload]') }, shows: 'the window reloading', once: true });
     await reloaded;
     await wb.page.locator('.monaco-workbench').waitFor({ timeout: TIMEOUTS.poll });
 
@@ -415,7 +418,7 @@ describe('a person using the extension in VS Code (UI)', function () {
     // asks for the key, and, given it, loads the view it had.
     const restored = wb.webview();
     await expectText('the restored panel asking for the key', restored.locator('#setup-message'), /Set your Mintlify admin API key/, TIMEOUTS.poll);
-    await wb.runCommand('Mintlify: Set API Key');
+    await wb.runCommandForBox('Mintlify: Set API Key', 'Mintlify: Set API Key');
     await wb.typeInto('Mintlify: Set API Key', DEMO_API_KEY);
     await wb.pressEnterAndWaitForClose();
 
@@ -439,8 +442,8 @@ describe('a person using the extension in VS Code (UI)', function () {
   });
 
   it('8. finds Clear API Key in the palette only while a key is stored', async () => {
-    await wb.runCommand('Mintlify: Clear API Key'); // offered: a key is stored
-    await expectVisible('the welcome asking for a key again', wb.welcome.filter({ hasText: 'Set your Mintlify admin API key' }));
+    // Offered: a key is stored. Run once: with the key gone the palette no longer offers it.
+    await wb.runCommand('Mintlify: Clear API Key', { then: wb.welcome.filter({ hasText: 'Set your Mintlify admin API key' }), shows: 'the welcome asking for a key again', once: true });
     await wb.page.keyboard.press('F1');
     await wb.quickInputField.fill('>Mintlify: Clear API Key');
     // The palette has filtered once it offers its nearest match; Clear API Key itself is not there.
@@ -453,9 +456,9 @@ describe('a person using the extension in VS Code (UI)', function () {
 
   it('9. reads the Reader Signals inbox, a signal\'s tooltip, and asks the agent to address it from the preview', async () => {
     await wb.clearNotifications();
-    await wb.runCommand('View: Close All Editors');
+    await wb.closeAllEditors();
     // Step 8 cleared the key: store it again.
-    await wb.runCommand('Mintlify: Set API Key');
+    await wb.runCommandForBox('Mintlify: Set API Key', 'Mintlify: Set API Key');
     await wb.typeInto('Mintlify: Set API Key', DEMO_API_KEY);
     await wb.pressEnterAndWaitForClose();
     const header = wb.sidebar.locator('.pane-header').filter({ hasText: 'Reader Signals' });

@@ -150,7 +150,7 @@ describe('several windows on one project (UI)', function () {
   it('4. a follow-up sent from a window that does not poll gets the fast phase', async () => {
     // B started before A's reload and C: it polls. C sends.
     const target = c!;
-    await target.runCommand('Mintlify: Send Follow-up to Agent Job…');
+    await target.runCommandForBox('Mintlify: Send Follow-up to Agent Job…', 'Send Follow-up to Agent Job');
     await target.pickItem('Send Follow-up to Agent Job', kept);
     await target.typeInto(/^Follow-up to/, 'Add one example');
     // Reads from here on: B's steady read while C's box was open is not one of them.

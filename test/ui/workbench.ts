@@ -97,6 +97,11 @@ export class Workbench {
     return this.quickInput.locator('.quick-input-box input');
   }
 
+  /** The tabs of the open editors. */
+  get editorTabs(): Locator {
+    return this.page.locator('.part.editor .tabs-container .tab');
+  }
+
   /** The welcome text of the view shown in the sidebar. */
   get welcome(): Locator {
     return this.sidebar.locator('.welcome-view-content');
@@ -241,11 +246,12 @@ export class Workbench {
       if (await happens(dialog, 2_000)) await dialog.getByRole('button', { name: /^(Cancel|Don't Save)$/ }).last().click({ timeout: TIMEOUTS.ui });
     };
     await dismiss();
-    await this.runCommand('Notifications: Clear All Notifications');
-    await this.runCommand('View: Close All Editors');
-    await dismiss(); // "Do you want to save…" for an unsaved editor: Don't Save
+    await this.clearNotifications();
+    // An unsaved editor keeps every tab open behind "Do you want to save…": Don't Save.
+    await this.runCommand('View: Close All Editors', { then: { gone: this.editorTabs.first() }, shows: 'no editor open', once: true, timeout: TIMEOUTS.lostClick }).catch(() => undefined);
+    await dismiss();
     await this.signInToMintlify(apiKey);
-    await this.runCommand('Mintlify: Set Project ID');
+    await this.runCommandForBox('Mintlify: Set Project ID', 'Mintlify: Set Project ID');
     await this.typeInto('Mintlify: Set Project ID', projectId);
     await this.pressEnterAndWaitForClose();
   }
@@ -284,11 +290,41 @@ export class Workbench {
   }
 
   /**
-   * F1, then the command's title, then Enter once the palette has put that command first; done
-   * when the palette has let go of the command (it closed, or the command's own box replaced it).
-   * An Enter the palette did not take is pressed once more (the command did not run).
+   * Runs the palette command `title` and waits for `then`, what it does (a panel, a box, a view, a
+   * notification gone). The palette closing proves nothing: it also closes without running anything
+   * when the workbench takes the focus back (a walkthrough re-rendering the step it just ticked).
+   * So a command whose effect has not shown within `TIMEOUTS.lostClick` is run once more, with a
+   * line on the output: only for a command that is safe to run twice (opening a view, a panel or a
+   * box, clearing, closing). One that is not (`once`: a reload, a command whose second run would
+   * find it gone) is run once and waited for on its evidence alone, as `clickAndExpect` waits for a click.
    */
-  async runCommand(title: string): Promise<void> {
+  async runCommand(title: string, step: { then: Effect; shows: string; once?: boolean; timeout?: number }): Promise<void> {
+    const timeout = step.timeout ?? TIMEOUTS.ui;
+    await this.invokeFromPalette(title);
+    if (!step.once && !(await happens(step.then, Math.min(TIMEOUTS.lostClick, timeout)))) {
+      note(`${step.shows} not seen ${TIMEOUTS.lostClick / 1000} s after "${title}" left the palette: running it again`);
+      await this.invokeFromPalette(title);
+    }
+    if (!(await happens(step.then, timeout))) throw new Error(`${step.shows}: not seen ${timeout / 1000} s after running "${title}" from the command palette.`);
+  }
+
+  /** Runs a command that opens the box titled `box` (an input box, a pick) and waits for the box: safe to run twice, a second box replaces the first and sends nothing. */
+  async runCommandForBox(command: string, box: string | RegExp): Promise<void> {
+    await this.runCommand(command, { then: this.quickInputTitled(box), shows: `the box titled ${String(box)}` });
+  }
+
+  /** View: Close All Editors, done when no editor tab is left. */
+  async closeAllEditors(): Promise<void> {
+    await this.runCommand('View: Close All Editors', { then: { gone: this.editorTabs.first() }, shows: 'no editor open' });
+  }
+
+  /**
+   * F1, then the command's title, then Enter once the palette has put that command first; done
+   * when the palette has let go of the command (it closed, or the command's own box replaced it),
+   * which does not mean it ran (`runCommand` waits for that). An Enter the palette did not take
+   * is pressed once more.
+   */
+  private async invokeFromPalette(title: string): Promise<void> {
     const offered = this.quickInput.locator('.monaco-list-row.focused').filter({ has: this.page.locator('.label-name').filter({ hasText: exactly(title) }) });
     for (let attempt = 1; ; attempt++) {
       await this.openQuickInput('F1');
@@ -309,20 +345,6 @@ export class Workbench {
     await offered.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui }).catch(() => {
       throw new Error(`the command palette did not run "${title}": still offered after ${TIMEOUTS.ui / 1000} s.`);
     });
-  }
-
-  /**
-   * Runs a command that opens the box titled `box` (an input box, a pick) and waits for the box. A
-   * run the workbench dropped (the palette closed by a focus change as Enter was pressed, so the
-   * command never ran) is made once more, with a line on the output; a second box for a command
-   * that was only slow replaces the first, which sends nothing.
-   */
-  async runCommandForBox(command: string, box: string | RegExp): Promise<void> {
-    await this.runCommand(command);
-    if (await happens(this.quickInputTitled(box), TIMEOUTS.lostClick)) return;
-    note(`no box titled ${String(box)} ${TIMEOUTS.lostClick / 1000} s after "${command}": running it again`);
-    await this.runCommand(command);
-    await this.waitForQuickInput(box);
   }
 
   /**
@@ -422,8 +444,7 @@ export class Workbench {
 
   /** Closes every notification toast, so that the next screenshot shows what is under them. */
   async clearNotifications(): Promise<void> {
-    await this.runCommand('Notifications: Clear All Notifications');
-    await this.page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'hidden', timeout: TIMEOUTS.ui });
+    await this.runCommand('Notifications: Clear All Notifications', { then: { gone: this.page.locator('.notifications-toasts .notification-toast').first() }, shows: 'no notification on screen' });
   }
 
   async screenshot(name: string): Promise<string> {
