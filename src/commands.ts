@@ -36,6 +36,8 @@ export const COMMANDS = {
   saveReviewComment: 'mintlifyAgent.saveReviewComment',
   cancelReviewComment: 'mintlifyAgent.cancelReviewComment',
   deleteReviewComment: 'mintlifyAgent.deleteReviewComment',
+  askAgentToFixBlock: 'mintlifyAgent.askAgentToFixBlock',
+  fixBlockWithEditorAi: 'mintlifyAgent.fixBlockWithEditorAi',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

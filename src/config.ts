@@ -171,6 +171,9 @@ export class Settings implements vscode.Disposable {
   /** mintlifyAgent.signals.*: the Reader Signals inbox. */
   readonly signals = signalsSettings(() => this.config);
 
+  /** mintlifyAgent.codeFeedback.*: readers' feedback on a code block, at the block's lines. */
+  readonly codeFeedback = codeFeedbackSettings(() => this.config);
+
   /** How long a fetch of an agent's branch may take (mintlifyAgent.git.fetchTimeoutSeconds, 5 to 600, default 60). */
   get gitFetchTimeoutMs(): number {
     return wholeInRange(this.config.get<number>('git.fetchTimeoutSeconds'), 5, 600, 60) * 1000;
@@ -213,6 +216,19 @@ function signalsSettings(config: () => vscode.WorkspaceConfiguration) {
     /** Analytics requests an hour this window's background refresh may use (of the ledger's shared ceiling). A restricted setting. */
     get backgroundShare(): number {
       return wholeInRange(userValueIfUntrusted(config(), 'signals.backgroundShare'), 0, 60, 20);
+    },
+  };
+}
+
+function codeFeedbackSettings(config: () => vscode.WorkspaceConfiguration) {
+  return {
+    /** The CodeLens and hover on a flagged code block (and its Problems entries, see `problems`). On by default. */
+    get enabled(): boolean {
+      return config().get<boolean>('codeFeedback.enabled') !== false;
+    },
+    /** Its entries in the Problems panel; off keeps the CodeLens and hover. On by default. */
+    get problems(): boolean {
+      return config().get<boolean>('codeFeedback.problems') !== false;
     },
   };
 }

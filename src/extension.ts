@@ -10,6 +10,7 @@ import { ANALYTICS_VIEW_TYPE } from './analytics/analyticsPanel';
 import { registerAuthCommands } from './auth/authCommands';
 import { Settings } from './config';
 import { registerAskAboutThis } from './agent/askAboutThis';
+import { type CodeFeedbackHandle, registerCodeFeedback } from './codeFeedback/registerCodeFeedback';
 import { registerContextKeys } from './contextKeys';
 import { registerReviewCommands, ReviewHints } from './git/reviewCommands';
 import { sharedWaitMessage } from './errorMessages';
@@ -47,6 +48,8 @@ export interface Parts {
   analytics: AnalyticsHandle;
   readers: ReadersHandle;
   signals: SignalsHandle;
+  /** Readers' feedback on a code block, at the block's lines (src/codeFeedback). */
+  codeFeedback: CodeFeedbackHandle;
   /** Review comments on the agent's branch and Send Review to Agent (src/review). */
   review: ReviewHandle;
   /** The language model tools, as registered (src/tools). */
@@ -125,11 +128,12 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
   const analytics = registerAnalytics(context, { api, settings, ui, log, gate, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, trends: sync }, command);
   registerAskAboutThis(command, { docs: { pageOf: (uri) => readers.docs.pageOf(uri) }, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri), log: log.scoped('agent') });
   const signals = registerSignals(context, { api, settings, store, sync, gate, readers, ui, log }, command);
+  const codeFeedback = registerCodeFeedback(context, { signals, docs: readers.docs, settings, jobs: store, hour: sync, ui, log }, command);
   const tools = buildTools({ keys, settings, readers, signals, jobs: store, tracker, gate, reviews: review, ui, log: log.scoped('tools') });
 
   const startMs = performance.now() - began;
   log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)} (built in ${startMs.toFixed(1)} ms)`);
-  return { ui, store, tracker, statusBar, tree, sync, gate, analytics, readers, signals, review, tools, startMs };
+  return { ui, store, tracker, statusBar, tree, sync, gate, analytics, readers, signals, codeFeedback, review, tools, startMs };
 }
 
 /** The log: one output channel, and the command that shows it. */

@@ -13,7 +13,7 @@ import type { Ui } from '../ui';
 import type { BackgroundLog } from '../util/background';
 import { buildAgentPrompt, type PromptSubject } from './agentPrompt';
 import { COMMANDS, type RegisterCommand } from '../commands';
-import { chooseToSend, closePreview, registerPreviewSend } from './previewEditor';
+import { chooseToSend, closePreview, previewNotes, registerPreviewSend } from './previewEditor';
 
 interface TargetItem extends vscode.QuickPickItem {
   jobId?: string;
@@ -67,12 +67,21 @@ export function registerAskAboutThis(
  * Address This): the prompt opens in an editor, the user may change any of it, and what is sent is
  * that editor's text once they choose where to send it. Resolves with the text and what became of
  * it (`sent`: the created job's id from the API's answer, or the follow-up's job; else whether the
- * outcome is unknown), or undefined when they stopped before sending.
+ * outcome is unknown), or undefined when they stopped before sending. `notes` (its cost) show above
+ * the preview's first line and in the notification, and are not sent.
  */
-export async function previewAndSend(ui: Ui, store: JobStore, prompt: string): Promise<{ prompt: string; sent: PromptSent } | undefined> {
+export async function previewAndSend(ui: Ui, store: JobStore, prompt: string, notes: readonly string[] = []): Promise<{ prompt: string; sent: PromptSent } | undefined> {
   const preview = await vscode.workspace.openTextDocument({ language: 'markdown', content: prompt });
   await vscode.window.showTextDocument(preview, { viewColumn: vscode.ViewColumn.Beside, preview: false });
-  if (!(await chooseToSend(ui, preview))) return undefined; // the preview was closed: nothing to send
+  const lenses = notes.length ? previewNotes(preview, notes) : undefined;
+  const ask = notes.length ? { message: `${notes.join(' ')} ${vscode.l10n.t('This is exactly what the agent will get (edit it in the editor if you like). Send it?')}`, button: vscode.l10n.t('Choose Where to Send…') } : undefined;
+  let send: boolean;
+  try {
+    send = await chooseToSend(ui, preview, ask);
+  } finally {
+    lenses?.dispose();
+  }
+  if (!send) return undefined; // the preview was closed: nothing to send
   const text = preview.getText();
   if (!text.trim()) return void ui.showMessage('error', vscode.l10n.t('The prompt is empty, so nothing was sent.'));
   const target = await pickTarget(ui, store);

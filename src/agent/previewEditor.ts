@@ -78,3 +78,20 @@ export async function closePreview(document: vscode.TextDocument): Promise<void>
   await vscode.workspace.applyEdit(edit);
   await vscode.window.tabGroups.close(tabs, true);
 }
+
+/**
+ * Notes about a preview (its cost) above its first line, as CodeLenses: beside the text for as long
+ * as the preview is open, and not part of it. The first one sends, as the title action does.
+ */
+export function previewNotes(preview: vscode.TextDocument, notes: readonly string[]): vscode.Disposable {
+  const top = new vscode.Range(0, 0, 0, 0);
+  return vscode.languages.registerCodeLensProvider(
+    { scheme: preview.uri.scheme, language: 'markdown' },
+    {
+      provideCodeLenses: (document) =>
+        document.uri.toString() !== preview.uri.toString()
+          ? []
+          : notes.map((note, i) => new vscode.CodeLens(top, i === 0 ? { title: `$(send) ${note}`, command: COMMANDS.sendPreview, arguments: [preview.uri] } : { title: `$(info) ${note}`, command: '' })),
+    },
+  );
+}

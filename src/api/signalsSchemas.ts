@@ -14,7 +14,10 @@ export type FeedbackByPageRow = z.infer<typeof FeedbackByPageRow>;
 export const FeedbackByPage = z.object({ feedback: z.array(FeedbackByPageRow), hasMore: z.boolean() });
 export type FeedbackByPage = z.infer<typeof FeedbackByPage>;
 
-/** One feedback entry; the three shapes of the spec share these fields (`helpful` only on contextual ones). */
+/**
+ * One feedback entry; the three shapes of the spec share these fields (`helpful` only on contextual
+ * ones; `code`, `filename` and `lang`, the code block a reader flagged, only on `code_snippet` ones).
+ */
 export const FeedbackItem = z.object({
   id: z.string(),
   path: z.string(),
@@ -23,6 +26,9 @@ export const FeedbackItem = z.object({
   source: z.string(),
   status: z.string(),
   helpful: z.optional(z.boolean()),
+  code: nullableText,
+  filename: nullableText,
+  lang: nullableText,
 });
 export type FeedbackItem = z.infer<typeof FeedbackItem>;
 

@@ -30,6 +30,7 @@ export function appendPageHealth(md: vscode.MarkdownString, health: PageHealth, 
   else line(vscode.l10n.t('Feedback: none'));
   line(vscode.l10n.t('Pending comments: {0}', fmt(health.pendingComments.count)));
   for (const comment of health.pendingComments.newest) quoteLine(md, comment.comment);
+  if (health.codeFeedback.count) line(vscode.l10n.t('Feedback on code blocks: {0} (shown at the blocks in the editor)', fmt(health.codeFeedback.count)));
   line(vscode.l10n.t('Unanswered assistant questions: {0}', fmt(health.unanswered.count)));
   for (const question of health.unanswered.newest) quoteLine(md, question.query);
   if (health.lowCtrSearches.length) {

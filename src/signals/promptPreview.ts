@@ -13,9 +13,14 @@ export interface PromptSender {
    * reached, exactly, or whether it is unknown that it reached none); undefined when the writer
    * stopped before sending.
    */
-  previewAndSend(prompt: string): Promise<{ prompt: string; sent: PromptSent } | undefined>;
+  previewAndSend(prompt: string, options?: PreviewOptions): Promise<{ prompt: string; sent: PromptSent } | undefined>;
+}
+
+export interface PreviewOptions {
+  /** Shown above the preview's first line and in its notification, not part of the prompt: its cost. */
+  notes?: readonly string[];
 }
 
 export function agentPromptSender(ui: Ui, store: JobStore): PromptSender {
-  return { previewAndSend: (prompt) => previewAndSend(ui, store, prompt) };
+  return { previewAndSend: (prompt, options) => previewAndSend(ui, store, prompt, options?.notes) };
 }

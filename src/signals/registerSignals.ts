@@ -68,7 +68,7 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
   const view = vscode.window.createTreeView(SIGNALS_VIEW, { treeDataProvider: tree, showCollapseAll: true });
   // Swappable by tests, like the Ui: the commands send through the handle's sender.
   const handle: SignalsHandle = { store, tree, view, links, sender: agentPromptSender(deps.ui, deps.store) };
-  const sender: PromptSender = { previewAndSend: (prompt) => handle.sender.previewAndSend(prompt) };
+  const sender: PromptSender = { previewAndSend: (prompt, options) => handle.sender.previewAndSend(prompt, options) };
 
   const describeView = () => {
     const snapshot = store.current();

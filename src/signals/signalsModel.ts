@@ -11,6 +11,14 @@ export const LOW_CTR = 0.2;
 export const MIN_SEARCH_HITS = 10;
 /** How many of the newest comments and questions the page's tooltip quotes. */
 export const NEWEST_SHOWN = 2;
+/**
+ * A reader's comment on a code block weighs this many page comments in the inbox's rank: code
+ * samples are what readers copy and run, so a broken one costs them most.
+ */
+export const CODE_BLOCK_WEIGHT = 2;
+
+/** Feedback on a code block (`source: code_snippet`), counted apart from the page's comments. */
+export const isCodeFeedback = (comment: Pick<PendingComment, 'source'>): boolean => comment.source === 'code_snippet';
 
 export interface PageHealth {
   path: string;
@@ -21,7 +29,10 @@ export interface PageHealth {
   /** Undefined when the page had no feedback, or is beyond the 100 pages by-page returns (`feedbackUnknown`). */
   feedback: FeedbackByPageRow | undefined;
   feedbackUnknown: boolean;
+  /** Pending comments on the page itself (code-block feedback is counted in `codeFeedback`). */
   pendingComments: { count: number; newest: PendingComment[] };
+  /** Pending feedback on the page's code blocks (shown at the blocks, src/codeFeedback). */
+  codeFeedback: { count: number };
   unanswered: { count: number; newest: UnansweredQuestion[] };
   lowCtrSearches: SearchSignal[];
 }
@@ -29,7 +40,8 @@ export interface PageHealth {
 export function pageHealth(snapshot: SignalsSnapshot, path: string): PageHealth {
   const views = snapshot.views.find((row) => row.path === path);
   const feedback = snapshot.byPage.find((row) => row.path === path);
-  const comments = newestFirst(snapshot.pending.filter((c) => c.path === path), (c) => c.createdAt ?? '');
+  const onPage = snapshot.pending.filter((c) => c.path === path);
+  const comments = newestFirst(onPage.filter((c) => !isCodeFeedback(c)), (c) => c.createdAt ?? '');
   const questions = newestFirst(snapshot.questions.filter((q) => q.path === path), (q) => q.timestamp);
   return {
     path,
@@ -38,6 +50,7 @@ export function pageHealth(snapshot: SignalsSnapshot, path: string): PageHealth 
     feedback,
     feedbackUnknown: !feedback && snapshot.byPageHasMore,
     pendingComments: { count: comments.length, newest: comments.slice(0, NEWEST_SHOWN) },
+    codeFeedback: { count: onPage.length - comments.length },
     unanswered: { count: questions.length, newest: questions.slice(0, NEWEST_SHOWN) },
     lowCtrSearches: lowCtrSearchesOf(snapshot.searches, path),
   };
@@ -55,7 +68,10 @@ export interface PageSignal {
   thumbsUp: number;
   thumbsDown: number;
   code: number;
+  /** Pending comments on the page itself. */
   pendingComments: number;
+  /** Pending comments on its code blocks. */
+  codeComments: number;
   /** View events in the range (0 when below the views depth). */
   readers: number;
   /** Share of view events from AI agents, 0..1. */
@@ -95,15 +111,16 @@ export const signalId = {
 };
 
 /**
- * Pages with 👎 or pending comments, ranked by 👎 + comments, then readers (then path, so equal
+ * Pages with 👎 or pending comments, ranked by 👎 + page comments + CODE_BLOCK_WEIGHT × code-block comments, then readers (then path, so equal
  * pages keep one order); with `rankByAiShare`, by AI share first. Searches with hits and no click
  * at all, most searched first. Unanswered questions grouped by page, else by category, biggest first.
  */
 export function buildInbox(snapshot: SignalsSnapshot, options: InboxOptions = {}): Inbox {
   const views = new Map(snapshot.views.map((row) => [row.path, row]));
-  const comments = countBy(snapshot.pending, (c) => c.path);
+  const comments = countBy(snapshot.pending.filter((c) => !isCodeFeedback(c)), (c) => c.path);
+  const codeComments = countBy(snapshot.pending.filter(isCodeFeedback), (c) => c.path);
   const feedback = new Map(snapshot.byPage.map((row) => [row.path, row]));
-  const paths = new Set([...snapshot.byPage.filter((row) => row.thumbsDown > 0).map((row) => row.path), ...comments.keys()]);
+  const paths = new Set([...snapshot.byPage.filter((row) => row.thumbsDown > 0).map((row) => row.path), ...comments.keys(), ...codeComments.keys()]);
   const pages = [...paths].map((path): PageSignal => {
     const row = feedback.get(path);
     const seen = views.get(path);
@@ -114,14 +131,16 @@ export function buildInbox(snapshot: SignalsSnapshot, options: InboxOptions = {}
       thumbsDown: row?.thumbsDown ?? 0,
       code: row?.code ?? 0,
       pendingComments: comments.get(path) ?? 0,
+      codeComments: codeComments.get(path) ?? 0,
       readers: seen?.total ?? 0,
       aiShare: seen && seen.total > 0 ? seen.ai / seen.total : 0,
     };
   });
+  const score = (p: PageSignal) => p.thumbsDown + p.pendingComments + CODE_BLOCK_WEIGHT * p.codeComments;
   pages.sort(
     (a, b) =>
       (options.rankByAiShare ? b.aiShare - a.aiShare : 0) ||
-      b.thumbsDown + b.pendingComments - (a.thumbsDown + a.pendingComments) ||
+      score(b) - score(a) ||
       b.readers - a.readers ||
       compare(a.path, b.path),
   );

@@ -108,6 +108,7 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
         item.id = signal.id;
         const parts = [vscode.l10n.t('{0} not helpful', fmt(signal.thumbsDown))];
         if (signal.pendingComments) parts.push(signal.pendingComments === 1 ? vscode.l10n.t('1 comment') : vscode.l10n.t('{0} comments', fmt(signal.pendingComments)));
+        if (signal.codeComments) parts.push(signal.codeComments === 1 ? vscode.l10n.t('1 on a code block') : vscode.l10n.t('{0} on code blocks', fmt(signal.codeComments)));
         parts.push(vscode.l10n.t('{0} views', fmt(signal.readers)));
         if (draw?.rankByAiShare) parts.push(vscode.l10n.t('{0}% AI', Math.round(signal.aiShare * 100)));
         item.description = this.withJob(draw, parts.join(' · '), signal.id);

@@ -28,6 +28,12 @@ export type SignalsList = 'byPage' | 'pending' | 'questions' | 'searches' | 'vie
 export const MOST_REQUESTS = 1 + ENDPOINTS.getFeedback.maxPages + ENDPOINTS.getAssistant.maxPages + SEARCH_PAGES + VIEW_PAGES;
 /** Reader text kept per item; the prompt quotes less, and says how much it left out. */
 const MAX_KEPT_TEXT = 2_000;
+/**
+ * The flagged code block's text kept per code-snippet item. With at most 2,000 pending items
+ * (20 pages of 100), a kept snapshot holds at most 2,000 × (2,000 + 2,000) characters of reader
+ * and snippet text; a longer block is matched by its kept beginning (src/codeFeedback/blockMatching.ts).
+ */
+export const MAX_KEPT_CODE = 2_000;
 
 export interface KeptText {
   text: string;
@@ -41,6 +47,17 @@ export interface PendingComment {
   comment: KeptText;
   createdAt: string | undefined;
   source: string;
+  /** The API's review status (the snapshot reads pending ones; absent in snapshots kept by older versions). */
+  status?: string;
+  /** The code block a `code_snippet` item is about (absent on other sources, and in snapshots kept by older versions). */
+  snippet?: CodeSnippet;
+}
+
+/** The code block a reader flagged, as the feedback carries it: its text (cut to MAX_KEPT_CODE), and its fence's language and file name. */
+export interface CodeSnippet {
+  code: KeptText;
+  lang?: string;
+  filename?: string;
 }
 
 export interface UnansweredQuestion {
@@ -156,7 +173,10 @@ export async function fetchSnapshot(api: ApiClient, projectId: string, range: Sn
   const feedback = await read('pending', ENDPOINTS.getFeedback, (page, signal) => api.getFeedback(projectId, query(page, { status: 'pending' }), { signal, grant }));
   const pending: PendingComment[] = [];
   for (const item of feedback.rows) {
-    if (item.comment?.trim()) pending.push({ id: item.id, path: normalizeSitePath(item.path), comment: keep(item.comment), createdAt: item.createdAt ?? undefined, source: item.source });
+    if (!item.comment?.trim()) continue;
+    const comment: PendingComment = { id: item.id, path: normalizeSitePath(item.path), comment: keep(item.comment), createdAt: item.createdAt ?? undefined, source: item.source, status: item.status };
+    if (item.code?.trim()) comment.snippet = { code: keep(item.code, MAX_KEPT_CODE), ...(item.lang && { lang: item.lang }), ...(item.filename && { filename: item.filename }) };
+    pending.push(comment);
   }
 
   const turns = await read('questions', ENDPOINTS.getAssistant, (page, signal) => api.getAssistant(projectId, query(page), { signal, grant }));
@@ -206,8 +226,8 @@ export async function fetchSnapshot(api: ApiClient, projectId: string, range: Sn
   };
 }
 
-function keep(text: string): KeptText {
-  return text.length > MAX_KEPT_TEXT ? { text: text.slice(0, MAX_KEPT_TEXT), fullLength: text.length } : { text };
+function keep(text: string, max = MAX_KEPT_TEXT): KeptText {
+  return text.length > max ? { text: text.slice(0, max), fullLength: text.length } : { text };
 }
 
 /** A snapshot read back from storage, or undefined when it is not one this version wrote. */

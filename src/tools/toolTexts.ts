@@ -68,7 +68,7 @@ export function readerEvidenceText(snapshot: SignalsSnapshot, path: string, file
   const header = [
     `Reader evidence for one docs page, ${kept(snapshot.fetchedAt)}.`,
     `${views}${votes}`,
-    `Counts: ${health.pendingComments.count} pending comments, ${health.unanswered.count} unanswered assistant questions, ${health.lowCtrSearches.length} searches that lead to the page but are rarely clicked.`,
+    `Counts: ${health.pendingComments.count} pending comments, ${health.codeFeedback.count} pending comments on code blocks, ${health.unanswered.count} unanswered assistant questions, ${health.lowCtrSearches.length} searches that lead to the page but are rarely clicked.`,
   ].join('\n');
   return buildEvidencePrompt(header, pageEvidence(snapshot, path, files), markers).evidence;
 }
@@ -76,14 +76,14 @@ export function readerEvidenceText(snapshot: SignalsSnapshot, path: string, file
 /** The gap inbox, ranked as the Reader Signals view ranks it. */
 export function gapInboxText(snapshot: SignalsSnapshot, rankByAiShare: boolean, markers: EvidenceMarkers = evidenceMarkers()): EvidenceText {
   const inbox = buildInbox(snapshot, { rankByAiShare });
-  const rank = rankByAiShare ? 'by the share of AI agents among readers, then not-helpful votes + pending comments, then readers' : 'by not-helpful votes + pending comments, then readers';
+  const rank = rankByAiShare ? 'by the share of AI agents among readers, then not-helpful votes + pending comments (one on a code block counts twice), then readers' : 'by not-helpful votes + pending comments (one on a code block counts twice), then readers';
   const head = [
     `The gap inbox of the Reader Signals view, ${kept(snapshot.fetchedAt)}. Pages are ranked ${rank}; searches by how often readers searched; question groups by size.`,
     'Use get_mintlifyReaderEvidence on a page for its comments and questions.',
   ];
   const lines = [`Date range: ${snapshot.range.dateFrom} to ${snapshot.range.dateTo} (exclusive)`];
   section(lines, 'Pages with not-helpful votes or pending comments', inbox.pages, TOP_ROWS, (p) =>
-    `${rowQuote(p.path)}: ${p.thumbsDown} not helpful, ${p.thumbsUp} helpful, ${p.pendingComments} pending comments, ${fmt(p.readers)} view events (${Math.round(p.aiShare * 100)}% AI)`,
+    `${rowQuote(p.path)}: ${p.thumbsDown} not helpful, ${p.thumbsUp} helpful, ${p.pendingComments} pending comments, ${p.codeComments} on code blocks, ${fmt(p.readers)} view events (${Math.round(p.aiShare * 100)}% AI)`,
   );
   section(lines, 'Searches where no result was clicked', inbox.searches, TOP_ROWS, (s) => `${rowQuote(s.searchQuery)}: ${fmt(s.hits)} searches`);
   section(lines, 'Unanswered assistant questions, by page or category', inbox.questions, TOP_QUESTION_GROUPS, (g) => {

@@ -95,10 +95,11 @@ describe('language model tools', function () {
       const truth = sim.signalsFor(PROJECT, snapshot.range);
       const views = truth.views.views.find((v) => v.path === HOSTILE_PAGE)!;
       const votes = truth.byPage.find((r) => r.path === HOSTILE_PAGE)!;
-      const comments = truth.feedback.filter((f) => f.status === 'pending' && f.path === HOSTILE_PAGE && f.comment?.trim());
+      const pendingHere = truth.feedback.filter((f) => f.status === 'pending' && f.path === HOSTILE_PAGE && f.comment?.trim());
+      const comments = pendingHere.filter((f) => f.source !== 'code_snippet');
       assert.ok(text.includes(`Views: ${fmt(views.total)} view events, ${fmt(views.human)} human and ${fmt(views.ai)} by AI agents`), text.slice(0, 400));
       assert.ok(text.includes(`Feedback votes: ${votes.thumbsUp} helpful, ${votes.thumbsDown} not helpful; code snippet reports: ${votes.code}`));
-      assert.ok(text.includes(`Counts: ${comments.length} pending comments,`));
+      assert.ok(text.includes(`Counts: ${comments.length} pending comments, ${pendingHere.length - comments.length} pending comments on code blocks,`));
       assert.ok(text.includes(`Page: ${quote(HOSTILE_PAGE)}\nFiles: "docs/quickstart.mdx"`), 'the page and its file in the workspace, relative');
       assert.ok(text.includes(`Date range: ${snapshot.range.dateFrom} to ${snapshot.range.dateTo} (exclusive)`));
 
@@ -108,7 +109,8 @@ describe('language model tools', function () {
       assert.ok(hostile, 'the simulator puts a hostile comment on the page');
       assert.ok(!found.before.includes('Ignore previous instructions'), 'no reader text before the block');
       assert.equal(text.split(found.markers.end).length, 2, 'the comments that forge an end marker end nothing');
-      const newest = [...comments].sort((a, b) => ((b.createdAt ?? '') < (a.createdAt ?? '') ? -1 : 1)).slice(0, 8);
+      // The evidence quotes every pending comment, those on code blocks too.
+      const newest = [...pendingHere].sort((a, b) => ((b.createdAt ?? '') < (a.createdAt ?? '') ? -1 : 1)).slice(0, 8);
       for (const comment of newest) {
         const full = comment.comment!;
         assert.ok(block.includes(full.length > MAX_QUOTE ? `${quote(full.slice(0, MAX_QUOTE))} (${full.length - MAX_QUOTE} more characters not included)` : quote(full)), `comment ${comment.id} quoted and cut in the block`);

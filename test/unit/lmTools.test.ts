@@ -105,7 +105,7 @@ describe('language model tools', () => {
         [
           'Reader evidence for one docs page, kept from 2026-11-20T09:00:00.000Z; no request was sent.',
           'Views: 1,000 view events, 900 human and 100 by AI agents (10% AI).',
-          'Counts: 1 pending comments, 0 unanswered assistant questions, 1 searches that lead to the page but are rarely clicked.',
+          'Counts: 1 pending comments, 0 pending comments on code blocks, 0 unanswered assistant questions, 1 searches that lead to the page but are rarely clicked.',
           '',
           EVIDENCE_NOTE,
           '',
@@ -127,7 +127,7 @@ describe('language model tools', () => {
       assert.equal(
         gapInboxText(SNAPSHOT, false, MARKERS).text,
         [
-          'The gap inbox of the Reader Signals view, kept from 2026-11-20T09:00:00.000Z; no request was sent. Pages are ranked by not-helpful votes + pending comments, then readers; searches by how often readers searched; question groups by size.',
+          'The gap inbox of the Reader Signals view, kept from 2026-11-20T09:00:00.000Z; no request was sent. Pages are ranked by not-helpful votes + pending comments (one on a code block counts twice), then readers; searches by how often readers searched; question groups by size.',
           'Use get_mintlifyReaderEvidence on a page for its comments and questions.',
           '',
           EVIDENCE_NOTE,
@@ -135,8 +135,8 @@ describe('language model tools', () => {
           EVIDENCE_BEGIN,
           'Date range: 2026-10-22 to 2026-11-21 (exclusive)',
           'Pages with not-helpful votes or pending comments (2):',
-          '1. "/quickstart": 6 not helpful, 4 helpful, 1 pending comments, 1,000 view events (10% AI)',
-          '2. "/api/auth": 2 not helpful, 9 helpful, 0 pending comments, 0 view events (0% AI)',
+          '1. "/quickstart": 6 not helpful, 4 helpful, 1 pending comments, 0 on code blocks, 1,000 view events (10% AI)',
+          '2. "/api/auth": 2 not helpful, 9 helpful, 0 pending comments, 0 on code blocks, 0 view events (0% AI)',
           'Searches where no result was clicked (1):',
           '1. "webhook retries": 25 searches',
           'Unanswered assistant questions, by page or category (1):',

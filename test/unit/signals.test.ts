@@ -7,7 +7,7 @@ import { comparisonWindows, compareWindows, MIN_VOTES, type WindowCounts } from 
 import { buildEvidencePrompt, MAX_ITEMS, MAX_QUOTE, pageEvidence, quote, suggestedInstruction } from '../../src/signals/evidencePrompt';
 import { buildInbox, LOW_CTR, MIN_SEARCH_HITS, pageHealth } from '../../src/signals/signalsModel';
 import { fetchSnapshot, minimumRequests, SEARCH_PAGES, SnapshotStopped, VIEW_PAGES, type SignalsSnapshot } from '../../src/signals/snapshot';
-import { HOSTILE_PAGE, HOSTILE_TEXTS, LARGE_SIGNALS } from '../simulator/signals';
+import { CODE_FEEDBACK, HOSTILE_PAGE, HOSTILE_TEXTS, LARGE_SIGNALS } from '../simulator/signals';
 import { evidenceBlock } from '../support/evidenceBlock';
 import { startSimulator, type Simulator } from '../simulator/server';
 import { grantOf, unlimited } from '../support/grants';
@@ -60,6 +60,18 @@ describe('reader signals', () => {
       assert.equal(snapshot.viewsComplete, false, 'the default site has more pages than the views depth');
     });
 
+    it('keeps the code block, language and file name of code-snippet feedback, and only of it', () => {
+      const truth = sim.signalsFor(PROJECT, RANGE);
+      const install = snapshot.pending.filter((c) => c.snippet?.code.text === CODE_FEEDBACK.install.code);
+      assert.deepEqual(install.map((c) => c.comment.text), [...CODE_FEEDBACK.install.comments]);
+      assert.deepEqual(install[0]?.snippet, { code: { text: CODE_FEEDBACK.install.code }, lang: 'bash' }, 'a null file name is left out');
+      assert.equal(install[0]?.status, 'pending');
+      const deploy = snapshot.pending.find((c) => c.snippet?.code.text === CODE_FEEDBACK.deploy.code);
+      assert.deepEqual(deploy?.snippet, { code: { text: CODE_FEEDBACK.deploy.code }, lang: 'bash', filename: 'deploy.sh' });
+      const codeIds = truth.feedback.filter((f) => f.status === 'pending' && f.comment?.trim() && f.source === 'code_snippet').map((f) => f.id);
+      assert.deepEqual(snapshot.pending.filter((c) => c.snippet).map((c) => c.id), codeIds, 'every code-snippet item, and no other, has its snippet');
+    });
+
     it('keeps at most 2,000 characters of the 50 KB comment and remembers its full length', () => {
       const huge = snapshot.pending.find((c) => c.comment.fullLength === HOSTILE_TEXTS.huge.length);
       assert.ok(huge);
@@ -94,8 +106,11 @@ describe('reader signals', () => {
       const health = pageHealth(snapshot, HOSTILE_PAGE);
       assert.deepEqual(health.views, truth.views.views.find((v) => v.path === HOSTILE_PAGE));
       assert.deepEqual(health.feedback, truth.byPage.find((r) => r.path === HOSTILE_PAGE));
-      const comments = truth.feedback.filter((f) => f.path === HOSTILE_PAGE && f.status === 'pending' && f.comment);
-      assert.equal(health.pendingComments.count, comments.length);
+      const pendingHere = truth.feedback.filter((f) => f.path === HOSTILE_PAGE && f.status === 'pending' && f.comment);
+      const comments = pendingHere.filter((f) => f.source !== 'code_snippet');
+      assert.equal(health.pendingComments.count, comments.length, 'comments on the page itself');
+      assert.equal(health.codeFeedback.count, pendingHere.length - comments.length, 'comments on its code blocks, counted apart');
+      assert.ok(health.codeFeedback.count >= 5);
       assert.deepEqual(health.pendingComments.newest.map((c) => c.comment.text), [HOSTILE_TEXTS.injection, HOSTILE_TEXTS.markup]);
       const unanswered = truth.assistant.filter((t) => t.resolutionStatus === 'unanswered' && t.pageUrl?.endsWith('/quickstart'));
       assert.equal(health.unanswered.count, unanswered.length);
@@ -154,6 +169,16 @@ describe('reader signals', () => {
       // /a: 4 👎 + 0; /b: 2 👎 + 2 comments, 300 readers; /c: 2 👎, 1000 readers; /d: 1 comment.
       assert.deepEqual(buildInbox(base).pages.map((p) => p.path), ['/a', '/b', '/c', '/d']);
       assert.deepEqual(buildInbox({ ...base, views: base.views.map((v) => (v.path === '/b' ? { ...v, total: 2000, human: 2000 } : v)) }).pages.map((p) => p.path), ['/b', '/a', '/c', '/d']);
+    });
+
+    it('counts a comment on a code block apart from page comments, and twice in the rank', () => {
+      const inbox = buildInbox(base);
+      const d = inbox.pages.find((p) => p.path === '/d');
+      assert.deepEqual([d?.pendingComments, d?.codeComments], [0, 1]);
+      // Two comments on /d's code blocks weigh 4, ahead of /c (2 👎, 1,000 readers); as page comments they weigh 2, behind it.
+      const more = { ...base, pending: [...base.pending, { id: '4', path: '/d', comment: { text: 'w' }, createdAt: '2026-11-04T00:00:00Z', source: 'code_snippet' }] };
+      assert.deepEqual(buildInbox(more).pages.map((p) => p.path), ['/a', '/b', '/d', '/c']);
+      assert.deepEqual(buildInbox({ ...more, pending: more.pending.map((c) => ({ ...c, source: 'contextual' })) }).pages.map((p) => p.path), ['/a', '/b', '/c', '/d'], 'the same comments on the page rank /d last');
     });
 
     it('ranks by AI share first when asked', () => {

@@ -4,7 +4,7 @@
 // text is there to be found.
 import assert from 'node:assert/strict';
 import { startSimulator, type Simulator } from '../simulator/server';
-import { HOSTILE_PAGE, HOSTILE_TEXTS } from '../simulator/signals';
+import { CODE_FEEDBACK, HOSTILE_PAGE, HOSTILE_TEXTS } from '../simulator/signals';
 import { analyticsSpec, violations, type OpenApiDocument } from '../support/openapi';
 
 const PROJECT = 'demo-project';
@@ -179,7 +179,7 @@ describe('reader signals endpoints of the simulator', () => {
       const large = await startSimulator({ today: '2026-11-20', pathCount: 10_000, signals: { feedbackItems: 2_000, assistantTurns: 20_000, searchTerms: 5_000 } });
       try {
         const all = large.signalsFor(PROJECT, {});
-        assert.equal(all.feedback.length, 2_000 + Object.keys(HOSTILE_TEXTS).length);
+        assert.equal(all.feedback.length, 2_000 + Object.keys(HOSTILE_TEXTS).length + Object.values(CODE_FEEDBACK).reduce((n, block) => n + block.comments.length, 0));
         assert.equal(all.assistant.length, 20_001);
         assert.equal(all.searches.length, 5_000);
         assert.ok(all.views.views.length > 9_000);

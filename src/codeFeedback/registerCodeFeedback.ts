@@ -1,0 +1,150 @@
+// Readers' feedback on a code block, at the block's lines: the Problems entries (blockPlaces.ts),
+// a CodeLens above the block ("3 readers flagged this block · Ask the Agent to Fix It · Fix with
+// the Editor's AI"), a hover quoting each comment as text, and the two ways to fix it. Building
+// sends nothing: every place comes from the reader signals already kept.
+import * as vscode from 'vscode';
+import type { Settings } from '../config';
+import type { DocsLocator } from '../docs/docsLocator';
+import type { JobStore } from '../jobs/jobStore';
+import type { Logger } from '../log';
+import type { SignalsHandle } from '../signals/registerSignals';
+import { HOURLY_LIMIT } from '../sync/ledger';
+import type { Ui } from '../ui';
+import { markdownEscaped } from '../util/markdownText';
+import { COMMANDS, type RegisterCommand } from '../commands';
+import { blockInstruction, buildBlockPrompt } from './blockPrompt';
+import { BlockPlaces, type FlaggedPlace, type PagePlaces } from './blockPlaces';
+import { goneLensTitle, hoverEntries, lensTitle } from './feedbackText';
+
+const DOCS = [{ pattern: '**/*.{md,mdx}' }];
+/** The chat VS Code opens with a prefilled question (not sent until the writer sends it). */
+const CHAT_OPEN = 'workbench.action.chat.open';
+
+export interface CodeFeedbackDeps {
+  signals: SignalsHandle;
+  docs: Pick<DocsLocator, 'pageOf' | 'onDidChange'>;
+  settings: Settings;
+  jobs: JobStore;
+  /** The shared ledger: every window's agent requests of the project this hour. */
+  hour: { agentRequestsThisHour(project: string): number };
+  ui: Ui;
+  log: Logger;
+}
+
+/** The pieces, for the tests. */
+export interface CodeFeedbackHandle {
+  places: BlockPlaces;
+  /** The prompt for the block at `uri`'s `line` (0-based, any line of it), as Ask the Agent to Fix It composes it. */
+  promptFor(uri: vscode.Uri, line: number): Promise<string | undefined>;
+}
+
+/** A CodeLens's argument: the block's file and its opening fence's line (0-based). */
+interface BlockRef {
+  uri: string;
+  line: number;
+}
+
+export function registerCodeFeedback(context: vscode.ExtensionContext, deps: CodeFeedbackDeps, command: RegisterCommand): CodeFeedbackHandle {
+  const log = deps.log.scoped('codeFeedback');
+  const places = new BlockPlaces(deps.signals.store, deps.docs, deps.settings, log);
+  const lensChanged = new vscode.EventEmitter<void>();
+
+  const find = (uri: vscode.Uri, line: number) => places.blocksIn(uri).find(({ place }) => place.startLine <= line && line <= place.endLine);
+
+  const lenses: vscode.CodeLensProvider = {
+    onDidChangeCodeLenses: lensChanged.event,
+    provideCodeLenses(document) {
+      if (!deps.settings.codeFeedback.enabled) return [];
+      const result: vscode.CodeLens[] = [];
+      const page = places.pageOf(document.uri);
+      if (page?.gone.length) result.push(new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title: goneLensTitle(page.gone.length, vscode.l10n), command: '' }));
+      for (const { place } of places.blocksIn(document.uri)) {
+        const at = new vscode.Range(place.startLine, 0, place.startLine, 0);
+        const ref: BlockRef = { uri: document.uri.toString(), line: place.startLine };
+        result.push(
+          new vscode.CodeLens(at, { title: lensTitle(place.comments.length, vscode.l10n), command: '' }),
+          new vscode.CodeLens(at, { title: vscode.l10n.t('Ask the Agent to Fix It'), command: COMMANDS.askAgentToFixBlock, arguments: [ref] }),
+          new vscode.CodeLens(at, { title: vscode.l10n.t('Fix with the Editor\'s AI'), command: COMMANDS.fixBlockWithEditorAi, arguments: [ref] }),
+        );
+      }
+      return result;
+    },
+  };
+
+  const hovers: vscode.HoverProvider = {
+    provideHover(document, position) {
+      if (!deps.settings.codeFeedback.enabled) return undefined;
+      const found = find(document.uri, position.line);
+      const page = places.pageOf(document.uri);
+      if (found) return new vscode.Hover(hoverText(vscode.l10n.t('Readers’ feedback on this code block'), found.place.comments), new vscode.Range(found.place.startLine, 0, found.place.endLine, 0));
+      if (position.line === 0 && page?.gone.length) return new vscode.Hover(hoverText(vscode.l10n.t('Readers’ feedback about a code block that is no longer on this page'), page.gone));
+      return undefined;
+    },
+  };
+
+  /** The block a command is about: the CodeLens's, else the one under the cursor. */
+  const refOf = (arg: unknown): { uri: vscode.Uri; line: number } | undefined => {
+    const ref = arg as Partial<BlockRef> | undefined;
+    if (typeof ref?.uri === 'string' && typeof ref.line === 'number') return { uri: vscode.Uri.parse(ref.uri), line: ref.line };
+    const editor = vscode.window.activeTextEditor;
+    return editor && { uri: editor.document.uri, line: editor.selection.active.line };
+  };
+
+  const promptFor = async (uri: vscode.Uri, line: number): Promise<string | undefined> => {
+    const found = find(uri, line);
+    return found && composed(found.place, found.page);
+  };
+
+  const composed = (place: FlaggedPlace, page: PagePlaces): string => {
+    const file = vscode.workspace.asRelativePath(place.uri, false);
+    const block = { file, page: page.page.sitePath, startLine: place.startLine + 1, endLine: place.endLine + 1, code: place.code, comments: place.comments, range: page.range };
+    return buildBlockPrompt(blockInstruction(block), block).prompt;
+  };
+
+  const noBlock = () => void deps.ui.showMessage('info', vscode.l10n.t('Put the cursor in a code block readers flagged (it has a CodeLens saying so), then try again.'));
+
+  command(COMMANDS.askAgentToFixBlock, async (arg?: unknown) => {
+    const ref = refOf(arg);
+    const prompt = ref && (await promptFor(ref.uri, ref.line));
+    if (!prompt) return noBlock();
+    const project = deps.jobs.projectId ?? '';
+    const used = deps.hour.agentRequestsThisHour(project);
+    const cost = vscode.l10n.t('A new job or a follow-up: 1 agent request of the project\'s hour ({0} of {1} used, {2} left).', used, HOURLY_LIMIT, Math.max(0, HOURLY_LIMIT - used));
+    return deps.signals.sender.previewAndSend(prompt, { notes: [cost] });
+  });
+
+  command(COMMANDS.fixBlockWithEditorAi, async (arg?: unknown) => {
+    const ref = refOf(arg);
+    const prompt = ref && (await promptFor(ref.uri, ref.line));
+    if (!prompt) return noBlock();
+    if (!(await vscode.commands.getCommands(true)).includes(CHAT_OPEN)) {
+      return void deps.ui.showMessage('info', vscode.l10n.t('Fix with the Editor\'s AI needs a chat in the editor (GitHub Copilot Chat, for example), and this editor has none. Ask the Agent to Fix It works without one.'));
+    }
+    // Prefilled, not sent: the writer reads the evidence and sends it from the chat.
+    await vscode.commands.executeCommand(CHAT_OPEN, { query: prompt, isPartialQuery: true });
+  });
+
+  context.subscriptions.push(
+    places,
+    lensChanged,
+    places.onDidChange(() => lensChanged.fire()),
+    vscode.languages.registerCodeLensProvider(DOCS, lenses),
+    vscode.languages.registerHoverProvider(DOCS, hovers),
+  );
+  return { places, promptFor };
+}
+
+/**
+ * A hover: the title, then each comment's date, status and author, and the comment as one escaped
+ * line. Everything from the API is escaped for Markdown (markdownEscaped); nothing is trusted, no HTML.
+ */
+function hoverText(title: string, comments: FlaggedPlace['comments']): vscode.MarkdownString {
+  const { entries, more } = hoverEntries(comments, vscode.l10n);
+  const lines = [`**${markdownEscaped(title)}**`, ''];
+  for (const entry of entries) lines.push(`${markdownEscaped(entry.about)}  `, `> ${markdownEscaped(entry.comment)}`, '');
+  if (more) lines.push(markdownEscaped(vscode.l10n.t('({0} more not shown)', more)));
+  const md = new vscode.MarkdownString(lines.join('\n'));
+  md.isTrusted = false;
+  md.supportHtml = false;
+  return md;
+}
