@@ -81,7 +81,9 @@ describe('reader signals', function () {
     assert.ok(text.includes(`View events: ${fmt(views.human)} human, ${fmt(views.ai)} AI`), text);
     assert.ok(text.includes(`Feedback: ${fmt(votes.thumbsUp)} helpful, ${fmt(votes.thumbsDown)} not helpful · code snippet reports ${fmt(votes.code)}`), text);
     const pending = truth.feedback.filter((f) => f.path === '/quickstart' && f.status === 'pending' && f.comment);
-    assert.ok(text.includes(`Pending comments: ${fmt(pending.length)}`));
+    const onBlocks = pending.filter((f) => f.source === 'code_snippet').length;
+    assert.ok(text.includes(`Pending comments: ${fmt(pending.length - onBlocks)}`), 'the page\'s own comments');
+    assert.ok(onBlocks > 0 && text.includes(`Feedback on code blocks: ${fmt(onBlocks)} (shown at the blocks in the editor)`), 'code-block feedback counted apart');
     assert.ok(text.includes(`> ${HOSTILE_TEXTS.injection}`), 'the newest comment, quoted as text');
     const unanswered = truth.assistant.filter((t) => t.resolutionStatus === 'unanswered' && t.pageUrl?.endsWith('/quickstart'));
     assert.ok(text.includes(`Unanswered assistant questions: ${fmt(unanswered.length)}`));
@@ -97,9 +99,9 @@ describe('reader signals', function () {
     const roots = s.signals.tree.getChildren();
     assert.deepEqual(roots.map((n) => (n.type === 'group' ? n.id : '')), ['pages', 'searches', 'questions']);
     const [pages, searches, questions] = roots.map((n) => s.signals.tree.getChildren(n));
-    // Pages: 👎 + pending comments, then view events.
+    // Pages: 👎 + pending comments (one on a code block counts twice), then view events.
     const comments = new Map<string, number>();
-    for (const f of truth.feedback) if (f.status === 'pending' && f.comment) comments.set(f.path, (comments.get(f.path) ?? 0) + 1);
+    for (const f of truth.feedback) if (f.status === 'pending' && f.comment) comments.set(f.path, (comments.get(f.path) ?? 0) + (f.source === 'code_snippet' ? 2 : 1));
     const down = new Map(truth.byPage.slice(0, 100).map((r) => [r.path, r.thumbsDown]));
     const views = new Map(truth.views.views.slice(0, VIEW_PAGES * 250).map((v) => [v.path, v.total]));
     const expectedPages = [...new Set([...[...down].filter(([, d]) => d > 0).map(([p]) => p), ...comments.keys()])]
@@ -147,7 +149,7 @@ describe('reader signals', function () {
     assert.ok(text.startsWith('**/quickstart**'), text);
     assert.ok(text.includes(`View events: ${fmt(views.human)} human, ${fmt(views.ai)} AI`), text);
     assert.ok(text.includes(`Feedback: ${fmt(votes.thumbsUp)} helpful, ${fmt(votes.thumbsDown)} not helpful · code snippet reports ${fmt(votes.code)}`), text);
-    const pending = truth.feedback.filter((f) => f.path === '/quickstart' && f.status === 'pending' && f.comment);
+    const pending = truth.feedback.filter((f) => f.path === '/quickstart' && f.status === 'pending' && f.comment && f.source !== 'code_snippet');
     assert.ok(text.includes(`Pending comments: ${fmt(pending.length)}`), text);
     assert.ok(text.includes(`> ${HOSTILE_TEXTS.injection}`), 'the newest comment, quoted as text');
     const unanswered = truth.assistant.filter((t) => t.resolutionStatus === 'unanswered' && t.pageUrl?.endsWith('/quickstart'));
