@@ -31,9 +31,26 @@ export interface CodeFeedbackDeps {
   log: Logger;
 }
 
+/** The editor's chat, prefilled with a prompt and not sent; false when this editor has no chat. */
+export interface EditorChat {
+  open(prompt: string): Promise<boolean>;
+}
+
+/** VS Code's chat (Copilot Chat or another), when one is installed. */
+const vscodeChat: EditorChat = {
+  async open(prompt) {
+    if (!(await vscode.commands.getCommands(true)).includes(CHAT_OPEN)) return false;
+    // Prefilled, not sent: the writer reads the evidence and sends it from the chat.
+    await vscode.commands.executeCommand(CHAT_OPEN, { query: prompt, isPartialQuery: true });
+    return true;
+  },
+};
+
 /** The pieces, for the tests. */
 export interface CodeFeedbackHandle {
   places: BlockPlaces;
+  /** Swappable by tests, like the Ui. */
+  chat: EditorChat;
   /** The prompt for the block at `uri`'s `line` (0-based, any line of it), as Ask the Agent to Fix It composes it. */
   promptFor(uri: vscode.Uri, line: number): Promise<string | undefined>;
 }
@@ -90,6 +107,8 @@ export function registerCodeFeedback(context: vscode.ExtensionContext, deps: Cod
     return editor && { uri: editor.document.uri, line: editor.selection.active.line };
   };
 
+  const handle: CodeFeedbackHandle = { places, chat: vscodeChat, promptFor: (uri, line) => promptFor(uri, line) };
+
   const promptFor = async (uri: vscode.Uri, line: number): Promise<string | undefined> => {
     const found = find(uri, line);
     return found && composed(found.place, found.page);
@@ -117,11 +136,9 @@ export function registerCodeFeedback(context: vscode.ExtensionContext, deps: Cod
     const ref = refOf(arg);
     const prompt = ref && (await promptFor(ref.uri, ref.line));
     if (!prompt) return noBlock();
-    if (!(await vscode.commands.getCommands(true)).includes(CHAT_OPEN)) {
-      return void deps.ui.showMessage('info', vscode.l10n.t('Fix with the Editor\'s AI needs a chat in the editor (GitHub Copilot Chat, for example), and this editor has none. Ask the Agent to Fix It works without one.'));
+    if (!(await handle.chat.open(prompt))) {
+      void deps.ui.showMessage('info', vscode.l10n.t('Fix with the Editor\'s AI needs a chat in the editor (GitHub Copilot Chat, for example), and this editor has none. Ask the Agent to Fix It works without one.'));
     }
-    // Prefilled, not sent: the writer reads the evidence and sends it from the chat.
-    await vscode.commands.executeCommand(CHAT_OPEN, { query: prompt, isPartialQuery: true });
   });
 
   context.subscriptions.push(
@@ -131,7 +148,7 @@ export function registerCodeFeedback(context: vscode.ExtensionContext, deps: Cod
     vscode.languages.registerCodeLensProvider(DOCS, lenses),
     vscode.languages.registerHoverProvider(DOCS, hovers),
   );
-  return { places, promptFor };
+  return handle;
 }
 
 /**

@@ -178,4 +178,32 @@ describe('code-block feedback', function () {
     for (const comment of CODE_FEEDBACK.install.comments) assert.ok(evidence.includes(quote(comment)), `"${comment.slice(0, 20)}" quoted as data`);
     assert.ok(!prompt.includes('\u202e'), 'no raw direction override reaches the agent');
   });
+
+  it('Fix with the Editor\'s AI puts the same evidence in the chat, unsent; without a chat it says it needs one', async () => {
+    const real = s.codeFeedback.chat;
+    const user = new ScriptedUser(s.ui);
+    const opened: string[] = [];
+    const lens = ours(await lenses(page)).find((l) => l.command?.title === "Fix with the Editor's AI");
+    assert.ok(lens?.command);
+    const click = () => vscode.commands.executeCommand(lens.command!.command, ...((lens.command!.arguments ?? []) as unknown[]));
+    try {
+      s.codeFeedback.chat = { open: async (prompt) => (opened.push(prompt), true) };
+      sim.clearRequests();
+      await click();
+      assert.equal(opened.length, 1, 'the chat opened once');
+      const found = evidenceBlock(opened[0] ?? '');
+      const agent = evidenceBlock((await s.codeFeedback.promptFor(page, INSTALL.start)) ?? '');
+      assert.equal(found.before.replaceAll(found.markers.nonce, 'N'), agent.before.replaceAll(agent.markers.nonce, 'N'), 'the same instruction and note');
+      assert.deepEqual(found.lines, agent.lines, 'the same evidence as Ask the Agent to Fix It');
+      assert.equal(sim.requests.length, 0, 'nothing sent to the API');
+      assert.equal(user.messages.length, 0);
+
+      s.codeFeedback.chat = { open: async () => false };
+      await click();
+      assert.deepEqual(user.messages.map((m) => m.message), ["Fix with the Editor's AI needs a chat in the editor (GitHub Copilot Chat, for example), and this editor has none. Ask the Agent to Fix It works without one."]);
+    } finally {
+      s.codeFeedback.chat = real;
+      user.restore();
+    }
+  });
 });
