@@ -107,8 +107,8 @@ export class BlockPlaces extends Disposable {
     const generation = (this.generations.get(key) ?? 0) + 1;
     this.generations.set(key, generation);
     background(
-      this.placesOf(document).then((places) => {
-        if (this.generations.get(key) !== generation) return;
+      this.placesOf(document.uri, document.getText()).then((places) => {
+        if (this.generations.get(key) !== generation || document.isClosed) return;
         if (places) this.pages.set(key, places);
         else if (!this.pages.delete(key)) return;
         this.publish();
@@ -118,15 +118,20 @@ export class BlockPlaces extends Disposable {
     );
   }
 
-  private async placesOf(document: vscode.TextDocument): Promise<PagePlaces | undefined> {
+  /** The places of a page's file as the editor (else the disk) has it now, open or not; nothing is published. */
+  async placesOfFile(uri: vscode.Uri): Promise<PagePlaces | undefined> {
+    const text = await textOf(uri);
+    return text === undefined ? undefined : this.placesOf(uri, text);
+  }
+
+  private async placesOf(uri: vscode.Uri, text: string): Promise<PagePlaces | undefined> {
     const snapshot = this.settings.codeFeedback.enabled ? this.signals.current() : undefined;
-    const page = snapshot && (await this.docs.pageOf(document.uri));
-    if (!snapshot || !page || document.isClosed) return undefined;
+    const page = snapshot && (await this.docs.pageOf(uri));
+    if (!snapshot || !page) return undefined;
     const items = snapshot.pending.filter((c) => c.path === page.sitePath && c.snippet);
     if (!items.length) return undefined;
-    const text = document.getText();
-    const sources: SourceText[] = [{ key: document.uri.toString(), text }];
-    const files = new Map<string, vscode.Uri>([[document.uri.toString(), document.uri]]);
+    const sources: SourceText[] = [{ key: uri.toString(), text }];
+    const files = new Map<string, vscode.Uri>([[uri.toString(), uri]]);
     for (const specifier of snippetImports(text)) {
       const uri = vscode.Uri.joinPath(page.docsRoot, specifier);
       const snippet = await textOf(uri);
@@ -138,7 +143,7 @@ export class BlockPlaces extends Disposable {
     return {
       page,
       range: snapshot.range,
-      blocks: matching.blocks.map((m) => ({ uri: files.get(m.key) ?? document.uri, startLine: m.block.startLine, endLine: m.block.endLine, code: m.block.code, comments: m.items })),
+      blocks: matching.blocks.map((m) => ({ uri: files.get(m.key) ?? uri, startLine: m.block.startLine, endLine: m.block.endLine, code: m.block.code, comments: m.items })),
       gone: matching.gone,
       sources: sources.map((s) => s.key),
     };

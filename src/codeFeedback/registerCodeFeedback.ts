@@ -22,7 +22,7 @@ const CHAT_OPEN = 'workbench.action.chat.open';
 
 export interface CodeFeedbackDeps {
   signals: SignalsHandle;
-  docs: Pick<DocsLocator, 'pageOf' | 'onDidChange'>;
+  docs: Pick<DocsLocator, 'pageOf' | 'onDidChange' | 'fileOf'>;
   settings: Settings;
   jobs: JobStore;
   /** The shared ledger: every window's agent requests of the project this hour. */
@@ -139,6 +139,15 @@ export function registerCodeFeedback(context: vscode.ExtensionContext, deps: Cod
     if (!(await handle.chat.open(prompt))) {
       void deps.ui.showMessage('info', vscode.l10n.t('Fix with the Editor\'s AI needs a chat in the editor (GitHub Copilot Chat, for example), and this editor has none. Ask the Agent to Fix It works without one.'));
     }
+  });
+
+  // Did It Help? on a page: feedback on a block the page no longer has is a sign the block was changed.
+  deps.signals.impactNotes.push(async (path) => {
+    const uri = await deps.docs.fileOf(path);
+    const found = uri && (await places.placesOfFile(uri));
+    if (!found?.gone.length) return undefined;
+    const all = found.gone.length + found.blocks.reduce((n, b) => n + b.comments.length, 0);
+    return vscode.l10n.t('{0} of the {1} pending comments on its code blocks are about a block that is no longer on the page: it changed since.', found.gone.length, all);
   });
 
   context.subscriptions.push(

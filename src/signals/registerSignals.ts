@@ -48,6 +48,11 @@ export interface SignalsHandle {
   links: SignalJobs;
   /** Swappable by tests, like the Ui. */
   sender: PromptSender;
+  /**
+   * What features above this one add to Did It Help?'s answer about a page (code-block feedback
+   * says how much of it is about blocks the page no longer has): one sentence each, or undefined.
+   */
+  impactNotes: ((path: string) => Promise<string | undefined>)[];
 }
 
 /** Builds the store, the view and the links, and registers the commands. */
@@ -67,7 +72,7 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
   const tree = new SignalsTreeProvider(store, deps.store, links, { rankByAiShare: () => deps.settings.signals.rankByAiShare, projectId });
   const view = vscode.window.createTreeView(SIGNALS_VIEW, { treeDataProvider: tree, showCollapseAll: true });
   // Swappable by tests, like the Ui: the commands send through the handle's sender.
-  const handle: SignalsHandle = { store, tree, view, links, sender: agentPromptSender(deps.ui, deps.store) };
+  const handle: SignalsHandle = { store, tree, view, links, sender: agentPromptSender(deps.ui, deps.store), impactNotes: [] };
   const sender: PromptSender = { previewAndSend: (prompt, options) => handle.sender.previewAndSend(prompt, options) };
 
   const describeView = () => {
@@ -134,7 +139,7 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
     // Another project: its kept snapshot (the same project: nothing to do); another API address: its own, if one is kept.
     deps.settings.onDidChange((change) => background(store.load(change.affects('apiBaseUrl')), log, 'reading the kept signals')),
   );
-  registerSignalsCommands({ api: deps.api, store, links, jobs: deps.store, docs: deps.readers.docs, sender, projectId, gate: deps.gate, ui: deps.ui, log }, command);
+  registerSignalsCommands({ api: deps.api, store, links, jobs: deps.store, docs: deps.readers.docs, sender, projectId, gate: deps.gate, ui: deps.ui, log, impactNotes: handle.impactNotes }, command);
   // The kept snapshot is read from disk now (no request), so the tooltip and the view have it, and
   // the hourly refresh is checked: a view visible from the start sends no visibility event.
   background(store.load().then(() => (describeView(), backgroundTick())), log, 'reading the kept signals');

@@ -40,6 +40,8 @@ export interface SignalsCommandDeps {
   gate: HourGate;
   ui: Ui;
   log: Logger;
+  /** Sentences other features add to Did It Help?'s answer about a page (SignalsHandle.impactNotes). */
+  impactNotes: readonly ((path: string) => Promise<string | undefined>)[];
 }
 
 export function registerSignalsCommands(deps: SignalsCommandDeps, command: RegisterCommand): void {
@@ -175,7 +177,8 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
           ...(result.searchClickRate ? [vscode.l10n.t('clicks on its searches: {0}', describe(result.searchClickRate))] : []),
         ];
         const answer = vscode.l10n.t('{0}, {1} days before vs after, {2}: {3}. ({4} requests)', path, windows.days, since, parts.join('; '), before.requests + after.requests);
-        return [answer, ...cutNotes(before.cutShort, vscode.l10n.t('before')), ...cutNotes(after.cutShort, vscode.l10n.t('after'))].join(' ');
+        const notes = (await Promise.all(deps.impactNotes.map((note) => note(path).catch(() => undefined)))).filter((n): n is string => !!n);
+        return [answer, ...cutNotes(before.cutShort, vscode.l10n.t('before')), ...cutNotes(after.cutShort, vscode.l10n.t('after')), ...notes].join(' ');
       });
       if (stop.signal.aborted) return void ui.showMessage('info', vscode.l10n.t('Did It Help? cancelled.'));
       if (answer === undefined) return noJob();

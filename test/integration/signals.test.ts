@@ -260,6 +260,9 @@ describe('reader signals', function () {
       await vscode.commands.executeCommand('mintlifyAgent.checkSignalImpact', { kind: 'page', path: '/quickstart' });
       const message = user.lastMessage()?.message ?? '';
       assert.ok(message.includes(`not-helpful share: ${share(windows.before)} → ${share(windows.after)}`), message);
+      // docs/quickstart.mdx has none of the code blocks readers flagged (test/simulator/signals.ts CODE_FEEDBACK): they changed since.
+      const onBlocks = s.signals.store.current()?.pending.filter((c) => c.path === '/quickstart' && c.snippet).length ?? 0;
+      assert.ok(onBlocks > 0 && message.endsWith(`${onBlocks} of the ${onBlocks} pending comments on its code blocks are about a block that is no longer on the page: it changed since.`), message);
       // No tracked job with a branch here, so no git to wait on: the notification says what it compares.
       assert.deepEqual(user.progressReports, [`comparing ${windows.days} days before and after…`]);
 
