@@ -8,7 +8,7 @@ import { mergeState, setSignalLink } from '../sync/syncState';
 import type { WindowSync } from '../sync/windowSync';
 import { background, type BackgroundLog } from '../util/background';
 import { Disposable } from '../util/lifecycle';
-import { isSignalJob, legacyLinks, type SignalJob, toShared } from './signalLinkState';
+import { isSignalJob, legacyLinks, markLinksFinished, type SignalJob, toShared } from './signalLinkState';
 
 export type { SignalJob } from './signalLinkState';
 
@@ -55,9 +55,8 @@ export class SignalJobs extends Disposable {
 
   /** Notes when linked jobs finish with a pull request (the start of "Did it help?"'s clock). */
   async noteFinished(projectId: string, isDone: (jobId: string) => boolean, now: Date): Promise<void> {
-    const finished = this.all(projectId).filter((j) => !j.finishedAt && isDone(j.jobId));
-    if (!finished.length) return;
-    const written = this.sync.update((state) => finished.forEach((j) => setSignalLink(state, projectId, toShared({ ...j, finishedAt: now.toISOString() }), this.sync.store.clock)));
+    if (!this.all(projectId).some((j) => !j.finishedAt && isDone(j.jobId))) return;
+    const written = this.sync.update((state) => void markLinksFinished(state, projectId, isDone, now.toISOString(), this.sync.store.clock));
     this.fireIfChanged();
     await written;
   }

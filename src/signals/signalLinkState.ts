@@ -1,6 +1,6 @@
 // The signal-to-job links (signalJobs.ts) as the shared store holds them, and the lists kept in
 // globalState by versions before it, turned into shared state. Pure: no vscode (unit-tested).
-import { emptyState, type SharedSignalLink, type SyncState } from '../sync/syncState';
+import { emptyState, type HybridClock, setSignalLink, type SharedSignalLink, type SyncState } from '../sync/syncState';
 
 export interface SignalJob {
   jobId: string;
@@ -31,6 +31,17 @@ export function toShared(job: SignalJob): SharedSignalLink {
     ...(typeof job.finishedAt === 'string' && { finishedAt: job.finishedAt }),
     ...(typeof job.linkedAt === 'number' && { linkedAt: job.linkedAt }),
   };
+}
+
+/**
+ * Marks the project's linked jobs that `isDone` calls done as finished at `at` (an ISO date-time),
+ * changing the stored link itself: every field of it stays, those a newer version added included,
+ * so the stamp does not spread a stripped copy to every window. Returns how many it marked.
+ */
+export function markLinksFinished(state: SyncState, project: string, isDone: (jobId: string) => boolean, at: string, clock: HybridClock): number {
+  const finished = Object.values(state.links[project] ?? {}).filter(({ v }) => !v.finishedAt && isDone(v.jobId));
+  for (const { v } of finished) setSignalLink(state, project, { ...v, finishedAt: at }, clock);
+  return finished.length;
 }
 
 /**

@@ -8,7 +8,8 @@ import { promises as fs, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SharedStore } from '../../src/sync/sharedStore';
-import { applyJobChange, setSignalLink } from '../../src/sync/syncState';
+import { markLinksFinished } from '../../src/signals/signalLinkState';
+import { applyJobChange } from '../../src/sync/syncState';
 import { nodeSyncFs } from '../support/nodeSyncFs';
 
 const quiet = { info: () => undefined, warn: () => undefined };
@@ -52,7 +53,8 @@ describe('shared store: what a newer version writes', () => {
     // It changes the same entries and writes its own file.
     await older.update((state) => {
       applyJobChange(state, 'proj', 'job_n', { fields: { notFound: false } }, older.clock);
-      setSignalLink(state, 'proj', { ...state.links.proj.job_n.v, finishedAt: new Date(NOW).toISOString() }, older.clock);
+      // The path a linked job's finish takes (SignalJobs.noteFinished).
+      assert.equal(markLinksFinished(state, 'proj', (id) => id === 'job_n', new Date(NOW).toISOString(), older.clock), 1);
     });
     const written = JSON.parse(await fs.readFile(join(dir, 'w-older.json'), 'utf8')) as { state: ReturnType<typeof newerFile>['state'] & Record<string, unknown> };
     const job = written.state.jobs.proj.job_n as unknown as Record<string, unknown> & typeof newer.state.jobs.proj.job_n;
@@ -63,6 +65,7 @@ describe('shared store: what a newer version writes', () => {
     assert.equal(job.p['newer.1'].model, 'm', 'a prompt’s own field');
     assert.equal(written.state.drafts.proj.create.cursor, 5, 'a draft’s own field');
     assert.equal(written.state.links.proj.job_n.v.prUrl, 'https://example.com/pr/1', 'a link’s own field, through a change of the link');
+    assert.equal((written.state.links.proj.job_n.v as Record<string, unknown>).finishedAt, new Date(NOW).toISOString(), 'the change itself');
     assert.deepEqual(written.state.trends.proj['visitors 2026-11-23 2026-11-24'], [40, 9, 47, 'bots:3'], 'a settled bucket’s own element');
     assert.deepEqual(written.state.openTrends.proj['visitors 2026-11-25 2026-11-26'], [1, 2, 3, NOW, 'partial'], 'an open bucket’s own element');
     assert.deepEqual(written.state.annotations, newer.state.annotations, 'an area of its own, whole');
