@@ -6,8 +6,12 @@
 //
 // `path`: `{projectId}`, `{jobId}`, `{threadId}` are the method's leading arguments, in order,
 //   checked (inputs.ts) and encoded one segment each.
-// `family`: the platform's rate-limit bucket. agent: 100 POSTs an hour per project; analytics:
-//   100 requests an hour for the whole organisation, every analytics endpoint together.
+// `family`: the platform's rate-limit bucket. agent: 100 an hour per project, counting creating a
+//   job and sending a follow-up; analytics: 100 requests an hour for the whole organisation, every
+//   analytics endpoint together. A 429 holds back the whole family (every window).
+// `counted: false`: the platform does not count the endpoint in its family's hour (reading a job's
+//   status: its limit is on the two sends), so neither does the shared ledger; the poller's own
+//   rules bound it (jobs/jobPoller.ts).
 // `paging`: cursor (`cursor` → `nextCursor`), offset (`offset` → `hasMore`), none (one request).
 // `pageSize`: the largest `limit` the OpenAPI allows, which is what every fetch asks for (the
 //   fewest requests for the same rows).
@@ -29,6 +33,8 @@ interface Common<S extends z.ZodMiniType> {
   path: string;
   schema: S;
   family: Family;
+  /** False: not counted in the family's hour (the table's head says why). */
+  counted?: false;
   /** POSTs whose body is `{ prompt }`: the method takes the prompt after the path's ids. */
   body?: 'prompt';
 }
@@ -58,7 +64,7 @@ export type Endpoint = Single<z.ZodMiniType> | List<z.ZodMiniType, unknown>;
 const list = <S extends z.ZodMiniType, R, const P extends string>(entry: List<S, R> & { path: P }) => entry;
 
 export const ENDPOINTS = {
-  getJob: { method: 'GET', path: '/v2/agent/{projectId}/job/{jobId}', schema: AgentJob, family: 'agent', paging: 'none' },
+  getJob: { method: 'GET', path: '/v2/agent/{projectId}/job/{jobId}', schema: AgentJob, family: 'agent', counted: false, paging: 'none' },
   createJob: { method: 'POST', path: '/v2/agent/{projectId}/job', body: 'prompt', schema: AgentJob, family: 'agent', paging: 'none' },
   sendMessage: { method: 'POST', path: '/v2/agent/{projectId}/job/{jobId}/message', body: 'prompt', schema: AgentJob, family: 'agent', paging: 'none' },
   // 100 pages of 250 is 25,000 paths: the readers' default is 40 (10,000 paths), the large site needs 40.
@@ -102,6 +108,16 @@ export type ListName = { [K in EndpointName]: Endpoints[K] extends { rowId: unkn
 export type PageOf<K extends EndpointName> = z.output<Endpoints[K]['schema']>;
 /** A row of a list endpoint's page. */
 export type RowOf<K extends ListName> = ReturnType<Endpoints[K]['rows']>[number];
+
+/** The entry a request was sent to, by its method and its path (the query ignored); undefined for none. */
+export function endpointOf(method: string, path: string): Endpoint | undefined {
+  const bare = path.split('?')[0];
+  return Object.values<Endpoint>(ENDPOINTS).find((e) => e.method === method.toUpperCase() && pathPattern(e.path).test(bare));
+}
+
+function pathPattern(template: string): RegExp {
+  return new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`);
+}
 
 /** The query of an endpoint that takes one; inputs.ts checks it against the endpoint's paging kind. */
 export interface ListQuery {

@@ -35,6 +35,17 @@ interface JobPickItem extends vscode.QuickPickItem {
  */
 export type PromptSent = { sent: true; jobId: string } | { sent: false; outcomeUnknown: boolean };
 
+/**
+ * A caller that hands Send Follow-up its prompt may also want each try's outcome the moment it is
+ * known: before a failure message waits for the writer (a notification's promise settles only when
+ * it is answered or closed, long after its toast has hidden itself).
+ */
+export interface SendWatch {
+  onOutcome(sent: PromptSent): void;
+}
+
+const isSendWatch = (value: unknown): value is SendWatch => typeof value === 'object' && value !== null && typeof (value as { onOutcome?: unknown }).onOutcome === 'function';
+
 /** Stopped before any request (no project set): nothing can have arrived. */
 const NOTHING_SENT: PromptSent = { sent: false, outcomeUnknown: false };
 const notSent = (error: unknown): PromptSent => ({ sent: false, outcomeUnknown: !(error instanceof ApiError && error.kind === 'rateLimited') && sendOutcome(error) === 'unknown' });
@@ -108,12 +119,13 @@ export function registerJobCommands(command: RegisterCommand, tracker: JobTracke
     return id === undefined ? undefined : parseJobReference(id);
   }
 
-  async function sendFollowUp(jobId: string, prompt: string): Promise<PromptSent> {
+  async function sendFollowUp(jobId: string, prompt: string, watch?: SendWatch): Promise<PromptSent> {
     const tracked = store.get(jobId);
     const label = tracked ? `“${jobLabel(tracked)}”` : jobId;
     const statusBefore = tracked?.job?.status;
     try {
       await withProgress(vscode.l10n.t('Sending follow-up to {0}…', label), (signal) => tracker.sendFollowUp(jobId, prompt, signal));
+      watch?.onOutcome({ sent: true, jobId });
       void ui.showMessage('info', vscode.l10n.t('Follow-up sent to {0}. The agent is working on it; the tree shows when it finishes.', label));
       return { sent: true, jobId };
     } catch (error) {
@@ -123,20 +135,23 @@ export function registerJobCommands(command: RegisterCommand, tracker: JobTracke
           tracker.confirmFollowUp(jobId, prompt, statusBefore, signal),
         ).then(undefined, () => undefined);
         if (confirmed) {
+          watch?.onOutcome({ sent: true, jobId });
           void ui.showMessage('info', vscode.l10n.t('Follow-up sent to {0}: its answer was lost, but the job shows it arrived and is working on it.', label));
           return { sent: true, jobId };
         }
       }
+      watch?.onOutcome(notSent(error));
       // The tracker kept the prompt as the job's unsent prompt. Retry is offered only when nothing
       // can have arrived; "Send Again" says that it may duplicate.
-      const again = await reportFailure('send', error, { jobId, retry: () => sendFollowUp(jobId, prompt), sendAgain: () => sendFollowUp(jobId, prompt) });
+      const again = await reportFailure('send', error, { jobId, retry: () => sendFollowUp(jobId, prompt, watch), sendAgain: () => sendFollowUp(jobId, prompt, watch) });
       return isPromptSent(again) ? again : notSent(error);
     }
   }
 
   const commands: { [id in CommandId]?: (...args: never[]) => unknown } = {
     // `preset`: a prompt the user already wrote and saw (Ask the Agent About This…); no second box.
-    [COMMANDS.sendFollowUp]: async (arg: JobArg, preset?: unknown) => {
+    // `watch`: told each try's outcome as soon as it is known (Send Review to Agent).
+    [COMMANDS.sendFollowUp]: async (arg: JobArg, preset?: unknown, watch?: unknown) => {
       try {
         tracker.requireProject();
       } catch (error) {
@@ -146,7 +161,7 @@ export function registerJobCommands(command: RegisterCommand, tracker: JobTracke
       const jobId = jobIdOf(arg) ?? (await pickJob(vscode.l10n.t('Send Follow-up to Agent Job'), { typed: true }));
       if (!jobId) return;
       const tracked = store.get(jobId);
-      if (typeof preset === 'string' && preset.trim()) return sendFollowUp(jobId, preset);
+      if (typeof preset === 'string' && preset.trim()) return sendFollowUp(jobId, preset, isSendWatch(watch) ? watch : undefined);
       const prompt = await ui.showInputBox({
         title: tracked ? vscode.l10n.t('Follow-up to “{0}”', jobLabel(tracked)) : vscode.l10n.t('Follow-up to {0}', jobId),
         prompt:

@@ -22,7 +22,8 @@ export interface PollTimings {
   unfocusedFactor: number;
   /**
    * Steady-phase polls an hour across all jobs: with many jobs running, each is polled less often
-   * so that together they stay within this share of the platform's 100 requests an hour.
+   * so that together they stay within this many. The platform counts only sends (creating a job, a
+   * follow-up) in the agent's hour; this is the reads' own bound, with the fast phase (one per send).
    */
   steadyBudgetPerHour: number;
   /** Most requests in flight at once. */

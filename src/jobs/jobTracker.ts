@@ -244,15 +244,14 @@ export class JobTracker extends Disposable {
     return this.deps.store.projectId === projectId;
   }
 
-  /** A background read: held back while the project's shared ledger is at the ceiling. */
+  /**
+   * A background read. The platform counts only sends in the agent's hour, so reads are bounded by
+   * the poller's own rules (its intervals and hourly budget, one poller across windows) and by a
+   * 429's shared wait, never by the sends' budget.
+   */
   private fetchJob(jobId: string, signal: AbortSignal): Promise<AgentJob> {
     const projectId = this.deps.store.projectId;
     if (!projectId) return Promise.reject(new ApiError('noProjectId', 'No project ID is set.'));
-    const waitMs = this.deps.sync.backgroundWaitMs(projectId);
-    if (waitMs > 0) {
-      const message = vscode.l10n.t('Background checks wait: the hour\'s share for them is used (the rest is kept for what you ask for).');
-      return Promise.reject(new ApiError('rateLimited', message, { retryAfterMs: waitMs }));
-    }
     return this.deps.api.getJob(projectId, jobId, { signal });
   }
 

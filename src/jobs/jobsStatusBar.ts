@@ -20,6 +20,12 @@ export class JobsStatusBar extends Disposable {
     return this.item.text || undefined;
   }
 
+  /** The tooltip as shown while a job runs. */
+  get tooltip(): string | undefined {
+    const tooltip = this.item.tooltip;
+    return !this.item.text ? undefined : typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? '');
+  }
+
   /** A second line for the tooltip (the shared request ledger's count). */
   setDetail(detail: string | undefined): void {
     if (detail === this.detail) return;

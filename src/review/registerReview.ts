@@ -57,7 +57,15 @@ export function registerReview(context: vscode.ExtensionContext, command: Regist
     void ui.showMessage('error', error instanceof Error ? error.message : String(error));
   };
 
-  command(COMMANDS.addReviewComment, async (reply: vscode.CommentReply) => threads.add(reply).catch(failed('adding a review comment')));
+  command(COMMANDS.addReviewComment, async (reply: vscode.CommentReply) => {
+    const id = await threads.add(reply).catch(failed('adding a review comment'));
+    const added = id ? threads.commentOf(threads.threadOf(id)!) : undefined;
+    const comment = added && model.comment(added.jobId, added.id);
+    if (comment && comment.commit !== model.tip(comment.jobId)) {
+      void ui.showMessage('info', vscode.l10n.t('This tab shows an earlier round of the agent\'s branch. Your comment is kept: it shows on the latest round (Review Changes), moved with its lines, or marked outdated where the agent changed them.'));
+    }
+    return id;
+  });
   command(COMMANDS.editReviewComment, (note: ReviewNote) => {
     if (note instanceof ReviewNote) threads.startEditing(note, model.comment(note.jobId, note.id)?.body ?? '');
   });
@@ -110,8 +118,9 @@ function rowNote(model: ReviewModel, tracked: TrackedJob): RowNote | undefined {
   const files = new Set(pending.map((c) => c.path)).size;
   const count = pending.length === 1 ? vscode.l10n.t('1 comment to send') : vscode.l10n.t('{0} comments to send', pending.length);
   const lost = model.lost(tracked.id) !== undefined;
+  const inFlight = model.inFlight(tracked.id) !== undefined;
   return {
-    text: lost ? vscode.l10n.t('{0} (the last send lost its answer)', count) : count,
+    text: inFlight ? vscode.l10n.t('{0} (being sent)', count) : lost ? vscode.l10n.t('{0} (the last send lost its answer)', count) : count,
     tooltip: [
       files === 1 ? vscode.l10n.t('Pending review: {0} on 1 file.', count) : vscode.l10n.t('Pending review: {0} on {1} files.', count, files),
       vscode.l10n.t('Send Review to Agent sends them as one follow-up.'),

@@ -4,7 +4,7 @@
 // change shows in this window at once; the promise each change returns is its write to the shared
 // folder, which a caller may let go (util/background.ts) without losing the change here.
 import * as vscode from 'vscode';
-import { applyReviewChange, type ReviewChange, type ReviewRecord, type SharedReviewComment } from '../sync/reviewState';
+import { applyReviewChange, type ReviewChange, type ReviewRecord, type ReviewSending, type SharedReviewComment } from '../sync/reviewState';
 import type { SyncState, Stamp } from '../sync/syncState';
 import { Disposable } from '../util/lifecycle';
 
@@ -29,9 +29,31 @@ export interface ReviewSync {
   readonly state: SyncState;
   readonly windowId: string;
   update(change: (state: SyncState) => void): Promise<void>;
+  /** Reads every window's file now. */
+  refresh(): Promise<void>;
   readonly onDidChange: vscode.Event<void>;
-  readonly store: { readonly clock: { next(): Stamp } };
+  readonly store: {
+    readonly clock: { next(): Stamp };
+    readonly lease: { isLive(window: string): boolean; peersOn(project: string, me: string): readonly unknown[] };
+  };
 }
+
+/**
+ * How long a window waits, after writing that it sends a review, before it reads every window's file
+ * again and sends only if its mark is the one that stands: a window that marked the same review at
+ * the same moment has written its mark by then, and the later mark wins in every window alike.
+ * Waited only while another window of the project is open.
+ */
+export const SEND_SETTLE_MS = 1_500;
+
+/**
+ * A send's mark older than this is not a send under way, even from a window still open: its
+ * outcome was never recorded (no send waits this long for its answer), so it may have arrived.
+ */
+export const SENDING_MAX_MS = 10 * 60_000;
+
+/** Sending the review: this window may send it now (release() when the send ended without a word), or another send is under way. */
+export type SendClaim = { release(): Promise<void> } | { busy: ReviewSending };
 
 export class ReviewModel extends Disposable {
   private readonly emitter = this.register(new vscode.EventEmitter<void>());
@@ -77,9 +99,65 @@ export class ReviewModel extends Disposable {
     return this.record(jobId)?.tip?.v;
   }
 
-  /** When a send of this review lost its answer (ms), if it did and nothing was sent since. */
+  /**
+   * When a send of this review lost its answer (ms), if it did and nothing was sent since; also a
+   * send whose outcome was never recorded (its window closed first).
+   */
   lost(jobId: string): number | undefined {
-    return this.record(jobId)?.lost?.v ?? undefined;
+    const record = this.record(jobId);
+    const sending = record?.sending?.v;
+    return record?.lost?.v ?? (sending && this.orphaned(sending) ? sending.at : undefined);
+  }
+
+  /** A send of the review under way, in this window or another, if any. */
+  inFlight(jobId: string): ReviewSending | undefined {
+    const sending = this.record(jobId)?.sending?.v ?? undefined;
+    return sending && !this.orphaned(sending) ? sending : undefined;
+  }
+
+  /** A send of the review under way in another window, if any. */
+  sendingElsewhere(jobId: string): ReviewSending | undefined {
+    const sending = this.inFlight(jobId);
+    return sending?.window !== this.sync.windowId ? sending : undefined;
+  }
+
+  /** A mark whose send can no longer record its outcome: its window closed, or it is too old. */
+  private orphaned(sending: ReviewSending): boolean {
+    return (sending.window !== this.sync.windowId && !this.sync.store.lease.isLive(sending.window)) || Date.now() - sending.at > SENDING_MAX_MS;
+  }
+
+  /**
+   * Marks the review as being sent by this window, for every window to see, unless a send of it is
+   * already under way. With another window of the project open, the mark must still stand after
+   * SEND_SETTLE_MS: of two windows that marked it at once, only the later mark's window sends.
+   * The mark goes when markSent or setLost records the outcome, or with release().
+   */
+  async claimSend(jobId: string): Promise<SendClaim> {
+    const project = this.project();
+    await this.sync.refresh();
+    const busy = this.sendingElsewhere(jobId);
+    if (busy) return { busy };
+    const mark: ReviewSending = { window: this.sync.windowId, at: Date.now(), id: this.newId() };
+    const release = async () => {
+      if (this.record(jobId)?.sending?.v?.id === mark.id) await this.change(jobId, { sending: null });
+    };
+    const others = () => (project ? this.sync.store.lease.peersOn(project, this.sync.windowId).length : 0);
+    try {
+      await this.change(jobId, { sending: mark });
+    } catch (error) {
+      // The other windows cannot see the mark: with one open, sending could make two sends.
+      if (others()) {
+        await release().catch(() => undefined);
+        throw error;
+      }
+    }
+    if (others()) {
+      await new Promise((resolve) => setTimeout(resolve, SEND_SETTLE_MS));
+      await this.sync.refresh();
+      const standing = this.record(jobId)?.sending?.v;
+      if (standing?.id !== mark.id) return { busy: standing ?? mark };
+    }
+    return { release };
   }
 
   /** A new id for a comment written in this window: never another window's. */
@@ -102,18 +180,30 @@ export class ReviewModel extends Disposable {
     return this.change(jobId, { comment: id, value: null });
   }
 
-  /** Records that `ids` went to the agent at `at`, in one write, and that no send is in doubt any more. */
-  markSent(jobId: string, ids: readonly string[], at: number): Promise<void> {
+  /**
+   * Records what went to the agent at `at`: the comments exactly as they were composed, in one
+   * write, and that no send is in doubt or under way any more. A comment edited since it was
+   * composed stays pending with its new text, and the text the agent got is kept as sent beside it;
+   * one deleted since stays deleted.
+   */
+  async markSent(jobId: string, composed: readonly ReviewComment[], at: number): Promise<void> {
     const project = this.project();
-    if (!project) return Promise.resolve();
-    const comments = this.comments(jobId);
+    if (!project) return;
+    // Every window's latest edits first: an edit made elsewhere while the send was under way is kept.
+    await this.sync.refresh();
     const next = () => this.sync.store.clock.next();
+    const mine = this.endsWithOutcome(jobId);
+    const writes = composed.flatMap(({ id, jobId: _job, ...comment }) => {
+      const now = this.comment(jobId, id);
+      if (!now) return [];
+      const { id: _id, jobId: _j, ...current } = now;
+      const unchanged = current.sentAt === undefined && sameComment(current, comment);
+      return [{ id: unchanged ? id : this.newId(), value: { ...comment, sentAt: at } }];
+    });
     return this.sync.update((state) => {
-      for (const c of comments.filter((x) => ids.includes(x.id))) {
-        const { id, jobId: _job, ...comment } = c;
-        applyReviewChange(state.reviews, project, jobId, { comment: id, value: { ...comment, sentAt: at } }, next);
-      }
+      for (const { id, value } of writes) applyReviewChange(state.reviews, project, jobId, { comment: id, value }, next);
       if (this.lost(jobId) !== undefined) applyReviewChange(state.reviews, project, jobId, { lost: null }, next);
+      if (mine) applyReviewChange(state.reviews, project, jobId, { sending: null }, next);
     });
   }
 
@@ -121,14 +211,28 @@ export class ReviewModel extends Disposable {
     return this.tip(jobId) === commit ? Promise.resolve() : this.change(jobId, { tip: commit });
   }
 
+  /** Records that a send lost its answer at `at` (undefined: no send is in doubt), and ends this window's send under way. */
   setLost(jobId: string, at: number | undefined): Promise<void> {
-    return this.lost(jobId) === at ? Promise.resolve() : this.change(jobId, { lost: at ?? null });
+    const project = this.project();
+    const mine = this.endsWithOutcome(jobId);
+    if (!project || ((this.record(jobId)?.lost?.v ?? undefined) === at && !mine)) return Promise.resolve();
+    const next = () => this.sync.store.clock.next();
+    return this.sync.update((state) => {
+      applyReviewChange(state.reviews, project, jobId, { lost: at ?? null }, next);
+      if (mine) applyReviewChange(state.reviews, project, jobId, { sending: null }, next);
+    });
   }
 
   private change(jobId: string, change: ReviewChange): Promise<void> {
     const project = this.project();
     if (!project) return Promise.resolve();
     return this.sync.update((state) => applyReviewChange(state.reviews, project, jobId, change, () => this.sync.store.clock.next()));
+  }
+
+  /** Whether an outcome recorded here ends the review's sending mark: this window's, or an orphaned one. */
+  private endsWithOutcome(jobId: string): boolean {
+    const sending = this.record(jobId)?.sending?.v;
+    return !!sending && (sending.window === this.sync.windowId || this.orphaned(sending));
   }
 
   private record(jobId: string): ReviewRecord | undefined {
@@ -147,4 +251,9 @@ export class ReviewModel extends Disposable {
     this.last = now;
     this.emitter.fire();
   }
+}
+
+/** The same comment as composed: its place, its lines and its words. */
+function sameComment(a: SharedReviewComment, b: SharedReviewComment): boolean {
+  return a.body === b.body && a.path === b.path && a.commit === b.commit && a.startLine === b.startLine && a.endLine === b.endLine && a.lines.join('\n') === b.lines.join('\n');
 }

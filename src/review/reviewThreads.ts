@@ -69,6 +69,8 @@ export class ReviewThreads extends Disposable {
   private drawAgain = false;
   /** Comments whose editor is open: a redraw leaves them as they are. */
   private readonly editing = new Set<string>();
+  /** Every round Review Changes showed in this window: commit → job. A tab of an earlier one still takes comments. */
+  private readonly rounds = new Map<string, string>();
 
   constructor(
     private readonly model: ReviewModel,
@@ -82,6 +84,7 @@ export class ReviewThreads extends Disposable {
     this.controller.commentingRangeProvider = { provideCommentingRanges: (document) => this.commentingRanges(document) };
     this.register({ dispose: () => [...this.shown.values()].forEach((s) => s.thread.dispose()) });
     for (const event of [model.onDidChange, store.onDidChange, hints.onDidChange]) this.register(event(() => background(this.redraw(), log, 'drawing the review comments')));
+    this.register(hints.onDidFetchRound(({ jobId, commit }) => this.rounds.set(commit, jobId)));
     background(this.redraw(), log, 'drawing the review comments');
   }
 
@@ -136,15 +139,24 @@ export class ReviewThreads extends Disposable {
 
   /**
    * The reply box's Add Comment on a new thread (the gutter "+"): the comment joins the job's pending
-   * review, with its lines as the agent's version has them. Resolves with its id, or undefined.
+   * review, with its lines as the agent's version has them; on a tab of an earlier round (another
+   * window, or Review Changes again, moved on) it is drawn on the latest one like every comment of
+   * an earlier round. Resolves with its id, or undefined.
    */
   async add(reply: vscode.CommentReply): Promise<string | undefined> {
     const { thread, text } = reply;
     if (!text.trim()) return undefined;
     const round = await this.roundOf(thread.uri);
     if (!round) {
-      thread.dispose();
-      throw new Error(vscode.l10n.t('Comments for the agent go on its side of the job\'s latest Review Changes (the agent\'s version of each changed file). Run Review Changes again and comment there.'));
+      // Nothing typed is lost: the words stay in the thread, to be copied where comments go.
+      const draft = new ReviewNote(`draft.${Date.now().toString(36)}`, '');
+      draft.body = text;
+      draft.label = vscode.l10n.t('not added');
+      draft.contextValue = 'draft';
+      thread.comments = [draft];
+      thread.canReply = false;
+      thread.label = vscode.l10n.t('Not added: this file is not on a round of a tracked job\'s Review Changes');
+      throw new Error(vscode.l10n.t('Comments for the agent go on its side of a tracked job\'s Review Changes (the agent\'s version of each changed file). Your text is kept in its thread here: run Review Changes and copy it into a comment there.'));
     }
     const document = await vscode.workspace.openTextDocument(thread.uri);
     const range = thread.range ?? new vscode.Range(0, 0, 0, 0);
@@ -273,12 +285,17 @@ export class ReviewThreads extends Disposable {
     const api = typeof ref === 'string' ? await this.hints.git() : undefined;
     if (!api) return undefined;
     for (const tracked of this.store.all()) {
-      if (this.model.tip(tracked.id) !== ref || !tracked.job?.repository) continue;
+      if (!this.isRoundOf(tracked.id, ref as string) || !tracked.job?.repository) continue;
       const clone = findClone(api, tracked.job.repository);
       const root = clone?.repository.rootUri.path.replace(/\/+$/, '');
       if (root !== undefined && uri.path.startsWith(`${root}/`)) return { jobId: tracked.id, commit: ref as string, path: uri.path.slice(root.length + 1) };
     }
     return undefined;
+  }
+
+  /** A commit of the job's branch that Review Changes showed: the latest round, one shown in this window, or one a comment was written on. */
+  private isRoundOf(jobId: string, commit: string): boolean {
+    return this.model.tip(jobId) === commit || this.rounds.get(commit) === jobId || this.model.comments(jobId).some((c) => c.commit === commit);
   }
 
   /** Every line of the agent's version of a changed file takes comments; nothing else does. */

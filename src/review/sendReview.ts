@@ -3,17 +3,19 @@
 // every other prompt, with its cost beside it (one agent request of the project's hour, and what is
 // left), and sends it through Send Follow-up: exactly one request, its failures reported and kept
 // there, an answer that was lost never sent again unasked. Only a send the API took marks the
-// comments sent; a lost answer leaves the review pending, saying so.
+// comments sent, exactly as they were composed (one edited meanwhile stays pending); a lost answer
+// leaves the review pending, saying so the moment it is known. A review is in flight once at most:
+// one Send Review per job in a window, and a shared mark across windows (ReviewModel.claimSend).
 import * as vscode from 'vscode';
 import { chooseToSend, closePreview } from '../agent/previewEditor';
 import { COMMANDS } from '../commands';
-import type { PromptSent } from '../jobs/jobCommands';
+import type { PromptSent, SendWatch } from '../jobs/jobCommands';
 import { jobLabel, type JobStore } from '../jobs/jobStore';
 import type { Logger } from '../log';
 import { HOURLY_LIMIT } from '../sync/ledger';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
-import { clockTime, type ReviewModel } from './reviewModel';
+import { clockTime, type ReviewComment, type ReviewModel } from './reviewModel';
 import { composeReviewPrompt, REVIEW_PROMPT_MAX_CHARS, type ReviewCommentInput } from './reviewPrompt';
 import type { ReviewThreads } from './reviewThreads';
 
@@ -33,11 +35,32 @@ export interface ReviewSent {
   sent?: PromptSent;
 }
 
+/** The Send Review of each job under way in this window, with its preview once it is open. */
+const underWay = new Map<string, { preview?: vscode.TextDocument }>();
+
 export async function sendReview(deps: SendReviewDeps, jobId: string): Promise<ReviewSent | undefined> {
-  const { model, store, ui } = deps;
+  const { store, ui } = deps;
   const tracked = store.get(jobId);
   if (!tracked) return void ui.showMessage('info', vscode.l10n.t('Job {0} is not tracked here, so its review cannot be sent from this window.', jobId));
   const label = jobLabel(tracked);
+  // The row and the thread's title both offer Send Review: the second click shows the first one's preview.
+  const current = underWay.get(jobId);
+  if (current) {
+    if (current.preview && !current.preview.isClosed) await vscode.window.showTextDocument(current.preview, { preview: false });
+    return void ui.showMessage('info', vscode.l10n.t('The review of “{0}” is already being sent from this window: its preview is open (or the send is under way).', label));
+  }
+  const flow = {};
+  underWay.set(jobId, flow);
+  try {
+    return await composeAndSend(deps, jobId, label, flow);
+  } finally {
+    underWay.delete(jobId);
+  }
+}
+
+async function composeAndSend(deps: SendReviewDeps, jobId: string, label: string, flow: { preview?: vscode.TextDocument }): Promise<ReviewSent | undefined> {
+  const { model, store, ui } = deps;
+  const tracked = store.get(jobId)!;
   const pending = model.pending(jobId);
   if (!pending.length) {
     return void ui.showMessage('info', vscode.l10n.t('“{0}” has no comments to send. In Review Changes, hover a line on the agent\'s side and click + to add one.', label));
@@ -73,6 +96,7 @@ export async function sendReview(deps: SendReviewDeps, jobId: string): Promise<R
   if (composed.tooLong) notes.push(vscode.l10n.t('It is still over {0} characters: the instruction alone is that long.', REVIEW_PROMPT_MAX_CHARS));
 
   const preview = await vscode.workspace.openTextDocument({ language: 'markdown', content: composed.prompt });
+  flow.preview = preview;
   await vscode.window.showTextDocument(preview, { viewColumn: vscode.ViewColumn.Beside, preview: false });
   const lenses = showNotes(preview, notes);
   let send: boolean;
@@ -87,12 +111,44 @@ export async function sendReview(deps: SendReviewDeps, jobId: string): Promise<R
     void ui.showMessage('error', vscode.l10n.t('The prompt is empty, so nothing was sent. The review is still pending.'));
     return { composed: composed.prompt };
   }
-  const ids = pending.map((c) => c.id);
-  const sent = (await vscode.commands.executeCommand<PromptSent | undefined>(COMMANDS.sendFollowUp, jobId, text)) ?? { sent: false, outcomeUnknown: false };
-  if (sent.sent) background(model.markSent(jobId, ids, Date.now()), deps.log, `marking the review of ${jobId} sent`);
-  else if (sent.outcomeUnknown) background(model.setLost(jobId, Date.now()), deps.log, `noting that the review of ${jobId} may have arrived`);
-  await closePreview(preview);
-  return { composed: composed.prompt, sent };
+  const sent = await sendOnce(deps, jobId, pending, text);
+  // Not sent (another window sends the review): the preview, and any edit of it, stays open.
+  if (sent) await closePreview(preview);
+  return { composed: composed.prompt, ...(sent && { sent }) };
+}
+
+/**
+ * Sends the composed review unless another window is sending it, or sent some of its comments
+ * since they were composed; records the outcome the moment it is known (sent, or maybe arrived),
+ * which ends the shared mark. Undefined: nothing was sent, and the writer was told why.
+ */
+async function sendOnce(deps: SendReviewDeps, jobId: string, composed: readonly ReviewComment[], text: string): Promise<PromptSent | undefined> {
+  const { model, ui, log } = deps;
+  const claim = await model.claimSend(jobId);
+  if ('busy' in claim) {
+    void ui.showMessage('info', vscode.l10n.t('Nothing was sent: this review is being sent from another window (since {0}). The preview stays open; the job\'s row shows when that send ends.', clockTime(claim.busy.at)));
+    return undefined;
+  }
+  let recorded = false;
+  try {
+    const pendingNow = new Set(model.pending(jobId).map((c) => c.id));
+    const gone = composed.filter((c) => !pendingNow.has(c.id) && model.comment(jobId, c.id)?.sentAt !== undefined);
+    if (gone.length) {
+      void ui.showMessage('info', vscode.l10n.t('Nothing was sent: {0} of the comments in this preview were sent from another window meanwhile. The preview stays open; Send Review again composes the comments still pending.', gone.length));
+      return undefined;
+    }
+    const watch: SendWatch = {
+      onOutcome: (outcome) => {
+        if (outcome.sent) background(model.markSent(jobId, composed, Date.now()), log, `marking the review of ${jobId} sent`);
+        else if (outcome.outcomeUnknown) background(model.setLost(jobId, Date.now()), log, `noting that the review of ${jobId} may have arrived`);
+        else return;
+        recorded = true;
+      },
+    };
+    return (await vscode.commands.executeCommand<PromptSent | undefined>(COMMANDS.sendFollowUp, jobId, text, watch)) ?? { sent: false, outcomeUnknown: false };
+  } finally {
+    if (!recorded) background(claim.release(), log, `ending the send of the review of ${jobId}`);
+  }
 }
 
 /**

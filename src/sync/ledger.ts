@@ -9,7 +9,7 @@ import type { SyncState } from './syncState';
 /** What the platform allows per bucket and hour. */
 export const HOURLY_LIMIT = 100;
 /**
- * Background work (polling, catch-up reads) never takes a bucket past this, so 40 requests an hour
+ * Background analytics work (readers, signals, catch-up reads) never takes a bucket past this, so 40 requests an hour
  * always remain for what the user asks for. What a user asks for is held to what is left (hourGate.ts).
  */
 export const BACKGROUND_CEILING = 60;

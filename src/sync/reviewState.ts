@@ -2,12 +2,13 @@
 // the shared state (its schema, ReviewRecord, is in sharedSchema.ts; its entry in syncState.ts's
 // table). Per job: each comment is a last-writer-wins register under an id unique to the window that
 // wrote it (a deletion is a null value, a tombstone that outranks the copies written before it); the
-// round the comments are drawn on and the time of a send whose answer was lost are registers too.
+// round the comments are drawn on, the time of a send whose answer was lost and the send under way
+// (the mark that keeps a review in flight once across windows) are registers too.
 // Two windows adding comments keep both; editing, sending or deleting the same comment keeps the
 // later change. No vscode import: unit-tested like the rest.
-import { eitherOf, type ReviewRecord, type SharedReviewComment, type Stamp, unknownFields, type Versioned } from './sharedSchema';
+import { eitherOf, type ReviewRecord, type ReviewSending, type SharedReviewComment, type Stamp, unknownFields, type Versioned } from './sharedSchema';
 
-export type { ReviewRecord, SharedReviewComment };
+export type { ReviewRecord, ReviewSending, SharedReviewComment };
 
 /** project id → job id → its review. */
 export type SharedReviews = Record<string, Record<string, ReviewRecord>>;
@@ -30,7 +31,8 @@ export function mergeReview(a: ReviewRecord, b: ReviewRecord): ReviewRecord {
   for (const [id, comment] of Object.entries(b.c)) c[id] = later(c[id], comment) ?? comment;
   const tip = later(a.tip, b.tip);
   const lost = later(a.lost, b.lost);
-  return { ...unknownFields(a, b, ['c', 'tip', 'lost']), c, ...(tip && { tip }), ...(lost && { lost }) };
+  const sending = later(a.sending, b.sending);
+  return { ...unknownFields(a, b, ['c', 'tip', 'lost', 'sending']), c, ...(tip && { tip }), ...(lost && { lost }), ...(sending && { sending }) };
 }
 
 /**
@@ -58,16 +60,18 @@ export function* reviewStamps(reviews: SharedReviews): Iterable<Stamp> {
       for (const comment of Object.values(record.c)) yield comment.s;
       if (record.tip) yield record.tip.s;
       if (record.lost) yield record.lost.s;
+      if (record.sending) yield record.sending.s;
     }
   }
 }
 
 /** One change to a job's review, stamped by `next` (the window's hybrid clock). */
-export type ReviewChange = { comment: string; value: SharedReviewComment | null } | { tip: string } | { lost: number | null };
+export type ReviewChange = { comment: string; value: SharedReviewComment | null } | { tip: string } | { lost: number | null } | { sending: ReviewSending | null };
 
 export function applyReviewChange(reviews: SharedReviews, project: string, job: string, change: ReviewChange, next: () => Stamp): void {
   const record = ((reviews[project] ??= {})[job] ??= { c: {} });
   if ('comment' in change) record.c[change.comment] = { v: change.value, s: next() };
   else if ('tip' in change) record.tip = { v: change.tip, s: next() };
+  else if ('sending' in change) record.sending = { v: change.sending, s: next() };
   else record.lost = { v: change.lost, s: next() };
 }

@@ -10,7 +10,7 @@ import * as z from 'zod/mini';
  * Which areas and fields the writer of a file knew: raised by one whenever an area or a field is
  * added (see CONTRIBUTING.md, "a shared area"). 1: files written before the number existed.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** A window's presence in its own file: read by the lease (lease.ts), never carried into another window's file. */
 export const Presence = z.object({
@@ -85,6 +85,10 @@ export const SharedReviewComment = z.looseObject({
 });
 export type SharedReviewComment = z.infer<typeof SharedReviewComment>;
 
+/** A send of a review under way: the window sending it, when it began (ms), and the send's own id. */
+export const ReviewSending = z.looseObject({ window: z.string(), at: z.number(), id: z.string() });
+export type ReviewSending = z.infer<typeof ReviewSending>;
+
 /** A job's review: its comments (null once deleted: a tombstone), the round they are drawn on, a send whose answer was lost. */
 export const ReviewRecord = z.looseObject({
   /** Comment id (unique to the window that wrote it) → the comment, or null once deleted. */
@@ -93,6 +97,8 @@ export const ReviewRecord = z.looseObject({
   tip: z.optional(versioned(z.string())),
   /** When a send of the review lost its answer (ms), or null: the review is still pending, and says it may have arrived. */
   lost: z.optional(versioned(z.nullable(z.number()))),
+  /** A send under way (one at a time across windows), or null once its answer or its loss is known. */
+  sending: z.optional(versioned(z.nullable(ReviewSending))),
 });
 export type ReviewRecord = z.infer<typeof ReviewRecord>;
 

@@ -4,7 +4,7 @@
 // poller lease, focus, and the request ledger. Nothing here touches the network, and nothing runs
 // during activate() but setting up: the first read starts right after.
 import * as vscode from 'vscode';
-import type { RequestLogEntry } from '../api';
+import { endpointOf, type RequestLogEntry } from '../api';
 import { background } from '../util/background';
 import { type RetryEnd, retryWithBackoff } from '../util/backoff';
 import { runBounded } from '../util/bounded';
@@ -14,8 +14,6 @@ import { BEAT_MS } from './lease';
 import {
   agentBucket,
   analyticsBucket,
-  BACKGROUND_CEILING,
-  backgroundWaitMs,
   countInHour,
   type Family,
   familyOf,
@@ -163,14 +161,19 @@ export class WindowSync extends Disposable {
     return this.store.lease.anyFocused(project, this.store.presence);
   }
 
-  /** Counts a request this window sent, and shares a 429's wait with every window. */
+  /**
+   * Counts a request this window sent, if the platform counts it (the endpoint table's `counted`:
+   * a job's status read is not), and shares a 429's wait with every window.
+   */
   record(entry: RequestLogEntry): void {
     if (!entry.sent) return;
     const family = familyOf(entry.path);
     if (!family) return;
+    const counted = endpointOf(entry.method, entry.path)?.counted !== false;
+    if (!counted && entry.status !== 429) return;
     const id = this.store.nextEntryId();
-    const bucket = family === 'agent' ? agentBucket(projectOfAgentPath(entry.path) ?? '') : this.keyHash && analyticsBucket(this.keyHash);
-    if (!bucket) this.unnamed.push({ id, at: entry.startedAt });
+    const bucket = !counted ? undefined : family === 'agent' ? agentBucket(projectOfAgentPath(entry.path) ?? '') : this.keyHash && analyticsBucket(this.keyHash);
+    if (counted && !bucket) this.unnamed.push({ id, at: entry.startedAt });
     const written = this.update((state) => {
       if (bucket) recordRequest(state, bucket, id, entry.startedAt);
       if (entry.status === 429) recordWait(state, family, Date.now() + (entry.error?.retryAfterMs ?? DEFAULT_429_WAIT_MS));
@@ -216,6 +219,7 @@ export class WindowSync extends Disposable {
     return apiBaseUrl;
   }
 
+  /** Every window's sends to the agent for the project in the last hour: jobs created and follow-ups (what the platform counts). */
   agentRequestsThisHour(project: string): number {
     return countInHour(this.state, agentBucket(project), Date.now());
   }
@@ -232,11 +236,6 @@ export class WindowSync extends Disposable {
   /** When each of them was sent, oldest first (the hour's gate reads them: hourGate.ts). */
   analyticsTimes(): number[] | undefined {
     return this.keyHash === undefined ? undefined : timesInHour(this.state, analyticsBucket(this.keyHash), Date.now());
-  }
-
-  /** How long background work for the project must wait to stay under the ceiling; 0: go. */
-  backgroundWaitMs(project: string): number {
-    return backgroundWaitMs(this.state, agentBucket(project), Date.now(), BACKGROUND_CEILING);
   }
 
   /** How long any window must still leave this endpoint family alone after a 429; 0: go. */
@@ -319,6 +318,11 @@ export class WindowSync extends Disposable {
     } catch (error) {
       this.log.warn(`could not name the analytics bucket: ${String(error)}`);
     }
+  }
+
+  /** Reads every window's file now: resolves once a read that began after this call has ended. */
+  refresh(): Promise<void> {
+    return this.read();
   }
 
   /** Reads every window's file (one read at a time; a read asked for meanwhile runs after it). */

@@ -566,4 +566,57 @@ describe('agent jobs', function () {
       assert.deepEqual(s.store.all().map((t) => ({ id: t.id, prompts: t.prompts.map((p) => p.text) })), before);
     });
   });
+
+  describe('the agent hour counts what the platform counts: sends', () => {
+    before(async () => {
+      const setKey = new ScriptedUser(s.ui);
+      setKey.type('mint_integration_hour_key');
+      await vscode.commands.executeCommand('mintlifyAgent.setApiKey').then(() => setKey.restore());
+      await setProject(PROJECT);
+      await waitFor('the project', () => s.store.projectId === PROJECT);
+    });
+
+    it('two follow-ups and a hundred status reads: "2 of 100" in the view and status bar, and in the review preview\'s cost line', async () => {
+      const job = sim.addJob(PROJECT, { activeForMs: 3_600_000 });
+      await s.tracker.track(job.id);
+      await s.tracker.sendFollowUp(job.id, 'First follow-up');
+      await s.tracker.sendFollowUp(job.id, 'Second follow-up');
+      for (let i = 0; i < 100; i++) await s.tracker.track(job.id);
+      assert.ok(requestsTo(sim, 'GET', `/job/${job.id}`).length >= 101, 'the reads reached the API');
+      assert.equal(requestsTo(sim, 'POST', `/job/${job.id}/message`).length, 2);
+      assert.equal(s.sync.agentRequestsThisHour(PROJECT), 2);
+      await waitFor('the status bar to count the two sends', () => s.statusBar.tooltip?.includes('2 of 100 agent requests this hour'));
+
+      // The cost line above a review's preview reads the same hour.
+      const comment = s.review.model.newId();
+      await s.review.model.put(job.id, comment, { path: 'docs/a.mdx', commit: 'c0ffee', startLine: 1, endLine: 1, lines: ['# A'], body: 'Shorter.', createdAt: Date.now() });
+      let lenses: string[] = [];
+      user.type('');
+      user.answerMessage = async (m) => {
+        if (!m.actions.includes('Send Review')) return undefined;
+        const preview = vscode.window.activeTextEditor!.document;
+        const shown = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', preview.uri);
+        lenses = shown.map((l) => l.command?.title ?? '');
+        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+        return undefined;
+      };
+      await vscode.commands.executeCommand('mintlifyAgent.sendReview', job.id);
+      assert.match(lenses[0] ?? '', /1 agent request of the project's hour \(2 of 100 used, 98 left\)\.$/);
+      assert.equal(requestsTo(sim, 'POST', `/job/${job.id}/message`).length, 2, 'the preview closed: nothing sent');
+      await s.review.model.remove(job.id, comment);
+      await vscode.commands.executeCommand('mintlifyAgent.stopTracking', job.id);
+    });
+
+    it('ten active jobs keep being polled past 60 reads in the hour', async () => {
+      const jobs = Array.from({ length: 10 }, () => sim.addJob(PROJECT, { activeForMs: 3_600_000 }));
+      sim.clearRequests();
+      for (const job of jobs) await s.tracker.track(job.id);
+      const reads = () => sim.requests.filter((r) => r.method === 'GET' && jobs.some((j) => r.rawPath.endsWith(`/job/${j.id}`)));
+      await waitFor('120 reads of the ten jobs', () => reads().length >= 120, 45_000);
+      const late = reads().slice(60);
+      assert.equal(new Set(late.map((r) => r.rawPath)).size, 10, 'every job is still read after the 60th read');
+      assert.equal(s.sync.agentRequestsThisHour(PROJECT), 0, 'reads are not sends');
+      for (const job of jobs) await vscode.commands.executeCommand('mintlifyAgent.stopTracking', job.id);
+    });
+  });
 });

@@ -84,14 +84,6 @@ describe('polling through bad answers under load', function () {
     await sim.close();
   });
 
-  // Shrunk time: hundreds of polls in a couple of minutes would use the background share of the
-  // hour (sync/ledger.ts) and rightly hold the polls back; the storm's hour is forgotten as it goes.
-  let forgetting: Promise<void> | undefined;
-  function keepTheHourOpen(): void {
-    if (forgetting || s.sync.agentRequestsThisHour(PROJECT) < 30) return;
-    forgetting = s.sync.update((state) => void Object.assign(state, { waits: {}, ledger: {} })).finally(() => (forgetting = undefined));
-  }
-
   it(`${FAULTS} stalled, reset and slow answers across three jobs, then every job shows its true status within its backoff plus one interval`, async () => {
     await s.sync.update((state) => void Object.assign(state, { waits: {}, ledger: {} }));
     const user = new ScriptedUser(s.ui);
@@ -127,7 +119,7 @@ describe('polling through bad answers under load', function () {
       for (let seen = 0; seen < FAULTS; seen = polls().length) {
         await waitFor(
           () => `faulted poll ${seen + 1} of ${FAULTS}: none came for ${BETWEEN_POLLS_MS} ms; the client's calls that ended: ${ended().length}; next polls due in ${jobs.map((j) => String((s.tracker.poller.nextDueAt(j.id) ?? Number.NaN) - Date.now())).join(', ')} ms`,
-          () => (keepTheHourOpen(), polls().length > seen),
+          () => polls().length > seen,
           BETWEEN_POLLS_MS,
         );
       }
@@ -138,7 +130,6 @@ describe('polling through bad answers under load', function () {
           await waitFor(
             () => `${job.id} to show "${job.truth}"; it shows "${description}"`,
             () => {
-              keepTheHourOpen();
               description = String(shown(job.id)?.description);
               return description.startsWith(`${job.truth} `) && !description.includes('cannot refresh');
             },

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../support/extensionUnderTest';
 import type { ReviewResult } from '../../src/git/reviewCommands';
-import type { ReviewSent } from '../../src/review/sendReview';
+import { sendReview, type ReviewSent } from '../../src/review/sendReview';
+import type { Logger } from '../../src/log';
 import { ReviewModel } from '../../src/review/reviewModel';
 import { WindowSync } from '../../src/sync/windowSync';
 import { TOOLS } from '../../src/tools/toolNames';
@@ -42,6 +43,8 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
   let origin: string;
   let jobId: string;
   let first: ReviewResult;
+  let latest: ReviewResult;
+  let fresh = '';
   const ids: Record<'range' | 'line' | 'other', string> = { range: '', line: '', other: '' };
   let failed = false;
 
@@ -69,7 +72,10 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
       writeFile(clone, ERRORS, `${ERROR_LINES.join('\n')}\n`);
     });
     // The agent's next round: it rewrites the two commented lines of the quickstart (as three) and adds two lines above the errors guide's.
+    // Only the first follow-up makes a round; the later ones (the last tests' sends) change nothing.
+    let rounds = 0;
     const nextRound = () =>
+      rounds++ > 0 ||
       pushCommit({ url: origin }, BRANCH, 'Round 2', (clone) => {
         const quick = [...QUICK_LINES];
         quick.splice(5, 2, 'Install the CLI with pnpm:', '`pnpm add -g mint`', 'Then run `mint dev` to preview.');
@@ -238,6 +244,7 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
     await waitFor('the job to finish its next round', () => s.store.get(jobId)?.job?.status === 'completed', 60_000);
     const next = (await vscode.commands.executeCommand<ReviewResult | undefined>('mintlifyAgent.reviewChanges', jobId))!;
     assert.ok(next, `no review; messages: ${JSON.stringify(user.messages)}`);
+    latest = next;
     assert.notEqual(next.tip, first.tip, 'the branch moved');
     await threads().redraw();
     const changed = threads().threadOf(ids.range)!;
@@ -253,7 +260,7 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
     assert.doesNotMatch(below.label ?? '', /outdated/);
 
     // The next review starts on the new round.
-    const fresh = await comment(modifiedOf(next, QUICKSTART), 6, 8, 'Better. Now show both package managers.');
+    fresh = await comment(modifiedOf(next, QUICKSTART), 6, 8, 'Better. Now show both package managers.');
     assert.equal(s.review.model.comment(jobId, fresh)?.commit, next.tip);
     await waitFor('the row to count the new comment', () => String(row()?.description).includes('1 comment to send'));
   });
@@ -283,5 +290,89 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
     const text = capResult(await s.tools[TOOLS.agentJobs].invoke({ jobId }, new vscode.CancellationTokenSource().token));
     assert.match(text, /Reviews of its branch sent as follow-ups, oldest first \(each is one of the prompts above\) \(1\):\n1\. \S+: 3 comments: "docs\/guides\/errors\.mdx" line 5 of commit "\w{12}": "Link the \*\*rate limits\*\* page\."; "docs\/quickstart\.mdx" lines 6-7/);
     assert.match(text, /Review comments written and not sent yet \(a send at \S+ lost its answer: the agent may have them\) \(1\):\n1\. "docs\/quickstart\.mdx" lines 6-8 of commit "\w{12}": "Better\. Now show both package managers\."/);
+  });
+
+  it('a comment added on a tab of an earlier round keeps its text: it shows on the latest round, and the writer is told', async () => {
+    const old = modifiedOf(first, ERRORS);
+    const text = 'Typed on the first round\'s tab.';
+    const id = await comment(old, 2, 2, text);
+    assert.equal(s.review.model.comment(jobId, id)?.body, text);
+    assert.equal(s.review.model.comment(jobId, id)?.commit, first.tip, 'written on the round its tab shows');
+    const latestErrors = modifiedOf(latest, ERRORS).toString();
+    await waitFor('the comment drawn on the latest round', () => threads().threadOf(id)?.uri.toString() === latestErrors);
+    assert.equal(threads().threadOf(id)!.range?.start.line, 1, 'line 2 did not move');
+    assert.ok(user.messages.some((m) => /earlier round of the agent's branch\. Your comment is kept/.test(m.message)), JSON.stringify(user.messages));
+  });
+
+  it('a comment edited while the preview is open: the agent gets the text composed, marked sent as such, and the edit stays pending', async () => {
+    const composedText = 'Better. Now show both package managers.';
+    const edited = 'Better. Show pnpm only.';
+    const path = `/job/${jobId}/message`;
+    const before = requestsTo(sim, 'POST', path).length;
+    user.type('');
+    user.answerMessage = async (m) => {
+      if (m.actions.includes('Send Again')) return 'Send Again'; // the last send lost its answer: asked first
+      if (!m.actions.includes('Send Review')) return undefined;
+      // The writer edits the comment in its thread while the preview is open (Save hands it to the model).
+      await s.review.model.edit(jobId, fresh, edited);
+      return 'Send Review';
+    };
+    const result = await vscode.commands.executeCommand<ReviewSent | undefined>('mintlifyAgent.sendReview', jobId);
+    assert.ok(result?.sent?.sent, `sent; messages: ${JSON.stringify(user.messages)}`);
+    const posts = requestsTo(sim, 'POST', path).slice(before);
+    assert.equal(posts.length, 1);
+    const prompt = (posts[0].body as { prompt: string }).prompt;
+    assert.ok(prompt.includes(composedText) && !prompt.includes(edited), prompt);
+    await waitFor('the review marked sent', () => s.review.model.sent(jobId).length === 2);
+    const round = s.review.model.sent(jobId)[1];
+    assert.ok(round.comments.some((c) => c.body === composedText), 'the text the agent got, marked sent');
+    const still = s.review.model.comment(jobId, fresh);
+    assert.equal(still?.body, edited);
+    assert.equal(still?.sentAt, undefined, 'the edited comment is still pending');
+    assert.deepEqual(s.review.model.pending(jobId).map((c) => c.id), [fresh]);
+    await waitFor(() => `the row to count the edited comment, no send in doubt: ${String(row()?.description)}`, () => String(row()?.description).includes('1 comment to send · '));
+  });
+
+  it('one review is sent once: two windows sending it at the same moment make one request, and so do the row and the thread in one window', async () => {
+    const path = `/job/${jobId}/message`;
+    const log = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined, trace: () => undefined, scoped: () => log } as unknown as Logger;
+    // Another window of the profile, on the same project: its own shared file, presence and review model.
+    const other = new WindowSync(s.sync.dir, quiet, memento);
+    other.setProject(PROJECT);
+    const otherModel = new ReviewModel(other, () => PROJECT);
+    try {
+      await other.ready;
+      await waitFor('each window to see the other', () => s.sync.store.lease.peersOn(PROJECT, s.sync.windowId).some((p) => p.window === other.windowId) && other.store.lease.peersOn(PROJECT, other.windowId).length > 0);
+      await waitFor('the other window to see the pending comment', () => otherModel.pending(jobId).length === 1);
+      const before = requestsTo(sim, 'POST', path).length;
+      user.type('').type('');
+      user.answerMessage = (m) => (m.actions.includes('Send Review') ? 'Send Review' : undefined);
+      const [here, there] = await Promise.all([
+        vscode.commands.executeCommand<ReviewSent | undefined>('mintlifyAgent.sendReview', jobId),
+        sendReview({ model: otherModel, threads: threads(), store: s.store, ui: s.ui, hour: s.sync, log }, jobId),
+      ]);
+      assert.equal(requestsTo(sim, 'POST', path).length, before + 1, `one request; messages: ${JSON.stringify(user.messages.map((m) => m.message))}`);
+      assert.equal([here, there].filter((r) => r?.sent?.sent).length, 1, 'one window sent it');
+      assert.ok(user.messages.some((m) => /Nothing was sent: this review is being sent from another window/.test(m.message)), 'the other window says why it sent nothing');
+      await waitFor('the review marked sent, and no send under way', () => s.review.model.pending(jobId).length === 0 && !s.review.model.inFlight(jobId));
+    } finally {
+      otherModel.dispose();
+      other.dispose();
+    }
+    await waitFor('the job to finish its round', () => s.store.get(jobId)?.job?.status === 'completed', 60_000);
+
+    // The row's Send Review and the thread's, clicked in one window: one preview, one request.
+    const id = await comment(modifiedOf(latest, ERRORS), 3, 3, 'One more thing.');
+    const before = requestsTo(sim, 'POST', path).length;
+    user.messages.length = 0;
+    user.type('');
+    user.answerMessage = (m) => (m.actions.includes('Send Review') ? 'Send Review' : undefined);
+    const results = await Promise.all([
+      vscode.commands.executeCommand<ReviewSent | undefined>('mintlifyAgent.sendReview', jobId),
+      vscode.commands.executeCommand<ReviewSent | undefined>('mintlifyAgent.sendReview', threads().threadOf(id)),
+    ]);
+    assert.equal(requestsTo(sim, 'POST', path).length, before + 1, `one request; messages: ${JSON.stringify(user.messages.map((m) => m.message))}`);
+    assert.equal(results.filter((r) => r?.sent?.sent).length, 1);
+    assert.ok(user.messages.some((m) => /already being sent from this window/.test(m.message)), JSON.stringify(user.messages.map((m) => m.message)));
   });
 });

@@ -1,7 +1,8 @@
 // Review the agent's changes like a pull request (issue 33), as a person does it in the workbench:
 // a comment with the gutter "+" on the agent's side of Review Changes, "1 comment to send" on the
 // job's row, Send Review to Agent from the thread's title, the preview read, sent, the thread then
-// marked sent, the job active and then completed. Clicks and keys only.
+// marked sent, the job active and then completed; then a send whose answer is lost, which the row
+// says at once, while the failure message still waits. Clicks and keys only.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -15,6 +16,7 @@ import { expectVisible, TIMEOUTS, type Workbench } from './workbench';
 const BRANCH = 'mintlify/agent-ui-review';
 const QUICK_LINES = ['---', 'title: Quickstart', '---', '', 'Get started in five minutes.', 'Install the CLI with npm.', 'Run mint dev to preview.', '', '## Next steps', 'Read the guides.'];
 const COMMENT = 'Say which package manager, and why.';
+const SECOND = 'Show the command in a code block.';
 
 describe('review comments on the agent branch, sent as one follow-up (UI)', function () {
   this.timeout(5 * 60_000);
@@ -114,5 +116,27 @@ describe('review comments on the agent branch, sent as one follow-up (UI)', func
     await expectVisible('the job completed', job().locator('.custom-view-tree-node-item-icon.codicon-pass'), TIMEOUTS.poll);
     // The README shows the review being read before it is sent.
     fs.copyFileSync(shot, path.join(findRepoRoot(__dirname), 'media', 'screenshots', 'review-comments.png'));
+  });
+
+  it('a send whose answer is lost: the row says the last send may have arrived while the failure message still waits', async () => {
+    const line = agentSide().locator('.view-line').filter({ hasText: 'Run mint dev to preview.' });
+    await line.hover({ timeout: TIMEOUTS.ui });
+    const box = wb.page.locator('.review-widget').filter({ has: wb.page.locator('.comment-form') });
+    await wb.clickAndExpect({ what: 'the gutter "+" on another line', click: agentSide().locator('.comment-range-glyph.line-hover'), then: box, shows: 'the comment box' });
+    await box.locator('.comment-form .monaco-editor').click({ timeout: TIMEOUTS.ui });
+    await wb.page.keyboard.type(SECOND);
+    await wb.clickAndExpect({ what: 'Add Comment', click: box.getByRole('button', { name: 'Add Comment' }), then: job().filter({ hasText: '1 comment to send' }), shows: '"1 comment to send" on the job\'s row' });
+    const before = sim.requests.filter((r) => r.method === 'POST' && r.rawPath.endsWith(`/job/${jobId}/message`)).length;
+    sim.addFault({ fault: { kind: 'drop' }, times: 1, method: 'POST', pathIncludes: '/message' });
+    const thread = wb.page.locator('.review-widget').filter({ hasText: SECOND });
+    await wb.clickAndExpect({ what: 'Send Review to Agent on the new thread', click: thread.getByRole('button', { name: 'Send Review to Agent' }), then: wb.quickInputTitled(/^Send Review to Agent/), shows: 'the box for the review\'s instruction' });
+    await wb.pressEnterAndWaitForClose();
+    const cost = wb.page.locator('.codelens-decoration a').filter({ hasText: /1 agent request of the project's hour/ });
+    await wb.clickAndExpect({ what: 'the cost above the preview (it sends)', click: cost, then: wb.notification('may have arrived'), shows: 'the failure message' });
+    // The failure message is not answered: the row already says what the writer must know.
+    await expectVisible('the row saying the last send may have arrived', job().filter({ hasText: '1 comment to send (the last send lost its answer)' }));
+    await wb.screenshot('review-comments-3-lost');
+    const posts = sim.requests.filter((r) => r.method === 'POST' && r.rawPath.endsWith(`/job/${jobId}/message`)).length;
+    assert.equal(posts, before + 1, 'one try, not repeated');
   });
 });

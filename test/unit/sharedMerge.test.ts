@@ -46,6 +46,7 @@ const AREAS: Record<string, fc.Arbitrary<unknown>> = {
           c: fc.dictionary(key, register(fc.option(loose(fc.record({ path: key, commit: key, startLine: small, endLine: small, lines: fc.array(key, { maxLength: 2 }), body: key, createdAt: small })), { nil: null })), { maxKeys: 2 }),
           tip: register(key),
           lost: register(fc.option(small, { nil: null })),
+          sending: register(fc.option(loose(fc.record({ window: key, at: small, id: key })), { nil: null })),
         },
         { requiredKeys: ['c'] },
       ),
