@@ -161,19 +161,19 @@ export class WindowSync extends Disposable {
     return this.store.lease.anyFocused(project, this.store.presence);
   }
 
-  /**
-   * Counts a request this window sent, if the platform counts it (the endpoint table's `counted`:
-   * a job's status read is not), and shares a 429's wait with every window.
-   */
+  /** Counts a request this window sent, and shares a 429's wait with every window. */
   record(entry: RequestLogEntry): void {
     if (!entry.sent) return;
     const family = familyOf(entry.path);
     if (!family) return;
-    const counted = endpointOf(entry.method, entry.path)?.counted !== false;
-    if (!counted && entry.status !== 429) return;
+    // Not counted in the hour (the endpoint table's `counted`: a job's status read): only a 429's wait is shared.
+    if (endpointOf(entry.method, entry.path)?.counted === false) {
+      if (entry.status === 429) background(this.update((state) => recordWait(state, family, Date.now() + (entry.error?.retryAfterMs ?? DEFAULT_429_WAIT_MS))), this.log, 'sharing the API\'s wait');
+      return;
+    }
     const id = this.store.nextEntryId();
-    const bucket = !counted ? undefined : family === 'agent' ? agentBucket(projectOfAgentPath(entry.path) ?? '') : this.keyHash && analyticsBucket(this.keyHash);
-    if (counted && !bucket) this.unnamed.push({ id, at: entry.startedAt });
+    const bucket = family === 'agent' ? agentBucket(projectOfAgentPath(entry.path) ?? '') : this.keyHash && analyticsBucket(this.keyHash);
+    if (!bucket) this.unnamed.push({ id, at: entry.startedAt });
     const written = this.update((state) => {
       if (bucket) recordRequest(state, bucket, id, entry.startedAt);
       if (entry.status === 429) recordWait(state, family, Date.now() + (entry.error?.retryAfterMs ?? DEFAULT_429_WAIT_MS));

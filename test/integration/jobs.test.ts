@@ -8,6 +8,9 @@ import { applyJobChange } from '../../src/sync/syncState';
 import type { Simulator } from '../simulator/server';
 import { EXTENSION_ID, KEY, PROJECT, requestsTo, ScriptedUser, seam, setProject, setUserSetting, waitFor, withSimulator } from './support';
 
+/** The agent hour's tests' own project: its jobs, prompts and reviews never meet another suite's jobs of the same ids. */
+const HOUR_PROJECT = 'agent-hour-project';
+
 /** Test-scale timings: the same scheduler, a minute shrunk to about a second. */
 const FAST = { ...DEFAULT_TIMINGS, fastIntervalMs: 100, fastPhaseMs: 1_500, intervalMs: 500, backoffBaseMs: 200, backoffMaxMs: 1_000, unfocusedFactor: 1, steadyBudgetPerHour: 1_000_000 };
 
@@ -58,10 +61,12 @@ describe('agent jobs', function () {
 
   before(async () => {
     s = await seam();
-    sim = await withSimulator({ jobDurationMs: 1_000 });
+    sim = await withSimulator({ jobDurationMs: 1_000, projects: [PROJECT, HOUR_PROJECT] });
     s.tracker.poller.setTimings(FAST);
   });
   after(async () => {
+    // The next suite polls at the real pace.
+    s.tracker.poller.setTimings(DEFAULT_TIMINGS);
     await vscode.commands.executeCommand('mintlifyAgent.clearApiKey');
     await sim.close();
   });
@@ -572,19 +577,23 @@ describe('agent jobs', function () {
       const setKey = new ScriptedUser(s.ui);
       setKey.type('mint_integration_hour_key');
       await vscode.commands.executeCommand('mintlifyAgent.setApiKey').then(() => setKey.restore());
+      await setProject(HOUR_PROJECT);
+      await waitFor('the project', () => s.store.projectId === HOUR_PROJECT);
+    });
+    after(async () => {
       await setProject(PROJECT);
-      await waitFor('the project', () => s.store.projectId === PROJECT);
+      await waitFor('the project again', () => s.store.projectId === PROJECT);
     });
 
     it('two follow-ups and a hundred status reads: "2 of 100" in the view and status bar, and in the review preview\'s cost line', async () => {
-      const job = sim.addJob(PROJECT, { activeForMs: 3_600_000 });
+      const job = sim.addJob(HOUR_PROJECT, { activeForMs: 3_600_000 });
       await s.tracker.track(job.id);
       await s.tracker.sendFollowUp(job.id, 'First follow-up');
       await s.tracker.sendFollowUp(job.id, 'Second follow-up');
       for (let i = 0; i < 100; i++) await s.tracker.track(job.id);
       assert.ok(requestsTo(sim, 'GET', `/job/${job.id}`).length >= 101, 'the reads reached the API');
       assert.equal(requestsTo(sim, 'POST', `/job/${job.id}/message`).length, 2);
-      assert.equal(s.sync.agentRequestsThisHour(PROJECT), 2);
+      assert.equal(s.sync.agentRequestsThisHour(HOUR_PROJECT), 2);
       await waitFor('the status bar to count the two sends', () => s.statusBar.tooltip?.includes('2 of 100 agent requests this hour'));
 
       // The cost line above a review's preview reads the same hour.
@@ -608,14 +617,14 @@ describe('agent jobs', function () {
     });
 
     it('ten active jobs keep being polled past 60 reads in the hour', async () => {
-      const jobs = Array.from({ length: 10 }, () => sim.addJob(PROJECT, { activeForMs: 3_600_000 }));
+      const jobs = Array.from({ length: 10 }, () => sim.addJob(HOUR_PROJECT, { activeForMs: 3_600_000 }));
       sim.clearRequests();
       for (const job of jobs) await s.tracker.track(job.id);
       const reads = () => sim.requests.filter((r) => r.method === 'GET' && jobs.some((j) => r.rawPath.endsWith(`/job/${j.id}`)));
       await waitFor('120 reads of the ten jobs', () => reads().length >= 120, 45_000);
       const late = reads().slice(60);
       assert.equal(new Set(late.map((r) => r.rawPath)).size, 10, 'every job is still read after the 60th read');
-      assert.equal(s.sync.agentRequestsThisHour(PROJECT), 0, 'reads are not sends');
+      assert.equal(s.sync.agentRequestsThisHour(HOUR_PROJECT), 0, 'reads are not sends');
       for (const job of jobs) await vscode.commands.executeCommand('mintlifyAgent.stopTracking', job.id);
     });
   });

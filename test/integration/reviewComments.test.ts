@@ -346,7 +346,7 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
       await waitFor('the other window to see the pending comment', () => otherModel.pending(jobId).length === 1);
       const before = requestsTo(sim, 'POST', path).length;
       user.type('').type('');
-      user.answerMessage = (m) => (m.actions.includes('Send Review') ? 'Send Review' : undefined);
+      user.answerMessage = (m) => m.actions.find((a) => a === 'Send Review' || a === 'Send Again');
       const [here, there] = await Promise.all([
         vscode.commands.executeCommand<ReviewSent | undefined>('mintlifyAgent.sendReview', jobId),
         sendReview({ model: otherModel, threads: threads(), store: s.store, ui: s.ui, hour: s.sync, log }, jobId),

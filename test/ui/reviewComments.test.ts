@@ -121,7 +121,8 @@ describe('review comments on the agent branch, sent as one follow-up (UI)', func
   it('a send whose answer is lost: the row says the last send may have arrived while the failure message still waits', async () => {
     const line = agentSide().locator('.view-line').filter({ hasText: 'Run mint dev to preview.' });
     await line.hover({ timeout: TIMEOUTS.ui });
-    const box = wb.page.locator('.review-widget').filter({ has: wb.page.locator('.comment-form') });
+    // The sent thread above is open too: the new thread's box is the one without its comment.
+    const box = wb.page.locator('.review-widget').filter({ has: wb.page.locator('.comment-form') }).filter({ hasNotText: COMMENT });
     await wb.clickAndExpect({ what: 'the gutter "+" on another line', click: agentSide().locator('.comment-range-glyph.line-hover'), then: box, shows: 'the comment box' });
     await box.locator('.comment-form .monaco-editor').click({ timeout: TIMEOUTS.ui });
     await wb.page.keyboard.type(SECOND);
