@@ -7,8 +7,11 @@
 import type * as vscode from 'vscode';
 import { ApiError, API_ERROR_KINDS, MAX_PAGE_SIZE, sendOutcome, splitWait } from './api';
 
-export type FailureContext = 'readJob' | 'send' | 'create' | 'analytics' | 'export';
-export const FAILURE_CONTEXTS: readonly FailureContext[] = ['readJob', 'send', 'create', 'analytics', 'export'];
+export type FailureContext = 'readJob' | 'send' | 'create' | 'analytics' | 'export' | 'preview' | 'previewStatus';
+export const FAILURE_CONTEXTS: readonly FailureContext[] = ['readJob', 'send', 'create', 'analytics', 'export', 'preview', 'previewStatus'];
+
+/** The contexts whose request is a POST the platform may act on: a lost answer is never met with a plain Retry. */
+export const SENDING_CONTEXTS: readonly FailureContext[] = ['send', 'create', 'preview'];
 
 /**
  * What a button does. `sendAgain` sends a follow-up whose outcome is unknown once more (its label
@@ -42,10 +45,11 @@ export function failureView(error: unknown, context: FailureContext, l10n: L10n,
   if (!(error instanceof ApiError)) {
     return { message: l10n.t('{0} failed unexpectedly: {1}', doing, error instanceof Error ? error.message : String(error)), severity: 'error', actions: ['showLog'] };
   }
-  const sending = context === 'send' || context === 'create';
+  const sending = SENDING_CONTEXTS.includes(context);
+  const previews = context === 'preview' || context === 'previewStatus';
   if (error.kind === 'cancelled' && !(sending && sendOutcome(error) === 'unknown')) return { message: '', severity: 'none', actions: [] };
   // A POST that may have been acted on is never offered a plain Retry (issue 14 §2).
-  if (sending && error.kind !== 'rateLimited' && sendOutcome(error) === 'unknown') return unknownOutcome(context, error, l10n);
+  if (sending && error.kind !== 'rateLimited' && sendOutcome(error) === 'unknown') return unknownOutcome(context as 'send' | 'create' | 'preview', error, l10n);
 
   const failed = (reason: string, actions: FailureAction[], severity: FailureSeverity = 'error'): FailureView => ({
     message: l10n.t('{0} failed: {1}', doing, reason),
@@ -80,21 +84,33 @@ export function failureView(error: unknown, context: FailureContext, l10n: L10n,
     case 'unauthorized':
       return failed(l10n.t('The Mintlify API did not accept the API key (401). Set a valid admin API key.'), ['setApiKey']);
     case 'forbidden':
+      // The External API answers 403 when the organisation's plan has no preview deployments.
+      if (previews) return failed(l10n.t('Preview deployments are not available on this organisation’s plan (403){0}. Pro and Enterprise plans have them. Preview Branch is no longer offered for this project; run it from the palette once the plan has them.', said), []);
       // A read-only key needs replacing; an IP allow-list may be fixed on the dashboard, then Retry.
       return failed(l10n.t('The API key is not allowed to do this (403): it may be read-only, or this IP address is not on the allow-list.'), ['setApiKey', ...canRetry]);
     case 'notFound':
+      if (context === 'previewStatus') return failed(l10n.t('The platform no longer knows this preview’s status (404){0}. Deploy the preview again to follow a new one.', said), []);
+      if (context === 'preview') {
+        return failed(l10n.t('Not found (404){0}. The platform cannot see this project or branch: check the project ID, and that the project’s Git repository is connected on the dashboard and is the job’s repository.', said), ['setProjectId']);
+      }
       if (context === 'readJob' || context === 'send') {
         return failed(l10n.t('Not found (404){0}. Check the job ID and that the project ID is the job’s project.', said), options.tracked ? ['stopTracking'] : ['setProjectId']);
       }
       return failed(l10n.t('Not found (404){0}. Check the project ID.', said), ['setProjectId', ...canRetry]);
     case 'rateLimited': {
-      const when = error.retryAfterMs !== undefined ? tryAgainIn(error.retryAfterMs, l10n) : l10n.t('The platform allows 100 requests per hour; try again in a few minutes.');
-      const kept = context === 'analytics' ? ' ' + l10n.t('Pages already loaded still work.') : sending ? ' ' + l10n.t('Nothing was sent; your prompt is kept.') : '';
+      const when = error.retryAfterMs !== undefined ? tryAgainIn(error.retryAfterMs, l10n) : previews ? l10n.t('The platform allows 5 preview deployments a minute for the organisation; try again in a minute.') : l10n.t('The platform allows 100 requests per hour; try again in a few minutes.');
+      const kept = context === 'analytics' ? ' ' + l10n.t('Pages already loaded still work.') : context === 'preview' ? ' ' + l10n.t('Nothing was deployed.') : sending ? ' ' + l10n.t('Nothing was sent; your prompt is kept.') : '';
       const view = failed(l10n.t('The Mintlify API rate limit is reached (429). {0}', when) + kept, context === 'export' ? [] : ['retry'], 'warning');
       return { ...view, retryAfterMs: error.retryAfterMs ?? 0 };
     }
     case 'invalidRequest': {
       const details = error.details.length ? ' ' + error.details.join(' ') : '';
+      if (previews) {
+        return failed(
+          l10n.t('The platform refused the preview ({0}){1}.', error.status ?? 400, said) + details + ' ' + l10n.t('If the branch exists, the platform may not see it: check that the project’s Git repository is connected on the dashboard and is the job’s repository.'),
+          [],
+        );
+      }
       const kept = sending ? ' ' + l10n.t('Your prompt is kept.') : '';
       return failed(l10n.t('The Mintlify API rejected the request ({0}){1}.', error.status ?? 400, said) + details + kept, []);
     }
@@ -179,11 +195,22 @@ function doingText(context: FailureContext, l10n: L10n): string {
       return l10n.t('Loading visitors');
     case 'export':
       return l10n.t('Exporting visitors');
+    case 'preview':
+      return l10n.t('Deploying the preview');
+    case 'previewStatus':
+      return l10n.t('Reading the preview’s status');
   }
 }
 
-function unknownOutcome(context: 'send' | 'create', error: ApiError, l10n: L10n): FailureView {
+function unknownOutcome(context: 'send' | 'create' | 'preview', error: ApiError, l10n: L10n): FailureView {
   const why = error.status !== undefined && error.status >= 500 ? l10n.t('the Mintlify API answered {0}', error.status) : l10n.t('the answer was lost');
+  if (context === 'preview') {
+    return {
+      message: l10n.t('A preview deployment may have started: {0}, so its status cannot be followed from here. Check the deployments on the dashboard before deploying again.', why),
+      severity: 'warning',
+      actions: ['showLog'],
+    };
+  }
   if (context === 'send') {
     return {
       message: l10n.t('The follow-up may have arrived: {0}, and the job cannot tell whether it took it. Sending it again may start the agent twice on it.', why),
@@ -209,6 +236,10 @@ function inputProblem(error: ApiError, l10n: L10n): string {
       return l10n.t('The job ID is empty.');
     case 'badJobId':
       return l10n.t('"{0}" is not a valid job ID.', value);
+    case 'badStatusId':
+      return l10n.t('"{0}" is not a valid deployment status ID.', value);
+    case 'emptyBranch':
+      return l10n.t('The job names no branch to deploy.');
     case 'emptyPrompt':
       return l10n.t('The prompt is empty. Type an instruction for the agent.');
     case 'pageSize':

@@ -5,9 +5,9 @@
 import ky, { HTTPError } from 'ky';
 import * as z from 'zod/mini';
 import { checkBaseUrl } from './baseUrl';
-import { ENDPOINTS, type Endpoints, type Family, type ListQuery } from './endpoints';
+import { ENDPOINTS, type Endpoints, FAMILIES, type Family, type ListQuery } from './endpoints';
 import { ApiError, formatWait, parseRetryAfter, type Reached } from './errors';
-import { checkId, checkPrompt, checkQuery, checkThreadId } from './inputs';
+import { checkBranch, checkId, checkPrompt, checkQuery, checkThreadId } from './inputs';
 import { ErrorBody } from './schemas';
 import { type Clock, systemClock } from '../util/clock';
 
@@ -70,7 +70,7 @@ export interface Ticket {
 /** `{name}` segments of a path, in order: the method's leading string arguments. */
 type PathArgs<P extends string> = P extends `${string}{${string}}${infer Rest}` ? [string, ...PathArgs<Rest>] : [];
 /** After the ids: a list's query, a POST's prompt, or nothing. */
-type InputArgs<E> = E extends { rowId: unknown } ? [query: ListQuery] : E extends { body: 'prompt' } ? [prompt: string] : [];
+type InputArgs<E> = E extends { rowId: unknown } ? [query: ListQuery] : E extends { body: 'prompt' } ? [prompt: string] : E extends { body: 'branch' } ? [branch: string] : [];
 type Method<E extends Endpoints[keyof Endpoints]> = (...args: [...PathArgs<E['path']>, ...InputArgs<E>, options?: CallOptions]) => Promise<z.output<E['schema']>>;
 
 /** The typed client: `api.getJob(projectId, jobId)`, `api.getFeedback(projectId, query, { signal })`… */
@@ -83,6 +83,7 @@ const ID_CHECKS: Record<string, (id: string) => string> = {
   projectId: (id) => checkId('project', id),
   jobId: (id) => checkId('job', id),
   threadId: checkThreadId,
+  statusId: (id) => checkId('status', id),
 };
 
 interface Request {
@@ -91,6 +92,8 @@ interface Request {
   target: string;
   json?: unknown;
   signal?: AbortSignal;
+  /** The family's own deadline, when shorter than the setting's (endpoints.ts FAMILIES). */
+  deadlineMs?: number;
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
@@ -133,7 +136,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   /** One attempt under one deadline: connect, headers and body all end when it fires. */
   async function attempt<T>(base: string, key: string, request: Request, schema: z.ZodMiniType<T>): Promise<{ status: number; value: T }> {
     const deadline = new AbortController();
-    const timer = timers.setTimeout(() => deadline.abort(), options.timeoutMs?.() ?? DEFAULT_TIMEOUT_MS);
+    const timer = timers.setTimeout(() => deadline.abort(), Math.min(options.timeoutMs?.() ?? DEFAULT_TIMEOUT_MS, request.deadlineMs ?? Number.POSITIVE_INFINITY));
     const signal = request.signal ? AbortSignal.any([request.signal, deadline.signal]) : deadline.signal;
     let status: number | undefined;
     try {
@@ -163,7 +166,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   /** One method from a table entry: the path's ids, then the query or the prompt, then the call options. */
   function method(entry: Endpoints[keyof Endpoints]) {
     const names = [...entry.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
-    const takes = 'rowId' in entry ? 'query' : 'body' in entry ? 'prompt' : undefined;
+    const takes = 'rowId' in entry ? 'query' : 'body' in entry ? entry.body : undefined;
+    const deadlineMs = FAMILIES[entry.family].deadlineMs;
     return async (...args: unknown[]) => {
       gate(entry.family);
       let at = 0;
@@ -172,9 +176,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const input = takes && args[names.length];
       const { signal, grant } = (args[names.length + (takes ? 1 : 0)] ?? {}) as CallOptions;
       if (takes === 'prompt') return call({ method: 'post', target: path, json: { prompt: checkPrompt(input as string) }, signal }, entry.schema as z.ZodMiniType<unknown>);
+      if (takes === 'branch') return call({ method: 'post', target: path, json: { branch: checkBranch(input as string) }, signal, deadlineMs }, entry.schema as z.ZodMiniType<unknown>);
       const params = takes === 'query' ? checkQuery(entry, input as ListQuery) : {};
       const search = Object.keys(params).length ? `?${new URLSearchParams(params).toString()}` : '';
-      const request: Request = { method: 'get', target: path + search, signal };
+      const request: Request = { method: 'get', target: path + search, signal, deadlineMs };
       if (entry.family !== 'analytics') return call(request, entry.schema as z.ZodMiniType<unknown>);
       // The organisation's hour: no analytics request leaves without a ticket of the one gate.
       const ticket = grant?.take();

@@ -8,7 +8,8 @@
 //   checked (inputs.ts) and encoded one segment each.
 // `family`: the platform's rate-limit bucket. agent: 100 an hour per project, counting creating a
 //   job and sending a follow-up; analytics: 100 requests an hour for the whole organisation, every
-//   analytics endpoint together. A 429 holds back the whole family (every window).
+//   analytics endpoint together; preview: 5 preview deployments a minute for the organisation
+//   (FAMILIES says each family's limit and deadline). A 429 holds back the whole family (every window).
 // `counted: false`: the platform does not count the endpoint in its family's hour (reading a job's
 //   status: its limit is on the two sends), so neither does the shared ledger; the poller's own
 //   rules bound it (jobs/jobPoller.ts).
@@ -23,9 +24,21 @@
 // `rowId`: what makes a row the same row, so a page that brings nothing new ends the fetch.
 import type * as z from 'zod/mini';
 import { AgentJob, VisitorsPage } from './schemas';
+import { PreviewDeployment, UpdateStatus } from './previewSchemas';
 import { AssistantPage, AssistantThread, FeedbackByPage, FeedbackPage, SearchesPage, ViewsPage } from './signalsSchemas';
 
-export type Family = 'agent' | 'analytics';
+export type Family = 'agent' | 'analytics' | 'preview';
+
+/**
+ * Each family's own limit (what the platform allows, per `perMs`) and, where it has one, its own
+ * deadline per request. A preview's status is a small answer read again and again while a build
+ * runs: one that takes longer than 15 s is retried by the poller's backoff rather than waited for.
+ */
+export const FAMILIES: Record<Family, { limit: number; perMs: number; deadlineMs?: number }> = {
+  agent: { limit: 100, perMs: 3_600_000 },
+  analytics: { limit: 100, perMs: 3_600_000 },
+  preview: { limit: 5, perMs: 60_000, deadlineMs: 15_000 },
+};
 export type Paging = 'cursor' | 'offset' | 'none';
 
 interface Common<S extends z.ZodMiniType> {
@@ -35,8 +48,8 @@ interface Common<S extends z.ZodMiniType> {
   family: Family;
   /** False: not counted in the family's hour (the table's head says why). */
   counted?: false;
-  /** POSTs whose body is `{ prompt }`: the method takes the prompt after the path's ids. */
-  body?: 'prompt';
+  /** POSTs whose body is `{ prompt }` or `{ branch }`: the method takes it after the path's ids. */
+  body?: 'prompt' | 'branch';
 }
 
 /** One request answers everything (a job, a thread, the top feedback pages). */
@@ -67,6 +80,9 @@ export const ENDPOINTS = {
   getJob: { method: 'GET', path: '/v2/agent/{projectId}/job/{jobId}', schema: AgentJob, family: 'agent', counted: false, paging: 'none' },
   createJob: { method: 'POST', path: '/v2/agent/{projectId}/job', body: 'prompt', schema: AgentJob, family: 'agent', paging: 'none' },
   sendMessage: { method: 'POST', path: '/v2/agent/{projectId}/job/{jobId}/message', body: 'prompt', schema: AgentJob, family: 'agent', paging: 'none' },
+  // The External API: deploys a branch as a preview (or redeploys it), and the status of that deployment.
+  createPreview: { method: 'POST', path: '/v1/project/preview/{projectId}', body: 'branch', schema: PreviewDeployment, family: 'preview', paging: 'none' },
+  getUpdateStatus: { method: 'GET', path: '/v1/project/update-status/{statusId}', schema: UpdateStatus, family: 'preview', counted: false, paging: 'none' },
   // 100 pages of 250 is 25,000 paths: the readers' default is 40 (10,000 paths), the large site needs 40.
   getVisitors: list({
     method: 'GET', path: '/v1/analytics/{projectId}/visitors', schema: VisitorsPage, family: 'analytics',

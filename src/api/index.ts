@@ -5,3 +5,4 @@ export * from './errors';
 export * from './inputs';
 export * from './schemas';
 export * from './signalsSchemas';
+export * from './previewSchemas';

@@ -18,11 +18,17 @@ function invalid(message: string, problem: InputProblem, subject?: string | numb
  * Project and job ids go into the URL path. Encoding keeps `a/b` or `a?b` inside one segment, but
  * URL parsers resolve `.` and `..` segments (even percent-encoded), so those can never be sent.
  */
-export function checkId(what: 'project' | 'job', id: string): string {
+export function checkId(what: 'project' | 'job' | 'status', id: string): string {
   const trimmed = id.trim();
-  if (!trimmed) throw invalid(`The ${what} ID is empty.`, what === 'project' ? 'emptyProjectId' : 'emptyJobId');
-  if (trimmed === '.' || trimmed === '..') throw invalid(`"${trimmed}" is not a valid ${what} ID.`, what === 'project' ? 'badProjectId' : 'badJobId', trimmed);
+  if (!trimmed) throw invalid(`The ${what} ID is empty.`, what === 'project' ? 'emptyProjectId' : what === 'job' ? 'emptyJobId' : 'badStatusId');
+  if (trimmed === '.' || trimmed === '..') throw invalid(`"${trimmed}" is not a valid ${what} ID.`, what === 'project' ? 'badProjectId' : what === 'job' ? 'badJobId' : 'badStatusId', trimmed);
   return trimmed;
+}
+
+/** A preview's branch: the platform requires one (400 otherwise); sent as named, never trimmed into another. */
+export function checkBranch(branch: string): string {
+  if (!branch.trim()) throw invalid('The branch name is empty.', 'emptyBranch');
+  return branch;
 }
 
 export function checkPrompt(prompt: string): string {

@@ -24,6 +24,11 @@ export function analyticsBucket(keyHash: string): string {
   return `analytics:${keyHash}`;
 }
 
+/** The organisation's preview deployments (5 a minute), named like the analytics bucket by the key's salted hash. */
+export function previewBucket(keyHash: string): string {
+  return `preview:${keyHash}`;
+}
+
 /**
  * What names a key's analytics bucket: the first 64 bits of HMAC-SHA-256 of the key under the
  * install's random salt. A plain hash of the key would be the same on every machine, a
@@ -44,10 +49,11 @@ export function newSalt(): string {
   return [...globalThis.crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** The family of a request path (`/v2/agent/…` or `/v1/analytics/…`), undefined for others. */
+/** The family of a request path (`/v2/agent/…`, `/v1/analytics/…`, `/v1/project/…`), undefined for others. */
 export function familyOf(path: string): Family | undefined {
   if (path.startsWith('/v2/agent/')) return 'agent';
   if (path.startsWith('/v1/analytics/')) return 'analytics';
+  if (path.startsWith('/v1/project/')) return 'preview';
   return undefined;
 }
 

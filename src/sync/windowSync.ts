@@ -19,6 +19,7 @@ import {
   familyOf,
   keyBucketHash,
   newSalt,
+  previewBucket,
   projectOfAgentPath,
   recordRequest,
   recordWait,
@@ -172,13 +173,27 @@ export class WindowSync extends Disposable {
       return;
     }
     const id = this.store.nextEntryId();
-    const bucket = family === 'agent' ? agentBucket(projectOfAgentPath(entry.path) ?? '') : this.keyHash && analyticsBucket(this.keyHash);
-    if (!bucket) this.unnamed.push({ id, at: entry.startedAt });
+    const bucket = this.bucketOf(family, entry);
+    if (!bucket && family === 'analytics') this.unnamed.push({ id, at: entry.startedAt });
     const written = this.update((state) => {
       if (bucket) recordRequest(state, bucket, id, entry.startedAt);
       if (entry.status === 429) recordWait(state, family, Date.now() + (entry.error?.retryAfterMs ?? DEFAULT_429_WAIT_MS));
     });
     background(written, this.log, 'writing the request ledger');
+  }
+
+  /** Where a sent request counts: the project's agent hour, the key's analytics hour, the organisation's preview deployments (POSTs only). */
+  private bucketOf(family: Family, entry: RequestLogEntry): string | undefined {
+    if (family === 'agent') return agentBucket(projectOfAgentPath(entry.path) ?? '');
+    if (!this.keyHash) return undefined;
+    if (family === 'analytics') return analyticsBucket(this.keyHash);
+    return entry.method === 'POST' ? previewBucket(this.keyHash) : undefined;
+  }
+
+  /** Every window's preview deployments with this key in the `windowMs` before now; undefined until the key's bucket is named. */
+  previewDeploymentsWithin(windowMs: number): number | undefined {
+    const now = Date.now();
+    return this.keyHash === undefined ? undefined : timesInHour(this.state, previewBucket(this.keyHash), now).filter((at) => at > now - windowMs).length;
   }
 
   /** The settled trend buckets every window has kept for the project, from the API in force (trendBuckets.ts). */

@@ -2,7 +2,7 @@
  * The platform's published OpenAPI files (test/contract/spec/) served by Prism, a validating mock
  * we did not write: every request is checked against the spec, and one the spec rejects is
  * answered with an error and an `sl-violations` header naming what was wrong. Prism serves one
- * document a process, so one runs per file (the agent API, the analytics API) and a small proxy
+ * document a process, so one runs per file (the agent API, the analytics API, the External API) and a small proxy
  * on 127.0.0.1 gives the extension one base URL, routing by path, and records every exchange. The
  * proxy also flags a query parameter the spec does not declare, which Prism lets through.
  * No network: Prism comes from npm (`@stoplight/prism-cli`) and reads the files from disk.
@@ -37,7 +37,9 @@ export interface PublishedApi {
   close(): Promise<void>;
 }
 
-const SPECS = { agent: 'mintlify-admin-openapi.json', analytics: 'mintlify-analytics-openapi.json' } as const;
+const SPECS = { agent: 'mintlify-admin-openapi.json', analytics: 'mintlify-analytics-openapi.json', external: 'mintlify-external-openapi.json' } as const;
+/** The External API's server is `https://api.mintlify.com/v1` and its paths start after it; Prism matches the paths alone. */
+const EXTERNAL_PREFIX = '/v1/project/';
 /** Prism takes about 1.5 s to read a document here; generous for a loaded machine. */
 const READY_WITHIN_MS = 60_000;
 
@@ -103,14 +105,17 @@ export async function startPublishedApi(log: (line: string) => void): Promise<Pu
     started.push(agent.child);
     const analytics = await startPrism(root, SPECS.analytics, log);
     started.push(analytics.child);
+    const external = await startPrism(root, SPECS.external, log);
+    started.push(external.child);
     const exchanges: Exchange[] = [];
     const operations = readOperations(Object.values(SPECS).map((spec) => path.join(root, 'test', 'contract', 'spec', spec)));
     const proxy = http.createServer((request, response) => {
       const method = request.method ?? '';
       const url = request.url ?? '';
       const { operation, undeclared } = match(operations, method, url);
-      const port = url.startsWith('/v1/analytics/') ? analytics.port : agent.port;
-      const upstream = http.request({ host: '127.0.0.1', port, method, path: url, headers: request.headers }, (answer) => {
+      const outside = url.startsWith(EXTERNAL_PREFIX);
+      const port = url.startsWith('/v1/analytics/') ? analytics.port : outside ? external.port : agent.port;
+      const upstream = http.request({ host: '127.0.0.1', port, method, path: outside ? url.slice('/v1'.length) : url, headers: request.headers }, (answer) => {
         const header = answer.headers['sl-violations'];
         const violations = [...(header ? (JSON.parse(String(header)) as { message: string }[]).map((v) => v.message) : []), ...undeclared];
         exchanges.push({ method, operation, url, status: answer.statusCode ?? 0, violations, at: Date.now() });

@@ -13,6 +13,7 @@ interface Parameter {
 }
 
 interface Document {
+  servers?: { url: string }[];
   paths: Record<string, Record<string, { parameters?: Parameter[] } | Parameter[]>>;
   components?: { parameters?: Record<string, Parameter> };
 }
@@ -32,7 +33,10 @@ export function readOperations(files: readonly string[]): Operation[] {
   for (const file of files) {
     const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as Document;
     const resolve = (p: Parameter): Parameter => (p.$ref ? (doc.components?.parameters?.[p.$ref.split('/').pop() ?? ''] ?? {}) : p);
-    for (const [template, item] of Object.entries(doc.paths)) {
+    // A server with a path (the External API's `https://api.mintlify.com/v1`) is where its paths start.
+    const base = new URL(doc.servers?.[0]?.url ?? 'https://api.mintlify.com').pathname.replace(/\/$/, '');
+    for (const [path, item] of Object.entries(doc.paths)) {
+      const template = base + path;
       const shared = Array.isArray(item.parameters) ? item.parameters : [];
       for (const [method, operation] of Object.entries(item)) {
         if (method === 'parameters' || Array.isArray(operation)) continue;

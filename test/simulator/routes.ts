@@ -6,7 +6,9 @@ export type Route =
   | { name: 'sendMessage'; method: 'POST'; projectId: string; jobId: string }
   | { name: 'visitors'; method: 'GET'; projectId: string }
   | { name: SignalsRouteName; method: 'GET'; projectId: string }
-  | { name: 'assistantThread'; method: 'GET'; projectId: string; threadId: string };
+  | { name: 'assistantThread'; method: 'GET'; projectId: string; threadId: string }
+  | { name: 'createPreview'; method: 'POST'; projectId: string }
+  | { name: 'updateStatus'; method: 'GET'; statusId: string };
 
 /** The reader-signals list endpoints (issue 15). */
 export type SignalsRouteName = 'views' | 'feedback' | 'feedbackByPage' | 'assistant' | 'searches';
@@ -18,6 +20,11 @@ const LISTS: Record<string, SignalsRouteName> = { views: 'views', feedback: 'fee
  */
 export function matchRoute(segments: readonly string[]): Route | undefined {
   const [root, version, area, projectId, resource, jobId, action, ...rest] = segments;
+  // The External API: /v1/project/preview/{projectId}, /v1/project/update-status/{statusId}.
+  if (root === '' && version === 'v1' && area === 'project' && resource && jobId === undefined) {
+    if (projectId === 'preview') return { name: 'createPreview', method: 'POST', projectId: resource };
+    if (projectId === 'update-status') return { name: 'updateStatus', method: 'GET', statusId: resource };
+  }
   if (root !== '' || !projectId || rest.length) return undefined;
   if (version === 'v2' && area === 'agent' && resource === 'job') {
     if (jobId === undefined) return { name: 'createJob', method: 'POST', projectId };

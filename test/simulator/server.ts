@@ -43,6 +43,7 @@ import type {
 import { checkPromptBody, checkRange, checkVisitorsQuery, DAY_MS } from './validate';
 import { pageOf, VisitorsDataSet } from './visitors';
 import { endlessPage, isListRoute } from './endlessPaging';
+import { PreviewDeployments } from './previews';
 
 export type * from './types';
 
@@ -86,6 +87,7 @@ class SimulatorServer implements Simulator {
   private readonly signalsSizes: SimulatorOptions['signals'];
   private readonly agentLimiter: SlidingWindowLimiter;
   private readonly analyticsLimiter: SlidingWindowLimiter;
+  readonly previews: PreviewDeployments;
   private readonly clock: () => number;
   private readonly latencyMs: number;
   private port = 0;
@@ -109,6 +111,7 @@ class SimulatorServer implements Simulator {
     this.agentLimiter = new SlidingWindowLimiter(nonNegative('agentPostLimitPerHour', options.agentPostLimitPerHour ?? 100));
     this.analyticsLimiter = new SlidingWindowLimiter(nonNegative('analyticsLimitPerHour', options.analyticsLimitPerHour ?? 100));
     this.readOnly = new Set(options.readOnlyKeys ?? []);
+    this.previews = new PreviewDeployments(this.clock, options.previews);
 
     this.server = createServer((req, res) => this.onRequest(req, res));
     this.server.on('connection', (socket) => {
@@ -121,7 +124,8 @@ class SimulatorServer implements Simulator {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  listen(port: number): Promise<void> {
+  async listen(port: number): Promise<void> {
+    await this.previews.listen();
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`port must be 0..65535, got ${port}`);
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
@@ -135,13 +139,13 @@ class SimulatorServer implements Simulator {
   }
 
   close(): Promise<void> {
-    this.closing ??= new Promise((resolve) => {
+    this.closing ??= new Promise<void>((resolve) => {
       for (const timer of this.timers) clearTimeout(timer);
       this.timers.clear();
       this.server.close(() => resolve());
       // Keep-alive connections would hold server.close() open until they time out.
       for (const socket of this.sockets) socket.destroy();
-    });
+    }).then(() => this.previews.close());
     return this.closing;
   }
 
@@ -197,6 +201,7 @@ class SimulatorServer implements Simulator {
   resetRateLimits(): void {
     this.agentLimiter.reset();
     this.analyticsLimiter.reset();
+    this.previews.reset();
   }
 
   visitorsFor(projectId: string, range: VisitorsRange): { totals: VisitorCounts; visitors: VisitorRow[] } {
@@ -302,6 +307,7 @@ class SimulatorServer implements Simulator {
     const auth = this.authenticate(headers.authorization);
     if (!auth.ok) return errorReply(401, auth.error);
     if (route.method === 'POST' && this.readOnly.has(auth.key)) return errorReply(403, 'This API key is read-only');
+    if (route.name === 'updateStatus') return this.previews.status(route.statusId);
     if (!this.jobs.hasProject(route.projectId)) return errorReply(404, 'Project not found');
 
     switch (route.name) {
@@ -341,6 +347,9 @@ class SimulatorServer implements Simulator {
         if (!slot.ok) return rateLimited(slot.retryAfterSeconds);
         return answerSignals(route.name, query.value, this.signals(), this.visitors);
       }
+      case 'createPreview':
+        if (incoming.bodyTooLarge) return errorReply(413, 'Request body too large');
+        return this.previews.create(route.projectId, headers['content-type'], incoming.body);
       case 'assistantThread': {
         const slot = this.analyticsLimiter.take(ORGANISATION, this.now());
         if (!slot.ok) return rateLimited(slot.retryAfterSeconds);
@@ -351,7 +360,7 @@ class SimulatorServer implements Simulator {
 
   /** The answer a fault replaces the normal one with; undefined when the request is served normally. */
   private faultReply(fault: Fault, { route, params }: Incoming): Reply | undefined {
-    const successStatus = route?.name === 'createJob' ? 201 : 200;
+    const successStatus = route?.name === 'createJob' ? 201 : route?.name === 'createPreview' ? 202 : 200;
     switch (fault.kind) {
       case 'latency':
       case 'drop':
@@ -387,6 +396,7 @@ class SimulatorServer implements Simulator {
   /** The job the request names (or a made-up one) with a number for its id. */
   private brokenJob(route: Route | undefined): Record<string, unknown> {
     const existing = route && 'jobId' in route ? this.jobs.get(route.projectId, route.jobId) : undefined;
+    if (route?.name === 'createPreview' || route?.name === 'updateStatus') return { statusId: 12345, status: 'success' };
     const job = existing ?? {
       status: 'active',
       source: { repository: 'https://github.com/acme/docs', ref: 'mintlify/agent-broken' },

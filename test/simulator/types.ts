@@ -1,5 +1,6 @@
 // Public types of the Mintlify admin API simulator. Kept in their own module so the pure parts
 // (jobs, visitors, faults) and the HTTP server can share them without import cycles.
+import type { PreviewDeployments, PreviewOptions } from './previews';
 
 /** What a job becomes when its active period ends. */
 export type JobOutcome = 'pr' | 'noChanges' | 'fail';
@@ -9,6 +10,8 @@ export type JobStatus = 'active' | 'completed' | 'archived' | 'failed';
 export interface SimulatorOptions {
   /** 0 = a random free port. Always bound to 127.0.0.1. */
   port?: number;
+  /** Preview deployments: how long each is queued and builds, the organisation's deployments a minute. */
+  previews?: PreviewOptions;
   /** Known project ids; default ['demo-project']. Any other projectId gets 404 {error:'Project not found'}. */
   projects?: string[];
   /** `source` of every job created through the API; default the GitHub demo repository and a made-up branch. */
@@ -177,6 +180,8 @@ export interface Simulator {
   setRawJob(projectId: string, id: string, raw: Record<string, unknown> | undefined): void;
 
   resetRateLimits(): void;
+  /** Preview deployments (External API) and the rendered site their URLs point at (previews.ts). */
+  readonly previews: PreviewDeployments;
   /** `source` of the jobs created through the API from now on; undefined restores the default. */
   setNewJobSource(source: { repository: string; ref: string } | undefined): void;
 

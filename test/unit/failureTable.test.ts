@@ -1,7 +1,7 @@
 // The one table from failure to what the user sees: every ApiError kind in every context.
 import assert from 'node:assert/strict';
 import { ApiError, checkBaseUrl, checkId, checkQuery, ENDPOINTS, type ApiErrorKind, type Reached } from '../../src/api';
-import { FAILURE_CONTEXTS, FAILURE_KINDS, type FailureAction, failureView, sharedWaitMessage } from '../../src/errorMessages';
+import { FAILURE_CONTEXTS, FAILURE_KINDS, type FailureAction, failureView, SENDING_CONTEXTS, sharedWaitMessage } from '../../src/errorMessages';
 import { l10n } from '../support/l10n';
 
 
@@ -34,7 +34,8 @@ describe('failure table', () => {
     for (const kind of FAILURE_KINDS) {
       it(`${kind} while ${context}`, () => {
         const view = failureView(sample(kind), context, l10n, { tracked: true });
-        const sending = context === 'send' || context === 'create';
+        const sending = SENDING_CONTEXTS.includes(context);
+        const previews = context === 'preview' || context === 'previewStatus';
         for (const action of view.actions) assert.ok(KNOWN_ACTIONS.includes(action), action);
         if (kind === 'cancelled' && !sending) {
           assert.equal(view.severity, 'none', 'a cancel the user asked for needs no message');
@@ -51,6 +52,9 @@ describe('failure table', () => {
           if (context === 'send') {
             assert.deepEqual(view.actions, ['openJob', 'sendAgain']);
             assert.match(view.message, /may have arrived/);
+          } else if (context === 'preview') {
+            assert.deepEqual(view.actions, ['showLog']);
+            assert.match(view.message, /may have started/);
           } else {
             assert.ok(view.actions.includes('trackJob'));
             assert.match(view.message, /may have been created/);
@@ -80,13 +84,18 @@ describe('failure table', () => {
             break;
           case 'notFound':
             assert.match(view.message, /Job not found/);
-            assert.ok(view.actions.includes(context === 'readJob' || context === 'send' ? 'stopTracking' : 'setProjectId'));
+            if (context === 'previewStatus') assert.match(view.message, /Deploy the preview again/);
+            else assert.ok(view.actions.includes(context === 'readJob' || context === 'send' ? 'stopTracking' : 'setProjectId'));
+            break;
+          case 'forbidden':
+            if (previews) assert.match(view.message, /not available on this organisation’s plan \(403\)/);
             break;
           case 'invalidRequest':
           case 'invalidInput':
           case 'insecureBaseUrl':
             assert.ok(!view.actions.includes('retry'), 'the same request cannot succeed');
             if (kind === 'invalidRequest') assert.match(view.message, /prompt: too long/);
+            if (kind === 'invalidRequest' && previews) assert.match(view.message, /Git repository is connected/);
             break;
           case 'timeout':
           case 'network':
@@ -99,7 +108,7 @@ describe('failure table', () => {
   }
 
   it('a send that never left this machine offers a plain Retry', () => {
-    for (const context of ['send', 'create'] as const) {
+    for (const context of ['send', 'create', 'preview'] as const) {
       const view = failureView(sample('network', 'no'), context, l10n);
       assert.deepEqual(view.actions, ['retry', 'showLog']);
       assert.match(view.message, /ECONNREFUSED/);
