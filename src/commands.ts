@@ -38,6 +38,10 @@ export const COMMANDS = {
   deleteReviewComment: 'mintlifyAgent.deleteReviewComment',
   askAgentToFixBlock: 'mintlifyAgent.askAgentToFixBlock',
   fixBlockWithEditorAi: 'mintlifyAgent.fixBlockWithEditorAi',
+  previewBranch: 'mintlifyAgent.previewBranch',
+  openRenderedPage: 'mintlifyAgent.openRenderedPage',
+  showPreviewLog: 'mintlifyAgent.showPreviewLog',
+  askToFixBuild: 'mintlifyAgent.askToFixBuild',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

@@ -22,6 +22,7 @@ import { JobsTreeProvider } from './jobs/jobsTree';
 import { createLogger, type Logger } from './log';
 import { type ReadersHandle, registerReaders } from './readers/registerReaders';
 import { registerReview, type ReviewHandle } from './review/registerReview';
+import { type PreviewHandle, registerPreview } from './preview/registerPreview';
 import { registerSignals, type SignalsHandle } from './signals/registerSignals';
 import { buildTools, registerTools } from './tools/registerTools';
 import type { ToolTable } from './tools/toolDeps';
@@ -52,6 +53,8 @@ export interface Parts {
   codeFeedback: CodeFeedbackHandle;
   /** Review comments on the agent's branch and Send Review to Agent (src/review). */
   review: ReviewHandle;
+  /** The agent's branch as a preview deployment, its pages beside their diffs (src/preview). */
+  preview: PreviewHandle;
   /** The language model tools, as registered (src/tools). */
   tools: ToolTable;
   /** How long start() took (performance.now); the log says it too. */
@@ -129,11 +132,12 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
   registerAskAboutThis(command, { docs: { pageOf: (uri) => readers.docs.pageOf(uri) }, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri), log: log.scoped('agent') });
   const signals = registerSignals(context, { api, settings, store, sync, gate, readers, ui, log }, command);
   const codeFeedback = registerCodeFeedback(context, { signals, docs: readers.docs, settings, jobs: store, hour: sync, ui, log }, command);
+  const preview = registerPreview(context, command, { api, sync, store, hints: reviewHints, docs: readers.docs, tree, settings, ui, log: log.scoped('preview') });
   const tools = buildTools({ keys, settings, readers, signals, jobs: store, tracker, gate, reviews: review, ui, log: log.scoped('tools') });
 
   const startMs = performance.now() - began;
   log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)} (built in ${startMs.toFixed(1)} ms)`);
-  return { ui, store, tracker, statusBar, tree, sync, gate, analytics, readers, signals, codeFeedback, review, tools, startMs };
+  return { ui, store, tracker, statusBar, tree, sync, gate, analytics, readers, signals, codeFeedback, review, preview, tools, startMs };
 }
 
 /** The log: one output channel, and the command that shows it. */

@@ -49,6 +49,8 @@ export interface RowNote {
   tooltip: string;
   /** Appended to the contextValue as `:<mark>` (before `:review`), for the menus. */
   mark: string;
+  /** Images shown below the tooltip's text (a preview's screenshots): each URL already checked as one to open (https, or loopback). */
+  images?: { label: string; url: string }[];
 }
 
 export class JobNode extends vscode.TreeItem {
@@ -77,6 +79,8 @@ export class JobNode extends vscode.TreeItem {
     this.tooltip = tooltip(tracked, status, error);
     if (reviewable) this.tooltip.appendMarkdown(`\n\n${vscode.l10n.t('This workspace is a clone of the job\'s repository: Review Changes opens its branch here.')}`);
     if (note) this.tooltip.appendMarkdown('\n\n').appendText(note.tooltip);
+    // The label is escaped as text; the URL, parsed, has its parentheses encoded so it cannot end the link.
+    for (const image of note?.images ?? []) this.tooltip.appendMarkdown(`\n\n![${image.label.replace(/[\\[\]]/g, '')}](${new URL(image.url).href.replace(/\(/g, '%28').replace(/\)/g, '%29')})`);
     this.accessibilityInformation = { label: `${this.label as string}, ${this.description}` };
   }
 }
@@ -146,7 +150,7 @@ export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvi
   private readonly emitter = this.register(new vscode.EventEmitter<JobsTreeNode | JobsTreeNode[] | undefined>());
   readonly onDidChangeTreeData = this.emitter.event;
   private nodes = new Map<string, JobNode>();
-  private notes: RowNotes | undefined;
+  private readonly notes: RowNotes[] = [];
 
   constructor(
     private readonly store: JobStore,
@@ -161,11 +165,18 @@ export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvi
     this.register(tracker.onDidChangePaused(() => this.refresh(undefined)));
   }
 
-  /** Adds `notes` to the rows (the pending reviews, built after the tree), redrawn when they change. */
+  /** Adds `notes` to the rows (the pending reviews, the previews: built after the tree), redrawn when they change. */
   addNotes(notes: RowNotes): void {
-    this.notes = notes;
+    this.notes.push(notes);
     this.register(notes.onDidChange(() => this.redrawRows()));
     this.redrawRows();
+  }
+
+  /** Every concern's note on a row, as one: the words joined, the tooltips in turn, each mark its own word. */
+  private noteOf(tracked: TrackedJob): RowNote | undefined {
+    const notes = this.notes.flatMap((n) => n.noteOf(tracked) ?? []);
+    if (notes.length <= 1) return notes[0];
+    return { text: notes.map((n) => n.text).join(' · '), tooltip: notes.map((n) => n.tooltip).join('\n\n'), mark: notes.map((n) => n.mark).join(':'), images: notes.flatMap((n) => n.images ?? []) };
   }
 
   /** Keeps "3 min ago" true while `view` is on screen: redrawn from the store, never a request. */
@@ -194,14 +205,14 @@ export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvi
     if (node instanceof JobNode) {
       // Rebuild from the store so a per-node refresh shows the latest state.
       const tracked = this.store.get(node.tracked.id);
-      return tracked ? new JobNode(tracked, this.store.errorOf(tracked.id), this.review?.isReviewable(tracked), this.notes?.noteOf(tracked)) : node;
+      return tracked ? new JobNode(tracked, this.store.errorOf(tracked.id), this.review?.isReviewable(tracked), this.noteOf(tracked)) : node;
     }
     return node;
   }
 
   getChildren(parent?: JobsTreeNode): JobsTreeNode[] {
     if (parent || !this.keys.hasKey || !this.store.projectId) return [];
-    const jobs = this.store.all().map((t) => new JobNode(t, this.store.errorOf(t.id), this.review?.isReviewable(t), this.notes?.noteOf(t)));
+    const jobs = this.store.all().map((t) => new JobNode(t, this.store.errorOf(t.id), this.review?.isReviewable(t), this.noteOf(t)));
     this.nodes = new Map(jobs.map((n) => [n.tracked.id, n]));
     if (!jobs.length || !this.tracker.poller.isPaused) return jobs;
     const notice = new NoticeNode(vscode.l10n.t('Polling stopped: the API key was not accepted. Set API Key…'), {

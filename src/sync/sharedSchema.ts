@@ -102,6 +102,31 @@ export const ReviewRecord = z.looseObject({
 });
 export type ReviewRecord = z.infer<typeof ReviewRecord>;
 
+/** A job's preview deployment (src/preview): what was deployed, where, and what became of it, as every window knows it. */
+export const SharedPreview = z.looseObject({
+  /** The branch deployed (the job's `source.ref`). */
+  branch: z.string(),
+  /** The deployment's status ID and preview URL, as the platform answered them (API values: text). */
+  statusId: z.string(),
+  previewUrl: z.optional(z.string()),
+  /** When the deployment was asked for (ms). */
+  requestedAt: z.number(),
+  /** queued, in_progress, success, failure (the platform's), or a word it added later. */
+  status: z.string(),
+  summary: z.optional(z.string()),
+  /** The build's logs, cut to what the shared file keeps (src/preview/previewRecord.ts). */
+  logs: z.optional(z.array(z.string())),
+  /** The commit the platform built, and its files. */
+  sha: z.optional(z.string()),
+  files: z.optional(z.looseObject({ added: z.array(z.string()), modified: z.array(z.string()), removed: z.array(z.string()) })),
+  screenshotLight: z.optional(z.string()),
+  screenshotDark: z.optional(z.string()),
+  /** When a window last read the status (ms), and when the status stopped being read before it ended (the bound). */
+  checkedAt: z.optional(z.number()),
+  gaveUpAt: z.optional(z.number()),
+});
+export type SharedPreview = z.infer<typeof SharedPreview>;
+
 // Elements a newer version adds after the figures are kept (the rest), and carried with the tuple,
 // which every merge takes whole; the type names the elements this version reads and writes.
 

@@ -16,6 +16,7 @@ import {
   OpenTrendFigures,
   perProject,
   ReviewRecord,
+  SharedPreview,
   SharedSignalLink,
   type Stamp,
   TrendFigures,
@@ -25,10 +26,10 @@ import {
 } from './sharedSchema';
 import { boundByUse, inScope, pruneTrendAreas } from './trendBounds';
 import { mergeReview, pruneReviews, reviewStamps } from './reviewState';
+import { planStamps, previewStamps, prunePreviews } from './previewState';
 import { HOUR_MS } from '../util/clock';
 
 export type { JobRecord, OpenTrendFigures, SharedPrompt, SharedSignalLink, Stamp, TrendFigures, Versioned } from './sharedSchema';
-
 
 /**
  * How long the shared state keeps what no window shows any more: a stopped job's tombstone (and
@@ -142,7 +143,11 @@ const AREAS = {
     prune: (reviews, { now, state }): void => pruneReviews(reviews, now - SHARED_HISTORY_MAX_AGE_MS, (project, job) => (state as SyncState).jobs[project]?.[job] !== undefined),
     stamps: reviewStamps,
   }),
-  /** bucket (`agent:<project>`, `analytics:<key hash>`) → entry id → when the request was sent. */
+  /** project id → job id → the preview deployed of its branch, with its job (previewState.ts). */
+  previews: area({ schema: perProject(versioned(SharedPreview)), merge: (a, b) => mergeProjects(a, b, later), prune: (previews, { state }) => prunePreviews(previews, (p, j) => (state as SyncState).jobs[p]?.[j] !== undefined), stamps: previewStamps }),
+  /** project id → when the platform said its plan has no previews (403), or null once one went through. */
+  previewPlans: area({ schema: z._default(z.record(z.string(), versioned(z.nullable(z.number()))), () => ({})), merge: (a, b) => mergeRecordsBy(a, b, later), stamps: planStamps }),
+  /** bucket (`agent:<project>`, `analytics:<key hash>`, `preview:<key hash>`) → entry id → when the request was sent. */
   ledger: area({
     schema: perProject(z.number()),
     merge: (a, b) => mergeProjects(a, b, Math.max),

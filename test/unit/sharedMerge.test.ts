@@ -52,6 +52,8 @@ const AREAS: Record<string, fc.Arbitrary<unknown>> = {
       ),
     ),
   ),
+  previews: perProject(register(loose(fc.record({ branch: key, statusId: key, requestedAt: small, status: fc.constantFrom('queued', 'success', 'failure'), logs: fc.array(key, { maxLength: 2 }) }, { requiredKeys: ['branch', 'statusId', 'requestedAt', 'status'] })))),
+  previewPlans: fc.dictionary(key, register(fc.option(small, { nil: null })), { maxKeys: 2 }),
   // An area a newer version wrote, carried whole.
   annotations: fc.option(fc.dictionary(key, small, { maxKeys: 2 }), { nil: undefined }),
 };

@@ -1,0 +1,235 @@
+// The previews of the current project's agent jobs: what every window shares (the `previews` and
+// `previewPlans` areas, src/sync/previewState.ts), the one deployment a click sends, and the reading
+// of its status until it ends. The status is read by the jobs' own scheduler (src/jobs/jobPoller.ts:
+// a deadline per request, backoff with jitter, Retry-After, slower while no window of the project
+// has the focus) and only by the window that leads the project (the poller lease), within a bound
+// past which the row says the status did not end. Nothing is sent at start: a preview still
+// building when a window opens is read again by the scheduler, a finished one never.
+import * as vscode from 'vscode';
+import { type ApiClient, ApiError, FAMILIES, type UpdateStatus } from '../api';
+import { DEFAULT_TIMINGS, JobPoller, type PollTimings } from '../jobs/jobPoller';
+import type { Logger } from '../log';
+import type { SharedPreview } from '../sync/previewState';
+import type { WindowSync } from '../sync/windowSync';
+import { background } from '../util/background';
+import { Disposable, timeout } from '../util/lifecycle';
+import { deployed, isFollowed, PREVIEW_STATUS_BOUND_MS, stageOf, withStatus } from './previewRecord';
+
+/**
+ * How a preview's status is read: every 5 s for the first 5 minutes (a docs build takes about a
+ * minute or two), then every 15 s; four times slower while no window of the project has the focus.
+ * The 5 s interval is the floor: the bench (figure "preview") counts the reads a preview took against it.
+ */
+export const PREVIEW_TIMINGS: PollTimings = {
+  ...DEFAULT_TIMINGS,
+  intervalMs: 15_000,
+  fastIntervalMs: 5_000,
+  fastPhaseMs: 5 * 60_000,
+  steadyBudgetPerHour: 240,
+  maxInFlight: 2,
+  backoffBaseMs: 5_000,
+  backoffMaxMs: 2 * 60_000,
+};
+
+/** A status read of one job's preview came back with something new: its stage, for the notices. */
+export interface PreviewChange {
+  jobId: string;
+  preview: SharedPreview;
+}
+
+export class PreviewModel extends Disposable {
+  private readonly emitter = this.register(new vscode.EventEmitter<void>());
+  /** Fires when the project's previews or its plan changed here or in another window. */
+  readonly onDidChange = this.emitter.event;
+  private readonly stageEmitter = this.register(new vscode.EventEmitter<PreviewChange>());
+  /** Fires when a job's preview changed stage (seen here first or read from another window). */
+  readonly onDidChangeStage = this.stageEmitter.event;
+  readonly poller: JobPoller;
+  /** The last error of a status read, per job (this window's; shown in the tooltip). */
+  private readonly errors = new Map<string, ApiError>();
+  private last = '';
+  private stages = new Map<string, string>();
+  private started = false;
+
+  constructor(
+    private readonly sync: WindowSync,
+    private readonly api: ApiClient,
+    private readonly project: () => string | undefined,
+    private readonly log: Logger,
+    deadlineMs: () => number,
+  ) {
+    super();
+    this.poller = new JobPoller(
+      {
+        fetch: (jobId, signal) => this.readStatus(jobId, signal),
+        onResult: (jobId, result) => this.onStatus(jobId, result),
+        deadlineMs: () => Math.min(deadlineMs(), FAMILIES.preview.deadlineMs ?? Number.POSITIVE_INFINITY),
+        log: log.scoped('poller'),
+      },
+      PREVIEW_TIMINGS,
+    );
+    this.register({ dispose: () => this.poller.dispose() });
+    this.register(sync.onDidChange(() => this.check()));
+    // After the shared store's first read: what is building is followed, nothing else is sent.
+    background(
+      sync.ready.then(() => {
+        if (this.isDisposed) return;
+        this.started = true;
+        this.check();
+      }),
+      log,
+      'following the previews still building',
+    );
+    this.register(timeout(0, () => this.check()));
+  }
+
+  get(jobId: string): SharedPreview | undefined {
+    const project = this.project();
+    return project ? this.sync.state.previews[project]?.[jobId]?.v : undefined;
+  }
+
+  errorOf(jobId: string): ApiError | undefined {
+    return this.errors.get(jobId);
+  }
+
+  /** When the platform said the project's plan has no previews (ms), if it did and no preview went through since. */
+  planRefusedAt(): number | undefined {
+    const project = this.project();
+    return project ? (this.sync.state.previewPlans[project]?.v ?? undefined) : undefined;
+  }
+
+  /** The branch's tip the writer last fetched (Review Changes), shared with the reviews. */
+  tipOf(jobId: string): string | undefined {
+    const project = this.project();
+    return project ? this.sync.state.reviews[project]?.[jobId]?.tip?.v : undefined;
+  }
+
+  /**
+   * One deployment of `branch` for the job: exactly one POST. Its answer is kept for every window
+   * and its status followed; a 403 marks the project's plan as one without previews. Throws the
+   * ApiError for the caller to word (the failure table's 'preview' context).
+   */
+  async deploy(jobId: string, branch: string): Promise<SharedPreview> {
+    const project = this.project();
+    if (!project) throw new ApiError('noProjectId', 'No Mintlify project ID is set for this workspace.');
+    let preview: SharedPreview;
+    try {
+      preview = deployed(branch, await this.api.createPreview(project, branch), Date.now());
+    } catch (error) {
+      if (error instanceof ApiError && error.kind === 'forbidden') await this.setPlan(project, Date.now());
+      throw error;
+    }
+    this.errors.delete(jobId);
+    const written = this.sync.update((state) => {
+      (state.previews[project] ??= {})[jobId] = { v: preview, s: this.sync.store.clock.next() };
+      if (state.previewPlans[project]?.v) state.previewPlans[project] = { v: null, s: this.sync.store.clock.next() };
+    });
+    background(written, this.log, `keeping the preview of ${jobId}`);
+    // The first read comes one interval after the deployment: it would only say "queued" sooner.
+    this.poller.unwatch(jobId);
+    this.follow();
+    return preview;
+  }
+
+  /** Offers Preview Branch again for the project (the plan may have changed). */
+  clearPlan(): Promise<void> {
+    const project = this.project();
+    return project ? this.setPlan(project, null) : Promise.resolve();
+  }
+
+  private setPlan(project: string, refusedAt: number | null): Promise<void> {
+    return this.sync.update((state) => {
+      state.previewPlans[project] = { v: refusedAt, s: this.sync.store.clock.next() };
+    });
+  }
+
+  private async readStatus(jobId: string, signal: AbortSignal): Promise<UpdateStatus> {
+    const preview = this.get(jobId);
+    if (!preview) throw new ApiError('cancelled', 'The preview is gone.');
+    return this.api.getUpdateStatus(preview.statusId, { signal });
+  }
+
+  private onStatus(jobId: string, result: { value: unknown } | { error: ApiError }): 'continue' | 'stop' {
+    const project = this.project();
+    const before = this.get(jobId);
+    if (!project || !before) return 'stop';
+    const now = Date.now();
+    if ('error' in result) {
+      this.errors.set(jobId, result.error);
+      this.log.warn(`preview of ${jobId}: reading its status failed: ${result.error.message}`);
+      if (result.error.kind === 'notFound') return this.giveUp(project, jobId, before, now);
+      this.emitter.fire();
+      return isFollowed(before, now) ? 'continue' : this.giveUp(project, jobId, before, now);
+    }
+    this.errors.delete(jobId);
+    const after = withStatus(before, result.value as UpdateStatus, now);
+    background(
+      this.sync.update((state) => {
+        (state.previews[project] ??= {})[jobId] = { v: after, s: this.sync.store.clock.next() };
+      }),
+      this.log,
+      `keeping the status of ${jobId}'s preview`,
+    );
+    if (stageOf(after) === 'failed') this.logFailure(jobId, after);
+    if (stageOf(after) !== 'building') return 'stop';
+    return isFollowed(after, now) ? 'continue' : this.giveUp(project, jobId, after, now);
+  }
+
+  /** The bound: the status is no longer read, and the row says it did not end. */
+  private giveUp(project: string, jobId: string, preview: SharedPreview, now: number): 'stop' {
+    if (preview.gaveUpAt !== undefined) return 'stop';
+    this.log.warn(`preview of ${jobId}: its status did not end within ${PREVIEW_STATUS_BOUND_MS / 60_000} min of the deployment (last: ${preview.status}); it is no longer read`);
+    background(
+      this.sync.update((state) => {
+        (state.previews[project] ??= {})[jobId] = { v: { ...preview, gaveUpAt: now }, s: this.sync.store.clock.next() };
+      }),
+      this.log,
+      `noting that ${jobId}'s preview is no longer followed`,
+    );
+    return 'stop';
+  }
+
+  private logFailure(jobId: string, preview: SharedPreview): void {
+    this.log.warn(`preview of ${jobId} (${preview.branch}) failed to build: ${preview.summary ?? 'no summary'}`);
+    for (const line of preview.logs ?? []) this.log.warn(`  ${line}`);
+  }
+
+  /** Reads what changed in the shared state: fires, follows what is building, tells of new stages. */
+  private check(): void {
+    const project = this.project();
+    const previews = (project && this.sync.state.previews[project]) || {};
+    const fingerprint = JSON.stringify([project, previews, project && this.sync.state.previewPlans[project]]);
+    if (fingerprint !== this.last) {
+      this.last = fingerprint;
+      for (const [jobId, { v }] of Object.entries(previews)) {
+        const stage = `${v.statusId}:${stageOf(v)}`;
+        const was = this.stages.get(jobId);
+        this.stages.set(jobId, stage);
+        if (was !== undefined && was !== stage) this.stageEmitter.fire({ jobId, preview: v });
+      }
+      this.emitter.fire();
+    }
+    this.follow();
+  }
+
+  /** The poller watches every preview still building, counts from the last read of any window, and sends only from the leading window. */
+  private follow(): void {
+    const project = this.project();
+    if (!project || !this.started) return this.poller.setStandby(true);
+    const leader = this.sync.isLeader(project);
+    const previews = this.sync.state.previews[project] ?? {};
+    const now = Date.now();
+    for (const id of this.poller.watched()) if (!previews[id] || stageOf(previews[id].v) !== 'building') this.poller.unwatch(id);
+    for (const [jobId, { v }] of Object.entries(previews)) {
+      if (stageOf(v) !== 'building') continue;
+      if (!isFollowed(v, now)) {
+        if (leader) this.giveUp(project, jobId, v, now);
+        continue;
+      }
+      if (!this.poller.isWatching(jobId)) this.poller.watch(jobId, { lastAt: v.checkedAt ?? v.requestedAt });
+      this.poller.noteShared(jobId, v.checkedAt, v.requestedAt + PREVIEW_TIMINGS.fastPhaseMs);
+    }
+    this.poller.setFocused(this.sync.projectFocused(project));
+    this.poller.setStandby(!leader);
+  }
+}

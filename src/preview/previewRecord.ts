@@ -1,0 +1,95 @@
+// What a job's preview is, in pure terms: the record every window shares, built from the platform's
+// answers; its stage; whether it shows the branch's latest round; and the addresses it may open.
+// The preview URL, the screenshots and everything in a status are API values: shown as text, and
+// opened only when they are https (or plain http on loopback, which is the simulator's), never with
+// our key. No vscode import: unit-tested.
+import type { PreviewDeployment, UpdateStatus } from '../api';
+import type { SharedPreview } from '../sync/previewState';
+
+export type { SharedPreview };
+
+/** The most log lines the shared file keeps of one build (the last ones: where a build says what broke), and their length. */
+export const KEPT_LOG_LINES = 200;
+export const KEPT_LOG_LINE_CHARS = 1_000;
+
+/** How long a status is followed after the deployment was asked for: past it, the row says so and polling stops. */
+export const PREVIEW_STATUS_BOUND_MS = 20 * 60_000;
+
+/** The record of a deployment just asked for. */
+export function deployed(branch: string, answer: PreviewDeployment, now: number): SharedPreview {
+  return { branch, statusId: answer.statusId, ...(answer.previewUrl && { previewUrl: answer.previewUrl }), requestedAt: now, status: 'queued' };
+}
+
+/** The record after a status read: the status, its summary, the kept logs, the commit and the screenshots. */
+export function withStatus(before: SharedPreview, status: UpdateStatus, now: number): SharedPreview {
+  const logs = status.logs.slice(-KEPT_LOG_LINES).map((line) => (line.length > KEPT_LOG_LINE_CHARS ? `${line.slice(0, KEPT_LOG_LINE_CHARS)}…` : line));
+  const commit = status.commit;
+  return {
+    ...before,
+    status: status.status === 'unknown' ? status.reportedStatus : status.status,
+    checkedAt: now,
+    ...(status.summary !== undefined && { summary: status.summary }),
+    logs,
+    ...(commit?.sha && { sha: commit.sha }),
+    ...(commit && { files: { added: commit.added, modified: commit.modified, removed: commit.removed } }),
+    ...(status.screenshotLight && { screenshotLight: status.screenshotLight }),
+    ...(status.screenshotDark && { screenshotDark: status.screenshotDark }),
+  };
+}
+
+export type Stage = 'building' | 'ready' | 'failed' | 'unfinished';
+
+/** Where a preview stands: still building (queued, in progress, a word we do not know), ready, failed, or no longer followed. */
+export function stageOf(preview: SharedPreview): Stage {
+  if (preview.status === 'success') return 'ready';
+  if (preview.status === 'failure') return 'failed';
+  return preview.gaveUpAt !== undefined ? 'unfinished' : 'building';
+}
+
+/** Whether the status is still worth reading: not ended, and within the bound. */
+export function isFollowed(preview: SharedPreview, now: number): boolean {
+  return stageOf(preview) === 'building' && now - preview.requestedAt < PREVIEW_STATUS_BOUND_MS;
+}
+
+/**
+ * True when the preview is of an older commit than the branch's tip the writer last fetched (Review
+ * Changes): the agent has had another round since. Unknown either side: not older.
+ */
+export function isOlder(preview: SharedPreview, tip: string | undefined): boolean {
+  const sha = preview.sha?.toLowerCase();
+  const head = tip?.toLowerCase();
+  if (!sha || !head || sha.length < 7 || head.length < 7) return false;
+  return !(sha.startsWith(head) || head.startsWith(sha));
+}
+
+/** An address the extension may open: https, or http on loopback (the simulator's); undefined otherwise. */
+export function openable(url: string | undefined): URL | undefined {
+  if (!url) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (parsed.username || parsed.password) return undefined;
+  if (parsed.protocol === 'https:') return parsed;
+  return parsed.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname) ? parsed : undefined;
+}
+
+/** A page of the preview: its site path (`/quickstart`, `/` for home) under the preview's address, which may itself have a path. */
+export function pageUrl(previewUrl: string, sitePath: string): URL | undefined {
+  const base = openable(previewUrl);
+  if (!base) return undefined;
+  const root = new URL(base.href.endsWith('/') ? base.href : `${base.href}/`);
+  root.search = '';
+  root.hash = '';
+  const relative = sitePath.replace(/^\/+/, '').split('/').map(encodeURIComponent).join('/');
+  const page = new URL(relative, root);
+  // A site path never climbs out of the preview (encoded segments cannot, and `..` was refused when the path was made).
+  return page.href.startsWith(root.href) ? page : undefined;
+}
+
+/** Whether the build removed this file (a repository path, POSIX). */
+export function removedIn(preview: SharedPreview, repositoryPath: string): boolean {
+  return preview.files?.removed.includes(repositoryPath) ?? false;
+}
