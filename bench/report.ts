@@ -14,6 +14,7 @@ import { pagingRows, pagingSection, type PagingRun } from './paging';
 import { MERGE_TIME_TEXT, type MergeTimeRun } from './mergeTime';
 import { LM_TOOLS_TEXT, type LmToolsRun } from './lmTools';
 import { reviewRequestsRows, reviewRequestsSection, type ReviewRequestsRun } from './reviewRequests';
+import { previewRequestsRows, previewRequestsSection, type PreviewRequestsRun } from './previewRequests';
 import { PAGE_TREND_TEXT, TREND_NOW, TREND_TEXT, type TrendRun, type TrendStep } from './trend';
 import { type HourGateRow, hourGateLines, hourGateSection } from './hourGate';
 import { FILTER_TERM } from './webview';
@@ -57,6 +58,7 @@ export interface BenchResults {
   hourGate?: HourGateRow[];
   /** Figure 14, Send Review to Agent; absent in results made before it existed. */
   reviewRequests?: ReviewRequestsRun[];
+  previewRequests?: PreviewRequestsRun[];
   seconds: number;
 }
 
@@ -226,6 +228,7 @@ function rows(r: BenchResults): Row[] {
   for (const line of hourGateLines(r.hourGate ?? [])) add('13 Hour gate', `${line.figure}: sent/allowed`, line.value);
   // 13. Send Review to Agent: one request for a review, against one per comment
   for (const row of reviewRequestsRows(r.reviewRequests ?? [])) add('14 Review', row.figure, row.value);
+  for (const row of previewRequestsRows(r.previewRequests ?? [])) add('15 Preview', row.figure, row.value);
   return out;
 }
 
@@ -240,7 +243,7 @@ export function renderTable(r: BenchResults): string {
 
 export function renderMarkdown(r: BenchResults): string {
   const table = ['| | figure | value |', '|---|---|---|', ...rows(r).map((row) => `| ${row.section} | ${row.figure} | ${row.value.replaceAll('|', '\\|')} |`)].join('\n');
-  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, signalsSection, mergeTimeSection, (results: BenchResults) => pagingSection(results.paging), lmToolsSection, trendSection, (results: BenchResults) => hourGateSection(results.hourGate), (results: BenchResults) => reviewRequestsSection(results.reviewRequests), findingsSection].map((section) => section(r));
+  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, signalsSection, mergeTimeSection, (results: BenchResults) => pagingSection(results.paging), lmToolsSection, trendSection, (results: BenchResults) => hourGateSection(results.hourGate), (results: BenchResults) => reviewRequestsSection(results.reviewRequests), (results: BenchResults) => previewRequestsSection(results.previewRequests), findingsSection].map((section) => section(r));
   return `# Benchmarks
 
 Written by \`npm run bench\` (bench/run.ts) on ${r.when.slice(0, 10)}: ${r.machine}; code-server ${r.codeServer}.

@@ -11,6 +11,7 @@
 //     --no-host        skip everything that needs VS Code (activation, webview, review, windows in VS Code)
 //     --windows-only   only the several-windows figures (with VS Code unless --no-host); prints, never writes
 //     --activation-only  only figure 1: bundles, what weighs in them, activation (with VS Code unless --no-host); prints, never writes
+//     --preview-only   only figure 15 (requests for one preview); prints, never writes
 //     --no-write       print the table only
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -26,6 +27,7 @@ import { measureReaders } from './readers';
 import { renderMarkdown, renderTable, type BenchResults } from './report';
 import { measureReview, type ReviewResult } from './review';
 import { measureReviewRequests } from './reviewRequests';
+import { measurePreviewRequests, previewRequestsRows } from './previewRequests';
 import { measureMergeTime } from './mergeTime';
 import { measurePaging } from './paging';
 import { measureSignals } from './signals';
@@ -44,10 +46,11 @@ interface Options {
   write: boolean;
   windowsOnly: boolean;
   activationOnly: boolean;
+  previewOnly: boolean;
 }
 
 function parseOptions(args: readonly string[]): Options {
-  const options: Options = { starts: 5, trials: 200, exportRuns: 5, reviewRuns: 5, host: true, write: true, windowsOnly: false, activationOnly: false };
+  const options: Options = { starts: 5, trials: 200, exportRuns: 5, reviewRuns: 5, host: true, write: true, windowsOnly: false, activationOnly: false, previewOnly: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const count = () => {
@@ -63,6 +66,7 @@ function parseOptions(args: readonly string[]): Options {
     else if (arg === '--no-write') options.write = false;
     else if (arg === '--windows-only') options.windowsOnly = true;
     else if (arg === '--activation-only') options.activationOnly = true;
+    else if (arg === '--preview-only') options.previewOnly = true;
     else throw new Error(`unknown option ${arg}; see the top of bench/run.ts`);
   }
   return options;
@@ -75,6 +79,10 @@ async function main(): Promise<void> {
   const began = Date.now();
   if (options.windowsOnly) return windowsOnly(options, repoRoot, log);
   if (options.activationOnly) return activationOnly(options, repoRoot, log);
+  if (options.previewOnly) {
+    for (const row of previewRequestsRows(await measurePreviewRequests())) log(`${row.figure}: ${row.value}`);
+    return;
+  }
   const loadAtStart = os.loadavg()[0] ?? 0;
   if (loadAtStart > os.cpus().length / 2) {
     log(`note: load average ${loadAtStart.toFixed(2)} on ${os.cpus().length} cores; wall-clock figures (activation, export rows/s, webview) will be slower than on a quiet machine`);
@@ -117,6 +125,8 @@ async function main(): Promise<void> {
   const hourGate = await measureHourGate();
   log('review: agent requests for a review of 1 to 50 comments, and one follow-up per comment…');
   const reviewRequests = await measureReviewRequests();
+  log('preview: requests for one preview from the click to ready, builds of 30 s to 10 min…');
+  const previewRequests = await measurePreviewRequests();
 
   let review: ReviewResult | undefined;
   if (options.host) {
@@ -150,6 +160,7 @@ async function main(): Promise<void> {
     pageTrend,
     hourGate,
     reviewRequests,
+    previewRequests,
     seconds: (Date.now() - began) / 1000,
   };
   process.stdout.write(`${renderTable(results)}\n`);

@@ -7,29 +7,14 @@
 // building when a window opens is read again by the scheduler, a finished one never.
 import * as vscode from 'vscode';
 import { type ApiClient, ApiError, FAMILIES, type UpdateStatus } from '../api';
-import { DEFAULT_TIMINGS, JobPoller, type PollTimings } from '../jobs/jobPoller';
+import { JobPoller } from '../jobs/jobPoller';
 import type { Logger } from '../log';
 import type { SharedPreview } from '../sync/previewState';
 import type { WindowSync } from '../sync/windowSync';
 import { background } from '../util/background';
 import { Disposable, timeout } from '../util/lifecycle';
-import { deployed, isFollowed, PREVIEW_STATUS_BOUND_MS, stageOf, withStatus } from './previewRecord';
+import { deployed, isFollowed, PREVIEW_STATUS_BOUND_MS, PREVIEW_TIMINGS, stageOf, withStatus } from './previewRecord';
 
-/**
- * How a preview's status is read: every 5 s for the first 5 minutes (a docs build takes about a
- * minute or two), then every 15 s; four times slower while no window of the project has the focus.
- * The 5 s interval is the floor: the bench (figure "preview") counts the reads a preview took against it.
- */
-export const PREVIEW_TIMINGS: PollTimings = {
-  ...DEFAULT_TIMINGS,
-  intervalMs: 15_000,
-  fastIntervalMs: 5_000,
-  fastPhaseMs: 5 * 60_000,
-  steadyBudgetPerHour: 240,
-  maxInFlight: 2,
-  backoffBaseMs: 5_000,
-  backoffMaxMs: 2 * 60_000,
-};
 
 /** A status read of one job's preview came back with something new: its stage, for the notices. */
 export interface PreviewChange {

@@ -4,6 +4,7 @@
 // opened only when they are https (or plain http on loopback, which is the simulator's), never with
 // our key. No vscode import: unit-tested.
 import type { PreviewDeployment, UpdateStatus } from '../api';
+import { DEFAULT_TIMINGS, type PollTimings } from '../jobs/jobPoller';
 import type { SharedPreview } from '../sync/previewState';
 
 export type { SharedPreview };
@@ -14,6 +15,22 @@ export const KEPT_LOG_LINE_CHARS = 1_000;
 
 /** How long a status is followed after the deployment was asked for: past it, the row says so and polling stops. */
 export const PREVIEW_STATUS_BOUND_MS = 20 * 60_000;
+
+/**
+ * How a preview's status is read: every 5 s for the first 5 minutes (a docs build takes about a
+ * minute or two), then every 15 s; four times slower while no window of the project has the focus.
+ * The 5 s interval is the floor: the bench (figure "preview") counts the reads a preview took against it.
+ */
+export const PREVIEW_TIMINGS: PollTimings = {
+  ...DEFAULT_TIMINGS,
+  intervalMs: 15_000,
+  fastIntervalMs: 5_000,
+  fastPhaseMs: 5 * 60_000,
+  steadyBudgetPerHour: 240,
+  maxInFlight: 2,
+  backoffBaseMs: 5_000,
+  backoffMaxMs: 2 * 60_000,
+};
 
 /** The record of a deployment just asked for. */
 export function deployed(branch: string, answer: PreviewDeployment, now: number): SharedPreview {
