@@ -174,6 +174,19 @@ describe('the flows against the published OpenAPI (Prism)', function () {
     assert.deepEqual(tally(checked, analytics('')), { [analytics('feedback')]: 4, [analytics('assistant')]: 4 }, 'each list stopped at the paging rule');
   });
 
+  it('deploys a job\'s branch as a preview and reads its status, each request one the spec accepts', async () => {
+    const jobId = s.store.all().find((t) => t.job?.ref)?.id;
+    assert.ok(jobId, 'a tracked job with a branch (the example job names one)');
+    const status = 'GET /v1/project/update-status/{statusId}';
+    const deployed = await flow('preview', async (user) => {
+      user.answerMessage = (m) => (m.actions.includes('Deploy Preview') ? 'Deploy Preview' : undefined);
+      await vscode.commands.executeCommand('mintlifyAgent.previewBranch', jobId);
+      await waitFor('the preview\'s status read', () => api.exchanges.some((e) => e.operation === status), FLOW_MS);
+    });
+    assert.deepEqual(tally(deployed, 'POST'), { 'POST /v1/project/preview/{projectId}': 1 }, 'one deployment');
+    assert.ok((tally(deployed)[status] ?? 0) >= 1, 'its status was read');
+  });
+
   it('sent nothing the spec rejects during the whole run, background requests between flows included', () => {
     process.stdout.write(`      the whole run: ${api.exchanges.length} request(s): ${JSON.stringify(tally(api.exchanges))}\n`);
     assert.ok(api.exchanges.length > 0, 'the flows reached Prism');
