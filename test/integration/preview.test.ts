@@ -33,7 +33,7 @@ describe('the agent\'s branch as a preview (Preview Branch, Open Rendered Page, 
   let failed = false;
 
   const row = () => (s.tree.getChildren() ?? []).map((n) => s.tree.getTreeItem(n)).find((i) => i.id === `job:${jobId}`);
-  const tooltip = () => tooltipText(row()?.tooltip as vscode.MarkdownString | undefined);
+  const tooltip = () => tooltipText(row()?.tooltip);
   const posts = () => requestsTo(sim, 'POST', `/v1/project/preview/${PROJECT}`);
   const statusReads = () => sim.requests.filter((r) => r.method === 'GET' && r.rawPath.startsWith('/v1/project/update-status/'));
   const deployAnswer = (m: { actions: string[] }) => (m.actions.includes('Deploy Preview') ? 'Deploy Preview' : undefined);
