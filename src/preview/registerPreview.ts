@@ -137,9 +137,10 @@ export function registerPreview(context: vscode.ExtensionContext, command: Regis
   }
 
   async function openPage(arg: unknown): Promise<Opened | undefined> {
-    const uri = arg instanceof vscode.Uri ? arg : undefined;
+    // A page's diff title passes its file (a `git:` side or the workspace file); Review Changes' title passes the multi-diff's own URI, which is no page.
+    const uri = arg instanceof vscode.Uri && (arg.scheme === 'file' || arg.scheme === 'git') ? arg : undefined;
     const ready = (t: TrackedJob) => stageOf(model.get(t.id) ?? { status: '' } as SharedPreview) === 'ready';
-    const jobId = await jobOf(uri ? undefined : arg, ready, vscode.l10n.t('Open Rendered Page'));
+    const jobId = await jobOf(arg instanceof vscode.Uri ? undefined : arg, ready, vscode.l10n.t('Open Rendered Page'));
     const preview = jobId ? model.get(jobId) : undefined;
     if (!jobId || !preview) return undefined;
     if (stageOf(preview) !== 'ready') return void ui.showMessage('info', vscode.l10n.t('The preview is not ready yet ({0}).', preview.status));

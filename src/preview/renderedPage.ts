@@ -26,6 +26,19 @@ export interface PageTarget {
 /** What Open Rendered Page did: the address it opened, or why it opened none. */
 export type Opened = { url: string } | { removed: string } | { notPage: string } | { refused: string };
 
+/**
+ * The Simple Browser beside the active editor (the diff). Its `simpleBrowser.api.open` (which
+ * activates it) takes where to show; `simpleBrowser.show`, the palette's, opens in the active group,
+ * over the diff, so it is only the fallback for a build whose Simple Browser lacks the first.
+ */
+async function showInSimpleBrowser(url: URL): Promise<void> {
+  try {
+    await vscode.commands.executeCommand('simpleBrowser.api.open', vscode.Uri.parse(url.href), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+  } catch {
+    await vscode.commands.executeCommand('simpleBrowser.show', url.href);
+  }
+}
+
 /** The workspace file of a diff's side: Review Changes' sides are `git:` URIs whose path is the file's. */
 function fileOf(uri: vscode.Uri): vscode.Uri {
   return uri.scheme === 'file' ? uri : vscode.Uri.file(uri.fsPath);
@@ -63,7 +76,7 @@ export async function openRenderedPage(deps: RenderedPageDeps, preview: SharedPr
     void deps.ui.showMessage('warning', vscode.l10n.t('The preview’s address “{0}” is not an https address, so it is not opened.', preview.previewUrl ?? ''));
     return { refused: preview.previewUrl ?? '' };
   }
-  await vscode.commands.executeCommand('simpleBrowser.show', url.href, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+  await showInSimpleBrowser(url);
   const external = vscode.l10n.t('Open in Browser');
   const answered = deps.ui.showMessage('info', vscode.l10n.t('{0} of the preview is open beside the diff.', target.sitePath), external).then(async (choice) => {
     if (choice === external) await deps.ui.openExternal(vscode.Uri.parse(url.href));

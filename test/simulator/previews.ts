@@ -13,6 +13,8 @@ export interface PreviewOutcome {
   status: 'success' | 'failure';
   summary?: string;
   logs?: string[];
+  /** The commit's changed files, as the platform lists them (paths in the repository); default: quickstart.mdx modified. */
+  files?: { added: string[]; modified: string[]; removed: string[] };
 }
 
 export interface SimPreview {
@@ -184,11 +186,22 @@ export class PreviewDeployments {
         screenshotDark: `${d.previewUrl}/_screenshots/dark.png`,
       }),
       author: null,
-      commit: { sha: d.sha, ref: d.branch, message: `Agent changes on ${d.branch}`, filesChanged: { added: [], modified: ['quickstart.mdx'], removed: [] } },
+      commit: { sha: d.sha, ref: d.branch, message: `Agent changes on ${d.branch}`, filesChanged: outcome.files ?? { added: [], modified: ['quickstart.mdx'], removed: [] } },
       source: 'api',
     });
   }
 }
+
+/** Enough of a docs theme for the rendered page to read as one (the README's screenshot shows it). */
+const SITE_STYLE = [
+  'body{margin:0;font:15px/1.6 system-ui,sans-serif;color:#0f172a;background:#fff;display:grid;grid-template-columns:180px 1fr;grid-template-rows:48px 1fr}',
+  'header{grid-column:1/3;display:flex;align-items:center;gap:8px;padding:0 20px;border-bottom:1px solid #e2e8f0;font-weight:600}',
+  'header span{font-size:11px;color:#0d9373;border:1px solid #0d9373;border-radius:9px;padding:0 6px}',
+  'nav{padding:16px;display:flex;flex-direction:column;gap:6px;font-size:13px;color:#475569}nav .on{color:#0d9373;font-weight:600}',
+  'main{padding:20px 28px}h1{margin:0 0 8px;font-size:26px}',
+  '.callout{border:1px solid #bae6fd;background:#f0f9ff;border-radius:8px;padding:10px 14px;margin:12px 0}',
+  'pre{background:#0f172a;color:#e2e8f0;border-radius:8px;padding:12px 14px}.path{color:#94a3b8;font-size:12px}',
+].join('');
 
 /** A 1x1 PNG: what the screenshots are. */
 const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -201,6 +214,6 @@ function renderPage(path: string): { status: number; contentType: string; body: 
   return {
     status: 200,
     contentType: 'text/html; charset=utf-8',
-    body: `<!doctype html><html><head><title>${heading} - Preview</title></head><body><nav>Docs preview</nav><main><h1>${heading}</h1><div class="callout">Rendered page /${page}</div></main></body></html>`,
+    body: `<!doctype html><html><head><title>${heading} - Preview</title><style>${SITE_STYLE}</style></head><body><header>Acme Docs <span>preview</span></header><nav><a>Introduction</a><a class="on">${heading}</a><a>Guides</a><a>API reference</a></nav><main><h1>${heading}</h1><p>Get started in five minutes: install the CLI, then preview your docs locally.</p><div class="callout">Install the CLI first.</div><pre><code>npm i -g mint\nmint dev</code></pre><p class="path">Rendered page /${page}</p></main></body></html>`,
   };
 }
