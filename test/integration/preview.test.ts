@@ -95,6 +95,12 @@ describe('the agent\'s branch as a preview (Preview Branch, Open Rendered Page, 
     assert.deepEqual(opened, { url: `${preview.previewUrl}/quickstart` });
     const path = new URL(preview.previewUrl!).pathname;
     await waitFor('the Simple Browser beside the diff to load /quickstart from the preview', () => sim.previews.siteRequests.some((r) => r.path === `${path}/quickstart`), 30_000);
+    const groupOf = (match: (t: vscode.Tab) => boolean) => vscode.window.tabGroups.all.find((g) => g.tabs.some(match))?.viewColumn;
+    await waitFor('the page in a group beside the diff\'s', () => {
+      const page = groupOf((t) => t.input instanceof vscode.TabInputWebview && t.label === 'Simple Browser');
+      const diff = groupOf((t) => t.label.startsWith(review.title));
+      return page !== undefined && diff !== undefined && page !== diff;
+    });
     assert.ok(sim.previews.siteRequests.every((r) => r.authorization === undefined), 'nothing of ours reached the preview');
     assert.equal(statusReads().length, readsWhenReady, 'no status read once it ended');
   });
