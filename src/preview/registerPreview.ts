@@ -40,6 +40,8 @@ export interface PreviewDeps {
 
 export interface PreviewHandle {
   model: PreviewModel;
+  /** Whether Preview Branch is offered in this project's menus (a project set, its plan not refused): the context key the menus read. */
+  isOffered(): boolean;
 }
 
 export function registerPreview(context: vscode.ExtensionContext, command: RegisterCommand, deps: PreviewDeps): PreviewHandle {
@@ -183,21 +185,25 @@ export function registerPreview(context: vscode.ExtensionContext, command: Regis
   command(COMMANDS.showPreviewLog, (arg?: unknown) => showLog(arg));
   command(COMMANDS.askToFixBuild, (arg?: unknown) => fixBuild(arg));
   publishContext(model, store);
-  return { model };
+  return { model, isOffered: () => isOffered(model, store) };
+}
+
+function isOffered(model: PreviewModel, store: JobStore): boolean {
+  return store.projectId !== undefined && model.planRefusedAt() === undefined;
 }
 
 /** The context keys the menus read: Preview Branch offered in this project, a preview ready to open. */
 function publishContext(model: PreviewModel, store: JobStore): void {
-  const offered = store.projectId !== undefined && model.planRefusedAt() === undefined;
+  const offered = isOffered(model, store);
   const ready = store.all().some((t) => model.get(t.id)?.status === 'success');
   void vscode.commands.executeCommand('setContext', 'mintlifyAgent.previewOffered', offered);
   void vscode.commands.executeCommand('setContext', 'mintlifyAgent.previewReady', ready);
 }
 
+/** The row's words and marks once the job has a preview (a row without one is left as it was: Preview Branch is offered on every job row by the context key). */
 function rowNote(model: PreviewModel, tracked: TrackedJob): RowNote | undefined {
-  const offered = Boolean(tracked.job?.ref) && model.planRefusedAt() === undefined;
   const preview = model.get(tracked.id);
-  if (!preview) return offered ? { text: '', tooltip: vscode.l10n.t('Preview Branch deploys its branch as a preview on the platform.'), mark: 'previewable' } : undefined;
+  if (!preview) return undefined;
   const stage = stageOf(preview);
   const older = isOlder(preview, model.tipOf(tracked.id));
   const words = { building: vscode.l10n.t('preview building'), ready: vscode.l10n.t('preview ready'), failed: vscode.l10n.t('preview failed'), unfinished: vscode.l10n.t('preview status unknown') };
@@ -211,7 +217,7 @@ function rowNote(model: PreviewModel, tracked: TrackedJob): RowNote | undefined 
     stage === 'unfinished' ? vscode.l10n.t('Its status did not end within 20 minutes and is no longer read.') : '',
     error ? vscode.l10n.t('Last status read: {0}', failureView(error, 'previewStatus', vscode.l10n).message) : '',
   ];
-  const marks = [offered && 'previewable', stage === 'ready' && 'previewReady', stage === 'failed' && 'previewFailed', older && 'previewOlder'].filter(Boolean);
+  const marks = [stage === 'ready' && 'previewReady', stage === 'failed' && 'previewFailed', older && 'previewOlder'].filter(Boolean);
   const images = stage === 'ready'
     ? ([[vscode.l10n.t('Screenshot (light)'), preview.screenshotLight], [vscode.l10n.t('Screenshot (dark)'), preview.screenshotDark]] as const).flatMap(([label, url]) => (openable(url) ? [{ label, url: url as string }] : []))
     : [];

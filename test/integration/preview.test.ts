@@ -51,6 +51,11 @@ describe('the agent\'s branch as a preview (Preview Branch, Open Rendered Page, 
     await s.tracker.track(jobId);
   });
   after(async () => {
+    // Job IDs repeat between simulators: another suite's job must not find this one's preview.
+    await s.sync.update((state) => {
+      delete state.previews[PROJECT];
+      delete state.previewPlans[PROJECT];
+    });
     await leaveWindowClean(s);
     await sim.close();
   });
@@ -67,7 +72,7 @@ describe('the agent\'s branch as a preview (Preview Branch, Open Rendered Page, 
     review = (await vscode.commands.executeCommand<ReviewResult | undefined>('mintlifyAgent.reviewChanges', jobId))!;
     assert.ok(review, `Review Changes opened; messages: ${JSON.stringify(user.messages)}`);
     sim.previews.setCommit(BRANCH, review.tip);
-    await waitFor('Preview Branch offered on the row', () => /:previewable(:|$)/.test(String(row()?.contextValue)));
+    assert.equal(s.preview.isOffered(), true, 'Preview Branch offered on the rows and in Review Changes\' title');
     const before = sim.requests.length;
 
     user.answerMessage = deployAnswer;
@@ -165,7 +170,8 @@ describe('the agent\'s branch as a preview (Preview Branch, Open Rendered Page, 
     const next = (await vscode.commands.executeCommand<ReviewResult | undefined>('mintlifyAgent.reviewChanges', jobId))!;
     assert.notEqual(next.tip, review.tip, 'the branch moved');
     await waitFor(`the row to say the preview is of an older commit (it says ${String(row()?.description)})`, () => String(row()?.description).includes('preview of an older commit'));
-    assert.match(String(row()?.contextValue), /:previewable:.*previewOlder/);
+    assert.match(String(row()?.contextValue), /:previewOlder(:|$)/);
+    assert.equal(s.preview.isOffered(), true, 'Preview Branch is offered to deploy it again');
     assert.match(tooltip(), /older commit/);
   });
 
@@ -176,7 +182,7 @@ describe('the agent\'s branch as a preview (Preview Branch, Open Rendered Page, 
     await vscode.commands.executeCommand('mintlifyAgent.previewBranch', jobId);
     assert.equal(posts().length, before + 1);
     assert.ok(user.messages.some((m) => /not available on this organisation’s plan \(403\)/.test(m.message)), JSON.stringify(user.messages));
-    await waitFor('the row no longer offers Preview Branch', () => !/:previewable(:|$)/.test(String(row()?.contextValue)));
+    await waitFor('Preview Branch no longer offered for the project', () => !s.preview.isOffered());
     sim.previews.plan = true;
     await s.preview.model.clearPlan();
   });
