@@ -9,21 +9,7 @@
 // written back as it came (sharedSchema.ts). No vscode import: unit-tested with thousands of random
 // interleavings.
 import * as z from 'zod/mini';
-import {
-  canonical,
-  eitherOf,
-  JobRecord,
-  OpenTrendFigures,
-  perProject,
-  ReviewRecord,
-  SharedPreview,
-  SharedSignalLink,
-  type Stamp,
-  TrendFigures,
-  unknownFields,
-  versioned,
-  type Versioned,
-} from './sharedSchema';
+import { canonical, eitherOf, JobRecord, OpenTrendFigures, perProject, ReviewRecord, SharedPreview, SharedSignalLink, type Stamp, TrendFigures, unknownFields, versioned, type Versioned } from './sharedSchema';
 import { boundByUse, inScope, pruneTrendAreas } from './trendBounds';
 import { mergeReview, pruneReviews, reviewStamps } from './reviewState';
 import { planStamps, previewStamps, prunePreviews } from './previewState';
