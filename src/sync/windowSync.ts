@@ -182,12 +182,12 @@ export class WindowSync extends Disposable {
     background(written, this.log, 'writing the request ledger');
   }
 
-  /** Where a sent request counts: the project's agent hour, the key's analytics hour, the organisation's preview deployments (POSTs only). */
+  /** Where a counted request counts: the project's agent hour, the key's analytics hour, the organisation's preview deployments (a status read is not counted: the endpoint table's `counted`). */
   private bucketOf(family: Family, entry: RequestLogEntry): string | undefined {
     if (family === 'agent') return agentBucket(projectOfAgentPath(entry.path) ?? '');
     if (!this.keyHash) return undefined;
     if (family === 'analytics') return analyticsBucket(this.keyHash);
-    return entry.method === 'POST' ? previewBucket(this.keyHash) : undefined;
+    return previewBucket(this.keyHash);
   }
 
   /** Every window's preview deployments with this key in the `windowMs` before now; undefined until the key's bucket is named. */
