@@ -75,7 +75,8 @@ describe('code-block feedback', function () {
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.fs.writeFile(page, original);
-    await vscode.workspace.fs.delete(vscode.Uri.joinPath(snippet, '..'), { recursive: true });
+    // The snippet file alone: its folder holds the fixture's own snippets (the agent branch deletes one).
+    await vscode.workspace.fs.delete(snippet);
     await leaveWindowClean(s);
     await sim.close();
   });
