@@ -3,7 +3,7 @@
 // across reloads and refreshed at most once an hour unless the user asks. With 400 paths, opening
 // 50 pages in an hour costs 2 requests instead of 50. No vscode import: unit-tested directly.
 import * as z from 'zod/mini';
-import type { Grant, Ticket } from '../api/client';
+import type { Grant, Reservation } from '../api/client';
 import { HOUR_MS } from '../util/clock';
 import { ENDPOINTS } from '../api/endpoints';
 import type { VisitorRow, VisitorTotals } from '../api/schemas';
@@ -178,10 +178,10 @@ export class JoinedLeave implements Grant {
     return this.onlyBackground;
   }
 
-  take(): Ticket | undefined {
+  async reserve(): Promise<Reservation | undefined> {
     for (const grant of this.grants) {
-      const ticket = grant.take();
-      if (ticket) return ticket;
+      const reservation = await grant.reserve();
+      if (reservation) return reservation;
     }
     return undefined;
   }

@@ -93,7 +93,7 @@ export async function readPages<P extends PagingFields, R>(
       page = await fetchPage(query, options.signal);
     } catch (error) {
       // The gate refused this page before it was sent: what was read stands, cut short.
-      if (isApiError(error) && error.kind === 'hourSpent') return end('budget');
+      if (isApiError(error) && error.kind === 'notGranted') return end('budget');
       throw error;
     }
     pages++;

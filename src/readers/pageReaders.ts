@@ -121,14 +121,14 @@ export class PageReaders extends Disposable {
       if (kept) return kept;
       if (!asked) throw new HeldBackError(this.deps.gate.used());
       // None left (the gate said so), or the writer said no: nothing was fetched, and nothing failed.
-      throw this.deps.gate.left() === 0 ? hourSpent() : new ApiError('cancelled', 'Not fetched: the writer did not ask for it.');
+      throw this.deps.gate.left() === 0 ? notGranted() : new ApiError('cancelled', 'Not fetched: the writer did not ask for it.');
     }
     try {
       const snapshot = await this.store.get(now.key, { refresh, grant, background: !asked });
       this.pausedUntil.delete(id);
       return snapshot;
     } catch (error) {
-      if (error instanceof HeldBackError || (isApiError(error) && error.kind === 'hourSpent')) throw error; // not a failure: the next page shown may go
+      if (error instanceof HeldBackError || (isApiError(error) && error.kind === 'notGranted')) throw error; // not a failure: the next page shown may go
       const wait = isApiError(error) && error.kind === 'rateLimited' && error.retryAfterMs !== undefined ? error.retryAfterMs : FAILURE_PAUSE_MS;
       this.pausedUntil.set(id, Date.now() + wait);
       throw error;
@@ -155,10 +155,10 @@ export class PageReaders extends Disposable {
     this.deps.log.info(`readers: fetching ${key.dateFrom ?? 'all time'}..${key.dateTo ?? ''} (at most ${maxPages} pages of 250${leave.background ? ', background' : ''})`);
     let refused = false;
     const grant: Grant = {
-      take: () => {
-        const ticket = leave.take();
-        refused ||= !ticket;
-        return ticket;
+      reserve: async () => {
+        const reservation = await leave.reserve();
+        refused ||= !reservation;
+        return reservation;
       },
     };
     const snapshot = await fetchSnapshot((projectId, query, options) => this.deps.api.getVisitors(projectId, query, { ...options, grant }), key, { maxPages, signal: this.lifetime.signal });
@@ -170,8 +170,8 @@ export class PageReaders extends Disposable {
   }
 }
 
-function hourSpent(): ApiError {
-  return new ApiError('hourSpent', 'Not fetched: no analytics request is left this hour.');
+function notGranted(): ApiError {
+  return new ApiError('notGranted', 'Not fetched: no analytics request is left this hour.');
 }
 
 /** No background fetch until `until` (epoch ms), after a failure. */

@@ -67,10 +67,17 @@ export function recordRequest(state: SyncState, bucket: string, entryId: string,
   (state.ledger[bucket] ??= {})[entryId] = at;
 }
 
-/** When each request of the bucket in the hour before `now` was sent, oldest first. */
+/** Marks a reservation of the ledger released: it was never sent, and its slot is free again (hourAccount.ts). */
+export function releaseRequest(state: SyncState, bucket: string, entryId: string, at: number): void {
+  (state.released[bucket] ??= {})[entryId] = at;
+}
+
+/** When each request of the bucket in the hour before `now` was reserved (released ones left out), oldest first. */
 export function timesInHour(state: SyncState, bucket: string, now: number): number[] {
-  return Object.values(state.ledger[bucket] ?? {})
-    .filter((at) => at > now - HOUR_MS && at <= now)
+  const released = state.released[bucket] ?? {};
+  return Object.entries(state.ledger[bucket] ?? {})
+    .filter(([id, at]) => at > now - HOUR_MS && at <= now && released[id] === undefined)
+    .map(([, at]) => at)
     .sort((a, b) => a - b);
 }
 

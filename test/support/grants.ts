@@ -5,13 +5,13 @@ import type { Grant } from '../../src/api/client';
 import type { FetchVisitors } from '../../src/analytics/visitorsQuery';
 
 /** Leave for every request. */
-export const unlimited: Grant = { take: () => ({ done: () => undefined }) };
+export const unlimited: Grant = { reserve: () => Promise.resolve({ end: () => undefined }) };
 
 /** Leave for `allowed` requests; `taken` counts the tickets given. */
 export function grantOf(allowed: number): Grant & { readonly taken: number } {
   let taken = 0;
   return {
-    take: () => (taken < allowed ? (taken++, { done: () => undefined }) : undefined),
+    reserve: () => Promise.resolve(taken < allowed ? (taken++, { end: () => undefined }) : undefined),
     get taken() {
       return taken;
     },

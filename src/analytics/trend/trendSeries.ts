@@ -106,12 +106,12 @@ export class TrendSeries {
     const open: Record<string, OpenTrendFigures> = {};
     const fetched = todo.length;
     let requests = 0;
-    // Every ticket the grant gives this draw is a request of the draw.
+    // Every reservation the grant gives this draw is a request of the draw.
     const grant: Grant = {
-      take: () => {
-        const ticket = options.grant.take();
-        if (ticket) requests++;
-        return ticket;
+      reserve: async () => {
+        const reservation = await options.grant.reserve();
+        if (reservation) requests++;
+        return reservation;
       },
     };
     let stop = false;

@@ -20,7 +20,7 @@ export function trendTotals(api: ApiClient, rows: BucketRows, maxPages: () => nu
       try {
         return (await fetchers[metric](projectId, { ...range, limit: 1, offset: 0 }, { signal, grant })).totals;
       } catch (error) {
-        throw isApiError(error) && error.kind === 'hourSpent' ? new TrendCutShort() : error;
+        throw isApiError(error) && error.kind === 'notGranted' ? new TrendCutShort() : error;
       }
     }
     // Every page takes a ticket of the grant; the paging rule ends the fetch, cut short, when it gives no more.
