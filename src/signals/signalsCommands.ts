@@ -62,7 +62,7 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
       const last = store.current()?.requests;
       const grant = await deps.gate.ask({ what: vscode.l10n.t('Fetching reader signals'), estimate: last ?? MOST_REQUESTS, upTo: last === undefined, cap: MOST_REQUESTS });
       if (!grant) return;
-      const outcome = await ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () => store.refresh({ grant }));
+      const outcome = await ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () => store.refresh({ grant }).finally(() => grant.end()));
       if (outcome.kind === 'skipped' && outcome.reason === 'noProject') void ui.showMessage('info', vscode.l10n.t('Set the project ID first: the signals belong to a project.'));
     } catch (error) {
       fail(vscode.l10n.t('Fetching reader signals'), error, refresh);

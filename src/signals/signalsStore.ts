@@ -38,6 +38,8 @@ export class SignalsStore extends Disposable {
   private snapshot: SignalsSnapshot | undefined;
   private loadedFor: string | undefined;
   private inFlight: Promise<RefreshOutcome> | undefined;
+  /** The fetch on its way is background work: a writer's ask does not join it. */
+  private inFlightBackground = false;
   private readonly lifetime = new AbortController();
   /** What load() last found shown, so it can tell when that changed without a new read (another API address). */
   private shown: SignalsSnapshot | undefined;
@@ -98,11 +100,21 @@ export class SignalsStore extends Disposable {
   /**
    * Fetches a snapshot: with the `grant` the writer's ask got from the hour's gate (what it did not
    * reach is cut short), or `background`: held to the gate's ceiling and this window's share, and
-   * only when the kept one is an hour old. One fetch at a time: a second ask joins the one on its way.
+   * only when the kept one is an hour old. One fetch at a time: a second ask joins the one on its
+   * way, except that a writer's never joins background work (held to the background's limits, it
+   * could end cut short): it waits for it, takes what it fetched, and else fetches with its own grant.
    */
   refresh(how: { grant: Grant } | 'background'): Promise<RefreshOutcome> {
-    this.inFlight ??= this.fetch(how).finally(() => (this.inFlight = undefined));
-    return this.inFlight;
+    const pending = this.inFlight;
+    if (pending && how !== 'background' && this.inFlightBackground) {
+      const own = () => this.refresh(how);
+      return pending.then((outcome) => (outcome.kind === 'fetched' ? outcome : own()), own);
+    }
+    if (!pending) {
+      this.inFlightBackground = how === 'background';
+      this.inFlight = this.fetch(how).finally(() => (this.inFlight = undefined));
+    }
+    return this.inFlight!;
   }
 
   /** Whether a background refresh is due: no snapshot, or one older than an hour. */

@@ -15,7 +15,7 @@ import { resolvePreset } from '../../src/analytics/dateRange';
 import { TOOLS } from '../../src/tools/toolNames';
 import { localToday } from '../../src/util/days';
 import type { Simulator } from '../simulator/server';
-import { forgetTrends, freshAnalyticsHour, leaveWindowClean, PROJECT, ScriptedUser, seam, setProject, signIn, visitorRequests, waitFor, withSimulator } from './support';
+import { forgetTrends, freshAnalyticsHour, leaveWindowClean, PROJECT, ScriptedUser, seam, setProject, signIn, visitorRequests, waitFor, withSimulator, spendHour } from './support';
 
 const LEFT = 6;
 const analytics = (sim: Simulator) => sim.requests.filter((r) => r.rawPath.startsWith('/v1/analytics/'));
@@ -30,7 +30,7 @@ describe('the hour’s gate (every analytics request a writer causes)', function
   /** Other windows' requests this hour, as the shared ledger records them, until `left` are left. */
   async function leave(left: number): Promise<void> {
     await freshAnalyticsHour(s);
-    for (let i = 0; i < 100 - left; i++) s.sync.record({ method: 'GET', path: `/v1/analytics/${PROJECT}/feedback`, status: 200, sent: true, startedAt: Date.now(), durationMs: 1 });
+    await spendHour(s, 100 - left);
     await waitFor(`${left} left in the hour`, () => s.gate.left() === left);
     sim.clearRequests();
   }

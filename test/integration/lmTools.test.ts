@@ -14,7 +14,7 @@ import { capResult, MAX_RESULT_CHARS, ROW_QUOTE, TOP_ROWS } from '../../src/tool
 import { evidenceBlock, withoutNonce } from '../support/evidenceBlock';
 import type { Simulator } from '../simulator/server';
 import { HOSTILE_PAGE, HOSTILE_TEXTS } from '../simulator/signals';
-import { freshAnalyticsHour, KEY, leaveWindowClean, PROJECT, requestsTo, ScriptedUser, seam, setProject, signIn, visitorRequests, waitFor, withSimulator } from './support';
+import { freshAnalyticsHour, KEY, leaveWindowClean, PROJECT, requestsTo, ScriptedUser, seam, setProject, signIn, visitorRequests, waitFor, withSimulator, spendHour } from './support';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 /** What a tool can have sent: analytics requests and POSTs (the jobs the acting tools started poll on their own). */
@@ -180,7 +180,7 @@ describe('language model tools', function () {
       await freshAnalyticsHour(s);
       const spend = async (count: number) => {
         const before = s.gate.used() ?? 0;
-        for (let i = 0; i < count; i++) s.sync.record({ method: 'GET', path: `/v1/analytics/${PROJECT}/views`, status: 200, sent: true, startedAt: Date.now(), durationMs: 1 });
+        await spendHour(s, count);
         await waitFor(`${count} more analytics requests in the ledger`, () => (s.gate.used() ?? 0) >= before + count);
       };
       try {
@@ -325,7 +325,7 @@ describe('language model tools', function () {
       assert.equal(toolRequests(sim).length, 0);
       assert.ok(await s.tools[TOOLS.fetchReaderSignals].prepareInvocation?.({ refresh: true }), 'refresh: true asks again');
 
-      for (let i = 0; i < 100; i++) s.sync.record({ method: 'GET', path: `/v1/analytics/${PROJECT}/views`, status: 200, sent: true, startedAt: Date.now(), durationMs: 1 });
+      await spendHour(s, 100);
       await waitFor('a used-up hour', () => s.gate.left() === 0);
       sim.clearRequests();
       try {

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { TestSeam } from '../support/extensionUnderTest';
 import { BACKGROUND_CEILING } from '../../src/sync/ledger';
 import type { Simulator } from '../simulator/server';
-import { freshAnalyticsHour, KEY, PROJECT, seam, setProject, signIn, tooltipText, visitorRequests, waitFor, withSimulator } from './support';
+import { freshAnalyticsHour, KEY, PROJECT, seam, setProject, signIn, tooltipText, visitorRequests, waitFor, withSimulator, spendHour } from './support';
 
 
 describe('readers under the ledger ceiling', function () {
@@ -21,7 +21,7 @@ describe('readers under the ledger ceiling', function () {
       const count = s.sync.analyticsRequestsThisHour();
       return count === undefined ? undefined : { before: count };
     });
-    for (let i = 0; i < count; i++) s.sync.record({ method: 'GET', path: `/v1/analytics/${PROJECT}/feedback`, status: 200, sent: true, startedAt: Date.now(), durationMs: 5 });
+    await spendHour(s, count);
     await waitFor('the ledger to hold them', () => (s.sync.analyticsRequestsThisHour() ?? 0) >= before + count);
   }
 
@@ -99,7 +99,7 @@ describe('readers under the ledger ceiling', function () {
     const naming = s.sync.setKey('mint_a_key_this_hour_has_not_seen');
     try {
       assert.equal(s.sync.analyticsRequestsThisHour(), undefined);
-      s.sync.record({ method: 'GET', path: `/v1/analytics/${PROJECT}/visitors`, status: 200, sent: true, startedAt: Date.now(), durationMs: 5 });
+      void s.sync.reserve(Number.POSITIVE_INFINITY); // a request reserved while the bucket is named
       await naming;
       assert.equal(s.sync.analyticsRequestsThisHour(), 1, 'the new key\'s hour holds the request sent while it was named');
     } finally {

@@ -199,6 +199,11 @@ export async function freshAnalyticsHour(s: TestSeam): Promise<void> {
   await waitFor(`the hour's gate to see all 100 left (it sees ${String(s.gate.left())})`, () => s.gate.left() === 100);
 }
 
+/** Analytics requests other windows reserved this hour: in this window's ledger at once, each written and read back by the promise's end. */
+export async function spendHour(s: TestSeam, count: number): Promise<void> {
+  await Promise.all(Array.from({ length: count }, () => s.sync.reserve(Number.POSITIVE_INFINITY)));
+}
+
 /** Forgets every trend point the windows keep (as a new profile): a suite that counts a trend's requests starts from none kept. */
 export async function forgetTrends(s: TestSeam): Promise<void> {
   await s.sync.update((state) => {

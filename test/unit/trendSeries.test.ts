@@ -198,15 +198,15 @@ describe('the panel’s trend (src/analytics/trend/trend.ts)', () => {
     const ledger = memoryLedger(() => NOW);
     ledger.sent(100 - left, NOW - 40 * 60_000);
     const gate = new HourGate(ledger.account, { showMessage: async () => undefined }, l10n, () => NOW);
-    return { gate, times: { get length() { return ledger.account.analyticsTimes()?.length ?? 0; } } };
+    return { gate, ledger, times: { get length() { return ledger.account.analyticsTimes()?.length ?? 0; } } };
   }
 
   function setup(left = 100) {
     const api = new Api();
     const series = new TrendSeries({ kept: new Kept(), fetchTotals: api.fetchTotals, now: () => NOW });
-    const { gate, times } = hour(left);
+    const { gate, times, ledger } = hour(left);
     const trend = new Trend({ series, l10n, today: () => TODAY, gate });
-    return { api, trend, times };
+    return { api, trend, times, ledger };
   }
 
   it('draws four requests or fewer at once, and says the cost of more before asking anything', async () => {
@@ -234,6 +234,21 @@ describe('the panel’s trend (src/analytics/trend/trend.ts)', () => {
     await Promise.all([trend.load(month, { approve: true }), trend.load(month), trend.load(month)]);
     assert.equal(api.requests.length, 30);
     assert.equal(trend.view(month)?.status, 'ready');
+  });
+
+  it('a partly drawn trend is not drawn on by a later table action or Refresh, even once the hour has room again: only Draw fetches the rest', async () => {
+    const { api, trend, ledger } = setup(12);
+    const month = ask('2026-10-27');
+    await trend.load(month, { approve: true });
+    assert.equal(api.requests.length, 12);
+    // The hour frees up (the requests of 40 minutes ago leave it): what the panel's table actions do next.
+    ledger.state.ledger = {};
+    await trend.load(month); // Previous from memory, Next, page size, Retry, metric back, Compare off
+    await trend.load(month, { refresh: true }); // Refresh
+    assert.equal(api.requests.length, 12, 'nothing sent for the trend without a new Draw');
+    assert.match(trend.view(month)?.message ?? '', /18 points are not fetched yet/);
+    await trend.load(month, { approve: true });
+    assert.equal(api.requests.length, 30, 'Draw fetches the 18 left');
   });
 
   it('draws the previous period point for point when comparing', async () => {
