@@ -5,7 +5,7 @@
 // its reservation before it reads the others', of two windows reserving at once the later reader
 // sees both: two windows with 6 left cannot send 12 (at worst both step back, and neither sends).
 // No vscode import: the window's glue (windowSync.ts) and the tests give it the store.
-import { analyticsBucket, recordRequest, releaseRequest, timesInHour } from './ledger';
+import { analyticsBucket, backgroundBucket, recordRequest, releaseRequest, timesInHour } from './ledger';
 import type { SyncState } from './syncState';
 
 /** One request's place in the ledger. */
@@ -23,11 +23,16 @@ export interface LedgerHold {
 export interface HourLedger {
   /** When each analytics request of the last hour was reserved, every window, oldest first; undefined while the count is unknown. */
   analyticsTimes(): readonly number[] | undefined;
+  /** This machine's background work in the last hour (every window of it); undefined while the count is unknown. */
+  backgroundTimes(): readonly number[] | undefined;
+  /** When the last wait a 429 named ended (or ends), every window's; 0 when none is known. */
+  rateLimitedUntil(): number;
   /**
    * Reserves one analytics request, written at once and read back with every window's: undefined
-   * (and released) when the hour, every window's reservations counted, is then past `limit`.
+   * (and released) when the hour, every window's reservations counted, is then past `limit`, or
+   * (background work) this machine's background work past `backgroundLimit`.
    */
-  reserve(limit: number): Promise<LedgerHold | undefined>;
+  reserve(limit: number, backgroundLimit?: number): Promise<LedgerHold | undefined>;
 }
 
 export interface AccountStore {
@@ -55,7 +60,16 @@ export class HourAccount implements HourLedger {
     return hash === undefined ? undefined : timesInHour(this.store.state, analyticsBucket(hash), this.now());
   }
 
-  async reserve(limit: number): Promise<LedgerHold | undefined> {
+  backgroundTimes(): number[] | undefined {
+    const hash = this.keyHash();
+    return hash === undefined ? undefined : timesInHour(this.store.state, backgroundBucket(hash), this.now());
+  }
+
+  rateLimitedUntil(): number {
+    return this.store.state.waits.analytics ?? 0;
+  }
+
+  async reserve(limit: number, backgroundLimit?: number): Promise<LedgerHold | undefined> {
     const id = this.store.nextEntryId();
     const at = this.now();
     const hash = this.keyHash();
@@ -64,22 +78,25 @@ export class HourAccount implements HourLedger {
       return { counted: false, release: () => this.unnamed.delete(id) };
     }
     const bucket = analyticsBucket(hash);
+    // Background work is also counted in this machine's own bucket, for its share of the hour.
+    const buckets = backgroundLimit === undefined ? [bucket] : [bucket, backgroundBucket(hash)];
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
       // Another window learns of it with this window's next write; this window at once.
-      void this.store.update((state) => releaseRequest(state, bucket, id, at)).catch(() => undefined);
+      void this.store.update((state) => buckets.forEach((b) => releaseRequest(state, b, id, at))).catch(() => undefined);
     };
     // In memory before the first await: this window's next reservation already counts it.
-    const written = this.store.update((state) => recordRequest(state, bucket, id, at));
+    const written = this.store.update((state) => buckets.forEach((b) => recordRequest(state, b, id, at)));
     try {
       await written;
       await this.store.readAll();
     } catch {
       return { counted: false, release };
     }
-    if (timesInHour(this.store.state, bucket, this.now()).length > limit) {
+    const over = (b: string, most: number) => timesInHour(this.store.state, b, this.now()).length > most;
+    if (over(bucket, limit) || (backgroundLimit !== undefined && over(backgroundBucket(hash), backgroundLimit))) {
       release();
       return undefined;
     }

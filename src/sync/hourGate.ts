@@ -24,6 +24,20 @@ import { BACKGROUND_CEILING, freesInMs, HOURLY_LIMIT } from './ledger';
 
 export type { HourLedger };
 
+/**
+ * Requests an hour that background work may take on one machine, every window of it together: the
+ * ceiling divided among the team (`analytics.teamSize`, a hint, 10 by default: 6 each). The
+ * platform's 100 belong to the whole organisation and no machine sees another's spend: with ten
+ * machines each at its share, background work takes at most 60 of the hour and 40 stay for what
+ * writers ask, in the worst hour (readers' figures stand for a day, so most hours take far less).
+ */
+export function backgroundShareOf(teamSize: number): number {
+  return Math.max(1, Math.floor(BACKGROUND_CEILING / Math.max(1, teamSize)));
+}
+
+/** After a 429 (any window, any endpoint) background work waits out the named wait, then comes back at half its share, one request more each such span. */
+const BACKGROUND_REGROW_MS = HOUR_MS;
+
 /** Above this many requests an asked spend that wants a yes (Compare, a page's range, the trend) asks even when it fits. */
 export const CONFIRM_ABOVE_REQUESTS = 4;
 
@@ -80,6 +94,8 @@ export class HourGate {
     private readonly ui: Pick<Ui, 'showMessage'>,
     private readonly l10n: L10n,
     private readonly now: () => number = Date.now,
+    /** The team's size as the settings hint it (analytics.teamSize). */
+    private readonly teamSize: () => number = () => 10,
   ) {}
 
   /** Requests of the hour so far, every window's reservations included; undefined while the count is unknown. */
@@ -107,12 +123,26 @@ export class HourGate {
   background(purpose: string, estimate: number, share = Number.POSITIVE_INFINITY): HourGrant | undefined {
     const fits = (more: number) => {
       const used = this.used();
-      return used !== undefined && used + more <= BACKGROUND_CEILING && this.sharedSoFar(purpose) + more <= share;
+      const machine = this.ledger.backgroundTimes()?.length;
+      return used !== undefined && machine !== undefined && used + more <= BACKGROUND_CEILING && machine + more <= this.backgroundShare() && this.sharedSoFar(purpose) + more <= share;
     };
     if (!fits(Math.max(1, estimate))) return undefined;
     const sent = this.backgroundSent.get(purpose) ?? [];
     this.backgroundSent.set(purpose, sent);
     return this.grant(Number.POSITIVE_INFINITY, 'background', () => fits(1), () => sent.push(this.now()), () => sent.pop());
+  }
+
+  /**
+   * This machine's background share of the hour now: backgroundShareOf the team, none while a 429's wait
+   * runs (every window's, shared by the ledger), then half, growing back one an hour.
+   */
+  backgroundShare(): number {
+    const share = backgroundShareOf(this.teamSize());
+    const until = this.ledger.rateLimitedUntil();
+    const now = this.now();
+    if (until <= 0) return share;
+    if (now < until) return 0;
+    return Math.min(share, Math.ceil(share / 2) + Math.floor((now - until) / BACKGROUND_REGROW_MS));
   }
 
   /**
@@ -201,7 +231,7 @@ export class HourGate {
       if (ended || sent >= allowed || !fits()) return undefined;
       sent++;
       onReserve?.();
-      const hold = await this.ledger.reserve(limit);
+      const hold = await this.ledger.reserve(limit, holder === 'background' ? this.backgroundShare() : undefined);
       const refuse = () => {
         hold?.release();
         sent--;

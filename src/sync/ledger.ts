@@ -29,6 +29,11 @@ export function previewBucket(keyHash: string): string {
   return `preview:${keyHash}`;
 }
 
+/** This machine's background work within the key's analytics bucket (each entry is in both), for its share (hourGate.ts). */
+export function backgroundBucket(keyHash: string): string {
+  return `background:${keyHash}`;
+}
+
 /**
  * What names a key's analytics bucket: the first 64 bits of HMAC-SHA-256 of the key under the
  * install's random salt. A plain hash of the key would be the same on every machine, a

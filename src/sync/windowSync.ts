@@ -255,9 +255,19 @@ export class WindowSync extends Disposable {
     return this.account.analyticsTimes();
   }
 
+  /** This machine's background analytics requests in the last hour (hourAccount.ts). */
+  backgroundTimes(): number[] | undefined {
+    return this.account.backgroundTimes();
+  }
+
+  /** When the last 429's wait for analytics ended or ends (every window's). */
+  rateLimitedUntil(): number {
+    return this.account.rateLimitedUntil();
+  }
+
   /** Reserves one analytics request in the shared ledger before it is sent (hourAccount.ts). */
-  reserve(limit: number): Promise<LedgerHold | undefined> {
-    return this.account.reserve(limit);
+  reserve(limit: number, backgroundLimit?: number): Promise<LedgerHold | undefined> {
+    return this.account.reserve(limit, backgroundLimit);
   }
 
   /** How long any window must still leave this endpoint family alone after a 429; 0: go. */

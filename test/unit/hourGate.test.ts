@@ -138,6 +138,28 @@ describe('the hour’s gate (src/sync/hourGate.ts)', () => {
     assert.ok(shared.gate.background('readers', 1), 'another purpose has its own share');
   });
 
+  it('holds this machine’s background work to its share of the team’s hour (6 for a team of 10); after a 429 none during the wait, then half, growing back an hour at a time', async () => {
+    let now = NOW;
+    const w = window({ now: () => now });
+    const grant = w.gate.background('readers', 1);
+    assert.ok(grant);
+    let sent = 0;
+    while (await w.send(grant)) sent++;
+    assert.equal(sent, 6, 'the share of a team of ten, with 94 of the hour left');
+    assert.equal(w.gate.background('signals', 1), undefined, 'every purpose of the machine shares it');
+
+    const later = window({ now: () => now });
+    later.state.waits.analytics = NOW + 5 * 60_000; // a 429 named a wait of five minutes
+    assert.equal(later.gate.backgroundShare(), 0);
+    assert.equal(later.gate.background('readers', 1), undefined, 'nothing while the wait runs');
+    now = NOW + 5 * 60_000;
+    assert.equal(later.gate.backgroundShare(), 3, 'then half');
+    now = NOW + 5 * 60_000 + 2 * HOUR_MS;
+    assert.equal(later.gate.backgroundShare(), 5);
+    now = NOW + 5 * 60_000 + 10 * HOUR_MS;
+    assert.equal(later.gate.backgroundShare(), 6, 'and whole again');
+  });
+
   it('an unknown count holds background work and the editor’s AI closed, and a writer’s question says so', async () => {
     const asked: string[] = [];
     const unknown = new HourGate(memoryLedger(() => NOW, undefined, () => undefined).account, { showMessage: async (_l: string, message: string, ...actions: string[]) => (asked.push(message), actions[0]) }, l10n, () => NOW);
