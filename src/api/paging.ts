@@ -10,7 +10,7 @@
 //   repeatedCursor the next cursor is one already sent
 //   emptyPage      a page with no rows, although the API said there were more
 //   noNewRows      a page whose rows were all seen before (by the table's rowId)
-//   budget         the hour's gate gave no ticket for the next request (sync/hourGate.ts): nothing
+//   budget         the hour's gate gave no reservation for the next request (sync/hourGate.ts): nothing
 //                  more was sent
 import type { ListQuery, Paging } from './endpoints';
 import { isApiError } from './errors';

@@ -162,7 +162,7 @@ export class PageReaders extends Disposable {
     return this.deps.gate.ask({ what: vscode.l10n.t('Loading the readers of {0}', label), ...this.estimate(key) });
   }
 
-  /** The one place the readers spend analytics requests, each with a ticket of `leave` (the grants of all who asked). */
+  /** The one place the readers spend analytics requests, each reserved by `leave` (the grants of all who asked). */
   private async fetchRange(key: SnapshotKey, leave: JoinedLeave, kept?: VisitorsSnapshot): Promise<VisitorsSnapshot> {
     const maxPages = this.deps.settings.readers.maxPages;
     const from = kept?.gathering ? ` from page ${kept.pages + 1}` : '';

@@ -10,12 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../support/extensionUnderTest';
+import { createApiClient, type ApiClient } from '../../src/api';
+import { fetchAllVisitors } from '../../src/analytics/visitorsQuery';
+import { HourGate, type HourGrant } from '../../src/sync/hourGate';
 import { BACKGROUND_CEILING } from '../../src/sync/ledger';
+import { WindowSync } from '../../src/sync/windowSync';
 import { resolvePreset } from '../../src/analytics/dateRange';
 import { TOOLS } from '../../src/tools/toolNames';
 import { localToday } from '../../src/util/days';
 import type { Simulator } from '../simulator/server';
-import { forgetTrends, freshAnalyticsHour, leaveWindowClean, PROJECT, ScriptedUser, seam, setProject, signIn, visitorRequests, waitFor, withSimulator, spendHour } from './support';
+import { forgetTrends, freshAnalyticsHour, KEY, leaveWindowClean, PROJECT, ScriptedUser, seam, setProject, signIn, tooltipText, visitorRequests, waitFor, withSimulator, spendHour } from './support';
 
 const LEFT = 6;
 const analytics = (sim: Simulator) => sim.requests.filter((r) => r.rawPath.startsWith('/v1/analytics/'));
@@ -172,6 +176,35 @@ describe('the hour’s gate (every analytics request a writer causes)', function
     await forgetTrends(s); // a trend drawn in part is not what the next suites expect to find kept
   });
 
+  it('two windows of this profile spending at once with 6 left send at most 6 between them', async () => {
+    await leave(LEFT);
+    // A second window's end of the profile's shared folder (its own WindowSync, gate and client) in this host.
+    const salt = s.sync.state.salt;
+    assert.ok(salt, 'the install’s salt is agreed');
+    const install = { get: () => salt, update: () => Promise.resolve(), keys: () => [] } as unknown as vscode.Memento;
+    const other = new WindowSync(s.sync.dir, { info: () => undefined, warn: () => undefined }, install);
+    try {
+      await other.ready;
+      await other.setKey(KEY);
+      await waitFor('the second window to see the hour', () => (other.analyticsTimes()?.length === 100 - LEFT ? true : undefined));
+      const otherGate = new HourGate(other, s.ui, vscode.l10n);
+      const otherApi = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => KEY });
+      const range = { dateFrom: resolvePreset('last90', localToday(), vscode.l10n).dateFrom, dateTo: undefined };
+      const spend = (api: ApiClient, grant: HourGrant) => fetchAllVisitors((p, q, o) => api.getVisitors(p, q, o), PROJECT, range, { grant, maxPages: 20 }).finally(() => grant.end());
+      // This window spends through its own gate (its window's end of the ledger); the client itself holds no count.
+      const api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => KEY });
+      const [mine, theirs] = await Promise.all([spend(api, s.gate.granted(LEFT)), spend(otherApi, otherGate.granted(LEFT))]);
+      assert.ok(visitorRequests(sim) > 0, 'they sent what fit');
+      assert.ok(visitorRequests(sim) <= LEFT, `${visitorRequests(sim)} requests reached the simulator with ${LEFT} left`);
+      assert.equal(mine.pages + theirs.pages, visitorRequests(sim));
+    } finally {
+      // Closed, and its file gone with it: what it reserved is not merged back into the next test's hour.
+      other.dispose();
+      await other.store.write().catch(() => undefined);
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(s.sync.dir, `w-${other.windowId}.json`)).then(undefined, () => undefined);
+    }
+  });
+
   it('a background fetch and a tool’s fetch started while a writer’s fetch runs are held to the ceiling; the writer’s is not', async () => {
     await leave(100 - (BACKGROUND_CEILING - 2)); // two below the ceiling
     // The writer's Compare on the previous period, slow: its requests are on their way when the page is opened and the tool called.
@@ -202,6 +235,11 @@ describe('the hour’s gate (every analytics request a writer causes)', function
       const compared = visitorRequests(sim) - readers - last90;
       assert.ok(compared > 2, `the writer’s Compare is not held to the ceiling (${compared} requests)`);
       assert.ok(readers + last90 <= 2, `the page’s fetch sent ${readers} and the tool’s ${last90}: together at most the 2 below the ceiling`);
+      // Held is not the same as lost: what the page's fetch sent is kept, and when it sent nothing the item says why.
+      const kept = s.readers.readers.store.cached(s.readers.readers.current()!.key);
+      assert.equal(kept?.pages ?? 0, readers, `every page the background fetch sent is kept (${readers} sent)`);
+      const item = s.readers.statusBar.shown!;
+      assert.ok(readers > 0 || (!item.figures && /Click to load/.test(tooltipText(item.tooltip))), `sent nothing and offers the load: ${item.text}`);
     } finally {
       user.restore();
       sim.clearFaults();

@@ -191,7 +191,8 @@ export async function leaveWindowClean(s: TestSeam): Promise<void> {
  */
 export async function freshAnalyticsHour(s: TestSeam): Promise<void> {
   await s.sync.update((state) => {
-    for (const bucket of Object.keys(state.ledger)) if (bucket.startsWith('analytics:')) delete state.ledger[bucket];
+    // The key's bucket, this machine's background share of it, and the reservations released in them.
+    for (const area of [state.ledger, state.released]) for (const bucket of Object.keys(area)) if (/^(analytics|background):/.test(bucket)) delete area[bucket];
     delete state.waits.analytics;
   });
   await waitFor('an empty analytics hour', () => s.sync.analyticsRequestsThisHour() === 0 && s.sync.familyWaitMs('analytics') === 0);

@@ -23,7 +23,7 @@ export function trendTotals(api: ApiClient, rows: BucketRows, maxPages: () => nu
         throw isApiError(error) && error.kind === 'notGranted' ? new TrendCutShort() : error;
       }
     }
-    // Every page takes a ticket of the grant; the paging rule ends the fetch, cut short, when it gives no more.
+    // Every page is reserved by the grant; the paging rule ends the fetch, cut short, when it gives no more.
     const all = await fetchAllVisitors(fetchers.visitors, projectId, range, { signal, maxPages: maxPages(), grant });
     const snapshot = { key: { projectId, ...range }, totals: all.totals, rows: all.rows, fetchedAt: 0, pages: all.pages, capped: all.cutShort !== undefined };
     // A bucket the hour cut short is not whole: not kept.
