@@ -185,7 +185,7 @@ export interface SnapshotSource {
   /** The most pages one snapshot may hold (readers.maxPages): bigger ranges are not kept. */
   maxPages(): number;
   /** What fetching a range may cost, for the hour's gate: about what its kept whole snapshot took, else up to `cap` (maxPages unless said). */
-  estimate(key: SnapshotKey, cap?: number): { estimate: number; upTo: boolean; cap: number };
+  estimate(key: SnapshotKey, cap?: number): { estimate: number; upTo: boolean; cap: number; perPage?: boolean };
 }
 
 /**

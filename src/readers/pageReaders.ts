@@ -152,9 +152,10 @@ export class PageReaders extends Disposable {
    * What fetching a range may cost: about what its kept whole snapshot took (however old), else up
    * to `cap` (the readers' page cap unless said); never more than `cap`.
    */
-  estimate(key: SnapshotKey, cap = this.deps.settings.readers.maxPages): { estimate: number; upTo: boolean; cap: number } {
+  estimate(key: SnapshotKey, cap = this.deps.settings.readers.maxPages): { estimate: number; upTo: boolean; cap: number; perPage?: boolean } {
     const kept = this.store.cached(key);
-    return kept && !kept.capped ? { estimate: Math.min(cap, Math.max(1, kept.pages)), upTo: false, cap } : { estimate: cap, upTo: true, cap };
+    // A size not known yet is said as what it is: one request per 250 paths, stopping at the cap.
+    return kept && !kept.capped ? { estimate: Math.min(cap, Math.max(1, kept.pages)), upTo: false, cap } : { estimate: cap, upTo: true, cap, perPage: true };
   }
 
   /** The writer's leave for a range, asked when the hour may not hold it. */

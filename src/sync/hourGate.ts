@@ -161,7 +161,7 @@ export class HourGate {
       void this.ui.showMessage('warning', question.message);
       return undefined;
     }
-    const action = fitsAll || spend.perPage ? (spend.confirm ?? this.l10n.t('Fetch')) : this.l10n.t('Fetch {0}', question.fits);
+    const action = fitsAll ? (spend.confirm ?? this.l10n.t('Fetch')) : this.l10n.t('Fetch {0}', question.fits);
     return (await this.ui.showMessage('warning', question.message, action)) === action ? this.granted(question.fits) : undefined;
   }
 
@@ -203,7 +203,7 @@ export class HourGate {
       const unknown = t.t('{0} takes {1}. The hour’s count is not known in this window (the shared state cannot be written or the key is not read yet), so background work and the editor’s AI are held until it is.', spend.what, cost);
       return { message: unknown, fits: spend.forModel ? 0 : most };
     }
-    if (spend.estimate <= room || (spend.perPage && room > 0)) return { message: t.t('{0} takes {1}, of the {2} {3}.', spend.what, cost, left, count), fits: stops };
+    if (spend.estimate <= room || (spend.perPage && room > 0 && room === left)) return { message: t.t('{0} takes {1}, of the {2} {3}.', spend.what, cost, left, count), fits: stops };
     if (room < left) {
       // The editor's AI stays under the ceiling: the rest of the hour is the writer's.
       const kept = t.t('{0} needs {1}; {2} are {3}, and the editor’s AI may use {4} of them: the last {5} of the hour are kept for what you ask in the views.', spend.what, cost, left, count, room, HOURLY_LIMIT - BACKGROUND_CEILING);

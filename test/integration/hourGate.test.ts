@@ -71,7 +71,7 @@ describe('the hour’s gate (every analytics request a writer causes)', function
       await panel.model.handle({ type: 'setCompare', on: true });
       const ask = user.messages.find((m) => m.actions.includes(`Fetch ${LEFT}`));
       assert.ok(ask, `asked first: ${JSON.stringify(user.messages)}`);
-      assert.match(ask.message, new RegExp(`^Fetching every path of .* to compare needs up to 40 analytics requests; ${LEFT} are ${COUNT.replace(/[()]/g, '\\$&')}, and all 40 are free in (59 min|1 h)\\.`));
+      assert.match(ask.message, new RegExp(`^Fetching every path of .* to compare takes one analytics request per 250 paths \\(the site’s size is not known yet\\), stopping at ${LEFT}, of the ${LEFT} ${COUNT.replace(/[()]/g, '\\$&')}\\.`));
       const compare = await waitFor('the comparison', () => (panel.model.state.compare?.status === 'ready' ? panel.model.state.compare : undefined));
       assert.equal(visitorRequests(sim), LEFT, 'at most what was left');
       assert.match(compare.message ?? '', new RegExp(`^Only the ${LEFT * 250} most read paths of the previous period were fetched \\(${LEFT} requests\\)`));
@@ -92,7 +92,7 @@ describe('the hour’s gate (every analytics request a writer causes)', function
       await waitFor('the page’s row', () => (panel.model.state.focus?.status !== 'pending' && !panel.model.state.loading ? panel.model.state.focus : undefined));
       const ask = user.messages.find((m) => m.actions.includes(`Fetch ${LEFT}`));
       assert.ok(ask, `asked first: ${JSON.stringify(user.messages)}`);
-      assert.match(ask.message, new RegExp(`^Finding one page among every path of the range needs up to 40 analytics requests; ${LEFT} are left this hour`));
+      assert.match(ask.message, new RegExp(`^Finding one page among every path of the range takes one analytics request per 250 paths \\(the site’s size is not known yet\\), stopping at ${LEFT}, of the ${LEFT} left this hour`));
       assert.ok(visitorRequests(sim) > 0 && visitorRequests(sim) <= LEFT, `${visitorRequests(sim)} requests: some, and at most the ${LEFT} left`);
     } finally {
       user.restore();
@@ -110,7 +110,7 @@ describe('the hour’s gate (every analytics request a writer causes)', function
       const status = await vscode.commands.executeCommand<{ state: string; requests?: number } | undefined>('mintlifyAgent.exportVisitors');
       const ask = user.messages.find((m) => m.actions.includes(`Fetch ${LEFT}`));
       assert.ok(ask, `asked first: ${JSON.stringify(user.messages)}`);
-      assert.match(ask.message, new RegExp(`^Exporting visitors \\(Last 90 days \\(.*\\)\\) needs up to 100 analytics requests; ${LEFT} are left this hour`));
+      assert.match(ask.message, new RegExp(`^Exporting visitors \\(Last 90 days \\(.*\\)\\) takes one analytics request per 250 paths \\(the site’s size is not known yet\\), stopping at ${LEFT}, of the ${LEFT} left this hour`));
       assert.equal(status?.state, 'done');
       assert.equal(visitorRequests(sim), LEFT);
       assert.ok(user.messages.some((m) => /The export: stopped after 6 pages: that is what the organisation’s analytics hour allowed it\./.test(m.message) && m.level === 'warning'), JSON.stringify(user.messages.map((m) => m.message)));

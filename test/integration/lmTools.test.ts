@@ -158,7 +158,7 @@ describe('language model tools', function () {
       assert.equal(sim.requests.length, 0, 'an invoke no dialog prepared sends nothing');
       const prepared = await s.tools[TOOLS.visitors].prepareInvocation?.({ range: 'last7', top: 5 });
       assert.equal(prepared?.confirmationMessages?.title, 'Fetch visitors?');
-      assert.match(messageOf(prepared), /takes up to 40 analytics requests, of the \d+ left this hour on this machine’s count \(teammates on other machines also spend it\)/);
+      assert.match(messageOf(prepared), /takes one analytics request per 250 paths \(the site’s size is not known yet\), stopping at 40, of the \d+ left this hour on this machine’s count \(teammates on other machines also spend it\)/);
       const first = await invoke(TOOLS.visitors, { range: 'last7', top: 5 });
       const kept = s.readers.readers.store.cached({ projectId: PROJECT, ...rangeOf(first) });
       assert.ok(kept, 'the snapshot is kept, as for a page shown');
@@ -188,7 +188,7 @@ describe('language model tools', function () {
         await spend(59);
         sim.clearRequests();
         const prepared = await s.tools[TOOLS.visitors].prepareInvocation?.({ range: 'last90' });
-        assert.match(messageOf(prepared), /needs up to 40 analytics requests; 41 are left this hour on this machine’s count .* and the editor’s AI may use 1 of them: the last 40 of the hour are kept for what you ask in the views/);
+        assert.match(messageOf(prepared), /needs one analytics request per 250 paths \(the site’s size is not known yet\), stopping at 1; 41 are left this hour on this machine’s count .* and the editor’s AI may use 1 of them: the last 40 of the hour are kept for what you ask in the views/);
         const held = await invoke(TOOLS.visitors, { range: 'last90' });
         assert.equal(visitorRequests(sim), 1, 'held to the 1 its dialog offered');
         assert.match(held, /Only the 250 most read paths were fetched/);
