@@ -137,6 +137,7 @@ export class VisitorsExporter implements vscode.Disposable {
             await writeUriAtomically(target, encode(format, request, result), { signal: cancel.signal });
             return result;
           } finally {
+            grant?.end(); // the export's leave ends with it
             subscription.dispose();
           }
         },
