@@ -23,6 +23,7 @@ import { type HourGrant, HourGate, type SpendAsk } from '../src/sync/hourGate';
 import { HOUR_MS } from '../src/util/clock';
 import { localToday } from '../src/util/days';
 import { startSimulator, type Simulator } from '../test/simulator/server';
+import { memoryLedger } from '../test/support/memoryLedger';
 import { MemoryTrendStore } from '../test/support/memoryTrendStore';
 import { l10n } from '../test/support/l10n';
 import { API_KEY, PROJECT } from './pollingClients';
@@ -47,20 +48,21 @@ export interface HourGateRow {
 
 /** The gate as an action meets it: asked spends through `ask`, background through `background`; records what was allowed. */
 class Hour {
-  readonly times: number[] = [];
+  /** The shared ledger in memory: every request is reserved in it before it is sent. */
+  readonly ledger = memoryLedger();
   allowed = 0;
   asked = false;
   readonly gate: HourGate;
 
   constructor(left: number) {
-    for (let i = 0; i < 100 - left; i++) this.times.push(Date.now() - HOUR_MS / 2);
+    this.ledger.sent(100 - left, Date.now() - HOUR_MS / 2);
     const ui = {
       showMessage: async (_level: string, _message: string, ...actions: string[]) => {
         this.asked = true;
         return actions[0];
       },
     };
-    this.gate = new HourGate({ analyticsTimes: () => this.times.filter((at) => at > Date.now() - HOUR_MS) }, ui, l10n);
+    this.gate = new HourGate(this.ledger.account, ui, l10n);
   }
 
   async ask(spend: SpendAsk): Promise<HourGrant | undefined> {
@@ -180,7 +182,7 @@ export async function measureHourGate(): Promise<HourGateRow[]> {
       const runs: HourGateRow['runs'] = [];
       for (const left of HOUR_STATES) {
         const hour = new Hour(left);
-        const api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => API_KEY, onRequest: (entry) => entry.sent && hour.times.push(entry.startedAt) });
+        const api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => API_KEY });
         sim.clearRequests();
         await action.run(api, hour, sim);
         const sent = sim.requests.filter((r) => r.rawPath.startsWith('/v1/analytics/')).length;

@@ -20,6 +20,7 @@ import { startSimulator } from '../test/simulator/server';
 import { l10n } from '../test/support/l10n';
 import { API_KEY, PROJECT } from './pollingClients';
 import { HourGate } from '../src/sync/hourGate';
+import { memoryLedger } from '../test/support/memoryLedger';
 
 /** The fixed instant of the first view: Wednesday 2026-03-18, 12:00 UTC (the same calendar day from UTC−12 to UTC+11). */
 export const TREND_NOW = Date.UTC(2026, 2, 18, 12);
@@ -116,7 +117,7 @@ function windowsOf(url: string, now: () => number, today: () => Day): () => Tren
   return () => {
     const rows = new BucketRows();
     // The hour is not what this figure measures: a gate over an empty ledger grants every draw.
-    const gate = new HourGate({ analyticsTimes: () => [] }, { showMessage: async () => undefined }, l10n, now);
+    const gate = new HourGate(memoryLedger(now).account, { showMessage: async () => undefined }, l10n, now);
     return new Trend({ series: new TrendSeries({ kept, now, rows, fetchTotals: trendTotals(api, rows, () => undefined, l10n) }), l10n, today, gate });
   };
 }

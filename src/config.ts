@@ -165,6 +165,11 @@ export class Settings implements vscode.Disposable {
     return { value: DEFAULT_PAGE_SIZE, invalid: raw };
   }
 
+  /** A hint of how many machines share the organisation's hour: this machine's background share is 60 divided by it (hourGate.ts). A restricted setting. */
+  get analyticsTeamSize(): number {
+    return wholeInRange(userValueIfUntrusted(this.config, 'analytics.teamSize'), 1, 60, 10);
+  }
+
   /** mintlifyAgent.readers.*: the page readers' status item, CodeLens and Explorer marks. */
   readonly readers = readersSettings(() => this.config);
 

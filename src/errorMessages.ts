@@ -129,7 +129,7 @@ export function failureView(error: unknown, context: FailureContext, l10n: L10n,
           : l10n.t('The Mintlify API sent an answer that is not valid JSON.'),
         canRetry,
       );
-    case 'hourSpent':
+    case 'notGranted':
       // The gate (sync/hourGate.ts) refused: asked first when a writer asked, so no Retry here.
       return failed(l10n.t('the organisation’s analytics requests for this hour are spent on this machine’s count (teammates on other machines also spend it). Nothing was sent.'), [], 'warning');
     case 'cancelled':

@@ -111,7 +111,7 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
   const sync = new WindowSync(vscode.Uri.joinPath(context.globalStorageUri, 'sync'), log.scoped('sync'), context.globalState, () => settings.apiBaseUrl);
   context.subscriptions.push(settings, keys, sync, keys.onDidChange(() => background(keys.get().then((key) => sync.setKey(key)), log, 'naming the key\'s bucket in the shared ledger')));
   const api = createClient(context, settings, keys, sync, log, onRequest);
-  const gate = new HourGate(sync, ui, vscode.l10n);
+  const gate = new HourGate(sync, ui, vscode.l10n, Date.now, () => settings.analyticsTeamSize);
 
   const store = new JobStore(context.globalState, sync, log.scoped('store'));
   const reviewHints = new ReviewHints(log.scoped('git'));

@@ -85,7 +85,7 @@ export class VisitorsExporter implements vscode.Disposable {
     const kept = this.deps.reuse?.usable(key, request.metric);
     // Its cost before the save dialog: about the pages the range's kept snapshot took, else up to the table's cap.
     const cap = ENDPOINTS.getVisitors.maxPages;
-    const cost = (!views && this.deps.estimate?.(key, cap)) || { estimate: cap, upTo: true, cap };
+    const cost = (!views && this.deps.estimate?.(key, cap)) || { estimate: cap, upTo: true, cap, perPage: true };
     const what = views ? vscode.l10n.t('Exporting view events ({0})', request.range.label) : vscode.l10n.t('Exporting visitors ({0})', request.range.label);
     const grant = kept ? undefined : await this.deps.gate.ask({ what, ...cost });
     if (!kept && !grant) return undefined;
@@ -137,6 +137,7 @@ export class VisitorsExporter implements vscode.Disposable {
             await writeUriAtomically(target, encode(format, request, result), { signal: cancel.signal });
             return result;
           } finally {
+            grant?.end(); // the export's leave ends with it
             subscription.dispose();
           }
         },

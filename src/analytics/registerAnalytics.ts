@@ -184,7 +184,7 @@ function previousFetcher(snapshots: SnapshotSource, gate: HourGate, ui: Ui): Fet
     async function fetchWhole() {
       const grant = await gate.ask({ what: vscode.l10n.t('Fetching every path of {0} to compare', label), ...snapshots.estimate(key), confirm: vscode.l10n.t('Compare') });
       if (!grant) throw new Error(vscode.l10n.t('Not compared: the previous period was not fetched.'));
-      return ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0} to compare…', label) }, () => snapshots.get(key, { grant }));
+      return ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0} to compare…', label) }, () => snapshots.get(key, { grant }).finally(() => grant.end()));
     }
   };
 }
@@ -205,7 +205,7 @@ function wholeRangeFetcher(snapshots: SnapshotSource, reuse: SnapshotReuse, gate
     if (!grant) throw new Error(vscode.l10n.t('Not fetched: the range’s paths were not fetched. Clear shows every path page by page.'));
     // A kept snapshot still under an hour old but older than Refresh must not come back from the store.
     const stale = refresh || (old !== undefined && snapshots.isFresh(old));
-    return ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching every path of the range…') }, () => snapshots.get(key, { grant, refresh: stale }));
+    return ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching every path of the range…') }, () => snapshots.get(key, { grant, refresh: stale }).finally(() => grant.end()));
   };
 }
 

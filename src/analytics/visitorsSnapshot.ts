@@ -3,7 +3,7 @@
 // across reloads and refreshed at most once an hour unless the user asks. With 400 paths, opening
 // 50 pages in an hour costs 2 requests instead of 50. No vscode import: unit-tested directly.
 import * as z from 'zod/mini';
-import type { Grant, Ticket } from '../api/client';
+import type { Grant, Reservation } from '../api/client';
 import { HOUR_MS } from '../util/clock';
 import { ENDPOINTS } from '../api/endpoints';
 import type { VisitorRow, VisitorTotals } from '../api/schemas';
@@ -24,14 +24,21 @@ export interface SnapshotKey {
 export interface VisitorsSnapshot {
   key: SnapshotKey;
   totals: VisitorTotals;
-  /** In the API's order: most readers first. */
+  /** In the API's order (the spec does not define it: nothing here assumes the first pages are the most read). */
   rows: VisitorRow[];
   /** Epoch ms when the first page was asked for. */
   fetchedAt: number;
   /** Requests it took. */
   pages: number;
-  /** The fetch stopped at the page cap while the API had more: the rows are the top `rows.length` pages only. */
+  /** The fetch stopped before the API's last page (the page cap, or the hour): paths beyond its rows may have readers. */
   capped: boolean;
+  /**
+   * Still being gathered: the hour gave out first, the pages fetched are kept, and the next fetch
+   * goes on from the page after them (offset paging over the same range) instead of starting again.
+   */
+  gathering?: boolean;
+  /** The pages the range took when it was last fetched whole: "18 of 40 pages fetched". */
+  expectedPages?: number;
 }
 
 /** What a snapshot says about one site path: its readers and rank, none, or beyond the cap. */
@@ -77,12 +84,30 @@ export function readersOf(snapshot: VisitorsSnapshot, sitePath: string): Readers
 export async function fetchSnapshot(
   fetchPage: FetchVisitors,
   key: SnapshotKey,
-  { maxPages, signal, now = Date.now }: { maxPages: number; signal?: AbortSignal; now?: () => number },
+  { maxPages, signal, now = Date.now, grant, from }: { maxPages: number; signal?: AbortSignal; now?: () => number; grant?: Grant; from?: VisitorsSnapshot },
 ): Promise<VisitorsSnapshot> {
-  const fetchedAt = now();
-  const all = await fetchAllVisitors(fetchPage, key.projectId, key, { maxPages, signal });
+  // Going on from a snapshot still being gathered: its pages stand, the next one is asked by offset.
+  const start = from?.gathering ? from : undefined;
+  const skip = start ? start.pages * SNAPSHOT_PAGE_SIZE : 0;
+  const fetchedAt = start?.fetchedAt ?? now();
+  const shifted: FetchVisitors = skip ? (projectId, query, options) => fetchPage(projectId, { ...query, offset: (query.offset ?? 0) + skip }, options) : fetchPage;
+  const all = await fetchAllVisitors(shifted, key.projectId, key, { maxPages: Math.max(1, maxPages - (start?.pages ?? 0)), signal, grant });
+  const seen = new Set(start?.rows.map((row) => row.path));
+  const rows = start ? [...start.rows, ...all.rows.filter((row) => !seen.has(row.path))] : all.rows;
+  const pages = (start?.pages ?? 0) + all.pages;
+  const gathering = all.cutShort?.reason === 'budget' && pages < maxPages;
+  const expectedPages = from && !from.capped ? from.pages : from?.expectedPages;
   // Any stop before the API's end leaves paths beyond it unread: they may have readers.
-  return { key, totals: all.totals, rows: all.rows, fetchedAt, pages: all.pages, capped: all.cutShort !== undefined };
+  return {
+    key,
+    totals: all.pages ? all.totals : (start?.totals ?? all.totals),
+    rows,
+    fetchedAt,
+    pages,
+    capped: all.cutShort !== undefined,
+    ...(gathering && { gathering }),
+    ...(expectedPages !== undefined && { expectedPages }),
+  };
 }
 
 // ---- The store: memory, persistence, freshness, one fetch at a time per range --------------------
@@ -107,6 +132,8 @@ const StoredSnapshot = z.object({
   fetchedAt: z.number(),
   pages: z.number(),
   capped: z.boolean(),
+  gathering: z.optional(z.boolean()),
+  expectedPages: z.optional(z.number()),
 });
 type StoredSnapshot = z.infer<typeof StoredSnapshot>;
 
@@ -118,6 +145,8 @@ function toStored(s: VisitorsSnapshot): StoredSnapshot {
     fetchedAt: s.fetchedAt,
     pages: s.pages,
     capped: s.capped,
+    ...(s.gathering && { gathering: true }),
+    ...(s.expectedPages !== undefined && { expectedPages: s.expectedPages }),
   };
 }
 
@@ -129,12 +158,14 @@ function fromStored(s: StoredSnapshot): VisitorsSnapshot {
     fetchedAt: s.fetchedAt,
     pages: s.pages,
     capped: s.capped,
+    ...(s.gathering && { gathering: true }),
+    ...(s.expectedPages !== undefined && { expectedPages: s.expectedPages }),
   };
 }
 
 export interface SnapshotStoreOptions {
-  /** Fetches a whole range (normally {@link fetchSnapshot} with the capped page count), each request with a ticket of `leave`. */
-  fetch: (key: SnapshotKey, leave: JoinedLeave) => Promise<VisitorsSnapshot>;
+  /** Fetches a whole range (normally {@link fetchSnapshot} with the capped page count), each request reserved by `leave`; `kept`: what is kept of it (going on from it while still being gathered). */
+  fetch: (key: SnapshotKey, leave: JoinedLeave, kept?: VisitorsSnapshot) => Promise<VisitorsSnapshot>;
   storage: SnapshotStorage;
   now?: () => number;
   maxAgeMs?: number;
@@ -154,7 +185,7 @@ export interface SnapshotSource {
   /** The most pages one snapshot may hold (readers.maxPages): bigger ranges are not kept. */
   maxPages(): number;
   /** What fetching a range may cost, for the hour's gate: about what its kept whole snapshot took, else up to `cap` (maxPages unless said). */
-  estimate(key: SnapshotKey, cap?: number): { estimate: number; upTo: boolean; cap: number };
+  estimate(key: SnapshotKey, cap?: number): { estimate: number; upTo: boolean; cap: number; perPage?: boolean };
 }
 
 /**
@@ -178,10 +209,10 @@ export class JoinedLeave implements Grant {
     return this.onlyBackground;
   }
 
-  take(): Ticket | undefined {
+  async reserve(): Promise<Reservation | undefined> {
     for (const grant of this.grants) {
-      const ticket = grant.take();
-      if (ticket) return ticket;
+      const reservation = await grant.reserve();
+      if (reservation) return reservation;
     }
     return undefined;
   }
@@ -213,7 +244,7 @@ export class SnapshotStore {
   }
 
   isFresh(snapshot: VisitorsSnapshot): boolean {
-    return isFreshFor(snapshot, this.now(), this.maxAgeMs);
+    return !snapshot.gathering && isFreshFor(snapshot, this.now(), this.maxAgeMs);
   }
 
   /**
@@ -232,7 +263,8 @@ export class SnapshotStore {
     const kept = this.cached(key);
     if (kept && !refresh && this.isFresh(kept)) return Promise.resolve(kept);
     const leave = new JoinedLeave(grant, background);
-    const fetching = this.options.fetch(key, leave).then((snapshot) => {
+    // A range still being gathered goes on from its pages, Refresh too ("fetch the rest now").
+    const fetching = this.options.fetch(key, leave, kept).then((snapshot) => {
       this.keep(id, snapshot);
       for (const listener of this.listeners) listener(snapshot);
       return snapshot;

@@ -50,21 +50,22 @@ export interface ApiClientOptions {
 export interface CallOptions {
   signal?: AbortSignal;
   /**
-   * Leave to spend the organisation's analytics hour (sync/hourGate.ts): an analytics request
-   * without one, or one its grant refuses, is not sent (ApiError 'hourSpent').
+   * The grant of the action that asked (sync/hourGate.ts): an analytics request without one, or
+   * one its grant refuses a reservation, is not sent (ApiError 'notGranted').
    */
   grant?: Grant;
 }
 
-/** Leave to spend the organisation's analytics hour, given by the one gate (sync/hourGate.ts). */
+/** Leave to spend the organisation's analytics hour, given by the one gate (sync/hourGate.ts) to one action. */
 export interface Grant {
-  /** One more request may go now: a ticket, held until the request has ended; undefined: not sent. */
-  take(): Ticket | undefined;
+  /** One more request, reserved in the shared ledger before it is sent; undefined: not sent. */
+  reserve(): Promise<Reservation | undefined>;
 }
 
-export interface Ticket {
-  /** The request has ended (answered, failed or never sent) and the shared ledger has counted it if it was sent. */
-  done(): void;
+/** One request's place in the organisation's hour, taken before it is sent. */
+export interface Reservation {
+  /** The request has ended; never sent (`sent` false): the place is released for every window. */
+  end(sent: boolean): void;
 }
 
 /** `{name}` segments of a path, in order: the method's leading string arguments. */
@@ -181,17 +182,22 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const search = Object.keys(params).length ? `?${new URLSearchParams(params).toString()}` : '';
       const request: Request = { method: 'get', target: path + search, signal, deadlineMs };
       if (entry.family !== 'analytics') return call(request, entry.schema as z.ZodMiniType<unknown>);
-      // The organisation's hour: no analytics request leaves without a ticket of the one gate.
-      const ticket = grant?.take();
-      if (!ticket) {
-        const error = new ApiError('hourSpent', grant ? 'Not sent: the analytics requests this fetch was allowed are spent.' : 'Not sent: an analytics request must pass the hour\'s gate.');
+      // The organisation's hour: no analytics request leaves without a reservation of the one gate.
+      const reservation = await grant?.reserve();
+      if (!reservation) {
+        const error = new ApiError('notGranted', grant ? 'Not sent: the hour has no more for this action.' : 'Not sent: an analytics request must pass the hour\'s gate.');
         options.onRequest?.({ method: 'GET', path: request.target, status: undefined, sent: false, startedAt: Date.now(), durationMs: 0, error });
         throw error;
       }
+      let sent = true;
       try {
         return await call(request, entry.schema as z.ZodMiniType<unknown>);
+      } catch (error) {
+        // Stopped before anything left this machine (no key, a refused address, a connection never made).
+        sent = !(error instanceof ApiError && error.reached === 'no');
+        throw error;
       } finally {
-        ticket.done();
+        reservation.end(sent);
       }
     };
   }

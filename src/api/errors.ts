@@ -15,7 +15,7 @@ export type ApiErrorKind =
   | 'serverError' //       5xx
   | 'timeout'
   | 'network'
-  | 'hourSpent' //        the hour's gate gave no ticket for this analytics request: nothing was sent
+  | 'notGranted' //     the hour's gate gave no reservation for this analytics request: nothing was sent
   | 'cancelled' //       our own AbortSignal: nobody needs to be told
   | 'invalidResponse'; //  2xx whose body is not what the contract says
 
@@ -34,7 +34,7 @@ export const API_ERROR_KINDS: readonly ApiErrorKind[] = [
   'serverError',
   'timeout',
   'network',
-  'hourSpent',
+  'notGranted',
   'cancelled',
   'invalidResponse',
 ];

@@ -10,7 +10,7 @@
 //   repeatedCursor the next cursor is one already sent
 //   emptyPage      a page with no rows, although the API said there were more
 //   noNewRows      a page whose rows were all seen before (by the table's rowId)
-//   budget         the hour's gate gave no ticket for the next request (sync/hourGate.ts): nothing
+//   budget         the hour's gate gave no reservation for the next request (sync/hourGate.ts): nothing
 //                  more was sent
 import type { ListQuery, Paging } from './endpoints';
 import { isApiError } from './errors';
@@ -93,7 +93,7 @@ export async function readPages<P extends PagingFields, R>(
       page = await fetchPage(query, options.signal);
     } catch (error) {
       // The gate refused this page before it was sent: what was read stands, cut short.
-      if (isApiError(error) && error.kind === 'hourSpent') return end('budget');
+      if (isApiError(error) && error.kind === 'notGranted') return end('budget');
       throw error;
     }
     pages++;

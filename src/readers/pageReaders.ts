@@ -15,14 +15,22 @@ import { localToday } from '../util/days';
 import type { Logger } from '../log';
 import { PRESETS, type PresetId } from '../shared/protocol';
 import { BACKGROUND_CEILING } from '../sync/ledger';
-import type { HourGate } from '../sync/hourGate';
+import type { HourGate, HourGrant } from '../sync/hourGate';
+import { HOUR_MS } from '../util/clock';
 import { Disposable } from '../util/lifecycle';
-import { fetchSnapshot, type JoinedLeave, SnapshotStore, snapshotId, type SnapshotKey, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
+import { fetchSnapshot, isFreshFor, type JoinedLeave, SnapshotStore, snapshotId, type SnapshotKey, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
 
 const RANGE_KEY = 'mintlifyAgent.readers.range';
 const DEFAULT_PRESET: PresetId = 'last30';
 /** After a failure without a Retry-After, background fetches wait this long. */
 const FAILURE_PAUSE_MS = 5 * 60 * 1000;
+/**
+ * How long background work lets a range's figures stand: a day (readers' figures change slowly, and
+ * a team of ten refetching every range hourly would spend the organisation's hour), less a spread
+ * of up to three hours per window, so machines that started together do not all refetch at once.
+ * What a writer asks for (Refresh, a click) stands for an hour.
+ */
+const BACKGROUND_MAX_AGE_MS = 24 * HOUR_MS - Math.floor(Math.random() * 3 * HOUR_MS);
 
 export interface PageReadersDeps {
   api: ApiClient;
@@ -52,7 +60,7 @@ export class PageReaders extends Disposable {
   constructor(private readonly deps: PageReadersDeps) {
     super();
     this.store = new SnapshotStore({
-      fetch: (key, grant) => this.fetchRange(key, grant),
+      fetch: (key, grant, kept) => this.fetchRange(key, grant, kept),
       storage: deps.storage,
     });
     this.register(this.store.onDidFetch(() => this.changeEmitter.fire()));
@@ -113,25 +121,30 @@ export class PageReaders extends Disposable {
       if (kept) return kept;
       throw new PausedError(this.pausedUntil.get(id)!);
     }
-    if (!refresh && kept && this.store.isFresh(kept)) return kept;
-    // As many requests as the kept snapshot took (the site's size), else at least one, or (asked) up to the cap.
-    const grant = options.grant ?? (asked ? await this.askFor(now.key, now.range.label) : this.deps.gate.background('readers', kept?.pages ?? 1));
+    if (!refresh && kept && !kept.gathering && (asked ? this.store.isFresh(kept) : isFreshFor(kept, Date.now(), BACKGROUND_MAX_AGE_MS))) return kept;
+    // Background work keeps every page it fetches (a range still being gathered goes on from there
+    // next time), so it asks for one request and goes on as far as its share allows.
+    const own = options.grant ? undefined : asked ? await this.askFor(now.key, now.range.label) : this.deps.gate.background('readers', 1);
+    const grant = options.grant ?? own;
     if (!grant) {
       if (!asked) this.deps.log.info(`readers: background fetch held back, ${this.deps.gate.used() ?? 'an unknown number of'} analytics requests in the last hour (ceiling ${BACKGROUND_CEILING})`);
       if (kept) return kept;
       if (!asked) throw new HeldBackError(this.deps.gate.used());
       // None left (the gate said so), or the writer said no: nothing was fetched, and nothing failed.
-      throw this.deps.gate.left() === 0 ? hourSpent() : new ApiError('cancelled', 'Not fetched: the writer did not ask for it.');
+      throw this.deps.gate.left() === 0 ? notGranted() : new ApiError('cancelled', 'Not fetched: the writer did not ask for it.');
     }
     try {
       const snapshot = await this.store.get(now.key, { refresh, grant, background: !asked });
       this.pausedUntil.delete(id);
       return snapshot;
     } catch (error) {
-      if (error instanceof HeldBackError || (isApiError(error) && error.kind === 'hourSpent')) throw error; // not a failure: the next page shown may go
+      if (error instanceof HeldBackError || (isApiError(error) && error.kind === 'notGranted')) throw error; // not a failure: the next page shown may go
       const wait = isApiError(error) && error.kind === 'rateLimited' && error.retryAfterMs !== undefined ? error.retryAfterMs : FAILURE_PAUSE_MS;
       this.pausedUntil.set(id, Date.now() + wait);
       throw error;
+    } finally {
+      // The grant was this load's: a later page shown or click asks anew.
+      own?.end();
     }
   }
 
@@ -139,39 +152,41 @@ export class PageReaders extends Disposable {
    * What fetching a range may cost: about what its kept whole snapshot took (however old), else up
    * to `cap` (the readers' page cap unless said); never more than `cap`.
    */
-  estimate(key: SnapshotKey, cap = this.deps.settings.readers.maxPages): { estimate: number; upTo: boolean; cap: number } {
+  estimate(key: SnapshotKey, cap = this.deps.settings.readers.maxPages): { estimate: number; upTo: boolean; cap: number; perPage?: boolean } {
     const kept = this.store.cached(key);
-    return kept && !kept.capped ? { estimate: Math.min(cap, Math.max(1, kept.pages)), upTo: false, cap } : { estimate: cap, upTo: true, cap };
+    // A size not known yet is said as what it is: one request per 250 paths, stopping at the cap.
+    return kept && !kept.capped ? { estimate: Math.min(cap, Math.max(1, kept.pages)), upTo: false, cap } : { estimate: cap, upTo: true, cap, perPage: true };
   }
 
   /** The writer's leave for a range, asked when the hour may not hold it. */
-  private askFor(key: SnapshotKey, label: string): Promise<Grant | undefined> {
+  private askFor(key: SnapshotKey, label: string): Promise<HourGrant | undefined> {
     return this.deps.gate.ask({ what: vscode.l10n.t('Loading the readers of {0}', label), ...this.estimate(key) });
   }
 
-  /** The one place the readers spend analytics requests, each with a ticket of `leave` (the grants of all who asked). */
-  private async fetchRange(key: SnapshotKey, leave: JoinedLeave): Promise<VisitorsSnapshot> {
+  /** The one place the readers spend analytics requests, each reserved by `leave` (the grants of all who asked). */
+  private async fetchRange(key: SnapshotKey, leave: JoinedLeave, kept?: VisitorsSnapshot): Promise<VisitorsSnapshot> {
     const maxPages = this.deps.settings.readers.maxPages;
-    this.deps.log.info(`readers: fetching ${key.dateFrom ?? 'all time'}..${key.dateTo ?? ''} (at most ${maxPages} pages of 250${leave.background ? ', background' : ''})`);
+    const from = kept?.gathering ? ` from page ${kept.pages + 1}` : '';
+    this.deps.log.info(`readers: fetching ${key.dateFrom ?? 'all time'}..${key.dateTo ?? ''}${from} (at most ${maxPages} pages of 250${leave.background ? ', background' : ''})`);
     let refused = false;
     const grant: Grant = {
-      take: () => {
-        const ticket = leave.take();
-        refused ||= !ticket;
-        return ticket;
+      reserve: async () => {
+        const reservation = await leave.reserve();
+        refused ||= !reservation;
+        return reservation;
       },
     };
-    const snapshot = await fetchSnapshot((projectId, query, options) => this.deps.api.getVisitors(projectId, query, { ...options, grant }), key, { maxPages, signal: this.lifetime.signal });
-    // Cut short by the hour: background work keeps nothing (a part would stand for the range for an
-    // hour), nor does a fetch stopped before its first page; a writer's is kept, capped, and says so.
-    if (refused && (leave.background || snapshot.pages === 0)) throw new HeldBackError(this.deps.gate.used());
+    const snapshot = await fetchSnapshot((projectId, query, options) => this.deps.api.getVisitors(projectId, query, options), key, { maxPages, signal: this.lifetime.signal, grant, from: kept });
+    // Cut short by the hour, every page fetched is kept: the snapshot is still being gathered, and
+    // the next fetch goes on from it. Only a fetch that got no page at all keeps nothing.
+    if (refused && snapshot.pages === 0) throw new HeldBackError(this.deps.gate.used());
     this.deps.log.info(`readers: ${snapshot.rows.length} paths in ${snapshot.pages} request(s)${snapshot.capped ? ' (capped)' : ''}`);
     return snapshot;
   }
 }
 
-function hourSpent(): ApiError {
-  return new ApiError('hourSpent', 'Not fetched: no analytics request is left this hour.');
+function notGranted(): ApiError {
+  return new ApiError('notGranted', 'Not fetched: no analytics request is left this hour.');
 }
 
 /** No background fetch until `until` (epoch ms), after a failure. */

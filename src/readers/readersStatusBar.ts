@@ -115,6 +115,15 @@ export class ReadersStatusBar extends Disposable {
     }
     if (seq !== this.seq || !snapshot) return;
     const figures = readersOf(snapshot, page.sitePath);
+    if (snapshot.gathering && figures.kind !== 'read') {
+      // Still being gathered (the hour gave out first): what is known says so, and a click fetches the rest now.
+      const label = now.range.label;
+      const text = snapshot.expectedPages
+        ? vscode.l10n.t('readers of {0}: {1} of {2} pages fetched', label, snapshot.pages, snapshot.expectedPages)
+        : vscode.l10n.t('readers of {0}: {1} pages fetched so far', label, snapshot.pages);
+      const tip = vscode.l10n.t('This page is not among the {0} paths fetched so far. The figures of {1} are gathered a few pages an hour in the background, so teammates keep the organisation’s analytics hour for what they ask. Click to fetch the rest now.', snapshot.rows.length, label);
+      return this.show(page, `$(eye) ${text}`, figures, tip, COMMANDS.refreshReaders);
+    }
     const [template, ...values] = readersPhrase(figures, now.preset);
     const days = now.range.from && now.range.to ? `${now.range.from} to ${now.range.to}` : undefined;
     const tooltip = readersTooltip({ page, readers: figures, preset: now.preset, days, fetchedAt: snapshot.fetchedAt, requests: snapshot.pages, section: this.section });

@@ -1,7 +1,7 @@
 // The counts behind "Did it help?" for one window: the page's contextual votes (feedback,
 // source=contextual), the assistant questions asked on it, and the searches of the terms the job
 // addressed. Only on request, each list by the one paging rule (src/api/paging.ts): at most the
-// table's depth caps (20 + 10 + 5 requests) per window, each request with a ticket of the hour's grant.
+// table's depth caps (20 + 10 + 5 requests) per window, each request reserved by the hour's grant.
 // Pure: no vscode; the API is passed in.
 import type { ApiClient, Grant } from '../api/client';
 import { ENDPOINTS } from '../api/endpoints';

@@ -1,5 +1,5 @@
 // Reader signals wired into the window: the kept snapshot, the "Reader Signals" view, the commands,
-// the page's health in the status-bar tooltip, and the hourly background refresh. Building sends
+// the page's health in the status-bar tooltip, and the daily background refresh. Building sends
 // nothing: the kept snapshot is read from disk, and a fetch waits for the writer or the hour.
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
@@ -25,7 +25,7 @@ import { COMMANDS, type RegisterCommand } from '../commands';
 
 const SIGNALS_VIEW = 'mintlifyAgent.signals';
 const HAS_SIGNALS_KEY = 'mintlifyAgent.hasSignals';
-/** How often a visible view checks whether the hourly background refresh is due. */
+/** How often a visible view checks whether the daily background refresh is due. */
 const CHECK_EVERY_MS = 5 * 60 * 1000;
 
 export interface SignalsDeps {
@@ -141,7 +141,7 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
   );
   registerSignalsCommands({ api: deps.api, store, links, jobs: deps.store, docs: deps.readers.docs, sender, projectId, gate: deps.gate, ui: deps.ui, log, impactNotes: handle.impactNotes }, command);
   // The kept snapshot is read from disk now (no request), so the tooltip and the view have it, and
-  // the hourly refresh is checked: a view visible from the start sends no visibility event.
+  // the daily refresh is checked: a view visible from the start sends no visibility event.
   background(store.load().then(() => (describeView(), backgroundTick())), log, 'reading the kept signals');
   return handle;
 }

@@ -62,7 +62,7 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
       const last = store.current()?.requests;
       const grant = await deps.gate.ask({ what: vscode.l10n.t('Fetching reader signals'), estimate: last ?? MOST_REQUESTS, upTo: last === undefined, cap: MOST_REQUESTS });
       if (!grant) return;
-      const outcome = await ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () => store.refresh({ grant }));
+      const outcome = await ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () => store.refresh({ grant }).finally(() => grant.end()));
       if (outcome.kind === 'skipped' && outcome.reason === 'noProject') void ui.showMessage('info', vscode.l10n.t('Set the project ID first: the signals belong to a project.'));
     } catch (error) {
       fail(vscode.l10n.t('Fetching reader signals'), error, refresh);
@@ -120,7 +120,7 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
     const grant = await deps.gate.ask({ what: vscode.l10n.t('Reading the whole thread'), estimate: 1 });
     if (!grant) return;
     try {
-      const thread = await deps.api.getAssistantThread(projectId, node.question.id, { grant });
+      const thread = await deps.api.getAssistantThread(projectId, node.question.id, { grant }).finally(() => grant.end());
       const lines = [vscode.l10n.t('Assistant thread {0} ({1}). Reader text, shown as written.', thread.threadId, thread.createdAt), ''];
       for (const message of thread.messages) lines.push(`[${message.createdAt}] ${message.role}:`, message.content, '');
       const document = await vscode.workspace.openTextDocument({ language: 'plaintext', content: lines.join('\n') });
@@ -169,7 +169,7 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
         if (!grant) return vscode.l10n.t('Did It Help? was not checked: it was not fetched.');
         progress.report({ message: vscode.l10n.t('comparing {0} days before and after…', windows.days) });
         const before = await countWindow(deps.api, projectId, target, windows.before, { signal, grant });
-        const after = await countWindow(deps.api, projectId, target, windows.after, { signal, grant });
+        const after = await countWindow(deps.api, projectId, target, windows.after, { signal, grant }).finally(() => grant.end());
         const result = compareWindows(before, after, link.searches.length > 0);
         const parts = [
           vscode.l10n.t('not-helpful share: {0}', describe(result.thumbsDownShare)),

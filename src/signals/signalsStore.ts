@@ -12,7 +12,8 @@ import { background } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 import { currentRange, fetchSnapshot, parseStoredSnapshot, type SignalsSnapshot } from './snapshot';
 
-export const BACKGROUND_EVERY_MS = HOUR_MS;
+/** The background refresh runs at most once a day: the last 30 days change little in an hour, and a team of ten refreshing hourly would spend the organisation's hour (Fetch Reader Signals fetches whenever asked). */
+export const BACKGROUND_EVERY_MS = 24 * HOUR_MS;
 /** What a snapshot is assumed to cost before one has been fetched (the default site takes 10). */
 const FIRST_ESTIMATE = 12;
 
@@ -38,6 +39,8 @@ export class SignalsStore extends Disposable {
   private snapshot: SignalsSnapshot | undefined;
   private loadedFor: string | undefined;
   private inFlight: Promise<RefreshOutcome> | undefined;
+  /** The fetch on its way is background work: a writer's ask does not join it. */
+  private inFlightBackground = false;
   private readonly lifetime = new AbortController();
   /** What load() last found shown, so it can tell when that changed without a new read (another API address). */
   private shown: SignalsSnapshot | undefined;
@@ -98,14 +101,24 @@ export class SignalsStore extends Disposable {
   /**
    * Fetches a snapshot: with the `grant` the writer's ask got from the hour's gate (what it did not
    * reach is cut short), or `background`: held to the gate's ceiling and this window's share, and
-   * only when the kept one is an hour old. One fetch at a time: a second ask joins the one on its way.
+   * only when the kept one is an hour old. One fetch at a time: a second ask joins the one on its
+   * way, except that a writer's never joins background work (held to the background's limits, it
+   * could end cut short): it waits for it, takes what it fetched, and else fetches with its own grant.
    */
   refresh(how: { grant: Grant } | 'background'): Promise<RefreshOutcome> {
-    this.inFlight ??= this.fetch(how).finally(() => (this.inFlight = undefined));
-    return this.inFlight;
+    const pending = this.inFlight;
+    if (pending && how !== 'background' && this.inFlightBackground) {
+      const own = () => this.refresh(how);
+      return pending.then((outcome) => (outcome.kind === 'fetched' ? outcome : own()), own);
+    }
+    if (!pending) {
+      this.inFlightBackground = how === 'background';
+      this.inFlight = this.fetch(how).finally(() => (this.inFlight = undefined));
+    }
+    return this.inFlight!;
   }
 
-  /** Whether a background refresh is due: no snapshot, or one older than an hour. */
+  /** Whether a background refresh is due: no snapshot, or one older than a day. */
   isStale(): boolean {
     const snapshot = this.current();
     return !snapshot || this.now() - Date.parse(snapshot.fetchedAt) >= BACKGROUND_EVERY_MS;

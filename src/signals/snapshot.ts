@@ -133,7 +133,7 @@ export class SnapshotStopped extends Error {
 export interface FetchOptions {
   signal?: AbortSignal;
   /**
-   * The hour's leave for these requests (sync/hourGate.ts), one ticket a request. When it gives no
+   * The hour's leave for these requests (sync/hourGate.ts), one reservation a request. When it gives no
    * more the snapshot stops (SnapshotStopped, nothing kept), or with `partial` the lists read so far
    * are kept, the rest cut short for 'budget'.
    */

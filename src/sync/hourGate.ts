@@ -1,34 +1,47 @@
 // The one gate for the organisation's analytics hour. The platform allows 100 analytics requests an
 // hour per organisation, shared by every writer, every window and every analytics endpoint; past
-// them everyone gets 429s. No analytics request leaves without a ticket from a grant of this gate:
-// the API client refuses one that has none (client.ts, 'hourSpent'). A grant comes two ways:
+// them everyone gets 429s. No analytics request leaves without a reservation from a grant of this
+// gate: the API client refuses one that has none (client.ts, 'notGranted'). A grant comes three ways:
 //   background(…)  work nobody asked for (a page shown, the signals' hourly refresh): held to the
 //                  ledger's background ceiling and the window's share, request by request; never asks.
 //   ask(…)         a writer's click: when it may need more than is left (or is large and the caller
 //                  wants a yes first), it asks once, in the one wording below, and offers what fits.
 //                  `granted(n)` is the same leave for a yes given elsewhere (the trend's Draw, a
 //                  language model tool's confirmation dialog).
-// Every grant is then held request by request: never more than it was granted, never past what the
-// ledger says is left now (every window of this machine) less this window's requests on their way,
-// so other windows spending at the same time cannot push it past the hour either.
+// Every grant is then held request by request: never more than it was granted, never after its
+// action ended (`end()`), and each request reserved in the shared ledger before it is sent, written
+// and read back with every window's (hourAccount.ts), so two windows spending at once cannot pass
+// the hour. While the count is unknown (the key's bucket has no name, or this window's file cannot
+// be written) background work and the editor's AI get nothing, and a writer's question says so.
 // vscode for its types only (erased): the import is how `npm run l10n` finds the l10n.t calls.
 import type * as vscode from 'vscode';
-import type { Grant, Ticket } from '../api/client';
+import type { Grant, Reservation } from '../api/client';
 import { waitText } from '../errorMessages';
 import type { Ui } from '../ui';
 import { HOUR_MS } from '../util/clock';
+import type { HourLedger } from './hourAccount';
 import { BACKGROUND_CEILING, freesInMs, HOURLY_LIMIT } from './ledger';
+
+export type { HourLedger };
+
+/**
+ * Requests an hour that background work may take on one machine, every window of it together: the
+ * ceiling divided among the team (`analytics.teamSize`, a hint, 10 by default: 6 each). The
+ * platform's 100 belong to the whole organisation and no machine sees another's spend: with ten
+ * machines each at its share, background work takes at most 60 of the hour and 40 stay for what
+ * writers ask, in the worst hour (readers' figures stand for a day, so most hours take far less).
+ */
+export function backgroundShareOf(teamSize: number): number {
+  return Math.max(1, Math.floor(BACKGROUND_CEILING / Math.max(1, teamSize)));
+}
+
+/** After a 429 (any window, any endpoint) background work waits out the named wait, then comes back at half its share, one request more each such span. */
+const BACKGROUND_REGROW_MS = HOUR_MS;
 
 /** Above this many requests an asked spend that wants a yes (Compare, a page's range, the trend) asks even when it fits. */
 export const CONFIRM_ABOVE_REQUESTS = 4;
 
 type L10n = Pick<typeof vscode.l10n, 't'>;
-
-/** The shared ledger as the gate reads it (WindowSync). */
-export interface HourLedger {
-  /** When each analytics request of the last hour was sent, every window of this machine, oldest first; undefined while the key's bucket has no name yet. */
-  analyticsTimes(): readonly number[] | undefined;
-}
 
 /** What an asked spend is for and what it may cost. */
 export interface SpendAsk {
@@ -38,6 +51,8 @@ export interface SpendAsk {
   estimate: number;
   /** The estimate is a bound, not an expectation: "up to 40" (a cap), or "at least 7" (more if the site is bigger). */
   upTo?: boolean;
+  /** One request per 250 paths of a site whose size is not known yet: said so, with where it stops. */
+  perPage?: boolean;
   atLeast?: boolean;
   /** The most it can take (the fetch's own cap): an estimate that fits is granted up to it, within what is left, so a site grown since is not cut short. */
   cap?: number;
@@ -59,15 +74,18 @@ export interface SpendQuestion {
 }
 
 export interface HourGrant extends Grant {
-  /** Requests this grant has sent (tickets taken). */
+  /** Requests reserved by this grant and not released (sent, or on their way). */
   readonly sent: number;
   /** What it was granted. */
   readonly allowed: number;
+  /** The action that asked has ended: the grant reserves nothing more (a later click, a joined fetch or a redraw asks anew). */
+  end(): void;
 }
 
+/** Who a grant is for: what a writer asked, work nobody asked for, or the editor's AI after its dialog. */
+type Holder = 'writer' | 'background' | 'model';
+
 export class HourGate {
-  /** This window's analytics requests on their way: ticketed, not yet in the ledger. */
-  private onTheirWay = 0;
   /** This window's background requests in the last hour, per purpose, for a purpose's share. */
   private readonly backgroundSent = new Map<string, number[]>();
 
@@ -76,12 +94,13 @@ export class HourGate {
     private readonly ui: Pick<Ui, 'showMessage'>,
     private readonly l10n: L10n,
     private readonly now: () => number = Date.now,
+    /** The team's size as the settings hint it (analytics.teamSize). */
+    private readonly teamSize: () => number = () => 10,
   ) {}
 
-  /** Requests of the hour so far, this window's on their way included; undefined while the ledger cannot tell. */
+  /** Requests of the hour so far, every window's reservations included; undefined while the count is unknown. */
   used(): number | undefined {
-    const times = this.ledger.analyticsTimes();
-    return times === undefined ? undefined : times.length + this.onTheirWay;
+    return this.ledger.analyticsTimes()?.length;
   }
 
   /** Requests the organisation has left this hour on this machine's count; undefined while the ledger cannot tell. */
@@ -93,7 +112,7 @@ export class HourGate {
   /** How long until `wanted` requests are free (capped at the hour's 100); 0 when they are now. */
   freesInMs(wanted: number): number {
     const times = this.ledger.analyticsTimes() ?? [];
-    return freesInMs(times, this.now(), Math.min(Math.max(1, wanted), HOURLY_LIMIT), HOURLY_LIMIT, this.onTheirWay);
+    return freesInMs(times, this.now(), Math.min(Math.max(1, wanted), HOURLY_LIMIT), HOURLY_LIMIT);
   }
 
   /**
@@ -104,12 +123,26 @@ export class HourGate {
   background(purpose: string, estimate: number, share = Number.POSITIVE_INFINITY): HourGrant | undefined {
     const fits = (more: number) => {
       const used = this.used();
-      return used !== undefined && used + more <= BACKGROUND_CEILING && this.sharedSoFar(purpose) + more <= share;
+      const machine = this.ledger.backgroundTimes()?.length;
+      return used !== undefined && machine !== undefined && used + more <= BACKGROUND_CEILING && machine + more <= this.backgroundShare() && this.sharedSoFar(purpose) + more <= share;
     };
     if (!fits(Math.max(1, estimate))) return undefined;
     const sent = this.backgroundSent.get(purpose) ?? [];
     this.backgroundSent.set(purpose, sent);
-    return this.grant(Number.POSITIVE_INFINITY, () => fits(1), () => sent.push(this.now()));
+    return this.grant(Number.POSITIVE_INFINITY, 'background', () => fits(1), () => sent.push(this.now()), () => sent.pop());
+  }
+
+  /**
+   * This machine's background share of the hour now: backgroundShareOf the team, none while a 429's wait
+   * runs (every window's, shared by the ledger), then half, growing back one an hour.
+   */
+  backgroundShare(): number {
+    const share = backgroundShareOf(this.teamSize());
+    const until = this.ledger.rateLimitedUntil();
+    const now = this.now();
+    if (until <= 0) return share;
+    if (now < until) return 0;
+    return Math.min(share, Math.ceil(share / 2) + Math.floor((now - until) / BACKGROUND_REGROW_MS));
   }
 
   /**
@@ -122,12 +155,13 @@ export class HourGate {
     const question = this.question(spend);
     const left = this.left();
     const fitsAll = left === undefined || spend.estimate <= left;
-    if (fitsAll && !(spend.confirm && spend.estimate > CONFIRM_ABOVE_REQUESTS)) return this.granted(question.fits);
+    // An unknown count: asked whenever a yes is wanted, the question saying the count is unknown.
+    if (fitsAll && !(spend.confirm && spend.estimate > CONFIRM_ABOVE_REQUESTS) && !(left === undefined && spend.estimate > CONFIRM_ABOVE_REQUESTS)) return this.granted(question.fits);
     if (question.fits === 0) {
       void this.ui.showMessage('warning', question.message);
       return undefined;
     }
-    const action = fitsAll ? (spend.confirm ?? '') : this.l10n.t('Fetch {0}', question.fits);
+    const action = fitsAll ? (spend.confirm ?? this.l10n.t('Fetch')) : this.l10n.t('Fetch {0}', question.fits);
     return (await this.ui.showMessage('warning', question.message, action)) === action ? this.granted(question.fits) : undefined;
   }
 
@@ -136,7 +170,8 @@ export class HourGate {
    * is left (and, `forModel`, within the background ceiling: see SpendAsk.forModel).
    */
   granted(allowed: number, forModel = false): HourGrant {
-    return this.grant(allowed, () => ((forModel ? this.modelRoom() : this.left()) ?? 1) > 0);
+    // An unknown count holds the editor's AI closed; what a writer asked goes, its question said so.
+    return forModel ? this.grant(allowed, 'model', () => (this.modelRoom() ?? 0) > 0) : this.grant(allowed, 'writer', () => (this.left() ?? 1) > 0);
   }
 
   /** What the editor's AI may still spend this hour: what is left, within the background ceiling (see SpendAsk.forModel). */
@@ -153,17 +188,22 @@ export class HourGate {
     const t = this.l10n;
     const left = this.left();
     const room = spend.forModel ? this.modelRoom() : left;
+    const most = Math.max(spend.estimate, spend.cap ?? spend.estimate);
+    // What a yes allows is said: the cost and, when the grant may take more, where it stops.
+    const stops = room === undefined ? most : Math.min(most, room);
     const cost =
-      spend.atLeast ? t.t('at least {0} analytics requests', spend.estimate)
-      : spend.estimate === 1 ? t.t('1 analytics request')
+      spend.perPage ? t.t('one analytics request per 250 paths (the site’s size is not known yet), stopping at {0}', Math.max(1, stops))
+      : spend.atLeast ? t.t('at least {0} analytics requests', spend.estimate)
+      : spend.estimate === 1 && most === 1 ? t.t('1 analytics request')
       : spend.upTo ? t.t('up to {0} analytics requests', spend.estimate)
+      : most > spend.estimate && stops > spend.estimate ? t.t('about {0} analytics requests, stopping at {1}', spend.estimate, stops)
       : t.t('about {0} analytics requests', spend.estimate);
     const count = t.t('left this hour on this machine’s count (teammates on other machines also spend it)');
-    if (room === undefined || left === undefined || spend.estimate <= room) {
-      const message = left === undefined ? t.t('{0} takes {1}.', spend.what, cost) : t.t('{0} takes {1}, of the {2} {3}.', spend.what, cost, left, count);
-      const most = Math.max(spend.estimate, spend.cap ?? spend.estimate);
-      return { message, fits: room === undefined ? most : Math.min(most, room) };
+    if (room === undefined || left === undefined) {
+      const unknown = t.t('{0} takes {1}. The hour’s count is not known in this window (the shared state cannot be written or the key is not read yet), so background work and the editor’s AI are held until it is.', spend.what, cost);
+      return { message: unknown, fits: spend.forModel ? 0 : most };
     }
+    if (spend.estimate <= room || (spend.perPage && room > 0 && room === left)) return { message: t.t('{0} takes {1}, of the {2} {3}.', spend.what, cost, left, count), fits: stops };
     if (room < left) {
       // The editor's AI stays under the ceiling: the rest of the hour is the writer's.
       const kept = t.t('{0} needs {1}; {2} are {3}, and the editor’s AI may use {4} of them: the last {5} of the hour are kept for what you ask in the views.', spend.what, cost, left, count, room, HOURLY_LIMIT - BACKGROUND_CEILING);
@@ -178,24 +218,41 @@ export class HourGate {
     return { message: t.t('{0} needs {1}; {2} are {3}, and {4}. Fetch the {2} that fit now and see what was left out, or try again then.', spend.what, cost, left, count, free), fits: left };
   }
 
-  private grant(allowed: number, fits: () => boolean, onTake?: () => void): HourGrant {
+  /**
+   * A grant: each request checked against what it may take now, then reserved in the shared ledger
+   * within its holder's limit (the hour, or the ceiling for background work and the editor's AI),
+   * which may still refuse it once every window's reservations are read back.
+   */
+  private grant(allowed: number, holder: Holder, fits: () => boolean, onReserve?: () => void, onRelease?: () => void): HourGrant {
     let sent = 0;
-    const take = (): Ticket | undefined => {
-      if (sent >= allowed || !fits()) return undefined;
+    let ended = false;
+    const limit = holder === 'writer' ? HOURLY_LIMIT : Math.min(HOURLY_LIMIT, BACKGROUND_CEILING);
+    const reserve = async (): Promise<Reservation | undefined> => {
+      if (ended || sent >= allowed || !fits()) return undefined;
       sent++;
-      this.onTheirWay++;
-      onTake?.();
-      let done = false;
+      onReserve?.();
+      const hold = await this.ledger.reserve(limit, holder === 'background' ? this.backgroundShare() : undefined);
+      const refuse = () => {
+        hold?.release();
+        sent--;
+        onRelease?.();
+        return undefined;
+      };
+      if (!hold || ended) return refuse();
+      // An unknown count is a full one for work nobody asked for and for the editor's AI.
+      if (!hold.counted && holder !== 'writer') return refuse();
+      let settled = false;
       return {
-        done: () => {
-          if (done) return;
-          done = true;
-          this.onTheirWay--;
+        end: (wasSent: boolean) => {
+          if (settled) return;
+          settled = true;
+          if (!wasSent) refuse();
         },
       };
     };
     return {
-      take,
+      reserve,
+      end: () => void (ended = true),
       get sent() {
         return sent;
       },

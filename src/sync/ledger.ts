@@ -29,6 +29,11 @@ export function previewBucket(keyHash: string): string {
   return `preview:${keyHash}`;
 }
 
+/** This machine's background work within the key's analytics bucket (each entry is in both), for its share (hourGate.ts). */
+export function backgroundBucket(keyHash: string): string {
+  return `background:${keyHash}`;
+}
+
 /**
  * What names a key's analytics bucket: the first 64 bits of HMAC-SHA-256 of the key under the
  * install's random salt. A plain hash of the key would be the same on every machine, a
@@ -67,10 +72,17 @@ export function recordRequest(state: SyncState, bucket: string, entryId: string,
   (state.ledger[bucket] ??= {})[entryId] = at;
 }
 
-/** When each request of the bucket in the hour before `now` was sent, oldest first. */
+/** Marks a reservation of the ledger released: it was never sent, and its slot is free again (hourAccount.ts). */
+export function releaseRequest(state: SyncState, bucket: string, entryId: string, at: number): void {
+  (state.released[bucket] ??= {})[entryId] = at;
+}
+
+/** When each request of the bucket in the hour before `now` was reserved (released ones left out), oldest first. */
 export function timesInHour(state: SyncState, bucket: string, now: number): number[] {
-  return Object.values(state.ledger[bucket] ?? {})
-    .filter((at) => at > now - HOUR_MS && at <= now)
+  const released = state.released[bucket] ?? {};
+  return Object.entries(state.ledger[bucket] ?? {})
+    .filter(([id, at]) => at > now - HOUR_MS && at <= now && released[id] === undefined)
+    .map(([, at]) => at)
     .sort((a, b) => a - b);
 }
 

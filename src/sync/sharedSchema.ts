@@ -10,7 +10,7 @@ import * as z from 'zod/mini';
  * Which areas and fields the writer of a file knew: raised by one whenever an area or a field is
  * added (see CONTRIBUTING.md, "a shared area"). 1: files written before the number existed.
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** A window's presence in its own file: read by the lease (lease.ts), never carried into another window's file. */
 export const Presence = z.object({

@@ -139,6 +139,15 @@ const AREAS = {
     merge: (a, b) => mergeProjects(a, b, Math.max),
     prune: (ledger, { now }): void => pruneLedger(ledger, now),
   }),
+  /**
+   * bucket → entry id → when: reservations of the ledger that were released, never sent (hourAccount.ts).
+   * A tombstone beside the ledger rather than a deletion, since every window's file carries the entry.
+   */
+  released: area({
+    schema: perProject(z.number()),
+    merge: (a, b) => mergeProjects(a, b, Math.max),
+    prune: (released, { now }): void => pruneLedger(released, now),
+  }),
   /** endpoint family → no request before this time (ms since the epoch), from a 429's Retry-After. */
   waits: area({
     schema: z._default(z.record(z.string(), z.number()), () => ({})),
@@ -223,7 +232,10 @@ export function mergeState(a: SyncState, b: SyncState, now?: number): SyncState 
     if (value !== undefined) out[name] = value;
   }
   const state = out as SyncState;
-  if (now !== undefined) pruneLedger(state.ledger, now);
+  if (now !== undefined) {
+    pruneLedger(state.ledger, now);
+    pruneLedger(state.released, now);
+  }
   return state;
 }
 

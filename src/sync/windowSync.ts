@@ -10,10 +10,10 @@ import { type RetryEnd, retryWithBackoff } from '../util/backoff';
 import { runBounded } from '../util/bounded';
 import { Disposable } from '../util/lifecycle';
 import { HOUR_MS } from '../util/clock';
+import { HourAccount, type LedgerHold } from './hourAccount';
 import { BEAT_MS } from './lease';
 import {
   agentBucket,
-  analyticsBucket,
   countInHour,
   type Family,
   familyOf,
@@ -87,11 +87,8 @@ export class WindowSync extends Disposable {
   /** Resolves once the first read of every window's file is done. */
   readonly ready: Promise<void>;
   private keyHash: string | undefined;
-  /**
-   * Analytics requests sent before the key's bucket had its name (the salt is read just after
-   * start): counted in memory and written to the bucket once it is named, never under a guess.
-   */
-  private unnamed: { id: string; at: number }[] = [];
+  /** The organisation's analytics hour in the shared ledger: every request reserved before it is sent (hourAccount.ts). */
+  readonly account: HourAccount;
   /** Held in memory only, to name the analytics bucket again if the salt changes; never written. */
   private key: string | undefined;
   private salt: string | undefined;
@@ -116,6 +113,8 @@ export class WindowSync extends Disposable {
     this.store = new SharedStore(fs, randomId(), log);
     this.store.apiBaseUrl = apiBaseUrl();
     this.store.presence.focused = vscode.window.state.focused;
+    const store = this.store;
+    this.account = new HourAccount({ get state() { return store.state; }, update: (change) => this.update(change), readAll: () => this.read(), nextEntryId: () => store.nextEntryId() }, () => this.keyHash);
     // Built in start(), after activate() has returned: the folder, the watcher and the first read are not on its path.
     this.ready = this.start();
   }
@@ -162,7 +161,10 @@ export class WindowSync extends Disposable {
     return this.store.lease.anyFocused(project, this.store.presence);
   }
 
-  /** Counts a request this window sent, and shares a 429's wait with every window. */
+  /**
+   * Counts an agent or preview request this window sent (an analytics request was reserved before
+   * it was sent: hourAccount.ts), and shares a 429's wait with every window.
+   */
   record(entry: RequestLogEntry): void {
     if (!entry.sent) return;
     const family = familyOf(entry.path);
@@ -172,9 +174,10 @@ export class WindowSync extends Disposable {
       if (entry.status === 429) background(this.update((state) => recordWait(state, family, Date.now() + (entry.error?.retryAfterMs ?? DEFAULT_429_WAIT_MS))), this.log, 'sharing the API\'s wait');
       return;
     }
+    // An analytics request was counted when it was reserved (hourAccount.ts): only a 429's wait is shared.
+    if (family === 'analytics' && entry.status !== 429) return;
     const id = this.store.nextEntryId();
-    const bucket = this.bucketOf(family, entry);
-    if (!bucket && family === 'analytics') this.unnamed.push({ id, at: entry.startedAt });
+    const bucket = family === 'analytics' ? undefined : this.bucketOf(family, entry);
     const written = this.update((state) => {
       if (bucket) recordRequest(state, bucket, id, entry.startedAt);
       if (entry.status === 429) recordWait(state, family, Date.now() + (entry.error?.retryAfterMs ?? DEFAULT_429_WAIT_MS));
@@ -182,11 +185,10 @@ export class WindowSync extends Disposable {
     background(written, this.log, 'writing the request ledger');
   }
 
-  /** Where a counted request counts: the project's agent hour, the key's analytics hour, the organisation's preview deployments (a status read is not counted: the endpoint table's `counted`). */
+  /** Where a counted request counts: the project's agent hour, the organisation's preview deployments (a status read is not counted: the endpoint table's `counted`; an analytics request is reserved instead). */
   private bucketOf(family: Family, entry: RequestLogEntry): string | undefined {
     if (family === 'agent') return agentBucket(projectOfAgentPath(entry.path) ?? '');
     if (!this.keyHash) return undefined;
-    if (family === 'analytics') return analyticsBucket(this.keyHash);
     return previewBucket(this.keyHash);
   }
 
@@ -250,7 +252,22 @@ export class WindowSync extends Disposable {
 
   /** When each of them was sent, oldest first (the hour's gate reads them: hourGate.ts). */
   analyticsTimes(): number[] | undefined {
-    return this.keyHash === undefined ? undefined : timesInHour(this.state, analyticsBucket(this.keyHash), Date.now());
+    return this.account.analyticsTimes();
+  }
+
+  /** This machine's background analytics requests in the last hour (hourAccount.ts). */
+  backgroundTimes(): number[] | undefined {
+    return this.account.backgroundTimes();
+  }
+
+  /** When the last 429's wait for analytics ended or ends (every window's). */
+  rateLimitedUntil(): number {
+    return this.account.rateLimitedUntil();
+  }
+
+  /** Reserves one analytics request in the shared ledger before it is sent (hourAccount.ts). */
+  reserve(limit: number, backgroundLimit?: number): Promise<LedgerHold | undefined> {
+    return this.account.reserve(limit, backgroundLimit);
   }
 
   /** How long any window must still leave this endpoint family alone after a 429; 0: go. */
@@ -282,10 +299,7 @@ export class WindowSync extends Disposable {
     // A newer key or salt may have arrived while this one was hashed.
     if (key !== this.key || salt !== this.salt) return;
     this.keyHash = hash;
-    if (!hash || !this.unnamed.length) return;
-    const pending = this.unnamed;
-    this.unnamed = [];
-    await this.update((state) => pending.forEach(({ id, at }) => recordRequest(state, analyticsBucket(hash), id, at)));
+    if (hash) await this.account.named(hash);
   }
 
   override dispose(): void {

@@ -139,7 +139,7 @@ export function actingTools(deps: ToolDeps, confirmations: Confirmations): Pick<
         if (verdict.kind === 'changed') return vscode.l10n.t('Nothing was fetched: the project changed after the writer confirmed. Call the tool again, so the writer confirms what would be fetched now.');
         if (verdict.kind !== 'send') return vscode.l10n.t('Nothing was fetched: the writer did not confirm the cost.');
         const grant = deps.gate.granted(verdict.terms.allowed, true);
-        const outcome = await deps.ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () => deps.signals.store.refresh({ grant }));
+        const outcome = await deps.ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () => deps.signals.store.refresh({ grant }).finally(() => grant.end()));
         if (outcome.kind === 'skipped') return vscode.l10n.t('Nothing was fetched ({0}).', outcome.reason);
         const { snapshot } = outcome;
         const names: Record<SignalsList, string> = { byPage: 'Votes', pending: 'Pending feedback', questions: 'Assistant questions', searches: 'Searches', views: 'Views' };

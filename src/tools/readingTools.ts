@@ -84,8 +84,10 @@ export function readingTools(deps: ToolDeps, confirmations: Confirmations): Pick
           return vscode.l10n.t('No visitors fetched in the last hour are kept for {0}, and nothing was sent: a fetch is confirmed by the writer in this tool’s dialog. Call the tool again to be asked.', now.range.label);
         }
         let snapshot: VisitorsSnapshot;
+        // The dialog's yes is this call's: it ends with it.
+        const grant = deps.gate.granted(verdict.terms.allowed, true);
         try {
-          snapshot = await deps.readers.readers.load(now, { grant: deps.gate.granted(verdict.terms.allowed, true) });
+          snapshot = await deps.readers.readers.load(now, { grant }).finally(() => grant.end());
         } catch (error) {
           if (error instanceof HeldBackError) return budgetUsed(deps);
           if (error instanceof PausedError) return vscode.l10n.t('The last visitors request for this range failed; the readers try again after {0}. Nothing was sent.', new Date(error.until).toISOString());

@@ -59,13 +59,16 @@ export function promptInput(input: ToolInput): string | undefined {
   return typeof value === 'string' && value.trim() ? value : undefined;
 }
 
-/** Whether the editor's AI has nothing left to spend this hour (none left, or its first 60 used). */
+/** Whether the editor's AI has nothing it may spend now (none left, its first 60 used, or the hour's count unknown). */
 export function modelHourUsed(deps: Pick<ToolDeps, 'gate'>): boolean {
-  return deps.gate.modelRoom() === 0;
+  return (deps.gate.modelRoom() ?? 0) === 0;
 }
 
 /** Why a tool sent nothing for lack of the hour: none left, or the editor's AI's share of it used; and when that changes. */
 export function budgetUsed(deps: Pick<ToolDeps, 'gate'>): string {
+  if (deps.gate.left() === undefined) {
+    return vscode.l10n.t('The hour’s count of the organisation’s analytics requests is not known in this window yet (its shared state cannot be written, or the key is not read yet), and the editor’s AI is held until it is. Nothing was sent; ask the writer to fetch it in the views.');
+  }
   if (deps.gate.left() === 0) {
     return vscode.l10n.t(
       'None of the organisation’s analytics requests are left this hour on this machine’s count (teammates on other machines also spend it). Nothing was sent; one frees up in {0}.',

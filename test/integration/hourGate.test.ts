@@ -10,12 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../support/extensionUnderTest';
+import { createApiClient, type ApiClient } from '../../src/api';
+import { fetchAllVisitors } from '../../src/analytics/visitorsQuery';
+import { HourGate, type HourGrant } from '../../src/sync/hourGate';
 import { BACKGROUND_CEILING } from '../../src/sync/ledger';
+import { WindowSync } from '../../src/sync/windowSync';
 import { resolvePreset } from '../../src/analytics/dateRange';
 import { TOOLS } from '../../src/tools/toolNames';
 import { localToday } from '../../src/util/days';
 import type { Simulator } from '../simulator/server';
-import { forgetTrends, freshAnalyticsHour, leaveWindowClean, PROJECT, ScriptedUser, seam, setProject, signIn, visitorRequests, waitFor, withSimulator } from './support';
+import { forgetTrends, freshAnalyticsHour, KEY, leaveWindowClean, PROJECT, ScriptedUser, seam, setProject, signIn, tooltipText, visitorRequests, waitFor, withSimulator, spendHour } from './support';
 
 const LEFT = 6;
 const analytics = (sim: Simulator) => sim.requests.filter((r) => r.rawPath.startsWith('/v1/analytics/'));
@@ -30,7 +34,7 @@ describe('the hour’s gate (every analytics request a writer causes)', function
   /** Other windows' requests this hour, as the shared ledger records them, until `left` are left. */
   async function leave(left: number): Promise<void> {
     await freshAnalyticsHour(s);
-    for (let i = 0; i < 100 - left; i++) s.sync.record({ method: 'GET', path: `/v1/analytics/${PROJECT}/feedback`, status: 200, sent: true, startedAt: Date.now(), durationMs: 1 });
+    await spendHour(s, 100 - left);
     await waitFor(`${left} left in the hour`, () => s.gate.left() === left);
     sim.clearRequests();
   }
@@ -41,6 +45,8 @@ describe('the hour’s gate (every analytics request a writer causes)', function
     sim = await withSimulator({ analyticsLimitPerHour: 10_000, pathCount: 5_000 });
     await signIn(s);
     await setProject(PROJECT);
+    // The hour another suite spent (or a 429's wait it met) is not this suite's: the first page must fit.
+    await freshAnalyticsHour(s);
     root = vscode.workspace.workspaceFolders![0].uri;
     await s.readers.readers.setPreset('last30');
   });
@@ -67,7 +73,7 @@ describe('the hour’s gate (every analytics request a writer causes)', function
       await panel.model.handle({ type: 'setCompare', on: true });
       const ask = user.messages.find((m) => m.actions.includes(`Fetch ${LEFT}`));
       assert.ok(ask, `asked first: ${JSON.stringify(user.messages)}`);
-      assert.match(ask.message, new RegExp(`^Fetching every path of .* to compare needs up to 40 analytics requests; ${LEFT} are ${COUNT.replace(/[()]/g, '\\$&')}, and all 40 are free in (59 min|1 h)\\.`));
+      assert.match(ask.message, new RegExp(`^Fetching every path of .* to compare takes one analytics request per 250 paths \\(the site’s size is not known yet\\), stopping at ${LEFT}, of the ${LEFT} ${COUNT.replace(/[()]/g, '\\$&')}\\.`));
       const compare = await waitFor('the comparison', () => (panel.model.state.compare?.status === 'ready' ? panel.model.state.compare : undefined));
       assert.equal(visitorRequests(sim), LEFT, 'at most what was left');
       assert.match(compare.message ?? '', new RegExp(`^Only the ${LEFT * 250} most read paths of the previous period were fetched \\(${LEFT} requests\\)`));
@@ -88,7 +94,7 @@ describe('the hour’s gate (every analytics request a writer causes)', function
       await waitFor('the page’s row', () => (panel.model.state.focus?.status !== 'pending' && !panel.model.state.loading ? panel.model.state.focus : undefined));
       const ask = user.messages.find((m) => m.actions.includes(`Fetch ${LEFT}`));
       assert.ok(ask, `asked first: ${JSON.stringify(user.messages)}`);
-      assert.match(ask.message, new RegExp(`^Finding one page among every path of the range needs up to 40 analytics requests; ${LEFT} are left this hour`));
+      assert.match(ask.message, new RegExp(`^Finding one page among every path of the range takes one analytics request per 250 paths \\(the site’s size is not known yet\\), stopping at ${LEFT}, of the ${LEFT} left this hour`));
       assert.ok(visitorRequests(sim) > 0 && visitorRequests(sim) <= LEFT, `${visitorRequests(sim)} requests: some, and at most the ${LEFT} left`);
     } finally {
       user.restore();
@@ -106,7 +112,7 @@ describe('the hour’s gate (every analytics request a writer causes)', function
       const status = await vscode.commands.executeCommand<{ state: string; requests?: number } | undefined>('mintlifyAgent.exportVisitors');
       const ask = user.messages.find((m) => m.actions.includes(`Fetch ${LEFT}`));
       assert.ok(ask, `asked first: ${JSON.stringify(user.messages)}`);
-      assert.match(ask.message, new RegExp(`^Exporting visitors \\(Last 90 days \\(.*\\)\\) needs up to 100 analytics requests; ${LEFT} are left this hour`));
+      assert.match(ask.message, new RegExp(`^Exporting visitors \\(Last 90 days \\(.*\\)\\) takes one analytics request per 250 paths \\(the site’s size is not known yet\\), stopping at ${LEFT}, of the ${LEFT} left this hour`));
       assert.equal(status?.state, 'done');
       assert.equal(visitorRequests(sim), LEFT);
       assert.ok(user.messages.some((m) => /The export: stopped after 6 pages: that is what the organisation’s analytics hour allowed it\./.test(m.message) && m.level === 'warning'), JSON.stringify(user.messages.map((m) => m.message)));
@@ -172,6 +178,35 @@ describe('the hour’s gate (every analytics request a writer causes)', function
     await forgetTrends(s); // a trend drawn in part is not what the next suites expect to find kept
   });
 
+  it('two windows of this profile spending at once with 6 left send at most 6 between them', async () => {
+    await leave(LEFT);
+    // A second window's end of the profile's shared folder (its own WindowSync, gate and client) in this host.
+    const salt = s.sync.state.salt;
+    assert.ok(salt, 'the install’s salt is agreed');
+    const install = { get: () => salt, update: () => Promise.resolve(), keys: () => [] } as unknown as vscode.Memento;
+    const other = new WindowSync(s.sync.dir, { info: () => undefined, warn: () => undefined }, install);
+    try {
+      await other.ready;
+      await other.setKey(KEY);
+      await waitFor('the second window to see the hour', () => (other.analyticsTimes()?.length === 100 - LEFT ? true : undefined));
+      const otherGate = new HourGate(other, s.ui, vscode.l10n);
+      const otherApi = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => KEY });
+      const range = { dateFrom: resolvePreset('last90', localToday(), vscode.l10n).dateFrom, dateTo: undefined };
+      const spend = (api: ApiClient, grant: HourGrant) => fetchAllVisitors((p, q, o) => api.getVisitors(p, q, o), PROJECT, range, { grant, maxPages: 20 }).finally(() => grant.end());
+      // This window spends through its own gate (its window's end of the ledger); the client itself holds no count.
+      const api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => KEY });
+      const [mine, theirs] = await Promise.all([spend(api, s.gate.granted(LEFT)), spend(otherApi, otherGate.granted(LEFT))]);
+      assert.ok(visitorRequests(sim) > 0, 'they sent what fit');
+      assert.ok(visitorRequests(sim) <= LEFT, `${visitorRequests(sim)} requests reached the simulator with ${LEFT} left`);
+      assert.equal(mine.pages + theirs.pages, visitorRequests(sim));
+    } finally {
+      // Closed, and its file gone with it: what it reserved is not merged back into the next test's hour.
+      other.dispose();
+      await other.store.write().catch(() => undefined);
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(s.sync.dir, `w-${other.windowId}.json`)).then(undefined, () => undefined);
+    }
+  });
+
   it('a background fetch and a tool’s fetch started while a writer’s fetch runs are held to the ceiling; the writer’s is not', async () => {
     await leave(100 - (BACKGROUND_CEILING - 2)); // two below the ceiling
     // The writer's Compare on the previous period, slow: its requests are on their way when the page is opened and the tool called.
@@ -202,6 +237,11 @@ describe('the hour’s gate (every analytics request a writer causes)', function
       const compared = visitorRequests(sim) - readers - last90;
       assert.ok(compared > 2, `the writer’s Compare is not held to the ceiling (${compared} requests)`);
       assert.ok(readers + last90 <= 2, `the page’s fetch sent ${readers} and the tool’s ${last90}: together at most the 2 below the ceiling`);
+      // Held is not the same as lost: what the page's fetch sent is kept, and when it sent nothing the item says why.
+      const kept = s.readers.readers.store.cached(s.readers.readers.current()!.key);
+      assert.equal(kept?.pages ?? 0, readers, `every page the background fetch sent is kept (${readers} sent)`);
+      const item = s.readers.statusBar.shown!;
+      assert.ok(readers > 0 || (!item.figures && /Click to load/.test(tooltipText(item.tooltip))), `sent nothing and offers the load: ${item.text}`);
     } finally {
       user.restore();
       sim.clearFaults();

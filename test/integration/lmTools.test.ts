@@ -14,7 +14,7 @@ import { capResult, MAX_RESULT_CHARS, ROW_QUOTE, TOP_ROWS } from '../../src/tool
 import { evidenceBlock, withoutNonce } from '../support/evidenceBlock';
 import type { Simulator } from '../simulator/server';
 import { HOSTILE_PAGE, HOSTILE_TEXTS } from '../simulator/signals';
-import { freshAnalyticsHour, KEY, leaveWindowClean, PROJECT, requestsTo, ScriptedUser, seam, setProject, signIn, visitorRequests, waitFor, withSimulator } from './support';
+import { freshAnalyticsHour, KEY, leaveWindowClean, PROJECT, requestsTo, ScriptedUser, seam, setProject, signIn, visitorRequests, waitFor, withSimulator, spendHour } from './support';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 /** What a tool can have sent: analytics requests and POSTs (the jobs the acting tools started poll on their own). */
@@ -158,7 +158,7 @@ describe('language model tools', function () {
       assert.equal(sim.requests.length, 0, 'an invoke no dialog prepared sends nothing');
       const prepared = await s.tools[TOOLS.visitors].prepareInvocation?.({ range: 'last7', top: 5 });
       assert.equal(prepared?.confirmationMessages?.title, 'Fetch visitors?');
-      assert.match(messageOf(prepared), /takes up to 40 analytics requests, of the \d+ left this hour on this machine’s count \(teammates on other machines also spend it\)/);
+      assert.match(messageOf(prepared), /takes one analytics request per 250 paths \(the site’s size is not known yet\), stopping at 40, of the \d+ left this hour on this machine’s count \(teammates on other machines also spend it\)/);
       const first = await invoke(TOOLS.visitors, { range: 'last7', top: 5 });
       const kept = s.readers.readers.store.cached({ projectId: PROJECT, ...rangeOf(first) });
       assert.ok(kept, 'the snapshot is kept, as for a page shown');
@@ -180,7 +180,7 @@ describe('language model tools', function () {
       await freshAnalyticsHour(s);
       const spend = async (count: number) => {
         const before = s.gate.used() ?? 0;
-        for (let i = 0; i < count; i++) s.sync.record({ method: 'GET', path: `/v1/analytics/${PROJECT}/views`, status: 200, sent: true, startedAt: Date.now(), durationMs: 1 });
+        await spendHour(s, count);
         await waitFor(`${count} more analytics requests in the ledger`, () => (s.gate.used() ?? 0) >= before + count);
       };
       try {
@@ -188,7 +188,7 @@ describe('language model tools', function () {
         await spend(59);
         sim.clearRequests();
         const prepared = await s.tools[TOOLS.visitors].prepareInvocation?.({ range: 'last90' });
-        assert.match(messageOf(prepared), /needs up to 40 analytics requests; 41 are left this hour on this machine’s count .* and the editor’s AI may use 1 of them: the last 40 of the hour are kept for what you ask in the views/);
+        assert.match(messageOf(prepared), /needs one analytics request per 250 paths \(the site’s size is not known yet\), stopping at 1; 41 are left this hour on this machine’s count .* and the editor’s AI may use 1 of them: the last 40 of the hour are kept for what you ask in the views/);
         const held = await invoke(TOOLS.visitors, { range: 'last90' });
         assert.equal(visitorRequests(sim), 1, 'held to the 1 its dialog offered');
         assert.match(held, /Only the 250 most read paths were fetched/);
@@ -325,7 +325,7 @@ describe('language model tools', function () {
       assert.equal(toolRequests(sim).length, 0);
       assert.ok(await s.tools[TOOLS.fetchReaderSignals].prepareInvocation?.({ refresh: true }), 'refresh: true asks again');
 
-      for (let i = 0; i < 100; i++) s.sync.record({ method: 'GET', path: `/v1/analytics/${PROJECT}/views`, status: 200, sent: true, startedAt: Date.now(), durationMs: 1 });
+      await spendHour(s, 100);
       await waitFor('a used-up hour', () => s.gate.left() === 0);
       sim.clearRequests();
       try {

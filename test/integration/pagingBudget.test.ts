@@ -8,7 +8,7 @@ import { ENDPOINTS } from '../../src/api/endpoints';
 import type { TestSeam } from '../support/extensionUnderTest';
 import { MOST_REQUESTS, VIEW_PAGES } from '../../src/signals/snapshot';
 import type { Simulator } from '../simulator/server';
-import { freshAnalyticsHour, PROJECT, ScriptedUser, seam, setProject, signIn, waitFor, withSimulator } from './support';
+import { freshAnalyticsHour, PROJECT, ScriptedUser, seam, setProject, signIn, waitFor, withSimulator, spendHour as spendAtOnce } from './support';
 
 const analytics = (sim: Simulator) => sim.requests.filter((r) => r.rawPath.startsWith('/v1/analytics/'));
 
@@ -31,7 +31,7 @@ describe('paging that ends, and the hour budget (Fetch Reader Signals)', functio
   });
   /** Analytics requests other windows sent this hour, as the shared ledger records them. */
   const spendHour = (count: number) => {
-    for (let i = 0; i < count; i++) s.sync.record({ method: 'GET', path: `/v1/analytics/${PROJECT}/feedback`, status: 200, sent: true, startedAt: Date.now(), durationMs: 5 });
+    void spendAtOnce(s, count);
   };
   after(async () => {
     await freshAnalyticsHour(s); // what this suite spent is not the next suite's hour

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { TestSeam } from '../support/extensionUnderTest';
 import { BACKGROUND_CEILING } from '../../src/sync/ledger';
 import type { Simulator } from '../simulator/server';
-import { freshAnalyticsHour, KEY, PROJECT, seam, setProject, signIn, tooltipText, visitorRequests, waitFor, withSimulator } from './support';
+import { freshAnalyticsHour, KEY, PROJECT, seam, setProject, signIn, tooltipText, visitorRequests, waitFor, withSimulator, spendHour } from './support';
 
 
 describe('readers under the ledger ceiling', function () {
@@ -21,7 +21,7 @@ describe('readers under the ledger ceiling', function () {
       const count = s.sync.analyticsRequestsThisHour();
       return count === undefined ? undefined : { before: count };
     });
-    for (let i = 0; i < count; i++) s.sync.record({ method: 'GET', path: `/v1/analytics/${PROJECT}/feedback`, status: 200, sent: true, startedAt: Date.now(), durationMs: 5 });
+    await spendHour(s, count);
     await waitFor('the ledger to hold them', () => (s.sync.analyticsRequestsThisHour() ?? 0) >= before + count);
   }
 
@@ -75,6 +75,38 @@ describe('readers under the ledger ceiling', function () {
     assert.equal(visitorRequests(sim), 1);
   });
 
+  it('a background fetch on a large site with 40 used keeps every page it sent, says how far it got, and sends nothing more for nothing', async () => {
+    await sim.close();
+    sim = await withSimulator({ analyticsLimitPerHour: 1_000, pathCount: 10_000 }); // 40 pages of 250 a range
+    try {
+      await freshAnalyticsHour(s);
+      await s.readers.readers.store.clear();
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await othersSent(40);
+      sim.clearRequests();
+      await vscode.window.showTextDocument(page, { preview: false });
+      const key = s.readers.readers.current()!.key;
+      await waitFor('the background fetch to end', () => s.readers.readers.store.cached(key));
+      const shown = await waitFor('the readers item after the background fetch', async () => {
+        const item = s.readers.statusBar.shown;
+        return item?.page.sitePath === '/quickstart' && (item.figures?.kind === 'read' || item.text.includes('pages fetched')) ? item : undefined;
+      });
+      const sent = visitorRequests(sim);
+      const kept = s.readers.readers.store.cached(s.readers.readers.current()!.key);
+      assert.ok(sent > 0, `it started: the machine’s background share had room (${shown.text}; ${s.gate.used()} used, ${s.sync.backgroundTimes()?.length} background, share ${s.gate.backgroundShare()})`);
+      assert.equal(kept?.pages, sent, `every page it sent is kept (${sent} sent)`);
+      assert.ok(kept?.gathering, 'the range is still being gathered');
+      assert.ok(shown.figures?.kind === 'read' || /readers of Last 30 days: \d+ pages fetched so far/.test(shown.text), shown.text);
+      assert.ok(sent <= 6, `held to this machine’s background share of 6 (${sent} sent)`);
+      // Shown again: the share is spent, and what is kept stands; nothing is sent to be thrown away.
+      await s.readers.statusBar.update();
+      assert.equal(visitorRequests(sim), sent);
+      assert.equal(s.readers.readers.store.cached(s.readers.readers.current()!.key)?.pages, sent);
+    } finally {
+      await s.readers.readers.store.clear();
+    }
+  });
+
   it('at the ceiling, a whole range the panel asks for is fetched, even right after a page\'s background load', async () => {
     await sim.close();
     sim = await withSimulator({ analyticsLimitPerHour: 1_000, pathCount: 600 }); // pages of 250: three requests a range
@@ -99,7 +131,7 @@ describe('readers under the ledger ceiling', function () {
     const naming = s.sync.setKey('mint_a_key_this_hour_has_not_seen');
     try {
       assert.equal(s.sync.analyticsRequestsThisHour(), undefined);
-      s.sync.record({ method: 'GET', path: `/v1/analytics/${PROJECT}/visitors`, status: 200, sent: true, startedAt: Date.now(), durationMs: 5 });
+      void s.sync.reserve(Number.POSITIVE_INFINITY); // a request reserved while the bucket is named
       await naming;
       assert.equal(s.sync.analyticsRequestsThisHour(), 1, 'the new key\'s hour holds the request sent while it was named');
     } finally {

@@ -243,6 +243,29 @@ describe('reader signals', function () {
     }
   });
 
+  it('Fetch Reader Signals during a background refresh keeps the writer\'s grant: held to nothing of the background\'s, it fetches the snapshot', async () => {
+    const config = vscode.workspace.getConfiguration('mintlifyAgent.signals');
+    // A share the first estimate fits in but the whole snapshot does not: the background refresh starts, then stops.
+    // (A team of one: this machine's background share is the whole ceiling, so the window's share is what holds it.)
+    await config.update('backgroundShare', 12, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('mintlifyAgent.analytics').update('teamSize', 1, vscode.ConfigurationTarget.Global);
+    try {
+      await freshAnalyticsHour(s);
+      await s.signals.store.forget();
+      sim.clearRequests();
+      const backgroundRefresh = s.signals.store.refresh('background');
+      const asked = s.signals.store.refresh({ grant: s.gate.granted(100) });
+      const outcome = await asked;
+      assert.equal(outcome.kind, 'fetched', 'the writer\'s fetch is not cut short by the background\'s share');
+      await backgroundRefresh.catch(() => undefined);
+      assert.ok(s.signals.store.current(), 'the snapshot is kept');
+      assert.ok(analytics(sim).length > 12, 'the background refresh had started and was cut at its share');
+    } finally {
+      await vscode.workspace.getConfiguration('mintlifyAgent.analytics').update('teamSize', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('backgroundShare', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('"Did it help?" compares equal windows on a page with enough votes, and says "not enough data yet" on one without', async () => {
     // What the suite spent so far must not hold back this fetch (it would ask first: up to 70 requests).
     await freshAnalyticsHour(s);

@@ -1,17 +1,17 @@
 // Leave to spend the analytics hour, for tests that call the API client directly: the client sends
-// no analytics request without a ticket (src/api/client.ts). The real gate is src/sync/hourGate.ts;
+// no analytics request without a reservation (src/api/client.ts). The real gate is src/sync/hourGate.ts;
 // these stand in for it where the hour is not what the test is about, or count what was taken.
 import type { Grant } from '../../src/api/client';
 import type { FetchVisitors } from '../../src/analytics/visitorsQuery';
 
 /** Leave for every request. */
-export const unlimited: Grant = { take: () => ({ done: () => undefined }) };
+export const unlimited: Grant = { reserve: () => Promise.resolve({ end: () => undefined }) };
 
-/** Leave for `allowed` requests; `taken` counts the tickets given. */
+/** Leave for `allowed` requests; `taken` counts the reservations given. */
 export function grantOf(allowed: number): Grant & { readonly taken: number } {
   let taken = 0;
   return {
-    take: () => (taken < allowed ? (taken++, { done: () => undefined }) : undefined),
+    reserve: () => Promise.resolve(taken < allowed ? (taken++, { end: () => undefined }) : undefined),
     get taken() {
       return taken;
     },

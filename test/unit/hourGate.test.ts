@@ -3,22 +3,17 @@
 // are free, the one wording of a cost, what an asked spend is granted, background work held to the
 // ceiling and its share, and every grant held request by request, together, to what the hour has left.
 import assert from 'node:assert/strict';
-import { analyticsBucket, BACKGROUND_CEILING, recordRequest, timesInHour } from '../../src/sync/ledger';
+import { BACKGROUND_CEILING } from '../../src/sync/ledger';
 import { CONFIRM_ABOVE_REQUESTS, HourGate } from '../../src/sync/hourGate';
-import { emptyState } from '../../src/sync/syncState';
 import { HOUR_MS } from '../../src/util/clock';
+import { memoryLedger } from '../support/memoryLedger';
 
 const l10n = { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) } as never;
 const NOW = Date.parse('2026-11-26T12:00:00Z');
-const BUCKET = analyticsBucket('k');
 
 /** A window's shared state and the gate over it; `sent(n, at)` records what other windows sent. */
 function window({ now = () => NOW, answer = undefined as string | undefined } = {}) {
-  const state = emptyState();
-  let id = 0;
-  const sent = (count: number, at = NOW) => {
-    for (let i = 0; i < count; i++) recordRequest(state, BUCKET, `other.${id++}`, at);
-  };
+  const { state, account, sent } = memoryLedger(now);
   const asked: { message: string; actions: string[] }[] = [];
   const ui = {
     showMessage: async (_level: string, message: string, ...actions: string[]) => {
@@ -26,29 +21,29 @@ function window({ now = () => NOW, answer = undefined as string | undefined } = 
       return answer === 'first' ? actions[0] : answer;
     },
   };
-  const gate = new HourGate({ analyticsTimes: () => timesInHour(state, BUCKET, now()) }, ui, l10n, now);
-  /** What the client does with a ticket: the request is recorded in the ledger, then the ticket is done. */
-  const send = (grant: { take(): { done(): void } | undefined }) => {
-    const ticket = grant.take();
-    if (!ticket) return false;
-    sent(1, now());
-    ticket.done();
+  const gate = new HourGate(account, ui, l10n, now);
+  /** What the client does: a reservation first (the ledger counts it from then), then the request, then the reservation ends. */
+  const send = async (grant: { reserve(): Promise<{ end(sent: boolean): void } | undefined> }) => {
+    const reservation = await grant.reserve();
+    if (!reservation) return false;
+    reservation.end(true);
     return true;
   };
   return { state, sent, gate, asked, send };
 }
 
 describe('the hour’s gate (src/sync/hourGate.ts)', () => {
-  it('counts what is left from every window’s ledger entries of the hour, and this window’s requests on their way', () => {
+  it('counts what is left from every window’s ledger entries of the hour, this window’s reservations included', async () => {
     const w = window();
     w.sent(30, NOW - 10 * 60_000);
     w.sent(5, NOW - HOUR_MS - 1); // older than the hour: free again
     assert.equal(w.gate.left(), 70);
     const grant = w.gate.granted(3);
-    const tickets = [grant.take(), grant.take()];
-    assert.equal(w.gate.left(), 68, 'two on their way, not in the ledger yet');
-    tickets.forEach((ticket) => ticket?.done());
-    assert.equal(w.gate.left(), 70, 'done without a ledger entry: never sent');
+    const reservations = [grant.reserve(), grant.reserve()];
+    assert.equal(w.gate.left(), 68, 'two reserved before either is sent');
+    (await Promise.all(reservations)).forEach((reservation) => reservation?.end(false));
+    assert.equal(w.gate.left(), 70, 'released: never sent');
+    assert.equal(grant.sent, 0);
   });
 
   it('names the true wait until N requests are free, not the wait for one', () => {
@@ -97,12 +92,12 @@ describe('the hour’s gate (src/sync/hourGate.ts)', () => {
     assert.deepEqual(w.asked, [{ message: 'Reading the whole thread needs 1 analytics request, and none are left this hour on this machine’s count (teammates on other machines also spend it); one is free in 15 min.', actions: [] }]);
   });
 
-  it('holds a grant request by request: never more than granted, never past what is left when other windows spend meanwhile', () => {
+  it('holds a grant request by request: never more than granted, never past what is left when other windows spend meanwhile', async () => {
     const w = window();
     w.sent(90, NOW - 5 * 60_000);
     const grant = w.gate.granted(8);
     let sent = 0;
-    while (w.send(grant)) {
+    while (await w.send(grant)) {
       sent++;
       if (sent === 3) w.sent(5); // another window spends five meanwhile
     }
@@ -110,20 +105,20 @@ describe('the hour’s gate (src/sync/hourGate.ts)', () => {
     assert.equal(w.gate.left(), 0);
   });
 
-  it('two grants at once that together exceed the hour stay within it, even before the ledger counts their requests', () => {
+  it('two grants at once that together exceed the hour stay within it, each request reserved before it is sent', async () => {
     const w = window();
     w.sent(94, NOW - 5 * 60_000);
     const a = w.gate.granted(6);
     const b = w.gate.granted(6);
-    // Tickets taken and not yet done: the requests are on their way, the ledger has not seen them.
-    const tickets = [];
-    for (let i = 0; i < 6; i++) tickets.push(a.take(), b.take());
-    const given = tickets.filter((t) => t !== undefined);
+    // Reservations asked for at once, none sent yet.
+    const asked = [];
+    for (let i = 0; i < 6; i++) asked.push(a.reserve(), b.reserve());
+    const given = (await Promise.all(asked)).filter((t) => t !== undefined);
     assert.equal(given.length, 6, 'six between them: what was left');
     assert.equal(a.sent + b.sent, 6);
   });
 
-  it('holds background work to the ceiling and its share in this window; none while the hour’s count is unknown', () => {
+  it('holds background work to the ceiling and its share in this window', async () => {
     const w = window();
     w.sent(BACKGROUND_CEILING - 3, NOW - 60_000);
     assert.ok(w.gate.background('readers', 3));
@@ -131,20 +126,49 @@ describe('the hour’s gate (src/sync/hourGate.ts)', () => {
     const grant = w.gate.background('readers', 1);
     assert.ok(grant);
     let sent = 0;
-    while (w.send(grant)) sent++;
+    while (await w.send(grant)) sent++;
     assert.equal(sent, 3, 'a fetch bigger than its estimate stops at the ceiling');
 
     const shared = window();
     const signals = shared.gate.background('signals', 2, 2);
     assert.ok(signals);
-    assert.ok(shared.send(signals) && shared.send(signals));
-    assert.equal(shared.send(signals), false, 'this window’s share of 2 is spent');
+    assert.ok((await shared.send(signals)) && (await shared.send(signals)));
+    assert.equal(await shared.send(signals), false, 'this window’s share of 2 is spent');
     assert.equal(shared.gate.background('signals', 1, 2), undefined);
     assert.ok(shared.gate.background('readers', 1), 'another purpose has its own share');
+  });
 
-    const unknown = new HourGate({ analyticsTimes: () => undefined }, { showMessage: async () => undefined }, l10n, () => NOW);
-    assert.equal(unknown.background('readers', 1), undefined, 'an unknown count is a full one');
-    assert.ok(unknown.granted(1).take(), 'what a writer asked is not held back by an unknown count');
+  it('holds this machine’s background work to its share of the team’s hour (6 for a team of 10); after a 429 none during the wait, then half, growing back an hour at a time', async () => {
+    let now = NOW;
+    const w = window({ now: () => now });
+    const grant = w.gate.background('readers', 1);
+    assert.ok(grant);
+    let sent = 0;
+    while (await w.send(grant)) sent++;
+    assert.equal(sent, 6, 'the share of a team of ten, with 94 of the hour left');
+    assert.equal(w.gate.background('signals', 1), undefined, 'every purpose of the machine shares it');
+
+    const later = window({ now: () => now });
+    later.state.waits.analytics = NOW + 5 * 60_000; // a 429 named a wait of five minutes
+    assert.equal(later.gate.backgroundShare(), 0);
+    assert.equal(later.gate.background('readers', 1), undefined, 'nothing while the wait runs');
+    now = NOW + 5 * 60_000;
+    assert.equal(later.gate.backgroundShare(), 3, 'then half');
+    now = NOW + 5 * 60_000 + 2 * HOUR_MS;
+    assert.equal(later.gate.backgroundShare(), 5);
+    now = NOW + 5 * 60_000 + 10 * HOUR_MS;
+    assert.equal(later.gate.backgroundShare(), 6, 'and whole again');
+  });
+
+  it('an unknown count holds background work and the editor’s AI closed, and a writer’s question says so', async () => {
+    const asked: string[] = [];
+    const unknown = new HourGate(memoryLedger(() => NOW, undefined, () => undefined).account, { showMessage: async (_l: string, message: string, ...actions: string[]) => (asked.push(message), actions[0]) }, l10n, () => NOW);
+    assert.equal(unknown.background('readers', 1), undefined, 'an unknown count is a full one for background work');
+    assert.equal(await unknown.granted(5, true).reserve(), undefined, 'and for the editor’s AI, whatever its dialog allowed');
+    assert.equal(unknown.question({ what: 'Fetching the visitors', estimate: 3, forModel: true }).fits, 0);
+    const grant = await unknown.ask({ what: 'Exporting visitors', estimate: 40, upTo: true });
+    assert.match(asked[0] ?? '', /The hour’s count is not known in this window .* background work and the editor’s AI are held until it is\./);
+    assert.ok(await grant?.reserve(), 'what a writer asked, after the question, goes');
   });
 
   it('an estimate over the platform’s hour says it can never all fit', () => {
@@ -161,7 +185,7 @@ describe('the hour’s gate (src/sync/hourGate.ts)', () => {
     assert.equal(w.asked.length, 0, 'it fit: nothing asked');
   });
 
-  it('holds the editor’s AI to the first 60 of the hour, and says the rest is the writer’s', () => {
+  it('holds the editor’s AI to the first 60 of the hour, and says the rest is the writer’s', async () => {
     const w = window();
     w.sent(56, NOW - 10 * 60_000);
     const question = w.gate.question({ what: 'Fetching the visitors', estimate: 20, upTo: true, forModel: true });
@@ -172,7 +196,7 @@ describe('the hour’s gate (src/sync/hourGate.ts)', () => {
     );
     const grant = w.gate.granted(20, true);
     let sent = 0;
-    while (w.send(grant)) sent++;
+    while (await w.send(grant)) sent++;
     assert.equal(sent, 4, 'held to the ceiling request by request, though the dialog allowed 20');
     assert.equal(w.gate.question({ what: 'x', estimate: 1, forModel: true }).fits, 0);
     assert.equal(w.gate.question({ what: 'x', estimate: 1 }).fits, 1, 'a writer’s own ask may still use the 40');

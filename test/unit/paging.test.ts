@@ -114,7 +114,7 @@ describe('the paging rule (readPages)', () => {
   it('stops where the hour’s gate refuses the next page (as the client does, unsent), with what it read', async () => {
     const s = server((_q, n) => ({ items: items(n), nextCursor: `c${n}` }));
     /** What the client does: no ticket, no request. */
-    const gated = (grant: ReturnType<typeof grantOf>) => (query: PageQuery) => (grant.take() ? s.fetch(query) : Promise.reject(new ApiError('hourSpent', 'not sent')));
+    const gated = (grant: ReturnType<typeof grantOf>) => async (query: PageQuery) => ((await grant.reserve()) ? s.fetch(query) : Promise.reject(new ApiError('notGranted', 'not sent')));
     const all = await readPages(spec('cursor'), gated(grantOf(2)));
     assert.equal(s.asked.length, 2);
     assert.deepEqual(all.cutShort, { reason: 'budget', pages: 2 });

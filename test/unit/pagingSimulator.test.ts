@@ -112,10 +112,10 @@ describe('paging that always ends, at the simulator', function () {
   });
 
   it('the client sends no analytics request without a grant, or past it (nothing reaches the server)', async () => {
-    await assert.rejects(api.getVisitors(PROJECT, { ...RANGE, limit: 1 }), (error: { kind?: string }) => error.kind === 'hourSpent');
+    await assert.rejects(api.getVisitors(PROJECT, { ...RANGE, limit: 1 }), (error: { kind?: string }) => error.kind === 'notGranted');
     const grant = grantOf(1);
     await api.getVisitors(PROJECT, { ...RANGE, limit: 1 }, { grant });
-    await assert.rejects(api.getVisitors(PROJECT, { ...RANGE, limit: 1 }, { grant }), (error: { kind?: string }) => error.kind === 'hourSpent');
+    await assert.rejects(api.getVisitors(PROJECT, { ...RANGE, limit: 1 }, { grant }), (error: { kind?: string }) => error.kind === 'notGranted');
     assert.equal(sim.requests.length, 1, 'only the one the grant allowed');
   });
 });

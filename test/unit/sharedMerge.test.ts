@@ -37,6 +37,7 @@ const AREAS: Record<string, fc.Arbitrary<unknown>> = {
   trendUse: perProject(small),
   openTrends: perProject(fc.tuple(small, small, small, small)),
   ledger: perProject(small),
+  released: perProject(small),
   waits: fc.dictionary(key, small, { maxKeys: 2 }),
   salt: fc.option(key, { nil: undefined }),
   reviews: perProject(

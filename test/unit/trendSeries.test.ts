@@ -14,6 +14,7 @@ import type { VisitorsSnapshot } from '../../src/analytics/visitorsSnapshot';
 import { trendTotals } from '../../src/analytics/trend/trendTotals';
 import { createApiClient, type Grant } from '../../src/api';
 import { HourGate } from '../../src/sync/hourGate';
+import { memoryLedger } from '../support/memoryLedger';
 import { startSimulator } from '../simulator/server';
 import { grantOf, unlimited } from '../support/grants';
 
@@ -34,14 +35,11 @@ class Api {
   running = 0;
   mostAtOnce = 0;
   failOn: string | undefined;
-  /** What the shared ledger does when a request has been sent (the gate reads it). */
-  onSent: () => void = () => undefined;
-  /** As FetchTotals must: a ticket of the grant before the request, TrendCutShort when it gives none. */
+  /** As FetchTotals must: a reservation of the grant before the request, TrendCutShort when it gives none. */
   fetchTotals = async (_project: string, { metric }: TrendSubject, range: { dateFrom: string; dateTo: string }, { grant }: { grant: Grant }) => {
-    const ticket = grant.take();
-    if (!ticket) throw new TrendCutShort();
-    this.onSent();
-    ticket.done();
+    const reservation = await grant.reserve();
+    if (!reservation) throw new TrendCutShort();
+    reservation.end(true);
     this.requests.push({ metric, ...range });
     this.mostAtOnce = Math.max(this.mostAtOnce, ++this.running);
     await new Promise((resolve) => setImmediate(resolve));
@@ -195,20 +193,20 @@ function daySnapshot(projectId: string, range: { dateFrom: string; dateTo: strin
 describe('the panel’s trend (src/analytics/trend/trend.ts)', () => {
   const ask = (from: string, compare = false): TrendAsk => ({ projectId: 'p', metric: 'visitors', range: { from, to: TODAY, dateFrom: from, dateTo: addDays(TODAY, 1) }, compare });
 
-  /** The hour's real gate over a ledger that holds `100 - left` requests sent 40 minutes ago and records every request sent now. */
+  /** The hour's real gate over a ledger that holds `100 - left` requests sent 40 minutes ago; every request is reserved in it before it is sent. */
   function hour(left: number) {
-    const times: number[] = Array.from({ length: 100 - left }, () => NOW - 40 * 60_000);
-    const gate = new HourGate({ analyticsTimes: () => times }, { showMessage: async () => undefined }, l10n, () => NOW);
-    return { gate, times, record: () => times.push(NOW) };
+    const ledger = memoryLedger(() => NOW);
+    ledger.sent(100 - left, NOW - 40 * 60_000);
+    const gate = new HourGate(ledger.account, { showMessage: async () => undefined }, l10n, () => NOW);
+    return { gate, ledger, times: { get length() { return ledger.account.analyticsTimes()?.length ?? 0; } } };
   }
 
   function setup(left = 100) {
     const api = new Api();
     const series = new TrendSeries({ kept: new Kept(), fetchTotals: api.fetchTotals, now: () => NOW });
-    const { gate, times, record } = hour(left);
-    api.onSent = record;
+    const { gate, times, ledger } = hour(left);
     const trend = new Trend({ series, l10n, today: () => TODAY, gate });
-    return { api, trend, times };
+    return { api, trend, times, ledger };
   }
 
   it('draws four requests or fewer at once, and says the cost of more before asking anything', async () => {
@@ -236,6 +234,21 @@ describe('the panel’s trend (src/analytics/trend/trend.ts)', () => {
     await Promise.all([trend.load(month, { approve: true }), trend.load(month), trend.load(month)]);
     assert.equal(api.requests.length, 30);
     assert.equal(trend.view(month)?.status, 'ready');
+  });
+
+  it('a partly drawn trend is not drawn on by a later table action or Refresh, even once the hour has room again: only Draw fetches the rest', async () => {
+    const { api, trend, ledger } = setup(12);
+    const month = ask('2026-10-27');
+    await trend.load(month, { approve: true });
+    assert.equal(api.requests.length, 12);
+    // The hour frees up (the requests of 40 minutes ago leave it): what the panel's table actions do next.
+    ledger.state.ledger = {};
+    await trend.load(month); // Previous from memory, Next, page size, Retry, metric back, Compare off
+    await trend.load(month, { refresh: true }); // Refresh
+    assert.equal(api.requests.length, 12, 'nothing sent for the trend without a new Draw');
+    assert.match(trend.view(month)?.message ?? '', /18 points are not fetched yet/);
+    await trend.load(month, { approve: true });
+    assert.equal(api.requests.length, 30, 'Draw fetches the 18 left');
   });
 
   it('draws the previous period point for point when comparing', async () => {
@@ -305,7 +318,7 @@ describe('the panel’s trend (src/analytics/trend/trend.ts)', () => {
       now: () => NOW,
       fetchTotals: async (_p, _s, _r, { grant }) => {
         for (let page = 0; page < 4; page++) {
-          if (!grant.take()) throw new TrendCutShort();
+          if (!(await grant.reserve())) throw new TrendCutShort();
           sent++;
         }
         return { human: 1, ai: 1, total: 1 };

@@ -48,6 +48,8 @@ interface Drawn {
   points?: TrendPoint[];
   previous?: TrendPoint[];
   cost?: string;
+  /** The hour gave out before every point was fetched: only a Draw fetches the rest. */
+  partial?: boolean;
 }
 
 /** Draws kept by identity: the few last looked at are enough to switch back and forth. */
@@ -56,7 +58,7 @@ const DRAWS_KEPT = 8;
 export class Trend {
   /** Each trend's last draw, by its identity (the most recent last). */
   private readonly drawn = new Map<string, Drawn>();
-  /** The trends the user said Draw for: their cost was shown. */
+  /** The trends whose Draw is on its way: the yes belongs to that draw and ends with it. */
   private readonly approved = new Set<string>();
   /** Draws on their way, by identity: a second ask of the same trend waits for its draw. */
   private readonly drawing = new Map<string, Promise<void>>();
@@ -87,27 +89,31 @@ export class Trend {
   async load(ask: TrendAsk | undefined, options: { approve?: boolean; refresh?: boolean; signal?: AbortSignal } = {}): Promise<void> {
     if (!ask) return;
     const id = this.id(ask);
-    if (options.approve) this.approved.add(id);
-    // A draw of this trend on its way (Draw, then Next at once) is awaited, never sent twice.
+    // A draw of this trend on its way (Draw, then Next at once) is awaited, never sent twice; a
+    // Draw said meanwhile is its own draw once that one has ended.
     const pending = this.drawing.get(id);
-    if (pending && !options.refresh) return pending;
+    if (pending && !options.refresh && !options.approve) return pending;
+    if (pending) await pending.catch(() => undefined);
+    if (options.approve) this.approved.add(id);
     const done = this.draw(ask, id, options);
     this.drawing.set(id, done);
     try {
       await done;
     } finally {
       if (this.drawing.get(id) === done) this.drawing.delete(id);
+      // The yes was for this draw: a later table action, Refresh or redraw asks anew.
+      if (options.approve) this.approved.delete(id);
     }
   }
 
-  private async draw(ask: TrendAsk, id: string, { refresh = false, signal }: { refresh?: boolean; signal?: AbortSignal }): Promise<void> {
+  private async draw(ask: TrendAsk, id: string, { refresh = false, signal, approve = false }: { refresh?: boolean; signal?: AbortSignal; approve?: boolean }): Promise<void> {
     const plan = this.plan(ask);
     if (!plan.ok) return;
     const { buckets, previous } = this.bucketsOf(ask, plan.buckets);
     const absent = new Set(this.deps.series.missing(ask.projectId, subjectOf(ask), buckets));
     const cost = this.cost(ask, buckets.filter((bucket) => absent.has(bucket) || (refresh && bucket.open)));
-    // A trend the user has seen drawn is drawn again (Refresh, Next) without a second question.
-    if (this.mustAsk(ask, cost) && !this.approved.has(id) && this.drawn.get(id)?.status !== 'ready') return;
+    // Only a Draw pays for more than a few requests: a chart drawn before (whole or in part) stays as it is.
+    if ((this.mustAsk(ask, cost) || this.drawn.get(id)?.partial) && !approve) return;
     const t = this.deps.l10n;
     const left = this.deps.gate.left();
     if (cost > 0 && left === 0) {
@@ -121,11 +127,11 @@ export class Trend {
       // What the writer saw and said yes to, held request by request to what the hour has left: the
       // cost, or (a page's "at least", guessed) what the hour has left.
       const grant = this.deps.gate.granted(this.guessed(ask) ? (left ?? cost) : Math.min(cost, left ?? cost));
-      const result = await this.deps.series.load(ask.projectId, subjectOf(ask), buckets, { signal, refresh, grant });
+      const result = await this.deps.series.load(ask.projectId, subjectOf(ask), buckets, { signal, refresh, grant }).finally(() => grant.end());
       const points = result.points.slice(0, plan.buckets.length);
       const missing = result.points.filter((point) => point.missing);
       const message = missing.length ? this.notFetched(ask, missing.length, buckets, result.points) : undefined;
-      this.keep(id, { status: 'ready', points, previous: previous.length ? result.points.slice(plan.buckets.length) : undefined, cost: costLine(result.requests, result.points.length - missing.length, result.kept, t), message });
+      this.keep(id, { status: 'ready', points, previous: previous.length ? result.points.slice(plan.buckets.length) : undefined, cost: costLine(result.requests, result.points.length - missing.length, result.kept, t), message, partial: missing.length > 0 });
     } catch (error) {
       const failure = loadFailureView(error, t);
       if (failure.silent) this.drawn.delete(id);

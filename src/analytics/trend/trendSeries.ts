@@ -37,7 +37,7 @@ export interface TrendSubject {
 /**
  * One bucket's figures: the site's (`limit=1`, one request) or one page's (every page of the range;
  * a `settled` bucket's rows are kept in the BucketRows the series reads). Every request it sends
- * takes a ticket of `grant`; it throws TrendCutShort when the grant gives no more.
+ * is reserved by `grant`; it throws TrendCutShort when the grant gives no more.
  */
 export type FetchTotals = (
   projectId: string,
@@ -57,7 +57,7 @@ export interface TrendResult {
   missing: number;
 }
 
-/** The grant gave no ticket for a bucket's (next) request: the bucket is not fetched. */
+/** The grant gave no reservation for a bucket's (next) request: the bucket is not fetched. */
 export class TrendCutShort extends Error {
   override readonly name = 'TrendCutShort';
   constructor() {
@@ -86,7 +86,7 @@ export class TrendSeries {
 
   /**
    * Every bucket's figures: kept ones without a request, the rest fetched (three at a time, newest
-   * first) with tickets of `grant`; those it did not reach come back `missing`. What was fetched is
+   * first) reserved by `grant`; those it did not reach come back `missing`. What was fetched is
    * kept even when another request fails, so trying again costs only what is still missing.
    * `refresh` asks again for the buckets that include today.
    */
@@ -106,12 +106,12 @@ export class TrendSeries {
     const open: Record<string, OpenTrendFigures> = {};
     const fetched = todo.length;
     let requests = 0;
-    // Every ticket the grant gives this draw is a request of the draw.
+    // Every reservation the grant gives this draw is a request of the draw.
     const grant: Grant = {
-      take: () => {
-        const ticket = options.grant.take();
-        if (ticket) requests++;
-        return ticket;
+      reserve: async () => {
+        const reservation = await options.grant.reserve();
+        if (reservation) requests++;
+        return reservation;
       },
     };
     let stop = false;

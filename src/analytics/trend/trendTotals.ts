@@ -20,10 +20,10 @@ export function trendTotals(api: ApiClient, rows: BucketRows, maxPages: () => nu
       try {
         return (await fetchers[metric](projectId, { ...range, limit: 1, offset: 0 }, { signal, grant })).totals;
       } catch (error) {
-        throw isApiError(error) && error.kind === 'hourSpent' ? new TrendCutShort() : error;
+        throw isApiError(error) && error.kind === 'notGranted' ? new TrendCutShort() : error;
       }
     }
-    // Every page takes a ticket of the grant; the paging rule ends the fetch, cut short, when it gives no more.
+    // Every page is reserved by the grant; the paging rule ends the fetch, cut short, when it gives no more.
     const all = await fetchAllVisitors(fetchers.visitors, projectId, range, { signal, maxPages: maxPages(), grant });
     const snapshot = { key: { projectId, ...range }, totals: all.totals, rows: all.rows, fetchedAt: 0, pages: all.pages, capped: all.cutShort !== undefined };
     // A bucket the hour cut short is not whole: not kept.
