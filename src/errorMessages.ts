@@ -6,6 +6,7 @@
 // `npm run l10n` finds the `l10n.t(...)` strings below. The unit test covers every kind in every context.
 import type * as vscode from 'vscode';
 import { ApiError, API_ERROR_KINDS, MAX_PAGE_SIZE, sendOutcome, splitWait } from './api';
+import { errorText } from './util/errorText';
 
 export type FailureContext = 'readJob' | 'send' | 'create' | 'analytics' | 'export' | 'preview' | 'previewStatus';
 export const FAILURE_CONTEXTS: readonly FailureContext[] = ['readJob', 'send', 'create', 'analytics', 'export', 'preview', 'previewStatus'];
@@ -43,7 +44,7 @@ export const FAILURE_KINDS = API_ERROR_KINDS;
 export function failureView(error: unknown, context: FailureContext, l10n: L10n, options: FailureOptions = {}): FailureView {
   const doing = doingText(context, l10n);
   if (!(error instanceof ApiError)) {
-    return { message: l10n.t('{0} failed unexpectedly: {1}', doing, error instanceof Error ? error.message : String(error)), severity: 'error', actions: ['showLog'] };
+    return { message: l10n.t('{0} failed unexpectedly: {1}', doing, errorText(error)), severity: 'error', actions: ['showLog'] };
   }
   const sending = SENDING_CONTEXTS.includes(context);
   const previews = context === 'preview' || context === 'previewStatus';

@@ -35,6 +35,7 @@ import { plainText } from './util/plainText';
 import { timeout } from './util/lifecycle';
 import { lazyFeature, type LazyFeature } from './util/lazyFeature';
 import { COMMAND_IDS, COMMANDS, type RegisterCommand } from './commands';
+import { errorText } from './util/errorText';
 
 /** The extension's objects, as start() wires them. activate() hands them to nobody; see load(). */
 export interface Parts {
@@ -83,7 +84,7 @@ export function load(context: vscode.ExtensionContext, onRequest?: (entry: Reque
     } catch (error) {
       // What was half built is let go, and the user is told once (every later command fails with the same error).
       for (const part of context.subscriptions.splice(before).reverse()) part.dispose();
-      void vscode.window.showErrorMessage(plainText(vscode.l10n.t('Mintlify Agent & Analytics could not start: {0}', error instanceof Error ? error.message : String(error))));
+      void vscode.window.showErrorMessage(plainText(vscode.l10n.t('Mintlify Agent & Analytics could not start: {0}', errorText(error))));
       throw error;
     }
   });

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { Settings } from '../config';
 import { isTerminal, jobLabel, type JobStore, type TrackedJob } from '../jobs/jobStore';
 import type { JobTracker } from '../jobs/jobTracker';
+import { jobIdOf, pickJob } from '../jobs/jobPick';
 import type { Logger } from '../log';
 import type { Ui } from '../ui';
 import { background, type BackgroundLog } from '../util/background';
@@ -13,6 +14,7 @@ import { branchChanges, type ChangeResource, checkOut, type Clone, fetchBranch, 
 import { type GitApi, loadGitApi } from './gitApi';
 import { isSafeBranchName } from './branchName';
 import { COMMANDS, type RegisterCommand } from '../commands';
+import { errorText } from '../util/errorText';
 
 /** What Review Changes opened; returned to the caller (the tests compare it with git). */
 export interface ReviewResult {
@@ -173,25 +175,24 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
   }
 
   /** From the palette: the finished jobs with a branch, those cloned here first. */
-  async function pickJob(): Promise<string | undefined> {
+  function pickFinished(): Promise<string | undefined> {
     const jobs = store.all().filter((t) => t.job?.ref && isTerminal(t));
     jobs.sort((a, b) => Number(hints.isReviewable(b)) - Number(hints.isReviewable(a)));
-    if (!jobs.length) return void ui.showMessage('info', vscode.l10n.t('No finished agent job with a branch is tracked.'));
-    const picked = await ui.showQuickPick(
-      jobs.map((t) => ({ label: jobLabel(t), description: `${t.job?.status ?? ''} · ${t.job?.ref ?? ''}`, detail: hints.isReviewable(t) ? vscode.l10n.t('Cloned in this workspace') : t.job?.repository, jobId: t.id })),
-      { title: vscode.l10n.t('Pick an agent job'), matchOnDescription: true },
-    );
-    return picked?.jobId;
+    return pickJob(ui, jobs, {
+      title: vscode.l10n.t('Pick an agent job'),
+      describe: (t) => ({ description: `${t.job?.status ?? ''} · ${t.job?.ref ?? ''}`, detail: hints.isReviewable(t) ? vscode.l10n.t('Cloned in this workspace') : t.job?.repository }),
+      none: vscode.l10n.t('No finished agent job with a branch is tracked.'),
+    });
   }
 
   async function run<T>(arg: string | undefined, doing: (jobId: string) => Promise<T>): Promise<T | undefined> {
-    const jobId = arg ?? (await pickJob());
+    const jobId = arg ?? (await pickFinished());
     if (!jobId) return undefined;
     try {
       return await doing(jobId);
     } catch (error) {
       if (error instanceof ReviewCancelled) return void log.info(`${jobId}: the fetch was cancelled`);
-      const problem = error instanceof ReviewProblem ? error : new ReviewProblem(vscode.l10n.t('Git failed: {0}', error instanceof Error ? error.message : String(error)));
+      const problem = error instanceof ReviewProblem ? error : new ReviewProblem(vscode.l10n.t('Git failed: {0}', errorText(error)));
       log.warn(`${jobId}: ${problem.message}`);
       const choice = await ui.showMessage(problem.actions.includes('wait') ? 'info' : 'error', problem.message, ...problem.actions.map((a) => labels[a]));
       if (choice === labels.retry) return run(jobId, doing);
@@ -213,11 +214,4 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
 /** Why Review Changes and Check Out Branch do nothing in Restricted Mode, and what to do. */
 export function untrustedGitMessage(): string {
   return vscode.l10n.t('This folder is not trusted, so no git command runs here (VS Code\'s Restricted Mode). Trust this folder to review or check out the agent\'s branch in it, or open the pull request in the browser.');
-}
-
-/** A job id from a notification (string) or a tree node (has `tracked`). */
-function jobIdOf(arg: unknown): string | undefined {
-  if (typeof arg === 'string') return arg || undefined;
-  const tracked = (arg as { tracked?: { id?: unknown } } | undefined)?.tracked;
-  return typeof tracked?.id === 'string' ? tracked.id : undefined;
 }

@@ -15,6 +15,7 @@ import { background } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 import { type CommitDiff, mapLines, parseDiff, roundDiffArgs } from './reviewLines';
 import { clockTime, type ReviewComment, type ReviewModel } from './reviewModel';
+import { errorText } from '../util/errorText';
 
 export const REVIEW_CONTROLLER_ID = 'mintlifyAgent.review';
 
@@ -100,7 +101,7 @@ export class ReviewThreads extends Disposable {
         try {
           await this.draw();
         } catch (error) {
-          this.log.warn(`drawing the review comments failed: ${error instanceof Error ? error.message : String(error)}`);
+          this.log.warn(`drawing the review comments failed: ${errorText(error)}`);
         }
       } while (this.drawAgain && !this.isDisposed);
       this.drawing = undefined;
@@ -263,7 +264,7 @@ export class ReviewThreads extends Disposable {
         try {
           return parseDiff(await gitRunner(api.git.path, root, { timeoutMs: 30_000 })(roundDiffArgs(from, to)));
         } catch (error) {
-          this.log.warn(`comparing ${from.slice(0, 12)} with ${to.slice(0, 12)}: ${error instanceof Error ? error.message : String(error)}`);
+          this.log.warn(`comparing ${from.slice(0, 12)} with ${to.slice(0, 12)}: ${errorText(error)}`);
           this.diffs.delete(key); // tried again at the next redraw (the commit may be fetched by then)
           return undefined;
         }
