@@ -9,6 +9,8 @@ import type { JobStore, TrackedJob } from '../jobs/jobStore';
 import { jobIdOf, pickJob } from '../jobs/jobPick';
 import { JobNode, type RowNote, type RowNotes } from '../jobs/jobsTree';
 import type { Logger } from '../log';
+import { type FailureContext, failureView } from '../errorMessages';
+import { showFailure } from '../showFailure';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
 import { ReviewModel, type ReviewComment, type ReviewSync } from './reviewModel';
@@ -54,13 +56,13 @@ export function registerReview(context: vscode.ExtensionContext, command: Regist
   );
   deps.tree.addNotes({ noteOf: (tracked) => rowNote(model, tracked), onDidChange: model.onDidChange });
 
-  const failed = (what: string) => (error: unknown) => {
+  const failed = (context: FailureContext, what: string) => (error: unknown) => {
     log.warn(`${what}: ${errorText(error)}`);
-    void ui.showMessage('error', errorText(error));
+    background(showFailure(ui, failureView(error, context, vscode.l10n)), log, `${what}: the failure message`);
   };
 
   command(COMMANDS.addReviewComment, async (reply: vscode.CommentReply) => {
-    const id = await threads.add(reply).catch(failed('adding a review comment'));
+    const id = await threads.add(reply).catch(failed('addComment', 'adding a review comment'));
     const added = id ? threads.commentOf(threads.threadOf(id)!) : undefined;
     const comment = added && model.comment(added.jobId, added.id);
     if (comment && comment.commit !== model.tip(comment.jobId)) {
@@ -75,7 +77,7 @@ export function registerReview(context: vscode.ExtensionContext, command: Regist
   command(COMMANDS.saveReviewComment, async (note: ReviewNote) => {
     if (!(note instanceof ReviewNote)) return;
     const body = typeof note.body === 'string' ? note.body : note.body.value;
-    if (body.trim()) await model.edit(note.jobId, note.id, body).catch(failed('saving a review comment'));
+    if (body.trim()) await model.edit(note.jobId, note.id, body).catch(failed('editComment', 'saving a review comment'));
     await threads.stopEditing(note);
   });
   command(COMMANDS.cancelReviewComment, async (note: ReviewNote) => {
@@ -83,7 +85,7 @@ export function registerReview(context: vscode.ExtensionContext, command: Regist
   });
   command(COMMANDS.deleteReviewComment, async (note: ReviewNote) => {
     if (!(note instanceof ReviewNote)) return;
-    await model.remove(note.jobId, note.id).catch(failed('deleting a review comment'));
+    await model.remove(note.jobId, note.id).catch(failed('deleteComment', 'deleting a review comment'));
     await threads.stopEditing(note);
   });
   command(COMMANDS.sendReview, async (arg?: unknown): Promise<ReviewSent | undefined> => {
@@ -92,7 +94,7 @@ export function registerReview(context: vscode.ExtensionContext, command: Regist
     try {
       return await sendReview({ model, threads, store, ui, hour: deps.sync, log }, jobId);
     } catch (error) {
-      failed(`sending the review of ${jobId}`)(error);
+      failed('sendReview', `sending the review of ${jobId}`)(error);
       return undefined;
     }
   });

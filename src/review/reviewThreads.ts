@@ -10,6 +10,7 @@ import type { GitApi } from '../git/gitApi';
 import { gitRunner } from '../git/mergeTime';
 import type { ReviewHints } from '../git/reviewCommands';
 import { jobLabel, type JobStore, type TrackedJob } from '../jobs/jobStore';
+import { WordedFailure } from '../errorMessages';
 import type { Logger } from '../log';
 import { background } from '../util/background';
 import { Disposable } from '../util/lifecycle';
@@ -157,7 +158,7 @@ export class ReviewThreads extends Disposable {
       thread.comments = [draft];
       thread.canReply = false;
       thread.label = vscode.l10n.t('Not added: this file is not on a round of a tracked job\'s Review Changes');
-      throw new Error(vscode.l10n.t('Comments for the agent go on its side of a tracked job\'s Review Changes (the agent\'s version of each changed file). Your text is kept in its thread here: run Review Changes and copy it into a comment there.'));
+      throw new WordedFailure(vscode.l10n.t('Comments for the agent go on its side of a tracked job\'s Review Changes (the agent\'s version of each changed file). Your text is kept in its thread here: run Review Changes and copy it into a comment there.'));
     }
     const document = await vscode.workspace.openTextDocument(thread.uri);
     const range = thread.range ?? new vscode.Range(0, 0, 0, 0);

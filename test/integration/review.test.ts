@@ -179,7 +179,7 @@ describe('review the agent branch (Review Changes, Check Out Branch)', function 
     it('the branch is gone from the remote: offers the pull request', async () => {
       const shown = await failure({ repository: origin, ref: 'mintlify/agent-merged-and-deleted' });
       assert.match(shown.message, /The branch mintlify\/agent-merged-and-deleted is gone from origin \(merged or deleted\)/);
-      assert.deepEqual(shown.actions, ['Open Pull Request']);
+      assert.deepEqual(shown.actions, ['Open Pull Request', 'Show Log']);
     });
 
     it('the fetch fails (remote unreachable): says why and offers Retry', async () => {
@@ -189,7 +189,7 @@ describe('review the agent branch (Review Changes, Check Out Branch)', function 
       try {
         const shown = await failure({ repository: unreachable, ref: AGENT_BRANCH });
         assert.match(shown.message, /^Could not fetch mintlify\/agent-review from mirror: .+\. Check your connection and git credentials/);
-        assert.deepEqual(shown.actions, ['Retry']);
+        assert.deepEqual(shown.actions, ['Retry', 'Show Log']);
       } finally {
         git(root, 'remote', 'remove', 'mirror');
         await gitRefresh();
@@ -205,7 +205,7 @@ describe('review the agent branch (Review Changes, Check Out Branch)', function 
       const shown = await failure({ repository: origin, ref: AGENT_BRANCH }, 'active');
       assert.equal(shown.level, 'info');
       assert.match(shown.message, /The agent is still working on “Job job_\w+”\. Its branch can be reviewed when it finishes\./);
-      assert.deepEqual(shown.actions, ['Tell Me When It Finishes']);
+      assert.deepEqual(shown.actions, ['Tell Me When It Finishes', 'Show Log']);
     });
   });
 });
