@@ -77,7 +77,8 @@ function tableView(error: unknown, context: FailureContext, l10n: L10n, options:
   const sending = SENDING_CONTEXTS.includes(context);
   const previews = context === 'preview' || context === 'previewStatus';
   if (error.kind === 'cancelled' && !(sending && sendOutcome(error) === 'unknown')) return { message: '', severity: 'none', actions: [] };
-  // A POST that may have been acted on is never offered a plain Retry (issue 14 §2).
+  // A POST that may have been acted on is never offered a plain Retry: sending it again could act
+  // twice (start the agent twice, deploy twice), so the writer is told what may have happened.
   if (sending && error.kind !== 'rateLimited' && sendOutcome(error) === 'unknown') return unknownOutcome(context as 'send' | 'create' | 'preview', error, l10n);
 
   const failed = (reason: string, actions: FailureAction[], severity: FailureSeverity = 'error'): FailureView => ({

@@ -1,4 +1,4 @@
-// Review the agent's changes like a pull request (issue 33), in the real VS Code with real git and
+// Review the agent's changes like a pull request, in the real VS Code with real git and
 // the simulator: comments on the agent's side of Review Changes become a pending review (shown on
 // the job's row, kept in the shared folder, so a reload and another window see it), Send Review to
 // Agent sends it as exactly one follow-up through the preview, and after the agent's next round
