@@ -6,7 +6,7 @@
 //   1 s after activation, fast phase after a create or follow-up, stop at a terminal status.
 //   JobTracker itself needs the vscode API, so this is its polling part without the tree.
 // - NaiveLoop: the platform docs' example: per job, GET, then again every 5 s until the job is
-//   finished. Charitably it stops at archived too (the service spec's rule), waits 5 s after a
+//   finished. Charitably it stops at archived too (as src/jobs/jobStore.ts isTerminal does), waits 5 s after a
 //   follow-up (the POST's answer is a fresh read), and never polls a job it knows is finished.
 import type { AgentJob, ApiClient } from '../src/api';
 import { DEFAULT_TIMINGS, JobPoller } from '../src/jobs/jobPoller';

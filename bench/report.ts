@@ -118,7 +118,7 @@ function rows(r: BenchResults): Row[] {
   add('3 Polling, 1 h', 'floor for our delay bounds without knowing when jobs finish', `${blindFloor}`);
   add('3 Polling, 1 h', 'ours / minimum; naive / ours; ours / floor', `${ratio(ours.getRequests, oracleMinimum)}; ${ratio(naive.getRequests, ours.getRequests)}; ${ratio(ours.getRequests, blindFloor)}`);
 
-  // 3b. Several windows (issue 9)
+  // 3b. Several windows
   const one = r.windows.runs[0];
   for (const run of r.windows.runs) {
     add('3 Windows, 1 h', `${run.windows} window${run.windows === 1 ? '' : 's'} open: GET requests (ratio to one window)`, `${run.gets} (${one ? ratio(run.gets, one.gets) : '–'})`);
@@ -367,7 +367,7 @@ counted by the simulator. Both also send the same ${ours.postRequests} POSTs (th
 - **Ours**: \`JobPoller\` as in figure 2, plus what \`JobTracker\` adds: a catch-up read of every unfinished job 1 s after
   activation, and \`setFocused\` on window focus changes.
 - **Naive**: the platform docs' loop, per job: GET, then again every ${NAIVE_INTERVAL_MS / 1000} s until the job is finished. Charitably
-  it stops at archived too (the service spec's rule), waits ${NAIVE_INTERVAL_MS / 1000} s after a follow-up (the POST's answer is a
+  it stops at archived too (as src/jobs/jobStore.ts isTerminal does), waits ${NAIVE_INTERVAL_MS / 1000} s after a follow-up (the POST's answer is a
   fresh read) and never polls a job it already knows is finished, so the 44 finished jobs cost neither scheduler anything.
 - **Minimum**: a clairvoyant scheduler that knows when each job finishes reads it once, right then: one request per
   change, ${oracleMinimum} in this hour (delay 0).
@@ -380,7 +380,7 @@ counted by the simulator. Both also send the same ${ours.postRequests} POSTs (th
 **Ratios:** ours / minimum = ${ratio(ours.getRequests, oracleMinimum)}; naive / ours = ${ratio(naive.getRequests, ours.getRequests)}; ours / floor = ${ratio(ours.getRequests, blindFloor)}.
 
 **Why ours is above the minimum:** ${noChange} of our ${ours.getRequests} reads found the job unchanged. That is the price of not
-knowing when a job finishes: the platform has no webhook or event (service spec §6), so any client must look, and each
+knowing when a job finishes: the platform has no webhook or event (the admin OpenAPI, test/contract/spec/, defines none), so any client must look, and each
 look that comes before the change finds nothing new. Against the floor, which keeps the same freshness without
 clairvoyance, ours is at ${ratio(ours.getRequests, blindFloor)}: it spends no request beyond what its own delay bounds require (the small
 differences come from where the fast phase ends while the window is unfocused, and the catch-up read on refocus, which
@@ -553,7 +553,7 @@ function findingsSection(r: BenchResults): string {
   return `## What spends requests or time that it need not
 
 - **Polling against a budget.** In the scripted hour ours made ${ours.getRequests} GET requests, with at most ${r.hour.maxActive} jobs active at once.
-  The simulator (following the service spec) rate-limits only POSTs; if the platform's "100 agent requests per project per
+  The simulator rate-limits only POSTs; if the platform's "100 agent requests per project per
   hour" counts GETs too, two jobs active for an hour at the default interval spend more than all of it (60 reads an hour
   each while focused). \`JobPoller\` keeps no budget across jobs: the steady interval does not stretch with the number of
   active jobs or with a job's age.

@@ -1,4 +1,4 @@
-// Figure: several windows, one client (issue 9). One scripted hour run with 1, 2 and 3 windows on
+// Figure: several windows, one client. One scripted hour run with 1, 2 and 3 windows on
 // one project, each window being the extension's own pieces (JobPoller, SharedStore with its lease
 // and ledger) wired the way JobTracker.followWindows wires them, all on one simulated clock against
 // the real HTTP simulator; the store's files live in one in-memory folder (the disk version is

@@ -1,25 +1,48 @@
 // The one table from a failure to what the user sees: for every ApiError kind and every context
-// (reading a job, sending a follow-up, creating a job, loading analytics, exporting) the message,
-// its severity and its buttons. Commands, the jobs tree, the analytics panel and the export all ask
-// here, so the same failure reads the same everywhere. vscode is imported for its types only
+// (reading a job, sending a follow-up, creating a job, loading analytics, exporting, and the
+// failures that are not the API's: git, review comments, start-up) the message, its severity and
+// its buttons, Show Log among them. A failure worded where it happened (a WordedFailure: git's
+// reasons, a comment put where none goes) keeps its words and buttons. Commands, the jobs tree, the
+// analytics panel, the export, Review Changes and review comments all ask here, so the same failure
+// reads the same everywhere. vscode is imported for its types only
 // (nothing at run time, so the unit tier loads this module): the caller passes `vscode.l10n`, and
 // `npm run l10n` finds the `l10n.t(...)` strings below. The unit test covers every kind in every context.
 import type * as vscode from 'vscode';
 import { ApiError, API_ERROR_KINDS, MAX_PAGE_SIZE, sendOutcome, splitWait } from './api';
+import { errorText } from './util/errorText';
 
-export type FailureContext = 'readJob' | 'send' | 'create' | 'analytics' | 'export' | 'preview' | 'previewStatus';
-export const FAILURE_CONTEXTS: readonly FailureContext[] = ['readJob', 'send', 'create', 'analytics', 'export', 'preview', 'previewStatus'];
+export type FailureContext = 'readJob' | 'send' | 'create' | 'analytics' | 'export' | 'preview' | 'previewStatus' | 'git' | 'addComment' | 'editComment' | 'deleteComment' | 'sendReview' | 'startUp';
+export const FAILURE_CONTEXTS: readonly FailureContext[] = ['readJob', 'send', 'create', 'analytics', 'export', 'preview', 'previewStatus', 'git', 'addComment', 'editComment', 'deleteComment', 'sendReview', 'startUp'];
 
 /** The contexts whose request is a POST the platform may act on: a lost answer is never met with a plain Retry. */
 export const SENDING_CONTEXTS: readonly FailureContext[] = ['send', 'create', 'preview'];
 
+/** The contexts whose caller can run the failed step again (the others offer no Retry). */
+const RETRYABLE: ReadonlySet<FailureContext> = new Set(['readJob', 'send', 'create', 'analytics', 'preview', 'previewStatus', 'git']);
+
 /**
  * What a button does. `sendAgain` sends a follow-up whose outcome is unknown once more (its label
- * says it may duplicate); `openJob` shows the job; `trackJob` tracks a job that may have been created.
+ * says it may duplicate); `openJob` shows the job; `trackJob` tracks a job that may have been created;
+ * `waitForJob` says when a job that is still running finishes (Review Changes, Check Out Branch).
  */
-export type FailureAction = 'retry' | 'sendAgain' | 'openJob' | 'trackJob' | 'setApiKey' | 'setProjectId' | 'stopTracking' | 'showLog';
+export const FAILURE_ACTIONS = ['retry', 'sendAgain', 'openJob', 'trackJob', 'setApiKey', 'setProjectId', 'stopTracking', 'openPullRequest', 'gitSettings', 'waitForJob', 'manageTrust', 'showLog'] as const;
+export type FailureAction = (typeof FAILURE_ACTIONS)[number];
 
-export type FailureSeverity = 'error' | 'warning' | 'none';
+export type FailureSeverity = 'error' | 'warning' | 'info' | 'none';
+
+/**
+ * A failure worded where it happened, in the writer's terms, with the buttons that help: the table
+ * shows it as it is, with Show Log. What it says is already localised by the code that throws it.
+ */
+export class WordedFailure extends Error {
+  constructor(
+    message: string,
+    readonly actions: FailureAction[] = [],
+    readonly severity: Exclude<FailureSeverity, 'none'> = 'error',
+  ) {
+    super(message);
+  }
+}
 
 export interface FailureView {
   message: string;
@@ -41,14 +64,21 @@ export interface FailureOptions {
 export const FAILURE_KINDS = API_ERROR_KINDS;
 
 export function failureView(error: unknown, context: FailureContext, l10n: L10n, options: FailureOptions = {}): FailureView {
+  const view = tableView(error, context, l10n, options);
+  // After a failed start no command of ours runs (each fails with the same error) and the log went
+  // with what was half built, so no button would work: the message says it all.
+  return context === 'startUp' ? { ...view, actions: [] } : view;
+}
+
+function tableView(error: unknown, context: FailureContext, l10n: L10n, options: FailureOptions): FailureView {
+  if (error instanceof WordedFailure) return { message: error.message, severity: error.severity, actions: [...error.actions, 'showLog'] };
   const doing = doingText(context, l10n);
-  if (!(error instanceof ApiError)) {
-    return { message: l10n.t('{0} failed unexpectedly: {1}', doing, error instanceof Error ? error.message : String(error)), severity: 'error', actions: ['showLog'] };
-  }
+  if (!(error instanceof ApiError)) return { message: unexpected(context, doing, errorText(error), l10n), severity: 'error', actions: ['showLog'] };
   const sending = SENDING_CONTEXTS.includes(context);
   const previews = context === 'preview' || context === 'previewStatus';
   if (error.kind === 'cancelled' && !(sending && sendOutcome(error) === 'unknown')) return { message: '', severity: 'none', actions: [] };
-  // A POST that may have been acted on is never offered a plain Retry (issue 14 §2).
+  // A POST that may have been acted on is never offered a plain Retry: sending it again could act
+  // twice (start the agent twice, deploy twice), so the writer is told what may have happened.
   if (sending && error.kind !== 'rateLimited' && sendOutcome(error) === 'unknown') return unknownOutcome(context as 'send' | 'create' | 'preview', error, l10n);
 
   const failed = (reason: string, actions: FailureAction[], severity: FailureSeverity = 'error'): FailureView => ({
@@ -56,7 +86,7 @@ export function failureView(error: unknown, context: FailureContext, l10n: L10n,
     severity,
     actions: [...actions, 'showLog'],
   });
-  const canRetry = context !== 'export' ? (['retry'] as FailureAction[]) : [];
+  const canRetry: FailureAction[] = RETRYABLE.has(context) ? ['retry'] : [];
   const said = serverSaid(error);
 
   switch (error.kind) {
@@ -100,7 +130,7 @@ export function failureView(error: unknown, context: FailureContext, l10n: L10n,
     case 'rateLimited': {
       const when = error.retryAfterMs !== undefined ? tryAgainIn(error.retryAfterMs, l10n) : previews ? l10n.t('The platform allows 5 preview deployments a minute for the organisation; try again in a minute.') : l10n.t('The platform allows 100 requests per hour; try again in a few minutes.');
       const kept = context === 'analytics' ? ' ' + l10n.t('Pages already loaded still work.') : context === 'preview' ? ' ' + l10n.t('Nothing was deployed.') : sending ? ' ' + l10n.t('Nothing was sent; your prompt is kept.') : '';
-      const view = failed(l10n.t('The Mintlify API rate limit is reached (429). {0}', when) + kept, context === 'export' ? [] : ['retry'], 'warning');
+      const view = failed(l10n.t('The Mintlify API rate limit is reached (429). {0}', when) + kept, canRetry, 'warning');
       return { ...view, retryAfterMs: error.retryAfterMs ?? 0 };
     }
     case 'invalidRequest': {
@@ -154,6 +184,14 @@ export function actionLabel(action: FailureAction, l10n: L10n): string {
       return l10n.t('Set Project ID');
     case 'stopTracking':
       return l10n.t('Stop Tracking');
+    case 'openPullRequest':
+      return l10n.t('Open Pull Request');
+    case 'gitSettings':
+      return l10n.t('Open Git Settings');
+    case 'waitForJob':
+      return l10n.t('Tell Me When It Finishes');
+    case 'manageTrust':
+      return l10n.t('Manage Workspace Trust');
     case 'showLog':
       return l10n.t('Show Log');
   }
@@ -199,7 +237,26 @@ function doingText(context: FailureContext, l10n: L10n): string {
       return l10n.t('Deploying the preview');
     case 'previewStatus':
       return l10n.t('Reading the preview’s status');
+    case 'git':
+      return l10n.t('Git');
+    case 'addComment':
+      return l10n.t('Adding the review comment');
+    case 'editComment':
+      return l10n.t('Saving the review comment');
+    case 'deleteComment':
+      return l10n.t('Deleting the review comment');
+    case 'sendReview':
+      return l10n.t('Sending the review');
+    case 'startUp':
+      return l10n.t('Starting Mintlify Agent & Analytics');
   }
+}
+
+/** A failure nobody worded (a bug, a broken disk): what was being done, and the error's own text. */
+function unexpected(context: FailureContext, doing: string, text: string, l10n: L10n): string {
+  if (context === 'git') return l10n.t('Git failed: {0}', text);
+  if (context === 'startUp') return l10n.t('Mintlify Agent & Analytics could not start: {0}', text);
+  return l10n.t('{0} failed unexpectedly: {1}', doing, text);
 }
 
 function unknownOutcome(context: 'send' | 'create' | 'preview', error: ApiError, l10n: L10n): FailureView {

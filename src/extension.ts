@@ -13,7 +13,7 @@ import { registerAskAboutThis } from './agent/askAboutThis';
 import { type CodeFeedbackHandle, registerCodeFeedback } from './codeFeedback/registerCodeFeedback';
 import { registerContextKeys } from './contextKeys';
 import { registerReviewCommands, ReviewHints } from './git/reviewCommands';
-import { sharedWaitMessage } from './errorMessages';
+import { failureView, sharedWaitMessage } from './errorMessages';
 import { registerJobCommands } from './jobs/jobCommands';
 import { JobStore } from './jobs/jobStore';
 import { JobTracker } from './jobs/jobTracker';
@@ -29,9 +29,9 @@ import type { ToolTable } from './tools/toolDeps';
 import { HourGate } from './sync/hourGate';
 import { showLedger } from './sync/ledgerView';
 import { WindowSync } from './sync/windowSync';
-import { createUi, type Ui } from './ui';
+import { showFailure } from './showFailure';
+import { createUi, type Ui, vscodeUi } from './ui';
 import { background } from './util/background';
-import { plainText } from './util/plainText';
 import { timeout } from './util/lifecycle';
 import { lazyFeature, type LazyFeature } from './util/lazyFeature';
 import { COMMAND_IDS, COMMANDS, type RegisterCommand } from './commands';
@@ -83,7 +83,7 @@ export function load(context: vscode.ExtensionContext, onRequest?: (entry: Reque
     } catch (error) {
       // What was half built is let go, and the user is told once (every later command fails with the same error).
       for (const part of context.subscriptions.splice(before).reverse()) part.dispose();
-      void vscode.window.showErrorMessage(plainText(vscode.l10n.t('Mintlify Agent & Analytics could not start: {0}', error instanceof Error ? error.message : String(error))));
+      showFailure(vscodeUi, failureView(error, 'startUp', vscode.l10n)).catch(() => undefined);
       throw error;
     }
   });

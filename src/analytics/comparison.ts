@@ -4,6 +4,7 @@
 import type { CompareView, LoadedData } from '../shared/protocol';
 import { addDays } from '../util/days';
 import { changeLabel, changeRank, compareRows, compareTotals, previousPeriod } from './periodCompare';
+import { errorText } from '../util/errorText';
 
 export interface PreviousRows {
   rows: readonly { path: string; total: number }[];
@@ -40,7 +41,7 @@ export class Comparison {
       const rows = await this.fetchPrevious(projectId, period, label(period));
       if (this.previous.id === id) this.previous = { id, rows };
     } catch (error) {
-      if (this.previous.id === id) this.previous = { id, error: error instanceof Error ? error.message : String(error) };
+      if (this.previous.id === id) this.previous = { id, error: errorText(error) };
     }
   }
 

@@ -26,6 +26,7 @@ import { snapshotKeyOf, type SnapshotReuse } from './snapshotReuse';
 import type { SnapshotSource } from './visitorsSnapshot';
 import { fetchAllVisitors, type AllVisitors, type FetchVisitors } from './visitorsQuery';
 import { background } from '../util/background';
+import { errorText } from '../util/errorText';
 
 export interface ExportRequest {
   projectId: string;
@@ -182,7 +183,7 @@ export class VisitorsExporter implements vscode.Disposable {
       view = failureView(error, 'export', vscode.l10n);
       message = vscode.l10n.t('{0} ({1}) No file was written.', view.message, used);
     } else {
-      message = vscode.l10n.t('Could not write {0}: {1}. No file was written.', fileName, error instanceof Error ? error.message : String(error));
+      message = vscode.l10n.t('Could not write {0}: {1}. No file was written.', fileName, errorText(error));
     }
     if (isApiError(error)) log.warn(`export failed after ${requests} request(s): ${[error.message, ...error.details].join('\n')}`);
     else log.error(error instanceof Error ? error : String(error));
@@ -225,7 +226,7 @@ export async function exportTrend(trend: TrendExport, ui: Ui, log: Logger): Prom
     await writeUriAtomically(target, json ? trendToJson(trend, new Date().toISOString()) : trendToCsv(trend));
   } catch (error) {
     log.error(error instanceof Error ? error : String(error));
-    background(ui.showMessage('error', vscode.l10n.t('Could not save the trend to {0}: {1}', fileName, error instanceof Error ? error.message : String(error))), log, 'the trend export failure');
+    background(ui.showMessage('error', vscode.l10n.t('Could not save the trend to {0}: {1}', fileName, errorText(error))), log, 'the trend export failure');
     return undefined;
   }
   log.info(`exported the trend (${trend.points.length} points) to ${fileName}`);

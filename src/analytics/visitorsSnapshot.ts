@@ -79,7 +79,8 @@ export function readersOf(snapshot: VisitorsSnapshot, sitePath: string): Readers
 
 /**
  * The one function that spends requests on a snapshot: pages of 250 by the paging rule, until the
- * API has no more or `maxPages` is reached. A request ledger (issue 9) wraps this function.
+ * API has no more or `maxPages` is reached. Its caller (the readers' fetchRange, src/readers/pageReaders.ts)
+ * hands it a page fetch whose every request carries a ticket of the hour gate (src/sync/hourGate.ts).
  */
 export async function fetchSnapshot(
   fetchPage: FetchVisitors,

@@ -7,16 +7,10 @@ import * as vscode from 'vscode';
 import { type GitApi, type GitChange, type GitRemote, type GitRepository, GitStatus, gitReason } from './gitApi';
 import { BoundedRunError, runBounded } from '../util/bounded';
 import { sameRepository } from './remoteUrl';
+import { WordedFailure } from '../errorMessages';
 
-/** A reason the review or checkout cannot go on, with the buttons that help (command ids or labels). */
-export class ReviewProblem extends Error {
-  constructor(
-    message: string,
-    readonly actions: string[] = [],
-  ) {
-    super(message);
-  }
-}
+/** A reason the review or checkout cannot go on, with the buttons that help (the failure table shows it). */
+export class ReviewProblem extends WordedFailure {}
 
 /** One row of `vscode.changes`: the file, its content before (undefined: added), after (undefined: deleted). */
 export type ChangeResource = [resource: vscode.Uri, original: vscode.Uri | undefined, modified: vscode.Uri | undefined];

@@ -1,10 +1,11 @@
 // Review Changes and Check Out Branch for an agent job, and the tree's "review here" hint. The git
-// work is in branchReview.ts; this file decides whether the job is ready and turns every problem
-// into one message with the buttons that help.
+// work is in branchReview.ts; this file decides whether the job is ready and shows every problem
+// as the failure table does (src/errorMessages.ts), with the buttons that help.
 import * as vscode from 'vscode';
 import type { Settings } from '../config';
 import { isTerminal, jobLabel, type JobStore, type TrackedJob } from '../jobs/jobStore';
 import type { JobTracker } from '../jobs/jobTracker';
+import { jobIdOf, pickJob } from '../jobs/jobPick';
 import type { Logger } from '../log';
 import type { Ui } from '../ui';
 import { background, type BackgroundLog } from '../util/background';
@@ -13,6 +14,8 @@ import { branchChanges, type ChangeResource, checkOut, type Clone, fetchBranch, 
 import { type GitApi, loadGitApi } from './gitApi';
 import { isSafeBranchName } from './branchName';
 import { COMMANDS, type RegisterCommand } from '../commands';
+import { failureView } from '../errorMessages';
+import { showFailure } from '../showFailure';
 
 /** What Review Changes opened; returned to the caller (the tests compare it with git). */
 export interface ReviewResult {
@@ -83,13 +86,6 @@ export class ReviewHints extends Disposable {
 }
 
 export function registerReviewCommands(context: vscode.ExtensionContext, command: RegisterCommand, hints: ReviewHints, store: JobStore, tracker: JobTracker, settings: Settings, ui: Ui, log: Logger): void {
-  const labels: Record<string, string> = {
-    retry: vscode.l10n.t('Retry'),
-    openPullRequest: vscode.l10n.t('Open Pull Request'),
-    gitSettings: vscode.l10n.t('Open Git Settings'),
-    wait: vscode.l10n.t('Tell Me When It Finishes'),
-    trust: vscode.l10n.t('Manage Workspace Trust'),
-  };
   const waiting = new Set<string>();
   context.subscriptions.push(
     // The jobs that changed, or every job when the list did (a finish may come with another job's arrival).
@@ -108,12 +104,12 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
 
   /** The job and its clone, or a ReviewProblem saying why not. */
   async function prepare(jobId: string): Promise<{ tracked: TrackedJob; ref: string; api: GitApi; clone: Clone }> {
-    if (!vscode.workspace.isTrusted) throw new ReviewProblem(untrustedGitMessage(), ['trust', 'openPullRequest']);
+    if (!vscode.workspace.isTrusted) throw new ReviewProblem(untrustedGitMessage(), ['manageTrust', 'openPullRequest']);
     const tracked = store.get(jobId);
     if (!tracked?.job) throw new ReviewProblem(vscode.l10n.t('Job {0} is not tracked here or not read yet. Track it, then try again.', jobId));
     const { job } = tracked;
     if (!isTerminal(tracked)) {
-      throw new ReviewProblem(vscode.l10n.t('The agent is still working on “{0}”. Its branch can be reviewed when it finishes.', jobLabel(tracked)), ['wait']);
+      throw new ReviewProblem(vscode.l10n.t('The agent is still working on “{0}”. Its branch can be reviewed when it finishes.', jobLabel(tracked)), ['waitForJob'], 'info');
     }
     if (!job.ref || !job.repository) throw new ReviewProblem(vscode.l10n.t('Job “{0}” has no branch yet, so there is nothing to review.', jobLabel(tracked)));
     // Checked before anything reaches git: a name like `--upload-pack=…` or `a:b` would be an option or a refspec.
@@ -173,32 +169,29 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
   }
 
   /** From the palette: the finished jobs with a branch, those cloned here first. */
-  async function pickJob(): Promise<string | undefined> {
+  function pickFinished(): Promise<string | undefined> {
     const jobs = store.all().filter((t) => t.job?.ref && isTerminal(t));
     jobs.sort((a, b) => Number(hints.isReviewable(b)) - Number(hints.isReviewable(a)));
-    if (!jobs.length) return void ui.showMessage('info', vscode.l10n.t('No finished agent job with a branch is tracked.'));
-    const picked = await ui.showQuickPick(
-      jobs.map((t) => ({ label: jobLabel(t), description: `${t.job?.status ?? ''} · ${t.job?.ref ?? ''}`, detail: hints.isReviewable(t) ? vscode.l10n.t('Cloned in this workspace') : t.job?.repository, jobId: t.id })),
-      { title: vscode.l10n.t('Pick an agent job'), matchOnDescription: true },
-    );
-    return picked?.jobId;
+    return pickJob(ui, jobs, {
+      title: vscode.l10n.t('Pick an agent job'),
+      describe: (t) => ({ description: `${t.job?.status ?? ''} · ${t.job?.ref ?? ''}`, detail: hints.isReviewable(t) ? vscode.l10n.t('Cloned in this workspace') : t.job?.repository }),
+      none: vscode.l10n.t('No finished agent job with a branch is tracked.'),
+    });
   }
 
   async function run<T>(arg: string | undefined, doing: (jobId: string) => Promise<T>): Promise<T | undefined> {
-    const jobId = arg ?? (await pickJob());
+    const jobId = arg ?? (await pickFinished());
     if (!jobId) return undefined;
     try {
       return await doing(jobId);
     } catch (error) {
       if (error instanceof ReviewCancelled) return void log.info(`${jobId}: the fetch was cancelled`);
-      const problem = error instanceof ReviewProblem ? error : new ReviewProblem(vscode.l10n.t('Git failed: {0}', error instanceof Error ? error.message : String(error)));
-      log.warn(`${jobId}: ${problem.message}`);
-      const choice = await ui.showMessage(problem.actions.includes('wait') ? 'info' : 'error', problem.message, ...problem.actions.map((a) => labels[a]));
-      if (choice === labels.retry) return run(jobId, doing);
-      if (choice === labels.openPullRequest) await vscode.commands.executeCommand(COMMANDS.openPullRequest, jobId);
-      if (choice === labels.gitSettings) await vscode.commands.executeCommand('workbench.action.openSettings', 'git.enabled');
-      if (choice === labels.trust) await vscode.commands.executeCommand('workbench.trust.manage');
-      if (choice === labels.wait) {
+      const view = failureView(error, 'git', vscode.l10n);
+      log.warn(`${jobId}: ${view.message}`);
+      const choice = await showFailure(ui, view);
+      if (choice === 'retry') return run(jobId, doing);
+      if (choice === 'openPullRequest') await vscode.commands.executeCommand(COMMANDS.openPullRequest, jobId);
+      if (choice === 'waitForJob') {
         waiting.add(jobId);
         await tracker.refresh(jobId);
       }
@@ -213,11 +206,4 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
 /** Why Review Changes and Check Out Branch do nothing in Restricted Mode, and what to do. */
 export function untrustedGitMessage(): string {
   return vscode.l10n.t('This folder is not trusted, so no git command runs here (VS Code\'s Restricted Mode). Trust this folder to review or check out the agent\'s branch in it, or open the pull request in the browser.');
-}
-
-/** A job id from a notification (string) or a tree node (has `tracked`). */
-function jobIdOf(arg: unknown): string | undefined {
-  if (typeof arg === 'string') return arg || undefined;
-  const tracked = (arg as { tracked?: { id?: unknown } } | undefined)?.tracked;
-  return typeof tracked?.id === 'string' ? tracked.id : undefined;
 }

@@ -11,21 +11,14 @@ import type { Ui } from '../ui';
 import { parseJobReference } from './jobReference';
 import { jobLabel, type JobStore } from './jobStore';
 import type { JobTracker } from './jobTracker';
-import { JobNode, statusKey } from './jobsTree';
+import { type JobNode, statusKey } from './jobsTree';
+import { jobIdOf, pickJob } from './jobPick';
 import { waitOutRateLimit } from './rateLimitWait';
 import { COMMANDS, type CommandId, type RegisterCommand } from '../commands';
+import { errorText } from '../util/errorText';
 
 /** Commands get a tree node (inline/context menus) or a job id (notifications, other commands). */
 type JobArg = JobNode | string | undefined;
-
-function jobIdOf(arg: JobArg): string | undefined {
-  if (arg instanceof JobNode) return arg.tracked.id;
-  return typeof arg === 'string' && arg ? arg : undefined;
-}
-
-interface JobPickItem extends vscode.QuickPickItem {
-  jobId?: string;
-}
 
 /**
  * What Start New Job and Send Follow-up resolve with when they were given a prompt to send (undefined
@@ -68,7 +61,7 @@ export function registerJobCommands(command: RegisterCommand, tracker: JobTracke
     const { jobId } = handlers;
     const view = failureView(error, context, vscode.l10n, { tracked: jobId !== undefined && store.get(jobId) !== undefined });
     if (view.severity === 'none') return undefined;
-    log.error(`${context}: ${error instanceof Error ? error.message : String(error)}`);
+    log.error(`${context}: ${errorText(error)}`);
     view.actions = view.actions.filter(
       (a) => (a !== 'retry' || handlers.retry) && (a !== 'sendAgain' || handlers.sendAgain) && ((a !== 'openJob' && a !== 'stopTracking') || jobId),
     );
@@ -99,24 +92,16 @@ export function registerJobCommands(command: RegisterCommand, tracker: JobTracke
   }
 
   /** A tracked job picked by the user; `typed` also offers a job ID typed in (one not tracked). */
-  async function pickJob(title: string, { typed = false } = {}): Promise<string | undefined> {
-    const items: JobPickItem[] = store.all().map((t) => ({
-      label: jobLabel(t),
-      description: statusKey(t) === 'notFound' ? vscode.l10n.t('not found') : (t.job?.status === 'unknown' ? t.job.reportedStatus : t.job?.status) ?? vscode.l10n.t('not checked yet'),
-      detail: t.id,
-      jobId: t.id,
-    }));
-    if (typed) items.push({ label: `$(edit) ${vscode.l10n.t('Enter another job ID…')}`, alwaysShow: true });
-    const picked = await ui.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Pick a tracked job'), matchOnDetail: true, matchOnDescription: true });
-    if (!picked) return undefined;
-    if (picked.jobId) return picked.jobId;
-    const id = await ui.showInputBox({
+  function pickTracked(title: string, { typed = false } = {}): Promise<string | undefined> {
+    return pickJob(ui, store.all(), {
       title,
-      prompt: vscode.l10n.t('The agent job ID (or a dashboard link that contains it)'),
-      ignoreFocusOut: true,
-      validateInput: (value) => (parseJobReference(value) ? undefined : vscode.l10n.t('Type a job ID.')),
+      placeHolder: vscode.l10n.t('Pick a tracked job'),
+      describe: (t) => ({
+        description: statusKey(t) === 'notFound' ? vscode.l10n.t('not found') : (t.job?.status === 'unknown' ? t.job.reportedStatus : t.job?.status) ?? vscode.l10n.t('not checked yet'),
+        detail: t.id,
+      }),
+      typed,
     });
-    return id === undefined ? undefined : parseJobReference(id);
   }
 
   async function sendFollowUp(jobId: string, prompt: string, watch?: SendWatch): Promise<PromptSent> {
@@ -158,7 +143,7 @@ export function registerJobCommands(command: RegisterCommand, tracker: JobTracke
         await reportFailure('send', error);
         return NOTHING_SENT;
       }
-      const jobId = jobIdOf(arg) ?? (await pickJob(vscode.l10n.t('Send Follow-up to Agent Job'), { typed: true }));
+      const jobId = jobIdOf(arg) ?? (await pickTracked(vscode.l10n.t('Send Follow-up to Agent Job'), { typed: true }));
       if (!jobId) return;
       const tracked = store.get(jobId);
       if (typeof preset === 'string' && preset.trim()) return sendFollowUp(jobId, preset, isSendWatch(watch) ? watch : undefined);
@@ -259,7 +244,7 @@ export function registerJobCommands(command: RegisterCommand, tracker: JobTracke
     // From the palette, or from a row whose job VS Code could not hand over (the list was being
     // redrawn as the menu item was clicked): the user picks the job rather than nothing happening.
     [COMMANDS.stopTracking]: async (arg: JobArg) => {
-      const jobId = jobIdOf(arg) ?? (await pickJob(vscode.l10n.t('Stop Tracking an Agent Job')));
+      const jobId = jobIdOf(arg) ?? (await pickTracked(vscode.l10n.t('Stop Tracking an Agent Job')));
       if (jobId) await tracker.stopTracking(jobId);
     },
   };

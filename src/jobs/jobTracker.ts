@@ -17,6 +17,7 @@ import { DEFAULT_TIMINGS, JobPoller } from './jobPoller';
 import { type Clock, systemClock } from '../util/clock';
 import { isTerminal, isTerminalStatus, jobLabel, type JobStore, type TrackedJob } from './jobStore';
 import { COMMANDS } from '../commands';
+import { errorText } from '../util/errorText';
 
 export interface JobTrackerDeps {
   api: ApiClient;
@@ -172,7 +173,7 @@ export class JobTracker extends Disposable {
     try {
       job = await this.deps.api.getJob(projectId, jobId, { signal });
     } catch (error) {
-      this.log.warn(`could not check whether job ${jobId} took the follow-up: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.warn(`could not check whether job ${jobId} took the follow-up: ${errorText(error)}`);
       return undefined;
     }
     if (job.status !== 'active') return undefined;

@@ -47,7 +47,7 @@ export function relativeTime(iso: string | undefined, now = Date.now()): string 
 export interface RowNote {
   text: string;
   tooltip: string;
-  /** Appended to the contextValue as `:<mark>` (before `:review`), for the menus. */
+  /** A word added to the contextValue, for the menus. */
   mark: string;
   /** Images shown below the tooltip's text (a preview's screenshots): each URL already checked as one to open (https, or loopback). */
   images?: { label: string; url: string }[];
@@ -75,7 +75,8 @@ export class JobNode extends vscode.TreeItem {
     this.id = `job:${tracked.id}`;
     this.description = parts.filter(Boolean).join(' · ');
     this.iconPath = new vscode.ThemeIcon(look.icon, new vscode.ThemeColor(look.color));
-    this.contextValue = `job:${key}:${tracked.job?.prLink ? 'pr' : 'nopr'}${note ? `:${note.mark}` : ''}${reviewable ? ':review' : ''}`;
+    // A set of words (`job completed pr comments review`): each menu matches one (`viewItem =~ /\bpr\b/`), in any order.
+    this.contextValue = ['job', key, tracked.job?.prLink && 'pr', note?.mark, reviewable && 'review'].filter(Boolean).join(' ');
     this.tooltip = tooltip(tracked, status, error);
     if (reviewable) this.tooltip.appendMarkdown(`\n\n${vscode.l10n.t('This workspace is a clone of the job\'s repository: Review Changes opens its branch here.')}`);
     if (note) this.tooltip.appendMarkdown('\n\n').appendText(note.tooltip);
@@ -176,7 +177,7 @@ export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvi
   private noteOf(tracked: TrackedJob): RowNote | undefined {
     const notes = this.notes.flatMap((n) => n.noteOf(tracked) ?? []);
     if (notes.length <= 1) return notes[0];
-    return { text: notes.map((n) => n.text).join(' · '), tooltip: notes.map((n) => n.tooltip).join('\n\n'), mark: notes.map((n) => n.mark).join(':'), images: notes.flatMap((n) => n.images ?? []) };
+    return { text: notes.map((n) => n.text).join(' · '), tooltip: notes.map((n) => n.tooltip).join('\n\n'), mark: notes.map((n) => n.mark).join(' '), images: notes.flatMap((n) => n.images ?? []) };
   }
 
   /** Keeps "3 min ago" true while `view` is on screen: redrawn from the store, never a request. */

@@ -9,6 +9,7 @@ import { showFailure } from '../showFailure';
 import type { WindowSync } from '../sync/windowSync';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
+import { errorText } from '../util/errorText';
 
 export class LateWrites {
   /** The shared store's count of good writes when the user was last warned. */
@@ -23,7 +24,7 @@ export class LateWrites {
   /** Lets `written` finish in the background; `what` names the change in the log. */
   share(written: Promise<void>, what: string): void {
     const retried = written.catch(async (error: unknown) => {
-      this.log.warn(`${what}: the shared store could not be written (${error instanceof Error ? error.message : String(error)}); this window has it, the other windows may not yet: trying again`);
+      this.log.warn(`${what}: the shared store could not be written (${errorText(error)}); this window has it, the other windows may not yet: trying again`);
       this.warnOnce();
       if ((await this.sync.writeAgain()) === 'done') this.log.info(`${what}: written to the shared store on a later try`);
     });

@@ -23,6 +23,7 @@ import { askToFixBuild, type FixBuildSent } from './askToFixBuild';
 import { PreviewModel } from './previewModel';
 import { isOlder, openable, type SharedPreview, stageOf } from './previewRecord';
 import { changedPages, type Opened, openRenderedPage, pageOfUri, type PageTarget, type RenderedPageDeps } from './renderedPage';
+import { errorText } from '../util/errorText';
 
 const LOG_SCHEME = 'mintlify-preview-log';
 
@@ -129,7 +130,7 @@ export function registerPreview(context: vscode.ExtensionContext, command: Regis
       log.info(`preview of ${jobId}: ${branch} deployed (status ${preview.statusId})`);
       return preview;
     } catch (error) {
-      log.warn(`preview of ${jobId}: deploying ${branch} failed: ${error instanceof Error ? error.message : String(error)}`);
+      log.warn(`preview of ${jobId}: deploying ${branch} failed: ${errorText(error)}`);
       const choice = await showFailure(ui, failureView(error, 'preview', vscode.l10n));
       // Retry is offered only when nothing can have been deployed: it is the writer's second click.
       return choice === 'retry' ? send(jobId, branch) : undefined;

@@ -5,15 +5,19 @@
 import * as vscode from 'vscode';
 import { COMMANDS, type RegisterCommand } from '../commands';
 import type { ReviewHints } from '../git/reviewCommands';
-import { jobLabel, type JobStore, type TrackedJob } from '../jobs/jobStore';
+import type { JobStore, TrackedJob } from '../jobs/jobStore';
+import { jobIdOf, pickJob } from '../jobs/jobPick';
 import { JobNode, type RowNote, type RowNotes } from '../jobs/jobsTree';
 import type { Logger } from '../log';
+import { type FailureContext, failureView } from '../errorMessages';
+import { showFailure } from '../showFailure';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
 import { ReviewModel, type ReviewComment, type ReviewSync } from './reviewModel';
 import { ReviewNote, ReviewThreads } from './reviewThreads';
 import { inReviewOrder } from './reviewPrompt';
 import { sendReview, type ReviewSent } from './sendReview';
+import { errorText } from '../util/errorText';
 
 /** A comment as the agent jobs tool tells it (src/tools/toolTexts.ts ReviewFacts). */
 interface CommentFacts {
@@ -52,13 +56,13 @@ export function registerReview(context: vscode.ExtensionContext, command: Regist
   );
   deps.tree.addNotes({ noteOf: (tracked) => rowNote(model, tracked), onDidChange: model.onDidChange });
 
-  const failed = (what: string) => (error: unknown) => {
-    log.warn(`${what}: ${error instanceof Error ? error.message : String(error)}`);
-    void ui.showMessage('error', error instanceof Error ? error.message : String(error));
+  const failed = (context: FailureContext, what: string) => (error: unknown) => {
+    log.warn(`${what}: ${errorText(error)}`);
+    background(showFailure(ui, failureView(error, context, vscode.l10n)), log, `${what}: the failure message`);
   };
 
   command(COMMANDS.addReviewComment, async (reply: vscode.CommentReply) => {
-    const id = await threads.add(reply).catch(failed('adding a review comment'));
+    const id = await threads.add(reply).catch(failed('addComment', 'adding a review comment'));
     const added = id ? threads.commentOf(threads.threadOf(id)!) : undefined;
     const comment = added && model.comment(added.jobId, added.id);
     if (comment && comment.commit !== model.tip(comment.jobId)) {
@@ -73,7 +77,7 @@ export function registerReview(context: vscode.ExtensionContext, command: Regist
   command(COMMANDS.saveReviewComment, async (note: ReviewNote) => {
     if (!(note instanceof ReviewNote)) return;
     const body = typeof note.body === 'string' ? note.body : note.body.value;
-    if (body.trim()) await model.edit(note.jobId, note.id, body).catch(failed('saving a review comment'));
+    if (body.trim()) await model.edit(note.jobId, note.id, body).catch(failed('editComment', 'saving a review comment'));
     await threads.stopEditing(note);
   });
   command(COMMANDS.cancelReviewComment, async (note: ReviewNote) => {
@@ -81,16 +85,16 @@ export function registerReview(context: vscode.ExtensionContext, command: Regist
   });
   command(COMMANDS.deleteReviewComment, async (note: ReviewNote) => {
     if (!(note instanceof ReviewNote)) return;
-    await model.remove(note.jobId, note.id).catch(failed('deleting a review comment'));
+    await model.remove(note.jobId, note.id).catch(failed('deleteComment', 'deleting a review comment'));
     await threads.stopEditing(note);
   });
   command(COMMANDS.sendReview, async (arg?: unknown): Promise<ReviewSent | undefined> => {
-    const jobId = jobIdOf(arg, threads) ?? (await pickJob(model, store, ui));
+    const jobId = reviewJobOf(arg, threads) ?? (await pickPending(model, store, ui));
     if (!jobId) return undefined;
     try {
       return await sendReview({ model, threads, store, ui, hour: deps.sync, log }, jobId);
     } catch (error) {
-      failed(`sending the review of ${jobId}`)(error);
+      failed('sendReview', `sending the review of ${jobId}`)(error);
       return undefined;
     }
   });
@@ -130,23 +134,25 @@ function rowNote(model: ReviewModel, tracked: TrackedJob): RowNote | undefined {
   };
 }
 
-/** A job id from a tree row, a comment thread's title action, or another command (a string). */
-function jobIdOf(arg: unknown, threads: ReviewThreads): string | undefined {
-  if (typeof arg === 'string') return arg || undefined;
-  if (arg instanceof JobNode) return arg.tracked.id;
+/** A job id from a tree row or another command (src/jobs/jobPick.ts), or a comment's or a thread's title action. */
+function reviewJobOf(arg: unknown, threads: ReviewThreads): string | undefined {
+  if (typeof arg === 'string' || arg instanceof JobNode) return jobIdOf(arg);
   if (arg instanceof ReviewNote) return arg.jobId;
   const thread = arg as vscode.CommentThread | undefined;
   return thread && typeof thread === 'object' && 'uri' in thread ? threads.commentOf(thread)?.jobId : undefined;
 }
 
 /** From the palette: the jobs with comments to send (the only one, at once). */
-async function pickJob(model: ReviewModel, store: JobStore, ui: Ui): Promise<string | undefined> {
-  const jobs = store.all().filter((t) => model.pending(t.id).length);
-  if (!jobs.length) return void ui.showMessage('info', vscode.l10n.t('No job has comments to send. Open a finished job\'s branch with Review Changes, then hover a line on the agent\'s side and click + to comment.'));
-  if (jobs.length === 1) return jobs[0].id;
-  const picked = await ui.showQuickPick(
-    jobs.map((t) => ({ label: jobLabel(t), description: rowNote(model, t)?.text, detail: t.id, jobId: t.id })),
-    { title: vscode.l10n.t('Send Review to Agent'), placeHolder: vscode.l10n.t('The job whose review to send') },
+function pickPending(model: ReviewModel, store: JobStore, ui: Ui): Promise<string | undefined> {
+  return pickJob(
+    ui,
+    store.all().filter((t) => model.pending(t.id).length),
+    {
+      title: vscode.l10n.t('Send Review to Agent'),
+      placeHolder: vscode.l10n.t('The job whose review to send'),
+      describe: (t) => ({ description: rowNote(model, t)?.text, detail: t.id }),
+      none: vscode.l10n.t('No job has comments to send. Open a finished job\'s branch with Review Changes, then hover a line on the agent\'s side and click + to comment.'),
+      takeOnly: true,
+    },
   );
-  return picked?.jobId;
 }

@@ -6,8 +6,8 @@
 
 /**
  * The longest review prompt composed, in characters. The API documents no maximum for a prompt
- * (service-spec.md: "Maximum length of prompt: not shown"; src/api/inputs.ts checkPrompt checks only
- * that it is not empty): this is our own bound, a long review of ~5,000 words, so that a review of
+ * (test/contract/spec/mintlify-admin-openapi.json gives `prompt` a minLength of 1 and no maxLength;
+ * src/api/inputs.ts checkPrompt checks only that it is not empty): this is our own bound, a long review of ~5,000 words, so that a review of
  * whole pages does not become a request the platform may refuse or a model may not read to the end.
  */
 export const REVIEW_PROMPT_MAX_CHARS = 20_000;

@@ -10,11 +10,13 @@ import type { GitApi } from '../git/gitApi';
 import { gitRunner } from '../git/mergeTime';
 import type { ReviewHints } from '../git/reviewCommands';
 import { jobLabel, type JobStore, type TrackedJob } from '../jobs/jobStore';
+import { WordedFailure } from '../errorMessages';
 import type { Logger } from '../log';
 import { background } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 import { type CommitDiff, mapLines, parseDiff, roundDiffArgs } from './reviewLines';
 import { clockTime, type ReviewComment, type ReviewModel } from './reviewModel';
+import { errorText } from '../util/errorText';
 
 export const REVIEW_CONTROLLER_ID = 'mintlifyAgent.review';
 
@@ -100,7 +102,7 @@ export class ReviewThreads extends Disposable {
         try {
           await this.draw();
         } catch (error) {
-          this.log.warn(`drawing the review comments failed: ${error instanceof Error ? error.message : String(error)}`);
+          this.log.warn(`drawing the review comments failed: ${errorText(error)}`);
         }
       } while (this.drawAgain && !this.isDisposed);
       this.drawing = undefined;
@@ -156,7 +158,7 @@ export class ReviewThreads extends Disposable {
       thread.comments = [draft];
       thread.canReply = false;
       thread.label = vscode.l10n.t('Not added: this file is not on a round of a tracked job\'s Review Changes');
-      throw new Error(vscode.l10n.t('Comments for the agent go on its side of a tracked job\'s Review Changes (the agent\'s version of each changed file). Your text is kept in its thread here: run Review Changes and copy it into a comment there.'));
+      throw new WordedFailure(vscode.l10n.t('Comments for the agent go on its side of a tracked job\'s Review Changes (the agent\'s version of each changed file). Your text is kept in its thread here: run Review Changes and copy it into a comment there.'));
     }
     const document = await vscode.workspace.openTextDocument(thread.uri);
     const range = thread.range ?? new vscode.Range(0, 0, 0, 0);
@@ -263,7 +265,7 @@ export class ReviewThreads extends Disposable {
         try {
           return parseDiff(await gitRunner(api.git.path, root, { timeoutMs: 30_000 })(roundDiffArgs(from, to)));
         } catch (error) {
-          this.log.warn(`comparing ${from.slice(0, 12)} with ${to.slice(0, 12)}: ${error instanceof Error ? error.message : String(error)}`);
+          this.log.warn(`comparing ${from.slice(0, 12)} with ${to.slice(0, 12)}: ${errorText(error)}`);
           this.diffs.delete(key); // tried again at the next redraw (the commit may be fetched by then)
           return undefined;
         }

@@ -9,6 +9,7 @@ import { Confirmations } from './confirmation';
 import type { TextTool, ToolDeps, ToolTable } from './toolDeps';
 import { TOOL_NAMES, type ToolName } from './toolNames';
 import { capResult } from './toolTexts';
+import { errorText } from '../util/errorText';
 
 /** Builds every tool over the extension's objects (in start(), with the rest of the extension). */
 export function buildTools(deps: ToolDeps): ToolTable {
@@ -22,7 +23,7 @@ export function buildTools(deps: ToolDeps): ToolTable {
         return await invoke(input, token);
       } catch (error) {
         // The model gets a sentence it can act on; the details go to the log.
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = errorText(error);
         deps.log.warn(`${name}: ${reason}`);
         return vscode.l10n.t('The tool failed: {0} The details are in the log (Mintlify: Show Log).', reason);
       }

@@ -6,7 +6,7 @@ import type { TestSeam } from '../support/extensionUnderTest';
 import { DEFAULT_TIMINGS } from '../../src/jobs/jobPoller';
 import { applyJobChange } from '../../src/sync/syncState';
 import type { Simulator } from '../simulator/server';
-import { EXTENSION_ID, KEY, PROJECT, requestsTo, ScriptedUser, seam, setProject, setUserSetting, waitFor, withSimulator } from './support';
+import { EXTENSION_ID, KEY, PROJECT, requestsTo, rowCommands, ScriptedUser, seam, setProject, setUserSetting, waitFor, withSimulator } from './support';
 
 /** The agent hour's tests' own project: its jobs, prompts and reviews never meet another suite's jobs of the same ids. */
 const HOUR_PROJECT = 'agent-hour-project';
@@ -137,7 +137,9 @@ describe('agent jobs', function () {
       assert.equal(item?.label, 'Document the new webhooks page');
       assert.equal(item?.icon, 'sync~spin');
       assert.match(String(item?.description), /^active/);
-      assert.equal(item?.contextValue, 'job:active:nopr');
+      assert.equal(item?.contextValue, 'job active');
+      assert.ok(rowCommands(item?.contextValue).includes('mintlifyAgent.sendFollowUp'));
+      assert.ok(!rowCommands(item?.contextValue).includes('mintlifyAgent.openPullRequest'), 'no pull request yet');
       assert.equal(s.statusBar.text, '$(sync~spin) 1 agent job active');
     });
 
@@ -150,7 +152,8 @@ describe('agent jobs', function () {
         const item = await jobItem(s, jobId);
         return item?.icon === 'pass' ? item : undefined;
       });
-      assert.equal(completed.contextValue, 'job:completed:pr');
+      assert.equal(completed.contextValue, 'job completed pr');
+      assert.ok(rowCommands(completed.contextValue).includes('mintlifyAgent.openPullRequest'));
       assert.match(completed.description, /completed · PR ready/);
       assert.match(completed.tooltip, /github\.com\/acme\/docs\/pull\//);
       const note = await waitFor('the notification', () => user.messages.find((m) => /completed: its pull request is ready/.test(m.message)));
@@ -533,7 +536,7 @@ describe('agent jobs', function () {
       sim.deleteJob(PROJECT, job.id);
       const item = await waitFor('the not-found state', async () => {
         const i = await jobItem(s, job.id);
-        return i?.contextValue.startsWith('job:notFound') ? i : undefined;
+        return i?.contextValue === 'job notFound' ? i : undefined;
       });
       assert.match(item.description, /not found/);
       assert.equal(s.tracker.poller.isWatching(job.id), false);

@@ -6,7 +6,7 @@
 // its true status within its backoff plus one interval, and the API saw no request beyond the
 // schedule (one per fault, then one per job).
 //
-// npm test runs a short storm; the full one, for the note in issue 34:
+// npm test runs a short storm; the full one, with a report file:
 //   MINTLIFY_STRESS_FAULTS=200 MINTLIFY_STRESS_SEED=<n> MINTLIFY_STRESS_REPORT=<file> \
 //   MINTLIFY_TEST_GREP='bad answers' node out/test/run.js host
 // The report file gets one JSON line per run: faults served, each job's time to recover, pass or fail.

@@ -90,7 +90,7 @@ describe('the agent\'s branch as a preview (Preview Branch, Open Rendered Page, 
     await waitFor(`the row to say "preview ready" (it says ${String(row()?.description)}; ${statusReads().length} status reads)`, () => String(row()?.description).includes('preview ready'), 60_000);
     assert.ok(statusReads().length >= 1 && statusReads().every((r) => r.rawPath === `/v1/project/update-status/${preview.statusId}`));
     assert.equal(statusReads().at(-1)?.status, 200);
-    assert.match(String(row()?.contextValue), /:previewReady(:|$)/);
+    assert.match(String(row()?.contextValue), /\bpreviewReady\b/);
     assert.match(tooltip(), /Screenshot \(light\)/, 'the screenshots show in the tooltip');
     const readsWhenReady = statusReads().length;
 
@@ -137,7 +137,7 @@ describe('the agent\'s branch as a preview (Preview Branch, Open Rendered Page, 
     await vscode.commands.executeCommand('mintlifyAgent.previewBranch', jobId);
     assert.equal(posts().length, 2, 'the second click redeploys: one more POST');
     await waitFor(`the row to say "preview failed" (it says ${String(row()?.description)})`, () => String(row()?.description).includes('preview failed'), 60_000);
-    assert.match(String(row()?.contextValue), /:previewFailed(:|$)/);
+    assert.match(String(row()?.contextValue), /\bpreviewFailed\b/);
 
     const messagesBefore = requestsTo(sim, 'POST', `/job/${jobId}/message`).length;
     let previewText = '';
@@ -170,7 +170,7 @@ describe('the agent\'s branch as a preview (Preview Branch, Open Rendered Page, 
     const next = (await vscode.commands.executeCommand<ReviewResult | undefined>('mintlifyAgent.reviewChanges', jobId))!;
     assert.notEqual(next.tip, review.tip, 'the branch moved');
     await waitFor(`the row to say the preview is of an older commit (it says ${String(row()?.description)})`, () => String(row()?.description).includes('preview of an older commit'));
-    assert.match(String(row()?.contextValue), /:previewOlder(:|$)/);
+    assert.match(String(row()?.contextValue), /\bpreviewOlder\b/);
     assert.equal(s.preview.isOffered(), true, 'Preview Branch is offered to deploy it again');
     assert.match(tooltip(), /older commit/);
   });

@@ -9,7 +9,7 @@ import type { TestSeam } from '../support/extensionUnderTest';
 import type { ReviewResult } from '../../src/git/reviewCommands';
 import type { Simulator } from '../simulator/server';
 import { AGENT_BRANCH, AGENT_BRANCH_CHANGES } from '../support/gitRepo';
-import { leaveWindowClean, PROJECT, ScriptedUser, seam, setProject, waitFor, withSimulator, signIn } from './support';
+import { leaveWindowClean, PROJECT, rowCommands, ScriptedUser, seam, setProject, waitFor, withSimulator, signIn } from './support';
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd, encoding: 'utf8' }).trim();
@@ -97,10 +97,12 @@ describe('review the agent branch (Review Changes, Check Out Branch)', function 
     const here = await finishedJob({ repository: origin, ref: AGENT_BRANCH });
     const elsewhere = await finishedJob({ repository: 'https://github.com/acme/docs', ref: AGENT_BRANCH });
     const item = await waitFor('the hint', () => tree().find((i) => i.id === `job:${here}` && String(i.description).includes('review here')));
-    assert.match(String(item.contextValue), /:review$/);
+    assert.match(String(item.contextValue), /^job completed (pr )?review$/);
+    assert.ok(rowCommands(item.contextValue).includes('mintlifyAgent.reviewChanges'), 'the row offers Review Changes');
     const other = tree().find((i) => i.id === `job:${elsewhere}`)!;
     assert.doesNotMatch(String(other.description), /review here/);
-    assert.doesNotMatch(String(other.contextValue), /:review/);
+    assert.doesNotMatch(String(other.contextValue), /review/);
+    assert.ok(!rowCommands(other.contextValue).includes('mintlifyAgent.reviewChanges'));
   });
 
   it('checks the branch out on a clean tree, tracking the remote branch', async () => {
@@ -179,7 +181,7 @@ describe('review the agent branch (Review Changes, Check Out Branch)', function 
     it('the branch is gone from the remote: offers the pull request', async () => {
       const shown = await failure({ repository: origin, ref: 'mintlify/agent-merged-and-deleted' });
       assert.match(shown.message, /The branch mintlify\/agent-merged-and-deleted is gone from origin \(merged or deleted\)/);
-      assert.deepEqual(shown.actions, ['Open Pull Request']);
+      assert.deepEqual(shown.actions, ['Open Pull Request', 'Show Log']);
     });
 
     it('the fetch fails (remote unreachable): says why and offers Retry', async () => {
@@ -189,7 +191,7 @@ describe('review the agent branch (Review Changes, Check Out Branch)', function 
       try {
         const shown = await failure({ repository: unreachable, ref: AGENT_BRANCH });
         assert.match(shown.message, /^Could not fetch mintlify\/agent-review from mirror: .+\. Check your connection and git credentials/);
-        assert.deepEqual(shown.actions, ['Retry']);
+        assert.deepEqual(shown.actions, ['Retry', 'Show Log']);
       } finally {
         git(root, 'remote', 'remove', 'mirror');
         await gitRefresh();
@@ -205,7 +207,7 @@ describe('review the agent branch (Review Changes, Check Out Branch)', function 
       const shown = await failure({ repository: origin, ref: AGENT_BRANCH }, 'active');
       assert.equal(shown.level, 'info');
       assert.match(shown.message, /The agent is still working on “Job job_\w+”\. Its branch can be reviewed when it finishes\./);
-      assert.deepEqual(shown.actions, ['Tell Me When It Finishes']);
+      assert.deepEqual(shown.actions, ['Tell Me When It Finishes', 'Show Log']);
     });
   });
 });

@@ -1,4 +1,4 @@
-// Review the agent's changes like a pull request (issue 33), in the real VS Code with real git and
+// Review the agent's changes like a pull request, in the real VS Code with real git and
 // the simulator: comments on the agent's side of Review Changes become a pending review (shown on
 // the job's row, kept in the shared folder, so a reload and another window see it), Send Review to
 // Agent sends it as exactly one follow-up through the preview, and after the agent's next round
@@ -18,7 +18,7 @@ import { WindowSync } from '../../src/sync/windowSync';
 import { TOOLS } from '../../src/tools/toolNames';
 import type { Simulator } from '../simulator/server';
 import { pushBranch, pushCommit, writeFile } from '../support/gitRepo';
-import { leaveWindowClean, PROJECT, requestsTo, ScriptedUser, seam, setProject, signIn, waitFor, withSimulator } from './support';
+import { leaveWindowClean, PROJECT, requestsTo, rowCommands, ScriptedUser, seam, setProject, signIn, waitFor, withSimulator } from './support';
 import { capResult } from '../../src/tools/toolTexts';
 
 const BRANCH = 'mintlify/agent-review-comments';
@@ -134,7 +134,8 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
       const r = row();
       return String(r?.description).includes('2 comments to send') ? r : undefined;
     });
-    assert.match(String(item.contextValue), /:comments:review$/);
+    assert.match(String(item.contextValue), /^job completed (pr )?comments review$/);
+    assert.ok(['mintlifyAgent.sendReview', 'mintlifyAgent.reviewChanges'].every((c) => rowCommands(item.contextValue).includes(c)), String(item.contextValue));
     const thread = threads().threadOf(ids.range)!;
     assert.equal(thread.uri.toString(), quick.toString(), 'on the agent\'s side of the diff');
     assert.deepEqual([thread.range?.start.line, thread.range?.end.line], [5, 6]);

@@ -69,7 +69,7 @@ describe('Review Changes fetch deadline', function () {
       const message = user.lastMessage();
       assert.equal(message?.level, 'error');
       assert.match(message?.message ?? '', new RegExp(`Fetching ${AGENT_BRANCH} from ${REMOTE} did not finish within 5 seconds, so it was stopped`));
-      assert.deepEqual(message?.actions, ['Retry']);
+      assert.deepEqual(message?.actions, ['Retry', 'Show Log']);
       await waitFor('git to drop the connection (the fetch process was stopped)', () => sockets.size === 0);
     } finally {
       user.restore();

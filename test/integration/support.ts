@@ -162,6 +162,19 @@ export const visitorRequests = (sim: Simulator) => sim.requests.filter((r) => r.
 export const tooltipText = (tooltip: vscode.MarkdownString | string | undefined) =>
   (typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? '')).replace(/&nbsp;/g, ' ').replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1');
 
+/**
+ * The commands the menus of a job's row offer: each `when` clause of the Agent Jobs view whose
+ * `viewItem =~ /…/` matches the row's contextValue (other context keys in the clause not weighed).
+ */
+export function rowCommands(contextValue: string | undefined): string[] {
+  const manifest = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { contributes: { menus: Record<string, { command: string; when?: string }[]> } };
+  const shown = manifest.contributes.menus['view/item/context'].filter((m) => {
+    const pattern = m.when?.startsWith('view == mintlifyAgent.jobs ') ? /viewItem =~ \/(.+?)\/(?= |$)/.exec(m.when)?.[1] : undefined;
+    return pattern !== undefined && new RegExp(pattern).test(String(contextValue));
+  });
+  return [...new Set(shown.map((m) => m.command))];
+}
+
 export function requestsTo(sim: Simulator, method: string, pathEnd: string) {
   return sim.requests.filter((r) => r.method === method && decodeURIComponent(r.rawPath).endsWith(pathEnd));
 }

@@ -10,7 +10,7 @@ export type Route =
   | { name: 'createPreview'; method: 'POST'; projectId: string }
   | { name: 'updateStatus'; method: 'GET'; statusId: string };
 
-/** The reader-signals list endpoints (issue 15). */
+/** The reader-signals list endpoints. */
 export type SignalsRouteName = 'views' | 'feedback' | 'feedbackByPage' | 'assistant' | 'searches';
 const LISTS: Record<string, SignalsRouteName> = { views: 'views', feedback: 'feedback', assistant: 'assistant', searches: 'searches' };
 

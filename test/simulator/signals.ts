@@ -28,7 +28,7 @@ export interface SignalsSizes {
   searchTerms: number;
 }
 
-/** The default data set and the large site of issue 15 (10,000 pages come from `pathCount`). */
+/** The default data set, and the sizes of a large site (its 10,000 pages come from `pathCount`). */
 export const DEFAULT_SIGNALS: SignalsSizes = { feedbackItems: 400, assistantTurns: 3_000, searchTerms: 600 };
 export const LARGE_SIGNALS: SignalsSizes = { feedbackItems: 2_000, assistantTurns: 20_000, searchTerms: 5_000 };
 

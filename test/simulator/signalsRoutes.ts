@@ -1,4 +1,4 @@
-// The answers of the reader-signals endpoints (issue 15), paged exactly as the OpenAPI says:
+// The answers of the reader-signals endpoints, paged exactly as the OpenAPI says:
 // feedback/by-page has no paging (limit only, `hasMore`), feedback and searches have opaque cursors,
 // assistant a ULID cursor (the last id seen), views limit/offset like visitors.
 

@@ -193,7 +193,7 @@ export interface Simulator {
   assistantThreadFor(threadId: string): AssistantThread | undefined;
 }
 
-// ---- Reader signals (issue 15): the shapes of the analytics OpenAPI's schemas ----------------------
+// ---- Reader signals: the shapes of the analytics OpenAPI's schemas ----------------------
 
 export type FeedbackSource = 'code_snippet' | 'contextual' | 'agent' | 'thumbs_only';
 export type FeedbackStatus = 'pending' | 'in_progress' | 'resolved' | 'dismissed';

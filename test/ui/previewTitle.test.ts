@@ -1,4 +1,4 @@
-// Send to Agent… in a prompt preview's title bar (issue 20 §4): the notification that offers
+// Send to Agent… in a prompt preview's title bar: the notification that offers
 // "Choose Where to Send…" hides itself after a few seconds; the title action stays beside the text
 // for as long as the preview is open, shows on previews only, and sending from it closes the
 // preview alone. Clicks and keys only, as a person does.

@@ -1,4 +1,4 @@
-// Review the agent's changes like a pull request (issue 33), as a person does it in the workbench:
+// Review the agent's changes like a pull request, as a person does it in the workbench:
 // a comment with the gutter "+" on the agent's side of Review Changes, "1 comment to send" on the
 // job's row, Send Review to Agent from the thread's title, the preview read, sent, the thread then
 // marked sent, the job active and then completed; then a send whose answer is lost, which the row

@@ -1,4 +1,4 @@
-// Two windows link two reader signals to two agent jobs within the same second (issue 20 §3): both
+// Two windows link two reader signals to two agent jobs within the same second: both
 // links survive, in both windows and after each reloads. The links used to be one globalState list
 // that each window rewrote whole from its own copy, so the window that wrote last erased the other's.
 // Two pages of one browser context, each its own extension host; clicks and keys only.

@@ -1,4 +1,4 @@
-// Several windows of one workbench on one project (issue 9): two, then three pages of one browser
+// Several windows of one workbench on one project: two, then three pages of one browser
 // context, each its own extension host, the key set in each (secrets are per page in this web
 // build). What one window tracks, stops tracking or sends shows in the others; one window polls;
 // when it closes another takes over; a follow-up from a window that does not poll still gets the

@@ -1,7 +1,8 @@
-// The one table from failure to what the user sees: every ApiError kind in every context.
+// The one table from failure to what the user sees: every ApiError kind in every context, and the
+// failures that are not the API's (git, review comments, start-up).
 import assert from 'node:assert/strict';
 import { ApiError, checkBaseUrl, checkId, checkQuery, ENDPOINTS, type ApiErrorKind, type Reached } from '../../src/api';
-import { FAILURE_CONTEXTS, FAILURE_KINDS, type FailureAction, failureView, SENDING_CONTEXTS, sharedWaitMessage } from '../../src/errorMessages';
+import { actionLabel, FAILURE_ACTIONS, FAILURE_CONTEXTS, FAILURE_KINDS, type FailureContext, failureView, SENDING_CONTEXTS, sharedWaitMessage, WordedFailure } from '../../src/errorMessages';
 import { l10n } from '../support/l10n';
 
 
@@ -27,7 +28,8 @@ function sample(kind: ApiErrorKind, reached?: Reached): ApiError {
   });
 }
 
-const KNOWN_ACTIONS: readonly FailureAction[] = ['retry', 'sendAgain', 'openJob', 'trackJob', 'setApiKey', 'setProjectId', 'stopTracking', 'showLog'];
+/** Where the caller can run the step again; the review comments, the export and start-up cannot. */
+const canRetry = (context: FailureContext) => ['readJob', 'send', 'create', 'analytics', 'preview', 'previewStatus', 'git'].includes(context);
 
 describe('failure table', () => {
   for (const context of FAILURE_CONTEXTS) {
@@ -36,7 +38,7 @@ describe('failure table', () => {
         const view = failureView(sample(kind), context, l10n, { tracked: true });
         const sending = SENDING_CONTEXTS.includes(context);
         const previews = context === 'preview' || context === 'previewStatus';
-        for (const action of view.actions) assert.ok(KNOWN_ACTIONS.includes(action), action);
+        for (const action of view.actions) assert.ok(FAILURE_ACTIONS.includes(action), action);
         if (kind === 'cancelled' && !sending) {
           assert.equal(view.severity, 'none', 'a cancel the user asked for needs no message');
           return;
@@ -44,6 +46,10 @@ describe('failure table', () => {
         assert.notEqual(view.severity, 'none');
         assert.ok(view.message.length > 20, view.message);
         assert.doesNotMatch(view.message, /undefined|\{\d\}/);
+        if (context === 'startUp') {
+          assert.deepEqual(view.actions, [], 'after a failed start no button of ours would work');
+          return;
+        }
         const unknown = sending && ['timeout', 'network', 'serverError', 'invalidResponse', 'cancelled'].includes(kind);
         if (unknown) {
           // The server may have acted on it: never a plain Retry.
@@ -80,7 +86,7 @@ describe('failure table', () => {
             assert.equal(view.retryAfterMs, 20_000);
             assert.equal(view.severity, 'warning');
             assert.match(view.message, /in 20 s/);
-            assert.equal(view.actions.includes('retry'), context !== 'export');
+            assert.equal(view.actions.includes('retry'), canRetry(context));
             break;
           case 'notFound':
             assert.match(view.message, /Job not found/);
@@ -100,7 +106,7 @@ describe('failure table', () => {
           case 'timeout':
           case 'network':
           case 'serverError':
-            assert.equal(view.actions.includes('retry'), context !== 'export');
+            assert.equal(view.actions.includes('retry'), canRetry(context));
             break;
         }
       });
@@ -153,5 +159,31 @@ describe('failure table', () => {
     const view = failureView(new Error('disk full'), 'export', l10n);
     assert.match(view.message, /Exporting visitors failed unexpectedly: disk full/);
     assert.deepEqual(view.actions, ['showLog']);
+  });
+
+  it('a failure worded where it happened keeps its words, severity and buttons, and adds Show Log', () => {
+    const worded = new WordedFailure('The branch mintlify/x is gone from origin (merged or deleted).', ['openPullRequest']);
+    for (const context of FAILURE_CONTEXTS.filter((c) => c !== 'startUp')) {
+      assert.deepEqual(failureView(worded, context, l10n), { message: worded.message, severity: 'error', actions: ['openPullRequest', 'showLog'] });
+    }
+    const waiting = failureView(new WordedFailure('The agent is still working on it.', ['waitForJob'], 'info'), 'git', l10n);
+    assert.equal(waiting.severity, 'info');
+    assert.deepEqual(waiting.actions, ['waitForJob', 'showLog']);
+  });
+
+  it('git, review comment and start-up failures nobody worded say what was being done', () => {
+    const broken = new Error('EACCES: permission denied');
+    assert.deepEqual(failureView(broken, 'git', l10n), { message: 'Git failed: EACCES: permission denied', severity: 'error', actions: ['showLog'] });
+    assert.equal(failureView(broken, 'addComment', l10n).message, 'Adding the review comment failed unexpectedly: EACCES: permission denied');
+    assert.equal(failureView(broken, 'editComment', l10n).message, 'Saving the review comment failed unexpectedly: EACCES: permission denied');
+    assert.equal(failureView(broken, 'deleteComment', l10n).message, 'Deleting the review comment failed unexpectedly: EACCES: permission denied');
+    assert.deepEqual(failureView(broken, 'sendReview', l10n).actions, ['showLog']);
+    assert.deepEqual(failureView('a thrown string', 'startUp', l10n), { message: 'Mintlify Agent & Analytics could not start: a thrown string', severity: 'error', actions: [] });
+  });
+
+  it('every button has a label of its own', () => {
+    const labels = FAILURE_ACTIONS.map((action) => actionLabel(action, l10n));
+    for (const label of labels) assert.ok(label.length > 2, label);
+    assert.equal(new Set(labels).size, labels.length);
   });
 });
