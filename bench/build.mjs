@@ -8,6 +8,8 @@
 //                          bench reads, which dist/extension.js never does)
 //   out/bench/run.js       the bench (plain node)
 //   out/bench/hostEntry.js the part that runs inside VS Code's extension host (extensionTestsPath)
+//   out/bench/team.js      figure 16's own process (bench/teamDay.ts), run by run.js: the extension's modules in plain
+//                          node, with `vscode` bundled from bench/teamVscode.ts
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -55,4 +57,17 @@ await esbuild.build({
   sourcesContent: false,
   logLevel: 'warning',
   external: ['vscode', 'playwright-core'],
+});
+
+await esbuild.build({
+  entryPoints: { team: join(root, 'bench', 'teamDay.ts') },
+  outdir: out,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: true,
+  sourcesContent: false,
+  logLevel: 'warning',
+  alias: { vscode: join(root, 'bench', 'teamVscode.ts') },
 });

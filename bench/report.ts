@@ -17,6 +17,7 @@ import { reviewRequestsRows, reviewRequestsSection, type ReviewRequestsRun } fro
 import { previewRequestsRows, previewRequestsSection, type PreviewRequestsRun } from './previewRequests';
 import { PAGE_TREND_TEXT, TREND_NOW, TREND_TEXT, type TrendRun, type TrendStep } from './trend';
 import { type HourGateRow, hourGateLines, hourGateSection } from './hourGate';
+import { type TeamResult, teamLines, teamSection } from './team';
 import { FILTER_TERM } from './webview';
 import { SHARED_FILE_SCENARIO, type SharedFileResult } from './sharedFile';
 import { WINDOWS_SCENARIO, type WindowsResult } from './windows';
@@ -59,6 +60,8 @@ export interface BenchResults {
   /** Figure 14, Send Review to Agent; absent in results made before it existed. */
   reviewRequests?: ReviewRequestsRun[];
   previewRequests?: PreviewRequestsRun[];
+  /** Figure 16, a team against the organisation's hour; absent in results made before it existed. */
+  team?: TeamResult;
   seconds: number;
 }
 
@@ -229,6 +232,7 @@ function rows(r: BenchResults): Row[] {
   // 13. Send Review to Agent: one request for a review, against one per comment
   for (const row of reviewRequestsRows(r.reviewRequests ?? [])) add('14 Review', row.figure, row.value);
   for (const row of previewRequestsRows(r.previewRequests ?? [])) add('15 Preview', row.figure, row.value);
+  for (const line of teamLines(r.team)) add('16 Team', line.figure, line.value);
   return out;
 }
 
@@ -243,7 +247,7 @@ export function renderTable(r: BenchResults): string {
 
 export function renderMarkdown(r: BenchResults): string {
   const table = ['| | figure | value |', '|---|---|---|', ...rows(r).map((row) => `| ${row.section} | ${row.figure} | ${row.value.replaceAll('|', '\\|')} |`)].join('\n');
-  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, signalsSection, mergeTimeSection, (results: BenchResults) => pagingSection(results.paging), lmToolsSection, trendSection, (results: BenchResults) => hourGateSection(results.hourGate), (results: BenchResults) => reviewRequestsSection(results.reviewRequests), (results: BenchResults) => previewRequestsSection(results.previewRequests), findingsSection].map((section) => section(r));
+  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, signalsSection, mergeTimeSection, (results: BenchResults) => pagingSection(results.paging), lmToolsSection, trendSection, (results: BenchResults) => hourGateSection(results.hourGate), (results: BenchResults) => reviewRequestsSection(results.reviewRequests), (results: BenchResults) => previewRequestsSection(results.previewRequests), (results: BenchResults) => teamSection(results.team), findingsSection].map((section) => section(r));
   return `# Benchmarks
 
 Written by \`npm run bench\` (bench/run.ts) on ${r.when.slice(0, 10)}: ${r.machine}; code-server ${r.codeServer}.

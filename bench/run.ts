@@ -12,6 +12,7 @@
 //     --windows-only   only the several-windows figures (with VS Code unless --no-host); prints, never writes
 //     --activation-only  only figure 1: bundles, what weighs in them, activation (with VS Code unless --no-host); prints, never writes
 //     --preview-only   only figure 15 (requests for one preview); prints, never writes
+//     --team-only      only figure 16: a team of 1, 3 and 10 machines against the organisation's hour; prints its summary lines and section, never writes
 //     --no-write       print the table only
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -34,6 +35,7 @@ import { measureSignals } from './signals';
 import { measurePageTrends, measureTrend } from './trend';
 import { measureHourGate } from './hourGate';
 import { measureSharedFile } from './sharedFile';
+import { measureTeam, teamLines, teamSection, TEAM_SIZES } from './team';
 import { measureWindows } from './windows';
 import { measurePropagationInVsCode } from './windowsInVsCode';
 
@@ -47,10 +49,11 @@ interface Options {
   windowsOnly: boolean;
   activationOnly: boolean;
   previewOnly: boolean;
+  teamOnly: boolean;
 }
 
 function parseOptions(args: readonly string[]): Options {
-  const options: Options = { starts: 5, trials: 200, exportRuns: 5, reviewRuns: 5, host: true, write: true, windowsOnly: false, activationOnly: false, previewOnly: false };
+  const options: Options = { starts: 5, trials: 200, exportRuns: 5, reviewRuns: 5, host: true, write: true, windowsOnly: false, activationOnly: false, previewOnly: false, teamOnly: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const count = () => {
@@ -67,6 +70,7 @@ function parseOptions(args: readonly string[]): Options {
     else if (arg === '--windows-only') options.windowsOnly = true;
     else if (arg === '--activation-only') options.activationOnly = true;
     else if (arg === '--preview-only') options.previewOnly = true;
+    else if (arg === '--team-only') options.teamOnly = true;
     else throw new Error(`unknown option ${arg}; see the top of bench/run.ts`);
   }
   return options;
@@ -83,6 +87,7 @@ async function main(): Promise<void> {
     for (const row of previewRequestsRows(await measurePreviewRequests())) log(`${row.figure}: ${row.value}`);
     return;
   }
+  if (options.teamOnly) return teamOnly(log);
   const loadAtStart = os.loadavg()[0] ?? 0;
   if (loadAtStart > os.cpus().length / 2) {
     log(`note: load average ${loadAtStart.toFixed(2)} on ${os.cpus().length} cores; wall-clock figures (activation, export rows/s, webview) will be slower than on a quiet machine`);
@@ -127,6 +132,8 @@ async function main(): Promise<void> {
   const reviewRequests = await measureReviewRequests();
   log('preview: requests for one preview from the click to ready, builds of 30 s to 10 min…');
   const previewRequests = await measurePreviewRequests();
+  log(`team: ${TEAM_SIZES.join(', ')} machines, each its own extension, against one organisation's hour, through working days…`);
+  const team = measureTeam();
 
   let review: ReviewResult | undefined;
   if (options.host) {
@@ -161,6 +168,7 @@ async function main(): Promise<void> {
     hourGate,
     reviewRequests,
     previewRequests,
+    team,
     seconds: (Date.now() - began) / 1000,
   };
   process.stdout.write(`${renderTable(results)}\n`);
@@ -186,6 +194,15 @@ async function windowsOnly(options: Options, repoRoot: string, log: (line: strin
   if (!options.host) return;
   const v = await propagationInVsCode(repoRoot, log);
   log(`inside VS Code: median ${v.medianMs.toFixed(0)} ms, max ${v.maxMs.toFixed(0)} ms over ${v.changes} changes`);
+}
+
+/** Figure 16 alone (the team against the organisation's hour), its section printed and not written: for whoever changes the hour's gate or background work. */
+function teamOnly(log: (line: string) => void): void {
+  log(`team: ${TEAM_SIZES.join(', ')} machines, each its own extension, against one organisation's hour, through working days…`);
+  const team = measureTeam();
+  // Its lines of the summary table, then its section: what a full run writes into BENCHMARKS.md.
+  for (const line of teamLines(team)) process.stdout.write(`| 16 Team | ${line.figure} | ${line.value.replaceAll('|', '\\|')} |\n`);
+  process.stdout.write(`\n${teamSection(team)}`);
 }
 
 /** Figure 1 alone (bundles, their biggest inputs, activation), printed and not written: for whoever changes what activate() builds or imports. */

@@ -1,0 +1,137 @@
+// Figure 16, a team against the organisation's hour: N teammates' machines (1, 3, 10), each its own
+// extension (its own shared-state folder, window, kept snapshots and signals), against one simulator
+// that allows the organisation 100 analytics requests an hour across every key and answers the rest
+// with 429s, through working days on a simulated clock. bench/teamDay.ts drives the day in its own
+// process (built by bench/build.mjs as out/bench/team.js: there `Date` follows the simulated clock
+// and `vscode` is bench/teamVscode.ts), through bench/teamMachine.ts, the one adapter to the
+// extension's modules. This file runs that process, and words what it measured.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+export const TEAM_SIZES = [1, 3, 10] as const;
+export const TEAM_PATHS = 10_000;
+/** Days simulated; the figures are the last day's (the first is each machine's first day with the extension). */
+export const TEAM_DAYS = 2;
+
+export const TEAM_TEXT =
+  `Each teammate's day (seeded, so machine k does the same in every row): the window opens between 09:00 and 09:30 and closes ` +
+  `between 17:00 and 17:30 (simulated, UTC); a docs page is shown every 3 to 12 minutes (about 60 a day; the readers status ` +
+  `item's fetch, background work); once a day, between 30 and 150 minutes after arriving, Fetch Reader Signals (asked), after ` +
+  `which the Reader Signals view stays visible and checks every 5 minutes whether its hourly background refresh is due; the ` +
+  `trend of Last 30 days (Draw) between 1.5 and 5 hours in; Export Visitors of Last 90 days between 3 and 7 hours in. The writer ` +
+  `answers every question with its first button (the action, or "Fetch N": what fits). The site has ${TEAM_PATHS.toLocaleString('en')} paths and the ` +
+  `large signals data (2,000 feedback items, 5,000 search terms, 20,000 assistant turns). Machines keep what they kept ` +
+  `overnight (the window closes and opens again); the figures are day ${TEAM_DAYS}'s, counted at the simulator. An action runs ` +
+  'to its end before the clock moves (its requests share its instant).';
+
+/** One kind of action's requests over the measured day. */
+export interface KindCount {
+  /** Analytics requests the simulator received, answered 200, answered 429, and answered 200 but not kept. */
+  sent: number;
+  ok: number;
+  tooMany: number;
+  thrownAway: number;
+  /** Actions of this kind, and how many asked the writer first. */
+  actions: number;
+  asked: number;
+}
+
+export interface TeamRow {
+  machines: number;
+  /** The most analytics requests the organisation sent in any 60 minutes of the day, with the 200s among them; when that hour began (ms). */
+  busiestHour: { sent: number; ok: number; from: number };
+  sent: number;
+  ok: number;
+  tooMany: number;
+  /** 429s answered to background work (a page's readers, the signals' hourly refresh). */
+  tooManyBackground: number;
+  thrownAway: number;
+  thrownAwayBackground: number;
+  /** Docs pages shown, and those whose status item showed no figure (held back, paused, failed). */
+  pages: number;
+  pagesWithoutFigure: number;
+  /** Why, by what the readers said (HeldBackError, PausedError, rateLimited…). */
+  withoutFigureWhy: Record<string, number>;
+  /** Age of the figure each page showed (shown at minus fetched at), ms. */
+  figureAgeMaxMs: number;
+  figureAgeMedianMs: number;
+  byKind: Record<string, KindCount>;
+  /** Wall time of the whole run for this N (every day). */
+  wallMs: number;
+}
+
+export interface TeamResult {
+  design: string;
+  rows: TeamRow[];
+}
+
+/**
+ * Runs the day in its own process (out/bench/team.js) and reads its JSON. `sizes`: the team sizes.
+ * The process is bounded: it is stopped after `timeoutMs`.
+ */
+export function measureTeam(sizes: readonly number[] = TEAM_SIZES, timeoutMs = 10 * 60_000): TeamResult {
+  const script = join(__dirname, 'team.js');
+  const run = spawnSync(process.execPath, [script, '--machines', sizes.join(',')], {
+    env: { ...process.env, TZ: 'UTC' },
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (run.error) throw run.error;
+  if (run.status !== 0) throw new Error(`the team figure's process ended with ${run.status ?? run.signal}`);
+  return JSON.parse(run.stdout) as TeamResult;
+}
+
+const minutes = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)} s` : ms < 2 * 3_600_000 ? `${Math.round(ms / 60_000)} min` : `${(ms / 3_600_000).toFixed(1)} h`);
+const clock = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+
+/** The figure's lines in the summary table. */
+export function teamLines(result: TeamResult | undefined): { figure: string; value: string }[] {
+  return (result?.rows ?? []).map((row) => ({
+    figure: `${row.machines} machine(s): busiest hour; 429s (background); thrown away; figure age`,
+    value: `${row.busiestHour.sent} sent (${row.busiestHour.ok} answered); ${row.tooMany} (${row.tooManyBackground}); ${row.thrownAway}; max ${minutes(row.figureAgeMaxMs)}, median ${minutes(row.figureAgeMedianMs)}, ${row.pagesWithoutFigure} of ${row.pages} pages without one`,
+  }));
+}
+
+const why = (reasons: Record<string, number>) => {
+  const named = Object.entries(reasons).map(([reason, n]) => `${n} ${reason}`);
+  return named.length ? ` (${named.join(', ')})` : '';
+};
+
+/** The table of one design's rows. */
+export function teamTable(result: TeamResult): string {
+  const head = '| machines | busiest hour: sent (answered), from | 429s (background) | answered but thrown away (background) | readers figure a writer sees: max / median age | pages without a figure | all day: sent / answered |';
+  const line = (r: TeamRow) =>
+    `| ${r.machines} | ${r.busiestHour.sent} (${r.busiestHour.ok}), ${clock(r.busiestHour.from)} | ${r.tooMany} (${r.tooManyBackground}) | ${r.thrownAway} (${r.thrownAwayBackground}) | ${minutes(r.figureAgeMaxMs)} / ${minutes(r.figureAgeMedianMs)} | ${r.pagesWithoutFigure} of ${r.pages}${why(r.withoutFigureWhy)} | ${r.sent} / ${r.ok} |`;
+  return `${head}\n|---|---|---|---|---|---|---|\n${result.rows.map(line).join('\n')}`;
+}
+
+/** Per kind of action, the largest team's requests. */
+export function teamKinds(row: TeamRow): string {
+  const head = '| action | actions (asked first) | sent | 200 | 429 | 200 thrown away |';
+  const lines = Object.entries(row.byKind).map(([kind, k]) => `| ${kind} | ${k.actions} (${k.asked}) | ${k.sent} | ${k.ok} | ${k.tooMany} | ${k.thrownAway} |`);
+  return `${head}\n|---|---|---|---|---|---|\n${lines.join('\n')}`;
+}
+
+export function teamSection(result: TeamResult | undefined): string {
+  if (!result?.rows.length) return '## 16. A team against the organisation’s hour\n\nNot measured in this run.\n';
+  const largest = result.rows[result.rows.length - 1];
+  return `## 16. A team against the organisation’s hour
+
+**What it shows** (bench/team.ts, bench/teamDay.ts, bench/teamMachine.ts): ${TEAM_TEXT} "Thrown away": answered 200 but
+neither kept (a readers snapshot, the kept signals, a trend bucket) nor delivered (the export's file). A figure's age is
+how long before the page was shown its snapshot was fetched. The goal for 10 machines: no hour over 100, no 429 to background
+work, nothing thrown away, figures at most a day old.
+
+Design measured: ${result.design}.
+
+${teamTable(result)}
+
+By action, ${largest.machines} machine(s):
+
+${teamKinds(largest)}
+
+Reproduce: \`node bench/build.mjs && node out/bench/run.js --team-only\` (no VS Code; about ${Math.ceil(result.rows.reduce((s, r) => s + r.wallMs, 0) / 60_000)} min of wall time here).
+`;
+}
