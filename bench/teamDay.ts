@@ -44,6 +44,13 @@ function random(seed: number): () => number {
   };
 }
 
+/** Makes Math.random a seeded sequence, so what the extension draws at random (a spread of times) is the same every run; returns the undo. */
+function seedMathRandom(seed: number): () => void {
+  const real = Math.random;
+  Math.random = random(seed);
+  return () => void (Math.random = real);
+}
+
 /** Makes `Date` (Date.now and `new Date()`) read `now`; returns the undo. */
 function simulateDate(now: () => number): () => void {
   const Real = Date;
@@ -65,18 +72,21 @@ async function runTeam(size: number, log: (line: string) => void): Promise<TeamR
   const began = performance.now();
   const clock = new SimulatedClock(FIRST_DAY + 8 * HOUR);
   const undoDate = simulateDate(clock.now);
+  const undoRandom = seedMathRandom(size);
   const root = mkdtempSync(join(tmpdir(), 'mintlify-team-'));
   // Readers every day up to the last one simulated.
   const today = new Date(FIRST_DAY + (TEAM_DAYS - 1) * DAY).toISOString().slice(0, 10);
   const sim = await startSimulator({ projects: [PROJECT], pathCount: TEAM_PATHS, signals: LARGE_SIGNALS, now: clock.now, today, days: 120 });
   configureTeam(sim.url, PROJECT);
+  // The pages writers open: any path the site's readers read in the last 30 days (the day's own range).
+  const paths = sim.visitorsFor(PROJECT, { dateFrom: new Date(FIRST_DAY - 29 * DAY).toISOString().slice(0, 10), dateTo: new Date(FIRST_DAY + DAY).toISOString().slice(0, 10) }).visitors.map((v) => v.path);
   const done: Done[] = [];
   const storages = Array.from({ length: size }, () => newStorage());
   try {
     for (let day = 0; day < TEAM_DAYS; day++) {
       const midnight = FIRST_DAY + day * DAY;
       const machines: TeamMachine[] = [];
-      for (let k = 0; k < size; k++) scheduleDay({ k, day, midnight, clock, root, storage: storages[k] }, machines, done, sim.requests);
+      for (let k = 0; k < size; k++) scheduleDay({ k, day, midnight, clock, root, storage: storages[k], paths }, machines, done, sim.requests);
       await clock.runUntil(midnight + 20 * HOUR);
       for (const machine of machines) machine.close();
       log(`  ${size} machine(s), day ${day + 1}: ${done.filter((d) => d.day === day).length} actions, ${sim.requests.length} requests so far`);
@@ -85,13 +95,14 @@ async function runTeam(size: number, log: (line: string) => void): Promise<TeamR
   } finally {
     await sim.close();
     undoDate();
+    undoRandom();
     rmSync(root, { recursive: true, force: true });
   }
 }
 
 /** Machine k's day: its window opens, the writer works, the window closes. */
 function scheduleDay(
-  { k, day, midnight, clock, root, storage }: { k: number; day: number; midnight: number; clock: SimulatedClock; root: string; storage: MachineStorage },
+  { k, day, midnight, clock, root, storage, paths }: { k: number; day: number; midnight: number; clock: SimulatedClock; root: string; storage: MachineStorage; paths: readonly string[] },
   machines: TeamMachine[],
   done: Done[],
   requests: RecordedRequest[],
@@ -115,7 +126,10 @@ function scheduleDay(
     machine = await TeamMachine.start(options);
     machines.push(machine);
   });
-  for (let t = arrive + between(2, 12) * MINUTE; t < leave; t += between(3, 12) * MINUTE) act(t, 'page shown (readers)', (m) => m.showPage());
+  for (let t = arrive + between(2, 12) * MINUTE; t < leave; t += between(3, 12) * MINUTE) {
+    const path = paths[Math.floor(next() * paths.length)];
+    act(t, 'page shown (readers)', (m) => m.showPage(path));
+  }
   const look = arrive + between(30, 150) * MINUTE;
   act(look, 'Fetch Reader Signals', (m) => m.fetchSignals());
   for (let t = look + SIGNALS_CHECK_EVERY_MS; t < leave; t += SIGNALS_CHECK_EVERY_MS) act(t, 'signals refresh (background)', (m) => m.signalsCheck());

@@ -20,7 +20,7 @@ import { BucketRows } from '../src/analytics/trend/bucketRows';
 import { Trend, type TrendAsk } from '../src/analytics/trend/trend';
 import { TrendSeries } from '../src/analytics/trend/trendSeries';
 import { trendTotals } from '../src/analytics/trend/trendTotals';
-import type { SnapshotSource, VisitorsSnapshot } from '../src/analytics/visitorsSnapshot';
+import { readersOf, type SnapshotSource, type VisitorsSnapshot } from '../src/analytics/visitorsSnapshot';
 import { Settings } from '../src/config';
 import type { Logger } from '../src/log';
 import { PageReaders } from '../src/readers/pageReaders';
@@ -43,7 +43,7 @@ export const DESIGN = 'main: per-machine ledger, background ceiling 60, readers 
 export interface Outcome {
   /** Of what the simulator answered 200 for this action: everything kept ('all'), nothing ('none'), or this many. */
   kept: 'all' | 'none' | number;
-  /** A page shown: when the figure the status item shows was fetched; undefined: no figure shown. */
+  /** A page shown: when the figure the status item shows was fetched; undefined: no figure for the page shown. */
   figureFetchedAt?: number;
   /** Why a page shows no figure, or an action did not finish, in a word. */
   note?: string;
@@ -183,8 +183,13 @@ export class TeamMachine {
     return machine;
   }
 
-  /** A docs page shown: the status item's fetch (ReadersStatusBar.update on an editor change: background work). */
-  async showPage(): Promise<Outcome> {
+  /**
+   * The docs page of `sitePath` shown: the status item's fetch (ReadersStatusBar.update on an editor
+   * change: background work), and whether the item then shows the page's figure: its readers, or
+   * "no readers" from a whole range; not a range still being gathered that lacks the page, nor one
+   * cut at the cap ("beyond the top N").
+   */
+  async showPage(sitePath: string): Promise<Outcome> {
     const now = this.readers.current();
     if (!now) throw new Error('the machine has no project or key');
     const before = this.readers.store.cached(now.key);
@@ -193,10 +198,15 @@ export class TeamMachine {
     try {
       shown = await this.readers.load(now, {});
     } catch (error) {
-      note = error instanceof Error ? error.name === 'Error' || error.name === 'ApiError' ? ((error as { kind?: string }).kind ?? error.name) : error.name : String(error);
+      note = error instanceof Error ? ((error as { kind?: string }).kind ?? error.name) : String(error);
     }
     const after = this.readers.store.cached(now.key);
-    return { kept: after !== before ? 'all' : 'none', figureFetchedAt: shown?.fetchedAt, note };
+    const figure = shown && readersOf(shown, sitePath);
+    // A range still being gathered (its `gathering` flag, where the design has one) lacks the pages not fetched yet.
+    const gathering = shown !== undefined && 'gathering' in shown && shown.gathering === true;
+    if (figure && figure.kind !== 'read') note = gathering ? 'still being gathered' : figure.kind === 'beyondCap' ? 'beyond the cap' : undefined;
+    const hasFigure = figure !== undefined && note === undefined;
+    return { kept: after !== before ? 'all' : 'none', figureFetchedAt: hasFigure ? shown?.fetchedAt : undefined, note };
   }
 
   /** Fetch Reader Signals, as signalsCommands.ts runs it: asked first when the hour may not hold it. */
