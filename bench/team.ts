@@ -45,6 +45,8 @@ export interface TeamRow {
   tooMany: number;
   /** 429s answered to background work (a page's readers, the signals' hourly refresh). */
   tooManyBackground: number;
+  /** 429s caused by background work: in the hour before each, what writers asked had been answered fewer than 100 times. */
+  tooManyCausedByBackground: number;
   thrownAway: number;
   thrownAwayBackground: number;
   /** Docs pages shown, and those whose status item showed no figure (held back, paused, failed). */
@@ -89,8 +91,8 @@ const clock = (ms: number) => new Date(ms).toISOString().slice(11, 16);
 /** The figure's lines in the summary table. */
 export function teamLines(result: TeamResult | undefined): { figure: string; value: string }[] {
   return (result?.rows ?? []).map((row) => ({
-    figure: `${row.machines} machine(s): busiest hour; 429s (background); thrown away; figure age`,
-    value: `${row.busiestHour.sent} sent (${row.busiestHour.ok} answered); ${row.tooMany} (${row.tooManyBackground}); ${row.thrownAway}; max ${minutes(row.figureAgeMaxMs)}, median ${minutes(row.figureAgeMedianMs)}, ${row.pagesWithoutFigure} of ${row.pages} pages without one`,
+    figure: `${row.machines} machine(s): busiest hour; 429s (to background; caused by background); thrown away; figure age`,
+    value: `${row.busiestHour.sent} sent (${row.busiestHour.ok} answered); ${row.tooMany} (${row.tooManyBackground}; ${row.tooManyCausedByBackground}); ${row.thrownAway}; max ${minutes(row.figureAgeMaxMs)}, median ${minutes(row.figureAgeMedianMs)}, ${row.pagesWithoutFigure} of ${row.pages} pages without one`,
   }));
 }
 
@@ -101,9 +103,9 @@ const why = (reasons: Record<string, number>) => {
 
 /** The table of one design's rows. */
 export function teamTable(result: TeamResult): string {
-  const head = '| machines | busiest hour: sent (answered), from | 429s (background) | answered but thrown away (background) | readers figure a writer sees: max / median age | pages without a figure | all day: sent / answered |';
+  const head = '| machines | busiest hour: sent (answered), from | 429s (to background; caused by background) | answered but thrown away (background) | readers figure a writer sees: max / median age | pages without a figure | all day: sent / answered |';
   const line = (r: TeamRow) =>
-    `| ${r.machines} | ${r.busiestHour.sent} (${r.busiestHour.ok}), ${clock(r.busiestHour.from)} | ${r.tooMany} (${r.tooManyBackground}) | ${r.thrownAway} (${r.thrownAwayBackground}) | ${minutes(r.figureAgeMaxMs)} / ${minutes(r.figureAgeMedianMs)} | ${r.pagesWithoutFigure} of ${r.pages}${why(r.withoutFigureWhy)} | ${r.sent} / ${r.ok} |`;
+    `| ${r.machines} | ${r.busiestHour.sent} (${r.busiestHour.ok}), ${clock(r.busiestHour.from)} | ${r.tooMany} (${r.tooManyBackground}; ${r.tooManyCausedByBackground}) | ${r.thrownAway} (${r.thrownAwayBackground}) | ${minutes(r.figureAgeMaxMs)} / ${minutes(r.figureAgeMedianMs)} | ${r.pagesWithoutFigure} of ${r.pages}${why(r.withoutFigureWhy)} | ${r.sent} / ${r.ok} |`;
   return `${head}\n|---|---|---|---|---|---|---|\n${result.rows.map(line).join('\n')}`;
 }
 
@@ -119,7 +121,8 @@ export function teamSection(result: TeamResult | undefined): string {
   const largest = result.rows[result.rows.length - 1];
   return `## 16. A team against the organisation’s hour
 
-**What it shows** (bench/team.ts, bench/teamDay.ts, bench/teamMachine.ts): ${TEAM_TEXT} "Thrown away": answered 200 but
+**What it shows** (bench/team.ts, bench/teamDay.ts, bench/teamMachine.ts): ${TEAM_TEXT} A 429 is "caused by background" when, in the hour before it, what writers asked had been answered fewer than
+100 times (without the background's requests there would have been room). "Thrown away": answered 200 but
 neither kept (a readers snapshot, the kept signals, a trend bucket) nor delivered (the export's file). A figure's age is
 how long before the page was shown its snapshot was fetched. The goal for 10 machines: no hour over 100, no 429 to background
 work, nothing thrown away, figures at most a day old.

@@ -165,6 +165,10 @@ function count(size: number, day: readonly Done[], wallMs: number): TeamRow {
   const pages = day.filter((d) => d.kind === 'page shown (readers)');
   const ages = pages.flatMap((d) => (d.outcome.figureFetchedAt === undefined ? [] : [d.at - d.outcome.figureFetchedAt]));
   const background = day.filter((d) => BACKGROUND.has(d.kind));
+  // A 429 is caused by background work when what writers asked had, in the hour before it, been
+  // answered fewer than 100 times: without the background's requests there would have been room.
+  const askedOk = day.filter((d) => !BACKGROUND.has(d.kind)).flatMap((d) => d.requests.filter((r) => r.status === 200).map((r) => r.at));
+  const causedByBackground = all.filter((r) => r.status === 429 && askedOk.filter((at) => at > r.at - HOUR && at <= r.at).length < 100).length;
   return {
     machines: size,
     busiestHour: busiest,
@@ -172,6 +176,7 @@ function count(size: number, day: readonly Done[], wallMs: number): TeamRow {
     ok: all.filter((r) => r.status === 200).length,
     tooMany: all.filter((r) => r.status === 429).length,
     tooManyBackground: background.reduce((n, d) => n + d.requests.filter((r) => r.status === 429).length, 0),
+    tooManyCausedByBackground: causedByBackground,
     thrownAway: day.reduce((n, d) => n + thrown(d), 0),
     thrownAwayBackground: background.reduce((n, d) => n + thrown(d), 0),
     pages: pages.length,
