@@ -7,6 +7,7 @@
 // extension's modules. This file runs that process, and words what it measured.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { TEAM_BASELINE } from './teamBaseline';
 
 export const TEAM_SIZES = [1, 3, 10] as const;
 export const TEAM_PATHS = 10_000;
@@ -116,24 +117,48 @@ export function teamKinds(row: TeamRow): string {
   return `${head}\n|---|---|---|---|---|---|\n${lines.join('\n')}`;
 }
 
+/** The issue's goal for the largest team, each part with what was measured: "busiest hour 132 (goal ≤ 100)". */
+export function teamGoal(row: TeamRow): string {
+  const parts = [
+    [`busiest hour ${row.busiestHour.sent}`, row.busiestHour.sent <= 100, '≤ 100'],
+    [`429s caused by background work ${row.tooManyCausedByBackground} (${row.tooManyBackground} answered to it)`, row.tooManyCausedByBackground === 0, '0'],
+    [`answers thrown away ${row.thrownAway}`, row.thrownAway === 0, '0'],
+    [`oldest figure ${minutes(row.figureAgeMaxMs)}, ${row.pagesWithoutFigure} of ${row.pages} pages without one`, row.figureAgeMaxMs <= 24 * 3_600_000 && row.pagesWithoutFigure === 0, 'a figure on every page, ≤ 24 h old'],
+  ] as const;
+  return parts.map(([measured, met, goal]) => `${measured} (goal ${goal}: ${met ? 'met' : 'missed'})`).join('; ');
+}
+
 export function teamSection(result: TeamResult | undefined): string {
   if (!result?.rows.length) return '## 16. A team against the organisation’s hour\n\nNot measured in this run.\n';
   const largest = result.rows[result.rows.length - 1];
+  const baseline = TEAM_BASELINE.rows[TEAM_BASELINE.rows.length - 1];
   return `## 16. A team against the organisation’s hour
 
 **What it shows** (bench/team.ts, bench/teamDay.ts, bench/teamMachine.ts): ${TEAM_TEXT} A 429 is "caused by background" when, in the hour before it, what writers asked had been answered fewer than
 100 times (without the background's requests there would have been room). "Thrown away": answered 200 but
 neither kept (a readers snapshot, the kept signals, a trend bucket) nor delivered (the export's file). A figure's age is
-how long before the page was shown its snapshot was fetched. The goal for 10 machines: no hour over 100, no 429 to background
-work, nothing thrown away, figures at most a day old.
+how long before the page was shown its snapshot was fetched. The goal for 10 machines: no hour over 100, no 429 caused by
+background work, nothing thrown away, figures at most a day old.
 
-Design measured: ${result.design}.
+**This build** (${result.design}):
 
 ${teamTable(result)}
 
-By action, ${largest.machines} machine(s):
+Against the goal, ${largest.machines} machine(s): ${teamGoal(largest)}.
+
+**Baseline**, the same figure on the design before (${TEAM_BASELINE.design}; bench/teamBaseline.ts says where it was measured):
+
+${teamTable(TEAM_BASELINE)}
+
+Against the goal, ${baseline.machines} machine(s): ${teamGoal(baseline)}.
+
+By action, ${largest.machines} machine(s), this build:
 
 ${teamKinds(largest)}
+
+By action, ${baseline.machines} machine(s), baseline:
+
+${teamKinds(baseline)}
 
 Reproduce: \`node bench/build.mjs && node out/bench/run.js --team-only\` (no VS Code; about ${Math.ceil(result.rows.reduce((s, r) => s + r.wallMs, 0) / 60_000)} min of wall time here).
 `;

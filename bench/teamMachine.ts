@@ -37,7 +37,9 @@ import type { SimulatedClock } from './simClock';
 export const SIGNALS_CHECK_EVERY_MS = 5 * 60_000;
 
 /** The design the adapter drives, for the figure's text. */
-export const DESIGN = 'main: per-machine ledger, background ceiling 60, readers hourly, signals hourly (view visible)';
+export const DESIGN =
+  'issue 37’s design (main as of a475664): every request reserved in the shared ledger before it is sent; background work held to 60 / analytics.teamSize (10: 6 an hour) per machine, ' +
+  'none during a 429’s wait and half after it; background readers and signals stand for a day; background readers keep every page and go on from it';
 
 /** What an action left a writer with. */
 export interface Outcome {
@@ -148,7 +150,7 @@ export class TeamMachine {
       }),
       options.clock,
     );
-    this.gate = new HourGate(this.sync, ui, vscode.l10n);
+    this.gate = new HourGate(this.sync, ui, vscode.l10n, Date.now, () => this.settings.analyticsTeamSize);
     this.readers = new PageReaders({ api, settings: this.settings, keys: { hasKey: true, onDidChange: () => ({ dispose: () => undefined }) }, storage: workspaceState, gate: this.gate, log: silent });
     this.signals = new SignalsStore({
       api,

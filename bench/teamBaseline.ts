@@ -1,0 +1,82 @@
+// Figure 16's baseline: the rows measured on today's design before the organisation's hour was
+// kept for a team (main at ac47587, before issue 37 was merged), with this figure's own code as of
+// its commit "Figure 16 counts the 429s background work caused", kept so BENCHMARKS.md shows them
+// beside this build's. Reproduce: that commit on main, `node bench/build.mjs && node out/bench/run.js --team-only`.
+import type { TeamResult } from './team';
+
+export const TEAM_BASELINE: TeamResult = {
+  design: 'main: per-machine ledger, background ceiling 60, readers hourly, signals hourly (view visible)',
+  rows: [
+    {
+      machines: 1,
+      busiestHour: { sent: 98, ok: 98, from: 1773748446662 },
+      sent: 472,
+      ok: 472,
+      tooMany: 0,
+      tooManyBackground: 0,
+      tooManyCausedByBackground: 0,
+      thrownAway: 0,
+      thrownAwayBackground: 0,
+      pages: 64,
+      pagesWithoutFigure: 0,
+      withoutFigureWhy: {},
+      figureAgeMaxMs: 4045649,
+      figureAgeMedianMs: 1582723,
+      byKind: {
+        'page shown (readers)': { sent: 304, ok: 304, tooMany: 0, thrownAway: 0, actions: 64, asked: 0 },
+        'Fetch Reader Signals': { sent: 18, ok: 18, tooMany: 0, thrownAway: 0, actions: 1, asked: 0 },
+        'signals refresh (background)': { sent: 108, ok: 108, tooMany: 0, thrownAway: 0, actions: 6, asked: 0 },
+        'Draw Trend (Last 30 days)': { sent: 2, ok: 2, tooMany: 0, thrownAway: 0, actions: 1, asked: 0 },
+        'Export Visitors (Last 90 days)': { sent: 40, ok: 40, tooMany: 0, thrownAway: 0, actions: 1, asked: 1 },
+      },
+      wallMs: 7477,
+    },
+    {
+      machines: 3,
+      busiestHour: { sent: 111, ok: 100, from: 1773745695673 },
+      sent: 847,
+      ok: 800,
+      tooMany: 47,
+      tooManyBackground: 42,
+      tooManyCausedByBackground: 47,
+      thrownAway: 340,
+      thrownAwayBackground: 340,
+      pages: 199,
+      pagesWithoutFigure: 89,
+      withoutFigureWhy: { rateLimited: 37, PausedError: 42, HeldBackError: 10 },
+      figureAgeMaxMs: 21926268,
+      figureAgeMedianMs: 5771528,
+      byKind: {
+        'page shown (readers)': { sent: 541, ok: 506, tooMany: 35, thrownAway: 316, actions: 199, asked: 0 },
+        'Fetch Reader Signals': { sent: 36, ok: 36, tooMany: 0, thrownAway: 0, actions: 3, asked: 0 },
+        'signals refresh (background)': { sent: 265, ok: 258, tooMany: 7, thrownAway: 24, actions: 92, asked: 0 },
+        'Draw Trend (Last 30 days)': { sent: 5, ok: 0, tooMany: 5, thrownAway: 0, actions: 3, asked: 2 },
+        'Export Visitors (Last 90 days)': { sent: 0, ok: 0, tooMany: 0, thrownAway: 0, actions: 3, asked: 3 },
+      },
+      wallMs: 7896,
+    },
+    {
+      machines: 10,
+      busiestHour: { sent: 126, ok: 100, from: 1773739756110 },
+      sent: 995,
+      ok: 838,
+      tooMany: 157,
+      tooManyBackground: 146,
+      tooManyCausedByBackground: 157,
+      thrownAway: 192,
+      thrownAwayBackground: 192,
+      pages: 631,
+      pagesWithoutFigure: 341,
+      withoutFigureWhy: { rateLimited: 149, PausedError: 192 },
+      figureAgeMaxMs: 24979709,
+      figureAgeMedianMs: 4933891,
+      byKind: {
+        'page shown (readers)': { sent: 984, ok: 838, tooMany: 146, thrownAway: 192, actions: 631, asked: 0 },
+        'Fetch Reader Signals': { sent: 3, ok: 0, tooMany: 3, thrownAway: 0, actions: 10, asked: 0 },
+        'Draw Trend (Last 30 days)': { sent: 6, ok: 0, tooMany: 6, thrownAway: 0, actions: 10, asked: 10 },
+        'Export Visitors (Last 90 days)': { sent: 2, ok: 0, tooMany: 2, thrownAway: 0, actions: 10, asked: 10 },
+      },
+      wallMs: 3931,
+    },
+  ],
+};
