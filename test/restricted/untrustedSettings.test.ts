@@ -1,11 +1,13 @@
 // A folder the user has not trusted whose settings raise what the extension spends on the
-// organisation's hour: readers.maxPages 100 and signals.backgroundShare 60 (test/run.ts writes them
-// with the project). Both are restricted settings, so the user's values (here the defaults, 40 and
-// 20) are what is spent, counted at the simulator on a site big enough to spend more. And the
+// organisation's hour: readers.maxPages 100, signals.backgroundShare 60 and analytics.teamSize 1
+// (test/run.ts writes them with the project). All are restricted settings, so the user's values (here
+// the defaults: 40 pages, a share of 20, a team of 10, so 6 background requests an hour for this
+// machine) are what is spent, counted at the simulator on a site big enough to spend more. And the
 // analytics table shows a path's right-to-left override escaped. Runs in its own host (test/run.ts).
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { DEFAULT_MAX_PAGES } from '../../src/api/paging';
+import { backgroundShareOf } from '../../src/sync/hourGate';
 import { showInvisible } from '../../src/util/visibleText';
 import type { TestSeam } from '../support/extensionUnderTest';
 import type { Simulator } from '../simulator/server';
@@ -15,8 +17,8 @@ import { RAISED_SETTINGS, RESTRICTED_PROJECT } from './project';
 
 /** Reads as "/guides/exe.txt" on screen when shown raw. */
 const RTL_PATH = '/guides/\u202etxt.exe';
-/** The default share of a background refresh of the signals (signals.backgroundShare). */
-const DEFAULT_SHARE = 20;
+/** This machine's background requests an hour with the default team of 10 (the folder's team of 1 would make it 60). */
+const MACHINE_SHARE = backgroundShareOf(10);
 
 describe('an untrusted folder whose settings raise spending', function () {
   this.timeout(120_000);
@@ -55,32 +57,45 @@ describe('an untrusted folder whose settings raise spending', function () {
     await sim.close();
   });
 
-  it(`a readers fetch takes at most the default ${DEFAULT_MAX_PAGES} pages, not the folder's ${RAISED_SETTINGS['mintlifyAgent.readers.maxPages']}`, async () => {
+  it(`background readers take this machine's default share of ${MACHINE_SHARE}, and the writer's fetch at most the default ${DEFAULT_MAX_PAGES} pages, not the folder's ${RAISED_SETTINGS['mintlifyAgent.readers.maxPages']}`, async () => {
     await freshAnalyticsHour(s);
     await s.readers.readers.store.clear();
     sim.clearRequests();
     await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, 'docs', 'quickstart.mdx'), { preview: false });
-    await waitFor('the page\'s readers figure', () => s.readers.statusBar.shown?.figures);
+    // Nobody asked: the figure is gathered a few pages an hour, as the default team of 10 allows.
+    await waitFor('the page\'s readers figure, or the pages gathered so far', () => s.readers.statusBar.shown?.figures ?? (/pages fetched/.test(s.readers.statusBar.shown?.text ?? '') || undefined));
+    assert.equal(visitorRequests(sim), MACHINE_SHARE, `the background fetch took this machine's share of a team of 10, not the folder's team of ${RAISED_SETTINGS['mintlifyAgent.analytics.teamSize']}`);
+
+    // The writer fetches the rest now (the item's click): it goes on from the pages kept and stops at the default cap.
+    const user = new ScriptedUser(s.ui);
+    user.answerMessage = (shown) => shown.actions[0];
+    try {
+      await vscode.commands.executeCommand('mintlifyAgent.refreshReaders');
+      await waitFor('the page\'s readers figure, or the range fetched to its cap', () => s.readers.statusBar.shown?.figures ?? (visitorRequests(sim) >= DEFAULT_MAX_PAGES || undefined));
+    } finally {
+      user.restore();
+    }
     const range = sim.requests.find((r) => r.rawPath.endsWith('/visitors'))?.query ?? {};
     const pages = Math.ceil(sim.visitorsFor(RESTRICTED_PROJECT, { dateFrom: range.dateFrom, dateTo: range.dateTo }).visitors.length / 250);
     assert.ok(pages > DEFAULT_MAX_PAGES, `the range has ${pages} pages of paths`);
     assert.equal(visitorRequests(sim), DEFAULT_MAX_PAGES, `the fetch stopped at the default cap, of ${pages} pages`);
   });
 
-  it(`a background refresh of the signals spends at most the default share of ${DEFAULT_SHARE}, not the folder's ${RAISED_SETTINGS['mintlifyAgent.signals.backgroundShare']}`, async () => {
+  it(`a background refresh of the signals is held to this machine's default share of ${MACHINE_SHARE}, not the folder's ${RAISED_SETTINGS['mintlifyAgent.signals.backgroundShare']}`, async () => {
     await s.signals.store.forget();
     await freshAnalyticsHour(s);
     sim.clearRequests();
+    // The snapshot takes more than the share allows, so background work never starts it (it would
+    // keep nothing partial); with the folder's settings honoured (a team of 1, a share of 60) it would.
     const outcome = await s.signals.store.refresh('background').catch((error: unknown) => error);
-    const background = analytics();
-    assert.ok(background > 0 && background <= DEFAULT_SHARE, `${background} analytics requests in the background`);
-    assert.ok(!(outcome && typeof outcome === 'object' && 'kind' in outcome && outcome.kind === 'fetched'), 'the snapshot needs more than the share: the refresh stopped');
+    assert.equal(analytics(), 0, `${analytics()} analytics requests in the background`);
+    assert.ok(!(outcome && typeof outcome === 'object' && 'kind' in outcome && outcome.kind === 'fetched'), 'the snapshot needs more than the share: the refresh did not run');
 
     // The whole snapshot, as the writer's Fetch Reader Signals takes it: more than the share allowed.
     await freshAnalyticsHour(s);
     sim.clearRequests();
     assert.equal((await s.signals.store.refresh({ grant: s.gate.granted(100) })).kind, 'fetched');
-    assert.ok(analytics() > DEFAULT_SHARE, `the whole snapshot takes ${analytics()} requests`);
+    assert.ok(analytics() > MACHINE_SHARE, `the whole snapshot takes ${analytics()} requests`);
   });
 
   it('the analytics table shows a path\'s right-to-left override escaped, as the tree does', async () => {
