@@ -61,7 +61,8 @@ describe('the editor’s AI spends the hour only when the writer says yes (UI)',
       assert.equal(await call('get_mintlifyVisitors', { range: 'last90' }), 'dialog', `call ${round}: the dialog, before any request`);
       const text = (await dialog().textContent()) ?? '';
       assert.match(text, /Fetch visitors\?/);
-      assert.match(text, /takes up to \d+ analytics requests, of the \d+ left this hour on this machine’s count/);
+      // Nothing of the range is kept: its size is not known, and the question says where a yes stops.
+      assert.match(text, /takes one analytics request per 250 paths \(the site’s size is not known yet\), stopping at \d+, of the \d+ left this hour on this machine’s count/);
       if (round === 1) await wb.screenshot('lm-spend-1-visitors-dialog');
       await press('Cancel');
       await expectVisible('the harness saying the tool did not run', wb.notification(/^Tool not run: Canceled/));

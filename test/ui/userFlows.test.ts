@@ -198,7 +198,7 @@ describe('a person using the extension in VS Code (UI)', function () {
     // The trend of the 90 days, a point a week: its cost is said first, then Draw draws it.
     const weeks = trendBuckets(day(-89), day(0), day(0));
     assert.ok(weeks.ok && weeks.unit === 'week');
-    await expectText('the trend’s cost', panel.locator('#trend-status'), /^Drawing the trend takes about \d+ analytics requests, of the \d+ left this hour on this machine’s count/);
+    await expectText('the trend’s cost', panel.locator('#trend-status'), /^Drawing the trend takes about \d+ analytics requests(, stopping at \d+)?, of the \d+ left this hour on this machine’s count/);
     trendAskedAt = Date.now();
     await panel.locator('#trend-draw').click({ timeout: TIMEOUTS.ui });
     await expectText('what the trend cost', panel.locator('#trend-cost'), new RegExp(`^\\d+ requests? for ${weeks.buckets.length} points`));
@@ -224,9 +224,10 @@ describe('a person using the extension in VS Code (UI)', function () {
     // first, and an Enter pressed meanwhile only finishes the listing.
     const target = path.join(workspaceFolder, 'visitors-last-30-days.csv');
     await panel.locator('#export-csv').click({ timeout: TIMEOUTS.ui });
-    // Nothing of the range is kept whole: the export may take up to 100 requests, more than this hour
-    // has left after the steps before, so the hour's gate asks first; the writer fetches what fits.
-    const question = wb.notification(/Exporting visitors \(Last 30 days.*needs up to 100 analytics requests/);
+    // Nothing of the range is kept whole: its size is not known, the export may take up to 100 requests,
+    // more than this hour has left after the steps before, so the hour's gate asks first, saying where a
+    // yes stops; the writer fetches what fits.
+    const question = wb.notification(/Exporting visitors \(Last 30 days.*one analytics request per 250 paths \(the site’s size is not known yet\), stopping at \d+/);
     await wb.clickAndExpect({ what: 'the question’s Fetch', click: question.getByRole('button', { name: /^Fetch \d+$/ }), then: { gone: question }, shows: 'the question answered' });
     await wb.typeIntoSaveDialog(/^Export visitors: Last 30 days/, target);
     await wb.screenshot('3-export-dialog');
