@@ -7,7 +7,7 @@
 // leaves the review pending, saying so the moment it is known. A review is in flight once at most:
 // one Send Review per job in a window, and a shared mark across windows (ReviewModel.claimSend).
 import * as vscode from 'vscode';
-import { chooseToSend, closePreview } from '../agent/previewEditor';
+import { chooseToSend, closePreview, previewNotes } from '../agent/previewEditor';
 import { COMMANDS } from '../commands';
 import type { PromptSent, SendWatch } from '../jobs/jobCommands';
 import { jobLabel, type JobStore } from '../jobs/jobStore';
@@ -98,7 +98,7 @@ async function composeAndSend(deps: SendReviewDeps, jobId: string, label: string
   const preview = await vscode.workspace.openTextDocument({ language: 'markdown', content: composed.prompt });
   flow.preview = preview;
   await vscode.window.showTextDocument(preview, { viewColumn: vscode.ViewColumn.Beside, preview: false });
-  const lenses = showNotes(preview, notes);
+  const lenses = previewNotes(preview, notes);
   let send: boolean;
   try {
     send = await chooseToSend(ui, preview, { message: `${notes.join(' ')} ${vscode.l10n.t('The preview is exactly what the agent will get (edit it if you like). Send it?')}`, button: vscode.l10n.t('Send Review') });
@@ -149,21 +149,4 @@ async function sendOnce(deps: SendReviewDeps, jobId: string, composed: readonly 
   } finally {
     if (!recorded) background(claim.release(), log, `ending the send of the review of ${jobId}`);
   }
-}
-
-/**
- * The cost (and any shortening) above the preview's first line, as CodeLenses: beside the text for
- * as long as the preview is open, and not part of it. The first one sends, as the title action does.
- */
-function showNotes(preview: vscode.TextDocument, notes: readonly string[]): vscode.Disposable {
-  const top = new vscode.Range(0, 0, 0, 0);
-  return vscode.languages.registerCodeLensProvider(
-    { scheme: preview.uri.scheme, language: 'markdown' },
-    {
-      provideCodeLenses: (document) =>
-        document.uri.toString() !== preview.uri.toString()
-          ? []
-          : notes.map((note, i) => new vscode.CodeLens(top, i === 0 ? { title: `$(send) ${note}`, command: COMMANDS.sendPreview, arguments: [preview.uri] } : { title: `$(info) ${note}`, command: '' })),
-    },
-  );
 }
