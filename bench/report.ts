@@ -17,7 +17,8 @@ import { reviewRequestsRows, reviewRequestsSection, type ReviewRequestsRun } fro
 import { previewRequestsRows, previewRequestsSection, type PreviewRequestsRun } from './previewRequests';
 import { PAGE_TREND_TEXT, TREND_NOW, TREND_TEXT, type TrendRun, type TrendStep } from './trend';
 import { type HourGateRow, hourGateLines, hourGateSection } from './hourGate';
-import { type TeamResult, teamLines, teamSection } from './team';
+import { teamLines, teamSection } from './team';
+import type { TeamResult } from './teamResult';
 import { FILTER_TERM } from './webview';
 import { SHARED_FILE_SCENARIO, type SharedFileResult } from './sharedFile';
 import { WINDOWS_SCENARIO, type WindowsResult } from './windows';

@@ -2,7 +2,7 @@
 // kept for a team (main at ac47587, before issue 37 was merged), with this figure's own code as of
 // its commit "Figure 16 counts the 429s background work caused", kept so BENCHMARKS.md shows them
 // beside this build's. Reproduce: that commit on main, `node bench/build.mjs && node out/bench/run.js --team-only`.
-import type { TeamResult } from './team';
+import type { TeamResult } from './teamResult';
 
 export const TEAM_BASELINE: TeamResult = {
   design: 'main: per-machine ledger, background ceiling 60, readers hourly, signals hourly (view visible)',

@@ -12,7 +12,8 @@ import { startSimulator, type RecordedRequest } from '../test/simulator/server';
 import { SimulatedClock } from './simClock';
 import { median } from './stats';
 import { configureTeam, DESIGN, type MachineStorage, newStorage, type Outcome, SIGNALS_CHECK_EVERY_MS, TeamMachine } from './teamMachine';
-import { type KindCount, TEAM_DAYS, TEAM_PATHS, TEAM_SIZES, type TeamResult, type TeamRow } from './team';
+import { TEAM_DAYS, TEAM_PATHS, TEAM_SIZES } from './team';
+import type { KindCount, TeamResult, TeamRow } from './teamResult';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
