@@ -113,7 +113,7 @@ describe('the flows against the published OpenAPI (Prism)', function () {
     assert.equal(status?.state, 'done', 'the export ended with a file');
     // The example's rows at every offset: the second page brings nothing new, so the export stops
     // there (its cap, 100 pages, is never reached).
-    assert.deepEqual(tally(exported, analytics('')), { [analytics('visitors')]: 2 }, 'the export stopped at the second page');
+    assert.deepEqual(tally(exported, analytics('')), { [analytics('visitors')]: 2 }, `the export stopped at the second page; sent: ${exported.map((e) => e.url).join(', ')}`);
   });
 
   it('draws the trend of the last 7 days: a limit=1 request a day, each one the spec accepts', async () => {
