@@ -43,7 +43,10 @@ export default tseslint.config(
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       // mocha's `describe`/`it` take functions whose returned promise mocha awaits.
-      '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: true, allowForKnownSafeCalls: [{ from: 'package', name: ['describe', 'it', 'suite', 'test'], package: 'mocha' }] }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { ignoreVoid: true, allowForKnownSafeCalls: [{ from: 'package', name: ['describe', 'it', 'suite', 'test'], package: 'mocha' }] },
+      ],
     },
   },
 );

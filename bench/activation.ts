@@ -9,7 +9,16 @@ import { ensureCodeServer } from '../test/host/codeServer';
 import type { Host } from '../test/host/host';
 import { startSimulator } from '../test/simulator/server';
 import { startBenchHost } from './benchHost';
-import { BENCH_PROJECT, DONE_ENV, REPORT_ENV, WEBVIEW_ENV, type ActivationReport, type HostReport, type ReadersTiming, type SignalsTiming } from './host/protocol';
+import {
+  BENCH_PROJECT,
+  DONE_ENV,
+  REPORT_ENV,
+  WEBVIEW_ENV,
+  type ActivationReport,
+  type HostReport,
+  type ReadersTiming,
+  type SignalsTiming,
+} from './host/protocol';
 import { measureWebview, type WebviewResult } from './webview';
 
 const REPORT_TIMEOUT_MS = 120_000;

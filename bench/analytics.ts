@@ -80,15 +80,24 @@ async function session(pageSize: number): Promise<SessionRun> {
       // What AnalyticsPanel.loadNow does: memory first, then the pager (which dedupes in-flight loads).
       if (!pager.cached(key, page)) await pager.load(key, page);
     }
-    const all = await fetchAllVisitors(withLeave((projectId, query, options) => api.getVisitors(projectId, query, options)), PROJECT, exportRange);
+    const all = await fetchAllVisitors(
+      withLeave((projectId, query, options) => api.getVisitors(projectId, query, options)),
+      PROJECT,
+      exportRange,
+    );
     pager.dispose();
     return { requests: visitorRequests(sim), rows: all.rows.length };
   });
 
   const naive = await withSimulator(async (sim, api) => {
-    for (const { range, page } of views) await api.getVisitors(PROJECT, { dateFrom: range.dateFrom, dateTo: range.dateTo, limit: pageSize, offset: (page - 1) * pageSize }, { grant: unlimited });
+    for (const { range, page } of views)
+      await api.getVisitors(PROJECT, { dateFrom: range.dateFrom, dateTo: range.dateTo, limit: pageSize, offset: (page - 1) * pageSize }, { grant: unlimited });
     for (let offset = 0; ; offset += pageSize) {
-      const page = await api.getVisitors(PROJECT, { dateFrom: exportRange.dateFrom, dateTo: exportRange.dateTo, limit: pageSize, offset }, { grant: unlimited });
+      const page = await api.getVisitors(
+        PROJECT,
+        { dateFrom: exportRange.dateFrom, dateTo: exportRange.dateTo, limit: pageSize, offset },
+        { grant: unlimited },
+      );
       if (!page.hasMore) break;
     }
     return visitorRequests(sim);
@@ -128,7 +137,8 @@ async function sessionWithReaders(): Promise<AnalyticsResult['withReaders']> {
     }
     // What VisitorsExporter does: the kept snapshot when it covers the range, else every page of 250.
     const exportRange = views[views.length - 1].range;
-    if (!reuse.usable(snapshotKeyOf({ projectId: PROJECT, ...exportRange }))) await fetchAllVisitors(withLeave(fetcherFor(api, 'visitors')), PROJECT, exportRange);
+    if (!reuse.usable(snapshotKeyOf({ projectId: PROJECT, ...exportRange })))
+      await fetchAllVisitors(withLeave(fetcherFor(api, 'visitors')), PROJECT, exportRange);
     pagers.visitors.dispose();
     pagers.views.dispose();
     return { readers, panel: visitorRequests(sim) - readers, withoutReuse: 0 };
@@ -144,7 +154,11 @@ export async function measureAnalytics(exportRuns: number): Promise<AnalyticsRes
     const runs: { ms: number; rows: number; pages: number }[] = [];
     for (let i = 0; i < exportRuns; i++) {
       const started = performance.now();
-      const all = await fetchAllVisitors(withLeave((projectId, query, options) => api.getVisitors(projectId, query, options)), PROJECT, range);
+      const all = await fetchAllVisitors(
+        withLeave((projectId, query, options) => api.getVisitors(projectId, query, options)),
+        PROJECT,
+        range,
+      );
       runs.push({ ms: performance.now() - started, rows: all.rows.length, pages: all.pages });
     }
     return runs;

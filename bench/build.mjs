@@ -30,7 +30,10 @@ cpSync(join(root, 'package.json'), join(extension, 'package.json'));
 cpSync(join(root, 'package.nls.json'), join(extension, 'package.nls.json'));
 cpSync(join(root, 'l10n'), join(extension, 'l10n'), { recursive: true });
 cpSync(join(root, 'media'), join(extension, 'media'), { recursive: true });
-const release = spawnSync(process.execPath, [join(root, 'esbuild.mjs'), '--production', '--metafile=extension-meta.json'], { cwd: extension, stdio: 'inherit' });
+const release = spawnSync(process.execPath, [join(root, 'esbuild.mjs'), '--production', '--metafile=extension-meta.json'], {
+  cwd: extension,
+  stdio: 'inherit',
+});
 if (release.status !== 0) process.exit(release.status ?? 1);
 await esbuild.build({
   entryPoints: [join(root, 'test', 'support', 'extensionUnderTest.ts')],

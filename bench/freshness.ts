@@ -39,7 +39,12 @@ const MINUTE = 60 * SECOND;
 const PHASES: PhaseSpec[] = [
   { name: 'fast phase (first minute after a follow-up)', changeWindow: 'uniform in 0–60 s after the follow-up', focused: true, activeFor: (u) => u * MINUTE },
   { name: 'steady phase, window focused', changeWindow: 'uniform in 1–16 min after the follow-up', focused: true, activeFor: (u) => MINUTE + u * 15 * MINUTE },
-  { name: 'steady phase, window unfocused', changeWindow: 'uniform in 1–31 min after the follow-up', focused: false, activeFor: (u) => MINUTE + u * 30 * MINUTE },
+  {
+    name: 'steady phase, window unfocused',
+    changeWindow: 'uniform in 1–31 min after the follow-up',
+    focused: false,
+    activeFor: (u) => MINUTE + u * 30 * MINUTE,
+  },
 ];
 
 export interface FreshnessResult {

@@ -104,7 +104,8 @@ function actions(): Action[] {
     {
       name: 'The panel opened on one page (Last 90 days, not kept)',
       estimate: `up to ${DEFAULT_MAX_PAGES}`,
-      run: async (api, hour) => wholeRange(api, await hour.ask({ what: 'Finding one page', estimate: DEFAULT_MAX_PAGES, upTo: true, confirm: 'Fetch' }), last90),
+      run: async (api, hour) =>
+        wholeRange(api, await hour.ask({ what: 'Finding one page', estimate: DEFAULT_MAX_PAGES, upTo: true, confirm: 'Fetch' }), last90),
     },
     {
       name: 'Export visitors (Last 90 days, not kept)',
@@ -153,7 +154,12 @@ function actions(): Action[] {
       estimate: '30',
       run: async (api, hour) => {
         const rows = new BucketRows();
-        const trend = new Trend({ series: new TrendSeries({ kept: new MemoryTrendStore(), rows, fetchTotals: trendTotals(api, rows, () => undefined, l10n) }), l10n, today: localToday, gate: hour.gate });
+        const trend = new Trend({
+          series: new TrendSeries({ kept: new MemoryTrendStore(), rows, fetchTotals: trendTotals(api, rows, () => undefined, l10n) }),
+          l10n,
+          today: localToday,
+          gate: hour.gate,
+        });
         const ask = { projectId: PROJECT, metric: 'visitors' as const, range: last30, compare: false };
         hour.asked = trend.view(ask)?.status === 'confirm';
         hour.allowed = Math.min(30, hour.gate.left() ?? 30);
@@ -199,13 +205,17 @@ export async function measureHourGate(): Promise<HourGateRow[]> {
 
 /** The figure's lines in the summary table. */
 export function hourGateLines(rows: readonly HourGateRow[]): { figure: string; value: string }[] {
-  return rows.map((row) => ({ figure: row.action, value: row.runs.map((run) => `${run.left} left: ${run.sent}/${run.allowed}${run.asked ? ' (asked)' : ''}`).join('; ') }));
+  return rows.map((row) => ({
+    figure: row.action,
+    value: row.runs.map((run) => `${run.left} left: ${run.sent}/${run.allowed}${run.asked ? ' (asked)' : ''}`).join('; '),
+  }));
 }
 
 export function hourGateSection(rows: readonly HourGateRow[] | undefined): string {
   if (!rows?.length) return '## 13. The hour’s gate\n\nNot measured in this run.\n';
   const head = `| action | estimate | ${HOUR_STATES.map((left) => `${left} left: sent / allowed`).join(' | ')} |`;
-  const line = (row: HourGateRow) => `| ${row.action} | ${row.estimate} | ${row.runs.map((run) => `${run.sent} / ${run.allowed}${run.asked ? ' (asked)' : ''}`).join(' | ')} |`;
+  const line = (row: HourGateRow) =>
+    `| ${row.action} | ${row.estimate} | ${row.runs.map((run) => `${run.sent} / ${run.allowed}${run.asked ? ' (asked)' : ''}`).join(' | ')} |`;
   return `## 13. The hour’s gate
 
 **What it shows** (bench/hourGate.ts): ${HOUR_GATE_TEXT} "(asked)" marks a run where the writer saw the question (or,

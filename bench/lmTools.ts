@@ -9,7 +9,17 @@ import { fetchSnapshot as fetchVisitors } from '../src/analytics/visitorsSnapsho
 import { DEFAULT_MAX_PAGES } from '../src/api/paging';
 import { buildInbox } from '../src/signals/signalsModel';
 import { currentRange, fetchSnapshot as fetchSignals } from '../src/signals/snapshot';
-import { agentJobsText, capResult, gapInboxText, MAX_JOBS, MAX_RESULT_CHARS, readerEvidenceText, visitorsText, type JobFacts, type ToolAnswer } from '../src/tools/toolTexts';
+import {
+  agentJobsText,
+  capResult,
+  gapInboxText,
+  MAX_JOBS,
+  MAX_RESULT_CHARS,
+  readerEvidenceText,
+  visitorsText,
+  type JobFacts,
+  type ToolAnswer,
+} from '../src/tools/toolTexts';
 import { localToday } from '../src/util/days';
 import { l10n } from '../test/support/l10n';
 import { startSimulator } from '../test/simulator/server';
@@ -33,7 +43,11 @@ export interface LmToolsRun {
   sizes: LmToolSize[];
 }
 
-const size = (tool: string, answer: ToolAnswer): LmToolSize => ({ tool, raw: (typeof answer === 'string' ? answer : answer.text).length, capped: capResult(answer).length });
+const size = (tool: string, answer: ToolAnswer): LmToolSize => ({
+  tool,
+  raw: (typeof answer === 'string' ? answer : answer.text).length,
+  capped: capResult(answer).length,
+});
 
 async function sizesOn(label: string, options: { pathCount: number; signals: typeof DEFAULT_SIGNALS }): Promise<LmToolsRun> {
   const sim = await startSimulator({ projects: [PROJECT], analyticsLimitPerHour: 10_000, ...options });
@@ -42,13 +56,27 @@ async function sizesOn(label: string, options: { pathCount: number; signals: typ
     const signals = await fetchSignals(api, PROJECT, currentRange(), { grant: unlimited });
     const worst = buildInbox(signals).pages[0]?.path ?? '/quickstart';
     const range = resolvePreset('last30', localToday(), l10n);
-    const visitors = await fetchVisitors((p, q, o) => api.getVisitors(p, q, { ...o, grant: unlimited }), { projectId: PROJECT, dateFrom: range.dateFrom, dateTo: range.dateTo }, { maxPages: DEFAULT_MAX_PAGES });
+    const visitors = await fetchVisitors(
+      (p, q, o) => api.getVisitors(p, q, { ...o, grant: unlimited }),
+      { projectId: PROJECT, dateFrom: range.dateFrom, dateTo: range.dateTo },
+      { maxPages: DEFAULT_MAX_PAGES },
+    );
     const prompt = 'Improve the quickstart using the reader evidence below. '.repeat(20);
     const jobs: JobFacts[] = Array.from({ length: MAX_JOBS + 5 }, (_, i) => ({
       id: `job-${String(i).padStart(4, '0')}-${'x'.repeat(20)}`,
       prompts: [{ text: prompt, sentAt: new Date(Date.UTC(2026, 10, 1 + (i % 28))).toISOString() }],
       trackedAt: new Date(Date.UTC(2026, 10, 1 + (i % 28))).toISOString(),
-      job: { id: `job-${i}`, status: 'completed', reportedStatus: 'completed', ref: `mintlify/agent-fix-${i}-${'y'.repeat(40)}`, prLink: `https://github.com/acme/docs/pull/${i}`, createdAt: new Date(Date.UTC(2026, 10, 1 + (i % 28))).toISOString(), repository: undefined, model: undefined, archivedAt: undefined },
+      job: {
+        id: `job-${i}`,
+        status: 'completed',
+        reportedStatus: 'completed',
+        ref: `mintlify/agent-fix-${i}-${'y'.repeat(40)}`,
+        prLink: `https://github.com/acme/docs/pull/${i}`,
+        createdAt: new Date(Date.UTC(2026, 10, 1 + (i % 28))).toISOString(),
+        repository: undefined,
+        model: undefined,
+        archivedAt: undefined,
+      },
     }));
     return {
       label,

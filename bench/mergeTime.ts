@@ -52,7 +52,10 @@ export async function measureMergeTime(runs = 7): Promise<MergeTimeRun[]> {
       const dir = join(root, `after-${after}`);
       buildRepository(dir, after);
       const git = gitRunner('git', dir);
-      for (const [branch, expectFound] of [[BRANCH, true], ['mintlify/unmerged', false]] as const) {
+      for (const [branch, expectFound] of [
+        [BRANCH, true],
+        ['mintlify/unmerged', false],
+      ] as const) {
         const ms: number[] = [];
         for (let i = 0; i < runs; i++) {
           const started = performance.now();

@@ -35,7 +35,12 @@ const api = (sim: Simulator) => createApiClient({ baseUrl: () => sim.url, getApi
 const allTime = { dateFrom: undefined, dateTo: undefined };
 
 const FETCHES: Fetch[] = [
-  { label: 'Fetch Reader Signals', cap: MOST_REQUESTS, before: ['never ended', 12, 18], run: (sim) => fetchSnapshot(api(sim), PROJECT, currentRange(), { grant: unlimited }) },
+  {
+    label: 'Fetch Reader Signals',
+    cap: MOST_REQUESTS,
+    before: ['never ended', 12, 18],
+    run: (sim) => fetchSnapshot(api(sim), PROJECT, currentRange(), { grant: unlimited }),
+  },
   {
     label: 'Did It Help? (one window)',
     cap: WINDOW_MOST_REQUESTS,
@@ -46,8 +51,18 @@ const FETCHES: Fetch[] = [
       return countWindow(api(sim), PROJECT, { path: '/quickstart', searches: ['a term no page has'] }, window.before, { grant: unlimited });
     },
   },
-  { label: 'Export visitors', cap: ENDPOINTS.getVisitors.maxPages, before: ['400, then failed', 12, 40], run: (sim) => fetchAllVisitors(fetcherFor(api(sim), 'visitors'), PROJECT, allTime, { grant: unlimited }) },
-  { label: 'Export view events', cap: ENDPOINTS.getViews.maxPages, before: ['400, then failed', 12, 40], run: (sim) => fetchAllVisitors(fetcherFor(api(sim), 'views'), PROJECT, allTime, { grant: unlimited }) },
+  {
+    label: 'Export visitors',
+    cap: ENDPOINTS.getVisitors.maxPages,
+    before: ['400, then failed', 12, 40],
+    run: (sim) => fetchAllVisitors(fetcherFor(api(sim), 'visitors'), PROJECT, allTime, { grant: unlimited }),
+  },
+  {
+    label: 'Export view events',
+    cap: ENDPOINTS.getViews.maxPages,
+    before: ['400, then failed', 12, 40],
+    run: (sim) => fetchAllVisitors(fetcherFor(api(sim), 'views'), PROJECT, allTime, { grant: unlimited }),
+  },
   {
     label: `Readers and Compare (${DEFAULT_MAX_PAGES} pages)`,
     cap: DEFAULT_MAX_PAGES,
@@ -82,7 +97,14 @@ export async function measurePaging(): Promise<PagingRun[]> {
   try {
     const runs: PagingRun[] = [];
     for (const fetch of FETCHES) {
-      runs.push({ label: fetch.label, cap: fetch.cap, before: fetch.before, endless: await countOn(sims.endless, fetch), defaultData: await countOn(sims.defaultData, fetch), large: await countOn(sims.large, fetch) });
+      runs.push({
+        label: fetch.label,
+        cap: fetch.cap,
+        before: fetch.before,
+        endless: await countOn(sims.endless, fetch),
+        defaultData: await countOn(sims.defaultData, fetch),
+        large: await countOn(sims.large, fetch),
+      });
     }
     return runs;
   } finally {
@@ -100,7 +122,8 @@ export function pagingRows(runs: readonly PagingRun[]): { figure: string; value:
 
 export function pagingSection(runs: readonly PagingRun[]): string {
   const lines = runs.map(
-    (run) => `- ${run.label}: never-ending server ${run.endless} requests (cap ${run.cap}; before: ${run.before[0]}), default data ${run.defaultData} (before: ${run.before[1]}), large data ${run.large} (before: ${run.before[2]}).`,
+    (run) =>
+      `- ${run.label}: never-ending server ${run.endless} requests (cap ${run.cap}; before: ${run.before[0]}), default data ${run.defaultData} (before: ${run.before[1]}), large data ${run.large} (before: ${run.before[2]}).`,
   );
   return `## 10. Paging that always ends
 

@@ -16,7 +16,7 @@ export const PREVIEW_REQUESTS_TEXT =
   'Requests for one preview (POST /v1/project/preview and GET /v1/project/update-status received by the simulator) from the click ' +
   'to the status read that says success, for builds of 32 s to about 10 min (10 s of it queued), the window focused; against the floor ' +
   `of our delay bounds: 1 POST and a read every ${PREVIEW_TIMINGS.fastIntervalMs / 1000} s (the fastest interval any poll of ours uses) ` +
-  'until the build ends. The lag is the time from the build\'s end to the read that saw it.';
+  "until the build ends. The lag is the time from the build's end to the read that saw it.";
 
 export interface PreviewRequestsRun {
   buildSeconds: number;

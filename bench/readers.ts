@@ -39,10 +39,13 @@ async function openFiftyPages(pathCount: number): Promise<ReadersRun> {
     const values = new Map<string, unknown>();
     const store = new SnapshotStore({
       fetch: (k, grant) => fetchSnapshot((p, q, o) => api.getVisitors(p, q, { ...o, grant }), k, { maxPages: DEFAULT_MAX_PAGES, now: () => clock }),
-      storage: { get: (k) => values.get(k), update: (k, v) => {
-        values.set(k, v);
-        return Promise.resolve();
-      } },
+      storage: {
+        get: (k) => values.get(k),
+        update: (k, v) => {
+          values.set(k, v);
+          return Promise.resolve();
+        },
+      },
       now: () => clock,
     });
     // 50 pages spread over the ranks, the head and the long tail alike.

@@ -89,14 +89,20 @@ function rows(r: BenchResults): Row[] {
     const activate = defined(starts.map((x) => x.activateMs));
     const load = defined(starts.map((x) => x.loadCodeMs));
     const caller = defined(starts.map((x) => x.callerMs));
-    if (activate.length) add('1 Activation', '`activate()` in the VS Code host (VS Code\'s own marks)', formatSpread(spread(activate), 'ms', 0));
+    if (activate.length) add('1 Activation', "`activate()` in the VS Code host (VS Code's own marks)", formatSpread(spread(activate), 'ms', 0));
     const started = defined(starts.map((x) => x.startMs));
-    if (started.length) add('1 Activation', 'start(): the objects built in the turn after `activate()` (every feature)', formatSpread(spread(started), 'ms', 1));
-    if (load.length) add('1 Activation', 'loading the release bundle (`require`, VS Code\'s marks)', formatSpread(spread(load), 'ms', 0));
-    if (caller.length) add('1 Activation', '`extension.activate()` as a caller waits for it (load + context + activate)', formatSpread(spread(caller), 'ms', 1));
+    if (started.length)
+      add('1 Activation', 'start(): the objects built in the turn after `activate()` (every feature)', formatSpread(spread(started), 'ms', 1));
+    if (load.length) add('1 Activation', "loading the release bundle (`require`, VS Code's marks)", formatSpread(spread(load), 'ms', 0));
+    if (caller.length)
+      add('1 Activation', '`extension.activate()` as a caller waits for it (load + context + activate)', formatSpread(spread(caller), 'ms', 1));
     const extRequests = Math.max(...starts.map((x) => x.requests));
     const simRequests = Math.max(...starts.map((x) => x.simulatorRequests));
-    add('1 Activation', `requests during activation and the ${s(starts[0]?.quietMs ?? 0)} after it`, `${extRequests} (extension's log), ${simRequests} (simulator), in every start`);
+    add(
+      '1 Activation',
+      `requests during activation and the ${s(starts[0]?.quietMs ?? 0)} after it`,
+      `${extRequests} (extension's log), ${simRequests} (simulator), in every start`,
+    );
   } else {
     add('1 Activation', 'activation in the VS Code host', 'not measured (--no-host)');
   }
@@ -107,7 +113,11 @@ function rows(r: BenchResults): Row[] {
 
   // 2. Freshness
   for (const phase of r.freshness) {
-    add('2 Freshness', phase.name, `median ${s(phase.medianMs)}, p95 ${s(phase.p95Ms)}, max ${s(phase.maxMs)} (n=${phase.trials}, ${phase.pollsPerTrial.toFixed(1)} polls a job)`);
+    add(
+      '2 Freshness',
+      phase.name,
+      `median ${s(phase.medianMs)}, p95 ${s(phase.p95Ms)}, max ${s(phase.maxMs)} (n=${phase.trials}, ${phase.pollsPerTrial.toFixed(1)} polls a job)`,
+    );
   }
 
   // 3. Polling economy
@@ -120,21 +130,40 @@ function rows(r: BenchResults): Row[] {
   add('3 Polling, 1 h', `naive loop (every ${NAIVE_INTERVAL_MS / 1000} s until finished): GET requests`, `${naive.getRequests} (${delays(naive)})`);
   add('3 Polling, 1 h', 'minimum: one read right at each change (clairvoyant)', `${oracleMinimum} (${ours.changes} jobs finished in the hour)`);
   add('3 Polling, 1 h', 'floor for our delay bounds without knowing when jobs finish', `${blindFloor}`);
-  add('3 Polling, 1 h', 'ours / minimum; naive / ours; ours / floor', `${ratio(ours.getRequests, oracleMinimum)}; ${ratio(naive.getRequests, ours.getRequests)}; ${ratio(ours.getRequests, blindFloor)}`);
+  add(
+    '3 Polling, 1 h',
+    'ours / minimum; naive / ours; ours / floor',
+    `${ratio(ours.getRequests, oracleMinimum)}; ${ratio(naive.getRequests, ours.getRequests)}; ${ratio(ours.getRequests, blindFloor)}`,
+  );
 
   // 3b. Several windows
   const one = r.windows.runs[0];
   for (const run of r.windows.runs) {
-    add('3 Windows, 1 h', `${run.windows} window${run.windows === 1 ? '' : 's'} open: GET requests (ratio to one window)`, `${run.gets} (${one ? ratio(run.gets, one.gets) : '–'})`);
+    add(
+      '3 Windows, 1 h',
+      `${run.windows} window${run.windows === 1 ? '' : 's'} open: GET requests (ratio to one window)`,
+      `${run.gets} (${one ? ratio(run.gets, one.gets) : '–'})`,
+    );
   }
   add('3 Windows, 1 h', 'shared ledger vs simulator: agent requests in the hour', r.windows.runs.map((x) => `${x.ledger} vs ${x.simulator}`).join('; '));
   const p = r.windows.propagation;
   add('3 Windows', `a change shows in the other window (files on disk, ${p.changes} changes)`, `median ${ms(p.medianMs)}, max ${ms(p.maxMs)}`);
   const v = r.windowsInVsCode; // undefined with --no-host
-  if (v) add('3 Windows', `a job tracked in window A shows in window B's status bar (VS Code, ${v.changes} changes)`, `median ${ms(v.medianMs)}, max ${ms(v.maxMs)}`);
+  if (v)
+    add(
+      '3 Windows',
+      `a job tracked in window A shows in window B's status bar (VS Code, ${v.changes} changes)`,
+      `median ${ms(v.medianMs)}, max ${ms(v.maxMs)}`,
+    );
   const f = r.sharedFile;
   if (f) {
-    add('3 Windows, 1 year', 'one window\'s shared file after a year of daily use (trend buckets kept, by kind)', `${(f.yearBytes / 1024).toFixed(1)} KB (${Object.entries(f.kept).map(([kind, n]) => `${kind} ${n}`).join(', ')})`);
+    add(
+      '3 Windows, 1 year',
+      "one window's shared file after a year of daily use (trend buckets kept, by kind)",
+      `${(f.yearBytes / 1024).toFixed(1)} KB (${Object.entries(f.kept)
+        .map(([kind, n]) => `${kind} ${n}`)
+        .join(', ')})`,
+    );
     add('3 Windows', 'the shared file with every trend bound full (both metrics)', `${(f.fullBytes / 1024).toFixed(1)} KB`);
   }
 
@@ -152,7 +181,11 @@ function rows(r: BenchResults): Row[] {
     `the same session at ${DEFAULT_SESSION_PAGE_SIZE} rows a page after the readers status item fetched Last 30 days: panel requests (readers' fetch; without reuse)`,
     `${a.withReaders.panel} (${a.withReaders.readers}; ${a.withReaders.withoutReuse})`,
   );
-  add('4 Analytics', `export at ${LATENCY_MS} ms a request`, `${Math.round(a.medianRowsPerSecond).toLocaleString('en-US')} rows/s (${a.exportRows.toLocaleString('en-US')} rows, ${a.exportPages} pages, ${s(a.medianExportMs)}; median of ${a.rowsPerSecond.length})`);
+  add(
+    '4 Analytics',
+    `export at ${LATENCY_MS} ms a request`,
+    `${Math.round(a.medianRowsPerSecond).toLocaleString('en-US')} rows/s (${a.exportRows.toLocaleString('en-US')} rows, ${a.exportPages} pages, ${s(a.medianExportMs)}; median of ${a.rowsPerSecond.length})`,
+  );
 
   // 5. Webview
   if (r.host?.webview) {
@@ -180,7 +213,11 @@ function rows(r: BenchResults): Row[] {
   }
   const timing = r.host?.readers;
   if (timing) {
-    add('6 Readers', 'opening a page → its status-bar figure, cold (fetch of the range)', `${formatSpread(spread(timing.coldMs), 'ms', 0)}, ${timing.coldRequests} requests each`);
+    add(
+      '6 Readers',
+      'opening a page → its status-bar figure, cold (fetch of the range)',
+      `${formatSpread(spread(timing.coldMs), 'ms', 0)}, ${timing.coldRequests} requests each`,
+    );
     add('6 Readers', 'opening a page → its status-bar figure, warm (kept snapshot)', formatSpread(spread(timing.warmMs), 'ms', 1));
   } else {
     add('6 Readers', 'opening a page → status-bar figure', 'not measured (--no-host)');
@@ -188,17 +225,37 @@ function rows(r: BenchResults): Row[] {
 
   // 8. Reader signals
   for (const run of r.signals) {
-    add('8 Signals', `one snapshot, ${run.label}: requests (minimum; every row)`, `${run.requests} (${run.minimum}; ${run.fullMinimum}) → ours / minimum ${ratio(run.requests, run.minimum)}`);
+    add(
+      '8 Signals',
+      `one snapshot, ${run.label}: requests (minimum; every row)`,
+      `${run.requests} (${run.minimum}; ${run.fullMinimum}) → ours / minimum ${ratio(run.requests, run.minimum)}`,
+    );
   }
   const health = r.host?.signals;
-  add('8 Signals', 'opening a page → its health in the tooltip, warm (kept snapshots)', health ? formatSpread(spread(health.warmMs), 'ms', 1) : 'not measured (--no-host)');
+  add(
+    '8 Signals',
+    'opening a page → its health in the tooltip, warm (kept snapshots)',
+    health ? formatSpread(spread(health.warmMs), 'ms', 1) : 'not measured (--no-host)',
+  );
   const draw = health?.draw;
-  add('8 Signals', 'drawing the Reader Signals view, large site: root and the three groups\' rows', draw ? `${formatSpread(spread(draw.drawMs), 'ms', 1)} (${draw.rows.toLocaleString('en-US')} rows)` : 'not measured (--no-host)');
-  add('8 Signals', 'hovering a page row → its tooltip (resolveTreeItem), large site', draw ? formatSpread(spread(draw.hoverMs), 'ms', 2) : 'not measured (--no-host)');
+  add(
+    '8 Signals',
+    "drawing the Reader Signals view, large site: root and the three groups' rows",
+    draw ? `${formatSpread(spread(draw.drawMs), 'ms', 1)} (${draw.rows.toLocaleString('en-US')} rows)` : 'not measured (--no-host)',
+  );
+  add(
+    '8 Signals',
+    'hovering a page row → its tooltip (resolveTreeItem), large site',
+    draw ? formatSpread(spread(draw.hoverMs), 'ms', 2) : 'not measured (--no-host)',
+  );
 
   // 9. Did It Help?: the merge lookup in local git
   for (const run of r.mergeTime ?? []) {
-    add('9 Merge lookup', `${run.found ? 'merged branch' : 'branch never merged'}, ${run.after.toLocaleString('en-US')} commits on main after the merge`, formatSpread(spread(run.ms), 'ms', 1));
+    add(
+      '9 Merge lookup',
+      `${run.found ? 'merged branch' : 'branch never merged'}, ${run.after.toLocaleString('en-US')} commits on main after the merge`,
+      formatSpread(spread(run.ms), 'ms', 1),
+    );
   }
 
   // 10. Paging that always ends
@@ -206,17 +263,30 @@ function rows(r: BenchResults): Row[] {
 
   // 11. Language model tools: what each reading tool puts in a model's context
   for (const run of r.lmTools ?? []) {
-    for (const tool of run.sizes) add('11 LM tools', `${tool.tool}, ${run.label}: characters`, tool.raw === tool.capped ? tool.raw.toLocaleString('en-US') : `${tool.raw.toLocaleString('en-US')} → ${tool.capped.toLocaleString('en-US')} (cut)`);
+    for (const tool of run.sizes)
+      add(
+        '11 LM tools',
+        `${tool.tool}, ${run.label}: characters`,
+        tool.raw === tool.capped ? tool.raw.toLocaleString('en-US') : `${tool.raw.toLocaleString('en-US')} → ${tool.capped.toLocaleString('en-US')} (cut)`,
+      );
   }
 
   // 12. Trend: requests a draw costs, and the draw in the real webview
   for (const run of r.trend ?? []) {
     for (const step of run.steps) {
-      add('12 Trend', `${run.label}, ${step.points} ${run.unit === 'day' ? 'daily' : 'weekly'} points, ${step.name}: requests (minimum; keeping nothing)`, `${step.requests} (${step.minimum}; ${step.naive})${step.minimum ? ` → ours / minimum ${ratio(step.requests, step.minimum)}` : ''}`);
+      add(
+        '12 Trend',
+        `${run.label}, ${step.points} ${run.unit === 'day' ? 'daily' : 'weekly'} points, ${step.name}: requests (minimum; keeping nothing)`,
+        `${step.requests} (${step.minimum}; ${step.naive})${step.minimum ? ` → ours / minimum ${ratio(step.requests, step.minimum)}` : ''}`,
+      );
     }
   }
   for (const step of r.pageTrend ?? []) {
-    add('12 Trend', `Last 30 days, ${step.points} daily points, ${step.name}: requests (minimum; keeping nothing)`, `${step.requests} (${step.minimum}; ${step.naive})${step.minimum ? ` → ours / minimum ${ratio(step.requests, step.minimum)}` : ''}`);
+    add(
+      '12 Trend',
+      `Last 30 days, ${step.points} daily points, ${step.name}: requests (minimum; keeping nothing)`,
+      `${step.requests} (${step.minimum}; ${step.naive})${step.minimum ? ` → ours / minimum ${ratio(step.requests, step.minimum)}` : ''}`,
+    );
   }
   if (r.trend) {
     const draws = r.host?.webview?.trend;
@@ -247,8 +317,31 @@ export function renderTable(r: BenchResults): string {
 }
 
 export function renderMarkdown(r: BenchResults): string {
-  const table = ['| | figure | value |', '|---|---|---|', ...rows(r).map((row) => `| ${row.section} | ${row.figure} | ${row.value.replaceAll('|', '\\|')} |`)].join('\n');
-  const sections = [activationSection, freshnessSection, pollingSection, windowsSection, analyticsSection, webviewSection, readersSection, reviewSection, signalsSection, mergeTimeSection, (results: BenchResults) => pagingSection(results.paging), lmToolsSection, trendSection, (results: BenchResults) => hourGateSection(results.hourGate), (results: BenchResults) => reviewRequestsSection(results.reviewRequests), (results: BenchResults) => previewRequestsSection(results.previewRequests), (results: BenchResults) => teamSection(results.team), findingsSection].map((section) => section(r));
+  const table = [
+    '| | figure | value |',
+    '|---|---|---|',
+    ...rows(r).map((row) => `| ${row.section} | ${row.figure} | ${row.value.replaceAll('|', '\\|')} |`),
+  ].join('\n');
+  const sections = [
+    activationSection,
+    freshnessSection,
+    pollingSection,
+    windowsSection,
+    analyticsSection,
+    webviewSection,
+    readersSection,
+    reviewSection,
+    signalsSection,
+    mergeTimeSection,
+    (results: BenchResults) => pagingSection(results.paging),
+    lmToolsSection,
+    trendSection,
+    (results: BenchResults) => hourGateSection(results.hourGate),
+    (results: BenchResults) => reviewRequestsSection(results.reviewRequests),
+    (results: BenchResults) => previewRequestsSection(results.previewRequests),
+    (results: BenchResults) => teamSection(results.team),
+    findingsSection,
+  ].map((section) => section(r));
   return `# Benchmarks
 
 Written by \`npm run bench\` (bench/run.ts) on ${r.when.slice(0, 10)}: ${r.machine}; code-server ${r.codeServer}.
@@ -467,7 +560,10 @@ Reproduce: \`npm run bench\` (\`--no-host\` for the request figures alone).
 function signalsSection(r: BenchResults): string {
   const health = r.host?.signals;
   const runs = r.signals
-    .map((run) => `- ${run.label}: ${run.requests} requests, the minimum for the rows it keeps is ${run.minimum}, every row of every endpoint would take ${run.fullMinimum} (${run.rows.pending} pending feedback items, ${run.rows.turns} assistant turns, ${run.rows.searches} search terms, ${run.rows.views} pages with views).`)
+    .map(
+      (run) =>
+        `- ${run.label}: ${run.requests} requests, the minimum for the rows it keeps is ${run.minimum}, every row of every endpoint would take ${run.fullMinimum} (${run.rows.pending} pending feedback items, ${run.rows.turns} assistant turns, ${run.rows.searches} search terms, ${run.rows.views} pages with views).`,
+    )
     .join('\n');
   return `## 8. Reader signals
 

@@ -68,7 +68,10 @@ export async function measureReview(opts: { repoRoot: string; runs: number; log:
       const started = performance.now();
       await button.click({ timeout: TIMEOUTS.ui });
       // On screen: the tab says 50 files and the first file's diff shows its text.
-      await wb.page.locator('.tab').filter({ hasText: `(${REVIEW_FILES} files)` }).waitFor({ timeout: TIMEOUTS.ui });
+      await wb.page
+        .locator('.tab')
+        .filter({ hasText: `(${REVIEW_FILES} files)` })
+        .waitFor({ timeout: TIMEOUTS.ui });
       await wb.page.locator('.multiDiffEditor .multiDiffEntry .view-line').first().waitFor({ timeout: TIMEOUTS.ui });
       times.push(performance.now() - started);
     }

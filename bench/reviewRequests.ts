@@ -10,7 +10,7 @@ import { startSimulator } from '../test/simulator/server';
 import { API_KEY, PROJECT } from './pollingClients';
 
 export const REVIEW_REQUESTS_TEXT =
-  'Agent requests (POST …/message received by the simulator) for a review of N comments on the agent\'s branch: Send Review to Agent ' +
+  "Agent requests (POST …/message received by the simulator) for a review of N comments on the agent's branch: Send Review to Agent " +
   '(one follow-up composed of every comment) against one follow-up per comment, each sent through the real ApiClient. ' +
   'Each comment quotes 1 to 12 lines of about 60 characters and says a sentence; in the "whole pages" run each quotes 200 lines, ' +
   `so the review is cut per comment to ${REVIEW_PROMPT_MAX_CHARS.toLocaleString('en-US')} characters.`;
@@ -59,8 +59,19 @@ async function run(label: string, list: ReviewCommentInput[]): Promise<ReviewReq
 
 export async function measureReviewRequests(): Promise<ReviewRequestsRun[]> {
   const runs: ReviewRequestsRun[] = [];
-  for (const n of [1, 5, 20, 50]) runs.push(await run(`${n} ${n === 1 ? 'comment' : 'comments'}`, comments(n, (i) => 1 + (i % 12))));
-  runs.push(await run('20 comments on whole pages', comments(20, () => 200)));
+  for (const n of [1, 5, 20, 50])
+    runs.push(
+      await run(
+        `${n} ${n === 1 ? 'comment' : 'comments'}`,
+        comments(n, (i) => 1 + (i % 12)),
+      ),
+    );
+  runs.push(
+    await run(
+      '20 comments on whole pages',
+      comments(20, () => 200),
+    ),
+  );
   return runs;
 }
 

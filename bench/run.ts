@@ -53,7 +53,18 @@ interface Options {
 }
 
 function parseOptions(args: readonly string[]): Options {
-  const options: Options = { starts: 5, trials: 200, exportRuns: 5, reviewRuns: 5, host: true, write: true, windowsOnly: false, activationOnly: false, previewOnly: false, teamOnly: false };
+  const options: Options = {
+    starts: 5,
+    trials: 200,
+    exportRuns: 5,
+    reviewRuns: 5,
+    host: true,
+    write: true,
+    windowsOnly: false,
+    activationOnly: false,
+    previewOnly: false,
+    teamOnly: false,
+  };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const count = () => {
@@ -90,7 +101,9 @@ async function main(): Promise<void> {
   if (options.teamOnly) return teamOnly(log);
   const loadAtStart = os.loadavg()[0] ?? 0;
   if (loadAtStart > os.cpus().length / 2) {
-    log(`note: load average ${loadAtStart.toFixed(2)} on ${os.cpus().length} cores; wall-clock figures (activation, export rows/s, webview) will be slower than on a quiet machine`);
+    log(
+      `note: load average ${loadAtStart.toFixed(2)} on ${os.cpus().length} cores; wall-clock figures (activation, export rows/s, webview) will be slower than on a quiet machine`,
+    );
   }
 
   log('bundles…');
@@ -118,7 +131,7 @@ async function main(): Promise<void> {
   const signals = await measureSignals();
   log('paging: every paging fetch against a never-ending server and the default and large data…');
   const paging = await measurePaging();
-  log('language model tools: the size of each reading tool\'s answer on the default and the large site…');
+  log("language model tools: the size of each reading tool's answer on the default and the large site…");
   const lmTools = await measureLmTools();
   log('merge lookup: findMerge on local histories of 100 and 4,000 commits after the merge…');
   const mergeTime = await measureMergeTime();
@@ -126,7 +139,7 @@ async function main(): Promise<void> {
   const trend = await measureTrend();
   log('trend: Show Trend for one page, then another over the same days…');
   const pageTrend = await measurePageTrends();
-  log('hour gate: each action a writer takes, with 100, 50 and 6 of the hour\'s analytics requests left…');
+  log("hour gate: each action a writer takes, with 100, 50 and 6 of the hour's analytics requests left…");
   const hourGate = await measureHourGate();
   log('review: agent requests for a review of 1 to 50 comments, and one follow-up per comment…');
   const reviewRequests = await measureReviewRequests();
@@ -215,7 +228,9 @@ async function activationOnly(options: Options, repoRoot: string, log: (line: st
   if (!options.host) return;
   const host = await measureInHost({ repoRoot, starts: options.starts, webview: false, log });
   for (const start of host.starts) {
-    log(`start: activate() ${start.activateMs ?? '?'} ms, start() ${start.startMs?.toFixed(1) ?? '?'} ms, load ${start.loadCodeMs ?? '?'} ms, caller ${start.callerMs?.toFixed(1) ?? '?'} ms, requests ${start.requests}/${start.simulatorRequests}`);
+    log(
+      `start: activate() ${start.activateMs ?? '?'} ms, start() ${start.startMs?.toFixed(1) ?? '?'} ms, load ${start.loadCodeMs ?? '?'} ms, caller ${start.callerMs?.toFixed(1) ?? '?'} ms, requests ${start.requests}/${start.simulatorRequests}`,
+    );
   }
 }
 

@@ -10,7 +10,7 @@ import { PAGE_TRENDS_KEPT, SITE_DAYS_KEPT, SITE_SPANS_KEPT, SITE_WEEKS_KEPT, tre
 import { addDays, daysBetween } from '../src/util/days';
 
 export const SHARED_FILE_SCENARIO =
-  'one project, 365 days; each day: Last 30 days (visitors) with its previous period, Last 90 days (visitors and views) with its previous period, three Show Trends of Last 7 days (of 40 pages); each Monday a year-long trend (visitors); 20 jobs tracked with 3 prompts each, 10 signal links, 100 requests in the hour\'s ledger';
+  "one project, 365 days; each day: Last 30 days (visitors) with its previous period, Last 90 days (visitors and views) with its previous period, three Show Trends of Last 7 days (of 40 pages); each Monday a year-long trend (visitors); 20 jobs tracked with 3 prompts each, 10 signal links, 100 requests in the hour's ledger";
 
 export interface SharedFileResult {
   /** Bytes of one window's file after the year. */
@@ -42,8 +42,25 @@ export function measureSharedFile(): SharedFileResult {
   const state = emptyState();
   const start = Date.parse('2026-01-01T12:00:00Z');
   const clock = new HybridClock('0123456789abcdef', () => start);
-  for (let j = 0; j < 20; j++) applyJobChange(state, 'acme-docs', `job_${j}`, { track: true, fields: { checkedAt: new Date(start).toISOString() }, addPrompts: [1, 2, 3].map((p) => ({ text: `Follow-up ${p} about the quickstart page`, sentAt: new Date(start).toISOString() })) }, clock);
-  for (let l = 0; l < 10; l++) setSignalLink(state, 'acme-docs', { jobId: `job_${l}`, signalIds: [`page:/guides/page-${l}`], path: `/guides/page-${l}`, searches: [], askedAt: new Date(start).toISOString() }, clock);
+  for (let j = 0; j < 20; j++)
+    applyJobChange(
+      state,
+      'acme-docs',
+      `job_${j}`,
+      {
+        track: true,
+        fields: { checkedAt: new Date(start).toISOString() },
+        addPrompts: [1, 2, 3].map((p) => ({ text: `Follow-up ${p} about the quickstart page`, sentAt: new Date(start).toISOString() })),
+      },
+      clock,
+    );
+  for (let l = 0; l < 10; l++)
+    setSignalLink(
+      state,
+      'acme-docs',
+      { jobId: `job_${l}`, signalIds: [`page:/guides/page-${l}`], path: `/guides/page-${l}`, searches: [], askedAt: new Date(start).toISOString() },
+      clock,
+    );
   for (let d = 0; d < 365; d++) {
     const now = start + d * 86_400_000;
     const today = addDays('2026-01-01', d);
@@ -67,10 +84,14 @@ export function measureSharedFile(): SharedFileResult {
   const settled: Record<string, TrendFigures> = {};
   for (const metric of ['visitors', 'views']) {
     for (let i = 0; i < SITE_DAYS_KEPT; i++) settled[`${metric} ${addDays('2026-12-31', -i)} ${addDays('2026-12-31', 1 - i)}`] = [123456, 45678, 169134];
-    for (let i = 0; i < SITE_WEEKS_KEPT; i++) settled[`${metric} ${addDays('2026-12-28', -7 * i)} ${addDays('2026-12-28', 7 - 7 * i)}`] = [123456, 45678, 169134];
+    for (let i = 0; i < SITE_WEEKS_KEPT; i++)
+      settled[`${metric} ${addDays('2026-12-28', -7 * i)} ${addDays('2026-12-28', 7 - 7 * i)}`] = [123456, 45678, 169134];
   }
   for (let i = 0; i < SITE_SPANS_KEPT; i++) settled[`visitors ${addDays('2026-12-30', -i)} ${addDays('2026-12-30', 3 - i)}`] = [123456, 45678, 169134];
-  for (let i = 0; i < PAGE_TRENDS_KEPT; i++) settled[`page:${encodeURIComponent(`/guides/page-${i % 60}`)} ${addDays('2026-12-31', -Math.floor(i / 60))} ${addDays('2026-12-31', 1 - Math.floor(i / 60))}`] = [1234, 567, 1801];
+  for (let i = 0; i < PAGE_TRENDS_KEPT; i++)
+    settled[
+      `page:${encodeURIComponent(`/guides/page-${i % 60}`)} ${addDays('2026-12-31', -Math.floor(i / 60))} ${addDays('2026-12-31', 1 - Math.floor(i / 60))}`
+    ] = [1234, 567, 1801];
   keepTrends(full, SCOPE, settled, {}, end);
   pruneState(full, { now: end, apiBaseUrl: 'https://api.mintlify.com' });
   return { yearBytes, kept, fullBytes: Buffer.byteLength(fileText(full)) };

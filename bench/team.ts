@@ -44,7 +44,8 @@ export function measureTeam(sizes: readonly number[] = TEAM_SIZES, timeoutMs = 1
   return JSON.parse(run.stdout) as TeamResult;
 }
 
-const minutes = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)} s` : ms < 2 * 3_600_000 ? `${Math.round(ms / 60_000)} min` : `${(ms / 3_600_000).toFixed(1)} h`);
+const minutes = (ms: number) =>
+  ms < 60_000 ? `${Math.round(ms / 1000)} s` : ms < 2 * 3_600_000 ? `${Math.round(ms / 60_000)} min` : `${(ms / 3_600_000).toFixed(1)} h`;
 const clock = (ms: number) => new Date(ms).toISOString().slice(11, 16);
 
 /** The figure's lines in the summary table. */
@@ -62,7 +63,8 @@ const why = (reasons: Record<string, number>) => {
 
 /** The table of one design's rows. */
 export function teamTable(result: TeamResult): string {
-  const head = '| machines | busiest hour: sent (answered), from | 429s (to background; caused by background) | answered but thrown away (background) | readers figure a writer sees: max / median age | pages without a figure | all day: sent / answered |';
+  const head =
+    '| machines | busiest hour: sent (answered), from | 429s (to background; caused by background) | answered but thrown away (background) | readers figure a writer sees: max / median age | pages without a figure | all day: sent / answered |';
   const line = (r: TeamRow) =>
     `| ${r.machines} | ${r.busiestHour.sent} (${r.busiestHour.ok}), ${clock(r.busiestHour.from)} | ${r.tooMany} (${r.tooManyBackground}; ${r.tooManyCausedByBackground}) | ${r.thrownAway} (${r.thrownAwayBackground}) | ${minutes(r.figureAgeMaxMs)} / ${minutes(r.figureAgeMedianMs)} | ${r.pagesWithoutFigure} of ${r.pages}${why(r.withoutFigureWhy)} | ${r.sent} / ${r.ok} |`;
   return `${head}\n|---|---|---|---|---|---|---|\n${result.rows.map(line).join('\n')}`;
@@ -81,7 +83,11 @@ export function teamGoal(row: TeamRow): string {
     [`busiest hour ${row.busiestHour.sent}`, row.busiestHour.sent <= 100, '≤ 100'],
     [`429s caused by background work ${row.tooManyCausedByBackground} (${row.tooManyBackground} answered to it)`, row.tooManyCausedByBackground === 0, '0'],
     [`answers thrown away ${row.thrownAway}`, row.thrownAway === 0, '0'],
-    [`oldest figure ${minutes(row.figureAgeMaxMs)}, ${row.pagesWithoutFigure} of ${row.pages} pages without one`, row.figureAgeMaxMs <= 24 * 3_600_000 && row.pagesWithoutFigure === 0, 'a figure on every page, ≤ 24 h old'],
+    [
+      `oldest figure ${minutes(row.figureAgeMaxMs)}, ${row.pagesWithoutFigure} of ${row.pages} pages without one`,
+      row.figureAgeMaxMs <= 24 * 3_600_000 && row.pagesWithoutFigure === 0,
+      'a figure on every page, ≤ 24 h old',
+    ],
   ] as const;
   return parts.map(([measured, met, goal]) => `${measured} (goal ${goal}: ${met ? 'met' : 'missed'})`).join('; ');
 }

@@ -80,7 +80,9 @@ async function runTeam(size: number, log: (line: string) => void): Promise<TeamR
   const sim = await startSimulator({ projects: [PROJECT], pathCount: TEAM_PATHS, signals: LARGE_SIGNALS, now: clock.now, today, days: 120 });
   configureTeam(sim.url, PROJECT);
   // The pages writers open: any path the site's readers read in the last 30 days (the day's own range).
-  const paths = sim.visitorsFor(PROJECT, { dateFrom: new Date(FIRST_DAY - 29 * DAY).toISOString().slice(0, 10), dateTo: new Date(FIRST_DAY + DAY).toISOString().slice(0, 10) }).visitors.map((v) => v.path);
+  const paths = sim
+    .visitorsFor(PROJECT, { dateFrom: new Date(FIRST_DAY - 29 * DAY).toISOString().slice(0, 10), dateTo: new Date(FIRST_DAY + DAY).toISOString().slice(0, 10) })
+    .visitors.map((v) => v.path);
   const done: Done[] = [];
   const storages = Array.from({ length: size }, () => newStorage());
   try {
@@ -92,7 +94,11 @@ async function runTeam(size: number, log: (line: string) => void): Promise<TeamR
       for (const machine of machines) machine.close();
       log(`  ${size} machine(s), day ${day + 1}: ${done.filter((d) => d.day === day).length} actions, ${sim.requests.length} requests so far`);
     }
-    return count(size, done.filter((d) => d.day === TEAM_DAYS - 1), performance.now() - began);
+    return count(
+      size,
+      done.filter((d) => d.day === TEAM_DAYS - 1),
+      performance.now() - began,
+    );
   } finally {
     await sim.close();
     undoDate();
@@ -103,7 +109,15 @@ async function runTeam(size: number, log: (line: string) => void): Promise<TeamR
 
 /** Machine k's day: its window opens, the writer works, the window closes. */
 function scheduleDay(
-  { k, day, midnight, clock, root, storage, paths }: { k: number; day: number; midnight: number; clock: SimulatedClock; root: string; storage: MachineStorage; paths: readonly string[] },
+  {
+    k,
+    day,
+    midnight,
+    clock,
+    root,
+    storage,
+    paths,
+  }: { k: number; day: number; midnight: number; clock: SimulatedClock; root: string; storage: MachineStorage; paths: readonly string[] },
   machines: TeamMachine[],
   done: Done[],
   requests: RecordedRequest[],
@@ -182,7 +196,10 @@ function count(size: number, day: readonly Done[], wallMs: number): TeamRow {
     thrownAwayBackground: background.reduce((n, d) => n + thrown(d), 0),
     pages: pages.length,
     pagesWithoutFigure: pages.length - ages.length,
-    withoutFigureWhy: pages.reduce<Record<string, number>>((why, d) => (d.outcome.figureFetchedAt === undefined && (why[d.outcome.note ?? 'none'] = (why[d.outcome.note ?? 'none'] ?? 0) + 1), why), {}),
+    withoutFigureWhy: pages.reduce<Record<string, number>>(
+      (why, d) => (d.outcome.figureFetchedAt === undefined && (why[d.outcome.note ?? 'none'] = (why[d.outcome.note ?? 'none'] ?? 0) + 1), why),
+      {},
+    ),
     figureAgeMaxMs: ages.length ? Math.max(...ages) : Number.NaN,
     figureAgeMedianMs: median(ages),
     byKind,

@@ -76,7 +76,14 @@ export function newStorage(): MachineStorage {
   return { globalState: memento(), workspaceState: memento(), sharedFiles: new Map() };
 }
 
-const silent: Logger = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, scoped: () => silent };
+const silent: Logger = {
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  scoped: () => silent,
+};
 
 /** A Memento that stores JSON, as VS Code's does. */
 function memento(): vscode.Memento {
@@ -102,7 +109,8 @@ function writerUi(dir: string, asked: { count: number }): Ui {
     showInputBox: () => Promise.resolve(undefined),
     showQuickPick: () => Promise.resolve(undefined),
     showSaveDialog: () => Promise.resolve(vscode.Uri.file(join(dir, 'visitors.csv'))),
-    withProgress: (_options, task) => task({ report: () => undefined }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) }),
+    withProgress: (_options, task) =>
+      task({ report: () => undefined }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) }),
     openExternal: () => Promise.resolve(false),
     writeClipboard: () => Promise.resolve(),
   };
@@ -151,7 +159,14 @@ export class TeamMachine {
       options.clock,
     );
     this.gate = new HourGate(this.sync, ui, vscode.l10n, Date.now, () => this.settings.analyticsTeamSize);
-    this.readers = new PageReaders({ api, settings: this.settings, keys: { hasKey: true, onDidChange: () => ({ dispose: () => undefined }) }, storage: workspaceState, gate: this.gate, log: silent });
+    this.readers = new PageReaders({
+      api,
+      settings: this.settings,
+      keys: { hasKey: true, onDidChange: () => ({ dispose: () => undefined }) },
+      storage: workspaceState,
+      gate: this.gate,
+      log: silent,
+    });
     this.signals = new SignalsStore({
       api,
       projectId: () => this.settings.projectId,
@@ -174,7 +189,15 @@ export class TeamMachine {
     const rows = new BucketRows();
     const series = new TrendSeries({ kept: this.sync, fetchTotals: trendTotals(api, rows, () => snapshots.maxPages(), vscode.l10n), rows });
     this.trend = new Trend({ series, l10n: vscode.l10n, today: () => localToday(), gate: this.gate });
-    this.exporter = new VisitorsExporter({ api, ui, log: silent, reuse: new SnapshotReuse(snapshots), gate: this.gate, estimate: (key, cap) => snapshots.estimate(key, cap), onStatus: () => undefined });
+    this.exporter = new VisitorsExporter({
+      api,
+      ui,
+      log: silent,
+      reuse: new SnapshotReuse(snapshots),
+      gate: this.gate,
+      estimate: (key, cap) => snapshots.estimate(key, cap),
+      onStatus: () => undefined,
+    });
   }
 
   /** A machine whose window has started (its shared state read, its key's bucket named). */
@@ -216,7 +239,12 @@ export class TeamMachine {
     const before = this.signals.current();
     const asked = this.asked.count;
     const last = before?.requests;
-    const grant = await this.gate.ask({ what: vscode.l10n.t('Fetching reader signals'), estimate: last ?? MOST_REQUESTS, upTo: last === undefined, cap: MOST_REQUESTS });
+    const grant = await this.gate.ask({
+      what: vscode.l10n.t('Fetching reader signals'),
+      estimate: last ?? MOST_REQUESTS,
+      upTo: last === undefined,
+      cap: MOST_REQUESTS,
+    });
     let note: string | undefined;
     if (grant) await this.signals.refresh({ grant }).catch((error: unknown) => (note = error instanceof Error ? error.message : String(error)));
     else note = 'not granted';
@@ -254,8 +282,17 @@ export class TeamMachine {
   /** Export Visitors… of Last 90 days to a CSV file (the writer picks the range and the file). */
   async exportVisitors(): Promise<Outcome> {
     const asked = this.asked.count;
-    const status = await this.exporter.run({ projectId: this.options.projectId, range: resolvePreset('last90', localToday(), vscode.l10n), format: 'csv', metric: 'visitors' });
-    return { kept: status?.state === 'done' ? 'all' : 'none', asked: this.asked.count > asked, note: status?.state === 'done' ? undefined : (status?.state ?? 'not started') };
+    const status = await this.exporter.run({
+      projectId: this.options.projectId,
+      range: resolvePreset('last90', localToday(), vscode.l10n),
+      format: 'csv',
+      metric: 'visitors',
+    });
+    return {
+      kept: status?.state === 'done' ? 'all' : 'none',
+      asked: this.asked.count > asked,
+      note: status?.state === 'done' ? undefined : (status?.state ?? 'not started'),
+    };
   }
 
   close(): void {

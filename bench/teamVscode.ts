@@ -129,7 +129,8 @@ export const workspace = {
     createDirectory: (uri: Uri) => asVscode(fs.mkdir(uri.fsPath, { recursive: true }).then(() => undefined)),
     delete: (uri: Uri) => asVscode(fs.rm(uri.fsPath, { recursive: true })),
     rename: (from: Uri, to: Uri) => asVscode(fs.rename(from.fsPath, to.fsPath)),
-    readDirectory: async (uri: Uri) => (await asVscode(fs.readdir(uri.fsPath, { withFileTypes: true }))).map((d) => [d.name, d.isDirectory() ? FileType.Directory : FileType.File] as const),
+    readDirectory: async (uri: Uri) =>
+      (await asVscode(fs.readdir(uri.fsPath, { withFileTypes: true }))).map((d) => [d.name, d.isDirectory() ? FileType.Directory : FileType.File] as const),
   },
 };
 

@@ -77,7 +77,8 @@ async function drawFourTimes(c: RangeCase): Promise<TrendRun> {
     const windows = { A: window(), B: window() };
     // The minimum's own account: when each bucket was fetched (by any window).
     const fetched = new Map<string, { at: number; window: string }[]>();
-    const needs = (bucket: TrendBucket) => !(fetched.get(trendKey({ metric: 'visitors' }, bucket)) ?? []).some((f) => isSettled(bucket, f.at) || clock - f.at < LIVE_PAGE_MAX_AGE_MS);
+    const needs = (bucket: TrendBucket) =>
+      !(fetched.get(trendKey({ metric: 'visitors' }, bucket)) ?? []).some((f) => isSettled(bucket, f.at) || clock - f.at < LIVE_PAGE_MAX_AGE_MS);
     const steps: TrendStep[] = [];
     let unit: 'day' | 'week' = 'day';
     const view = async (name: string, w: keyof typeof windows, at: number) => {
@@ -87,7 +88,8 @@ async function drawFourTimes(c: RangeCase): Promise<TrendRun> {
       if (!plan.ok) throw new Error(`${c.label}: no trend (${plan.reason})`);
       unit = plan.unit;
       const minimum = plan.buckets.filter(needs);
-      for (const bucket of minimum) fetched.set(trendKey({ metric: 'visitors' }, bucket), [...(fetched.get(trendKey({ metric: 'visitors' }, bucket)) ?? []), { at: clock, window: w }]);
+      for (const bucket of minimum)
+        fetched.set(trendKey({ metric: 'visitors' }, bucket), [...(fetched.get(trendKey({ metric: 'visitors' }, bucket)) ?? []), { at: clock, window: w }]);
       const before = sim.requests.length;
       const ask: TrendAsk = { projectId: PROJECT, metric: 'visitors', range, compare: false };
       await windows[w].load(ask, { approve: true });
@@ -134,20 +136,28 @@ export const PAGE_TREND_TEXT =
   `**Show Trend** (one page's trend): Last 30 days for one page, then for another page in the same window, on the same fixed ` +
   `clock, against a site of ${PAGE_TREND_PATHS} paths (each day's every path is up to three pages of 250, every one read to find the page's ` +
   'row). **Minimum**: the first page needs every page of every day; the second only the pages of the days that have not settled ' +
-  '(the settled days\' rows the first read are kept in the window, src/analytics/trend/bucketRows.ts). **Keeping nothing**: every page ' +
+  "(the settled days' rows the first read are kept in the window, src/analytics/trend/bucketRows.ts). **Keeping nothing**: every page " +
   'of every day, for each page.';
 
 /** Show Trend over Last 30 days for one page, then another: what the second costs once the first's settled days are kept. */
 export async function measurePageTrends(): Promise<TrendStep[]> {
   const now = () => TREND_NOW;
   const today = () => localToday(new Date(TREND_NOW));
-  const sim = await startSimulator({ projects: [PROJECT], analyticsLimitPerHour: 10_000, now, today: addDays(today(), 1), days: 400, pathCount: PAGE_TREND_PATHS });
+  const sim = await startSimulator({
+    projects: [PROJECT],
+    analyticsLimitPerHour: 10_000,
+    now,
+    today: addDays(today(), 1),
+    days: 400,
+    pathCount: PAGE_TREND_PATHS,
+  });
   try {
     const trend = windowsOf(sim.url, now, today)();
     const range = resolvePreset('last30', today(), l10n);
     const plan = trendBuckets(range.from, range.to, today());
     if (!plan.ok) throw new Error(`Last 30 days: no trend (${plan.reason})`);
-    const pagesOf = (buckets: readonly TrendBucket[]) => buckets.reduce((sum, b) => sum + Math.max(1, Math.ceil(sim.visitorsFor(PROJECT, b).visitors.length / 250)), 0);
+    const pagesOf = (buckets: readonly TrendBucket[]) =>
+      buckets.reduce((sum, b) => sum + Math.max(1, Math.ceil(sim.visitorsFor(PROJECT, b).visitors.length / 250)), 0);
     const every = pagesOf(plan.buckets);
     const paths = sim.visitorsFor(PROJECT, { dateFrom: range.dateFrom, dateTo: range.dateTo }).visitors.map((v) => v.path);
     const steps: TrendStep[] = [];

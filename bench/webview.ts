@@ -42,7 +42,14 @@ const TREND = 'trend: ';
 
 function readyTrend(unit: 'day' | 'week', count: number, withPrevious: boolean): TrendView {
   const period = unit === 'day' ? count : count * 7;
-  return { status: 'ready', unit, message: undefined, points: benchTrendPoints(unit, count), previous: withPrevious ? benchTrendPoints(unit, count, -period) : undefined, cost: `${count} requests for ${count} points.` };
+  return {
+    status: 'ready',
+    unit,
+    message: undefined,
+    points: benchTrendPoints(unit, count),
+    previous: withPrevious ? benchTrendPoints(unit, count, -period) : undefined,
+    cost: `${count} requests for ${count} points.`,
+  };
 }
 
 /** The webview's document: the frame that holds the panel's table. */
@@ -104,80 +111,86 @@ export async function measureWebview(page: Page, rows: VisitorRowView[], repeats
   ];
   const input: InPageInput = { small, large: viewState(rows.slice(0, 10_000), now), trends, repeats, term: FILTER_TERM };
   // Runs in the webview's document. Self-contained: Playwright sends it as source text.
-  const durations = await frame.evaluate(async ({ small, large, trends, repeats, term, script }: InPageInput & { script: string }) => {
-    const nextFrame = () =>
-      new Promise<void>((resolve) =>
-        requestAnimationFrame(() => {
-          const channel = new MessageChannel();
-          channel.port1.onmessage = () => resolve();
-          channel.port2.postMessage(undefined);
-        }),
-      );
-    const table = document.getElementById('rows') as HTMLElement;
-    const filter = document.getElementById('filter') as HTMLInputElement;
-    let seq = 0;
-    const measure = async (name: string, action: () => void, laidOut: HTMLElement = table) => {
-      await nextFrame();
-      const id = `${name}#${++seq}`;
-      performance.mark(`${id}:start`);
-      action();
-      performance.mark(`${id}:script`);
-      void laidOut.getBoundingClientRect().height; // forces style and layout of the updated table
-      performance.mark(`${id}:end`);
-      performance.measure(name, `${id}:start`, `${id}:end`);
-      performance.measure(`${name}${script}`, `${id}:start`, `${id}:script`);
-    };
-    // A new fetchedAt makes it a new page of data, as a real load is: the rows are built afresh.
-    const post = (state: ViewState) => {
-      const data = state.data && { ...state.data, fetchedAt: state.data.fetchedAt + ++seq };
-      window.dispatchEvent(new MessageEvent('message', { data: { type: 'state', state: { ...state, data } } }));
-    };
-    const click = (column: string) => (document.querySelector(`button.sort[data-column="${column}"]`) as HTMLButtonElement).click();
-    const type = (text: string) => {
-      filter.value = text;
-      filter.dispatchEvent(new Event('input'));
-    };
-    const columns = ['path', 'total', 'human', 'ai'];
+  const durations = await frame.evaluate(
+    async ({ small, large, trends, repeats, term, script }: InPageInput & { script: string }) => {
+      const nextFrame = () =>
+        new Promise<void>((resolve) =>
+          requestAnimationFrame(() => {
+            const channel = new MessageChannel();
+            channel.port1.onmessage = () => resolve();
+            channel.port2.postMessage(undefined);
+          }),
+        );
+      const table = document.getElementById('rows') as HTMLElement;
+      const filter = document.getElementById('filter') as HTMLInputElement;
+      let seq = 0;
+      const measure = async (name: string, action: () => void, laidOut: HTMLElement = table) => {
+        await nextFrame();
+        const id = `${name}#${++seq}`;
+        performance.mark(`${id}:start`);
+        action();
+        performance.mark(`${id}:script`);
+        void laidOut.getBoundingClientRect().height; // forces style and layout of the updated table
+        performance.mark(`${id}:end`);
+        performance.measure(name, `${id}:start`, `${id}:end`);
+        performance.measure(`${name}${script}`, `${id}:start`, `${id}:script`);
+      };
+      // A new fetchedAt makes it a new page of data, as a real load is: the rows are built afresh.
+      const post = (state: ViewState) => {
+        const data = state.data && { ...state.data, fetchedAt: state.data.fetchedAt + ++seq };
+        window.dispatchEvent(new MessageEvent('message', { data: { type: 'state', state: { ...state, data } } }));
+      };
+      const click = (column: string) => (document.querySelector(`button.sort[data-column="${column}"]`) as HTMLButtonElement).click();
+      const type = (text: string) => {
+        filter.value = text;
+        filter.dispatchEvent(new Event('input'));
+      };
+      const columns = ['path', 'total', 'human', 'ai'];
 
-    performance.clearMarks();
-    performance.clearMeasures();
-    type('');
-    for (let i = 0; i < repeats; i++) await measure('render 250 rows', () => post(small));
-    for (let i = 0; i < repeats; i++) await measure('render 10,000 rows (first 500 shown)', () => post(large));
-    for (let i = 0; i < repeats; i++) await measure('sort 10,000 rows', () => click(columns[i % columns.length]));
-    for (let i = 0; i < repeats; i++) {
-      await measure('filter 10,000 rows', () => type(term));
-      await measure('clear the filter on 10,000 rows', () => type(''));
-    }
-    type(term);
-    const matches = document.querySelectorAll('#rows tr').length;
-    type('');
-    post(small);
-    // What the panel posts before every request: the same rows, now with loading on.
-    const same = { ...small, loading: true, data: small.data && { ...small.data, fetchedAt: small.data.fetchedAt + seq } };
-    for (let i = 0; i < repeats; i++) await measure('state message with the same 250 rows (loading on)', () => window.dispatchEvent(new MessageEvent('message', { data: { type: 'state', state: same } })));
-    for (let i = 0; i < repeats; i++) await measure('sort 250 rows', () => click(columns[i % columns.length]));
-    for (let i = 0; i < repeats; i++) {
-      await measure('filter 250 rows', () => type(term));
+      performance.clearMarks();
+      performance.clearMeasures();
       type('');
-    }
-    // Figure 12: the trend drawn with the 250 rows already on screen (same fetchedAt: the table is
-    // not rebuilt), the layout forced on the chart. Alternating with the baseline, so every draw
-    // replaces a chart-less state and builds the SVG and its table afresh.
-    const chart = document.getElementById('trend') as HTMLElement;
-    const send = (state: ViewState) => window.dispatchEvent(new MessageEvent('message', { data: { type: 'state', state } }));
-    const [baseline, ...drawn] = trends;
-    send(baseline.state);
-    for (let i = 0; i < repeats; i++) {
-      for (const { name, state } of drawn) {
-        await measure(name, () => send(state), chart);
-        await measure(baseline.name, () => send(baseline.state), chart);
+      for (let i = 0; i < repeats; i++) await measure('render 250 rows', () => post(small));
+      for (let i = 0; i < repeats; i++) await measure('render 10,000 rows (first 500 shown)', () => post(large));
+      for (let i = 0; i < repeats; i++) await measure('sort 10,000 rows', () => click(columns[i % columns.length]));
+      for (let i = 0; i < repeats; i++) {
+        await measure('filter 10,000 rows', () => type(term));
+        await measure('clear the filter on 10,000 rows', () => type(''));
       }
-    }
-    const byName: Record<string, number[]> = {};
-    for (const entry of performance.getEntriesByType('measure')) (byName[entry.name] ??= []).push(entry.duration);
-    return { byName, matches };
-  }, { ...input, script: SCRIPT });
+      type(term);
+      const matches = document.querySelectorAll('#rows tr').length;
+      type('');
+      post(small);
+      // What the panel posts before every request: the same rows, now with loading on.
+      const same = { ...small, loading: true, data: small.data && { ...small.data, fetchedAt: small.data.fetchedAt + seq } };
+      for (let i = 0; i < repeats; i++)
+        await measure('state message with the same 250 rows (loading on)', () =>
+          window.dispatchEvent(new MessageEvent('message', { data: { type: 'state', state: same } })),
+        );
+      for (let i = 0; i < repeats; i++) await measure('sort 250 rows', () => click(columns[i % columns.length]));
+      for (let i = 0; i < repeats; i++) {
+        await measure('filter 250 rows', () => type(term));
+        type('');
+      }
+      // Figure 12: the trend drawn with the 250 rows already on screen (same fetchedAt: the table is
+      // not rebuilt), the layout forced on the chart. Alternating with the baseline, so every draw
+      // replaces a chart-less state and builds the SVG and its table afresh.
+      const chart = document.getElementById('trend') as HTMLElement;
+      const send = (state: ViewState) => window.dispatchEvent(new MessageEvent('message', { data: { type: 'state', state } }));
+      const [baseline, ...drawn] = trends;
+      send(baseline.state);
+      for (let i = 0; i < repeats; i++) {
+        for (const { name, state } of drawn) {
+          await measure(name, () => send(state), chart);
+          await measure(baseline.name, () => send(baseline.state), chart);
+        }
+      }
+      const byName: Record<string, number[]> = {};
+      for (const entry of performance.getEntriesByType('measure')) (byName[entry.name] ??= []).push(entry.duration);
+      return { byName, matches };
+    },
+    { ...input, script: SCRIPT },
+  );
   const all = Object.entries(durations.byName)
     .filter(([name]) => !name.endsWith(SCRIPT))
     .map(([name, values]) => ({
@@ -188,6 +201,9 @@ export async function measureWebview(page: Page, rows: VisitorRowView[], repeats
       runs: values.length,
     }));
   const figures = all.filter((f) => !f.name.startsWith(TREND));
-  const trend = trends.map(({ name }) => all.find((f) => f.name === name)).filter((f): f is WebviewFigure => f !== undefined).map((f) => ({ ...f, name: f.name.slice(TREND.length) }));
+  const trend = trends
+    .map(({ name }) => all.find((f) => f.name === name))
+    .filter((f): f is WebviewFigure => f !== undefined)
+    .map((f) => ({ ...f, name: f.name.slice(TREND.length) }));
   return { figures, filterMatches: durations.matches, trend };
 }

@@ -92,7 +92,9 @@ class BenchWindow {
         onResult: (jobId, result) => {
           if ('error' in result) return 'continue';
           const job = result.value as AgentJob;
-          void this.store.update((s) => applyJobChange(s, PROJECT, jobId, { fields: { job, checkedAt: new Date(clock.now()).toISOString() } }, this.store.clock));
+          void this.store.update((s) =>
+            applyJobChange(s, PROJECT, jobId, { fields: { job, checkedAt: new Date(clock.now()).toISOString() } }, this.store.clock),
+          );
           return TERMINAL.has(job.status) ? 'stop' : 'continue';
         },
         random: () => 0.5,
@@ -142,7 +144,16 @@ class BenchWindow {
     this.poller.watch(jobId, { fast: true });
     const now = this.clock.now();
     await this.store.update((s) =>
-      applyJobChange(s, PROJECT, jobId, { fields: { job, checkedAt: new Date(now).toISOString(), fastUntil: now + DEFAULT_TIMINGS.fastPhaseMs }, addPrompts: [{ text: 'Bench follow-up', sentAt: new Date(now).toISOString() }] }, this.store.clock),
+      applyJobChange(
+        s,
+        PROJECT,
+        jobId,
+        {
+          fields: { job, checkedAt: new Date(now).toISOString(), fastUntil: now + DEFAULT_TIMINGS.fastPhaseMs },
+          addPrompts: [{ text: 'Bench follow-up', sentAt: new Date(now).toISOString() }],
+        },
+        this.store.clock,
+      ),
     );
   }
 

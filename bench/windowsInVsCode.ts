@@ -55,7 +55,14 @@ export async function measurePropagationInVsCode(opts: { repoRoot: string; chang
   let host: Host | undefined;
   try {
     const serverMain = await ensureCodeServer(opts.log, { repoRoot: opts.repoRoot });
-    host = await startBenchHost({ repoRoot: opts.repoRoot, workspaceFolder: workspace, apiBaseUrl: sim.url, projectId: DEFAULT_PROJECT, serverMain, transcript: log });
+    host = await startBenchHost({
+      repoRoot: opts.repoRoot,
+      workspaceFolder: workspace,
+      apiBaseUrl: sim.url,
+      projectId: DEFAULT_PROJECT,
+      serverMain,
+      transcript: log,
+    });
     const a = new Workbench(host.page, scratch);
     await a.signInToMintlify(DEMO_API_KEY);
     const b = await a.openWindow(host.url);

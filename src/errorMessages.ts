@@ -11,8 +11,35 @@ import type * as vscode from 'vscode';
 import { ApiError, API_ERROR_KINDS, MAX_PAGE_SIZE, sendOutcome, splitWait } from './api';
 import { errorText } from './util/errorText';
 
-export type FailureContext = 'readJob' | 'send' | 'create' | 'analytics' | 'export' | 'preview' | 'previewStatus' | 'git' | 'addComment' | 'editComment' | 'deleteComment' | 'sendReview' | 'startUp';
-export const FAILURE_CONTEXTS: readonly FailureContext[] = ['readJob', 'send', 'create', 'analytics', 'export', 'preview', 'previewStatus', 'git', 'addComment', 'editComment', 'deleteComment', 'sendReview', 'startUp'];
+export type FailureContext =
+  | 'readJob'
+  | 'send'
+  | 'create'
+  | 'analytics'
+  | 'export'
+  | 'preview'
+  | 'previewStatus'
+  | 'git'
+  | 'addComment'
+  | 'editComment'
+  | 'deleteComment'
+  | 'sendReview'
+  | 'startUp';
+export const FAILURE_CONTEXTS: readonly FailureContext[] = [
+  'readJob',
+  'send',
+  'create',
+  'analytics',
+  'export',
+  'preview',
+  'previewStatus',
+  'git',
+  'addComment',
+  'editComment',
+  'deleteComment',
+  'sendReview',
+  'startUp',
+];
 
 /** The contexts whose request is a POST the platform may act on: a lost answer is never met with a plain Retry. */
 export const SENDING_CONTEXTS: readonly FailureContext[] = ['send', 'create', 'preview'];
@@ -25,7 +52,20 @@ const RETRYABLE: ReadonlySet<FailureContext> = new Set(['readJob', 'send', 'crea
  * says it may duplicate); `openJob` shows the job; `trackJob` tracks a job that may have been created;
  * `waitForJob` says when a job that is still running finishes (Review Changes, Check Out Branch).
  */
-export const FAILURE_ACTIONS = ['retry', 'sendAgain', 'openJob', 'trackJob', 'setApiKey', 'setProjectId', 'stopTracking', 'openPullRequest', 'gitSettings', 'waitForJob', 'manageTrust', 'showLog'] as const;
+export const FAILURE_ACTIONS = [
+  'retry',
+  'sendAgain',
+  'openJob',
+  'trackJob',
+  'setApiKey',
+  'setProjectId',
+  'stopTracking',
+  'openPullRequest',
+  'gitSettings',
+  'waitForJob',
+  'manageTrust',
+  'showLog',
+] as const;
 export type FailureAction = (typeof FAILURE_ACTIONS)[number];
 
 export type FailureSeverity = 'error' | 'warning' | 'info' | 'none';
@@ -108,28 +148,63 @@ function tableView(error: unknown, context: FailureContext, l10n: L10n, options:
       );
     case 'redirectRefused':
       return failed(
-        l10n.t('The server redirected the request ({0}) instead of answering. The redirect was not followed, so the API key was not sent on. Check the API base URL setting.', error.status ?? 3),
+        l10n.t(
+          'The server redirected the request ({0}) instead of answering. The redirect was not followed, so the API key was not sent on. Check the API base URL setting.',
+          error.status ?? 3,
+        ),
         [],
       );
     case 'unauthorized':
       return failed(l10n.t('The Mintlify API did not accept the API key (401). Set a valid admin API key.'), ['setApiKey']);
     case 'forbidden':
       // The External API answers 403 when the organisation's plan has no preview deployments.
-      if (previews) return failed(l10n.t('Preview deployments are not available on this organisation’s plan (403){0}. Pro and Enterprise plans have them. Preview Branch is no longer offered for this project; run it from the palette once the plan has them.', said), []);
+      if (previews)
+        return failed(
+          l10n.t(
+            'Preview deployments are not available on this organisation’s plan (403){0}. Pro and Enterprise plans have them. Preview Branch is no longer offered for this project; run it from the palette once the plan has them.',
+            said,
+          ),
+          [],
+        );
       // A read-only key needs replacing; an IP allow-list may be fixed on the dashboard, then Retry.
-      return failed(l10n.t('The API key is not allowed to do this (403): it may be read-only, or this IP address is not on the allow-list.'), ['setApiKey', ...canRetry]);
+      return failed(l10n.t('The API key is not allowed to do this (403): it may be read-only, or this IP address is not on the allow-list.'), [
+        'setApiKey',
+        ...canRetry,
+      ]);
     case 'notFound':
-      if (context === 'previewStatus') return failed(l10n.t('The platform no longer knows this preview’s status (404){0}. Deploy the preview again to follow a new one.', said), []);
+      if (context === 'previewStatus')
+        return failed(l10n.t('The platform no longer knows this preview’s status (404){0}. Deploy the preview again to follow a new one.', said), []);
       if (context === 'preview') {
-        return failed(l10n.t('Not found (404){0}. The platform cannot see this project or branch: check the project ID, and that the project’s Git repository is connected on the dashboard and is the job’s repository.', said), ['setProjectId']);
+        return failed(
+          l10n.t(
+            'Not found (404){0}. The platform cannot see this project or branch: check the project ID, and that the project’s Git repository is connected on the dashboard and is the job’s repository.',
+            said,
+          ),
+          ['setProjectId'],
+        );
       }
       if (context === 'readJob' || context === 'send') {
-        return failed(l10n.t('Not found (404){0}. Check the job ID and that the project ID is the job’s project.', said), options.tracked ? ['stopTracking'] : ['setProjectId']);
+        return failed(
+          l10n.t('Not found (404){0}. Check the job ID and that the project ID is the job’s project.', said),
+          options.tracked ? ['stopTracking'] : ['setProjectId'],
+        );
       }
       return failed(l10n.t('Not found (404){0}. Check the project ID.', said), ['setProjectId', ...canRetry]);
     case 'rateLimited': {
-      const when = error.retryAfterMs !== undefined ? tryAgainIn(error.retryAfterMs, l10n) : previews ? l10n.t('The platform allows 5 preview deployments a minute for the organisation; try again in a minute.') : l10n.t('The platform allows 100 requests per hour; try again in a few minutes.');
-      const kept = context === 'analytics' ? ' ' + l10n.t('Pages already loaded still work.') : context === 'preview' ? ' ' + l10n.t('Nothing was deployed.') : sending ? ' ' + l10n.t('Nothing was sent; your prompt is kept.') : '';
+      const when =
+        error.retryAfterMs !== undefined
+          ? tryAgainIn(error.retryAfterMs, l10n)
+          : previews
+            ? l10n.t('The platform allows 5 preview deployments a minute for the organisation; try again in a minute.')
+            : l10n.t('The platform allows 100 requests per hour; try again in a few minutes.');
+      const kept =
+        context === 'analytics'
+          ? ' ' + l10n.t('Pages already loaded still work.')
+          : context === 'preview'
+            ? ' ' + l10n.t('Nothing was deployed.')
+            : sending
+              ? ' ' + l10n.t('Nothing was sent; your prompt is kept.')
+              : '';
       const view = failed(l10n.t('The Mintlify API rate limit is reached (429). {0}', when) + kept, canRetry, 'warning');
       return { ...view, retryAfterMs: error.retryAfterMs ?? 0 };
     }
@@ -137,7 +212,12 @@ function tableView(error: unknown, context: FailureContext, l10n: L10n, options:
       const details = error.details.length ? ' ' + error.details.join(' ') : '';
       if (previews) {
         return failed(
-          l10n.t('The platform refused the preview ({0}){1}.', error.status ?? 400, said) + details + ' ' + l10n.t('If the branch exists, the platform may not see it: check that the project’s Git repository is connected on the dashboard and is the job’s repository.'),
+          l10n.t('The platform refused the preview ({0}){1}.', error.status ?? 400, said) +
+            details +
+            ' ' +
+            l10n.t(
+              'If the branch exists, the platform may not see it: check that the project’s Git repository is connected on the dashboard and is the job’s repository.',
+            ),
           [],
         );
       }
@@ -161,7 +241,13 @@ function tableView(error: unknown, context: FailureContext, l10n: L10n, options:
       );
     case 'notGranted':
       // The gate (sync/hourGate.ts) refused: asked first when a writer asked, so no Retry here.
-      return failed(l10n.t('the organisation’s analytics requests for this hour are spent on this machine’s count (teammates on other machines also spend it). Nothing was sent.'), [], 'warning');
+      return failed(
+        l10n.t(
+          'the organisation’s analytics requests for this hour are spent on this machine’s count (teammates on other machines also spend it). Nothing was sent.',
+        ),
+        [],
+        'warning',
+      );
     case 'cancelled':
       return { message: '', severity: 'none', actions: [] };
   }
@@ -263,14 +349,20 @@ function unknownOutcome(context: 'send' | 'create' | 'preview', error: ApiError,
   const why = error.status !== undefined && error.status >= 500 ? l10n.t('the Mintlify API answered {0}', error.status) : l10n.t('the answer was lost');
   if (context === 'preview') {
     return {
-      message: l10n.t('A preview deployment may have started: {0}, so its status cannot be followed from here. Check the deployments on the dashboard before deploying again.', why),
+      message: l10n.t(
+        'A preview deployment may have started: {0}, so its status cannot be followed from here. Check the deployments on the dashboard before deploying again.',
+        why,
+      ),
       severity: 'warning',
       actions: ['showLog'],
     };
   }
   if (context === 'send') {
     return {
-      message: l10n.t('The follow-up may have arrived: {0}, and the job cannot tell whether it took it. Sending it again may start the agent twice on it.', why),
+      message: l10n.t(
+        'The follow-up may have arrived: {0}, and the job cannot tell whether it took it. Sending it again may start the agent twice on it.',
+        why,
+      ),
       severity: 'warning',
       actions: ['openJob', 'sendAgain'],
     };
@@ -320,5 +412,7 @@ function serverSaid(error: ApiError): string {
 
 function networkReason(error: ApiError, l10n: L10n): string {
   if (error.status !== undefined) return l10n.t('The connection closed before the answer was complete.');
-  return error.code ? l10n.t('Could not reach the Mintlify API ({0}). Check your connection.', error.code) : l10n.t('Could not reach the Mintlify API. Check your connection.');
+  return error.code
+    ? l10n.t('Could not reach the Mintlify API ({0}). Check your connection.', error.code)
+    : l10n.t('Could not reach the Mintlify API. Check your connection.');
 }

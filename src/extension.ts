@@ -109,7 +109,18 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
   const settings = new Settings(context.globalState);
   const keys = new ApiKeyStore(context.secrets, log.scoped('auth'));
   const sync = new WindowSync(vscode.Uri.joinPath(context.globalStorageUri, 'sync'), log.scoped('sync'), context.globalState, () => settings.apiBaseUrl);
-  context.subscriptions.push(settings, keys, sync, keys.onDidChange(() => background(keys.get().then((key) => sync.setKey(key)), log, 'naming the key\'s bucket in the shared ledger')));
+  context.subscriptions.push(
+    settings,
+    keys,
+    sync,
+    keys.onDidChange(() =>
+      background(
+        keys.get().then((key) => sync.setKey(key)),
+        log,
+        "naming the key's bucket in the shared ledger",
+      ),
+    ),
+  );
   const api = createClient(context, settings, keys, sync, log, onRequest);
   const gate = new HourGate(sync, ui, vscode.l10n, Date.now, () => settings.analyticsTeamSize);
 
@@ -128,11 +139,31 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
   registerReviewCommands(context, command, reviewHints, store, tracker, settings, ui, log.scoped('git'));
   const review = registerReview(context, command, { sync, store, hints: reviewHints, tree, ui, log: log.scoped('review') });
   const readers = registerReaders(context, { api, settings, keys, ui, log, gate }, command);
-  const analytics = registerAnalytics(context, { api, settings, ui, log, gate, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, trends: sync }, command);
-  registerAskAboutThis(command, { docs: { pageOf: (uri) => readers.docs.pageOf(uri) }, store, ui, repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri), log: log.scoped('agent') });
+  const analytics = registerAnalytics(
+    context,
+    { api, settings, ui, log, gate, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, trends: sync },
+    command,
+  );
+  registerAskAboutThis(command, {
+    docs: { pageOf: (uri) => readers.docs.pageOf(uri) },
+    store,
+    ui,
+    repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri),
+    log: log.scoped('agent'),
+  });
   const signals = registerSignals(context, { api, settings, store, sync, gate, readers, ui, log }, command);
   const codeFeedback = registerCodeFeedback(context, { signals, docs: readers.docs, settings, jobs: store, hour: sync, ui, log }, command);
-  const preview = registerPreview(context, command, { api, sync, store, hints: reviewHints, docs: readers.docs, tree, settings, ui, log: log.scoped('preview') });
+  const preview = registerPreview(context, command, {
+    api,
+    sync,
+    store,
+    hints: reviewHints,
+    docs: readers.docs,
+    tree,
+    settings,
+    ui,
+    log: log.scoped('preview'),
+  });
   const tools = buildTools({ keys, settings, readers, signals, jobs: store, tracker, gate, reviews: review, ui, log: log.scoped('tools') });
 
   const startMs = performance.now() - began;
@@ -149,7 +180,14 @@ function createLog(context: vscode.ExtensionContext, command: RegisterCommand): 
 }
 
 /** The API client: every request logged, counted in the shared ledger, and shown to `onRequest`. */
-function createClient(context: vscode.ExtensionContext, settings: Settings, keys: ApiKeyStore, sync: WindowSync, log: Logger, onRequest: ((entry: RequestLogEntry) => void) | undefined) {
+function createClient(
+  context: vscode.ExtensionContext,
+  settings: Settings,
+  keys: ApiKeyStore,
+  sync: WindowSync,
+  log: Logger,
+  onRequest: ((entry: RequestLogEntry) => void) | undefined,
+) {
   const logApi = logRequest(log.scoped('api'));
   return createApiClient({
     baseUrl: () => settings.apiBaseUrl,
@@ -177,7 +215,9 @@ export function deactivate(): void {
 
 function logRequest(log: Logger) {
   return (entry: RequestLogEntry) => {
-    const outcome = entry.sent ? `→ ${entry.status ?? entry.error?.message ?? '?'} (${Math.round(entry.durationMs)} ms)` : `not sent: ${entry.error?.message ?? '?'}`;
+    const outcome = entry.sent
+      ? `→ ${entry.status ?? entry.error?.message ?? '?'} (${Math.round(entry.durationMs)} ms)`
+      : `not sent: ${entry.error?.message ?? '?'}`;
     const line = `${entry.method} ${entry.path} ${outcome}`;
     if (entry.error) log.warn(line);
     else log.info(line);

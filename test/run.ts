@@ -84,7 +84,10 @@ async function runRestrictedHost(): Promise<TierResult> {
   const workspaceFolder = join(mkdtempSync(join(tmpdir(), 'mintlify-untrusted-')), 'cloned-docs');
   cpSync(join(repoRoot, 'test', 'fixtures', 'workspace'), workspaceFolder, { recursive: true });
   mkdirSync(join(workspaceFolder, '.vscode'));
-  writeFileSync(join(workspaceFolder, '.vscode', 'settings.json'), JSON.stringify({ 'mintlifyAgent.projectId': RESTRICTED_PROJECT, ...RAISED_SETTINGS }, null, 2));
+  writeFileSync(
+    join(workspaceFolder, '.vscode', 'settings.json'),
+    JSON.stringify({ 'mintlifyAgent.projectId': RESTRICTED_PROJECT, ...RAISED_SETTINGS }, null, 2),
+  );
   try {
     const result = await runHostTests({ repoRoot, workspaceFolder, testsEntry: join(__dirname, 'restricted', 'index.js'), workspaceTrust: 'restricted', log });
     log(result.report);

@@ -5,7 +5,17 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../../test/support/extensionUnderTest';
-import { BENCH_KEY, DONE_ENV, EXTENSION_ID, REPORT_ENV, WEBVIEW_ENV, type ActivationReport, type HostReport, type ReadersTiming, type SignalsTiming } from './protocol';
+import {
+  BENCH_KEY,
+  DONE_ENV,
+  EXTENSION_ID,
+  REPORT_ENV,
+  WEBVIEW_ENV,
+  type ActivationReport,
+  type HostReport,
+  type ReadersTiming,
+  type SignalsTiming,
+} from './protocol';
 import { measureSignalsDraw } from './signalsDraw';
 
 /** Past JobTracker's 1 s startup delay, the first moment the extension could poll. */
@@ -156,7 +166,10 @@ async function measureSignals(seam: TestSeam): Promise<SignalsTiming> {
     for (const uri of uris) {
       const started = performance.now();
       await vscode.window.showTextDocument(uri, { preview: false });
-      await until(`the reader signals of ${uri.path}`, () => seam.readers.statusBar.shown?.page.uri.toString() === uri.toString() && tooltip().includes('Reader signals'));
+      await until(
+        `the reader signals of ${uri.path}`,
+        () => seam.readers.statusBar.shown?.page.uri.toString() === uri.toString() && tooltip().includes('Reader signals'),
+      );
       warmMs.push(performance.now() - started);
     }
   }

@@ -70,11 +70,21 @@ export function registerAskAboutThis(
  * outcome is unknown), or undefined when they stopped before sending. `notes` (its cost) show above
  * the preview's first line and in the notification, and are not sent.
  */
-export async function previewAndSend(ui: Ui, store: JobStore, prompt: string, notes: readonly string[] = []): Promise<{ prompt: string; sent: PromptSent } | undefined> {
+export async function previewAndSend(
+  ui: Ui,
+  store: JobStore,
+  prompt: string,
+  notes: readonly string[] = [],
+): Promise<{ prompt: string; sent: PromptSent } | undefined> {
   const preview = await vscode.workspace.openTextDocument({ language: 'markdown', content: prompt });
   await vscode.window.showTextDocument(preview, { viewColumn: vscode.ViewColumn.Beside, preview: false });
   const lenses = notes.length ? previewNotes(preview, notes) : undefined;
-  const ask = notes.length ? { message: `${notes.join(' ')} ${vscode.l10n.t('This is exactly what the agent will get (edit it in the editor if you like). Send it?')}`, button: vscode.l10n.t('Choose Where to Send…') } : undefined;
+  const ask = notes.length
+    ? {
+        message: `${notes.join(' ')} ${vscode.l10n.t('This is exactly what the agent will get (edit it in the editor if you like). Send it?')}`,
+        button: vscode.l10n.t('Choose Where to Send…'),
+      }
+    : undefined;
   let send: boolean;
   try {
     send = await chooseToSend(ui, preview, ask);
@@ -99,9 +109,18 @@ async function pickTarget(ui: Ui, store: JobStore): Promise<TargetItem | undefin
   const jobs = store.all();
   if (jobs.length) items.push({ label: vscode.l10n.t('Follow-up to a tracked job'), kind: vscode.QuickPickItemKind.Separator });
   for (const tracked of jobs) {
-    const status = tracked.notFound ? vscode.l10n.t('not found') : tracked.job?.status === 'unknown' ? tracked.job.reportedStatus : (tracked.job?.status ?? vscode.l10n.t('not checked yet'));
+    const status = tracked.notFound
+      ? vscode.l10n.t('not found')
+      : tracked.job?.status === 'unknown'
+        ? tracked.job.reportedStatus
+        : (tracked.job?.status ?? vscode.l10n.t('not checked yet'));
     const active = tracked.job?.status === 'active';
-    items.push({ label: `${active ? '$(sync~spin) ' : ''}${jobLabel(tracked)}`, description: active ? vscode.l10n.t('{0} · still working', status) : status, detail: tracked.id, jobId: tracked.id });
+    items.push({
+      label: `${active ? '$(sync~spin) ' : ''}${jobLabel(tracked)}`,
+      description: active ? vscode.l10n.t('{0} · still working', status) : status,
+      detail: tracked.id,
+      jobId: tracked.id,
+    });
   }
   return ui.showQuickPick(items, { title: vscode.l10n.t('Send to the agent as…'), placeHolder: vscode.l10n.t('A new job, or a follow-up to a tracked job') });
 }

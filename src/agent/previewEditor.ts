@@ -26,7 +26,10 @@ export function registerPreviewSend(command: RegisterCommand, ui: Ui, background
     const key = (uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri)?.toString();
     const send = key === undefined ? undefined : waiting.get(key);
     if (send) return send();
-    return void ui.showMessage('info', vscode.l10n.t('Send to Agent… sends a prompt preview: open one with Ask the Agent About This… or Ask the Agent to Address This.'));
+    return void ui.showMessage(
+      'info',
+      vscode.l10n.t('Send to Agent… sends a prompt preview: open one with Ask the Agent About This… or Ask the Agent to Address This.'),
+    );
   });
 }
 
@@ -60,7 +63,7 @@ export function chooseToSend(ui: Ui, preview: vscode.TextDocument, ask?: { messa
       if (preview.isClosed) return void ui.showMessage('info', vscode.l10n.t('The preview was closed, so nothing was sent.'));
       finish(true);
     });
-    if (log) background(answered, log, 'the preview\'s notification');
+    if (log) background(answered, log, "the preview's notification");
   });
 }
 
@@ -71,7 +74,9 @@ export function chooseToSend(ui: Ui, preview: vscode.TextDocument, ask?: { messa
  * longer dirty, so closing it asks nothing.
  */
 export async function closePreview(document: vscode.TextDocument): Promise<void> {
-  const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === document.uri.toString());
+  const tabs = vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === document.uri.toString());
   if (!tabs.length || document.isClosed) return;
   const edit = new vscode.WorkspaceEdit();
   edit.delete(document.uri, new vscode.Range(0, 0, document.lineCount, 0));
@@ -91,7 +96,13 @@ export function previewNotes(preview: vscode.TextDocument, notes: readonly strin
       provideCodeLenses: (document) =>
         document.uri.toString() !== preview.uri.toString()
           ? []
-          : notes.map((note, i) => new vscode.CodeLens(top, i === 0 ? { title: `$(send) ${note}`, command: COMMANDS.sendPreview, arguments: [preview.uri] } : { title: `$(info) ${note}`, command: '' })),
+          : notes.map(
+              (note, i) =>
+                new vscode.CodeLens(
+                  top,
+                  i === 0 ? { title: `$(send) ${note}`, command: COMMANDS.sendPreview, arguments: [preview.uri] } : { title: `$(info) ${note}`, command: '' },
+                ),
+            ),
     },
   );
 }

@@ -50,7 +50,12 @@ export class AnalyticsPanel extends Disposable {
   static readonly viewType = ANALYTICS_VIEW_TYPE;
 
   static create(deps: AnalyticsPanelDeps): AnalyticsPanel {
-    const panel = vscode.window.createWebviewPanel(AnalyticsPanel.viewType, vscode.l10n.t('Visitor Analytics'), vscode.ViewColumn.Active, webviewOptions(deps.extensionUri));
+    const panel = vscode.window.createWebviewPanel(
+      AnalyticsPanel.viewType,
+      vscode.l10n.t('Visitor Analytics'),
+      vscode.ViewColumn.Active,
+      webviewOptions(deps.extensionUri),
+    );
     return new AnalyticsPanel(panel, deps);
   }
 
@@ -198,7 +203,7 @@ export class AnalyticsPanel extends Disposable {
 
   /** Work the panel started: a failure goes to the log, never to an unhandled rejection. */
   private run(work: PromiseLike<unknown>): void {
-    background(work, this.log, 'the analytics panel\'s work');
+    background(work, this.log, "the analytics panel's work");
   }
 }
 

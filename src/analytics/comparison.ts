@@ -45,7 +45,11 @@ export class Comparison {
     }
   }
 
-  view(projectId: string | undefined, range: { dateFrom: string | undefined; dateTo: string | undefined } | undefined, data: Pick<LoadedData, 'rows' | 'totals'> | undefined): CompareView | undefined {
+  view(
+    projectId: string | undefined,
+    range: { dateFrom: string | undefined; dateTo: string | undefined } | undefined,
+    data: Pick<LoadedData, 'rows' | 'totals'> | undefined,
+  ): CompareView | undefined {
     if (!this.on) return undefined;
     const none = { previousLabel: undefined, totals: undefined, rows: undefined };
     const period = range && previousPeriod(range);
@@ -53,7 +57,8 @@ export class Comparison {
     if (!period || !projectId) return { status: 'unavailable', message: 'All time has no previous period to compare with.', ...none };
     const id = JSON.stringify([projectId, period.dateFrom, period.dateTo]);
     const previousLabel = label(period);
-    if (this.previous?.id !== id || (!this.previous.rows && !this.previous.error)) return { status: 'loading', message: `Fetching ${previousLabel}…`, ...none, previousLabel };
+    if (this.previous?.id !== id || (!this.previous.rows && !this.previous.error))
+      return { status: 'loading', message: `Fetching ${previousLabel}…`, ...none, previousLabel };
     if (this.previous.error || !this.previous.rows) return { status: 'failed', message: this.previous.error, ...none, previousLabel };
     const before = this.previous.rows;
     const rows = data ? compareRows(data.rows, before.rows).map((row) => ({ label: changeLabel(row.change), rank: changeRank(row.change) })) : undefined;

@@ -54,7 +54,9 @@ export function presetLabels(l10n: L10n): Record<PresetId, string> {
 
 /** "2025-03-01 to 2025-03-07", or the one day. */
 export function daysLabel(from: Day, to: Day, l10n: L10n): string {
-  return from === to ? from : l10n.t({ message: '{0} to {1}', args: [from, to], comment: ['A range of days, both included: {0} the first, {1} the last (YYYY-MM-DD).'] });
+  return from === to
+    ? from
+    : l10n.t({ message: '{0} to {1}', args: [from, to], comment: ['A range of days, both included: {0} the first, {1} the last (YYYY-MM-DD).'] });
 }
 
 function inclusive(from: Day, to: Day, l10n: L10n, name?: string): ResolvedRange {

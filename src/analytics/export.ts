@@ -50,7 +50,6 @@ export interface ExporterDeps {
   estimate?: (...args: Parameters<SnapshotSource['estimate']>) => ReturnType<SnapshotSource['estimate']> | undefined;
 }
 
-
 // Counted phrases are whole strings for the translators (plural rules differ by language); the
 // number is formatted for the editor's display language.
 const count = (n: number) => n.toLocaleString(vscode.env.language);
@@ -121,16 +120,22 @@ export class VisitorsExporter implements vscode.Disposable {
           try {
             const startedAt = Date.now();
             if (!kept) progress.report({ message: vscode.l10n.t('page 1…') });
-            const result: AllVisitors = kept ? { totals: kept.totals, rows: kept.rows, pages: 0 } : await fetchAllVisitors(counted, request.projectId, request.range, {
-              signal: cancel.signal,
-              grant,
-              onPage: (pageCount, rowCount) => {
-                progress.report({
-                  message: vscode.l10n.t({ message: '{0}, {1}', args: [pages(pageCount), rows(rowCount)], comment: ['{0} is a count of pages ("3 pages"), {1} a count of rows ("750 rows")'] }),
+            const result: AllVisitors = kept
+              ? { totals: kept.totals, rows: kept.rows, pages: 0 }
+              : await fetchAllVisitors(counted, request.projectId, request.range, {
+                  signal: cancel.signal,
+                  grant,
+                  onPage: (pageCount, rowCount) => {
+                    progress.report({
+                      message: vscode.l10n.t({
+                        message: '{0}, {1}',
+                        args: [pages(pageCount), rows(rowCount)],
+                        comment: ['{0} is a count of pages ("3 pages"), {1} a count of rows ("750 rows")'],
+                      }),
+                    });
+                    this.deps.onStatus({ state: 'running', pages: pageCount, rows: rowCount });
+                  },
                 });
-                this.deps.onStatus({ state: 'running', pages: pageCount, rows: rowCount });
-              },
-            });
             if (!kept && !result.cutShort && request.metric === 'visitors') {
               this.deps.reuse?.offer({ key, totals: result.totals, rows: result.rows, fetchedAt: startedAt, pages: result.pages, capped: false });
             }
@@ -150,7 +155,9 @@ export class VisitorsExporter implements vscode.Disposable {
           : vscode.l10n.t('Exported {0} to {1} with {2} requests.', rows(all.rows.length), fileName, count(requests));
       // Cut short is not a failure: the file holds every row read, and the message says what may be missing.
       const caveat = all.cutShort ? ' ' + cutShortText(vscode.l10n.t('The export'), all.cutShort, vscode.l10n) : '';
-      log.info(`export (${request.metric}): ${all.rows.length} rows, ${all.pages} pages, ${requests} requests → ${target.toString(true)}${all.cutShort ? ` (cut short: ${all.cutShort.reason})` : ''}`);
+      log.info(
+        `export (${request.metric}): ${all.rows.length} rows, ${all.pages} pages, ${requests} requests → ${target.toString(true)}${all.cutShort ? ` (cut short: ${all.cutShort.reason})` : ''}`,
+      );
       const openFile = vscode.l10n.t('Open File');
       const opened = Promise.resolve(ui.showMessage(caveat ? 'warning' : 'info', done + caveat, openFile)).then(async (choice) => {
         if (choice === openFile) await vscode.window.showTextDocument(target);
@@ -242,4 +249,3 @@ function defaultTarget(stem: string, projectId: string, range: { from?: string |
   const project = projectId.replace(/[^\w.-]+/g, '-').slice(0, 60);
   return vscode.Uri.joinPath(folder, `${stem}-${project}-${days}.${format}`);
 }
-

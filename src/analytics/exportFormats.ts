@@ -63,7 +63,9 @@ const TREND_COLUMNS = 'from,to,partial,open,human,ai,total';
 /** RFC 4180 like toCsv; `partial` and `open` as true/false; with a previous period, its columns after. */
 export function trendToCsv({ points, previous }: TrendExport): string {
   const cells = (p: TrendPoint) => `${p.from},${p.to},${p.partial},${p.open},${p.human},${p.ai},${p.total}`;
-  const lines = [previous ? `${TREND_COLUMNS},previous_from,previous_to,previous_partial,previous_open,previous_human,previous_ai,previous_total` : TREND_COLUMNS];
+  const lines = [
+    previous ? `${TREND_COLUMNS},previous_from,previous_to,previous_partial,previous_open,previous_human,previous_ai,previous_total` : TREND_COLUMNS,
+  ];
   points.forEach((point, i) => lines.push(previous?.[i] ? `${cells(point)},${cells(previous[i])}` : cells(point)));
   return lines.join('\r\n') + '\r\n';
 }

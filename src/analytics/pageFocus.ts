@@ -36,7 +36,12 @@ export async function loadFocused(
     return { ...loaded, page: { ...loaded.page, visitors: rows, hasMore: false }, focus: { ...pendingFocus(path), status: rows.length ? 'found' : 'pending' } };
   }
   const found = focusOn(snapshot, path);
-  return { page: { totals: snapshot.totals, visitors: found.rows, hasMore: false }, fetchedAt: snapshot.fetchedAt, fromCache: snapshot.fetchedAt < started, focus: found.view };
+  return {
+    page: { totals: snapshot.totals, visitors: found.rows, hasMore: false },
+    fetchedAt: snapshot.fetchedAt,
+    fromCache: snapshot.fetchedAt < started,
+    focus: found.view,
+  };
 }
 
 export const pendingFocus = (path: string): FocusView => ({ path, status: 'pending', rank: undefined, covered: undefined });
@@ -44,7 +49,11 @@ export const pendingFocus = (path: string): FocusView => ({ path, status: 'pendi
 // The command's argument: the page's site path and the readers' range. Any extension can run the
 // command with anything, so the argument is parsed; one that is not a target opens the panel as it is.
 // `trend`: Show Trend, the page's trend drawn (its cost asked first when it is more than a few requests).
-const OpenTarget = z.object({ path: z.string().check(z.minLength(1), z.maxLength(MAX_PATH_LENGTH)), preset: z.optional(z.enum(PRESETS)), trend: z.optional(z.boolean()) });
+const OpenTarget = z.object({
+  path: z.string().check(z.minLength(1), z.maxLength(MAX_PATH_LENGTH)),
+  preset: z.optional(z.enum(PRESETS)),
+  trend: z.optional(z.boolean()),
+});
 export type OpenTarget = z.infer<typeof OpenTarget>;
 
 export function parseOpenTarget(raw: unknown): OpenTarget | undefined {

@@ -21,13 +21,7 @@ export interface PanelHtmlInput {
 }
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
-  return [
-    `default-src 'none'`,
-    `style-src ${cspSource}`,
-    `script-src 'nonce-${nonce}'`,
-    `img-src ${cspSource}`,
-    `font-src ${cspSource}`,
-  ].join('; ');
+  return [`default-src 'none'`, `style-src ${cspSource}`, `script-src 'nonce-${nonce}'`, `img-src ${cspSource}`, `font-src ${cspSource}`].join('; ');
 }
 
 function escapeAttribute(value: string): string {

@@ -64,7 +64,10 @@ export interface PanelModelDeps {
 }
 
 /** Messages the view state answers; the panel class handles openPath, runCommand and export. */
-export type ViewMessage = Extract<WebviewMessage, { type: 'ready' | 'setRange' | 'setPage' | 'setPageSize' | 'refresh' | 'retry' | 'setCompare' | 'setMetric' | 'clearFocus' | 'drawTrend' }>;
+export type ViewMessage = Extract<
+  WebviewMessage,
+  { type: 'ready' | 'setRange' | 'setPage' | 'setPageSize' | 'refresh' | 'retry' | 'setCompare' | 'setMetric' | 'clearFocus' | 'drawTrend' }
+>;
 
 export const DEFAULT_PRESET = 'last30';
 
@@ -131,8 +134,18 @@ export class PanelModel {
       requestsThisHour: this.deps.requestsThisHour?.(),
       compare:
         this.comparison.enabled && compareUnavailableFor(this.view.metric, this.deps.l10n)
-          ? { status: 'unavailable', message: compareUnavailableFor(this.view.metric, this.deps.l10n), previousLabel: undefined, totals: undefined, rows: undefined }
-          : this.comparison.view(this.projectId, range.ok ? range.range : undefined, this.data && this.data.identity === identity ? this.data.loaded : undefined),
+          ? {
+              status: 'unavailable',
+              message: compareUnavailableFor(this.view.metric, this.deps.l10n),
+              previousLabel: undefined,
+              totals: undefined,
+              rows: undefined,
+            }
+          : this.comparison.view(
+              this.projectId,
+              range.ok ? range.range : undefined,
+              this.data && this.data.identity === identity ? this.data.loaded : undefined,
+            ),
       focus: this.view.focus === undefined ? undefined : this.focusView?.path === this.view.focus ? this.focusView : pendingFocus(this.view.focus),
       trend: this.trend?.view(this.trendAsk(range)),
     };
@@ -226,7 +239,14 @@ export class PanelModel {
     const range = this.resolve();
     const trend = this.trend?.view(this.trendAsk(range));
     if (!this.projectId || !range.ok || trend?.status !== 'ready') return undefined;
-    return { projectId: this.projectId, metric: this.view.metric, unit: trend.unit, range: { label: range.range.label, from: range.range.from ?? null, to: range.range.to ?? null }, points: trend.points, previous: trend.previous };
+    return {
+      projectId: this.projectId,
+      metric: this.view.metric,
+      unit: trend.unit,
+      range: { label: range.range.label, from: range.range.from ?? null, to: range.range.to ?? null },
+      points: trend.points,
+      previous: trend.previous,
+    };
   }
 
   showExportStatus(status: ExportStatus): void {
@@ -304,7 +324,13 @@ export class PanelModel {
       return this.post();
     }
     // Everything below belongs to this request, whatever the view is by the time its answer comes.
-    const key: MetricPageKey = { projectId: this.projectId, dateFrom: range.range.dateFrom, dateTo: range.range.dateTo, pageSize: this.view.pageSize, metric: this.view.metric };
+    const key: MetricPageKey = {
+      projectId: this.projectId,
+      dateFrom: range.range.dateFrom,
+      dateTo: range.range.dateTo,
+      pageSize: this.view.pageSize,
+      metric: this.view.metric,
+    };
     const request = { page: this.view.page, pageSize: this.view.pageSize, identity, rangeLabel: range.range.label };
     const focus = this.view.focus;
     const hit = refresh || focus !== undefined ? undefined : this.deps.pager.cached(key, request.page);
@@ -325,7 +351,15 @@ export class PanelModel {
     if (focus !== undefined) this.focusView = undefined; // the rank of another range is not this one's
     this.post();
     try {
-      const loaded: LoadedPage & { focus?: FocusView } = focus === undefined ? await this.deps.pager.load(key, request.page, { refresh, signal: this.lifetime.signal }) : await loadFocused(key, focus, { wholeRange: this.deps.wholeRange, firstPage: () => this.deps.pager.load({ ...key, metric: 'visitors' }, 1, { refresh, signal: this.lifetime.signal }), refresh, now: this.now });
+      const loaded: LoadedPage & { focus?: FocusView } =
+        focus === undefined
+          ? await this.deps.pager.load(key, request.page, { refresh, signal: this.lifetime.signal })
+          : await loadFocused(key, focus, {
+              wholeRange: this.deps.wholeRange,
+              firstPage: () => this.deps.pager.load({ ...key, metric: 'visitors' }, 1, { refresh, signal: this.lifetime.signal }),
+              refresh,
+              now: this.now,
+            });
       if (seq !== this.loadSeq || this.disposed) return;
       if (focus !== undefined) this.focusView = loaded.focus;
       this.show(loaded, request);

@@ -6,8 +6,7 @@ import { addDays, type Day, daysBetween } from '../util/days';
 
 export type Change =
   /** No visitors in the previous period: nothing to compare with. */
-  | { kind: 'new' }
-  | { kind: 'change'; previous: number; percent: number };
+  { kind: 'new' } | { kind: 'change'; previous: number; percent: number };
 
 /**
  * The period of the same length that ends where `range` starts. `dateTo` is exclusive, as the
@@ -40,13 +39,19 @@ export function changeRank(change: Change): number {
 }
 
 /** Each row's change of `total` against the previous period's rows (by path). */
-export function compareRows<T extends { path: string; total: number }>(rows: readonly T[], previous: readonly { path: string; total: number }[]): (T & { change: Change })[] {
+export function compareRows<T extends { path: string; total: number }>(
+  rows: readonly T[],
+  previous: readonly { path: string; total: number }[],
+): (T & { change: Change })[] {
   const before = new Map<string, number>();
   for (const row of previous) if (!before.has(row.path)) before.set(row.path, row.total);
   return rows.map((row) => ({ ...row, change: changeOf(row.total, before.get(row.path)) }));
 }
 
 /** The change of each total (the cards above the table). */
-export function compareTotals(current: { human: number; ai: number; total: number }, previous: { human: number; ai: number; total: number }): Record<'human' | 'ai' | 'total', Change> {
+export function compareTotals(
+  current: { human: number; ai: number; total: number },
+  previous: { human: number; ai: number; total: number },
+): Record<'human' | 'ai' | 'total', Change> {
   return { human: changeOf(current.human, previous.human), ai: changeOf(current.ai, previous.ai), total: changeOf(current.total, previous.total) };
 }

@@ -63,7 +63,15 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
   const pagers = { visitors: new VisitorsPager(pageFetcher(deps.api, 'visitors', gate)), views: new VisitorsPager(pageFetcher(deps.api, 'views', gate)) };
   const reuse = deps.snapshots && new SnapshotReuse(deps.snapshots);
   let current: AnalyticsPanel | undefined;
-  const exporter = new VisitorsExporter({ api: deps.api, ui, log, reuse, gate, estimate: (key, cap) => deps.snapshots?.estimate(key, cap), onStatus: (status) => current?.showExportStatus(status) });
+  const exporter = new VisitorsExporter({
+    api: deps.api,
+    ui,
+    log,
+    reuse,
+    gate,
+    estimate: (key, cap) => deps.snapshots?.estimate(key, cap),
+    onStatus: (status) => current?.showExportStatus(status),
+  });
 
   const panelDeps: AnalyticsPanelDeps = {
     extensionUri: context.extensionUri,
@@ -128,12 +136,7 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     return exporter.run(request);
   };
 
-  context.subscriptions.push(
-    pagers.visitors,
-    pagers.views,
-    exporter,
-    { dispose: () => current?.dispose() },
-  );
+  context.subscriptions.push(pagers.visitors, pagers.views, exporter, { dispose: () => current?.dispose() });
   command(COMMANDS.openAnalytics, guard('analytics', openAnalytics));
   command(COMMANDS.exportVisitors, guard('export', exportVisitors));
 
@@ -179,12 +182,27 @@ function previousFetcher(snapshots: SnapshotSource, gate: HourGate, ui: Ui): Fet
     const key = { projectId, ...range };
     const kept = snapshots.cached(key);
     const previous = kept && snapshots.isFresh(kept) ? kept : await fetchWhole();
-    return previous.capped ? { ...previous, leftOut: vscode.l10n.t('Only the {0} most read paths of the previous period were fetched ({1} requests): paths beyond them show as new.', previous.rows.length, previous.pages) } : previous;
+    return previous.capped
+      ? {
+          ...previous,
+          leftOut: vscode.l10n.t(
+            'Only the {0} most read paths of the previous period were fetched ({1} requests): paths beyond them show as new.',
+            previous.rows.length,
+            previous.pages,
+          ),
+        }
+      : previous;
 
     async function fetchWhole() {
-      const grant = await gate.ask({ what: vscode.l10n.t('Fetching every path of {0} to compare', label), ...snapshots.estimate(key), confirm: vscode.l10n.t('Compare') });
+      const grant = await gate.ask({
+        what: vscode.l10n.t('Fetching every path of {0} to compare', label),
+        ...snapshots.estimate(key),
+        confirm: vscode.l10n.t('Compare'),
+      });
       if (!grant) throw new Error(vscode.l10n.t('Not compared: the previous period was not fetched.'));
-      return ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0} to compare…', label) }, () => snapshots.get(key, { grant }).finally(() => grant.end()));
+      return ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0} to compare…', label) }, () =>
+        snapshots.get(key, { grant }).finally(() => grant.end()),
+      );
     }
   };
 }
@@ -201,11 +219,17 @@ function wholeRangeFetcher(snapshots: SnapshotSource, reuse: SnapshotReuse, gate
     const kept = refresh ? undefined : reuse.current(key);
     if (kept) return kept;
     const old = snapshots.cached(key);
-    const grant = await gate.ask({ what: vscode.l10n.t('Finding one page among every path of the range'), ...snapshots.estimate(key), confirm: vscode.l10n.t('Fetch') });
+    const grant = await gate.ask({
+      what: vscode.l10n.t('Finding one page among every path of the range'),
+      ...snapshots.estimate(key),
+      confirm: vscode.l10n.t('Fetch'),
+    });
     if (!grant) throw new Error(vscode.l10n.t('Not fetched: the range’s paths were not fetched. Clear shows every path page by page.'));
     // A kept snapshot still under an hour old but older than Refresh must not come back from the store.
     const stale = refresh || (old !== undefined && snapshots.isFresh(old));
-    return ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching every path of the range…') }, () => snapshots.get(key, { grant, refresh: stale }).finally(() => grant.end()));
+    return ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching every path of the range…') }, () =>
+      snapshots.get(key, { grant, refresh: stale }).finally(() => grant.end()),
+    );
   };
 }
 
@@ -237,7 +261,12 @@ function pageSizeWarner(settings: Settings, ui: Ui): AnalyticsPanelDeps['pageSiz
       return { value, notice: undefined };
     }
     const shown = (JSON.stringify(invalid) ?? typeof invalid).slice(0, 40);
-    const notice = vscode.l10n.t('The setting "{0}" is {1}, which is not a whole number from 1 to 250, so pages have {2} rows.', PAGE_SIZE_SETTING, shown, value);
+    const notice = vscode.l10n.t(
+      'The setting "{0}" is {1}, which is not a whole number from 1 to 250, so pages have {2} rows.',
+      PAGE_SIZE_SETTING,
+      shown,
+      value,
+    );
     if (warnedAbout !== shown) {
       warnedAbout = shown;
       const openSettings = vscode.l10n.t('Open Settings');

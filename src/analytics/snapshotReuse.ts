@@ -12,7 +12,6 @@ import type { LoadedPage, PageKey } from './visitorsQuery';
 import { offsetOf } from './visitorsQuery';
 import { snapshotId, type SnapshotKey, type SnapshotSource, type VisitorsSnapshot } from './visitorsSnapshot';
 
-
 /** A page key with its metric; without one it counts visitors. */
 export type MetricPageKey = PageKey & { metric?: Metric };
 

@@ -238,6 +238,10 @@ export async function fetchAllVisitors(
   options: FetchAllOptions = {},
 ): Promise<AllVisitors> {
   const { grant } = options;
-  const all = await readPages(VISITORS_LIST, (page, signal) => fetchPage(projectId, { dateFrom: range.dateFrom, dateTo: range.dateTo, ...page }, { signal, grant }), options);
+  const all = await readPages(
+    VISITORS_LIST,
+    (page, signal) => fetchPage(projectId, { dateFrom: range.dateFrom, dateTo: range.dateTo, ...page }, { signal, grant }),
+    options,
+  );
   return { totals: all.first?.totals ?? { human: 0, ai: 0, total: 0 }, rows: all.rows, pages: all.pages, ...(all.cutShort && { cutShort: all.cutShort }) };
 }

@@ -91,7 +91,9 @@ export async function fetchSnapshot(
   const start = from?.gathering ? from : undefined;
   const skip = start ? start.pages * SNAPSHOT_PAGE_SIZE : 0;
   const fetchedAt = start?.fetchedAt ?? now();
-  const shifted: FetchVisitors = skip ? (projectId, query, options) => fetchPage(projectId, { ...query, offset: (query.offset ?? 0) + skip }, options) : fetchPage;
+  const shifted: FetchVisitors = skip
+    ? (projectId, query, options) => fetchPage(projectId, { ...query, offset: (query.offset ?? 0) + skip }, options)
+    : fetchPage;
   const all = await fetchAllVisitors(shifted, key.projectId, key, { maxPages: Math.max(1, maxPages - (start?.pages ?? 0)), signal, grant });
   const seen = new Set(start?.rows.map((row) => row.path));
   const rows = start ? [...start.rows, ...all.rows.filter((row) => !seen.has(row.path))] : all.rows;

@@ -14,7 +14,9 @@ export function checkBaseUrl(raw: string): string {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new ApiError('insecureBaseUrl', `The API base URL "${raw}" is not a valid URL. Fix "mintlifyAgent.apiBaseUrl" in your user settings.`, { subject: raw });
+    throw new ApiError('insecureBaseUrl', `The API base URL "${raw}" is not a valid URL. Fix "mintlifyAgent.apiBaseUrl" in your user settings.`, {
+      subject: raw,
+    });
   }
   const allowed = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
   if (!allowed || url.username || url.password || url.search || url.hash) {

@@ -25,7 +25,6 @@ export interface RequestLogEntry {
   error?: ApiError;
 }
 
-
 export interface ApiClientOptions {
   /** Read before every request, so a settings change applies at once. */
   baseUrl: () => string;
@@ -71,8 +70,16 @@ export interface Reservation {
 /** `{name}` segments of a path, in order: the method's leading string arguments. */
 type PathArgs<P extends string> = P extends `${string}{${string}}${infer Rest}` ? [string, ...PathArgs<Rest>] : [];
 /** After the ids: a list's query, a POST's prompt, or nothing. */
-type InputArgs<E> = E extends { rowId: unknown } ? [query: ListQuery] : E extends { body: 'prompt' } ? [prompt: string] : E extends { body: 'branch' } ? [branch: string] : [];
-type Method<E extends Endpoints[keyof Endpoints]> = (...args: [...PathArgs<E['path']>, ...InputArgs<E>, options?: CallOptions]) => Promise<z.output<E['schema']>>;
+type InputArgs<E> = E extends { rowId: unknown }
+  ? [query: ListQuery]
+  : E extends { body: 'prompt' }
+    ? [prompt: string]
+    : E extends { body: 'branch' }
+      ? [branch: string]
+      : [];
+type Method<E extends Endpoints[keyof Endpoints]> = (
+  ...args: [...PathArgs<E['path']>, ...InputArgs<E>, options?: CallOptions]
+) => Promise<z.output<E['schema']>>;
 
 /** The typed client: `api.getJob(projectId, jobId)`, `api.getFeedback(projectId, query, { signal })`… */
 export type ApiClient = { [K in keyof Endpoints]: Method<Endpoints[K]> };
@@ -109,7 +116,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const startedAt = Date.now();
     const started = performance.now();
     const log = (status: number | undefined, error?: ApiError, sent = true) =>
-      options.onRequest?.({ method: request.method.toUpperCase(), path: request.target, status, sent, startedAt, durationMs: performance.now() - started, ...(error && { error }) });
+      options.onRequest?.({
+        method: request.method.toUpperCase(),
+        path: request.target,
+        status,
+        sent,
+        startedAt,
+        durationMs: performance.now() - started,
+        ...(error && { error }),
+      });
 
     let base: string;
     let key: string | undefined;
@@ -137,7 +152,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   /** One attempt under one deadline: connect, headers and body all end when it fires. */
   async function attempt<T>(base: string, key: string, request: Request, schema: z.ZodMiniType<T>): Promise<{ status: number; value: T }> {
     const deadline = new AbortController();
-    const timer = timers.setTimeout(() => deadline.abort(), Math.min(options.timeoutMs?.() ?? DEFAULT_TIMEOUT_MS, request.deadlineMs ?? Number.POSITIVE_INFINITY));
+    const timer = timers.setTimeout(
+      () => deadline.abort(),
+      Math.min(options.timeoutMs?.() ?? DEFAULT_TIMEOUT_MS, request.deadlineMs ?? Number.POSITIVE_INFINITY),
+    );
     const signal = request.signal ? AbortSignal.any([request.signal, deadline.signal]) : deadline.signal;
     let status: number | undefined;
     try {
@@ -160,7 +178,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   function gate(family: Family): void {
     const wait = options.familyWaitMs?.(family) ?? 0;
     if (wait <= 0) return;
-    const message = options.sharedWaitMessage?.(wait) ?? `The Mintlify API asked to wait (429): no request is sent from any window before the wait is over. Try again ${formatWait(wait)}.`;
+    const message =
+      options.sharedWaitMessage?.(wait) ??
+      `The Mintlify API asked to wait (429): no request is sent from any window before the wait is over. Try again ${formatWait(wait)}.`;
     throw new ApiError('rateLimited', message, { retryAfterMs: wait });
   }
 
@@ -176,8 +196,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const path = entry.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(ID_CHECKS[name](String(args[at++]))));
       const input = takes && args[names.length];
       const { signal, grant } = (args[names.length + (takes ? 1 : 0)] ?? {}) as CallOptions;
-      if (takes === 'prompt') return call({ method: 'post', target: path, json: { prompt: checkPrompt(input as string) }, signal }, entry.schema as z.ZodMiniType<unknown>);
-      if (takes === 'branch') return call({ method: 'post', target: path, json: { branch: checkBranch(input as string) }, signal, deadlineMs }, entry.schema as z.ZodMiniType<unknown>);
+      if (takes === 'prompt')
+        return call({ method: 'post', target: path, json: { prompt: checkPrompt(input as string) }, signal }, entry.schema as z.ZodMiniType<unknown>);
+      if (takes === 'branch')
+        return call(
+          { method: 'post', target: path, json: { branch: checkBranch(input as string) }, signal, deadlineMs },
+          entry.schema as z.ZodMiniType<unknown>,
+        );
       const params = takes === 'query' ? checkQuery(entry, input as ListQuery) : {};
       const search = Object.keys(params).length ? `?${new URLSearchParams(params).toString()}` : '';
       const request: Request = { method: 'get', target: path + search, signal, deadlineMs };
@@ -185,7 +210,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       // The organisation's hour: no analytics request leaves without a reservation of the one gate.
       const reservation = await grant?.reserve();
       if (!reservation) {
-        const error = new ApiError('notGranted', grant ? 'Not sent: the hour has no more for this action.' : 'Not sent: an analytics request must pass the hour\'s gate.');
+        const error = new ApiError(
+          'notGranted',
+          grant ? 'Not sent: the hour has no more for this action.' : "Not sent: an analytics request must pass the hour's gate.",
+        );
         options.onRequest?.({ method: 'GET', path: request.target, status: undefined, sent: false, startedAt: Date.now(), durationMs: 0, error });
         throw error;
       }
@@ -216,7 +244,12 @@ function parseBody<T>(schema: z.ZodMiniType<T>, text: string): T {
   const result = z.safeParse(schema, json);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const field = issue?.path.length ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : 'the body';
+  const field = issue?.path.length
+    ? issue.path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+        .join('')
+        .replace(/^\./, '')
+    : 'the body';
   throw new ApiError('invalidResponse', `The Mintlify API sent an unexpected answer: ${field} ${describeIssue(issue)}.`, {
     subject: field,
     details: [z.prettifyError(result.error)],
@@ -280,7 +313,11 @@ async function toApiError(cause: unknown, base: string, state: { timedOut: boole
   }
   const code = networkCode(cause);
   const reached: Reached = code && (NOT_SENT_CODES.has(code) || TLS_CODE.test(code)) ? 'no' : 'maybe';
-  return new ApiError('network', `Could not reach ${new URL(base).host}${code ? ` (${code})` : ''}. Check your connection.`, { cause, reached, ...(code && { code }) });
+  return new ApiError('network', `Could not reach ${new URL(base).host}${code ? ` (${code})` : ''}. Check your connection.`, {
+    cause,
+    reached,
+    ...(code && { code }),
+  });
 }
 
 /** node's fetch reports `TypeError: fetch failed` with the socket error as its cause. */
@@ -292,7 +329,12 @@ function networkCode(cause: unknown): string | undefined {
 /** `signal` ends the error's body too: the attempt's deadline still runs while it is read. */
 async function fromResponse(response: Response, cause: unknown, signal: AbortSignal): Promise<ApiError> {
   const status = response.status;
-  const body = z.safeParse(ErrorBody, await readText(response, signal).then((text) => JSON.parse(text) as unknown).catch(() => undefined));
+  const body = z.safeParse(
+    ErrorBody,
+    await readText(response, signal)
+      .then((text) => JSON.parse(text) as unknown)
+      .catch(() => undefined),
+  );
   const serverMessage = body.success ? body.data.error : undefined;
   const details = body.success ? (body.data.details ?? []).map((d) => d.message) : [];
   const init = { status, details, cause, ...(serverMessage && { serverMessage }) };
@@ -300,7 +342,11 @@ async function fromResponse(response: Response, cause: unknown, signal: AbortSig
   if (status >= 300 && status < 400) {
     const location = response.headers.get('Location');
     const where = location ? ` to ${safeHost(location, response.url)}` : '';
-    return new ApiError('redirectRefused', `The Mintlify API redirected the request${where} (${status}); it was not followed, so the API key was not sent on. Check the API base URL.`, init);
+    return new ApiError(
+      'redirectRefused',
+      `The Mintlify API redirected the request${where} (${status}); it was not followed, so the API key was not sent on. Check the API base URL.`,
+      init,
+    );
   }
   if (status === 401) return new ApiError('unauthorized', 'The Mintlify API did not accept the API key (401). Set a valid admin API key.', init);
   if (status === 403) {

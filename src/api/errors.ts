@@ -47,7 +47,19 @@ export const API_ERROR_KINDS: readonly ApiErrorKind[] = [
 export type Reached = 'no' | 'maybe' | 'yes';
 
 /** Which of our own input checks (inputs.ts) refused: the failure table words it for the user. */
-export type InputProblem = 'emptyProjectId' | 'badProjectId' | 'emptyJobId' | 'badJobId' | 'badStatusId' | 'emptyBranch' | 'emptyPrompt' | 'pageSize' | 'offset' | 'startDate' | 'endDate' | 'dateOrder';
+export type InputProblem =
+  | 'emptyProjectId'
+  | 'badProjectId'
+  | 'emptyJobId'
+  | 'badJobId'
+  | 'badStatusId'
+  | 'emptyBranch'
+  | 'emptyPrompt'
+  | 'pageSize'
+  | 'offset'
+  | 'startDate'
+  | 'endDate'
+  | 'dateOrder';
 
 export interface ApiErrorInit {
   status?: number;

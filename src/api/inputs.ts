@@ -21,7 +21,8 @@ function invalid(message: string, problem: InputProblem, subject?: string | numb
 export function checkId(what: 'project' | 'job' | 'status', id: string): string {
   const trimmed = id.trim();
   if (!trimmed) throw invalid(`The ${what} ID is empty.`, what === 'project' ? 'emptyProjectId' : what === 'job' ? 'emptyJobId' : 'badStatusId');
-  if (trimmed === '.' || trimmed === '..') throw invalid(`"${trimmed}" is not a valid ${what} ID.`, what === 'project' ? 'badProjectId' : what === 'job' ? 'badJobId' : 'badStatusId', trimmed);
+  if (trimmed === '.' || trimmed === '..')
+    throw invalid(`"${trimmed}" is not a valid ${what} ID.`, what === 'project' ? 'badProjectId' : what === 'job' ? 'badJobId' : 'badStatusId', trimmed);
   return trimmed;
 }
 
@@ -53,7 +54,10 @@ export function parseApiDate(value: string): number | undefined {
 
 /** An assistant thread ID is a ULID. */
 export function checkThreadId(id: string): string {
-  if (!/^[0-9A-HJKMNP-TV-Z]{26}$/i.test(id.trim())) throw new ApiError('invalidInput', `"${id.slice(0, 40)}" is not an assistant thread ID.`, { details: [`"${id.slice(0, 40)}" is not an assistant thread ID.`] });
+  if (!/^[0-9A-HJKMNP-TV-Z]{26}$/i.test(id.trim()))
+    throw new ApiError('invalidInput', `"${id.slice(0, 40)}" is not an assistant thread ID.`, {
+      details: [`"${id.slice(0, 40)}" is not an assistant thread ID.`],
+    });
   return id.trim();
 }
 
@@ -71,7 +75,8 @@ export function checkQuery(endpoint: Endpoint, query: ListQuery): Record<string,
     throw invalid(`Offset must be a whole number of 0 or more (got ${offset}).`, 'offset', offset);
   }
   if (cursor !== undefined && endpoint.paging !== 'cursor') throw new ApiError('invalidInput', `${endpoint.path} takes no cursor.`);
-  if ((status !== undefined || source !== undefined) && !('filters' in endpoint)) throw new ApiError('invalidInput', `${endpoint.path} takes no status or source.`);
+  if ((status !== undefined || source !== undefined) && !('filters' in endpoint))
+    throw new ApiError('invalidInput', `${endpoint.path} takes no status or source.`);
   const from = dateFrom === undefined ? undefined : parseApiDate(dateFrom);
   if (dateFrom !== undefined && from === undefined) throw invalid(`"${dateFrom}" is not a valid start date (use YYYY-MM-DD).`, 'startDate', dateFrom);
   const to = dateTo === undefined ? undefined : parseApiDate(dateTo);

@@ -41,14 +41,22 @@ export class ApiKeyStore extends Disposable {
     super();
     this.key = this.read();
     // A key stored in an earlier session is news for whoever drew the "no key" state meanwhile.
-    background(this.key.then((key) => key && this.emitter.fire()), log, 'reading the stored API key');
+    background(
+      this.key.then((key) => key && this.emitter.fire()),
+      log,
+      'reading the stored API key',
+    );
     this.register(
       secrets.onDidChange((e) => {
         if (e.key !== SECRET_KEY) return;
         const before = this.known;
         this.key = this.read();
         // Our own set() or clear() already told everyone; another window's change is news.
-        background(this.key.then((key) => key !== before && this.emitter.fire()), log, 'reading the API key another window changed');
+        background(
+          this.key.then((key) => key !== before && this.emitter.fire()),
+          log,
+          'reading the API key another window changed',
+        );
       }),
     );
   }

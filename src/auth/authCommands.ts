@@ -7,55 +7,55 @@ import { COMMANDS, type RegisterCommand } from '../commands';
 
 export function registerAuthCommands(command: RegisterCommand, keys: ApiKeyStore, settings: Settings, ui: Ui): void {
   command(COMMANDS.setApiKey, async () => {
-      const key = await ui.showInputBox({
-        title: vscode.l10n.t('Mintlify: Set API Key'),
-        prompt: vscode.l10n.t('Paste an admin API key (it starts with "mint_"). Create one on the dashboard\'s API keys page: {0}', API_KEYS_PAGE),
-        placeHolder: 'mint_…',
-        password: true,
-        ignoreFocusOut: true,
-        validateInput: (value) => validateApiKey(value),
-      });
-      if (key === undefined) return;
-      const problem = validateApiKey(key);
-      if (problem) {
-        void ui.showMessage('error', problem);
-        return;
-      }
-      await keys.set(key);
-      void ui.showMessage('info', vscode.l10n.t('Mintlify API key saved in the editor’s secret storage.'));
+    const key = await ui.showInputBox({
+      title: vscode.l10n.t('Mintlify: Set API Key'),
+      prompt: vscode.l10n.t('Paste an admin API key (it starts with "mint_"). Create one on the dashboard\'s API keys page: {0}', API_KEYS_PAGE),
+      placeHolder: 'mint_…',
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (value) => validateApiKey(value),
+    });
+    if (key === undefined) return;
+    const problem = validateApiKey(key);
+    if (problem) {
+      void ui.showMessage('error', problem);
+      return;
+    }
+    await keys.set(key);
+    void ui.showMessage('info', vscode.l10n.t('Mintlify API key saved in the editor’s secret storage.'));
   });
   command(COMMANDS.clearApiKey, async () => {
-      await keys.clear();
-      void ui.showMessage('info', vscode.l10n.t('Mintlify API key removed.'));
+    await keys.clear();
+    void ui.showMessage('info', vscode.l10n.t('Mintlify API key removed.'));
   });
   command(COMMANDS.setProjectId, async () => {
-      // In a folder not trusted yet, the project its settings name is used only once the user says so.
-      const named = settings.unconfirmedProject;
-      if (named) {
-        const use = vscode.l10n.t('Use “{0}”', named.projectId);
-        const other = vscode.l10n.t('Enter Another…');
-        const choice = await ui.showMessage(
-          'warning',
-          vscode.l10n.t(
-            'This folder is not trusted, and its settings ({0}) name the Mintlify project “{1}”. Your API key acts on the project used here: it starts agent jobs and reads analytics there. Nothing has been sent to it. Use “{1}” in this folder?',
-            settingsFileOf(named),
-            named.projectId,
-          ),
-          use,
-          other,
-        );
-        if (choice === use) return settings.confirmProject(named);
-        if (choice !== other) return;
-      }
-      const projectId = await ui.showInputBox({
-        title: vscode.l10n.t('Mintlify: Set Project ID'),
-        prompt: vscode.l10n.t('The project ID from the dashboard\'s API keys page ({0}). Saved in this workspace\'s settings.', API_KEYS_PAGE),
-        value: settings.projectId ?? '',
-        ignoreFocusOut: true,
-        validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Paste the project ID.')),
-      });
-      if (projectId === undefined || !projectId.trim()) return;
-      await settings.setProjectId(projectId);
+    // In a folder not trusted yet, the project its settings name is used only once the user says so.
+    const named = settings.unconfirmedProject;
+    if (named) {
+      const use = vscode.l10n.t('Use “{0}”', named.projectId);
+      const other = vscode.l10n.t('Enter Another…');
+      const choice = await ui.showMessage(
+        'warning',
+        vscode.l10n.t(
+          'This folder is not trusted, and its settings ({0}) name the Mintlify project “{1}”. Your API key acts on the project used here: it starts agent jobs and reads analytics there. Nothing has been sent to it. Use “{1}” in this folder?',
+          settingsFileOf(named),
+          named.projectId,
+        ),
+        use,
+        other,
+      );
+      if (choice === use) return settings.confirmProject(named);
+      if (choice !== other) return;
+    }
+    const projectId = await ui.showInputBox({
+      title: vscode.l10n.t('Mintlify: Set Project ID'),
+      prompt: vscode.l10n.t("The project ID from the dashboard's API keys page ({0}). Saved in this workspace's settings.", API_KEYS_PAGE),
+      value: settings.projectId ?? '',
+      ignoreFocusOut: true,
+      validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Paste the project ID.')),
+    });
+    if (projectId === undefined || !projectId.trim()) return;
+    await settings.setProjectId(projectId);
   });
 }
 

@@ -114,7 +114,7 @@ export class BlockPlaces extends Disposable {
         this.publish();
       }),
       this.log,
-      'placing readers\' feedback on the page\'s code blocks',
+      "placing readers' feedback on the page's code blocks",
     );
   }
 
@@ -143,7 +143,13 @@ export class BlockPlaces extends Disposable {
     return {
       page,
       range: snapshot.range,
-      blocks: matching.blocks.map((m) => ({ uri: files.get(m.key) ?? uri, startLine: m.block.startLine, endLine: m.block.endLine, code: m.block.code, comments: m.items })),
+      blocks: matching.blocks.map((m) => ({
+        uri: files.get(m.key) ?? uri,
+        startLine: m.block.startLine,
+        endLine: m.block.endLine,
+        code: m.block.code,
+        comments: m.items,
+      })),
       gone: matching.gone,
       sources: sources.map((s) => s.key),
     };
@@ -169,9 +175,13 @@ export class BlockPlaces extends Disposable {
         const days = daysBetween(page.range.dateFrom, page.range.dateTo);
         for (const block of page.blocks) {
           const severity = block.comments.length >= WARNING_FROM ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information;
-          add(block.uri, diagnostic(new vscode.Range(block.startLine, 0, block.endLine, Number.MAX_SAFE_INTEGER), problemText(block.comments, days, vscode.l10n), severity));
+          add(
+            block.uri,
+            diagnostic(new vscode.Range(block.startLine, 0, block.endLine, Number.MAX_SAFE_INTEGER), problemText(block.comments, days, vscode.l10n), severity),
+          );
         }
-        if (page.gone.length) add(page.page.uri, diagnostic(new vscode.Range(0, 0, 0, 0), goneText(page.gone, days, vscode.l10n), vscode.DiagnosticSeverity.Information));
+        if (page.gone.length)
+          add(page.page.uri, diagnostic(new vscode.Range(0, 0, 0, 0), goneText(page.gone, days, vscode.l10n), vscode.DiagnosticSeverity.Information));
       }
       for (const { uri, list } of byFile.values()) this.diagnostics.set(uri, list);
     }

@@ -47,7 +47,13 @@ export function buildBlockPrompt(instruction: string, block: FlaggedBlock, marke
   const comments = newestFirst(block.comments);
   lines.push(`Reader feedback on this code block, newest first (${comments.length}):`);
   for (const c of comments.slice(0, MAX_ITEMS)) {
-    const about = [c.createdAt ? quote(c.createdAt.slice(0, 10)) : undefined, quote(c.status ?? 'pending'), c.source === 'agent' ? 'from an AI agent' : 'from a reader'].filter(Boolean).join(', ');
+    const about = [
+      c.createdAt ? quote(c.createdAt.slice(0, 10)) : undefined,
+      quote(c.status ?? 'pending'),
+      c.source === 'agent' ? 'from an AI agent' : 'from a reader',
+    ]
+      .filter(Boolean)
+      .join(', ');
     lines.push(`- ${quoteText(c.comment)} (${about})`);
   }
   const notIncluded = Math.max(0, comments.length - MAX_ITEMS);

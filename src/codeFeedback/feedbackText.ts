@@ -46,7 +46,9 @@ export function lensTitle(count: number, l10n: L10n): string {
 }
 
 export function goneLensTitle(count: number, l10n: L10n): string {
-  return count === 1 ? l10n.t('1 reader’s feedback is about a code block that is no longer on this page') : l10n.t('{0} readers’ feedback is about a code block that is no longer on this page', count);
+  return count === 1
+    ? l10n.t('1 reader’s feedback is about a code block that is no longer on this page')
+    : l10n.t('{0} readers’ feedback is about a code block that is no longer on this page', count);
 }
 
 /** One comment of the hover: who, when and its status, then the comment as one escaped line. */

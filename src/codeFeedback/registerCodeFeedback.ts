@@ -74,14 +74,15 @@ export function registerCodeFeedback(context: vscode.ExtensionContext, deps: Cod
       if (!deps.settings.codeFeedback.enabled) return [];
       const result: vscode.CodeLens[] = [];
       const page = places.pageOf(document.uri);
-      if (page?.gone.length) result.push(new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title: goneLensTitle(page.gone.length, vscode.l10n), command: '' }));
+      if (page?.gone.length)
+        result.push(new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title: goneLensTitle(page.gone.length, vscode.l10n), command: '' }));
       for (const { place } of places.blocksIn(document.uri)) {
         const at = new vscode.Range(place.startLine, 0, place.startLine, 0);
         const ref: BlockRef = { uri: document.uri.toString(), line: place.startLine };
         result.push(
           new vscode.CodeLens(at, { title: lensTitle(place.comments.length, vscode.l10n), command: '' }),
           new vscode.CodeLens(at, { title: vscode.l10n.t('Ask the Agent to Fix It'), command: COMMANDS.askAgentToFixBlock, arguments: [ref] }),
-          new vscode.CodeLens(at, { title: vscode.l10n.t('Fix with the Editor\'s AI'), command: COMMANDS.fixBlockWithEditorAi, arguments: [ref] }),
+          new vscode.CodeLens(at, { title: vscode.l10n.t("Fix with the Editor's AI"), command: COMMANDS.fixBlockWithEditorAi, arguments: [ref] }),
         );
       }
       return result;
@@ -93,8 +94,13 @@ export function registerCodeFeedback(context: vscode.ExtensionContext, deps: Cod
       if (!deps.settings.codeFeedback.enabled) return undefined;
       const found = find(document.uri, position.line);
       const page = places.pageOf(document.uri);
-      if (found) return new vscode.Hover(hoverText(vscode.l10n.t('Readers’ feedback on this code block'), found.place.comments), new vscode.Range(found.place.startLine, 0, found.place.endLine, 0));
-      if (position.line === 0 && page?.gone.length) return new vscode.Hover(hoverText(vscode.l10n.t('Readers’ feedback about a code block that is no longer on this page'), page.gone));
+      if (found)
+        return new vscode.Hover(
+          hoverText(vscode.l10n.t('Readers’ feedback on this code block'), found.place.comments),
+          new vscode.Range(found.place.startLine, 0, found.place.endLine, 0),
+        );
+      if (position.line === 0 && page?.gone.length)
+        return new vscode.Hover(hoverText(vscode.l10n.t('Readers’ feedback about a code block that is no longer on this page'), page.gone));
       return undefined;
     },
   };
@@ -116,11 +122,20 @@ export function registerCodeFeedback(context: vscode.ExtensionContext, deps: Cod
 
   const composed = (place: FlaggedPlace, page: PagePlaces): string => {
     const file = vscode.workspace.asRelativePath(place.uri, false);
-    const block = { file, page: page.page.sitePath, startLine: place.startLine + 1, endLine: place.endLine + 1, code: place.code, comments: place.comments, range: page.range };
+    const block = {
+      file,
+      page: page.page.sitePath,
+      startLine: place.startLine + 1,
+      endLine: place.endLine + 1,
+      code: place.code,
+      comments: place.comments,
+      range: page.range,
+    };
     return buildBlockPrompt(blockInstruction(block), block).prompt;
   };
 
-  const noBlock = () => void deps.ui.showMessage('info', vscode.l10n.t('Put the cursor in a code block readers flagged (it has a CodeLens saying so), then try again.'));
+  const noBlock = () =>
+    void deps.ui.showMessage('info', vscode.l10n.t('Put the cursor in a code block readers flagged (it has a CodeLens saying so), then try again.'));
 
   command(COMMANDS.askAgentToFixBlock, async (arg?: unknown) => {
     const ref = refOf(arg);
@@ -128,7 +143,12 @@ export function registerCodeFeedback(context: vscode.ExtensionContext, deps: Cod
     if (!prompt) return noBlock();
     const project = deps.jobs.projectId ?? '';
     const used = deps.hour.agentRequestsThisHour(project);
-    const cost = vscode.l10n.t('A new job or a follow-up: 1 agent request of the project\'s hour ({0} of {1} used, {2} left).', used, HOURLY_LIMIT, Math.max(0, HOURLY_LIMIT - used));
+    const cost = vscode.l10n.t(
+      "A new job or a follow-up: 1 agent request of the project's hour ({0} of {1} used, {2} left).",
+      used,
+      HOURLY_LIMIT,
+      Math.max(0, HOURLY_LIMIT - used),
+    );
     return deps.signals.sender.previewAndSend(prompt, { notes: [cost] });
   });
 
@@ -137,7 +157,12 @@ export function registerCodeFeedback(context: vscode.ExtensionContext, deps: Cod
     const prompt = ref && (await promptFor(ref.uri, ref.line));
     if (!prompt) return noBlock();
     if (!(await handle.chat.open(prompt))) {
-      void deps.ui.showMessage('info', vscode.l10n.t('Fix with the Editor\'s AI needs a chat in the editor (GitHub Copilot Chat, for example), and this editor has none. Ask the Agent to Fix It works without one.'));
+      void deps.ui.showMessage(
+        'info',
+        vscode.l10n.t(
+          "Fix with the Editor's AI needs a chat in the editor (GitHub Copilot Chat, for example), and this editor has none. Ask the Agent to Fix It works without one.",
+        ),
+      );
     }
   });
 
@@ -147,7 +172,11 @@ export function registerCodeFeedback(context: vscode.ExtensionContext, deps: Cod
     const found = uri && (await places.placesOfFile(uri));
     if (!found?.gone.length) return undefined;
     const all = found.gone.length + found.blocks.reduce((n, b) => n + b.comments.length, 0);
-    return vscode.l10n.t('{0} of the {1} pending comments on its code blocks are about a block that is no longer on the page: it changed since.', found.gone.length, all);
+    return vscode.l10n.t(
+      '{0} of the {1} pending comments on its code blocks are about a block that is no longer on the page: it changed since.',
+      found.gone.length,
+      all,
+    );
   });
 
   context.subscriptions.push(

@@ -46,7 +46,11 @@ export class DocsLocator extends Disposable {
     if (!workspaceFolder) return undefined;
     if (!/\.mdx?$/i.test(uri.path)) return undefined; // the cheap no, before any search
     const roots = (await this.findConfigRoots()).filter((root) => root.scheme === uri.scheme && root.authority === uri.authority);
-    const rootPath = docsRootOf(uri.path, roots.map((r) => r.path), workspaceFolder.uri.path);
+    const rootPath = docsRootOf(
+      uri.path,
+      roots.map((r) => r.path),
+      workspaceFolder.uri.path,
+    );
     if (rootPath === undefined) return undefined;
     const relative = relativeTo(uri.path, rootPath);
     const sitePath = relative === undefined ? undefined : sitePathOf(relative);

@@ -22,7 +22,9 @@ export interface Clone {
 
 /** Workspace repositories only: a repository Git found elsewhere (an open file's) is not "here". */
 function workspaceRepositories(api: GitApi): GitRepository[] {
-  return api.repositories.filter((r) => vscode.workspace.getWorkspaceFolder(r.rootUri) || (vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.fsPath.startsWith(r.rootUri.fsPath)));
+  return api.repositories.filter(
+    (r) => vscode.workspace.getWorkspaceFolder(r.rootUri) || (vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.fsPath.startsWith(r.rootUri.fsPath)),
+  );
 }
 
 /** The workspace clone of `repositoryUrl` and its remote for it, if any (no message: for the tree). */
@@ -40,13 +42,26 @@ export function requireClone(api: GitApi, repositoryUrl: string): Clone {
   if (clone) return clone;
   const repositories = workspaceRepositories(api);
   if (!repositories.length) {
-    throw new ReviewProblem(vscode.l10n.t('This workspace has no git repository. The job works on {0}: open a clone of it to review its branch here.', repositoryUrl));
+    throw new ReviewProblem(
+      vscode.l10n.t('This workspace has no git repository. The job works on {0}: open a clone of it to review its branch here.', repositoryUrl),
+    );
   }
   const remotes = repositories.flatMap((r) => r.state.remotes.map((remote) => remote.fetchUrl ?? remote.pushUrl ?? remote.name));
   if (!remotes.length) {
-    throw new ReviewProblem(vscode.l10n.t('No remote of this workspace\'s repository matches {0}, the job\'s repository. Add it as a remote (git remote add) and try again.', repositoryUrl));
+    throw new ReviewProblem(
+      vscode.l10n.t(
+        "No remote of this workspace's repository matches {0}, the job's repository. Add it as a remote (git remote add) and try again.",
+        repositoryUrl,
+      ),
+    );
   }
-  throw new ReviewProblem(vscode.l10n.t('This workspace is another repository ({0}). The job works on {1}: open a clone of it to review its branch.', remotes.join(', '), repositoryUrl));
+  throw new ReviewProblem(
+    vscode.l10n.t(
+      'This workspace is another repository ({0}). The job works on {1}: open a clone of it to review its branch.',
+      remotes.join(', '),
+      repositoryUrl,
+    ),
+  );
 }
 
 /** The user pressed Cancel on the fetch: nothing to report. */
@@ -76,15 +91,26 @@ export async function fetchBranch(clone: Clone, ref: string, { timeoutMs, token 
     if (error instanceof BoundedRunError && error.reason === 'cancelled') throw new ReviewCancelled();
     if (error instanceof BoundedRunError) {
       throw new ReviewProblem(
-        vscode.l10n.t('Fetching {0} from {1} did not finish within {2} seconds, so it was stopped. Git may be waiting for credentials or for a remote that does not answer: check that "git fetch {1}" works in a terminal, then try again (the mintlifyAgent.git.fetchTimeoutSeconds setting sets the limit).', ref, remote.name, Math.round(timeoutMs / 1000)),
+        vscode.l10n.t(
+          'Fetching {0} from {1} did not finish within {2} seconds, so it was stopped. Git may be waiting for credentials or for a remote that does not answer: check that "git fetch {1}" works in a terminal, then try again (the mintlifyAgent.git.fetchTimeoutSeconds setting sets the limit).',
+          ref,
+          remote.name,
+          Math.round(timeoutMs / 1000),
+        ),
         ['retry'],
       );
     }
     const reason = gitReason(error);
     if (/couldn't find remote ref|no such ref|NoRemoteReference/i.test(`${reason} ${(error as { gitErrorCode?: string }).gitErrorCode ?? ''}`)) {
-      throw new ReviewProblem(vscode.l10n.t('The branch {0} is gone from {1} (merged or deleted). Open the pull request to see what became of it.', ref, remote.name), ['openPullRequest']);
+      throw new ReviewProblem(
+        vscode.l10n.t('The branch {0} is gone from {1} (merged or deleted). Open the pull request to see what became of it.', ref, remote.name),
+        ['openPullRequest'],
+      );
     }
-    throw new ReviewProblem(vscode.l10n.t('Could not fetch {0} from {1}: {2}. Check your connection and git credentials, then try again.', ref, remote.name, reason), ['retry']);
+    throw new ReviewProblem(
+      vscode.l10n.t('Could not fetch {0} from {1}: {2}. Check your connection and git credentials, then try again.', ref, remote.name, reason),
+      ['retry'],
+    );
   } finally {
     subscription?.dispose();
   }
@@ -98,7 +124,7 @@ export async function fetchBranch(clone: Clone, ref: string, { timeoutMs, token 
 /** What the branch at `tip` changes since its merge base with HEAD, as `vscode.changes` rows. */
 export async function branchChanges(api: GitApi, repository: GitRepository, tip: string): Promise<{ base: string; resources: ChangeResource[] }> {
   const base = await repository.getMergeBase('HEAD', tip).catch(() => undefined);
-  if (!base) throw new ReviewProblem(vscode.l10n.t('The agent\'s branch shares no history with your current branch, so there is nothing to compare it with.'));
+  if (!base) throw new ReviewProblem(vscode.l10n.t("The agent's branch shares no history with your current branch, so there is nothing to compare it with."));
   const changes = await repository.diffBetween(base, tip);
   return { base, resources: changes.map((change) => toResource(api, change, base, tip)) };
 }
@@ -144,7 +170,8 @@ export async function localChanges(repository: GitRepository): Promise<number> {
 export function stash(api: GitApi, repository: GitRepository, message: string): Promise<void> {
   return new Promise((resolve, reject) => {
     execFile(api.git.path, ['stash', 'push', '--message', message], { cwd: repository.rootUri.fsPath, timeout: 30_000 }, (error, _stdout, stderr) => {
-      if (error) reject(new ReviewProblem(vscode.l10n.t('Could not stash your changes: {0}. Nothing was checked out.', gitReason({ stderr, message: error.message }))));
+      if (error)
+        reject(new ReviewProblem(vscode.l10n.t('Could not stash your changes: {0}. Nothing was checked out.', gitReason({ stderr, message: error.message }))));
       else resolve();
     });
   });

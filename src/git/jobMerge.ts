@@ -16,7 +16,10 @@ export const MERGE_LOOKUP_TIMEOUT_MS = 20_000;
  * Undefined when git shows no merge. Rejects with a BoundedRunError: `cancelled` when `signal`
  * aborts (git is killed), `timeout` past the deadline; with another error when Git cannot be asked.
  */
-export async function mergeOfJobBranch(job: { repository?: string; ref?: string | null } | undefined, signal?: AbortSignal): Promise<(MergeFound & { branch: string }) | undefined> {
+export async function mergeOfJobBranch(
+  job: { repository?: string; ref?: string | null } | undefined,
+  signal?: AbortSignal,
+): Promise<(MergeFound & { branch: string }) | undefined> {
   if (!job?.ref || !job.repository || !vscode.workspace.isTrusted) return undefined;
   const { ref, repository } = job;
   const api = await loadGitApi().catch(() => 'missing' as const);

@@ -46,7 +46,12 @@ export function gitRunner(gitPath: string, cwd: string, { signal, timeoutMs = CA
   return (args) =>
     new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(new GitStopped('cancelled'));
-      const child = spawn(gitPath, args, { cwd, detached: ownGroup, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' } });
+      const child = spawn(gitPath, args, {
+        cwd,
+        detached: ownGroup,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },
+      });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       let size = 0;
@@ -68,7 +73,8 @@ export function gitRunner(gitPath: string, cwd: string, { signal, timeoutMs = CA
       const settle = (error: Error | undefined, code: number | null) => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        const problem = failure ?? error ?? (code === 0 ? undefined : new Error(`git ${args[0]}: ${Buffer.concat(err).toString('utf8').trim() || `exit code ${code}`}`));
+        const problem =
+          failure ?? error ?? (code === 0 ? undefined : new Error(`git ${args[0]}: ${Buffer.concat(err).toString('utf8').trim() || `exit code ${code}`}`));
         if (problem) reject(problem);
         else resolve(Buffer.concat(out).toString('utf8'));
       };

@@ -38,5 +38,8 @@ function join(host: string, path: string): string | undefined {
 }
 
 function trimPath(path: string): string {
-  return path.replace(/\/+$/, '').replace(/\.git$/i, '').replace(/\/+$/, '');
+  return path
+    .replace(/\/+$/, '')
+    .replace(/\.git$/i, '')
+    .replace(/\/+$/, '');
 }

@@ -10,7 +10,20 @@ import type { Logger } from '../log';
 import type { Ui } from '../ui';
 import { background, type BackgroundLog } from '../util/background';
 import { Disposable } from '../util/lifecycle';
-import { branchChanges, type ChangeResource, checkOut, type Clone, fetchBranch, findClone, localChanges, requireClone, ReviewCancelled, ReviewProblem, showChanges, stash } from './branchReview';
+import {
+  branchChanges,
+  type ChangeResource,
+  checkOut,
+  type Clone,
+  fetchBranch,
+  findClone,
+  localChanges,
+  requireClone,
+  ReviewCancelled,
+  ReviewProblem,
+  showChanges,
+  stash,
+} from './branchReview';
 import { type GitApi, loadGitApi } from './gitApi';
 import { isSafeBranchName } from './branchName';
 import { COMMANDS, type RegisterCommand } from '../commands';
@@ -85,7 +98,16 @@ export class ReviewHints extends Disposable {
   }
 }
 
-export function registerReviewCommands(context: vscode.ExtensionContext, command: RegisterCommand, hints: ReviewHints, store: JobStore, tracker: JobTracker, settings: Settings, ui: Ui, log: Logger): void {
+export function registerReviewCommands(
+  context: vscode.ExtensionContext,
+  command: RegisterCommand,
+  hints: ReviewHints,
+  store: JobStore,
+  tracker: JobTracker,
+  settings: Settings,
+  ui: Ui,
+  log: Logger,
+): void {
   const waiting = new Set<string>();
   context.subscriptions.push(
     // The jobs that changed, or every job when the list did (a finish may come with another job's arrival).
@@ -109,16 +131,28 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
     if (!tracked?.job) throw new ReviewProblem(vscode.l10n.t('Job {0} is not tracked here or not read yet. Track it, then try again.', jobId));
     const { job } = tracked;
     if (!isTerminal(tracked)) {
-      throw new ReviewProblem(vscode.l10n.t('The agent is still working on “{0}”. Its branch can be reviewed when it finishes.', jobLabel(tracked)), ['waitForJob'], 'info');
+      throw new ReviewProblem(
+        vscode.l10n.t('The agent is still working on “{0}”. Its branch can be reviewed when it finishes.', jobLabel(tracked)),
+        ['waitForJob'],
+        'info',
+      );
     }
     if (!job.ref || !job.repository) throw new ReviewProblem(vscode.l10n.t('Job “{0}” has no branch yet, so there is nothing to review.', jobLabel(tracked)));
     // Checked before anything reaches git: a name like `--upload-pack=…` or `a:b` would be an option or a refspec.
     if (!isSafeBranchName(job.ref)) {
-      throw new ReviewProblem(vscode.l10n.t('The job names its branch “{0}”, which is not a plain git branch name, so it is not fetched. Open the pull request instead.', job.ref), ['openPullRequest']);
+      throw new ReviewProblem(
+        vscode.l10n.t('The job names its branch “{0}”, which is not a plain git branch name, so it is not fetched. Open the pull request instead.', job.ref),
+        ['openPullRequest'],
+      );
     }
     const api = await loadGitApi();
     if (api === 'missing' || api === 'disabled') {
-      throw new ReviewProblem(vscode.l10n.t('The built-in Git extension is disabled, so the agent\'s branch cannot be fetched. Enable Git (the git.enabled setting and the Git extension), then try again.'), ['gitSettings']);
+      throw new ReviewProblem(
+        vscode.l10n.t(
+          "The built-in Git extension is disabled, so the agent's branch cannot be fetched. Enable Git (the git.enabled setting and the Git extension), then try again.",
+        ),
+        ['gitSettings'],
+      );
     }
     return { tracked, ref: job.ref, api, clone: requireClone(api, job.repository) };
   }
@@ -126,10 +160,13 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
   async function review(jobId: string): Promise<ReviewResult | undefined> {
     const { tracked, ref, api, clone } = await prepare(jobId);
     const title = vscode.l10n.t('Agent changes: {0} ({1})', jobLabel(tracked), ref);
-    const { tip, resources } = await ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0}…', ref), cancellable: true }, async (_progress, token) => {
-      const fetched = await fetchBranch(clone, ref, { timeoutMs: settings.gitFetchTimeoutMs, token });
-      return { tip: fetched, resources: (await branchChanges(api, clone.repository, fetched)).resources };
-    });
+    const { tip, resources } = await ui.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0}…', ref), cancellable: true },
+      async (_progress, token) => {
+        const fetched = await fetchBranch(clone, ref, { timeoutMs: settings.gitFetchTimeoutMs, token });
+        return { tip: fetched, resources: (await branchChanges(api, clone.repository, fetched)).resources };
+      },
+    );
     // Before the diff opens: its documents are asked which lines take comments.
     hints.fetchedRound(jobId, tip);
     if (!resources.length) {
@@ -145,15 +182,20 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
     const { ref, api, clone } = await prepare(jobId);
     const head = clone.repository.state.HEAD?.name;
     if (head === ref) return void ui.showMessage('info', vscode.l10n.t('{0} is already checked out.', ref));
-    await ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0}…', ref), cancellable: true }, (_progress, token) =>
-      fetchBranch(clone, ref, { timeoutMs: settings.gitFetchTimeoutMs, token }),
+    await ui.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0}…', ref), cancellable: true },
+      (_progress, token) => fetchBranch(clone, ref, { timeoutMs: settings.gitFetchTimeoutMs, token }),
     );
     const changed = await localChanges(clone.repository);
     if (changed > 0) {
       const stashIt = vscode.l10n.t('Stash and Check Out');
       const choice = await ui.showMessage(
         'warning',
-        vscode.l10n.t('Your working tree has {0} changed file(s), which checking out {1} could overwrite. Stash them first (git stash; get them back with Stash Pop), or cancel and commit them yourself.', changed, ref),
+        vscode.l10n.t(
+          'Your working tree has {0} changed file(s), which checking out {1} could overwrite. Stash them first (git stash; get them back with Stash Pop), or cancel and commit them yourself.',
+          changed,
+          ref,
+        ),
         stashIt,
       );
       if (choice !== stashIt) return;
@@ -163,8 +205,8 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
     void ui.showMessage(
       'info',
       how === 'created'
-        ? vscode.l10n.t('Checked out {0}, tracking {1}/{0}. Edit on top of the agent\'s work and push when ready.', ref, clone.remote.name)
-        : vscode.l10n.t('Checked out your local branch {0}. Pull to bring in the agent\'s latest commits.', ref),
+        ? vscode.l10n.t("Checked out {0}, tracking {1}/{0}. Edit on top of the agent's work and push when ready.", ref, clone.remote.name)
+        : vscode.l10n.t("Checked out your local branch {0}. Pull to bring in the agent's latest commits.", ref),
     );
   }
 
@@ -174,7 +216,10 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
     jobs.sort((a, b) => Number(hints.isReviewable(b)) - Number(hints.isReviewable(a)));
     return pickJob(ui, jobs, {
       title: vscode.l10n.t('Pick an agent job'),
-      describe: (t) => ({ description: `${t.job?.status ?? ''} · ${t.job?.ref ?? ''}`, detail: hints.isReviewable(t) ? vscode.l10n.t('Cloned in this workspace') : t.job?.repository }),
+      describe: (t) => ({
+        description: `${t.job?.status ?? ''} · ${t.job?.ref ?? ''}`,
+        detail: hints.isReviewable(t) ? vscode.l10n.t('Cloned in this workspace') : t.job?.repository,
+      }),
       none: vscode.l10n.t('No finished agent job with a branch is tracked.'),
     });
   }
@@ -205,5 +250,7 @@ export function registerReviewCommands(context: vscode.ExtensionContext, command
 
 /** Why Review Changes and Check Out Branch do nothing in Restricted Mode, and what to do. */
 export function untrustedGitMessage(): string {
-  return vscode.l10n.t('This folder is not trusted, so no git command runs here (VS Code\'s Restricted Mode). Trust this folder to review or check out the agent\'s branch in it, or open the pull request in the browser.');
+  return vscode.l10n.t(
+    "This folder is not trusted, so no git command runs here (VS Code's Restricted Mode). Trust this folder to review or check out the agent's branch in it, or open the pull request in the browser.",
+  );
 }

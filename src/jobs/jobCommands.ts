@@ -37,13 +37,18 @@ export interface SendWatch {
   onOutcome(sent: PromptSent): void;
 }
 
-const isSendWatch = (value: unknown): value is SendWatch => typeof value === 'object' && value !== null && typeof (value as { onOutcome?: unknown }).onOutcome === 'function';
+const isSendWatch = (value: unknown): value is SendWatch =>
+  typeof value === 'object' && value !== null && typeof (value as { onOutcome?: unknown }).onOutcome === 'function';
 
 /** Stopped before any request (no project set): nothing can have arrived. */
 const NOTHING_SENT: PromptSent = { sent: false, outcomeUnknown: false };
-const notSent = (error: unknown): PromptSent => ({ sent: false, outcomeUnknown: !(error instanceof ApiError && error.kind === 'rateLimited') && sendOutcome(error) === 'unknown' });
+const notSent = (error: unknown): PromptSent => ({
+  sent: false,
+  outcomeUnknown: !(error instanceof ApiError && error.kind === 'rateLimited') && sendOutcome(error) === 'unknown',
+});
 /** The result of a Retry / Send Again the user picked in the failure message, if it was a send. */
-const isPromptSent = (value: unknown): value is PromptSent => typeof value === 'object' && value !== null && typeof (value as { sent?: unknown }).sent === 'boolean';
+const isPromptSent = (value: unknown): value is PromptSent =>
+  typeof value === 'object' && value !== null && typeof (value as { sent?: unknown }).sent === 'boolean';
 
 export function registerJobCommands(command: RegisterCommand, tracker: JobTracker, store: JobStore, ui: Ui, log: Logger): void {
   interface FailureHandlers {
@@ -97,7 +102,10 @@ export function registerJobCommands(command: RegisterCommand, tracker: JobTracke
       title,
       placeHolder: vscode.l10n.t('Pick a tracked job'),
       describe: (t) => ({
-        description: statusKey(t) === 'notFound' ? vscode.l10n.t('not found') : (t.job?.status === 'unknown' ? t.job.reportedStatus : t.job?.status) ?? vscode.l10n.t('not checked yet'),
+        description:
+          statusKey(t) === 'notFound'
+            ? vscode.l10n.t('not found')
+            : ((t.job?.status === 'unknown' ? t.job.reportedStatus : t.job?.status) ?? vscode.l10n.t('not checked yet')),
         detail: t.id,
       }),
       typed,
@@ -128,7 +136,11 @@ export function registerJobCommands(command: RegisterCommand, tracker: JobTracke
       watch?.onOutcome(notSent(error));
       // The tracker kept the prompt as the job's unsent prompt. Retry is offered only when nothing
       // can have arrived; "Send Again" says that it may duplicate.
-      const again = await reportFailure('send', error, { jobId, retry: () => sendFollowUp(jobId, prompt, watch), sendAgain: () => sendFollowUp(jobId, prompt, watch) });
+      const again = await reportFailure('send', error, {
+        jobId,
+        retry: () => sendFollowUp(jobId, prompt, watch),
+        sendAgain: () => sendFollowUp(jobId, prompt, watch),
+      });
       return isPromptSent(again) ? again : notSent(error);
     }
   }
@@ -151,7 +163,11 @@ export function registerJobCommands(command: RegisterCommand, tracker: JobTracke
         title: tracked ? vscode.l10n.t('Follow-up to “{0}”', jobLabel(tracked)) : vscode.l10n.t('Follow-up to {0}', jobId),
         prompt:
           tracked?.job && tracked.job.status !== 'active'
-            ? vscode.l10n.t({ message: 'This job is {0}; the platform decides whether it takes a follow-up.', args: [tracked.job.status], comment: ['{0} is the job status as the API names it: completed, failed, archived…'] })
+            ? vscode.l10n.t({
+                message: 'This job is {0}; the platform decides whether it takes a follow-up.',
+                args: [tracked.job.status],
+                comment: ['{0} is the job status as the API names it: completed, failed, archived…'],
+              })
             : vscode.l10n.t('What should the agent do next?'),
         value: tracker.unsentPrompt(jobId) ?? '',
         ignoreFocusOut: true,
@@ -176,7 +192,14 @@ export function registerJobCommands(command: RegisterCommand, tracker: JobTracke
         await withProgress(vscode.l10n.t('Looking up job {0}…', jobId), (signal) => tracker.track(jobId, signal));
       } catch (error) {
         if (error instanceof ApiError && error.kind === 'notFound') {
-          void ui.showMessage('error', vscode.l10n.t('No agent job "{0}" in project "{1}". Check the ID and that the project ID is the job\'s project. Nothing was tracked.', jobId, store.projectId ?? ''));
+          void ui.showMessage(
+            'error',
+            vscode.l10n.t(
+              'No agent job "{0}" in project "{1}". Check the ID and that the project ID is the job\'s project. Nothing was tracked.',
+              jobId,
+              store.projectId ?? '',
+            ),
+          );
           return;
         }
         await reportFailure('readJob', error, { retry: () => vscode.commands.executeCommand(COMMANDS.trackJob, jobId) as Promise<void> });
@@ -190,13 +213,16 @@ export function registerJobCommands(command: RegisterCommand, tracker: JobTracke
         await reportFailure('create', error);
         return NOTHING_SENT;
       }
-      const prompt = typeof preset === 'string' && preset.trim() ? preset : await ui.showInputBox({
-        title: vscode.l10n.t('Start New Agent Job'),
-        prompt: vscode.l10n.t('What should the agent change in your docs? It opens a pull request when it is done.'),
-        value: tracker.unsentCreatePrompt ?? '',
-        ignoreFocusOut: true,
-        validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Type an instruction for the agent; an empty prompt cannot be sent.')),
-      });
+      const prompt =
+        typeof preset === 'string' && preset.trim()
+          ? preset
+          : await ui.showInputBox({
+              title: vscode.l10n.t('Start New Agent Job'),
+              prompt: vscode.l10n.t('What should the agent change in your docs? It opens a pull request when it is done.'),
+              value: tracker.unsentCreatePrompt ?? '',
+              ignoreFocusOut: true,
+              validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Type an instruction for the agent; an empty prompt cannot be sent.')),
+            });
       if (prompt === undefined || !prompt.trim()) return;
       try {
         const tracked = await withProgress(vscode.l10n.t('Starting an agent job…'), (signal) => tracker.create(prompt, signal));

@@ -100,7 +100,16 @@ export class JobPoller {
   /** Starts (or keeps) polling a job. `fast` opens a fast phase, as after a create or follow-up. */
   watch(jobId: string, options: { fast?: boolean; pollNow?: boolean; lastAt?: number } = {}): void {
     const now = this.clock.now();
-    const entry = this.entries.get(jobId) ?? { lastAt: Math.min(now, options.lastAt ?? now), fastUntil: 0, failures: 0, notBefore: 0, serverWaitUntil: 0, urgent: false, startedAt: 0, retireAt: 0 };
+    const entry = this.entries.get(jobId) ?? {
+      lastAt: Math.min(now, options.lastAt ?? now),
+      fastUntil: 0,
+      failures: 0,
+      notBefore: 0,
+      serverWaitUntil: 0,
+      urgent: false,
+      startedAt: 0,
+      retireAt: 0,
+    };
     if (options.fast) {
       // A read started before the follow-up may answer with the state the follow-up just ended
       // ("completed"): drop it, or it would stop polling a job that is active again.
@@ -338,7 +347,9 @@ export class JobPoller {
     }
     this.conclude(jobId, entry, result);
     if ('error' in result && result.error.kind === 'timeout' && this.entries.has(jobId)) {
-      this.hooks.log?.info(`job ${jobId}: the poll ended by its deadline (${seconds(this.clock.now() - entry.startedAt)} after it started); next poll in ${seconds(entry.notBefore - this.clock.now())}`);
+      this.hooks.log?.info(
+        `job ${jobId}: the poll ended by its deadline (${seconds(this.clock.now() - entry.startedAt)} after it started); next poll in ${seconds(entry.notBefore - this.clock.now())}`,
+      );
     }
     this.schedule();
   }

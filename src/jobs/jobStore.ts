@@ -50,7 +50,11 @@ export function isTerminalStatus(status: string): boolean {
 
 export function jobLabel(tracked: TrackedJob): string {
   // The first paragraph: a prompt from Ask the Agent About This… continues with the page it quotes.
-  const first = tracked.prompts[0]?.text.trim().split(/\n\s*\n/)[0]?.replace(/\s+/g, ' ').trim();
+  const first = tracked.prompts[0]?.text
+    .trim()
+    .split(/\n\s*\n/)[0]
+    ?.replace(/\s+/g, ' ')
+    .trim();
   if (!first) return vscode.l10n.t('Job {0}', tracked.id);
   return first.length > 80 ? `${first.slice(0, 79)}…` : first;
 }
@@ -93,7 +97,11 @@ function newJob(id: string): TrackedJob {
 
 function toTracked(id: string, record: JobRecord): TrackedJob {
   const v = (name: string) => record.f[name]?.v ?? undefined;
-  const tracked: TrackedJob = { id, prompts: visiblePrompts(record), trackedAt: (v('trackedAt') as string | undefined) ?? new Date(record.tracked.s.t).toISOString() };
+  const tracked: TrackedJob = {
+    id,
+    prompts: visiblePrompts(record),
+    trackedAt: (v('trackedAt') as string | undefined) ?? new Date(record.tracked.s.t).toISOString(),
+  };
   for (const name of FIELDS) {
     if (name === 'trackedAt') continue;
     const value = v(name);
@@ -201,7 +209,9 @@ export class JobStore extends Disposable {
     }
     const known = new Set(current.prompts.map((p) => `${p.sentAt}\u0000${p.text}`));
     const addPrompts = next.prompts.filter((p) => !known.has(`${p.sentAt}\u0000${p.text}`));
-    const written = this.sync.update((state) => applyJobChange(state, projectId, id, { ...(track && { track: true }), fields, addPrompts }, this.sync.store.clock));
+    const written = this.sync.update((state) =>
+      applyJobChange(state, projectId, id, { ...(track && { track: true }), fields, addPrompts }, this.sync.store.clock),
+    );
     return { tracked: (projectId === this.project ? this.get(id) : undefined) ?? next, written };
   }
 
@@ -242,7 +252,8 @@ export class JobStore extends Disposable {
       return;
     }
     const valid = stored.filter(isTrackedJob);
-    if (valid.length < stored.length) this.log.warn(`${stored.length - valid.length} stored job(s) of ${projectId} could not be read; they are left in globalState (${legacyKey(projectId)})`);
+    if (valid.length < stored.length)
+      this.log.warn(`${stored.length - valid.length} stored job(s) of ${projectId} could not be read; they are left in globalState (${legacyKey(projectId)})`);
     if (!valid.length) return;
     const legacy = legacyState(projectId, valid);
     const merged = this.sync.ready.then(() => this.sync.update((state) => Object.assign(state, mergeState(state, legacy))));

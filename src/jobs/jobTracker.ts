@@ -166,7 +166,13 @@ export class JobTracker extends Disposable {
    * cannot tell (an active job was active anyway), and no request is spent when the status before
    * is unknown or not finished.
    */
-  async confirmFollowUp(jobId: string, prompt: string, statusBefore: string | undefined, signal?: AbortSignal, projectId?: string): Promise<TrackedJob | undefined> {
+  async confirmFollowUp(
+    jobId: string,
+    prompt: string,
+    statusBefore: string | undefined,
+    signal?: AbortSignal,
+    projectId?: string,
+  ): Promise<TrackedJob | undefined> {
     if (statusBefore === undefined || !isTerminalStatus(statusBefore)) return undefined;
     projectId ??= this.requireProject();
     let job: AgentJob;
@@ -236,7 +242,10 @@ export class JobTracker extends Disposable {
       // The window that polls may be another one: it opens the fast phase too.
       if (!isTerminalStatus(job.status)) writes.push(this.deps.store.markFast(job.id, this.poller.fastUntil(job.id)));
     }
-    this.lateWrites.share(Promise.all(writes).then(() => undefined), `recording the prompt sent to job ${job.id}`);
+    this.lateWrites.share(
+      Promise.all(writes).then(() => undefined),
+      `recording the prompt sent to job ${job.id}`,
+    );
     return tracked;
   }
 

@@ -14,10 +14,10 @@ type StatusLook = { word: () => string; icon: string; color: string };
 
 // Words are functions: vscode.l10n.t must run after the bundle is loaded, not at import time.
 const LOOKS: Record<string, StatusLook> = {
-  active: { word: () => vscode.l10n.t({ message: 'active', comment: ['An agent job\'s status.'] }), icon: 'sync~spin', color: 'charts.blue' },
-  completed: { word: () => vscode.l10n.t({ message: 'completed', comment: ['An agent job\'s status.'] }), icon: 'pass', color: 'testing.iconPassed' },
-  failed: { word: () => vscode.l10n.t({ message: 'failed', comment: ['An agent job\'s status.'] }), icon: 'error', color: 'testing.iconFailed' },
-  archived: { word: () => vscode.l10n.t({ message: 'archived', comment: ['An agent job\'s status.'] }), icon: 'archive', color: 'disabledForeground' },
+  active: { word: () => vscode.l10n.t({ message: 'active', comment: ["An agent job's status."] }), icon: 'sync~spin', color: 'charts.blue' },
+  completed: { word: () => vscode.l10n.t({ message: 'completed', comment: ["An agent job's status."] }), icon: 'pass', color: 'testing.iconPassed' },
+  failed: { word: () => vscode.l10n.t({ message: 'failed', comment: ["An agent job's status."] }), icon: 'error', color: 'testing.iconFailed' },
+  archived: { word: () => vscode.l10n.t({ message: 'archived', comment: ["An agent job's status."] }), icon: 'archive', color: 'disabledForeground' },
   unknown: { word: () => vscode.l10n.t('unknown status'), icon: 'question', color: 'charts.yellow' },
   notFound: { word: () => vscode.l10n.t('not found'), icon: 'warning', color: 'list.warningForeground' },
   pending: { word: () => vscode.l10n.t('checking…'), icon: 'loading~spin', color: 'foreground' },
@@ -78,10 +78,12 @@ export class JobNode extends vscode.TreeItem {
     // A set of words (`job completed pr comments review`): each menu matches one (`viewItem =~ /\bpr\b/`), in any order.
     this.contextValue = ['job', key, tracked.job?.prLink && 'pr', note?.mark, reviewable && 'review'].filter(Boolean).join(' ');
     this.tooltip = tooltip(tracked, status, error);
-    if (reviewable) this.tooltip.appendMarkdown(`\n\n${vscode.l10n.t('This workspace is a clone of the job\'s repository: Review Changes opens its branch here.')}`);
+    if (reviewable)
+      this.tooltip.appendMarkdown(`\n\n${vscode.l10n.t("This workspace is a clone of the job's repository: Review Changes opens its branch here.")}`);
     if (note) this.tooltip.appendMarkdown('\n\n').appendText(note.tooltip);
     // The label is escaped as text; the URL, parsed, has its parentheses encoded so it cannot end the link.
-    for (const image of note?.images ?? []) this.tooltip.appendMarkdown(`\n\n![${image.label.replace(/[\\[\]]/g, '')}](${new URL(image.url).href.replace(/\(/g, '%28').replace(/\)/g, '%29')})`);
+    for (const image of note?.images ?? [])
+      this.tooltip.appendMarkdown(`\n\n![${image.label.replace(/[\\[\]]/g, '')}](${new URL(image.url).href.replace(/\(/g, '%28').replace(/\)/g, '%29')})`);
     this.accessibilityInformation = { label: `${this.label as string}, ${this.description}` };
   }
 }
@@ -177,7 +179,12 @@ export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvi
   private noteOf(tracked: TrackedJob): RowNote | undefined {
     const notes = this.notes.flatMap((n) => n.noteOf(tracked) ?? []);
     if (notes.length <= 1) return notes[0];
-    return { text: notes.map((n) => n.text).join(' · '), tooltip: notes.map((n) => n.tooltip).join('\n\n'), mark: notes.map((n) => n.mark).join(' '), images: notes.flatMap((n) => n.images ?? []) };
+    return {
+      text: notes.map((n) => n.text).join(' · '),
+      tooltip: notes.map((n) => n.tooltip).join('\n\n'),
+      mark: notes.map((n) => n.mark).join(' '),
+      images: notes.flatMap((n) => n.images ?? []),
+    };
   }
 
   /** Keeps "3 min ago" true while `view` is on screen: redrawn from the store, never a request. */

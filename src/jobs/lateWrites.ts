@@ -35,7 +35,9 @@ export class LateWrites {
     const writes = this.sync.store.writes;
     if (this.warnedAtWrites === writes) return;
     this.warnedAtWrites = writes;
-    const message = vscode.l10n.t('Other VS Code windows may not see this job yet: this window could not save it to the folder the windows share. It is tracked here, and saving is tried again.');
+    const message = vscode.l10n.t(
+      'Other VS Code windows may not see this job yet: this window could not save it to the folder the windows share. It is tracked here, and saving is tried again.',
+    );
     background(showFailure(this.ui, { severity: 'warning', message, actions: ['showLog'] }), this.log, 'the warning about the other windows');
   }
 }

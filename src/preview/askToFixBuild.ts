@@ -34,12 +34,24 @@ export async function askToFixBuild(deps: FixBuildDeps, jobId: string, preview: 
   const label = tracked ? jobLabel(tracked) : jobId;
   const composed = composeFixBuildPrompt(preview);
   const used = deps.hour.agentRequestsThisHour(store.projectId ?? '');
-  const notes = [vscode.l10n.t('One follow-up to “{0}”: 1 agent request of the project\'s hour ({1} of {2} used, {3} left).', label, used, HOURLY_LIMIT, Math.max(0, HOURLY_LIMIT - used))];
-  if (composed.linesLeftOut) notes.push(vscode.l10n.t('The build log is quoted from its last {0} lines ({1} earlier ones left out).', FIX_LOG_LINES, composed.linesLeftOut));
+  const notes = [
+    vscode.l10n.t(
+      "One follow-up to “{0}”: 1 agent request of the project's hour ({1} of {2} used, {3} left).",
+      label,
+      used,
+      HOURLY_LIMIT,
+      Math.max(0, HOURLY_LIMIT - used),
+    ),
+  ];
+  if (composed.linesLeftOut)
+    notes.push(vscode.l10n.t('The build log is quoted from its last {0} lines ({1} earlier ones left out).', FIX_LOG_LINES, composed.linesLeftOut));
 
   const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: composed.prompt });
   await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: false });
-  const send = await chooseToSend(ui, document, { message: `${notes.join(' ')} ${vscode.l10n.t('The preview is exactly what the agent will get (edit it if you like). Send it?')}`, button: vscode.l10n.t('Send Follow-up') });
+  const send = await chooseToSend(ui, document, {
+    message: `${notes.join(' ')} ${vscode.l10n.t('The preview is exactly what the agent will get (edit it if you like). Send it?')}`,
+    button: vscode.l10n.t('Send Follow-up'),
+  });
   if (!send) return { composed: composed.prompt };
   const text = document.getText();
   if (!text.trim()) {

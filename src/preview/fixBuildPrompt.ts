@@ -31,7 +31,10 @@ export function composeFixBuildPrompt(preview: SharedPreview, nonce?: string): F
     ...(preview.sha ? [`Commit: ${quote(preview.sha)}`] : []),
     `Summary: ${quote(preview.summary ?? '')}`,
     `Log (${shown.length} of ${logs.length} lines${linesLeftOut ? `, the first ${linesLeftOut} not included` : ''}):`,
-    ...shown.map((line) => `- ${line.length > FIX_LINE_CHARS ? `${quote(line.slice(0, FIX_LINE_CHARS))} (${line.length - FIX_LINE_CHARS} more characters not included)` : quote(line)}`),
+    ...shown.map(
+      (line) =>
+        `- ${line.length > FIX_LINE_CHARS ? `${quote(line.slice(0, FIX_LINE_CHARS))} (${line.length - FIX_LINE_CHARS} more characters not included)` : quote(line)}`,
+    ),
   ];
   const instruction = [
     'The preview deployment of your branch failed to build. Fix what the build log below reports, so the docs build again; change nothing else.',

@@ -15,7 +15,6 @@ import { background } from '../util/background';
 import { Disposable, timeout } from '../util/lifecycle';
 import { deployed, isFollowed, PREVIEW_STATUS_BOUND_MS, PREVIEW_TIMINGS, stageOf, withStatus } from './previewRecord';
 
-
 /** A status read of one job's preview came back with something new: its stage, for the notices. */
 export interface PreviewChange {
   jobId: string;
@@ -163,7 +162,9 @@ export class PreviewModel extends Disposable {
   /** The bound: the status is no longer read, and the row says it did not end. */
   private giveUp(project: string, jobId: string, preview: SharedPreview, now: number): 'stop' {
     if (preview.gaveUpAt !== undefined) return 'stop';
-    this.log.warn(`preview of ${jobId}: its status did not end within ${PREVIEW_STATUS_BOUND_MS / 60_000} min of the deployment (last: ${preview.status}); it is no longer read`);
+    this.log.warn(
+      `preview of ${jobId}: its status did not end within ${PREVIEW_STATUS_BOUND_MS / 60_000} min of the deployment (last: ${preview.status}); it is no longer read`,
+    );
     background(
       this.sync.update((state) => {
         (state.previews[project] ??= {})[jobId] = { v: { ...preview, gaveUpAt: now }, s: this.sync.store.clock.next() };

@@ -47,7 +47,13 @@ export interface PreviewHandle {
 
 export function registerPreview(context: vscode.ExtensionContext, command: RegisterCommand, deps: PreviewDeps): PreviewHandle {
   const { store, ui, log } = deps;
-  const model = new PreviewModel(deps.sync, deps.api, () => store.projectId, log, () => deps.settings.requestTimeoutMs);
+  const model = new PreviewModel(
+    deps.sync,
+    deps.api,
+    () => store.projectId,
+    log,
+    () => deps.settings.requestTimeoutMs,
+  );
   const pages: RenderedPageDeps = { docs: deps.docs, hints: deps.hints, ui, log };
   /** The jobs whose deployment this window sent: its notices (ready, failed) are shown here. */
   const mine = new Set<string>();
@@ -58,7 +64,10 @@ export function registerPreview(context: vscode.ExtensionContext, command: Regis
     model,
     logChanged,
     deps.hints.onDidFetchRound(({ jobId }) => (lastReviewed = jobId)),
-    vscode.workspace.registerTextDocumentContentProvider(LOG_SCHEME, { onDidChange: logChanged.event, provideTextDocumentContent: (uri) => buildLog(model.get(decodeURIComponent(uri.path.split('/')[1] ?? ''))) }),
+    vscode.workspace.registerTextDocumentContentProvider(LOG_SCHEME, {
+      onDidChange: logChanged.event,
+      provideTextDocumentContent: (uri) => buildLog(model.get(decodeURIComponent(uri.path.split('/')[1] ?? ''))),
+    }),
     model.onDidChange(() => {
       publishContext(model, store);
       for (const document of vscode.workspace.textDocuments) if (document.uri.scheme === LOG_SCHEME) logChanged.fire(document.uri);
@@ -75,7 +84,8 @@ export function registerPreview(context: vscode.ExtensionContext, command: Regis
     const stage = stageOf(preview);
     if (stage === 'ready') {
       const open = vscode.l10n.t('Open Rendered Page');
-      if ((await ui.showMessage('info', vscode.l10n.t('The preview of “{0}” is ready.', label), open)) === open) await vscode.commands.executeCommand(COMMANDS.openRenderedPage, jobId);
+      if ((await ui.showMessage('info', vscode.l10n.t('The preview of “{0}” is ready.', label), open)) === open)
+        await vscode.commands.executeCommand(COMMANDS.openRenderedPage, jobId);
     } else if (stage === 'failed') {
       const show = vscode.l10n.t('Show Build Log');
       const fix = vscode.l10n.t('Ask the Agent to Fix the Build');
@@ -83,7 +93,13 @@ export function registerPreview(context: vscode.ExtensionContext, command: Regis
       if (choice === show) await vscode.commands.executeCommand(COMMANDS.showPreviewLog, jobId);
       if (choice === fix) await vscode.commands.executeCommand(COMMANDS.askToFixBuild, jobId);
     } else if (stage === 'unfinished') {
-      void ui.showMessage('warning', vscode.l10n.t('The preview of “{0}” did not finish within 20 minutes, so its status is no longer read. Check the deployments on the dashboard, or deploy it again.', label));
+      void ui.showMessage(
+        'warning',
+        vscode.l10n.t(
+          'The preview of “{0}” did not finish within 20 minutes, so its status is no longer read. Check the deployments on the dashboard, or deploy it again.',
+          label,
+        ),
+      );
     }
   }
 
@@ -94,9 +110,16 @@ export function registerPreview(context: vscode.ExtensionContext, command: Regis
     const last = lastReviewed ? store.get(lastReviewed) : undefined;
     if (last && wanted(last)) return last.id;
     const jobs = store.all().filter(wanted);
-    if (!jobs.length) return void ui.showMessage('info', vscode.l10n.t('No tracked agent job fits: {0} needs a job with a branch (and, past Preview Branch, its preview).', title));
+    if (!jobs.length)
+      return void ui.showMessage(
+        'info',
+        vscode.l10n.t('No tracked agent job fits: {0} needs a job with a branch (and, past Preview Branch, its preview).', title),
+      );
     if (jobs.length === 1) return jobs[0].id;
-    const picked = await ui.showQuickPick(jobs.map((t) => ({ label: jobLabel(t), description: t.job?.ref, detail: rowNote(model, t)?.text, jobId: t.id })), { title });
+    const picked = await ui.showQuickPick(
+      jobs.map((t) => ({ label: jobLabel(t), description: t.job?.ref, detail: rowNote(model, t)?.text, jobId: t.id })),
+      { title },
+    );
     return picked?.jobId;
   }
 
@@ -106,18 +129,36 @@ export function registerPreview(context: vscode.ExtensionContext, command: Regis
     if (!jobId || !tracked) return undefined;
     const branch = tracked.job?.ref;
     if (!branch) return void ui.showMessage('info', vscode.l10n.t('“{0}” has no branch yet, so there is nothing to deploy.', jobLabel(tracked)));
-    if (!isSafeBranchName(branch)) return void ui.showMessage('error', vscode.l10n.t('The job names its branch “{0}”, which is not a plain git branch name, so it is not deployed.', branch));
+    if (!isSafeBranchName(branch))
+      return void ui.showMessage(
+        'error',
+        vscode.l10n.t('The job names its branch “{0}”, which is not a plain git branch name, so it is not deployed.', branch),
+      );
     if (deploying.has(jobId)) return void ui.showMessage('info', vscode.l10n.t('The preview of “{0}” is being deployed already.', jobLabel(tracked)));
     const refused = model.planRefusedAt();
     if (refused !== undefined) {
       const again = vscode.l10n.t('Try Again');
-      const said = vscode.l10n.t('At {0} the platform said this organisation’s plan has no preview deployments (403). Pro and Enterprise plans have them.', new Date(refused).toLocaleString());
+      const said = vscode.l10n.t(
+        'At {0} the platform said this organisation’s plan has no preview deployments (403). Pro and Enterprise plans have them.',
+        new Date(refused).toLocaleString(),
+      );
       if ((await ui.showMessage('warning', said, again)) !== again) return undefined;
     }
     const used = deps.sync.previewDeploymentsWithin(60_000) ?? 0;
-    if (used >= 5) return void ui.showMessage('warning', vscode.l10n.t('{0} previews were deployed from this machine in the last minute, the organisation’s limit of 5 a minute. Nothing was deployed; try again in a minute.', used));
+    if (used >= 5)
+      return void ui.showMessage(
+        'warning',
+        vscode.l10n.t(
+          '{0} previews were deployed from this machine in the last minute, the organisation’s limit of 5 a minute. Nothing was deployed; try again in a minute.',
+          used,
+        ),
+      );
     const deploy = vscode.l10n.t('Deploy Preview');
-    const what = vscode.l10n.t('Preview Branch deploys the agent’s branch “{0}” as a preview on the platform, and redeploys it if the branch already has one. The organisation may deploy 5 previews a minute ({1} from this machine in the last minute).', branch, used);
+    const what = vscode.l10n.t(
+      'Preview Branch deploys the agent’s branch “{0}” as a preview on the platform, and redeploys it if the branch already has one. The organisation may deploy 5 previews a minute ({1} from this machine in the last minute).',
+      branch,
+      used,
+    );
     if ((await ui.showMessage('info', what, deploy)) !== deploy) return undefined;
     return send(jobId, branch);
   }
@@ -142,7 +183,7 @@ export function registerPreview(context: vscode.ExtensionContext, command: Regis
   async function openPage(arg: unknown): Promise<Opened | undefined> {
     // A page's diff title passes its file (a `git:` side or the workspace file); Review Changes' title passes the multi-diff's own URI, which is no page.
     const uri = arg instanceof vscode.Uri && (arg.scheme === 'file' || arg.scheme === 'git') ? arg : undefined;
-    const ready = (t: TrackedJob) => stageOf(model.get(t.id) ?? { status: '' } as SharedPreview) === 'ready';
+    const ready = (t: TrackedJob) => stageOf(model.get(t.id) ?? ({ status: '' } as SharedPreview)) === 'ready';
     const jobId = await jobOf(arg instanceof vscode.Uri ? undefined : arg, ready, vscode.l10n.t('Open Rendered Page'));
     const preview = jobId ? model.get(jobId) : undefined;
     if (!jobId || !preview) return undefined;
@@ -151,7 +192,10 @@ export function registerPreview(context: vscode.ExtensionContext, command: Regis
     if (uri) {
       target = await pageOfUri(pages, uri);
       if (!target) {
-        void ui.showMessage('info', vscode.l10n.t('{0} is not a page of the docs site, so the preview has no page for it.', vscode.workspace.asRelativePath(uri)));
+        void ui.showMessage(
+          'info',
+          vscode.l10n.t('{0} is not a page of the docs site, so the preview has no page for it.', vscode.workspace.asRelativePath(uri)),
+        );
         return { notPage: uri.toString() };
       }
     } else {
@@ -174,10 +218,15 @@ export function registerPreview(context: vscode.ExtensionContext, command: Regis
   }
 
   async function fixBuild(arg: unknown): Promise<FixBuildSent | undefined> {
-    const jobId = await jobOf(arg, (t) => stageOf(model.get(t.id) ?? { status: '' } as SharedPreview) === 'failed', vscode.l10n.t('Ask the Agent to Fix the Build'));
+    const jobId = await jobOf(
+      arg,
+      (t) => stageOf(model.get(t.id) ?? ({ status: '' } as SharedPreview)) === 'failed',
+      vscode.l10n.t('Ask the Agent to Fix the Build'),
+    );
     const preview = jobId ? model.get(jobId) : undefined;
     if (!jobId || !preview) return undefined;
-    if (stageOf(preview) !== 'failed') return void ui.showMessage('info', vscode.l10n.t('The last preview of this job did not fail, so there is no build to fix.'));
+    if (stageOf(preview) !== 'failed')
+      return void ui.showMessage('info', vscode.l10n.t('The last preview of this job did not fail, so there is no build to fix.'));
     return askToFixBuild({ store, ui, hour: deps.sync, log }, jobId, preview);
   }
 
@@ -207,7 +256,12 @@ function rowNote(model: PreviewModel, tracked: TrackedJob): RowNote | undefined 
   if (!preview) return undefined;
   const stage = stageOf(preview);
   const older = isOlder(preview, model.tipOf(tracked.id));
-  const words = { building: vscode.l10n.t('preview building'), ready: vscode.l10n.t('preview ready'), failed: vscode.l10n.t('preview failed'), unfinished: vscode.l10n.t('preview status unknown') };
+  const words = {
+    building: vscode.l10n.t('preview building'),
+    ready: vscode.l10n.t('preview ready'),
+    failed: vscode.l10n.t('preview failed'),
+    unfinished: vscode.l10n.t('preview status unknown'),
+  };
   const error = model.errorOf(tracked.id);
   const lines = [
     vscode.l10n.t('Preview: {0} (status “{1}”, deployed {2}).', words[stage], preview.status, new Date(preview.requestedAt).toLocaleString()),
@@ -219,10 +273,21 @@ function rowNote(model: PreviewModel, tracked: TrackedJob): RowNote | undefined 
     error ? vscode.l10n.t('Last status read: {0}', failureView(error, 'previewStatus', vscode.l10n).message) : '',
   ];
   const marks = [stage === 'ready' && 'previewReady', stage === 'failed' && 'previewFailed', older && 'previewOlder'].filter(Boolean);
-  const images = stage === 'ready'
-    ? ([[vscode.l10n.t('Screenshot (light)'), preview.screenshotLight], [vscode.l10n.t('Screenshot (dark)'), preview.screenshotDark]] as const).flatMap(([label, url]) => (openable(url) ? [{ label, url: url as string }] : []))
-    : [];
-  return { text: older ? vscode.l10n.t('preview of an older commit') : words[stage], tooltip: lines.filter(Boolean).join('\n\n'), mark: marks.join(':') || 'preview', images };
+  const images =
+    stage === 'ready'
+      ? (
+          [
+            [vscode.l10n.t('Screenshot (light)'), preview.screenshotLight],
+            [vscode.l10n.t('Screenshot (dark)'), preview.screenshotDark],
+          ] as const
+        ).flatMap(([label, url]) => (openable(url) ? [{ label, url: url as string }] : []))
+      : [];
+  return {
+    text: older ? vscode.l10n.t('preview of an older commit') : words[stage],
+    tooltip: lines.filter(Boolean).join('\n\n'),
+    mark: marks.join(':') || 'preview',
+    images,
+  };
 }
 
 /** The readable view of a build: its summary, branch, commit and every kept log line, as plain text. */

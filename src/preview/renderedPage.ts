@@ -55,7 +55,8 @@ export async function pageOfUri(deps: RenderedPageDeps, uri: vscode.Uri): Promis
 /** The pages the build changed (added, modified, removed), each with its site path, for a pick. */
 export async function changedPages(deps: RenderedPageDeps, preview: SharedPreview): Promise<PageTarget[]> {
   const files = preview.files ? [...preview.files.modified, ...preview.files.added, ...preview.files.removed] : [];
-  const root = (await deps.hints.git())?.repositories.find((r) => vscode.workspace.getWorkspaceFolder(r.rootUri))?.rootUri ?? vscode.workspace.workspaceFolders?.[0]?.uri;
+  const root =
+    (await deps.hints.git())?.repositories.find((r) => vscode.workspace.getWorkspaceFolder(r.rootUri))?.rootUri ?? vscode.workspace.workspaceFolders?.[0]?.uri;
   if (!root) return [];
   const pages: PageTarget[] = [];
   for (const path of new Set(files)) {
@@ -81,6 +82,6 @@ export async function openRenderedPage(deps: RenderedPageDeps, preview: SharedPr
   const answered = deps.ui.showMessage('info', vscode.l10n.t('{0} of the preview is open beside the diff.', target.sitePath), external).then(async (choice) => {
     if (choice === external) await deps.ui.openExternal(vscode.Uri.parse(url.href));
   });
-  background(answered, deps.log, 'the rendered page\'s notice');
+  background(answered, deps.log, "the rendered page's notice");
   return { url: url.href };
 }

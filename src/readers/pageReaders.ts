@@ -127,7 +127,10 @@ export class PageReaders extends Disposable {
     const own = options.grant ? undefined : asked ? await this.askFor(now.key, now.range.label) : this.deps.gate.background('readers', 1);
     const grant = options.grant ?? own;
     if (!grant) {
-      if (!asked) this.deps.log.info(`readers: background fetch held back, ${this.deps.gate.used() ?? 'an unknown number of'} analytics requests in the last hour (ceiling ${BACKGROUND_CEILING})`);
+      if (!asked)
+        this.deps.log.info(
+          `readers: background fetch held back, ${this.deps.gate.used() ?? 'an unknown number of'} analytics requests in the last hour (ceiling ${BACKGROUND_CEILING})`,
+        );
       if (kept) return kept;
       if (!asked) throw new HeldBackError(this.deps.gate.used());
       // None left (the gate said so), or the writer said no: nothing was fetched, and nothing failed.
@@ -167,7 +170,9 @@ export class PageReaders extends Disposable {
   private async fetchRange(key: SnapshotKey, leave: JoinedLeave, kept?: VisitorsSnapshot): Promise<VisitorsSnapshot> {
     const maxPages = this.deps.settings.readers.maxPages;
     const from = kept?.gathering ? ` from page ${kept.pages + 1}` : '';
-    this.deps.log.info(`readers: fetching ${key.dateFrom ?? 'all time'}..${key.dateTo ?? ''}${from} (at most ${maxPages} pages of 250${leave.background ? ', background' : ''})`);
+    this.deps.log.info(
+      `readers: fetching ${key.dateFrom ?? 'all time'}..${key.dateTo ?? ''}${from} (at most ${maxPages} pages of 250${leave.background ? ', background' : ''})`,
+    );
     let refused = false;
     const grant: Grant = {
       reserve: async () => {
@@ -176,7 +181,12 @@ export class PageReaders extends Disposable {
         return reservation;
       },
     };
-    const snapshot = await fetchSnapshot((projectId, query, options) => this.deps.api.getVisitors(projectId, query, options), key, { maxPages, signal: this.lifetime.signal, grant, from: kept });
+    const snapshot = await fetchSnapshot((projectId, query, options) => this.deps.api.getVisitors(projectId, query, options), key, {
+      maxPages,
+      signal: this.lifetime.signal,
+      grant,
+      from: kept,
+    });
     // Cut short by the hour, every page fetched is kept: the snapshot is still being gathered, and
     // the next fetch goes on from it. Only a fetch that got no page at all keeps nothing.
     if (refused && snapshot.pages === 0) throw new HeldBackError(this.deps.gate.used());

@@ -40,7 +40,14 @@ export class ReadersDecorations extends Disposable implements vscode.FileDecorat
       const { human, ai, total } = figures.row;
       return new vscode.FileDecoration(
         rankBadge(figures.rank),
-        vscode.l10n.t('#{0} most read: {1} readers ({2} human, {3} AI, {4}% AI)', formatCount(figures.rank), formatCount(total), formatCount(human), formatCount(ai), aiPercent(ai, total)),
+        vscode.l10n.t(
+          '#{0} most read: {1} readers ({2} human, {3} AI, {4}% AI)',
+          formatCount(figures.rank),
+          formatCount(total),
+          formatCount(human),
+          formatCount(ai),
+          aiPercent(ai, total),
+        ),
       );
     }
     if (figures.kind === 'none' && this.settings.readers.markUnread) {

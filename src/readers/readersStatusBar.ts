@@ -54,7 +54,6 @@ export class ReadersStatusBar extends Disposable {
     // At activation only what is kept is shown: nothing is fetched until the user switches to a
     // page or asks (the item then offers a click to load).
     background(this.update({ fetch: false }), this.log, 'showing the page readers');
-
   }
 
   /** Adds another feature's part to the tooltip (the reader signals); `changed` redraws it, no request. */
@@ -90,7 +89,8 @@ export class ReadersStatusBar extends Disposable {
       this.show(page, `$(eye) ${vscode.l10n.t('readers')}`, undefined, vscode.l10n.t('Click to load this page’s readers.'), COMMANDS.refreshReaders);
       return;
     }
-    if (!this.readers.store.cached(now.key) || refresh) this.show(page, `$(loading~spin) ${vscode.l10n.t('readers')}`, undefined, vscode.l10n.t('Loading readers…'));
+    if (!this.readers.store.cached(now.key) || refresh)
+      this.show(page, `$(loading~spin) ${vscode.l10n.t('readers')}`, undefined, vscode.l10n.t('Loading readers…'));
     let snapshot: VisitorsSnapshot | undefined;
     try {
       snapshot = fetch ? await this.readers.load(now, { refresh, asked }) : this.readers.store.cached(now.key);
@@ -99,13 +99,31 @@ export class ReadersStatusBar extends Disposable {
       if (error instanceof HeldBackError) {
         const held =
           error.thisHour === undefined
-            ? vscode.l10n.t('Readers not loaded on their own: this window does not know yet how many of the organisation’s {0} analytics requests this hour are used, and fetches you did not ask for wait until it does. Click to load them now.', HOURLY_LIMIT)
-            : vscode.l10n.t('Readers not loaded on their own: {0} of the organisation’s {1} analytics requests this hour are used on this machine’s count (teammates on other machines also spend it), and fetches you did not ask for stop at {2}, so the rest is kept for what you ask. Click to load them now.', error.thisHour, HOURLY_LIMIT, BACKGROUND_CEILING);
-        return this.show(page, `$(eye) ${vscode.l10n.t('readers: hourly limit kept for you · click to load')}`, undefined, heldBackTooltip(page, held, this.section), COMMANDS.refreshReaders);
+            ? vscode.l10n.t(
+                'Readers not loaded on their own: this window does not know yet how many of the organisation’s {0} analytics requests this hour are used, and fetches you did not ask for wait until it does. Click to load them now.',
+                HOURLY_LIMIT,
+              )
+            : vscode.l10n.t(
+                'Readers not loaded on their own: {0} of the organisation’s {1} analytics requests this hour are used on this machine’s count (teammates on other machines also spend it), and fetches you did not ask for stop at {2}, so the rest is kept for what you ask. Click to load them now.',
+                error.thisHour,
+                HOURLY_LIMIT,
+                BACKGROUND_CEILING,
+              );
+        return this.show(
+          page,
+          `$(eye) ${vscode.l10n.t('readers: hourly limit kept for you · click to load')}`,
+          undefined,
+          heldBackTooltip(page, held, this.section),
+          COMMANDS.refreshReaders,
+        );
       }
       // A fetch the user then declined: as before it was asked, nothing loaded and nothing wrong.
-      if (isApiError(error) && error.kind === 'cancelled') return this.show(page, `$(eye) ${vscode.l10n.t('readers')}`, undefined, vscode.l10n.t('Click to load this page’s readers.'), COMMANDS.refreshReaders);
-      const message = error instanceof PausedError ? vscode.l10n.t('Readers could not be loaded; they will be tried again after {0}.', new Date(error.until).toLocaleTimeString()) : failureView(error, 'analytics', vscode.l10n).message;
+      if (isApiError(error) && error.kind === 'cancelled')
+        return this.show(page, `$(eye) ${vscode.l10n.t('readers')}`, undefined, vscode.l10n.t('Click to load this page’s readers.'), COMMANDS.refreshReaders);
+      const message =
+        error instanceof PausedError
+          ? vscode.l10n.t('Readers could not be loaded; they will be tried again after {0}.', new Date(error.until).toLocaleTimeString())
+          : failureView(error, 'analytics', vscode.l10n).message;
       const tip = new vscode.MarkdownString('', true);
       tip.isTrusted = { enabledCommands: [COMMANDS.refreshReaders] };
       tip.appendText(message);
@@ -121,12 +139,24 @@ export class ReadersStatusBar extends Disposable {
       const text = snapshot.expectedPages
         ? vscode.l10n.t('readers of {0}: {1} of {2} pages fetched', label, snapshot.pages, snapshot.expectedPages)
         : vscode.l10n.t('readers of {0}: {1} pages fetched so far', label, snapshot.pages);
-      const tip = vscode.l10n.t('This page is not among the {0} paths fetched so far. The figures of {1} are gathered a few pages an hour in the background, so teammates keep the organisation’s analytics hour for what they ask. Click to fetch the rest now.', snapshot.rows.length, label);
+      const tip = vscode.l10n.t(
+        'This page is not among the {0} paths fetched so far. The figures of {1} are gathered a few pages an hour in the background, so teammates keep the organisation’s analytics hour for what they ask. Click to fetch the rest now.',
+        snapshot.rows.length,
+        label,
+      );
       return this.show(page, `$(eye) ${text}`, figures, tip, COMMANDS.refreshReaders);
     }
     const [template, ...values] = readersPhrase(figures, now.preset);
     const days = now.range.from && now.range.to ? `${now.range.from} to ${now.range.to}` : undefined;
-    const tooltip = readersTooltip({ page, readers: figures, preset: now.preset, days, fetchedAt: snapshot.fetchedAt, requests: snapshot.pages, section: this.section });
+    const tooltip = readersTooltip({
+      page,
+      readers: figures,
+      preset: now.preset,
+      days,
+      fetchedAt: snapshot.fetchedAt,
+      requests: snapshot.pages,
+      section: this.section,
+    });
     this.show(page, `$(eye) ${vscode.l10n.t(template, ...values)}`, figures, tooltip);
     if (!this.shownOnce) {
       this.shownOnce = true;
@@ -134,7 +164,13 @@ export class ReadersStatusBar extends Disposable {
     }
   }
 
-  private show(page: DocPage, text: string, figures: ReadersFigure | undefined, tooltip: vscode.MarkdownString | string, command: CommandId = COMMANDS.changeReadersRange): void {
+  private show(
+    page: DocPage,
+    text: string,
+    figures: ReadersFigure | undefined,
+    tooltip: vscode.MarkdownString | string,
+    command: CommandId = COMMANDS.changeReadersRange,
+  ): void {
     this.item.text = text;
     this.item.tooltip = tooltip;
     this.item.command = command;

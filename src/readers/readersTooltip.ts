@@ -32,7 +32,9 @@ export interface TooltipSection {
 export function readersTooltip(input: TooltipInput): vscode.MarkdownString {
   const { page, readers, preset } = input;
   const md = new vscode.MarkdownString('', true);
-  md.isTrusted = { enabledCommands: [COMMANDS.openAnalytics, COMMANDS.askAboutThis, COMMANDS.changeReadersRange, COMMANDS.refreshReaders, ...(input.section?.commands ?? [])] };
+  md.isTrusted = {
+    enabledCommands: [COMMANDS.openAnalytics, COMMANDS.askAboutThis, COMMANDS.changeReadersRange, COMMANDS.refreshReaders, ...(input.section?.commands ?? [])],
+  };
   md.appendMarkdown('**');
   md.appendText(showInvisible(page.sitePath));
   md.appendMarkdown('** · ');
@@ -47,7 +49,9 @@ export function readersTooltip(input: TooltipInput): vscode.MarkdownString {
   } else if (readers.kind === 'none') {
     md.appendText(vscode.l10n.t('No readers in this range: no human and no AI visitor opened this page.'));
   } else {
-    md.appendText(vscode.l10n.t('Not among the top {0} pages the figures cover (the readers.maxPages setting caps a background fetch).', formatCount(readers.covered)));
+    md.appendText(
+      vscode.l10n.t('Not among the top {0} pages the figures cover (the readers.maxPages setting caps a background fetch).', formatCount(readers.covered)),
+    );
   }
   md.appendMarkdown('\n\n');
   if (input.section) {

@@ -49,7 +49,12 @@ export function registerReaders(context: vscode.ExtensionContext, deps: ReadersD
   command(COMMANDS.changeReadersRange, async () => {
     const current = readers.preset;
     const labels = presetLabels(vscode.l10n);
-    const items = PRESETS.map((id: PresetId) => ({ id, label: labels[id], picked: id === current, description: id === current ? vscode.l10n.t('current') : undefined }));
+    const items = PRESETS.map((id: PresetId) => ({
+      id,
+      label: labels[id],
+      picked: id === current,
+      description: id === current ? vscode.l10n.t('current') : undefined,
+    }));
     const choice = await deps.ui.showQuickPick(items, { title: vscode.l10n.t('Readers: date range'), placeHolder: labels[current] });
     if (choice) await readers.setPreset(choice.id);
     // The user asked for this range: fetch it now for the page shown (asked first if the hour may not hold it).

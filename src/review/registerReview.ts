@@ -66,7 +66,12 @@ export function registerReview(context: vscode.ExtensionContext, command: Regist
     const added = id ? threads.commentOf(threads.threadOf(id)!) : undefined;
     const comment = added && model.comment(added.jobId, added.id);
     if (comment && comment.commit !== model.tip(comment.jobId)) {
-      void ui.showMessage('info', vscode.l10n.t('This tab shows an earlier round of the agent\'s branch. Your comment is kept: it shows on the latest round (Review Changes), moved with its lines, or marked outdated where the agent changed them.'));
+      void ui.showMessage(
+        'info',
+        vscode.l10n.t(
+          "This tab shows an earlier round of the agent's branch. Your comment is kept: it shows on the latest round (Review Changes), moved with its lines, or marked outdated where the agent changed them.",
+        ),
+      );
     }
     return id;
   });
@@ -129,7 +134,9 @@ function rowNote(model: ReviewModel, tracked: TrackedJob): RowNote | undefined {
       files === 1 ? vscode.l10n.t('Pending review: {0} on 1 file.', count) : vscode.l10n.t('Pending review: {0} on {1} files.', count, files),
       vscode.l10n.t('Send Review to Agent sends them as one follow-up.'),
       lost ? vscode.l10n.t('Its last send lost its answer: the agent may already have it.') : '',
-    ].filter(Boolean).join(' '),
+    ]
+      .filter(Boolean)
+      .join(' '),
     mark: 'comments',
   };
 }
@@ -151,7 +158,9 @@ function pickPending(model: ReviewModel, store: JobStore, ui: Ui): Promise<strin
       title: vscode.l10n.t('Send Review to Agent'),
       placeHolder: vscode.l10n.t('The job whose review to send'),
       describe: (t) => ({ description: rowNote(model, t)?.text, detail: t.id }),
-      none: vscode.l10n.t('No job has comments to send. Open a finished job\'s branch with Review Changes, then hover a line on the agent\'s side and click + to comment.'),
+      none: vscode.l10n.t(
+        "No job has comments to send. Open a finished job's branch with Review Changes, then hover a line on the agent's side and click + to comment.",
+      ),
       takeOnly: true,
     },
   );

@@ -87,7 +87,12 @@ export function parseDiff(text: string): Map<string, FileChange> {
     if (!current) continue;
     const hunk = HUNK.exec(line);
     if (hunk) {
-      current.hunks.push({ oldStart: Number(hunk[1]), oldCount: hunk[2] === undefined ? 1 : Number(hunk[2]), newStart: Number(hunk[3]), newCount: hunk[4] === undefined ? 1 : Number(hunk[4]) });
+      current.hunks.push({
+        oldStart: Number(hunk[1]),
+        oldCount: hunk[2] === undefined ? 1 : Number(hunk[2]),
+        newStart: Number(hunk[3]),
+        newCount: hunk[4] === undefined ? 1 : Number(hunk[4]),
+      });
     } else if (current.hunks.length) {
       continue; // a line of a hunk: never a header, whatever it starts with
     } else if (line.startsWith('rename from ')) current.oldPath = pathOf(line.slice('rename from '.length));

@@ -76,7 +76,9 @@ export class ReviewModel extends Disposable {
   comments(jobId: string): ReviewComment[] {
     const record = this.record(jobId);
     if (!record) return [];
-    return Object.entries(record.c).flatMap(([id, c]) => (c.v ? [{ ...c.v, id, jobId }] : [])).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+    return Object.entries(record.c)
+      .flatMap(([id, c]) => (c.v ? [{ ...c.v, id, jobId }] : []))
+      .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
   }
 
   pending(jobId: string): ReviewComment[] {
@@ -255,5 +257,12 @@ export class ReviewModel extends Disposable {
 
 /** The same comment as composed: its place, its lines and its words. */
 function sameComment(a: SharedReviewComment, b: SharedReviewComment): boolean {
-  return a.body === b.body && a.path === b.path && a.commit === b.commit && a.startLine === b.startLine && a.endLine === b.endLine && a.lines.join('\n') === b.lines.join('\n');
+  return (
+    a.body === b.body &&
+    a.path === b.path &&
+    a.commit === b.commit &&
+    a.startLine === b.startLine &&
+    a.endLine === b.endLine &&
+    a.lines.join('\n') === b.lines.join('\n')
+  );
 }

@@ -141,7 +141,9 @@ function render(input: ReviewPromptInput, comments: readonly ReviewCommentInput[
   );
   comments.forEach((c, i) => {
     const k = kept[i];
-    const at = c.earlier ? `${linesWord(c.startLine, c.endLine)} of your earlier version (commit ${short(c.earlier.commit)}${c.earlier.changed ? '; you have changed them since' : ''})` : linesWord(c.startLine, c.endLine);
+    const at = c.earlier
+      ? `${linesWord(c.startLine, c.endLine)} of your earlier version (commit ${short(c.earlier.commit)}${c.earlier.changed ? '; you have changed them since' : ''})`
+      : linesWord(c.startLine, c.endLine);
     out.push('', `--- Comment ${i + 1} of ${n}: ${c.path}, ${at} ---`);
     const quoted = c.lines.slice(0, k.lines);
     if (k.lastLineChars !== undefined && quoted.length) quoted[quoted.length - 1] = quoted[quoted.length - 1].slice(0, k.lastLineChars);

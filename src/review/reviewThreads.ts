@@ -85,7 +85,8 @@ export class ReviewThreads extends Disposable {
     this.controller.options = { prompt: vscode.l10n.t('Comment for the agent…'), placeHolder: vscode.l10n.t('What should the agent change here? (Markdown)') };
     this.controller.commentingRangeProvider = { provideCommentingRanges: (document) => this.commentingRanges(document) };
     this.register({ dispose: () => [...this.shown.values()].forEach((s) => s.thread.dispose()) });
-    for (const event of [model.onDidChange, store.onDidChange, hints.onDidChange]) this.register(event(() => background(this.redraw(), log, 'drawing the review comments')));
+    for (const event of [model.onDidChange, store.onDidChange, hints.onDidChange])
+      this.register(event(() => background(this.redraw(), log, 'drawing the review comments')));
     this.register(hints.onDidFetchRound(({ jobId, commit }) => this.rounds.set(commit, jobId)));
     background(this.redraw(), log, 'drawing the review comments');
   }
@@ -157,8 +158,12 @@ export class ReviewThreads extends Disposable {
       draft.contextValue = 'draft';
       thread.comments = [draft];
       thread.canReply = false;
-      thread.label = vscode.l10n.t('Not added: this file is not on a round of a tracked job\'s Review Changes');
-      throw new WordedFailure(vscode.l10n.t('Comments for the agent go on its side of a tracked job\'s Review Changes (the agent\'s version of each changed file). Your text is kept in its thread here: run Review Changes and copy it into a comment there.'));
+      thread.label = vscode.l10n.t("Not added: this file is not on a round of a tracked job's Review Changes");
+      throw new WordedFailure(
+        vscode.l10n.t(
+          "Comments for the agent go on its side of a tracked job's Review Changes (the agent's version of each changed file). Your text is kept in its thread here: run Review Changes and copy it into a comment there.",
+        ),
+      );
     }
     const document = await vscode.workspace.openTextDocument(thread.uri);
     const range = thread.range ?? new vscode.Range(0, 0, 0, 0);
@@ -208,7 +213,11 @@ export class ReviewThreads extends Disposable {
         s = undefined;
       }
       if (!s) {
-        s = { thread: this.controller.createCommentThread(w.uri, new vscode.Range(0, 0, 0, 0), []), note: new ReviewNote(id, w.tracked.id), key: w.uri.toString() };
+        s = {
+          thread: this.controller.createCommentThread(w.uri, new vscode.Range(0, 0, 0, 0), []),
+          note: new ReviewNote(id, w.tracked.id),
+          key: w.uri.toString(),
+        };
         this.shown.set(id, s);
       }
       this.render(s, w.tracked, w.comment, w.placement);
@@ -220,9 +229,13 @@ export class ReviewThreads extends Disposable {
     if (this.editing.has(note.id)) return;
     const status = comment.sentAt === undefined ? 'pending' : 'sent';
     const label = [
-      status === 'pending' ? vscode.l10n.t('Review for the agent: {0}', jobLabel(tracked)) : vscode.l10n.t('Sent to the agent at {0}: {1}', clockTime(comment.sentAt!), jobLabel(tracked)),
+      status === 'pending'
+        ? vscode.l10n.t('Review for the agent: {0}', jobLabel(tracked))
+        : vscode.l10n.t('Sent to the agent at {0}: {1}', clockTime(comment.sentAt!), jobLabel(tracked)),
       placement.outdated ? vscode.l10n.t('(outdated: the agent changed these lines)') : '',
-    ].filter(Boolean).join(' ');
+    ]
+      .filter(Boolean)
+      .join(' ');
     const drawn = JSON.stringify([label, placement, comment.body, comment.createdAt, status]);
     if (s.drawn === drawn) return;
     s.drawn = drawn;
@@ -231,7 +244,8 @@ export class ReviewThreads extends Disposable {
     thread.canReply = false;
     thread.contextValue = status;
     thread.state = status === 'pending' ? vscode.CommentThreadState.Unresolved : vscode.CommentThreadState.Resolved;
-    if (s.status !== status) thread.collapsibleState = status === 'pending' ? vscode.CommentThreadCollapsibleState.Expanded : vscode.CommentThreadCollapsibleState.Collapsed;
+    if (s.status !== status)
+      thread.collapsibleState = status === 'pending' ? vscode.CommentThreadCollapsibleState.Expanded : vscode.CommentThreadCollapsibleState.Collapsed;
     s.status = status;
     note.body = new vscode.MarkdownString(comment.body);
     note.mode = vscode.CommentMode.Preview;
@@ -252,7 +266,9 @@ export class ReviewThreads extends Disposable {
     if (mapped.kind === 'same') return { path: mapped.path, commit: tip, startLine: mapped.startLine, endLine: mapped.endLine, outdated: false };
     // Lines changed: shown at their place in the new round; a file that is gone keeps the comment on its own round.
     const span = comment.endLine - comment.startLine;
-    return mapped.path === null ? { ...own, outdated: true } : { path: mapped.path, commit: tip, startLine: mapped.line, endLine: mapped.line + span, outdated: true };
+    return mapped.path === null
+      ? { ...own, outdated: true }
+      : { path: mapped.path, commit: tip, startLine: mapped.line, endLine: mapped.line + span, outdated: true };
   }
 
   private diff(clone: Clone, from: string, to: string): Promise<CommitDiff | undefined> {

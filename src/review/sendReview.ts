@@ -47,7 +47,10 @@ export async function sendReview(deps: SendReviewDeps, jobId: string): Promise<R
   const current = underWay.get(jobId);
   if (current) {
     if (current.preview && !current.preview.isClosed) await vscode.window.showTextDocument(current.preview, { preview: false });
-    return void ui.showMessage('info', vscode.l10n.t('The review of “{0}” is already being sent from this window: its preview is open (or the send is under way).', label));
+    return void ui.showMessage(
+      'info',
+      vscode.l10n.t('The review of “{0}” is already being sent from this window: its preview is open (or the send is under way).', label),
+    );
   }
   const flow = {};
   underWay.set(jobId, flow);
@@ -63,17 +66,34 @@ async function composeAndSend(deps: SendReviewDeps, jobId: string, label: string
   const tracked = store.get(jobId)!;
   const pending = model.pending(jobId);
   if (!pending.length) {
-    return void ui.showMessage('info', vscode.l10n.t('“{0}” has no comments to send. In Review Changes, hover a line on the agent\'s side and click + to add one.', label));
+    return void ui.showMessage(
+      'info',
+      vscode.l10n.t("“{0}” has no comments to send. In Review Changes, hover a line on the agent's side and click + to add one.", label),
+    );
   }
   const lost = model.lost(jobId);
   if (lost !== undefined) {
     const again = vscode.l10n.t('Send Again');
-    const choice = await ui.showMessage('warning', vscode.l10n.t('The last send of this review to “{0}” lost its answer at {1}: the agent may already have it. Check the job before sending it again.', label, clockTime(lost)), again);
+    const choice = await ui.showMessage(
+      'warning',
+      vscode.l10n.t(
+        'The last send of this review to “{0}” lost its answer at {1}: the agent may already have it. Check the job before sending it again.',
+        label,
+        clockTime(lost),
+      ),
+      again,
+    );
     if (choice !== again) return undefined;
   }
   const instruction = await ui.showInputBox({
     title: vscode.l10n.t('Send Review to Agent: “{0}”', label),
-    prompt: pending.length === 1 ? vscode.l10n.t('An instruction for the whole review, sent before its comment (optional: press Enter to send the comment alone).') : vscode.l10n.t('An instruction for the whole review, sent before its {0} comments (optional: press Enter to send the comments alone).', pending.length),
+    prompt:
+      pending.length === 1
+        ? vscode.l10n.t('An instruction for the whole review, sent before its comment (optional: press Enter to send the comment alone).')
+        : vscode.l10n.t(
+            'An instruction for the whole review, sent before its {0} comments (optional: press Enter to send the comments alone).',
+            pending.length,
+          ),
     ignoreFocusOut: true,
   });
   if (instruction === undefined) return undefined;
@@ -83,16 +103,38 @@ async function composeAndSend(deps: SendReviewDeps, jobId: string, label: string
   const comments: ReviewCommentInput[] = pending.map((c) => {
     const p = placements.get(c.id);
     // Numbered in the latest round when the lines are still there; otherwise as the comment's own round has them.
-    if (p && !p.outdated && (tip === undefined || p.commit === tip)) return { path: p.path, startLine: p.startLine, endLine: p.endLine, lines: c.lines, body: c.body };
-    return { path: c.path, startLine: c.startLine, endLine: c.endLine, lines: c.lines, body: c.body, ...(tip !== undefined && c.commit !== tip && { earlier: { commit: c.commit, changed: p?.outdated ?? false } }) };
+    if (p && !p.outdated && (tip === undefined || p.commit === tip))
+      return { path: p.path, startLine: p.startLine, endLine: p.endLine, lines: c.lines, body: c.body };
+    return {
+      path: c.path,
+      startLine: c.startLine,
+      endLine: c.endLine,
+      lines: c.lines,
+      body: c.body,
+      ...(tip !== undefined && c.commit !== tip && { earlier: { commit: c.commit, changed: p?.outdated ?? false } }),
+    };
   });
   const composed = composeReviewPrompt({ instruction, branch: tracked.job?.ref ?? undefined, commit: tip, comments });
 
   const project = store.projectId ?? '';
   const used = deps.hour.agentRequestsThisHour(project);
-  const cost = vscode.l10n.t('One follow-up to “{0}”: 1 agent request of the project\'s hour ({1} of {2} used, {3} left).', label, used, HOURLY_LIMIT, Math.max(0, HOURLY_LIMIT - used));
+  const cost = vscode.l10n.t(
+    "One follow-up to “{0}”: 1 agent request of the project's hour ({1} of {2} used, {3} left).",
+    label,
+    used,
+    HOURLY_LIMIT,
+    Math.max(0, HOURLY_LIMIT - used),
+  );
   const notes = [cost];
-  if (composed.shortened) notes.push(vscode.l10n.t('{0} of its {1} comments were shortened to fit {2} characters; each cut says "(shortened)".', composed.shortened, comments.length, REVIEW_PROMPT_MAX_CHARS));
+  if (composed.shortened)
+    notes.push(
+      vscode.l10n.t(
+        '{0} of its {1} comments were shortened to fit {2} characters; each cut says "(shortened)".',
+        composed.shortened,
+        comments.length,
+        REVIEW_PROMPT_MAX_CHARS,
+      ),
+    );
   if (composed.tooLong) notes.push(vscode.l10n.t('It is still over {0} characters: the instruction alone is that long.', REVIEW_PROMPT_MAX_CHARS));
 
   const preview = await vscode.workspace.openTextDocument({ language: 'markdown', content: composed.prompt });
@@ -101,7 +143,10 @@ async function composeAndSend(deps: SendReviewDeps, jobId: string, label: string
   const lenses = previewNotes(preview, notes);
   let send: boolean;
   try {
-    send = await chooseToSend(ui, preview, { message: `${notes.join(' ')} ${vscode.l10n.t('The preview is exactly what the agent will get (edit it if you like). Send it?')}`, button: vscode.l10n.t('Send Review') });
+    send = await chooseToSend(ui, preview, {
+      message: `${notes.join(' ')} ${vscode.l10n.t('The preview is exactly what the agent will get (edit it if you like). Send it?')}`,
+      button: vscode.l10n.t('Send Review'),
+    });
   } finally {
     lenses.dispose();
   }
@@ -126,7 +171,13 @@ async function sendOnce(deps: SendReviewDeps, jobId: string, composed: readonly 
   const { model, ui, log } = deps;
   const claim = await model.claimSend(jobId);
   if ('busy' in claim) {
-    void ui.showMessage('info', vscode.l10n.t('Nothing was sent: this review is being sent from another window (since {0}). The preview stays open; the job\'s row shows when that send ends.', clockTime(claim.busy.at)));
+    void ui.showMessage(
+      'info',
+      vscode.l10n.t(
+        "Nothing was sent: this review is being sent from another window (since {0}). The preview stays open; the job's row shows when that send ends.",
+        clockTime(claim.busy.at),
+      ),
+    );
     return undefined;
   }
   let recorded = false;
@@ -134,7 +185,13 @@ async function sendOnce(deps: SendReviewDeps, jobId: string, composed: readonly 
     const pendingNow = new Set(model.pending(jobId).map((c) => c.id));
     const gone = composed.filter((c) => !pendingNow.has(c.id) && model.comment(jobId, c.id)?.sentAt !== undefined);
     if (gone.length) {
-      void ui.showMessage('info', vscode.l10n.t('Nothing was sent: {0} of the comments in this preview were sent from another window meanwhile. The preview stays open; Send Review again composes the comments still pending.', gone.length));
+      void ui.showMessage(
+        'info',
+        vscode.l10n.t(
+          'Nothing was sent: {0} of the comments in this preview were sent from another window meanwhile. The preview stays open; Send Review again composes the comments still pending.',
+          gone.length,
+        ),
+      );
       return undefined;
     }
     const watch: SendWatch = {

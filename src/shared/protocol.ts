@@ -92,7 +92,7 @@ export type ParsedMessage = { ok: true; message: WebviewMessage } | { ok: false;
 export function parseWebviewMessage(raw: unknown): ParsedMessage {
   const result = z.safeParse(WebviewMessage, raw);
   if (result.success) return { ok: true, message: result.data };
-  const type = typeof raw === 'object' && raw !== null && 'type' in raw ? String((raw).type).slice(0, 40) : typeof raw;
+  const type = typeof raw === 'object' && raw !== null && 'type' in raw ? String(raw.type).slice(0, 40) : typeof raw;
   return { ok: false, reason: `${JSON.stringify(type)}: ${z.prettifyError(result.error).slice(0, 500)}` };
 }
 

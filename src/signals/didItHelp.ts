@@ -59,7 +59,13 @@ export function changeEvent(finishedAt: number | undefined, askedAt: number, mer
 
 export type Change =
   | { kind: 'notEnoughData'; need: string }
-  | { kind: 'change'; before: number; after: number; /** after - before, in percentage points; negative is better for 👎 and unanswered, positive for clicks. */ points: number; better: boolean };
+  | {
+      kind: 'change';
+      before: number;
+      after: number;
+      /** after - before, in percentage points; negative is better for 👎 and unanswered, positive for clicks. */ points: number;
+      better: boolean;
+    };
 
 export interface Comparison {
   thumbsDownShare: Change;
@@ -71,7 +77,9 @@ export function compareWindows(before: WindowCounts, after: WindowCounts, addres
   return {
     thumbsDownShare: share(before.votesDown, before.votesUp + before.votesDown, after.votesDown, after.votesUp + after.votesDown, MIN_VOTES, 'votes', false),
     unansweredShare: share(before.unanswered, before.questions, after.unanswered, after.questions, MIN_QUESTIONS, 'questions', false),
-    searchClickRate: addressedSearches ? share(before.searchClicks, before.searches, after.searchClicks, after.searches, MIN_SEARCHES, 'searches', true) : undefined,
+    searchClickRate: addressedSearches
+      ? share(before.searchClicks, before.searches, after.searchClicks, after.searches, MIN_SEARCHES, 'searches', true)
+      : undefined,
   };
 }
 

@@ -126,7 +126,10 @@ export function suggestedInstruction(evidence: Evidence): string {
     return `Improve ${page} using the reader feedback, unanswered assistant questions and searches below. ${act}`;
   }
   if (subject.kind === 'search') {
-    return 'Readers search the docs for the term below and click no result. Make the docs answer it: add or improve the page that should be found, with the words readers use. ' + act;
+    return (
+      'Readers search the docs for the term below and click no result. Make the docs answer it: add or improve the page that should be found, with the words readers use. ' +
+      act
+    );
   }
   return `The docs assistant could not answer the reader questions below. Add what the docs are missing so they can be answered. ${act}`;
 }
@@ -150,9 +153,25 @@ export function buildEvidencePrompt(instruction: string, evidence: Evidence, mar
     lines.push(`Feedback votes: ${thumbsUp} helpful, ${thumbsDown} not helpful; code snippet reports: ${code}`);
   }
   const notIncluded = { comments: 0, questions: 0, searches: 0 };
-  notIncluded.comments = list(lines, 'Pending reader comments, newest first', evidence.comments, (c) => `${quoteText(c.comment)}${c.createdAt ? ` (${quote(c.createdAt.slice(0, 10))})` : ''}`);
-  notIncluded.questions = list(lines, 'Assistant questions that went unanswered, newest first', evidence.questions, (q) => `${quoteText(q.query)} (${quote(q.timestamp.slice(0, 10))}${q.category ? `, category ${quote(q.category)}` : ''})`);
-  notIncluded.searches = list(lines, 'Searches', evidence.searches, (s) => `${quote(s.searchQuery)}: ${s.hits} searches, ${Math.round(s.ctr * 100)}% clicked a result${s.topClickedPage ? `, mostly ${quote(s.topClickedPage)}` : ', no result clicked'}`);
+  notIncluded.comments = list(
+    lines,
+    'Pending reader comments, newest first',
+    evidence.comments,
+    (c) => `${quoteText(c.comment)}${c.createdAt ? ` (${quote(c.createdAt.slice(0, 10))})` : ''}`,
+  );
+  notIncluded.questions = list(
+    lines,
+    'Assistant questions that went unanswered, newest first',
+    evidence.questions,
+    (q) => `${quoteText(q.query)} (${quote(q.timestamp.slice(0, 10))}${q.category ? `, category ${quote(q.category)}` : ''})`,
+  );
+  notIncluded.searches = list(
+    lines,
+    'Searches',
+    evidence.searches,
+    (s) =>
+      `${quote(s.searchQuery)}: ${s.hits} searches, ${Math.round(s.ctr * 100)}% clicked a result${s.topClickedPage ? `, mostly ${quote(s.topClickedPage)}` : ', no result clicked'}`,
+  );
   const text = evidenceText([instruction.trim()], lines, markers);
   return { prompt: text.text, evidence: text, notIncluded };
 }

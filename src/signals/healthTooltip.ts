@@ -14,7 +14,12 @@ const SHOWN_CHARS = 160;
 const fmt = formatCount;
 
 /** Appends the page's health; `askLink` adds "Ask the Agent to Address This" (the command must be trusted). */
-export function appendPageHealth(md: vscode.MarkdownString, health: PageHealth, snapshot: SignalsSnapshot, { askLink = true, jobStatus }: { askLink?: boolean; jobStatus?: string } = {}): void {
+export function appendPageHealth(
+  md: vscode.MarkdownString,
+  health: PageHealth,
+  snapshot: SignalsSnapshot,
+  { askLink = true, jobStatus }: { askLink?: boolean; jobStatus?: string } = {},
+): void {
   const line = (text: string) => {
     md.appendText(text);
     md.appendMarkdown('  \n');
@@ -23,9 +28,18 @@ export function appendPageHealth(md: vscode.MarkdownString, health: PageHealth, 
   md.appendText(vscode.l10n.t('{0} to {1}', snapshot.range.dateFrom, addDays(snapshot.range.dateTo, -1)));
   md.appendMarkdown('\n\n');
   if (health.views) line(vscode.l10n.t('View events: {0} human, {1} AI', fmt(health.views.human), fmt(health.views.ai)));
-  else if (health.viewsBelow !== undefined) line(vscode.l10n.t('View events: fewer than {0} (not among the {1} most viewed pages)', fmt(health.viewsBelow), fmt(snapshot.views.length)));
+  else if (health.viewsBelow !== undefined)
+    line(vscode.l10n.t('View events: fewer than {0} (not among the {1} most viewed pages)', fmt(health.viewsBelow), fmt(snapshot.views.length)));
   else line(vscode.l10n.t('View events: none'));
-  if (health.feedback) line(vscode.l10n.t('Feedback: {0} helpful, {1} not helpful · code snippet reports {2}', fmt(health.feedback.thumbsUp), fmt(health.feedback.thumbsDown), fmt(health.feedback.code)));
+  if (health.feedback)
+    line(
+      vscode.l10n.t(
+        'Feedback: {0} helpful, {1} not helpful · code snippet reports {2}',
+        fmt(health.feedback.thumbsUp),
+        fmt(health.feedback.thumbsDown),
+        fmt(health.feedback.code),
+      ),
+    );
   else if (health.feedbackUnknown) line(vscode.l10n.t('Feedback: not among the 100 pages with the most feedback (the API returns no more)'));
   else line(vscode.l10n.t('Feedback: none'));
   line(vscode.l10n.t('Pending comments: {0}', fmt(health.pendingComments.count)));
@@ -57,4 +71,3 @@ function quoteLine(md: vscode.MarkdownString, kept: KeptText): void {
   md.appendText(flat.length > SHOWN_CHARS || full > kept.text.length ? `${flat.slice(0, SHOWN_CHARS)}… ${vscode.l10n.t('({0} characters)', fmt(full))}` : flat);
   md.appendMarkdown('\n\n');
 }
-

@@ -30,10 +30,17 @@ export async function countWindow(
 ): Promise<WindowCounts & { requests: number; cutShort: WindowCuts }> {
   const counts = { votesUp: 0, votesDown: 0, questions: 0, unanswered: 0, searches: 0, searchClicks: 0, requests: 0, cutShort: {} as WindowCuts };
   const query = (page: PageQuery) => ({ ...window, ...page });
-  const counted = countingSent(<P>(fetch: () => Promise<P>) => fetch(), () => counts.requests++);
+  const counted = countingSent(
+    <P>(fetch: () => Promise<P>) => fetch(),
+    () => counts.requests++,
+  );
   const options = { signal };
 
-  const votes = await readPages(ENDPOINTS.getFeedback, (page) => counted(() => api.getFeedback(projectId, { ...query(page), source: 'contextual' }, { signal, grant })), options);
+  const votes = await readPages(
+    ENDPOINTS.getFeedback,
+    (page) => counted(() => api.getFeedback(projectId, { ...query(page), source: 'contextual' }, { signal, grant })),
+    options,
+  );
   for (const item of votes.rows) {
     if (normalizeSitePath(item.path) !== target.path || item.helpful === undefined) continue;
     if (item.helpful) counts.votesUp++;

@@ -82,8 +82,10 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
     const notes = [vscode.l10n.t('Last {0} days, fetched {1} with {2} requests.', 30, new Date(snapshot.fetchedAt).toLocaleString(), snapshot.requests)];
     // Every list the paging rule cut short says so (snapshots kept by older versions carry only the first two).
     const cut = snapshot.cutShort ?? {};
-    if (cut.byPage?.reason === 'cap' || (!snapshot.cutShort && snapshot.byPageHasMore)) notes.push(vscode.l10n.t('Votes cover the 100 pages with the most feedback (the API returns no more).'));
-    if (cut.searches?.reason === 'cap' || (!snapshot.cutShort && !snapshot.searchesComplete)) notes.push(vscode.l10n.t('Searches: the {0} most searched terms.', snapshot.searches.length));
+    if (cut.byPage?.reason === 'cap' || (!snapshot.cutShort && snapshot.byPageHasMore))
+      notes.push(vscode.l10n.t('Votes cover the 100 pages with the most feedback (the API returns no more).'));
+    if (cut.searches?.reason === 'cap' || (!snapshot.cutShort && !snapshot.searchesComplete))
+      notes.push(vscode.l10n.t('Searches: the {0} most searched terms.', snapshot.searches.length));
     const names: Record<SignalsList, string> = {
       byPage: vscode.l10n.t('Votes'),
       pending: vscode.l10n.t('Pending feedback'),
@@ -102,7 +104,12 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
   // "Job active / PR ready" and the clock of "Did it help?": note when a linked job finishes.
   const noteFinished = () => {
     const project = projectId();
-    if (project) background(links.noteFinished(project, (id) => linkedJobState(deps.store.get(id)) === 'prReady', new Date()), log, 'noting the finished jobs of the signals');
+    if (project)
+      background(
+        links.noteFinished(project, (id) => linkedJobState(deps.store.get(id)) === 'prReady', new Date()),
+        log,
+        'noting the finished jobs of the signals',
+      );
   };
 
   const backgroundTick = () => {
@@ -139,9 +146,28 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
     // Another project: its kept snapshot (the same project: nothing to do); another API address: its own, if one is kept.
     deps.settings.onDidChange((change) => background(store.load(change.affects('apiBaseUrl')), log, 'reading the kept signals')),
   );
-  registerSignalsCommands({ api: deps.api, store, links, jobs: deps.store, docs: deps.readers.docs, sender, projectId, gate: deps.gate, ui: deps.ui, log, impactNotes: handle.impactNotes }, command);
+  registerSignalsCommands(
+    {
+      api: deps.api,
+      store,
+      links,
+      jobs: deps.store,
+      docs: deps.readers.docs,
+      sender,
+      projectId,
+      gate: deps.gate,
+      ui: deps.ui,
+      log,
+      impactNotes: handle.impactNotes,
+    },
+    command,
+  );
   // The kept snapshot is read from disk now (no request), so the tooltip and the view have it, and
   // the daily refresh is checked: a view visible from the start sends no visibility event.
-  background(store.load().then(() => (describeView(), backgroundTick())), log, 'reading the kept signals');
+  background(
+    store.load().then(() => (describeView(), backgroundTick())),
+    log,
+    'reading the kept signals',
+  );
   return handle;
 }

@@ -84,7 +84,8 @@ export class SignalJobs extends Disposable {
         continue;
       }
       const valid = stored.filter(isSignalJob);
-      if (valid.length < stored.length) this.log.warn(`${stored.length - valid.length} stored signal link(s) under ${key} could not be read; they are left in globalState`);
+      if (valid.length < stored.length)
+        this.log.warn(`${stored.length - valid.length} stored signal link(s) under ${key} could not be read; they are left in globalState`);
       if (valid.length) lists.set(key.slice(LEGACY_PREFIX.length), valid);
     }
     if (!lists.size) return;

@@ -17,7 +17,11 @@ export function parseSignalRef(value: unknown): SignalRef | undefined {
   if (!ref) return undefined;
   if (ref.kind === 'page' && typeof ref.path === 'string' && ref.path.startsWith('/')) return { kind: 'page', path: ref.path };
   if (ref.kind === 'search' && typeof ref.searchQuery === 'string') return { kind: 'search', searchQuery: ref.searchQuery };
-  if (ref.kind === 'questions' && (ref.group === 'page' || ref.group === 'category' || ref.group === 'none') && (ref.key === undefined || typeof ref.key === 'string')) {
+  if (
+    ref.kind === 'questions' &&
+    (ref.group === 'page' || ref.group === 'category' || ref.group === 'none') &&
+    (ref.key === undefined || typeof ref.key === 'string')
+  ) {
     return { kind: 'questions', group: ref.group, key: ref.key };
   }
   return undefined;

@@ -53,17 +53,29 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
     if (view.severity === 'none') return;
     if (!retry) view.actions = view.actions.filter((a) => a !== 'retry');
     // Its other buttons run their own commands; Retry is ours. Failures of a retry report themselves.
-    background(showFailure(ui, view).then((choice) => choice === 'retry' && retry?.()), log, `${doing}: the failure message`);
+    background(
+      showFailure(ui, view).then((choice) => choice === 'retry' && retry?.()),
+      log,
+      `${doing}: the failure message`,
+    );
   };
 
   const refresh = async () => {
     try {
       // What the kept snapshot took (else up to the lists' caps), asked first when the hour may not hold it; held to what was granted.
       const last = store.current()?.requests;
-      const grant = await deps.gate.ask({ what: vscode.l10n.t('Fetching reader signals'), estimate: last ?? MOST_REQUESTS, upTo: last === undefined, cap: MOST_REQUESTS });
+      const grant = await deps.gate.ask({
+        what: vscode.l10n.t('Fetching reader signals'),
+        estimate: last ?? MOST_REQUESTS,
+        upTo: last === undefined,
+        cap: MOST_REQUESTS,
+      });
       if (!grant) return;
-      const outcome = await ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () => store.refresh({ grant }).finally(() => grant.end()));
-      if (outcome.kind === 'skipped' && outcome.reason === 'noProject') void ui.showMessage('info', vscode.l10n.t('Set the project ID first: the signals belong to a project.'));
+      const outcome = await ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () =>
+        store.refresh({ grant }).finally(() => grant.end()),
+      );
+      if (outcome.kind === 'skipped' && outcome.reason === 'noProject')
+        void ui.showMessage('info', vscode.l10n.t('Set the project ID first: the signals belong to a project.'));
     } catch (error) {
       fail(vscode.l10n.t('Fetching reader signals'), error, refresh);
     }
@@ -84,7 +96,9 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
     const evidence = evidenceFor(snapshot, ref, files);
     const instruction = await ui.showInputBox({
       title: vscode.l10n.t('Ask the Agent to Address This'),
-      prompt: vscode.l10n.t('Your instruction to the agent. The readers’ evidence is added below it, quoted as data; you will see the whole prompt before it is sent.'),
+      prompt: vscode.l10n.t(
+        'Your instruction to the agent. The readers’ evidence is added below it, quoted as data; you will see the whole prompt before it is sent.',
+      ),
       value: suggestedInstruction(evidence),
       ignoreFocusOut: true,
       validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Type an instruction for the agent.')),
@@ -98,7 +112,9 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
         // Never a guess (the newest job, one with the same prompt): a wrong link would show another job's state here.
         return void ui.showMessage(
           'warning',
-          vscode.l10n.t('The signal is not linked to a job: the answer to the send was lost, so it is not known whether the agent got it. If a job for it shows up, ask again from the signal with a follow-up to that job.'),
+          vscode.l10n.t(
+            'The signal is not linked to a job: the answer to the send was lost, so it is not known whether the agent got it. If a job for it shows up, ask again from the signal with a follow-up to that job.',
+          ),
         );
       }
       deps.links.remember(projectId, {
@@ -137,49 +153,66 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
     const ref = parseSignalRef(arg);
     const path = ref && pathOf(ref);
     if (!projectId || !ref || !path) return;
-    const link = signalIdsOf(ref).map((id) => deps.links.jobFor(projectId, id)).find((j) => j);
+    const link = signalIdsOf(ref)
+      .map((id) => deps.links.jobFor(projectId, id))
+      .find((j) => j);
     const noJob = () => void ui.showMessage('info', vscode.l10n.t('No agent job for {0} has finished with a pull request yet.', path));
     if (!link) return noJob();
     const job = deps.jobs.get(link.jobId)?.job;
     const stop = new AbortController();
     try {
-      const answer = await ui.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Did It Help?'), cancellable: true }, async (progress, token) => {
-        token.onCancellationRequested(() => stop.abort());
-        if (token.isCancellationRequested) stop.abort();
-        const { signal } = stop;
-        if (job?.ref && vscode.workspace.isTrusted) progress.report({ message: vscode.l10n.t('looking for the merge of {0} in the git history…', job.ref) });
-        // Local git only (no fetch). A git that fails or runs out of time is no error here: the job's finish counts.
-        const merge = await mergeOfJobBranch(job, signal).catch((error: unknown) => {
-          if (signal.aborted) throw error;
-          log.warn(`merge lookup: ${String(error)}`);
-          return undefined;
-        });
-        const event = changeEvent(link.finishedAt ? Date.parse(link.finishedAt) : undefined, Date.parse(link.askedAt), merge);
-        if (!event) return undefined;
-        const day = utcDay(event.at);
-        const since =
-          event.kind === 'merge' ? vscode.l10n.t('since the merge of {0} on {1}', event.branch, day)
-          : vscode.workspace.isTrusted ? vscode.l10n.t('since the job finished on {0}', day)
-          : vscode.l10n.t('since the job finished on {0} (this folder is not trusted, so its git history was not read for the merge; trust the folder to count from the merge)', day);
-        const windows = comparisonWindows(event.at, Date.now());
-        if (!windows) return vscode.l10n.t('Not enough days {0}: the comparison needs a week after it.', since);
-        const target = { path, searches: link.searches };
-        const atMost = 2 * (WINDOW_MOST_REQUESTS - (link.searches.length ? 0 : ENDPOINTS.getSearches.maxPages));
-        const grant = await deps.gate.ask({ what: vscode.l10n.t('Did It Help?'), estimate: atMost, upTo: true });
-        if (!grant) return vscode.l10n.t('Did It Help? was not checked: it was not fetched.');
-        progress.report({ message: vscode.l10n.t('comparing {0} days before and after…', windows.days) });
-        const before = await countWindow(deps.api, projectId, target, windows.before, { signal, grant });
-        const after = await countWindow(deps.api, projectId, target, windows.after, { signal, grant }).finally(() => grant.end());
-        const result = compareWindows(before, after, link.searches.length > 0);
-        const parts = [
-          vscode.l10n.t('not-helpful share: {0}', describe(result.thumbsDownShare)),
-          vscode.l10n.t('unanswered questions: {0}', describe(result.unansweredShare)),
-          ...(result.searchClickRate ? [vscode.l10n.t('clicks on its searches: {0}', describe(result.searchClickRate))] : []),
-        ];
-        const answer = vscode.l10n.t('{0}, {1} days before vs after, {2}: {3}. ({4} requests)', path, windows.days, since, parts.join('; '), before.requests + after.requests);
-        const notes = (await Promise.all(deps.impactNotes.map((note) => note(path).catch(() => undefined)))).filter((n): n is string => !!n);
-        return [answer, ...cutNotes(before.cutShort, vscode.l10n.t('before')), ...cutNotes(after.cutShort, vscode.l10n.t('after')), ...notes].join(' ');
-      });
+      const answer = await ui.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Did It Help?'), cancellable: true },
+        async (progress, token) => {
+          token.onCancellationRequested(() => stop.abort());
+          if (token.isCancellationRequested) stop.abort();
+          const { signal } = stop;
+          if (job?.ref && vscode.workspace.isTrusted) progress.report({ message: vscode.l10n.t('looking for the merge of {0} in the git history…', job.ref) });
+          // Local git only (no fetch). A git that fails or runs out of time is no error here: the job's finish counts.
+          const merge = await mergeOfJobBranch(job, signal).catch((error: unknown) => {
+            if (signal.aborted) throw error;
+            log.warn(`merge lookup: ${String(error)}`);
+            return undefined;
+          });
+          const event = changeEvent(link.finishedAt ? Date.parse(link.finishedAt) : undefined, Date.parse(link.askedAt), merge);
+          if (!event) return undefined;
+          const day = utcDay(event.at);
+          const since =
+            event.kind === 'merge'
+              ? vscode.l10n.t('since the merge of {0} on {1}', event.branch, day)
+              : vscode.workspace.isTrusted
+                ? vscode.l10n.t('since the job finished on {0}', day)
+                : vscode.l10n.t(
+                    'since the job finished on {0} (this folder is not trusted, so its git history was not read for the merge; trust the folder to count from the merge)',
+                    day,
+                  );
+          const windows = comparisonWindows(event.at, Date.now());
+          if (!windows) return vscode.l10n.t('Not enough days {0}: the comparison needs a week after it.', since);
+          const target = { path, searches: link.searches };
+          const atMost = 2 * (WINDOW_MOST_REQUESTS - (link.searches.length ? 0 : ENDPOINTS.getSearches.maxPages));
+          const grant = await deps.gate.ask({ what: vscode.l10n.t('Did It Help?'), estimate: atMost, upTo: true });
+          if (!grant) return vscode.l10n.t('Did It Help? was not checked: it was not fetched.');
+          progress.report({ message: vscode.l10n.t('comparing {0} days before and after…', windows.days) });
+          const before = await countWindow(deps.api, projectId, target, windows.before, { signal, grant });
+          const after = await countWindow(deps.api, projectId, target, windows.after, { signal, grant }).finally(() => grant.end());
+          const result = compareWindows(before, after, link.searches.length > 0);
+          const parts = [
+            vscode.l10n.t('not-helpful share: {0}', describe(result.thumbsDownShare)),
+            vscode.l10n.t('unanswered questions: {0}', describe(result.unansweredShare)),
+            ...(result.searchClickRate ? [vscode.l10n.t('clicks on its searches: {0}', describe(result.searchClickRate))] : []),
+          ];
+          const answer = vscode.l10n.t(
+            '{0}, {1} days before vs after, {2}: {3}. ({4} requests)',
+            path,
+            windows.days,
+            since,
+            parts.join('; '),
+            before.requests + after.requests,
+          );
+          const notes = (await Promise.all(deps.impactNotes.map((note) => note(path).catch(() => undefined)))).filter((n): n is string => !!n);
+          return [answer, ...cutNotes(before.cutShort, vscode.l10n.t('before')), ...cutNotes(after.cutShort, vscode.l10n.t('after')), ...notes].join(' ');
+        },
+      );
       if (stop.signal.aborted) return void ui.showMessage('info', vscode.l10n.t('Did It Help? cancelled.'));
       if (answer === undefined) return noJob();
       void ui.showMessage('info', answer);
@@ -198,14 +231,25 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
 
 /** What the paging rule left out of a window's counts, in the words of the Reader Signals view. */
 function cutNotes(cuts: WindowCuts, when: string): string[] {
-  const names = { votes: vscode.l10n.t('Votes ({0})', when), questions: vscode.l10n.t('Assistant questions ({0})', when), searches: vscode.l10n.t('Searches ({0})', when) };
+  const names = {
+    votes: vscode.l10n.t('Votes ({0})', when),
+    questions: vscode.l10n.t('Assistant questions ({0})', when),
+    searches: vscode.l10n.t('Searches ({0})', when),
+  };
   return (Object.entries(cuts) as [keyof WindowCuts, CutShort][]).map(([list, cut]) => cutShortText(names[list], cut, vscode.l10n));
 }
 
 function describe(change: Change): string {
   if (change.kind === 'notEnoughData') return vscode.l10n.t('not enough data yet (needs {0})', change.need);
   const pct = (n: number) => `${Math.round(n * 1000) / 10}%`;
-  return vscode.l10n.t('{0} → {1} ({2}{3} points, {4})', pct(change.before), pct(change.after), change.points > 0 ? '+' : '', change.points, change.better ? vscode.l10n.t('better') : vscode.l10n.t('not better'));
+  return vscode.l10n.t(
+    '{0} → {1} ({2}{3} points, {4})',
+    pct(change.before),
+    pct(change.after),
+    change.points > 0 ? '+' : '',
+    change.points,
+    change.better ? vscode.l10n.t('better') : vscode.l10n.t('not better'),
+  );
 }
 
 /** A page from an editor: the URI the command was given (editor title, status bar), else the active editor. */

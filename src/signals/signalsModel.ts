@@ -41,8 +41,14 @@ export function pageHealth(snapshot: SignalsSnapshot, path: string): PageHealth 
   const views = snapshot.views.find((row) => row.path === path);
   const feedback = snapshot.byPage.find((row) => row.path === path);
   const onPage = snapshot.pending.filter((c) => c.path === path);
-  const comments = newestFirst(onPage.filter((c) => !isCodeFeedback(c)), (c) => c.createdAt ?? '');
-  const questions = newestFirst(snapshot.questions.filter((q) => q.path === path), (q) => q.timestamp);
+  const comments = newestFirst(
+    onPage.filter((c) => !isCodeFeedback(c)),
+    (c) => c.createdAt ?? '',
+  );
+  const questions = newestFirst(
+    snapshot.questions.filter((q) => q.path === path),
+    (q) => q.timestamp,
+  );
   return {
     path,
     views,
@@ -117,7 +123,10 @@ export const signalId = {
  */
 export function buildInbox(snapshot: SignalsSnapshot, options: InboxOptions = {}): Inbox {
   const views = new Map(snapshot.views.map((row) => [row.path, row]));
-  const comments = countBy(snapshot.pending.filter((c) => !isCodeFeedback(c)), (c) => c.path);
+  const comments = countBy(
+    snapshot.pending.filter((c) => !isCodeFeedback(c)),
+    (c) => c.path,
+  );
   const codeComments = countBy(snapshot.pending.filter(isCodeFeedback), (c) => c.path);
   const feedback = new Map(snapshot.byPage.map((row) => [row.path, row]));
   const paths = new Set([...snapshot.byPage.filter((row) => row.thumbsDown > 0).map((row) => row.path), ...comments.keys(), ...codeComments.keys()]);
@@ -137,13 +146,7 @@ export function buildInbox(snapshot: SignalsSnapshot, options: InboxOptions = {}
     };
   });
   const score = (p: PageSignal) => p.thumbsDown + p.pendingComments + CODE_BLOCK_WEIGHT * p.codeComments;
-  pages.sort(
-    (a, b) =>
-      (options.rankByAiShare ? b.aiShare - a.aiShare : 0) ||
-      score(b) - score(a) ||
-      b.readers - a.readers ||
-      compare(a.path, b.path),
-  );
+  pages.sort((a, b) => (options.rankByAiShare ? b.aiShare - a.aiShare : 0) || score(b) - score(a) || b.readers - a.readers || compare(a.path, b.path));
 
   const searches = snapshot.searches
     .filter((s) => s.topClickedPage === null && s.ctr === 0 && s.hits >= MIN_SEARCH_HITS)

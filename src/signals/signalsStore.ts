@@ -85,12 +85,19 @@ export class SignalsStore extends Disposable {
     try {
       const bytes = await vscode.workspace.fs.readFile(this.fileOf(projectId));
       const stored = parseStoredSnapshot(JSON.parse(new TextDecoder().decode(bytes)));
-      if (generation === this.generation && stored && stored.projectId === projectId && this.fromThisApi(stored) && stored.fetchedAt !== this.snapshot?.fetchedAt) {
+      if (
+        generation === this.generation &&
+        stored &&
+        stored.projectId === projectId &&
+        this.fromThisApi(stored) &&
+        stored.fetchedAt !== this.snapshot?.fetchedAt
+      ) {
         this.snapshot = stored;
         this.emitter.fire();
       }
     } catch (error) {
-      if (!(error instanceof vscode.FileSystemError && error.code === 'FileNotFound')) this.deps.log.warn(`signals: could not read the kept snapshot: ${String(error)}`);
+      if (!(error instanceof vscode.FileSystemError && error.code === 'FileNotFound'))
+        this.deps.log.warn(`signals: could not read the kept snapshot: ${String(error)}`);
     }
     // Another API address hides what was shown, though nothing new was read.
     if (this.current() !== this.shown) this.emitter.fire();

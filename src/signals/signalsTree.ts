@@ -90,8 +90,10 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
       ];
     }
     if (node.type === 'group' && node.id === 'pages') return inbox.pages.map((signal) => ({ type: 'page', signal, ref: { kind: 'page', path: signal.path } }));
-    if (node.type === 'group' && node.id === 'searches') return inbox.searches.map((signal) => ({ type: 'search', signal, ref: { kind: 'search', searchQuery: signal.searchQuery } }));
-    if (node.type === 'group') return inbox.questions.map((group) => ({ type: 'questionGroup', group, ref: { kind: 'questions', group: group.kind, key: group.key } }));
+    if (node.type === 'group' && node.id === 'searches')
+      return inbox.searches.map((signal) => ({ type: 'search', signal, ref: { kind: 'search', searchQuery: signal.searchQuery } }));
+    if (node.type === 'group')
+      return inbox.questions.map((group) => ({ type: 'questionGroup', group, ref: { kind: 'questions', group: group.kind, key: group.key } }));
     if (node.type === 'questionGroup') return node.group.questions.map((question) => ({ type: 'question', question }));
     return [];
   }
@@ -107,8 +109,10 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
         const item = new vscode.TreeItem(showInvisible(signal.path), vscode.TreeItemCollapsibleState.None);
         item.id = signal.id;
         const parts = [vscode.l10n.t('{0} not helpful', fmt(signal.thumbsDown))];
-        if (signal.pendingComments) parts.push(signal.pendingComments === 1 ? vscode.l10n.t('1 comment') : vscode.l10n.t('{0} comments', fmt(signal.pendingComments)));
-        if (signal.codeComments) parts.push(signal.codeComments === 1 ? vscode.l10n.t('1 on a code block') : vscode.l10n.t('{0} on code blocks', fmt(signal.codeComments)));
+        if (signal.pendingComments)
+          parts.push(signal.pendingComments === 1 ? vscode.l10n.t('1 comment') : vscode.l10n.t('{0} comments', fmt(signal.pendingComments)));
+        if (signal.codeComments)
+          parts.push(signal.codeComments === 1 ? vscode.l10n.t('1 on a code block') : vscode.l10n.t('{0} on code blocks', fmt(signal.codeComments)));
         parts.push(vscode.l10n.t('{0} views', fmt(signal.readers)));
         if (draw?.rankByAiShare) parts.push(vscode.l10n.t('{0}% AI', Math.round(signal.aiShare * 100)));
         item.description = this.withJob(draw, parts.join(' · '), signal.id);
@@ -128,7 +132,12 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
       }
       case 'questionGroup': {
         const { group } = node;
-        const label = group.kind === 'page' ? showInvisible(group.key ?? '') : group.kind === 'category' ? vscode.l10n.t('Category: {0}', showInvisible(group.key ?? '')) : vscode.l10n.t('No page or category');
+        const label =
+          group.kind === 'page'
+            ? showInvisible(group.key ?? '')
+            : group.kind === 'category'
+              ? vscode.l10n.t('Category: {0}', showInvisible(group.key ?? ''))
+              : vscode.l10n.t('No page or category');
         const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = group.id;
         item.description = this.withJob(draw, vscode.l10n.t('{0} unanswered', fmt(group.questions.length)), group.id);
@@ -171,7 +180,13 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
       case 'search': {
         const { signal } = node;
         const md = trusted();
-        md.appendText(vscode.l10n.t('"{0}" was searched {1} times and no result was clicked. The API has no "no results" flag: readers may have found nothing, or nothing worth a click.', showInvisible(signal.searchQuery), fmt(signal.hits)));
+        md.appendText(
+          vscode.l10n.t(
+            '"{0}" was searched {1} times and no result was clicked. The API has no "no results" flag: readers may have found nothing, or nothing worth a click.',
+            showInvisible(signal.searchQuery),
+            fmt(signal.hits),
+          ),
+        );
         if (signal.lastSearchedAt) md.appendMarkdown('\n\n').appendText(vscode.l10n.t('Last searched {0}.', signal.lastSearchedAt.slice(0, 10)));
         this.appendJob(md, draw, signal.id);
         md.appendMarkdown(`\n\n${askLink(node.ref)}`);
@@ -227,7 +242,11 @@ function groupItem(id: GroupId, count: number): vscode.TreeItem {
     questions: vscode.l10n.t('Unanswered assistant questions'),
   };
   // The pages group opens; the others stay one click away so all three headings show at once.
-  const state = !count ? vscode.TreeItemCollapsibleState.None : id === 'pages' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+  const state = !count
+    ? vscode.TreeItemCollapsibleState.None
+    : id === 'pages'
+      ? vscode.TreeItemCollapsibleState.Expanded
+      : vscode.TreeItemCollapsibleState.Collapsed;
   const item = new vscode.TreeItem(labels[id], state);
   item.id = `group:${id}`;
   item.description = fmt(count);
@@ -248,4 +267,3 @@ function askLink(ref: SignalRef): string {
 function shorten(text: string, max = 160): string {
   return oneLine(text, max);
 }
-

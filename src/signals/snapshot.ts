@@ -150,7 +150,13 @@ export function currentRange(today = localToday()): SnapshotRange {
 /** The fewest requests that fetch these many rows at the largest page sizes. */
 export function minimumRequests(rows: { pending: number; turns: number; searches: number; views: number }): number {
   const pages = (n: number, size: number) => Math.max(1, Math.ceil(n / size));
-  return 1 + pages(rows.pending, ENDPOINTS.getFeedback.pageSize) + pages(rows.turns, ENDPOINTS.getAssistant.pageSize) + pages(rows.searches, ENDPOINTS.getSearches.pageSize) + pages(rows.views, ENDPOINTS.getViews.pageSize);
+  return (
+    1 +
+    pages(rows.pending, ENDPOINTS.getFeedback.pageSize) +
+    pages(rows.turns, ENDPOINTS.getAssistant.pageSize) +
+    pages(rows.searches, ENDPOINTS.getSearches.pageSize) +
+    pages(rows.views, ENDPOINTS.getViews.pageSize)
+  );
 }
 
 export async function fetchSnapshot(api: ApiClient, projectId: string, range: SnapshotRange, options: FetchOptions): Promise<SignalsSnapshot> {
@@ -159,8 +165,17 @@ export async function fetchSnapshot(api: ApiClient, projectId: string, range: Sn
   const cutShort: Partial<Record<SignalsList, CutShort>> = {};
   const dates = { dateFrom: range.dateFrom, dateTo: range.dateTo };
   /** One list by the paging rule, each request counted, its cut recorded under `list`. */
-  const read = async <P extends object, R>(list: SignalsList, spec: ListSpec<P, R>, fetchPage: (query: PageQuery, signal?: AbortSignal) => Promise<P>, maxPages?: number) => {
-    const result = await readPages(spec, countingSent(fetchPage, () => requests++), { signal, maxPages });
+  const read = async <P extends object, R>(
+    list: SignalsList,
+    spec: ListSpec<P, R>,
+    fetchPage: (query: PageQuery, signal?: AbortSignal) => Promise<P>,
+    maxPages?: number,
+  ) => {
+    const result = await readPages(
+      spec,
+      countingSent(fetchPage, () => requests++),
+      { signal, maxPages },
+    );
     // Out of the grant: a background refresh keeps nothing rather than half a snapshot.
     if (result.cutShort?.reason === 'budget' && !options.partial) throw new SnapshotStopped('budget', requests);
     if (result.cutShort) cutShort[list] = result.cutShort;
@@ -170,12 +185,22 @@ export async function fetchSnapshot(api: ApiClient, projectId: string, range: Sn
 
   const byPage = await read('byPage', ENDPOINTS.getFeedbackByPage, (page, signal) => api.getFeedbackByPage(projectId, query(page), { signal, grant }));
 
-  const feedback = await read('pending', ENDPOINTS.getFeedback, (page, signal) => api.getFeedback(projectId, query(page, { status: 'pending' }), { signal, grant }));
+  const feedback = await read('pending', ENDPOINTS.getFeedback, (page, signal) =>
+    api.getFeedback(projectId, query(page, { status: 'pending' }), { signal, grant }),
+  );
   const pending: PendingComment[] = [];
   for (const item of feedback.rows) {
     if (!item.comment?.trim()) continue;
-    const comment: PendingComment = { id: item.id, path: normalizeSitePath(item.path), comment: keep(item.comment), createdAt: item.createdAt ?? undefined, source: item.source, status: item.status };
-    if (item.code?.trim()) comment.snippet = { code: keep(item.code, MAX_KEPT_CODE), ...(item.lang && { lang: item.lang }), ...(item.filename && { filename: item.filename }) };
+    const comment: PendingComment = {
+      id: item.id,
+      path: normalizeSitePath(item.path),
+      comment: keep(item.comment),
+      createdAt: item.createdAt ?? undefined,
+      source: item.source,
+      status: item.status,
+    };
+    if (item.code?.trim())
+      comment.snippet = { code: keep(item.code, MAX_KEPT_CODE), ...(item.lang && { lang: item.lang }), ...(item.filename && { filename: item.filename }) };
     pending.push(comment);
   }
 
@@ -234,6 +259,7 @@ function keep(text: string, max = MAX_KEPT_TEXT): KeptText {
 export function parseStoredSnapshot(value: unknown): SignalsSnapshot | undefined {
   const v = value as Partial<SignalsSnapshot> | null | undefined;
   if (v?.version !== 1 || typeof v.projectId !== 'string' || typeof v.fetchedAt !== 'string') return undefined;
-  if (!Array.isArray(v.byPage) || !Array.isArray(v.pending) || !Array.isArray(v.questions) || !Array.isArray(v.searches) || !Array.isArray(v.views)) return undefined;
+  if (!Array.isArray(v.byPage) || !Array.isArray(v.pending) || !Array.isArray(v.questions) || !Array.isArray(v.searches) || !Array.isArray(v.views))
+    return undefined;
   return v as SignalsSnapshot;
 }

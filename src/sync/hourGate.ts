@@ -124,12 +124,24 @@ export class HourGate {
     const fits = (more: number) => {
       const used = this.used();
       const machine = this.ledger.backgroundTimes()?.length;
-      return used !== undefined && machine !== undefined && used + more <= BACKGROUND_CEILING && machine + more <= this.backgroundShare() && this.sharedSoFar(purpose) + more <= share;
+      return (
+        used !== undefined &&
+        machine !== undefined &&
+        used + more <= BACKGROUND_CEILING &&
+        machine + more <= this.backgroundShare() &&
+        this.sharedSoFar(purpose) + more <= share
+      );
     };
     if (!fits(Math.max(1, estimate))) return undefined;
     const sent = this.backgroundSent.get(purpose) ?? [];
     this.backgroundSent.set(purpose, sent);
-    return this.grant(Number.POSITIVE_INFINITY, 'background', () => fits(1), () => sent.push(this.now()), () => sent.pop());
+    return this.grant(
+      Number.POSITIVE_INFINITY,
+      'background',
+      () => fits(1),
+      () => sent.push(this.now()),
+      () => sent.pop(),
+    );
   }
 
   /**
@@ -156,7 +168,8 @@ export class HourGate {
     const left = this.left();
     const fitsAll = left === undefined || spend.estimate <= left;
     // An unknown count: asked whenever a yes is wanted, the question saying the count is unknown.
-    if (fitsAll && !(spend.confirm && spend.estimate > CONFIRM_ABOVE_REQUESTS) && !(left === undefined && spend.estimate > CONFIRM_ABOVE_REQUESTS)) return this.granted(question.fits);
+    if (fitsAll && !(spend.confirm && spend.estimate > CONFIRM_ABOVE_REQUESTS) && !(left === undefined && spend.estimate > CONFIRM_ABOVE_REQUESTS))
+      return this.granted(question.fits);
     if (question.fits === 0) {
       void this.ui.showMessage('warning', question.message);
       return undefined;
@@ -191,31 +204,60 @@ export class HourGate {
     const most = Math.max(spend.estimate, spend.cap ?? spend.estimate);
     // What a yes allows is said: the cost and, when the grant may take more, where it stops.
     const stops = room === undefined ? most : Math.min(most, room);
-    const cost =
-      spend.perPage ? t.t('one analytics request per 250 paths (the site’s size is not known yet), stopping at {0}', Math.max(1, stops))
-      : spend.atLeast ? t.t('at least {0} analytics requests', spend.estimate)
-      : spend.estimate === 1 && most === 1 ? t.t('1 analytics request')
-      : spend.upTo ? t.t('up to {0} analytics requests', spend.estimate)
-      : most > spend.estimate && stops > spend.estimate ? t.t('about {0} analytics requests, stopping at {1}', spend.estimate, stops)
-      : t.t('about {0} analytics requests', spend.estimate);
+    const cost = spend.perPage
+      ? t.t('one analytics request per 250 paths (the site’s size is not known yet), stopping at {0}', Math.max(1, stops))
+      : spend.atLeast
+        ? t.t('at least {0} analytics requests', spend.estimate)
+        : spend.estimate === 1 && most === 1
+          ? t.t('1 analytics request')
+          : spend.upTo
+            ? t.t('up to {0} analytics requests', spend.estimate)
+            : most > spend.estimate && stops > spend.estimate
+              ? t.t('about {0} analytics requests, stopping at {1}', spend.estimate, stops)
+              : t.t('about {0} analytics requests', spend.estimate);
     const count = t.t('left this hour on this machine’s count (teammates on other machines also spend it)');
     if (room === undefined || left === undefined) {
-      const unknown = t.t('{0} takes {1}. The hour’s count is not known in this window (the shared state cannot be written or the key is not read yet), so background work and the editor’s AI are held until it is.', spend.what, cost);
+      const unknown = t.t(
+        '{0} takes {1}. The hour’s count is not known in this window (the shared state cannot be written or the key is not read yet), so background work and the editor’s AI are held until it is.',
+        spend.what,
+        cost,
+      );
       return { message: unknown, fits: spend.forModel ? 0 : most };
     }
-    if (spend.estimate <= room || (spend.perPage && room > 0 && room === left)) return { message: t.t('{0} takes {1}, of the {2} {3}.', spend.what, cost, left, count), fits: stops };
+    if (spend.estimate <= room || (spend.perPage && room > 0 && room === left))
+      return { message: t.t('{0} takes {1}, of the {2} {3}.', spend.what, cost, left, count), fits: stops };
     if (room < left) {
       // The editor's AI stays under the ceiling: the rest of the hour is the writer's.
-      const kept = t.t('{0} needs {1}; {2} are {3}, and the editor’s AI may use {4} of them: the last {5} of the hour are kept for what you ask in the views.', spend.what, cost, left, count, room, HOURLY_LIMIT - BACKGROUND_CEILING);
+      const kept = t.t(
+        '{0} needs {1}; {2} are {3}, and the editor’s AI may use {4} of them: the last {5} of the hour are kept for what you ask in the views.',
+        spend.what,
+        cost,
+        left,
+        count,
+        room,
+        HOURLY_LIMIT - BACKGROUND_CEILING,
+      );
       return { message: room > 0 ? t.t('{0} Fetch the {1} that fit now and see what was left out, or try again later.', kept, room) : kept, fits: room };
     }
     const wait = waitText(Math.max(1_000, this.freesInMs(spend.estimate)), t);
     const free =
-      spend.estimate > HOURLY_LIMIT ? t.t('it can never all fit in one hour (the platform allows {0})', HOURLY_LIMIT)
-      : spend.estimate === 1 ? t.t('one is free in {0}', wait)
-      : t.t('all {0} are free in {1}', spend.estimate, wait);
+      spend.estimate > HOURLY_LIMIT
+        ? t.t('it can never all fit in one hour (the platform allows {0})', HOURLY_LIMIT)
+        : spend.estimate === 1
+          ? t.t('one is free in {0}', wait)
+          : t.t('all {0} are free in {1}', spend.estimate, wait);
     if (left === 0) return { message: t.t('{0} needs {1}, and none are {2}; {3}.', spend.what, cost, count, free), fits: 0 };
-    return { message: t.t('{0} needs {1}; {2} are {3}, and {4}. Fetch the {2} that fit now and see what was left out, or try again then.', spend.what, cost, left, count, free), fits: left };
+    return {
+      message: t.t(
+        '{0} needs {1}; {2} are {3}, and {4}. Fetch the {2} that fit now and see what was left out, or try again then.',
+        spend.what,
+        cost,
+        left,
+        count,
+        free,
+      ),
+      fits: left,
+    };
   }
 
   /**

@@ -66,7 +66,8 @@ export function* reviewStamps(reviews: SharedReviews): Iterable<Stamp> {
 }
 
 /** One change to a job's review, stamped by `next` (the window's hybrid clock). */
-export type ReviewChange = { comment: string; value: SharedReviewComment | null } | { tip: string } | { lost: number | null } | { sending: ReviewSending | null };
+export type ReviewChange =
+  { comment: string; value: SharedReviewComment | null } | { tip: string } | { lost: number | null } | { sending: ReviewSending | null };
 
 export function applyReviewChange(reviews: SharedReviews, project: string, job: string, change: ReviewChange, next: () => Stamp): void {
   const record = ((reviews[project] ??= {})[job] ??= { c: {} });

@@ -20,6 +20,9 @@ export function workspaceFsOps(dir: vscode.Uri, wrap: Wrap = (operation) => Prom
 
 /** Writes `target` whole or not at all (see atomicWrite.ts); `signal` stops it before the rename. */
 export function writeUriAtomically(target: vscode.Uri, data: string | Uint8Array, options: { signal?: AbortSignal; wrap?: Wrap } = {}): Promise<void> {
-  if (target.scheme === 'file') return options.wrap ? options.wrap(writeOnDisk(target.fsPath, data, options), `writing ${posix.basename(target.path)}`) : writeOnDisk(target.fsPath, data, options);
+  if (target.scheme === 'file')
+    return options.wrap
+      ? options.wrap(writeOnDisk(target.fsPath, data, options), `writing ${posix.basename(target.path)}`)
+      : writeOnDisk(target.fsPath, data, options);
   return writeAtomic(workspaceFsOps(vscode.Uri.joinPath(target, '..'), options.wrap), posix.basename(target.path), data, options);
 }

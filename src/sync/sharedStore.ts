@@ -37,7 +37,12 @@ const FORMAT = 1;
 const FILE = /^w-[\w.-]+\.json$/;
 
 /** A window's file. Its presence is that window's own (not carried); its state is parsed by SyncStateSchema, or area by area when newer. */
-const ReplicaFile = z.looseObject({ format: z.number(), schema: z._default(z.number(), 1), presence: PresenceSchema, state: z.record(z.string(), z.unknown()) });
+const ReplicaFile = z.looseObject({
+  format: z.number(),
+  schema: z._default(z.number(), 1),
+  presence: PresenceSchema,
+  state: z.record(z.string(), z.unknown()),
+});
 
 interface ReadFile {
   presence: Presence;
@@ -192,7 +197,8 @@ export class SharedStore {
       }
       const parsed = z.safeParse(known, value);
       if (parsed.success) read[area] = parsed.data;
-      else if (this.lastText.get(name) !== text) this.log.warn(`${name} (schema ${schema}) holds an area "${area}" this window cannot read; it is left out here and kept in that file`);
+      else if (this.lastText.get(name) !== text)
+        this.log.warn(`${name} (schema ${schema}) holds an area "${area}" this window cannot read; it is left out here and kept in that file`);
     }
     return { presence, state: { ...emptyState(), ...read }, newer: true };
   }

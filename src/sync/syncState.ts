@@ -9,7 +9,21 @@
 // written back as it came (sharedSchema.ts). No vscode import: unit-tested with thousands of random
 // interleavings.
 import * as z from 'zod/mini';
-import { canonical, eitherOf, JobRecord, OpenTrendFigures, perProject, ReviewRecord, SharedPreview, SharedSignalLink, type Stamp, TrendFigures, unknownFields, versioned, type Versioned } from './sharedSchema';
+import {
+  canonical,
+  eitherOf,
+  JobRecord,
+  OpenTrendFigures,
+  perProject,
+  ReviewRecord,
+  SharedPreview,
+  SharedSignalLink,
+  type Stamp,
+  TrendFigures,
+  unknownFields,
+  versioned,
+  type Versioned,
+} from './sharedSchema';
 import { boundByUse, inScope, pruneTrendAreas } from './trendBounds';
 import { mergeReview, pruneReviews, reviewStamps } from './reviewState';
 import { planStamps, previewStamps, prunePreviews } from './previewState';
@@ -75,7 +89,8 @@ const AREAS = {
     schema: perProject(versioned(z.nullable(z.string()))),
     merge: (a, b) => mergeProjects(a, b, later),
     prune: (drafts, { now }): void => {
-      for (const entries of Object.values(drafts)) for (const [key, draft] of Object.entries(entries)) if (draft.v === null && draft.s.t < now - SHARED_HISTORY_MAX_AGE_MS) delete entries[key];
+      for (const entries of Object.values(drafts))
+        for (const [key, draft] of Object.entries(entries)) if (draft.v === null && draft.s.t < now - SHARED_HISTORY_MAX_AGE_MS) delete entries[key];
     },
     stamps: function* (drafts) {
       for (const draft of everyValue(drafts)) yield draft.s;
@@ -126,13 +141,23 @@ const AREAS = {
     schema: perProject(ReviewRecord),
     merge: (a, b) => mergeProjects(a, b, mergeReview),
     // Deleted comments after the shared history's age; a job's review with the job (kept while its tombstone is).
-    prune: (reviews, { now, state }): void => pruneReviews(reviews, now - SHARED_HISTORY_MAX_AGE_MS, (project, job) => (state as SyncState).jobs[project]?.[job] !== undefined),
+    prune: (reviews, { now, state }): void =>
+      pruneReviews(reviews, now - SHARED_HISTORY_MAX_AGE_MS, (project, job) => (state as SyncState).jobs[project]?.[job] !== undefined),
     stamps: reviewStamps,
   }),
   /** project id → job id → the preview deployed of its branch, with its job (previewState.ts). */
-  previews: area({ schema: perProject(versioned(SharedPreview)), merge: (a, b) => mergeProjects(a, b, later), prune: (previews, { state }) => prunePreviews(previews, (p, j) => (state as SyncState).jobs[p]?.[j] !== undefined), stamps: previewStamps }),
+  previews: area({
+    schema: perProject(versioned(SharedPreview)),
+    merge: (a, b) => mergeProjects(a, b, later),
+    prune: (previews, { state }) => prunePreviews(previews, (p, j) => (state as SyncState).jobs[p]?.[j] !== undefined),
+    stamps: previewStamps,
+  }),
   /** project id → when the platform said its plan has no previews (403), or null once one went through. */
-  previewPlans: area({ schema: z._default(z.record(z.string(), versioned(z.nullable(z.number()))), () => ({})), merge: (a, b) => mergeRecordsBy(a, b, later), stamps: planStamps }),
+  previewPlans: area({
+    schema: z._default(z.record(z.string(), versioned(z.nullable(z.number()))), () => ({})),
+    merge: (a, b) => mergeRecordsBy(a, b, later),
+    stamps: planStamps,
+  }),
   /** bucket (`agent:<project>`, `analytics:<key hash>`, `preview:<key hash>`) → entry id → when the request was sent. */
   ledger: area({
     schema: perProject(z.number()),
@@ -168,7 +193,9 @@ type AreaName = keyof Areas;
 const AREA_NAMES = Object.keys(AREAS) as AreaName[];
 
 /** The state's schema: every area, and whatever other areas a newer version wrote (kept as they are). */
-export const SyncStateSchema = z.looseObject(Object.fromEntries(AREA_NAMES.map((name) => [name, AREAS[name].schema])) as { [K in AreaName]: Areas[K]['schema'] });
+export const SyncStateSchema = z.looseObject(
+  Object.fromEntries(AREA_NAMES.map((name) => [name, AREAS[name].schema])) as { [K in AreaName]: Areas[K]['schema'] },
+);
 export type SyncState = z.infer<typeof SyncStateSchema>;
 
 /** The known areas' names, and each one's schema (the shared store parses a newer version's file area by area). */
@@ -195,7 +222,11 @@ function mergeRecordsBy<T>(a: Record<string, T>, b: Record<string, T>, pick: (x:
   return out;
 }
 
-function mergeProjects<T>(a: Record<string, Record<string, T>>, b: Record<string, Record<string, T>>, pick: (x: T, y: T) => T): Record<string, Record<string, T>> {
+function mergeProjects<T>(
+  a: Record<string, Record<string, T>>,
+  b: Record<string, Record<string, T>>,
+  pick: (x: T, y: T) => T,
+): Record<string, Record<string, T>> {
   return mergeRecordsBy(a, b, (x, y) => mergeRecordsBy(x, y, pick));
 }
 
@@ -375,7 +406,13 @@ export function setSignalLink(state: SyncState, project: string, link: SharedSig
  * kind's bound (no stamp: a settled figure never changes), open ones by their fetch time. `now`
  * notes the use of the kinds bounded by use.
  */
-export function keepTrends(state: SyncState, scope: string, settled: Record<string, TrendFigures>, open: Record<string, OpenTrendFigures> = {}, now = Date.now()): void {
+export function keepTrends(
+  state: SyncState,
+  scope: string,
+  settled: Record<string, TrendFigures>,
+  open: Record<string, OpenTrendFigures> = {},
+  now = Date.now(),
+): void {
   if (Object.keys(settled).length) state.trends[scope] = { ...state.trends[scope], ...settled };
   if (Object.keys(open).length) state.openTrends[scope] = mergeRecordsBy(state.openTrends[scope] ?? {}, open, laterFetch);
   useTrends(state, scope, Object.keys(settled), now);

@@ -58,7 +58,10 @@ export function boundByUse(key: string): boolean {
  * One project's settled buckets within the bounds (see the header), and the use of those kept.
  * Deterministic: every window keeps the same ones from the same merged state.
  */
-export function boundTrends(trends: Record<string, TrendFigures>, use: Record<string, number>): { trends: Record<string, TrendFigures>; use: Record<string, number> } {
+export function boundTrends(
+  trends: Record<string, TrendFigures>,
+  use: Record<string, number>,
+): { trends: Record<string, TrendFigures>; use: Record<string, number> } {
   const groups = new Map<string, { key: string; from: string }[]>();
   for (const key of Object.keys(trends)) {
     const { kind, metric, from } = trendKindOf(key);
@@ -93,7 +96,11 @@ export function boundTrends(trends: Record<string, TrendFigures>, use: Record<st
  * address other than `apiBaseUrl` (or, from files of versions before the address was part of the
  * key, unknown ones); all addresses' are kept when it is undefined.
  */
-export function pruneTrendAreas(trends: Record<string, Record<string, TrendFigures>>, trendUse: Record<string, Record<string, number>>, apiBaseUrl: string | undefined): void {
+export function pruneTrendAreas(
+  trends: Record<string, Record<string, TrendFigures>>,
+  trendUse: Record<string, Record<string, number>>,
+  apiBaseUrl: string | undefined,
+): void {
   for (const scope of new Set([...Object.keys(trends), ...Object.keys(trendUse)])) {
     if (apiBaseUrl !== undefined && !inScope(scope, apiBaseUrl)) {
       delete trends[scope];

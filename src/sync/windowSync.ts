@@ -65,7 +65,8 @@ export function vscodeSyncFs(dir: vscode.Uri): SyncFs {
   const fs = vscode.workspace.fs;
   const at = (name: string) => vscode.Uri.joinPath(dir, name);
   return {
-    list: async () => (await bounded(fs.readDirectory(dir), 'listing the shared store')).filter(([, type]) => type === vscode.FileType.File).map(([name]) => name),
+    list: async () =>
+      (await bounded(fs.readDirectory(dir), 'listing the shared store')).filter(([, type]) => type === vscode.FileType.File).map(([name]) => name),
     read: async (name) => {
       try {
         return new TextDecoder().decode(await bounded(fs.readFile(at(name)), `reading ${name}`));
@@ -114,7 +115,17 @@ export class WindowSync extends Disposable {
     this.store.apiBaseUrl = apiBaseUrl();
     this.store.presence.focused = vscode.window.state.focused;
     const store = this.store;
-    this.account = new HourAccount({ get state() { return store.state; }, update: (change) => this.update(change), readAll: () => this.read(), nextEntryId: () => store.nextEntryId() }, () => this.keyHash);
+    this.account = new HourAccount(
+      {
+        get state() {
+          return store.state;
+        },
+        update: (change) => this.update(change),
+        readAll: () => this.read(),
+        nextEntryId: () => store.nextEntryId(),
+      },
+      () => this.keyHash,
+    );
     // Built in start(), after activate() has returned: the folder, the watcher and the first read are not on its path.
     this.ready = this.start();
   }
@@ -143,7 +154,9 @@ export class WindowSync extends Disposable {
    * while it runs joins it); it rejects with the last error when it gives up.
    */
   writeAgain(): Promise<RetryEnd> {
-    this.rewriting ??= retryWithBackoff(() => this.store.write(), { delaysMs: WRITE_RETRY_DELAYS_MS, signal: this.disposal.signal }).finally(() => (this.rewriting = undefined));
+    this.rewriting ??= retryWithBackoff(() => this.store.write(), { delaysMs: WRITE_RETRY_DELAYS_MS, signal: this.disposal.signal }).finally(
+      () => (this.rewriting = undefined),
+    );
     return this.rewriting;
   }
 
@@ -171,7 +184,12 @@ export class WindowSync extends Disposable {
     if (!family) return;
     // Not counted in the hour (the endpoint table's `counted`: a job's status read): only a 429's wait is shared.
     if (endpointOf(entry.method, entry.path)?.counted === false) {
-      if (entry.status === 429) background(this.update((state) => recordWait(state, family, Date.now() + (entry.error?.retryAfterMs ?? DEFAULT_429_WAIT_MS))), this.log, 'sharing the API\'s wait');
+      if (entry.status === 429)
+        background(
+          this.update((state) => recordWait(state, family, Date.now() + (entry.error?.retryAfterMs ?? DEFAULT_429_WAIT_MS))),
+          this.log,
+          "sharing the API's wait",
+        );
       return;
     }
     // An analytics request was counted when it was reserved (hourAccount.ts): only a 429's wait is shared.
@@ -211,7 +229,11 @@ export class WindowSync extends Disposable {
   /** Keeps trend buckets for every window, settled and open; a failed write leaves them in this window and is logged. */
   keepTrends(project: string, settled: Record<string, TrendFigures>, open?: Record<string, OpenTrendFigures>): void {
     const scope = this.trendScope(project);
-    background(this.update((state) => keepTrends(state, scope, settled, open)), this.log, 'keeping the trend\'s buckets');
+    background(
+      this.update((state) => keepTrends(state, scope, settled, open)),
+      this.log,
+      "keeping the trend's buckets",
+    );
   }
 
   /** Notes that a draw took these kept buckets: of the kinds bounded by use, the least recently used go first (trendBounds.ts). */
@@ -231,7 +253,11 @@ export class WindowSync extends Disposable {
     const apiBaseUrl = this.apiBaseUrl();
     if (apiBaseUrl !== this.store.apiBaseUrl) {
       this.store.apiBaseUrl = apiBaseUrl;
-      background(this.update((state) => pruneState(state, { now: Date.now(), apiBaseUrl })), this.log, 'forgetting the trends of the other API address');
+      background(
+        this.update((state) => pruneState(state, { now: Date.now(), apiBaseUrl })),
+        this.log,
+        'forgetting the trends of the other API address',
+      );
     }
     return apiBaseUrl;
   }

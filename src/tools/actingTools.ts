@@ -20,7 +20,10 @@ import { budgetUsed, missingSetup, modelHourUsed, promptInput, textInput, type T
 import { TOOLS } from './toolNames';
 
 /** `confirmations`: what each dialog showed, for its invoke to send exactly that (src/tools/confirmation.ts). */
-export function actingTools(deps: ToolDeps, confirmations: Confirmations): Pick<ToolTable, typeof TOOLS.startAgentJob | typeof TOOLS.sendFollowUp | typeof TOOLS.fetchReaderSignals> {
+export function actingTools(
+  deps: ToolDeps,
+  confirmations: Confirmations,
+): Pick<ToolTable, typeof TOOLS.startAgentJob | typeof TOOLS.sendFollowUp | typeof TOOLS.fetchReaderSignals> {
   /** Runs a send under the same cancellable notification as the palette's commands. */
   const sending = <T>(title: string, token: vscode.CancellationToken, send: (signal: AbortSignal) => Promise<T>) =>
     deps.ui.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, cancel) => {
@@ -46,7 +49,10 @@ export function actingTools(deps: ToolDeps, confirmations: Confirmations): Pick<
           terms instanceof Blocked
             ? cannotSend(terms)
             : promptMessage(
-                vscode.l10n.t('Sends this prompt to the Mintlify agent for project "{0}": one request to the agent API. The agent opens a pull request when it is done; the job is tracked in Agent Jobs.', showInvisible(terms.project)),
+                vscode.l10n.t(
+                  'Sends this prompt to the Mintlify agent for project "{0}": one request to the agent API. The agent opens a pull request when it is done; the job is tracked in Agent Jobs.',
+                  showInvisible(terms.project),
+                ),
                 terms.prompt,
               ),
       }),
@@ -54,7 +60,11 @@ export function actingTools(deps: ToolDeps, confirmations: Confirmations): Pick<
       send: async ({ project, prompt }, token) => {
         try {
           const tracked = await sending(vscode.l10n.t('Starting an agent job…'), token, (signal) => deps.tracker.create(prompt, signal, project));
-          return vscode.l10n.t('Started agent job "{0}". It is tracked in the Agent Jobs view and followed until it finishes; {1} with its jobId reads its state.', tracked.id, TOOLS.agentJobs);
+          return vscode.l10n.t(
+            'Started agent job "{0}". It is tracked in the Agent Jobs view and followed until it finishes; {1} with its jobId reads its state.',
+            tracked.id,
+            TOOLS.agentJobs,
+          );
         } catch (error) {
           return notSentText(error, 'create');
         }
@@ -72,7 +82,12 @@ export function actingTools(deps: ToolDeps, confirmations: Confirmations): Pick<
         return { project: deps.settings.projectId ?? '', jobId, prompt };
       },
       dialog: (terms) => {
-        if (terms instanceof Blocked) return { invocationMessage: vscode.l10n.t('Sending a follow-up…'), title: vscode.l10n.t('Send a follow-up to an agent job?'), message: cannotSend(terms) };
+        if (terms instanceof Blocked)
+          return {
+            invocationMessage: vscode.l10n.t('Sending a follow-up…'),
+            title: vscode.l10n.t('Send a follow-up to an agent job?'),
+            message: cannotSend(terms),
+          };
         const job = showInvisible(terms.jobId);
         const project = showInvisible(terms.project);
         const tracked = deps.jobs.get(terms.jobId);
@@ -81,7 +96,11 @@ export function actingTools(deps: ToolDeps, confirmations: Confirmations): Pick<
           title: vscode.l10n.t('Send a follow-up to agent job {0}?', job),
           message: promptMessage(
             tracked
-              ? vscode.l10n.t('Sends this prompt to the tracked job ({0}) of project "{1}": one request to the agent API.', tracked.job?.status ?? vscode.l10n.t('not checked yet'), project)
+              ? vscode.l10n.t(
+                  'Sends this prompt to the tracked job ({0}) of project "{1}": one request to the agent API.',
+                  tracked.job?.status ?? vscode.l10n.t('not checked yet'),
+                  project,
+                )
               : vscode.l10n.t('Sends this prompt to job {0} of project "{1}", which is not tracked here: one request to the agent API.', job, project),
             terms.prompt,
           ),
@@ -90,9 +109,12 @@ export function actingTools(deps: ToolDeps, confirmations: Confirmations): Pick<
       fieldNames: { project: vscode.l10n.t('the project'), jobId: vscode.l10n.t('the job'), prompt: vscode.l10n.t('the prompt') },
       send: async ({ project, jobId, prompt }, token) => {
         const statusBefore = deps.jobs.get(jobId)?.job?.status;
-        const sent = (job: TrackedJob) => vscode.l10n.t('Follow-up sent to agent job "{0}" ({1}). The Agent Jobs view shows when it finishes.', job.id, job.job?.status ?? '');
+        const sent = (job: TrackedJob) =>
+          vscode.l10n.t('Follow-up sent to agent job "{0}" ({1}). The Agent Jobs view shows when it finishes.', job.id, job.job?.status ?? '');
         try {
-          return sent(await sending(vscode.l10n.t('Sending follow-up to {0}…', jobId), token, (signal) => deps.tracker.sendFollowUp(jobId, prompt, signal, project)));
+          return sent(
+            await sending(vscode.l10n.t('Sending follow-up to {0}…', jobId), token, (signal) => deps.tracker.sendFollowUp(jobId, prompt, signal, project)),
+          );
         } catch (error) {
           // The answer was lost: one read of the job may show that the message arrived (as the palette does).
           if (sendOutcome(error) === 'unknown' && !(error instanceof ApiError && error.kind === 'rateLimited')) {
@@ -117,7 +139,13 @@ export function actingTools(deps: ToolDeps, confirmations: Confirmations): Pick<
         const missing = missingSetup(deps);
         if (missing) return blocked(missing);
         const last = deps.signals.store.current()?.requests;
-        const question = deps.gate.question({ what: vscode.l10n.t('Fetching the last 30 days of reader signals for project "{0}"', showInvisible(project)), estimate: last ?? MOST_REQUESTS, upTo: last === undefined, cap: MOST_REQUESTS, forModel: true });
+        const question = deps.gate.question({
+          what: vscode.l10n.t('Fetching the last 30 days of reader signals for project "{0}"', showInvisible(project)),
+          estimate: last ?? MOST_REQUESTS,
+          upTo: last === undefined,
+          cap: MOST_REQUESTS,
+          forModel: true,
+        });
         if (question.fits === 0) return blocked(question.message);
         confirmations.shown(TOOLS.fetchReaderSignals, input, { project, allowed: question.fits });
         return {
@@ -131,21 +159,45 @@ export function actingTools(deps: ToolDeps, confirmations: Confirmations): Pick<
         const recent = recentSignals(deps, input);
         if (recent) {
           const minutes = Math.max(0, Math.round((Date.now() - Date.parse(recent.fetchedAt)) / 60_000));
-          return vscode.l10n.t('Nothing was fetched: the reader signals kept were fetched {0} min ago ({1}), and {2} and {3} read them with no request. Call this tool with refresh: true only if the writer wants them fetched again.', minutes, recent.fetchedAt, TOOLS.gapInbox, TOOLS.readerEvidence);
+          return vscode.l10n.t(
+            'Nothing was fetched: the reader signals kept were fetched {0} min ago ({1}), and {2} and {3} read them with no request. Call this tool with refresh: true only if the writer wants them fetched again.',
+            minutes,
+            recent.fetchedAt,
+            TOOLS.gapInbox,
+            TOOLS.readerEvidence,
+          );
         }
         // Only what the writer said yes to in this call's dialog is spent, for the project it named.
         const verdict = confirmations.verdict(TOOLS.fetchReaderSignals, input, { project: deps.settings.projectId ?? '', allowed: 0 }, ['project']);
         if (modelHourUsed(deps)) return budgetUsed(deps);
-        if (verdict.kind === 'changed') return vscode.l10n.t('Nothing was fetched: the project changed after the writer confirmed. Call the tool again, so the writer confirms what would be fetched now.');
+        if (verdict.kind === 'changed')
+          return vscode.l10n.t(
+            'Nothing was fetched: the project changed after the writer confirmed. Call the tool again, so the writer confirms what would be fetched now.',
+          );
         if (verdict.kind !== 'send') return vscode.l10n.t('Nothing was fetched: the writer did not confirm the cost.');
         const grant = deps.gate.granted(verdict.terms.allowed, true);
-        const outcome = await deps.ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () => deps.signals.store.refresh({ grant }).finally(() => grant.end()));
+        const outcome = await deps.ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () =>
+          deps.signals.store.refresh({ grant }).finally(() => grant.end()),
+        );
         if (outcome.kind === 'skipped') return vscode.l10n.t('Nothing was fetched ({0}).', outcome.reason);
         const { snapshot } = outcome;
-        const names: Record<SignalsList, string> = { byPage: 'Votes', pending: 'Pending feedback', questions: 'Assistant questions', searches: 'Searches', views: 'Views' };
+        const names: Record<SignalsList, string> = {
+          byPage: 'Votes',
+          pending: 'Pending feedback',
+          questions: 'Assistant questions',
+          searches: 'Searches',
+          views: 'Views',
+        };
         const cuts = Object.entries(snapshot.cutShort ?? {}).map(([list, cut]) => cutShortText(names[list as SignalsList], cut, vscode.l10n));
         return [
-          vscode.l10n.t('Fetched the reader signals of {0} to {1} (exclusive) with {2} analytics requests. {3} and {4} now read them with no request.', snapshot.range.dateFrom, snapshot.range.dateTo, snapshot.requests, TOOLS.gapInbox, TOOLS.readerEvidence),
+          vscode.l10n.t(
+            'Fetched the reader signals of {0} to {1} (exclusive) with {2} analytics requests. {3} and {4} now read them with no request.',
+            snapshot.range.dateFrom,
+            snapshot.range.dateTo,
+            snapshot.requests,
+            TOOLS.gapInbox,
+            TOOLS.readerEvidence,
+          ),
           ...cuts,
         ].join(' ');
       },

@@ -36,8 +36,13 @@ export function confirmedTool<T extends Terms>(name: ToolName, confirmations: Co
         case 'notConfirmed':
           return vscode.l10n.t('Nothing was sent: no confirmation was shown to the writer for this call. Call the tool again; VS Code asks the writer first.');
         case 'changed': {
-          const what = verdict.fields.map((field) => vscode.l10n.t('{0} (confirmed: {1}; now: {2})', spec.fieldNames[field], shown(verdict.shown[field]), shown(verdict.now[field])));
-          return vscode.l10n.t('Nothing was sent: {0} changed after the writer confirmed. Call the tool again, so the writer confirms what would be sent now.', what.join('; '));
+          const what = verdict.fields.map((field) =>
+            vscode.l10n.t('{0} (confirmed: {1}; now: {2})', spec.fieldNames[field], shown(verdict.shown[field]), shown(verdict.now[field])),
+          );
+          return vscode.l10n.t(
+            'Nothing was sent: {0} changed after the writer confirmed. Call the tool again, so the writer confirms what would be sent now.',
+            what.join('; '),
+          );
         }
       }
     },

@@ -21,7 +21,10 @@ import { TOOLS } from './toolNames';
 import { agentJobsText, agentJobText, gapInboxText, readerEvidenceText, TOP_ROWS, visitorsText } from './toolTexts';
 
 /** `confirmations`: what a dialog offered, so that only its own invoke spends it (confirmation.ts). */
-export function readingTools(deps: ToolDeps, confirmations: Confirmations): Pick<ToolTable, typeof TOOLS.readerEvidence | typeof TOOLS.gapInbox | typeof TOOLS.visitors | typeof TOOLS.agentJobs> {
+export function readingTools(
+  deps: ToolDeps,
+  confirmations: Confirmations,
+): Pick<ToolTable, typeof TOOLS.readerEvidence | typeof TOOLS.gapInbox | typeof TOOLS.visitors | typeof TOOLS.agentJobs> {
   /** The kept reader signals of the project, or why there are none (no request either way). */
   const keptSignals = async () => {
     const snapshot = await deps.signals.store.load();
@@ -62,7 +65,11 @@ export function readingTools(deps: ToolDeps, confirmations: Confirmations): Pick
         const none = (reason: string) => void confirmations.shown(TOOLS.visitors, input, new Blocked(reason));
         const ask = visitorsAsk(deps, input);
         if (typeof ask === 'string' || missingSetup(deps) || ask.fresh) return none('no request'); // nothing to confirm
-        const question = deps.gate.question({ what: vscode.l10n.t('Fetching the visitors of {0} for the editor’s AI', ask.now.range.label), ...deps.readers.readers.estimate(ask.now.key), forModel: true });
+        const question = deps.gate.question({
+          what: vscode.l10n.t('Fetching the visitors of {0} for the editor’s AI', ask.now.range.label),
+          ...deps.readers.readers.estimate(ask.now.key),
+          forModel: true,
+        });
         if (question.fits === 0) return none('none left'); // invoke() says none is left; nothing is sent
         confirmations.shown(TOOLS.visitors, input, { project: ask.now.key.projectId, range: ask.preset, allowed: question.fits });
         return {
@@ -81,7 +88,10 @@ export function readingTools(deps: ToolDeps, confirmations: Confirmations): Pick
         const verdict = confirmations.verdict(TOOLS.visitors, input, { project: now.key.projectId, range: preset, allowed: 0 }, ['project', 'range']);
         if (verdict.kind !== 'send') {
           if (modelHourUsed(deps)) return budgetUsed(deps);
-          return vscode.l10n.t('No visitors fetched in the last hour are kept for {0}, and nothing was sent: a fetch is confirmed by the writer in this tool’s dialog. Call the tool again to be asked.', now.range.label);
+          return vscode.l10n.t(
+            'No visitors fetched in the last hour are kept for {0}, and nothing was sent: a fetch is confirmed by the writer in this tool’s dialog. Call the tool again to be asked.',
+            now.range.label,
+          );
         }
         let snapshot: VisitorsSnapshot;
         // The dialog's yes is this call's: it ends with it.
@@ -90,7 +100,11 @@ export function readingTools(deps: ToolDeps, confirmations: Confirmations): Pick
           snapshot = await deps.readers.readers.load(now, { grant }).finally(() => grant.end());
         } catch (error) {
           if (error instanceof HeldBackError) return budgetUsed(deps);
-          if (error instanceof PausedError) return vscode.l10n.t('The last visitors request for this range failed; the readers try again after {0}. Nothing was sent.', new Date(error.until).toISOString());
+          if (error instanceof PausedError)
+            return vscode.l10n.t(
+              'The last visitors request for this range failed; the readers try again after {0}. Nothing was sent.',
+              new Date(error.until).toISOString(),
+            );
           if (isApiError(error)) return failureView(error, 'analytics', vscode.l10n).message;
           throw error;
         }
@@ -105,16 +119,22 @@ export function readingTools(deps: ToolDeps, confirmations: Confirmations): Pick
         const jobId = textInput(input, 'jobId');
         if (!jobId) return agentJobsText(projectId, deps.jobs.all());
         const tracked = deps.jobs.get(jobId);
-        return tracked ? agentJobText(tracked, deps.reviews?.factsOf(jobId)) : vscode.l10n.t('Job "{0}" is not tracked here: the tool reads only the jobs in the Agent Jobs view ("Mintlify: Track Agent Job" adds one).', jobId);
+        return tracked
+          ? agentJobText(tracked, deps.reviews?.factsOf(jobId))
+          : vscode.l10n.t('Job "{0}" is not tracked here: the tool reads only the jobs in the Agent Jobs view ("Mintlify: Track Agent Job" adds one).', jobId);
       },
     },
   };
 }
 
 /** The visitors tool's range, its kept snapshot and whether that is fresh (no request), or why the input is not one. */
-function visitorsAsk(deps: ToolDeps, input: ToolInput): { now: RangeNow; preset: PresetId; top: number; kept: VisitorsSnapshot | undefined; fresh: boolean } | string {
+function visitorsAsk(
+  deps: ToolDeps,
+  input: ToolInput,
+): { now: RangeNow; preset: PresetId; top: number; kept: VisitorsSnapshot | undefined; fresh: boolean } | string {
   const asked = textInput(input, 'range');
-  if (asked !== undefined && !(PRESETS as readonly string[]).includes(asked)) return vscode.l10n.t('Unknown range "{0}": use one of {1}.', asked, PRESETS.join(', '));
+  if (asked !== undefined && !(PRESETS as readonly string[]).includes(asked))
+    return vscode.l10n.t('Unknown range "{0}": use one of {1}.', asked, PRESETS.join(', '));
   const preset = (asked as PresetId | undefined) ?? deps.readers.readers.preset;
   const range = resolvePreset(preset, localToday(), vscode.l10n);
   const now: RangeNow = { preset, range, key: { projectId: deps.settings.projectId ?? '', dateFrom: range.dateFrom, dateTo: range.dateTo } };
@@ -134,7 +154,10 @@ async function pageOf(deps: ToolDeps, input: ToolInput): Promise<{ sitePath: str
   if (named === undefined) {
     const uri = vscode.window.activeTextEditor?.document.uri;
     sitePath = uri && (await deps.readers.docs.pageOf(uri))?.sitePath;
-    if (!sitePath) return vscode.l10n.t('No docs page is open: open one in the editor, or name a page by its site path ("/quickstart") or its file in the workspace ("docs/quickstart.mdx").');
+    if (!sitePath)
+      return vscode.l10n.t(
+        'No docs page is open: open one in the editor, or name a page by its site path ("/quickstart") or its file in the workspace ("docs/quickstart.mdx").',
+      );
   } else if (named.startsWith('/') && !named.startsWith('//')) {
     sitePath = normalizeSitePath(named);
   } else {
@@ -150,5 +173,8 @@ async function pageOf(deps: ToolDeps, input: ToolInput): Promise<{ sitePath: str
 }
 
 function notAPage(named: string): string {
-  return vscode.l10n.t('"{0}" is not a docs page of this workspace: name a page by its site path ("/quickstart") or by its .mdx file relative to the workspace ("docs/quickstart.mdx").', named.slice(0, 200));
+  return vscode.l10n.t(
+    '"{0}" is not a docs page of this workspace: name a page by its site path ("/quickstart") or by its .mdx file relative to the workspace ("docs/quickstart.mdx").',
+    named.slice(0, 200),
+  );
 }

@@ -38,7 +38,8 @@ export function registerTools(subscriptions: vscode.Disposable[], tools: () => T
     subscriptions.push(
       vscode.lm.registerTool<unknown>(name, {
         prepareInvocation: (options) => tools()[name].prepareInvocation?.(inputOf(options.input)),
-        invoke: async (options, token) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(capResult(await tools()[name].invoke(inputOf(options.input), token)))]),
+        invoke: async (options, token) =>
+          new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(capResult(await tools()[name].invoke(inputOf(options.input), token)))]),
       }),
     );
   }

@@ -67,7 +67,9 @@ export function modelHourUsed(deps: Pick<ToolDeps, 'gate'>): boolean {
 /** Why a tool sent nothing for lack of the hour: none left, or the editor's AI's share of it used; and when that changes. */
 export function budgetUsed(deps: Pick<ToolDeps, 'gate'>): string {
   if (deps.gate.left() === undefined) {
-    return vscode.l10n.t('The hour’s count of the organisation’s analytics requests is not known in this window yet (its shared state cannot be written, or the key is not read yet), and the editor’s AI is held until it is. Nothing was sent; ask the writer to fetch it in the views.');
+    return vscode.l10n.t(
+      'The hour’s count of the organisation’s analytics requests is not known in this window yet (its shared state cannot be written, or the key is not read yet), and the editor’s AI is held until it is. Nothing was sent; ask the writer to fetch it in the views.',
+    );
   }
   if (deps.gate.left() === 0) {
     return vscode.l10n.t(
@@ -82,4 +84,3 @@ export function budgetUsed(deps: Pick<ToolDeps, 'gate'>): string {
     HOURLY_LIMIT - BACKGROUND_CEILING,
   );
 }
-

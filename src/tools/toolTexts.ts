@@ -9,7 +9,16 @@
 import type { VisitorsSnapshot } from '../analytics/visitorsSnapshot';
 import type { AgentJob } from '../api/schemas';
 import { aiPercent, formatCount } from '../readers/readersText';
-import { buildEvidencePrompt, evidenceMarkers, evidenceText, pageEvidence, quote, quoteText, type EvidenceMarkers, type EvidenceText } from '../signals/evidencePrompt';
+import {
+  buildEvidencePrompt,
+  evidenceMarkers,
+  evidenceText,
+  pageEvidence,
+  quote,
+  quoteText,
+  type EvidenceMarkers,
+  type EvidenceText,
+} from '../signals/evidencePrompt';
 import { buildInbox, pageHealth } from '../signals/signalsModel';
 import type { SignalsSnapshot } from '../signals/snapshot';
 import { oneLine } from '../util/visibleText';
@@ -60,10 +69,11 @@ export function capResult(answer: ToolAnswer, max = MAX_RESULT_CHARS): string {
 /** The open (or named) page's evidence: views, votes, pending comments, unanswered questions, weak searches. */
 export function readerEvidenceText(snapshot: SignalsSnapshot, path: string, files: string[], markers: EvidenceMarkers = evidenceMarkers()): EvidenceText {
   const health = pageHealth(snapshot, path);
-  const views =
-    health.views ? `Views: ${fmt(health.views.total)} view events, ${fmt(health.views.human)} human and ${fmt(health.views.ai)} by AI agents (${aiPercent(health.views.ai, health.views.total)}% AI).`
-    : health.viewsBelow !== undefined ? `Views: fewer than ${fmt(health.viewsBelow)} view events (the page is not among the most viewed pages kept).`
-    : 'Views: none in the range.';
+  const views = health.views
+    ? `Views: ${fmt(health.views.total)} view events, ${fmt(health.views.human)} human and ${fmt(health.views.ai)} by AI agents (${aiPercent(health.views.ai, health.views.total)}% AI).`
+    : health.viewsBelow !== undefined
+      ? `Views: fewer than ${fmt(health.viewsBelow)} view events (the page is not among the most viewed pages kept).`
+      : 'Views: none in the range.';
   const votes = health.feedbackUnknown ? ' Votes: not known (the page is beyond the 100 pages with the most feedback).' : '';
   const header = [
     `Reader evidence for one docs page, ${kept(snapshot.fetchedAt)}.`,
@@ -76,14 +86,21 @@ export function readerEvidenceText(snapshot: SignalsSnapshot, path: string, file
 /** The gap inbox, ranked as the Reader Signals view ranks it. */
 export function gapInboxText(snapshot: SignalsSnapshot, rankByAiShare: boolean, markers: EvidenceMarkers = evidenceMarkers()): EvidenceText {
   const inbox = buildInbox(snapshot, { rankByAiShare });
-  const rank = rankByAiShare ? 'by the share of AI agents among readers, then not-helpful votes + pending comments (one on a code block counts twice), then readers' : 'by not-helpful votes + pending comments (one on a code block counts twice), then readers';
+  const rank = rankByAiShare
+    ? 'by the share of AI agents among readers, then not-helpful votes + pending comments (one on a code block counts twice), then readers'
+    : 'by not-helpful votes + pending comments (one on a code block counts twice), then readers';
   const head = [
     `The gap inbox of the Reader Signals view, ${kept(snapshot.fetchedAt)}. Pages are ranked ${rank}; searches by how often readers searched; question groups by size.`,
     'Use get_mintlifyReaderEvidence on a page for its comments and questions.',
   ];
   const lines = [`Date range: ${snapshot.range.dateFrom} to ${snapshot.range.dateTo} (exclusive)`];
-  section(lines, 'Pages with not-helpful votes or pending comments', inbox.pages, TOP_ROWS, (p) =>
-    `${rowQuote(p.path)}: ${p.thumbsDown} not helpful, ${p.thumbsUp} helpful, ${p.pendingComments} pending comments, ${p.codeComments} on code blocks, ${fmt(p.readers)} view events (${Math.round(p.aiShare * 100)}% AI)`,
+  section(
+    lines,
+    'Pages with not-helpful votes or pending comments',
+    inbox.pages,
+    TOP_ROWS,
+    (p) =>
+      `${rowQuote(p.path)}: ${p.thumbsDown} not helpful, ${p.thumbsUp} helpful, ${p.pendingComments} pending comments, ${p.codeComments} on code blocks, ${fmt(p.readers)} view events (${Math.round(p.aiShare * 100)}% AI)`,
   );
   section(lines, 'Searches where no result was clicked', inbox.searches, TOP_ROWS, (s) => `${rowQuote(s.searchQuery)}: ${fmt(s.hits)} searches`);
   section(lines, 'Unanswered assistant questions, by page or category', inbox.questions, TOP_QUESTION_GROUPS, (g) => {
@@ -94,7 +111,13 @@ export function gapInboxText(snapshot: SignalsSnapshot, rankByAiShare: boolean, 
 }
 
 /** Visitors of a range (`rangeName`: its preset, e.g. `last30`): the totals and the top paths, with the human/AI split. */
-export function visitorsText(snapshot: VisitorsSnapshot, rangeName: string, top: number, sent: boolean, markers: EvidenceMarkers = evidenceMarkers()): EvidenceText {
+export function visitorsText(
+  snapshot: VisitorsSnapshot,
+  rangeName: string,
+  top: number,
+  sent: boolean,
+  markers: EvidenceMarkers = evidenceMarkers(),
+): EvidenceText {
   const { totals, key } = snapshot;
   const range = key.dateFrom ? `${key.dateFrom} to ${key.dateTo ?? 'today'}, end exclusive` : 'all time';
   const when = new Date(snapshot.fetchedAt).toISOString();
@@ -102,7 +125,9 @@ export function visitorsText(snapshot: VisitorsSnapshot, rangeName: string, top:
   const head = [
     `Visitors, ${rangeName} (${range}), ${sent ? `fetched ${when} with ${snapshot.pages} requests` : kept(when)}.`,
     `Totals: ${fmt(totals.total)} visitors, ${fmt(totals.human)} human and ${fmt(totals.ai)} AI agents (${aiPercent(totals.ai, totals.total)}% AI).`,
-    snapshot.capped ? `Only the ${fmt(snapshot.rows.length)} most read paths were fetched (the readers' page cap, or what the hour's analytics requests allowed).` : `${fmt(snapshot.rows.length)} paths had visitors.`,
+    snapshot.capped
+      ? `Only the ${fmt(snapshot.rows.length)} most read paths were fetched (the readers' page cap, or what the hour's analytics requests allowed).`
+      : `${fmt(snapshot.rows.length)} paths had visitors.`,
   ];
   const lines: string[] = [];
   section(lines, 'Most read paths', snapshot.rows, shown, (row) => `${rowQuote(row.path)}: ${fmt(row.total)} (${fmt(row.human)} human, ${fmt(row.ai)} AI)`);
@@ -152,9 +177,23 @@ export function agentJobText(tracked: JobFacts, reviews?: ReviewFacts, markers: 
   section(lines, 'Prompts sent, oldest first', tracked.prompts, TOP_ROWS, (p) => `${quote(p.sentAt)}: ${quoteText({ text: p.text })}`);
   if (tracked.unsentPrompt) lines.push(`A prompt failed to send and waits as the job's unsent prompt: ${quoteText({ text: tracked.unsentPrompt })}`);
   if (reviews) {
-    const comment = (c: ReviewCommentFacts) => `${rowQuote(c.path)} ${c.startLine === c.endLine ? `line ${c.startLine}` : `lines ${c.startLine}-${c.endLine}`} of commit ${quote(c.commit.slice(0, 12))}: ${quoteText({ text: c.body }, ROW_QUOTE)}`;
-    section(lines, 'Reviews of its branch sent as follow-ups, oldest first (each is one of the prompts above)', reviews.sent, TOP_ROWS, (r) => `${quote(r.sentAt)}: ${r.comments.length} comments: ${r.comments.map(comment).join('; ')}`);
-    if (reviews.pending.length) section(lines, `Review comments written and not sent yet${reviews.lostAt ? ` (a send at ${quote(reviews.lostAt)} lost its answer: the agent may have them)` : ''}`, reviews.pending, TOP_ROWS, comment);
+    const comment = (c: ReviewCommentFacts) =>
+      `${rowQuote(c.path)} ${c.startLine === c.endLine ? `line ${c.startLine}` : `lines ${c.startLine}-${c.endLine}`} of commit ${quote(c.commit.slice(0, 12))}: ${quoteText({ text: c.body }, ROW_QUOTE)}`;
+    section(
+      lines,
+      'Reviews of its branch sent as follow-ups, oldest first (each is one of the prompts above)',
+      reviews.sent,
+      TOP_ROWS,
+      (r) => `${quote(r.sentAt)}: ${r.comments.length} comments: ${r.comments.map(comment).join('; ')}`,
+    );
+    if (reviews.pending.length)
+      section(
+        lines,
+        `Review comments written and not sent yet${reviews.lostAt ? ` (a send at ${quote(reviews.lostAt)} lost its answer: the agent may have them)` : ''}`,
+        reviews.pending,
+        TOP_ROWS,
+        comment,
+      );
   }
   return evidenceText([`Agent job ${quote(tracked.id)} as tracked here (no request was sent).`], lines, markers);
 }
@@ -162,7 +201,11 @@ export function agentJobText(tracked: JobFacts, reviews?: ReviewFacts, markers: 
 /** One job's row: every value from the API (its status and dates too) quoted; only our own words bare. */
 function jobLine(tracked: JobFacts): string {
   const { job } = tracked;
-  const status = tracked.notFound ? 'not found (the API answered 404)' : job ? rowQuote(job.status === 'unknown' ? job.reportedStatus : job.status) : 'not read yet';
+  const status = tracked.notFound
+    ? 'not found (the API answered 404)'
+    : job
+      ? rowQuote(job.status === 'unknown' ? job.reportedStatus : job.status)
+      : 'not read yet';
   const parts = [`${quote(tracked.id)}: ${status}`];
   if (job?.ref) parts.push(`branch ${rowQuote(job.ref)}`);
   parts.push(job?.prLink ? `pull request ${rowQuote(job.prLink)}` : 'no pull request yet');

@@ -16,8 +16,12 @@ export class BoundedRunError extends Error {
   ) {
     super(
       what === undefined
-        ? reason === 'timeout' ? `Did not finish within ${timeoutMs} ms.` : 'Cancelled.'
-        : reason === 'timeout' ? `${what} took longer than ${timeoutMs} ms` : `${what} was cancelled`,
+        ? reason === 'timeout'
+          ? `Did not finish within ${timeoutMs} ms.`
+          : 'Cancelled.'
+        : reason === 'timeout'
+          ? `${what} took longer than ${timeoutMs} ms`
+          : `${what} was cancelled`,
     );
   }
 }

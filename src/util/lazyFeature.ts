@@ -17,7 +17,11 @@ export interface LazyFeature<T> {
  * `register` takes the feature's command dispatchers: VS Code's (see activate()) for a feature
  * of activate(), or the registrar of the lazy feature it is part of.
  */
-export function lazyFeature<T, Id extends string = string>(register: CommandRegistrar<Id>, commandIds: readonly NoInfer<Id>[], build: (command: CommandRegistrar<Id>) => T): LazyFeature<T> {
+export function lazyFeature<T, Id extends string = string>(
+  register: CommandRegistrar<Id>,
+  commandIds: readonly NoInfer<Id>[],
+  build: (command: CommandRegistrar<Id>) => T,
+): LazyFeature<T> {
   const handlers = new Map<Id, (...args: unknown[]) => unknown>();
   let feature: { value: T } | undefined;
   // A build that threw is not tried again (it would build its parts twice): every later use says why.

@@ -235,7 +235,11 @@ export class Controls {
     el.compareStatus.hidden = !text;
     el.compareStatus.textContent = text;
     const totals = c?.status === 'ready' ? c.totals : undefined;
-    for (const [cell, value] of [[el.changeHuman, totals?.human], [el.changeAi, totals?.ai], [el.changeAll, totals?.total]] as const) {
+    for (const [cell, value] of [
+      [el.changeHuman, totals?.human],
+      [el.changeAi, totals?.ai],
+      [el.changeAll, totals?.total],
+    ] as const) {
       cell.hidden = value === undefined;
       cell.textContent = value ?? '';
     }

@@ -136,27 +136,29 @@ export class VisitorsTable {
     // Whole sentences, each worded by the extension; a count picks the string for its form.
     const counted = (n: number, one: string, other: string) => (n === 1 ? one : format(other, count(n)));
     // Opened on one page: the banner above says what the one row is; there is nothing to filter.
-    el.scopeNote.textContent = all.length && !this.focused
-      ? [
-          counted(all.length, t.scopeOne, t.scope),
-          needle ? counted(order.length, t.matchOne, t.match) : '',
-          shown.length < order.length ? format(t.shownFirst, count(shown.length)) : '',
-        ]
-          .filter(Boolean)
-          .join(' ')
-      : '';
+    el.scopeNote.textContent =
+      all.length && !this.focused
+        ? [
+            counted(all.length, t.scopeOne, t.scope),
+            needle ? counted(order.length, t.matchOne, t.match) : '',
+            shown.length < order.length ? format(t.shownFirst, count(shown.length)) : '',
+          ]
+            .filter(Boolean)
+            .join(' ')
+        : '';
     el.more.hidden = shown.length >= order.length;
     el.more.textContent = counted(Math.min(RENDER_STEP, order.length - shown.length), t.showMoreOne, t.showMore);
     const words = t.metrics[this.metric];
-    const emptyText = !data || this.focused
-      ? ''
-      : all.length === 0
-        ? data.page === 1
-          ? words.noneInRange
-          : words.noneOnPage
-        : order.length === 0
-          ? format(t.noPathContains, this.choices.filter.trim())
-          : '';
+    const emptyText =
+      !data || this.focused
+        ? ''
+        : all.length === 0
+          ? data.page === 1
+            ? words.noneInRange
+            : words.noneOnPage
+          : order.length === 0
+            ? format(t.noPathContains, this.choices.filter.trim())
+            : '';
     el.empty.hidden = !emptyText;
     el.empty.textContent = emptyText;
   }

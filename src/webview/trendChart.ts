@@ -179,10 +179,22 @@ export class TrendChart {
     // The previous period sits behind, on the same x positions, without markers: the guide and the
     // readout give its figures.
     for (const series of SERIES) {
-      for (const run of lineRuns(previous)) svg.append(polyline(run.indexes.map((i) => [xs[i], y(previous[i][series])]), `trend-line ${series} previous`));
+      for (const run of lineRuns(previous))
+        svg.append(
+          polyline(
+            run.indexes.map((i) => [xs[i], y(previous[i][series])]),
+            `trend-line ${series} previous`,
+          ),
+        );
     }
     for (const series of SERIES) {
-      for (const run of lineRuns(points)) svg.append(polyline(run.indexes.map((i) => [xs[i], y(points[i][series])]), `trend-line ${series}${run.open ? ' open' : ''}`));
+      for (const run of lineRuns(points))
+        svg.append(
+          polyline(
+            run.indexes.map((i) => [xs[i], y(points[i][series])]),
+            `trend-line ${series}${run.open ? ' open' : ''}`,
+          ),
+        );
     }
 
     // A cut week (partial) and the bucket that includes today (open) are drawn hollow: their
@@ -284,9 +296,13 @@ export class TrendChart {
     const at = this.selected;
     const next =
       event.key === 'ArrowLeft'
-        ? at === undefined ? n - 1 : Math.max(0, at - 1)
+        ? at === undefined
+          ? n - 1
+          : Math.max(0, at - 1)
         : event.key === 'ArrowRight'
-          ? at === undefined ? 0 : Math.min(n - 1, at + 1)
+          ? at === undefined
+            ? 0
+            : Math.min(n - 1, at + 1)
           : event.key === 'Home'
             ? 0
             : event.key === 'End'

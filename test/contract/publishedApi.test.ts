@@ -48,7 +48,12 @@ describe('the flows against the published OpenAPI (Prism)', function () {
     assert.deepEqual(
       rejected.map((e) => `${e.method} ${e.url} → ${e.status} ${e.violations.join('; ')}`),
       [],
-      `requests the published spec rejected (Prism's errors: ${log.filter((line) => line.includes('[VALIDATOR]') && line.includes('✖')).slice(-5).join(' | ') || 'none'})`,
+      `requests the published spec rejected (Prism's errors: ${
+        log
+          .filter((line) => line.includes('[VALIDATOR]') && line.includes('✖'))
+          .slice(-5)
+          .join(' | ') || 'none'
+      })`,
     );
     return sent;
   }
@@ -69,7 +74,10 @@ describe('the flows against the published OpenAPI (Prism)', function () {
       await vscode.commands.executeCommand('mintlifyAgent.setProjectId');
       told = user.messages.map((m) => m.message);
     });
-    assert.ok(told.some((m) => m.includes('API key saved')), `the key is saved (told: ${told.join(' | ')})`);
+    assert.ok(
+      told.some((m) => m.includes('API key saved')),
+      `the key is saved (told: ${told.join(' | ')})`,
+    );
     assert.equal(vscode.workspace.getConfiguration('mintlifyAgent').get('projectId'), PROJECT, 'the project is set');
   });
 
@@ -97,7 +105,7 @@ describe('the flows against the published OpenAPI (Prism)', function () {
     await freshAnalyticsHour(s);
     const opened = await flow('analytics', async () => {
       await vscode.commands.executeCommand('mintlifyAgent.openAnalytics');
-      await waitFor('the panel\'s first page', () => api.exchanges.some((e) => e.url.includes('/visitors')), FLOW_MS);
+      await waitFor("the panel's first page", () => api.exchanges.some((e) => e.url.includes('/visitors')), FLOW_MS);
     });
     assert.deepEqual(tally(opened, analytics('')), { [analytics('visitors')]: 1 }, 'the panel read its first page of visitors');
 
@@ -113,7 +121,11 @@ describe('the flows against the published OpenAPI (Prism)', function () {
     assert.equal(status?.state, 'done', 'the export ended with a file');
     // The example's rows at every offset: the second page brings nothing new, so the export stops
     // there (its cap, 100 pages, is never reached).
-    assert.deepEqual(tally(exported, analytics('')), { [analytics('visitors')]: 2 }, `the export stopped at the second page; sent: ${exported.map((e) => e.url).join(', ')}`);
+    assert.deepEqual(
+      tally(exported, analytics('')),
+      { [analytics('visitors')]: 2 },
+      `the export stopped at the second page; sent: ${exported.map((e) => e.url).join(', ')}`,
+    );
   });
 
   it('draws the trend of the last 7 days: a limit=1 request a day, each one the spec accepts', async () => {
@@ -127,7 +139,7 @@ describe('the flows against the published OpenAPI (Prism)', function () {
     });
     const trend = drawn.filter((e) => new URL(e.url, 'http://x').searchParams.get('limit') === '1');
     assert.equal(trend.length, 7, 'one request a day');
-    assert.deepEqual(tally(drawn, analytics('')), { [analytics('visitors')]: 1 + 7 }, 'the table\'s first page and the seven days');
+    assert.deepEqual(tally(drawn, analytics('')), { [analytics('visitors')]: 1 + 7 }, "the table's first page and the seven days");
     assert.equal(panel.model.state.trend?.points.length, 7);
   });
 
@@ -137,9 +149,13 @@ describe('the flows against the published OpenAPI (Prism)', function () {
     const page = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'docs', 'quickstart.mdx');
     const read = await flow('readers', async () => {
       await vscode.window.showTextDocument(page, { preview: false });
-      await waitFor('the readers figure settled', async () => {
-        return s.readers.statusBar.shown?.page.uri.toString() === page.toString() && s.readers.statusBar.shown.figures !== undefined;
-      }, FLOW_MS);
+      await waitFor(
+        'the readers figure settled',
+        async () => {
+          return s.readers.statusBar.shown?.page.uri.toString() === page.toString() && s.readers.statusBar.shown.figures !== undefined;
+        },
+        FLOW_MS,
+      );
     });
     assert.deepEqual(tally(read, analytics('')), { [analytics('visitors')]: 2 }, 'the readers stopped at the second page of visitors');
   });
@@ -165,7 +181,14 @@ describe('the flows against the published OpenAPI (Prism)', function () {
     const day = 24 * 60 * 60_000;
     const iso = (t: number) => new Date(t).toISOString();
     const jobId = s.store.all()[0].id;
-    s.signals.links.remember(PROJECT, { jobId, signalIds: ['page:/quickstart'], path: '/quickstart', searches: [], askedAt: iso(Date.now() - 21 * day), finishedAt: iso(Date.now() - 20 * day) });
+    s.signals.links.remember(PROJECT, {
+      jobId,
+      signalIds: ['page:/quickstart'],
+      path: '/quickstart',
+      searches: [],
+      askedAt: iso(Date.now() - 21 * day),
+      finishedAt: iso(Date.now() - 20 * day),
+    });
     const checked = await flow('Did It Help?', async (user) => {
       user.answerMessage = (m) => m.actions.find((a) => a.startsWith('Fetch'));
       await vscode.commands.executeCommand('mintlifyAgent.checkSignalImpact', { kind: 'page', path: '/quickstart' });
@@ -174,14 +197,14 @@ describe('the flows against the published OpenAPI (Prism)', function () {
     assert.deepEqual(tally(checked, analytics('')), { [analytics('feedback')]: 4, [analytics('assistant')]: 4 }, 'each list stopped at the paging rule');
   });
 
-  it('deploys a job\'s branch as a preview and reads its status, each request one the spec accepts', async () => {
+  it("deploys a job's branch as a preview and reads its status, each request one the spec accepts", async () => {
     const jobId = s.store.all().find((t) => t.job?.ref)?.id;
     assert.ok(jobId, 'a tracked job with a branch (the example job names one)');
     const status = 'GET /v1/project/update-status/{statusId}';
     const deployed = await flow('preview', async (user) => {
       user.answerMessage = (m) => (m.actions.includes('Deploy Preview') ? 'Deploy Preview' : undefined);
       await vscode.commands.executeCommand('mintlifyAgent.previewBranch', jobId);
-      await waitFor('the preview\'s status read', () => api.exchanges.some((e) => e.operation === status), FLOW_MS);
+      await waitFor("the preview's status read", () => api.exchanges.some((e) => e.operation === status), FLOW_MS);
     });
     assert.deepEqual(tally(deployed, 'POST'), { 'POST /v1/project/preview/{projectId}': 1 }, 'one deployment');
     assert.ok((tally(deployed)[status] ?? 0) >= 1, 'its status was read');
@@ -190,6 +213,10 @@ describe('the flows against the published OpenAPI (Prism)', function () {
   it('sent nothing the spec rejects during the whole run, background requests between flows included', () => {
     process.stdout.write(`      the whole run: ${api.exchanges.length} request(s): ${JSON.stringify(tally(api.exchanges))}\n`);
     assert.ok(api.exchanges.length > 0, 'the flows reached Prism');
-    assert.deepEqual(api.rejected().map((e) => `${e.method} ${e.url} → ${e.status} ${e.violations.join('; ')}`), [], 'requests the published spec rejected');
+    assert.deepEqual(
+      api.rejected().map((e) => `${e.method} ${e.url} → ${e.status} ${e.violations.join('; ')}`),
+      [],
+      'requests the published spec rejected',
+    );
   });
 });

@@ -74,7 +74,12 @@ async function startPrism(root: string, spec: string, log: (line: string) => voi
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
   });
-  const lines = (chunk: Buffer) => chunk.toString('utf8').split('\n').filter(Boolean).forEach((line) => log(`[prism ${spec}] ${line}`));
+  const lines = (chunk: Buffer) =>
+    chunk
+      .toString('utf8')
+      .split('\n')
+      .filter(Boolean)
+      .forEach((line) => log(`[prism ${spec}] ${line}`));
   child.stdout?.on('data', lines);
   child.stderr?.on('data', lines);
   const deadline = Date.now() + READY_WITHIN_MS;

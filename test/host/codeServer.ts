@@ -46,10 +46,7 @@ export interface CodeServerOptions {
  * Makes sure code-server is installed and returns the absolute path of its `server-main.js`.
  * Throws with an actionable message when something is missing that this process cannot install.
  */
-export async function ensureCodeServer(
-  log: (s: string) => void,
-  opts: CodeServerOptions = {},
-): Promise<string> {
+export async function ensureCodeServer(log: (s: string) => void, opts: CodeServerOptions = {}): Promise<string> {
   const cacheDir = path.join(opts.repoRoot ?? findRepoRoot(__dirname), '.vscode-test', `code-server-${CODE_SERVER_VERSION}`);
   const serverMain = path.join(cacheDir, 'node_modules', 'code-server', 'lib', 'vscode', 'out', 'server-main.js');
   const stamp = expectedStamp();

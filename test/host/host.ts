@@ -124,14 +124,23 @@ export interface Host extends ServerHost {
  * Builds the workbench URL that opens `workspaceFolder` (or, given as `{ file }`, a `.code-workspace`
  * file) and loads the extension (and tests) from the server's disk.
  */
-export function workbenchUrl(port: number, workspaceFolder: string | { file: string }, extensionDevelopmentPath: string, extensionTestsPath?: string, connectionToken?: string): string {
+export function workbenchUrl(
+  port: number,
+  workspaceFolder: string | { file: string },
+  extensionDevelopmentPath: string,
+  extensionTestsPath?: string,
+  connectionToken?: string,
+): string {
   const authority = `${HOST}:${port}`;
   // The server ignores --extensionDevelopmentPath/--extensionTestsPath; the web workbench takes
   // them from `payload`, as remote URIs on the server's file system.
   const remote = (p: string): string => `vscode-remote://${authority}${encodePath(path.resolve(p))}`;
   const payload: Array<[string, string]> = [['extensionDevelopmentPath', remote(extensionDevelopmentPath)]];
   if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
-  const open = typeof workspaceFolder === 'string' ? `folder=${encodeURIComponent(path.resolve(workspaceFolder))}` : `workspace=${encodeURIComponent(path.resolve(workspaceFolder.file))}`;
+  const open =
+    typeof workspaceFolder === 'string'
+      ? `folder=${encodeURIComponent(path.resolve(workspaceFolder))}`
+      : `workspace=${encodeURIComponent(path.resolve(workspaceFolder.file))}`;
   const token = connectionToken ? `&tkn=${encodeURIComponent(connectionToken)}` : '';
   return `http://${authority}/?${open}&payload=${encodeURIComponent(JSON.stringify(payload))}${token}`;
 }
@@ -161,7 +170,13 @@ export async function startHost(opts: HostOptions): Promise<ServerHost | Host> {
     const token = opts.connectionToken ? `?tkn=${encodeURIComponent(opts.connectionToken)}` : '';
     await waitForHttp(`http://${HOST}:${port}/${token}`, server, SERVER_READY_TIMEOUT_MS);
 
-    const url = workbenchUrl(port, opts.workspaceFile ? { file: opts.workspaceFile } : opts.workspaceFolder, opts.extensionDevelopmentPath, opts.extensionTestsPath, opts.connectionToken);
+    const url = workbenchUrl(
+      port,
+      opts.workspaceFile ? { file: opts.workspaceFile } : opts.workspaceFolder,
+      opts.extensionDevelopmentPath,
+      opts.extensionTestsPath,
+      opts.connectionToken,
+    );
     const serverHost: ServerHost = { url, port, userDataDir: dirs.userData, serverAlive: () => isRunning(server), stop: () => resources.stop() };
     if (opts.browser === false) return serverHost;
 
@@ -270,15 +285,20 @@ class HostResources {
 
 function serverArgs(port: number, dirs: HostDirs, connectionToken: string | undefined, restricted: boolean): string[] {
   return [
-    '--host', HOST,
-    '--port', String(port),
+    '--host',
+    HOST,
+    '--port',
+    String(port),
     ...(connectionToken ? ['--connection-token', connectionToken] : ['--without-connection-token']),
     '--accept-server-license-terms',
     ...(restricted ? [] : ['--disable-workspace-trust']),
     '--disable-telemetry',
-    '--user-data-dir', dirs.userData,
-    '--server-data-dir', dirs.serverData,
-    '--extensions-dir', dirs.extensions,
+    '--user-data-dir',
+    dirs.userData,
+    '--server-data-dir',
+    dirs.serverData,
+    '--extensions-dir',
+    dirs.extensions,
   ];
 }
 
@@ -365,6 +385,11 @@ function isRunning(child: ChildProcess): boolean {
 function settleWithin(promise: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  return Promise.race([promise.then(() => undefined, () => undefined), timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    promise.then(
+      () => undefined,
+      () => undefined,
+    ),
+    timeout,
+  ]).finally(() => clearTimeout(timer));
 }
-

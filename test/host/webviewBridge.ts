@@ -97,13 +97,11 @@ async function run(frame: FrameLocator, operation: BridgeOperation): Promise<unk
       return element.selectOption(operation.value, { timeout });
     case 'read': {
       await element.waitFor({ state: 'attached', timeout });
-      return element.evaluate(
-        (node): ElementRead => ({
-          text: node.textContent ?? '',
-          visible: !(node as HTMLElement).hidden && (node as HTMLElement).offsetParent !== null,
-          disabled: (node as HTMLButtonElement).disabled === true,
-        }),
-      );
+      return element.evaluate((node): ElementRead => ({
+        text: node.textContent ?? '',
+        visible: !(node as HTMLElement).hidden && (node as HTMLElement).offsetParent !== null,
+        disabled: (node as HTMLButtonElement).disabled === true,
+      }));
     }
     case 'count':
       return frame.locator(operation.selector).count();

@@ -10,7 +10,7 @@ import { EXTENSION_ID, leaveWindowClean, PROJECT, seam, setProject, signIn, wait
 const FIRST_POLL_DELAY_MS = 1_000;
 
 describe('activation', () => {
-  it('with a key and a project set, sends no request, also past the first poll\'s delay', async function () {
+  it("with a key and a project set, sends no request, also past the first poll's delay", async function () {
     this.timeout(60_000);
     const sim = await withSimulator();
     // The project is set before the extension is built where the order allows (the entry usually runs before onStartupFinished).
@@ -21,9 +21,17 @@ describe('activation', () => {
       await s.sync.ready;
       // Absence needs a window: this one ends past the first poll's delay counted from now, when the key is already there.
       const past = Date.now() + 2 * FIRST_POLL_DELAY_MS;
-      await waitFor('the first poll\'s delay to pass with a key and a project set', () => Date.now() >= past);
-      assert.deepEqual(s.requests.map((r) => `${r.method} ${r.path}`), [], 'the extension tried no request');
-      assert.deepEqual(sim.requests.map((r) => `${r.method} ${r.rawPath}`), [], 'no request reached the API');
+      await waitFor("the first poll's delay to pass with a key and a project set", () => Date.now() >= past);
+      assert.deepEqual(
+        s.requests.map((r) => `${r.method} ${r.path}`),
+        [],
+        'the extension tried no request',
+      );
+      assert.deepEqual(
+        sim.requests.map((r) => `${r.method} ${r.rawPath}`),
+        [],
+        'no request reached the API',
+      );
     } finally {
       await leaveWindowClean(s);
       await sim.close();

@@ -106,7 +106,10 @@ describe('visitor analytics', function () {
     await webview.expect('#status', /^Fetched at/);
     assert.deepEqual(await totals(), truth.totals);
     assert.ok(truth.totals.total < truth.totals.human + truth.totals.ai, 'the data set deduplicates');
-    assert.deepEqual(await webview.paths(), truth.visitors.slice(0, 50).map((v) => v.path));
+    assert.deepEqual(
+      await webview.paths(),
+      truth.visitors.slice(0, 50).map((v) => v.path),
+    );
     assert.equal((await webview.read('#next')).disabled, false, 'Next is offered: there is more');
     assert.equal(visitorRequests(sim).length, 1);
     assert.equal(await webview.text('#range-label'), `Last 30 days (${day(-29)} to ${day()})`);
@@ -123,7 +126,10 @@ describe('visitor analytics', function () {
       await webview.expect('#status', /^Fetched at/);
       assert.deepEqual(await webview.paths(), slice(page));
     }
-    assert.deepEqual(visitorRequests(sim).map((r) => r.query.offset), ['50', '100', '150']);
+    assert.deepEqual(
+      visitorRequests(sim).map((r) => r.query.offset),
+      ['50', '100', '150'],
+    );
     for (const page of [3, 2, 1]) {
       await webview.click('#prev');
       await webview.expect('#status', new RegExp(`^Page ${page} from memory`));
@@ -143,7 +149,11 @@ describe('visitor analytics', function () {
     for (const [preset, dates] of Object.entries(expected)) {
       sim.clearRequests();
       await andLoad(() => webview.select('#preset', preset));
-      assert.deepEqual(visitorRequests(sim).map((r) => r.query), [{ ...dates, limit: '50', offset: '0' }], preset);
+      assert.deepEqual(
+        visitorRequests(sim).map((r) => r.query),
+        [{ ...dates, limit: '50', offset: '0' }],
+        preset,
+      );
       const truth = sim.visitorsFor(PROJECT, dates).totals;
       await waitFor(`the totals of ${preset}`, async () => JSON.stringify(await totals()) === JSON.stringify(truth));
     }
@@ -174,7 +184,10 @@ describe('visitor analytics', function () {
     assert.equal(await webview.count('#rows tr'), 250);
     await andLoad(() => webview.click('#refresh'));
     await webview.expect('#status', /^Fetched at/);
-    assert.deepEqual(visitorRequests(sim).map((r) => r.query.limit), ['250', '250']);
+    assert.deepEqual(
+      visitorRequests(sim).map((r) => r.query.limit),
+      ['250', '250'],
+    );
     await webview.select('#page-size', '50'); // page 1 of 50 rows is in memory: no request
     await webview.expect('#scope-note', /the 50 rows of this page/);
   });
@@ -276,7 +289,7 @@ describe('visitor analytics', function () {
     await webview.expect('#export-status', /^Export cancelled after/);
   });
 
-  it('exports every row of the range to CSV with exactly ceil(N / 250) requests, from the panel\'s button', async () => {
+  it("exports every row of the range to CSV with exactly ceil(N / 250) requests, from the panel's button", async () => {
     assert.equal(await webview.text('#range-label'), 'All time');
     const truth = sim.visitorsFor(PROJECT, {});
     const folder = exportFolder();

@@ -60,9 +60,17 @@ describe('Ask the Agent About This', function () {
     const expected = `Make this friendlier\n\n=== About this page ===\nSite path: /quickstart\nFile in the repository: docs/quickstart.mdx\n=== Selected text (line 5) ===\n${selected}\n=== End ===`;
     assert.equal(seen.previewed, expected, 'the preview shows exactly what is sent');
     const posts = await waitFor('the create', () => requestsTo(sim, 'POST', '/job').at(0) && requestsTo(sim, 'POST', '/job'));
-    assert.deepEqual(posts.map((r) => r.body), [{ prompt: expected }]);
+    assert.deepEqual(
+      posts.map((r) => r.body),
+      [{ prompt: expected }],
+    );
     await waitFor('the job tracked', () => s.store.all().find((t) => t.prompts[0]?.text === expected));
-    assert.ok(!vscode.workspace.textDocuments.some((d) => d.isUntitled && d.getText() === expected && !d.isClosed && vscode.window.visibleTextEditors.some((e) => e.document === d)), 'the preview is closed after sending');
+    assert.ok(
+      !vscode.workspace.textDocuments.some(
+        (d) => d.isUntitled && d.getText() === expected && !d.isClosed && vscode.window.visibleTextEditors.some((e) => e.document === d),
+      ),
+      'the preview is closed after sending',
+    );
   });
 
   it('sends an edited preview as a follow-up to the picked job; the pick marks the active job', async () => {
@@ -84,12 +92,21 @@ describe('Ask the Agent About This', function () {
       return items.find((i) => (i as { jobId?: string }).jobId === job.id);
     });
     await vscode.commands.executeCommand('mintlifyAgent.askAboutThis');
-    const posts = await waitFor('the follow-up', () => requestsTo(sim, 'POST', `/job/${job.id}/message`).at(0) && requestsTo(sim, 'POST', `/job/${job.id}/message`));
+    const posts = await waitFor(
+      'the follow-up',
+      () => requestsTo(sim, 'POST', `/job/${job.id}/message`).at(0) && requestsTo(sim, 'POST', `/job/${job.id}/message`),
+    );
     const prompt = (posts[0].body as { prompt: string }).prompt;
-    assert.match(prompt, /^Please: Link this to the API reference\n\n=== About this page ===\nSite path: \/guides\/webhooks\nFile in the repository: docs\/guides\/webhooks\.md\n=== Selected text \(lines 1-3\) ===\n/);
+    assert.match(
+      prompt,
+      /^Please: Link this to the API reference\n\n=== About this page ===\nSite path: \/guides\/webhooks\nFile in the repository: docs\/guides\/webhooks\.md\n=== Selected text \(lines 1-3\) ===\n/,
+    );
     const active = shown.filter((i) => i.description?.includes('still working'));
     assert.ok(active.length >= 1 && active.every((i) => i.label.startsWith('$(sync~spin)')), 'active jobs are marked');
-    assert.ok(shown.some((i) => (i as { jobId?: string }).jobId === job.id && i.description === 'completed'), 'status shown for each job');
+    assert.ok(
+      shown.some((i) => (i as { jobId?: string }).jobId === job.id && i.description === 'completed'),
+      'status shown for each job',
+    );
     assert.equal(requestsTo(sim, 'POST', '/job').length, 0, 'no new job');
   });
 
@@ -114,9 +131,13 @@ describe('Ask the Agent About This', function () {
       const seen = answer('Turn this into a docs page', (items) => items.find((i) => i.label.includes('New job')));
       await vscode.commands.executeCommand('mintlifyAgent.askAboutThis');
       const posts = await waitFor('the create', () => requestsTo(sim, 'POST', '/job').at(0) && requestsTo(sim, 'POST', '/job'));
-      const expected = 'Turn this into a docs page\n\n=== About this page ===\nFile in the repository: notes/outside.md\n=== Selected text (line 3) ===\nNot a docs page.\n=== End ===';
+      const expected =
+        'Turn this into a docs page\n\n=== About this page ===\nFile in the repository: notes/outside.md\n=== Selected text (line 3) ===\nNot a docs page.\n=== End ===';
       assert.equal(seen.previewed, expected);
-      assert.deepEqual(posts.map((r) => r.body), [{ prompt: expected }]);
+      assert.deepEqual(
+        posts.map((r) => r.body),
+        [{ prompt: expected }],
+      );
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await vscode.workspace.fs.delete(vscode.Uri.joinPath(root, 'notes'), { recursive: true });
@@ -147,9 +168,12 @@ describe('Ask the Agent About This', function () {
       await vscode.commands.executeCommand('mintlifyAgent.askAboutThis');
       await waitFor('the create', () => requestsTo(sim, 'POST', '/job').at(0));
       const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => (t.input instanceof vscode.TabInputText ? t.input.uri : undefined));
-      assert.ok(tabs().some((uri) => uri?.toString() === own.toString()), 'the writer\'s file is still open');
+      assert.ok(
+        tabs().some((uri) => uri?.toString() === own.toString()),
+        "the writer's file is still open",
+      );
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === own.toString());
-      assert.equal(doc?.getText(), typed, 'the writer\'s unsaved edit is kept');
+      assert.equal(doc?.getText(), typed, "the writer's unsaved edit is kept");
       assert.ok(!tabs().some((uri) => uri?.scheme === 'untitled'), 'the preview is closed');
       assert.equal(requestsTo(sim, 'POST', '/job').length, 1);
     } finally {
@@ -175,6 +199,10 @@ describe('Ask the Agent About This', function () {
     });
     await vscode.commands.executeCommand('mintlifyAgent.askAboutThis');
     assert.equal(await validate?.('   '), 'Type an instruction for the agent; an empty prompt cannot be sent.');
-    assert.deepEqual(sim.requests.filter((r) => r.method === 'POST'), [], 'nothing sent');
+    assert.deepEqual(
+      sim.requests.filter((r) => r.method === 'POST'),
+      [],
+      'nothing sent',
+    );
   });
 });

@@ -12,7 +12,19 @@ import { quote } from '../../src/signals/evidencePrompt';
 import { evidenceBlock } from '../support/evidenceBlock';
 import type { Simulator } from '../simulator/server';
 import { CODE_FEEDBACK } from '../simulator/signals';
-import { freshAnalyticsHour, leaveWindowClean, PROJECT, requestsTo, ScriptedUser, seam, setProject, setUserSetting, signIn, waitFor, withSimulator } from './support';
+import {
+  freshAnalyticsHour,
+  leaveWindowClean,
+  PROJECT,
+  requestsTo,
+  ScriptedUser,
+  seam,
+  setProject,
+  setUserSetting,
+  signIn,
+  waitFor,
+  withSimulator,
+} from './support';
 
 const PAGE = [
   '---',
@@ -81,7 +93,7 @@ describe('code-block feedback', function () {
     await sim.close();
   });
 
-  it('opening the page shows the Problems entries on the block\'s lines, the CodeLens and the hover, with no request', async () => {
+  it("opening the page shows the Problems entries on the block's lines, the CodeLens and the hover, with no request", async () => {
     sim.clearRequests();
     await vscode.window.showTextDocument(page, { preview: false });
     const onPage = await waitFor('the Readers entries on the page', () => (readers(page).length === 2 ? readers(page) : undefined));
@@ -92,7 +104,10 @@ describe('code-block feedback', function () {
     assert.ok(block.message.startsWith('3 readers flagged this code block (last 30 days): “'), block.message);
     assert.ok(block.message.endsWith(`“${CODE_FEEDBACK.install.comments[0]}”`), 'the newest comment quoted');
     const gone = onPage.find((d) => d.range.start.line === 0);
-    assert.ok(gone?.message.startsWith('1 reader’s feedback (last 30 days) is about a code block that is no longer on this page: “--legacy was removed in v2.”'), gone?.message);
+    assert.ok(
+      gone?.message.startsWith('1 reader’s feedback (last 30 days) is about a code block that is no longer on this page: “--legacy was removed in v2.”'),
+      gone?.message,
+    );
     assert.equal(gone?.severity, vscode.DiagnosticSeverity.Information);
 
     // The block of the imported snippet file, found there, on the twin named deploy.sh.
@@ -109,28 +124,40 @@ describe('code-block feedback', function () {
     ]);
 
     const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', page, new vscode.Position(INSTALL.start + 1, 6))) ?? [];
-    const md = hovers.flatMap((h) => h.contents).find((c): c is vscode.MarkdownString => c instanceof vscode.MarkdownString && c.value.includes('feedback on this code block'));
+    const md = hovers
+      .flatMap((h) => h.contents)
+      .find((c): c is vscode.MarkdownString => c instanceof vscode.MarkdownString && c.value.includes('feedback on this code block'));
     assert.ok(md, 'a hover on the block');
     assert.ok(!md.isTrusted && !md.supportHtml, 'nothing in it runs or renders HTML');
     const text = unescaped(md.value);
     for (const comment of CODE_FEEDBACK.install.comments.slice(0, 2)) assert.ok(text.includes(`> ${comment}`), `"${comment}" quoted`);
-    assert.ok(text.includes('``` <img src=x onerror=alert(1)> **bold** [run](command:workbench.action.terminal.new) \\u202eswodniW no sliaf'), 'the hostile comment shown as its text, on one line');
+    assert.ok(
+      text.includes('``` <img src=x onerror=alert(1)> **bold** [run](command:workbench.action.terminal.new) \\u202eswodniW no sliaf'),
+      'the hostile comment shown as its text, on one line',
+    );
     assert.ok(!/(^|[^\\])(<img|\]\(command:|```|\*\*bold)/.test(md.value), 'no tag, link, fence or emphasis left unescaped in the Markdown');
     assert.ok(!md.value.includes('\u202e'), 'no raw direction override');
-    assert.ok(text.includes('· pending · from a reader'), 'each comment\'s date, status and author');
-    assert.deepEqual(analytics(sim).map((r) => r.rawPath), [], 'all of it from the kept signals');
+    assert.ok(text.includes('· pending · from a reader'), "each comment's date, status and author");
+    assert.deepEqual(
+      analytics(sim).map((r) => r.rawPath),
+      [],
+      'all of it from the kept signals',
+    );
   });
 
   it('editing the block moves its feedback to "no longer on this page"; undo brings it back; no request', async () => {
     sim.clearRequests();
     const editor = await vscode.window.showTextDocument(page, { preview: false });
     await editor.edit((edit) => edit.replace(new vscode.Range(INSTALL.start + 2, 4, INSTALL.start + 2, 14), 'acme signin'));
-    const moved = await waitFor('the block\'s entry gone', () => (readers(page).length === 1 ? readers(page)[0] : undefined));
+    const moved = await waitFor("the block's entry gone", () => (readers(page).length === 1 ? readers(page)[0] : undefined));
     assert.ok(moved.message.startsWith('4 readers’ feedback (last 30 days) is about a code block that is no longer on this page'), moved.message);
-    assert.deepEqual(ours(await lenses(page)).map((l) => l.command?.title), ['4 readers’ feedback is about a code block that is no longer on this page']);
+    assert.deepEqual(
+      ours(await lenses(page)).map((l) => l.command?.title),
+      ['4 readers’ feedback is about a code block that is no longer on this page'],
+    );
 
     await vscode.commands.executeCommand('undo');
-    await waitFor('the block\'s entry back', () => readers(page).find((d) => d.range.start.line === INSTALL.start && d.message.startsWith('3 readers')));
+    await waitFor("the block's entry back", () => readers(page).find((d) => d.range.start.line === INSTALL.start && d.message.startsWith('3 readers')));
     assert.equal(readers(page).length, 2);
     assert.equal(analytics(sim).length, 0);
   });
@@ -139,7 +166,10 @@ describe('code-block feedback', function () {
     try {
       await setUserSetting('codeFeedback.problems', false);
       await waitFor('no Readers entry', () => readers(page).length === 0 && readers(snippet).length === 0);
-      assert.ok(ours(await lenses(page)).some((l) => l.command?.title === '3 readers flagged this block'), 'the CodeLens stays');
+      assert.ok(
+        ours(await lenses(page)).some((l) => l.command?.title === '3 readers flagged this block'),
+        'the CodeLens stays',
+      );
     } finally {
       await setUserSetting('codeFeedback.problems', undefined);
     }
@@ -165,7 +195,7 @@ describe('code-block feedback', function () {
     } finally {
       user.restore();
     }
-    assert.equal(seen.postsBeforeSend, 0, 'nothing sent before the preview\'s Send');
+    assert.equal(seen.postsBeforeSend, 0, "nothing sent before the preview's Send");
     assert.match(seen.message, /1 agent request of the project's hour \(\d+ of 100 used, \d+ left\)/, 'the cost is shown with the preview');
     const post = await waitFor('the create', () => requestsTo(sim, 'POST', '/job')[0]);
     const prompt = (post.body as { prompt: string }).prompt;
@@ -180,7 +210,7 @@ describe('code-block feedback', function () {
     assert.ok(!prompt.includes('\u202e'), 'no raw direction override reaches the agent');
   });
 
-  it('Fix with the Editor\'s AI puts the same evidence in the chat, unsent; without a chat it says it needs one', async () => {
+  it("Fix with the Editor's AI puts the same evidence in the chat, unsent; without a chat it says it needs one", async () => {
     const real = s.codeFeedback.chat;
     const user = new ScriptedUser(s.ui);
     const opened: string[] = [];
@@ -201,7 +231,12 @@ describe('code-block feedback', function () {
 
       s.codeFeedback.chat = { open: async () => false };
       await click();
-      assert.deepEqual(user.messages.map((m) => m.message), ["Fix with the Editor's AI needs a chat in the editor (GitHub Copilot Chat, for example), and this editor has none. Ask the Agent to Fix It works without one."]);
+      assert.deepEqual(
+        user.messages.map((m) => m.message),
+        [
+          "Fix with the Editor's AI needs a chat in the editor (GitHub Copilot Chat, for example), and this editor has none. Ask the Agent to Fix It works without one.",
+        ],
+      );
     } finally {
       s.codeFeedback.chat = real;
       user.restore();

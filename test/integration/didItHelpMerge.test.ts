@@ -21,8 +21,16 @@ const DAY = 86_400_000;
 const wholeDaysSince = (at: number) => Math.min(28, Math.floor(Date.now() / DAY) - Math.floor(at / DAY) - 1);
 
 function git(cwd: string, args: string[], at?: number): string {
-  const env = at === undefined ? process.env : { ...process.env, GIT_AUTHOR_DATE: `@${Math.round(at / 1000)} +0000`, GIT_COMMITTER_DATE: `@${Math.round(at / 1000)} +0000` };
-  return execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd, encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  const env =
+    at === undefined
+      ? process.env
+      : { ...process.env, GIT_AUTHOR_DATE: `@${Math.round(at / 1000)} +0000`, GIT_COMMITTER_DATE: `@${Math.round(at / 1000)} +0000` };
+  return execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args], {
+    cwd,
+    encoding: 'utf8',
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
 }
 
 interface GitApiLike {
@@ -94,7 +102,14 @@ describe('Did It Help? counts from the merge', function () {
     const job = sim.addJob(PROJECT, { status: 'completed', source: { repository: mirrorUrl, ref }, prLink: 'https://github.com/acme/docs/pull/12' });
     await s.tracker.track(job.id);
     const iso = (t: number) => new Date(t).toISOString();
-    s.signals.links.remember(PROJECT, { jobId: job.id, signalIds: [`page:${path}`], path, searches: [], askedAt: iso(finishedAt - DAY), finishedAt: iso(finishedAt) });
+    s.signals.links.remember(PROJECT, {
+      jobId: job.id,
+      signalIds: [`page:${path}`],
+      path,
+      searches: [],
+      askedAt: iso(finishedAt - DAY),
+      finishedAt: iso(finishedAt),
+    });
   }
 
   it('with the branch merged in the workspace history, the windows start at the merge and the message says so', async () => {
@@ -103,14 +118,21 @@ describe('Did It Help? counts from the merge', function () {
     const message = await check('/quickstart', progress);
     const day = new Date(mergedAt).toISOString().slice(0, 10);
     assert.ok(message.includes(`/quickstart, ${wholeDaysSince(mergedAt)} days before vs after, since the merge of ${BRANCH} on ${day}:`), message);
-    assert.deepEqual(progress, [`looking for the merge of ${BRANCH} in the git history…`, `comparing ${wholeDaysSince(mergedAt)} days before and after…`], 'the notification says what it waits for');
+    assert.deepEqual(
+      progress,
+      [`looking for the merge of ${BRANCH} in the git history…`, `comparing ${wholeDaysSince(mergedAt)} days before and after…`],
+      'the notification says what it waits for',
+    );
   });
 
   it('without a merge (the branch is not in the history) it counts from the job finish, and says so', async () => {
     const finishedAt = Date.now() - 15 * DAY;
     await linkedJob('/guides/webhooks', 'mintlify/never-merged', finishedAt);
     const message = await check('/guides/webhooks');
-    assert.ok(message.includes(`${wholeDaysSince(finishedAt)} days before vs after, since the job finished on ${new Date(finishedAt).toISOString().slice(0, 10)}:`), message);
+    assert.ok(
+      message.includes(`${wholeDaysSince(finishedAt)} days before vs after, since the job finished on ${new Date(finishedAt).toISOString().slice(0, 10)}:`),
+      message,
+    );
   });
   describe('while git waits or fails', () => {
     // The Git extension found git on PATH (its path is plain `git`): a wrapper first on PATH is the
@@ -144,7 +166,10 @@ describe('Did It Help? counts from the merge', function () {
         assert.deepEqual(user.progressReports, [`looking for the merge of ${BRANCH} in the git history…`]);
         user.pressCancel();
         await running;
-        assert.deepEqual(user.messages.map((m) => m.message), ['Did It Help? cancelled.']);
+        assert.deepEqual(
+          user.messages.map((m) => m.message),
+          ['Did It Help? cancelled.'],
+        );
         await waitFor('no process of that git left', () => processesInGroup(pid).length === 0);
         assert.equal(analyticsRequests(), requests, 'no comparison was asked for');
       } finally {
@@ -161,7 +186,10 @@ describe('Did It Help? counts from the merge', function () {
       try {
         await vscode.commands.executeCommand('mintlifyAgent.checkSignalImpact', { kind: 'page', path: '/cancelled-while-comparing' });
         assert.equal(user.progressReports.length, 2);
-        assert.deepEqual(user.messages.map((m) => m.message), ['Did It Help? cancelled.']);
+        assert.deepEqual(
+          user.messages.map((m) => m.message),
+          ['Did It Help? cancelled.'],
+        );
         assert.equal(analyticsRequests(), requests);
       } finally {
         user.restore();
@@ -180,7 +208,10 @@ describe('Did It Help? counts from the merge', function () {
         assert.ok(wrapper.walkPids().length > pids, 'the failing git was asked');
         assert.equal(user.messages.length, 1, 'one answer, no error');
         assert.equal(user.lastMessage()?.level, 'info');
-        assert.ok(user.lastMessage()?.message.includes(`since the job finished on ${new Date(finishedAt).toISOString().slice(0, 10)}:`), user.lastMessage()?.message);
+        assert.ok(
+          user.lastMessage()?.message.includes(`since the job finished on ${new Date(finishedAt).toISOString().slice(0, 10)}:`),
+          user.lastMessage()?.message,
+        );
       } finally {
         user.restore();
       }

@@ -19,7 +19,22 @@ import { resolvePreset } from '../../src/analytics/dateRange';
 import { TOOLS } from '../../src/tools/toolNames';
 import { localToday } from '../../src/util/days';
 import type { Simulator } from '../simulator/server';
-import { forgetTrends, freshAnalyticsHour, KEY, leaveWindowClean, PROJECT, ScriptedUser, seam, setProject, signIn, tooltipText, visitorRequests, waitFor, withSimulator, spendHour } from './support';
+import {
+  forgetTrends,
+  freshAnalyticsHour,
+  KEY,
+  leaveWindowClean,
+  PROJECT,
+  ScriptedUser,
+  seam,
+  setProject,
+  signIn,
+  tooltipText,
+  visitorRequests,
+  waitFor,
+  withSimulator,
+  spendHour,
+} from './support';
 
 const LEFT = 6;
 const analytics = (sim: Simulator) => sim.requests.filter((r) => r.rawPath.startsWith('/v1/analytics/'));
@@ -73,7 +88,12 @@ describe('the hour’s gate (every analytics request a writer causes)', function
       await panel.model.handle({ type: 'setCompare', on: true });
       const ask = user.messages.find((m) => m.actions.includes(`Fetch ${LEFT}`));
       assert.ok(ask, `asked first: ${JSON.stringify(user.messages)}`);
-      assert.match(ask.message, new RegExp(`^Fetching every path of .* to compare takes one analytics request per 250 paths \\(the site’s size is not known yet\\), stopping at ${LEFT}, of the ${LEFT} ${COUNT.replace(/[()]/g, '\\$&')}\\.`));
+      assert.match(
+        ask.message,
+        new RegExp(
+          `^Fetching every path of .* to compare takes one analytics request per 250 paths \\(the site’s size is not known yet\\), stopping at ${LEFT}, of the ${LEFT} ${COUNT.replace(/[()]/g, '\\$&')}\\.`,
+        ),
+      );
       const compare = await waitFor('the comparison', () => (panel.model.state.compare?.status === 'ready' ? panel.model.state.compare : undefined));
       assert.equal(visitorRequests(sim), LEFT, 'at most what was left');
       assert.match(compare.message ?? '', new RegExp(`^Only the ${LEFT * 250} most read paths of the previous period were fetched \\(${LEFT} requests\\)`));
@@ -91,10 +111,17 @@ describe('the hour’s gate (every analytics request a writer causes)', function
       user.answerMessage = (shown) => shown.actions.find((a) => a === `Fetch ${LEFT}`);
       await vscode.commands.executeCommand('mintlifyAgent.openAnalytics', { path: '/quickstart', preset: 'last90' });
       const panel = await waitFor('the panel', () => s.analytics.panel());
-      await waitFor('the page’s row', () => (panel.model.state.focus?.status !== 'pending' && !panel.model.state.loading ? panel.model.state.focus : undefined));
+      await waitFor('the page’s row', () =>
+        panel.model.state.focus?.status !== 'pending' && !panel.model.state.loading ? panel.model.state.focus : undefined,
+      );
       const ask = user.messages.find((m) => m.actions.includes(`Fetch ${LEFT}`));
       assert.ok(ask, `asked first: ${JSON.stringify(user.messages)}`);
-      assert.match(ask.message, new RegExp(`^Finding one page among every path of the range takes one analytics request per 250 paths \\(the site’s size is not known yet\\), stopping at ${LEFT}, of the ${LEFT} left this hour`));
+      assert.match(
+        ask.message,
+        new RegExp(
+          `^Finding one page among every path of the range takes one analytics request per 250 paths \\(the site’s size is not known yet\\), stopping at ${LEFT}, of the ${LEFT} left this hour`,
+        ),
+      );
       assert.ok(visitorRequests(sim) > 0 && visitorRequests(sim) <= LEFT, `${visitorRequests(sim)} requests: some, and at most the ${LEFT} left`);
     } finally {
       user.restore();
@@ -112,10 +139,20 @@ describe('the hour’s gate (every analytics request a writer causes)', function
       const status = await vscode.commands.executeCommand<{ state: string; requests?: number } | undefined>('mintlifyAgent.exportVisitors');
       const ask = user.messages.find((m) => m.actions.includes(`Fetch ${LEFT}`));
       assert.ok(ask, `asked first: ${JSON.stringify(user.messages)}`);
-      assert.match(ask.message, new RegExp(`^Exporting visitors \\(Last 90 days \\(.*\\)\\) takes one analytics request per 250 paths \\(the site’s size is not known yet\\), stopping at ${LEFT}, of the ${LEFT} left this hour`));
+      assert.match(
+        ask.message,
+        new RegExp(
+          `^Exporting visitors \\(Last 90 days \\(.*\\)\\) takes one analytics request per 250 paths \\(the site’s size is not known yet\\), stopping at ${LEFT}, of the ${LEFT} left this hour`,
+        ),
+      );
       assert.equal(status?.state, 'done');
       assert.equal(visitorRequests(sim), LEFT);
-      assert.ok(user.messages.some((m) => /The export: stopped after 6 pages: that is what the organisation’s analytics hour allowed it\./.test(m.message) && m.level === 'warning'), JSON.stringify(user.messages.map((m) => m.message)));
+      assert.ok(
+        user.messages.some(
+          (m) => /The export: stopped after 6 pages: that is what the organisation’s analytics hour allowed it\./.test(m.message) && m.level === 'warning',
+        ),
+        JSON.stringify(user.messages.map((m) => m.message)),
+      );
     } finally {
       user.restore();
       rmSync(folder, { recursive: true, force: true });
@@ -147,7 +184,10 @@ describe('the hour’s gate (every analytics request a writer causes)', function
       await leave(0);
       await vscode.commands.executeCommand('mintlifyAgent.showAssistantThread', question);
       assert.equal(analytics(sim).length, 0);
-      assert.match(user.lastMessage()?.message ?? '', new RegExp(`^Reading the whole thread needs 1 analytics request, and none are ${COUNT.replace(/[()]/g, '\\$&')}; one is free in (59 min|1 h)\\.`));
+      assert.match(
+        user.lastMessage()?.message ?? '',
+        new RegExp(`^Reading the whole thread needs 1 analytics request, and none are ${COUNT.replace(/[()]/g, '\\$&')}; one is free in (59 min|1 h)\\.`),
+      );
       await leave(1);
       await vscode.commands.executeCommand('mintlifyAgent.showAssistantThread', question);
       assert.equal(analytics(sim).length, 1);
@@ -166,7 +206,10 @@ describe('the hour’s gate (every analytics request a writer causes)', function
     await leave(LEFT);
     await panel.model.handle({ type: 'setRange', range: { kind: 'preset', preset: 'last30' } });
     const question = await waitFor('the trend’s question', () => (panel.model.state.trend?.status === 'confirm' ? panel.model.state.trend : undefined));
-    assert.match(question.message ?? '', new RegExp(`^Drawing the trend needs about 30 analytics requests; ${LEFT} are left this hour .* Draw Trend draws the newest points that fit`));
+    assert.match(
+      question.message ?? '',
+      new RegExp(`^Drawing the trend needs about 30 analytics requests; ${LEFT} are left this hour .* Draw Trend draws the newest points that fit`),
+    );
     sim.clearRequests();
     await panel.model.handle({ type: 'drawTrend' });
     const drawn = await waitFor('the trend', () => (panel.model.state.trend?.status === 'ready' ? panel.model.state.trend : undefined));
@@ -192,7 +235,8 @@ describe('the hour’s gate (every analytics request a writer causes)', function
       const otherGate = new HourGate(other, s.ui, vscode.l10n);
       const otherApi = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => KEY });
       const range = { dateFrom: resolvePreset('last90', localToday(), vscode.l10n).dateFrom, dateTo: undefined };
-      const spend = (api: ApiClient, grant: HourGrant) => fetchAllVisitors((p, q, o) => api.getVisitors(p, q, o), PROJECT, range, { grant, maxPages: 20 }).finally(() => grant.end());
+      const spend = (api: ApiClient, grant: HourGrant) =>
+        fetchAllVisitors((p, q, o) => api.getVisitors(p, q, o), PROJECT, range, { grant, maxPages: 20 }).finally(() => grant.end());
       // This window spends through its own gate (its window's end of the ledger); the client itself holds no count.
       const api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => KEY });
       const [mine, theirs] = await Promise.all([spend(api, s.gate.granted(LEFT)), spend(otherApi, otherGate.granted(LEFT))]);

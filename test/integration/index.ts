@@ -104,16 +104,8 @@ interface Failure {
   reason: string;
 }
 
-const {
-  EVENT_SUITE_BEGIN,
-  EVENT_SUITE_END,
-  EVENT_TEST_BEGIN,
-  EVENT_TEST_PASS,
-  EVENT_TEST_FAIL,
-  EVENT_TEST_PENDING,
-  EVENT_HOOK_BEGIN,
-  EVENT_HOOK_END,
-} = Mocha.Runner.constants;
+const { EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_TEST_BEGIN, EVENT_TEST_PASS, EVENT_TEST_FAIL, EVENT_TEST_PENDING, EVENT_HOOK_BEGIN, EVENT_HOOK_END } =
+  Mocha.Runner.constants;
 
 class ReportCollector extends Mocha.reporters.Base {
   private readonly lines: string[] = [];

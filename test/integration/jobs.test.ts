@@ -12,7 +12,16 @@ import { EXTENSION_ID, KEY, PROJECT, requestsTo, rowCommands, ScriptedUser, seam
 const HOUR_PROJECT = 'agent-hour-project';
 
 /** Test-scale timings: the same scheduler, a minute shrunk to about a second. */
-const FAST = { ...DEFAULT_TIMINGS, fastIntervalMs: 100, fastPhaseMs: 1_500, intervalMs: 500, backoffBaseMs: 200, backoffMaxMs: 1_000, unfocusedFactor: 1, steadyBudgetPerHour: 1_000_000 };
+const FAST = {
+  ...DEFAULT_TIMINGS,
+  fastIntervalMs: 100,
+  fastPhaseMs: 1_500,
+  intervalMs: 500,
+  backoffBaseMs: 200,
+  backoffMaxMs: 1_000,
+  unfocusedFactor: 1,
+  steadyBudgetPerHour: 1_000_000,
+};
 
 interface ShownItem {
   id: string;
@@ -191,8 +200,14 @@ describe('agent jobs', function () {
       assert.ok(pickedFrom.some((i) => /Enter another job ID/.test(i.label)));
       assert.ok(validate);
       assert.match(validationText(await validate('   \n ')), /empty prompt cannot be sent/);
-      assert.deepEqual(requestsTo(sim, 'POST', `/job/${jobId}/message`).map((r) => r.body), [{ prompt: 'Also add a changelog entry' }]);
-      assert.deepEqual(s.store.get(jobId)?.prompts.map((p) => p.text), ['Document the new webhooks page', 'Also add a changelog entry']);
+      assert.deepEqual(
+        requestsTo(sim, 'POST', `/job/${jobId}/message`).map((r) => r.body),
+        [{ prompt: 'Also add a changelog entry' }],
+      );
+      assert.deepEqual(
+        s.store.get(jobId)?.prompts.map((p) => p.text),
+        ['Document the new webhooks page', 'Also add a changelog entry'],
+      );
       const item = await jobItem(s, jobId);
       assert.equal(item?.icon, 'sync~spin');
       assert.match(String(item?.tooltip), /Also add a changelog entry/);
@@ -222,7 +237,9 @@ describe('agent jobs', function () {
       }
       // The view on screen, so VS Code draws the rows (and would redraw them).
       await vscode.commands.executeCommand('mintlifyAgent.jobs.focus');
-      await waitFor('the view to draw both jobs', () => ids.every((id) => drawn.has(id))).finally(() => delete (s.tree as { getChildren?: unknown }).getChildren);
+      await waitFor('the view to draw both jobs', () => ids.every((id) => drawn.has(id))).finally(
+        () => delete (s.tree as { getChildren?: unknown }).getChildren,
+      );
       const redrawn: string[] = [];
       const listening = s.tree.onDidChangeTreeData((changed) => {
         for (const node of changed === undefined ? [undefined] : Array.isArray(changed) ? changed : [changed]) {
@@ -294,7 +311,9 @@ describe('agent jobs', function () {
         await waitFor('three stalled polls', stalled, 3 * perPoll + 10_000).catch((error: Error) => {
           // Should it time out: what the client tried, what the simulator got, and when the next poll was due.
           const tried = s.requests.slice(-6).map((r) => `${r.method} ${r.path} ${r.sent ? (r.status ?? r.error?.message) : `not sent: ${r.error?.message}`}`);
-          throw new Error(`${error.message}; the simulator got ${requestsTo(sim, 'GET', `/job/${job.id}`).length} polls; the client's last calls: ${tried.join(' | ') || 'none'}; next poll due in ${String((s.tracker.poller.nextDueAt(job.id) ?? Number.NaN) - Date.now())} ms`);
+          throw new Error(
+            `${error.message}; the simulator got ${requestsTo(sim, 'GET', `/job/${job.id}`).length} polls; the client's last calls: ${tried.join(' | ') || 'none'}; next poll due in ${String((s.tracker.poller.nextDueAt(job.id) ?? Number.NaN) - Date.now())} ms`,
+          );
         });
         sim.archiveJob(PROJECT, job.id);
         await waitFor('the archived job in the tree', async () => /archived/.test((await jobItem(s, job.id))?.description ?? ''), perPoll + 10_000);
@@ -420,7 +439,10 @@ describe('agent jobs', function () {
       const told = user.lastMessage();
       assert.equal(told?.level, 'info');
       assert.match(String(told?.message), /Follow-up sent to .*the job shows it arrived/);
-      assert.deepEqual(s.store.get(done.id)?.prompts.map((p) => p.text), ['Add a troubleshooting section']);
+      assert.deepEqual(
+        s.store.get(done.id)?.prompts.map((p) => p.text),
+        ['Add a troubleshooting section'],
+      );
       assert.equal(s.store.get(done.id)?.unsentPrompt, undefined);
       assert.equal(s.tracker.poller.isWatching(done.id), true, 'polled again as after a success');
       await vscode.commands.executeCommand('mintlifyAgent.stopTracking', done.id);
@@ -439,7 +461,10 @@ describe('agent jobs', function () {
       const warned = user.messages.find((m) => /may have arrived/.test(m.message));
       assert.ok(warned && !warned.actions.includes('Retry'), 'never a plain Retry');
       const posts = requestsTo(sim, 'POST', `/job/${busy.id}/message`);
-      assert.deepEqual(posts.map((p) => p.status), [0, 200]);
+      assert.deepEqual(
+        posts.map((p) => p.status),
+        [0, 200],
+      );
       assert.deepEqual(posts[1]?.body, { prompt: 'Rewrite the intro, shorter' });
       assert.equal(s.store.get(busy.id)?.unsentPrompt, undefined);
       await vscode.commands.executeCommand('mintlifyAgent.stopTracking', busy.id);
@@ -476,9 +501,16 @@ describe('agent jobs', function () {
       assert.equal(first.length, 1);
       await running;
       const posts = requestsTo(sim, 'POST', `/job/${jobId}/message`);
-      assert.deepEqual(posts.map((p) => p.status), [429, 200], 'sent once more, after the wait');
+      assert.deepEqual(
+        posts.map((p) => p.status),
+        [429, 200],
+        'sent once more, after the wait',
+      );
       assert.ok(posts[1].at - posts[0].at >= 20_000, `the second POST waited out Retry-After (${posts[1].at - posts[0].at} ms)`);
-      assert.ok(user.progressReports.some((r) => /Sending in \d+ s/.test(r)), 'the wait was shown as a countdown');
+      assert.ok(
+        user.progressReports.some((r) => /Sending in \d+ s/.test(r)),
+        'the wait was shown as a countdown',
+      );
     });
 
     it('a 429 says when to try again', async () => {
@@ -558,7 +590,9 @@ describe('agent jobs', function () {
       const newKey = 'mint_integration_second_key';
       user.type(newKey);
       await vscode.commands.executeCommand('mintlifyAgent.setApiKey');
-      await waitFor('polling to resume with the new key', () => sim.requests.slice(count).some((r) => r.authorization === `Bearer ${newKey}` && r.status === 200));
+      await waitFor('polling to resume with the new key', () =>
+        sim.requests.slice(count).some((r) => r.authorization === `Bearer ${newKey}` && r.status === 200),
+      );
       assert.equal(s.tracker.poller.isPaused, false);
       await vscode.commands.executeCommand('mintlifyAgent.stopTracking', job.id);
     });
@@ -571,7 +605,10 @@ describe('agent jobs', function () {
       assert.deepEqual(await treeItems(s), []);
       await setProject(PROJECT);
       await waitFor('the project again', () => s.store.projectId === PROJECT);
-      assert.deepEqual(s.store.all().map((t) => ({ id: t.id, prompts: t.prompts.map((p) => p.text) })), before);
+      assert.deepEqual(
+        s.store.all().map((t) => ({ id: t.id, prompts: t.prompts.map((p) => p.text) })),
+        before,
+      );
     });
   });
 
@@ -601,7 +638,15 @@ describe('agent jobs', function () {
 
       // The cost line above a review's preview reads the same hour.
       const comment = s.review.model.newId();
-      await s.review.model.put(job.id, comment, { path: 'docs/a.mdx', commit: 'c0ffee', startLine: 1, endLine: 1, lines: ['# A'], body: 'Shorter.', createdAt: Date.now() });
+      await s.review.model.put(job.id, comment, {
+        path: 'docs/a.mdx',
+        commit: 'c0ffee',
+        startLine: 1,
+        endLine: 1,
+        lines: ['# A'],
+        body: 'Shorter.',
+        createdAt: Date.now(),
+      });
       let lenses: string[] = [];
       user.type('');
       user.answerMessage = async (m) => {

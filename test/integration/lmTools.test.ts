@@ -14,7 +14,21 @@ import { capResult, MAX_RESULT_CHARS, ROW_QUOTE, TOP_ROWS } from '../../src/tool
 import { evidenceBlock, withoutNonce } from '../support/evidenceBlock';
 import type { Simulator } from '../simulator/server';
 import { HOSTILE_PAGE, HOSTILE_TEXTS } from '../simulator/signals';
-import { freshAnalyticsHour, KEY, leaveWindowClean, PROJECT, requestsTo, ScriptedUser, seam, setProject, signIn, visitorRequests, waitFor, withSimulator, spendHour } from './support';
+import {
+  freshAnalyticsHour,
+  KEY,
+  leaveWindowClean,
+  PROJECT,
+  requestsTo,
+  ScriptedUser,
+  seam,
+  setProject,
+  signIn,
+  visitorRequests,
+  waitFor,
+  withSimulator,
+  spendHour,
+} from './support';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 /** What a tool can have sent: analytics requests and POSTs (the jobs the acting tools started poll on their own). */
@@ -71,7 +85,10 @@ describe('language model tools', function () {
   it('with no signals kept, the evidence tools say how to fetch them and send nothing', async () => {
     for (const name of [TOOLS.readerEvidence, TOOLS.gapInbox]) {
       const text = await invoke(name, { page: '/quickstart' });
-      assert.match(text, new RegExp(`No reader signals are kept for project "${PROJECT}" yet.*${TOOLS.fetchReaderSignals}.*up to ${MOST_REQUESTS} analytics requests`));
+      assert.match(
+        text,
+        new RegExp(`No reader signals are kept for project "${PROJECT}" yet.*${TOOLS.fetchReaderSignals}.*up to ${MOST_REQUESTS} analytics requests`),
+      );
     }
     assert.equal(sim.requests.length, 0);
   });
@@ -83,10 +100,10 @@ describe('language model tools', function () {
       sim.clearRequests();
     });
 
-    it('reads the open page\'s evidence as the simulator counts it, with no request, its hostile comments quoted and cut', async () => {
+    it("reads the open page's evidence as the simulator counts it, with no request, its hostile comments quoted and cut", async () => {
       await vscode.window.showTextDocument(vscode.Uri.joinPath(root, 'docs', 'quickstart.mdx'), { preview: false });
       // The page shown fetches its readers figures (the status item's, not the tool's): counted from after it.
-      await waitFor('the page\'s readers figure', () => s.readers.statusBar.shown?.figures);
+      await waitFor("the page's readers figure", () => s.readers.statusBar.shown?.figures);
       sim.clearRequests();
       const text = await invoke(TOOLS.readerEvidence);
       assert.equal(sim.requests.length, 0, 'the kept snapshot answers');
@@ -113,7 +130,12 @@ describe('language model tools', function () {
       const newest = [...pendingHere].sort((a, b) => ((b.createdAt ?? '') < (a.createdAt ?? '') ? -1 : 1)).slice(0, 8);
       for (const comment of newest) {
         const full = comment.comment!;
-        assert.ok(block.includes(full.length > MAX_QUOTE ? `${quote(full.slice(0, MAX_QUOTE))} (${full.length - MAX_QUOTE} more characters not included)` : quote(full)), `comment ${comment.id} quoted and cut in the block`);
+        assert.ok(
+          block.includes(
+            full.length > MAX_QUOTE ? `${quote(full.slice(0, MAX_QUOTE))} (${full.length - MAX_QUOTE} more characters not included)` : quote(full),
+          ),
+          `comment ${comment.id} quoted and cut in the block`,
+        );
       }
       assert.ok(!text.includes(HOSTILE_TEXTS.rtl), 'no raw direction control reaches the model');
       assert.ok(text.length <= MAX_RESULT_CHARS, `${text.length} characters`);
@@ -141,11 +163,20 @@ describe('language model tools', function () {
       const shownPages = s.signals.tree.getChildren(pagesGroup).map((node) => (node.type === 'page' ? node.signal.path : ''));
       const shownSearches = s.signals.tree.getChildren(searchesGroup).map((node) => (node.type === 'search' ? node.signal.searchQuery : ''));
       assert.ok(shownPages.length > TOP_ROWS, 'the default site has more pages than the tool lists');
-      assert.deepEqual(quotedRows(text, 'Pages with not-helpful votes'), shownPages.slice(0, TOP_ROWS).map((path) => path.slice(0, ROW_QUOTE)));
-      assert.ok(shownPages.slice(0, TOP_ROWS).some((path) => path.length > ROW_QUOTE), 'the site has a page path longer than a row quotes');
+      assert.deepEqual(
+        quotedRows(text, 'Pages with not-helpful votes'),
+        shownPages.slice(0, TOP_ROWS).map((path) => path.slice(0, ROW_QUOTE)),
+      );
+      assert.ok(
+        shownPages.slice(0, TOP_ROWS).some((path) => path.length > ROW_QUOTE),
+        'the site has a page path longer than a row quotes',
+      );
       assert.ok(!text.includes('result cut at'), 'the whole inbox fits the cap');
       assert.ok(text.includes(`(${fmt(shownPages.length - TOP_ROWS)} more not included)`));
-      assert.deepEqual(quotedRows(text, 'Searches where no result was clicked'), shownSearches.slice(0, TOP_ROWS).map((term) => term.slice(0, ROW_QUOTE)));
+      assert.deepEqual(
+        quotedRows(text, 'Searches where no result was clicked'),
+        shownSearches.slice(0, TOP_ROWS).map((term) => term.slice(0, ROW_QUOTE)),
+      );
       assert.equal(sim.requests.length, 0);
     });
   });
@@ -158,14 +189,20 @@ describe('language model tools', function () {
       assert.equal(sim.requests.length, 0, 'an invoke no dialog prepared sends nothing');
       const prepared = await s.tools[TOOLS.visitors].prepareInvocation?.({ range: 'last7', top: 5 });
       assert.equal(prepared?.confirmationMessages?.title, 'Fetch visitors?');
-      assert.match(messageOf(prepared), /takes one analytics request per 250 paths \(the site’s size is not known yet\), stopping at 40, of the \d+ left this hour on this machine’s count \(teammates on other machines also spend it\)/);
+      assert.match(
+        messageOf(prepared),
+        /takes one analytics request per 250 paths \(the site’s size is not known yet\), stopping at 40, of the \d+ left this hour on this machine’s count \(teammates on other machines also spend it\)/,
+      );
       const first = await invoke(TOOLS.visitors, { range: 'last7', top: 5 });
       const kept = s.readers.readers.store.cached({ projectId: PROJECT, ...rangeOf(first) });
       assert.ok(kept, 'the snapshot is kept, as for a page shown');
       assert.equal(visitorRequests(sim), kept.pages, 'one request per page of 250');
       const truth = sim.visitorsFor(PROJECT, kept.key);
       assert.ok(first.includes(`Totals: ${fmt(truth.totals.total)} visitors, ${fmt(truth.totals.human)} human and ${fmt(truth.totals.ai)} AI agents`));
-      assert.deepEqual(quotedRows(first, 'Most read paths'), truth.visitors.slice(0, 5).map((v) => v.path.slice(0, ROW_QUOTE)));
+      assert.deepEqual(
+        quotedRows(first, 'Most read paths'),
+        truth.visitors.slice(0, 5).map((v) => v.path.slice(0, ROW_QUOTE)),
+      );
       assert.match(first, new RegExp(`with ${kept.pages} requests`));
 
       sim.clearRequests();
@@ -188,7 +225,10 @@ describe('language model tools', function () {
         await spend(59);
         sim.clearRequests();
         const prepared = await s.tools[TOOLS.visitors].prepareInvocation?.({ range: 'last90' });
-        assert.match(messageOf(prepared), /needs one analytics request per 250 paths \(the site’s size is not known yet\), stopping at 1; 41 are left this hour on this machine’s count .* and the editor’s AI may use 1 of them: the last 40 of the hour are kept for what you ask in the views/);
+        assert.match(
+          messageOf(prepared),
+          /needs one analytics request per 250 paths \(the site’s size is not known yet\), stopping at 1; 41 are left this hour on this machine’s count .* and the editor’s AI may use 1 of them: the last 40 of the hour are kept for what you ask in the views/,
+        );
         const held = await invoke(TOOLS.visitors, { range: 'last90' });
         assert.equal(visitorRequests(sim), 1, 'held to the 1 its dialog offered');
         assert.match(held, /Only the 250 most read paths were fetched/);
@@ -197,10 +237,16 @@ describe('language model tools', function () {
         await waitFor('the editor’s AI’s share spent', () => s.gate.modelRoom() === 0);
         sim.clearRequests();
         assert.equal(await s.tools[TOOLS.visitors].prepareInvocation?.({ range: 'last90' }), undefined, 'nothing to offer: no dialog');
-        assert.match(await invoke(TOOLS.visitors, { range: 'last90' }), /^The editor’s AI may use the first 60 of the organisation’s 100 analytics requests an hour, and they are used/);
+        assert.match(
+          await invoke(TOOLS.visitors, { range: 'last90' }),
+          /^The editor’s AI may use the first 60 of the organisation’s 100 analytics requests an hour, and they are used/,
+        );
         assert.equal(sim.requests.length, 0);
         await spend(40);
-        assert.match(await invoke(TOOLS.visitors, { range: 'last90' }), /^None of the organisation’s analytics requests are left this hour on this machine’s count .* Nothing was sent; one frees up in/);
+        assert.match(
+          await invoke(TOOLS.visitors, { range: 'last90' }),
+          /^None of the organisation’s analytics requests are left this hour on this machine’s count .* Nothing was sent; one frees up in/,
+        );
         assert.equal(sim.requests.length, 0);
       } finally {
         await freshAnalyticsHour(s);
@@ -265,7 +311,10 @@ describe('language model tools', function () {
       assert.match(value, new RegExp(`project "${PROJECT}": one request to the agent API`));
       await s.signals.store.forget();
       const fetch = await s.tools[TOOLS.fetchReaderSignals].prepareInvocation?.({});
-      assert.match(messageOf(fetch), new RegExp(`takes up to ${MOST_REQUESTS} analytics requests, of the ${s.gate.left()} left this hour on this machine’s count`));
+      assert.match(
+        messageOf(fetch),
+        new RegExp(`takes up to ${MOST_REQUESTS} analytics requests, of the ${s.gate.left()} left this hour on this machine’s count`),
+      );
     });
 
     it('a new job whose answer was lost is sent once and said so; the prompt waits in Start New Job', async () => {
@@ -286,7 +335,10 @@ describe('language model tools', function () {
       assert.ok(id, text);
       assert.equal(requestsTo(sim, 'POST', `/${PROJECT}/job`).length, 1);
       assert.ok(sim.peekJob(PROJECT, id), 'the simulator has the job');
-      assert.deepEqual(s.store.get(id)?.prompts.map((p) => p.text), ['Add a changelog page']);
+      assert.deepEqual(
+        s.store.get(id)?.prompts.map((p) => p.text),
+        ['Add a changelog page'],
+      );
     });
 
     it('a follow-up is sent once to the job; one whose answer was lost is not sent again', async () => {
@@ -294,8 +346,11 @@ describe('language model tools', function () {
       sim.clearRequests();
       const sent = await confirmAndInvoke(TOOLS.sendFollowUp, { jobId: busy.id, prompt: 'Shorter intro' });
       assert.match(sent, new RegExp(`^Follow-up sent to agent job "${busy.id}"`));
-      assert.deepEqual(requestsTo(sim, 'POST', `/job/${busy.id}/message`).map((r) => r.body), [{ prompt: 'Shorter intro' }]);
-      assert.ok(s.store.get(busy.id), 'tracked, as after the palette\'s Send Follow-up');
+      assert.deepEqual(
+        requestsTo(sim, 'POST', `/job/${busy.id}/message`).map((r) => r.body),
+        [{ prompt: 'Shorter intro' }],
+      );
+      assert.ok(s.store.get(busy.id), "tracked, as after the palette's Send Follow-up");
 
       sim.clearRequests();
       sim.addFault({ fault: { kind: 'drop' }, times: 1, method: 'POST' });
@@ -329,7 +384,11 @@ describe('language model tools', function () {
       await waitFor('a used-up hour', () => s.gate.left() === 0);
       sim.clearRequests();
       try {
-        assert.match(messageOf(await s.tools[TOOLS.fetchReaderSignals].prepareInvocation?.({ refresh: true })), /^Nothing can be sent: Fetching the last 30 days .* and none are left this hour .* Yes sends nothing\.$/, 'the dialog says nothing can be sent');
+        assert.match(
+          messageOf(await s.tools[TOOLS.fetchReaderSignals].prepareInvocation?.({ refresh: true })),
+          /^Nothing can be sent: Fetching the last 30 days .* and none are left this hour .* Yes sends nothing\.$/,
+          'the dialog says nothing can be sent',
+        );
         assert.match(await invoke(TOOLS.fetchReaderSignals, { refresh: true }), /^None of the organisation’s analytics requests are left this hour/);
         assert.equal(toolRequests(sim).length, 0);
       } finally {
@@ -340,17 +399,24 @@ describe('language model tools', function () {
     it('sends nothing for a call no dialog was shown for, and nothing twice for one yes', async () => {
       sim.clearRequests();
       const input = { prompt: 'Add a glossary page' };
-      assert.match(capResult(await s.tools[TOOLS.startAgentJob].invoke(input, none)), /^Nothing was sent: no confirmation was shown to the writer for this call/);
+      assert.match(
+        capResult(await s.tools[TOOLS.startAgentJob].invoke(input, none)),
+        /^Nothing was sent: no confirmation was shown to the writer for this call/,
+      );
       assert.match(await confirmAndInvoke(TOOLS.startAgentJob, input), /^Started agent job "/);
       assert.match(capResult(await s.tools[TOOLS.startAgentJob].invoke(input, none)), /^Nothing was sent: no confirmation was shown/, 'the yes was used up');
       assert.equal(requestsTo(sim, 'POST', `/${PROJECT}/job`).length, 1, 'one POST, for the confirmed call');
     });
 
     it('always confirms: with no project the dialog says nothing can be sent, and Yes sends nothing even once the project is set', async () => {
-      const projectIs = (want: string) => waitFor(`the project to read "${want}"`, () => (vscode.workspace.getConfiguration('mintlifyAgent').get('projectId') ?? '') === want);
+      const projectIs = (want: string) =>
+        waitFor(`the project to read "${want}"`, () => (vscode.workspace.getConfiguration('mintlifyAgent').get('projectId') ?? '') === want);
       try {
         sim.clearRequests();
-        for (const [name, input] of [[TOOLS.startAgentJob, { prompt: 'Add a FAQ' }], [TOOLS.sendFollowUp, { jobId: 'job-x', prompt: 'Shorter' }]] as const) {
+        for (const [name, input] of [
+          [TOOLS.startAgentJob, { prompt: 'Add a FAQ' }],
+          [TOOLS.sendFollowUp, { jobId: 'job-x', prompt: 'Shorter' }],
+        ] as const) {
           await setProject(undefined);
           await projectIs('');
           const prepared = await s.tools[name].prepareInvocation?.(input);
@@ -371,7 +437,8 @@ describe('language model tools', function () {
     await vscode.commands.executeCommand('mintlifyAgent.clearApiKey');
     try {
       sim.clearRequests();
-      for (const name of [TOOLS.readerEvidence, TOOLS.gapInbox, TOOLS.visitors]) assert.equal(await invoke(name), 'No API key: run "Mintlify: Set API Key" first.', name);
+      for (const name of [TOOLS.readerEvidence, TOOLS.gapInbox, TOOLS.visitors])
+        assert.equal(await invoke(name), 'No API key: run "Mintlify: Set API Key" first.', name);
       assert.equal(toolRequests(sim).length, 0);
     } finally {
       await signIn(s);
@@ -382,8 +449,16 @@ describe('language model tools', function () {
     it('never answers with the key or an absolute path of the workspace, signals and jobs kept', async () => {
       assert.ok(s.signals.store.current() && s.store.all().length, 'something to answer from');
       await vscode.window.showTextDocument(vscode.Uri.joinPath(root, 'docs', 'quickstart.mdx'), { preview: false });
-      const answers = [await invoke(TOOLS.readerEvidence), await invoke(TOOLS.gapInbox), await invoke(TOOLS.visitors, { range: 'last7' }), await invoke(TOOLS.agentJobs)];
-      assert.ok(answers.every((text) => evidenceBlock(text).lines.length > 0), 'every answer is the figures, not an error');
+      const answers = [
+        await invoke(TOOLS.readerEvidence),
+        await invoke(TOOLS.gapInbox),
+        await invoke(TOOLS.visitors, { range: 'last7' }),
+        await invoke(TOOLS.agentJobs),
+      ];
+      assert.ok(
+        answers.every((text) => evidenceBlock(text).lines.length > 0),
+        'every answer is the figures, not an error',
+      );
       for (const text of answers) {
         assert.ok(!text.includes(KEY), 'not the key');
         assert.ok(!text.includes(root.fsPath), 'no absolute path of the workspace');

@@ -45,7 +45,9 @@ describe('paging that ends, and the hour budget (Fetch Reader Signals)', functio
     const expected = 1 + ENDPOINTS.getFeedback.maxPages + ENDPOINTS.getAssistant.maxPages + ENDPOINTS.getSearches.maxPages + VIEW_PAGES;
     assert.equal(analytics(sim).length, expected, 'each list at its depth cap, no more');
     assert.equal(s.signals.store.current()?.requests, expected);
-    const message = await waitFor('the view to say it was cut short', () => (s.signals.view.message?.includes('Pending feedback') ? s.signals.view.message : undefined));
+    const message = await waitFor('the view to say it was cut short', () =>
+      s.signals.view.message?.includes('Pending feedback') ? s.signals.view.message : undefined,
+    );
     assert.match(message, /Pending feedback: the first 20 pages only, the most one fetch reads\./);
     assert.match(message, /Assistant questions: the first 10 pages only/);
   });
@@ -54,7 +56,9 @@ describe('paging that ends, and the hour budget (Fetch Reader Signals)', functio
     sim.addFault({ fault: { kind: 'pagingNeverEnds', how: 'sameCursor' } });
     await vscode.commands.executeCommand('mintlifyAgent.refreshSignals');
     assert.equal(analytics(sim).length, 1 + 2 + 2 + 2 + VIEW_PAGES);
-    const message = await waitFor('the view to say it was cut short', () => (s.signals.view.message?.includes('Pending feedback') ? s.signals.view.message : undefined));
+    const message = await waitFor('the view to say it was cut short', () =>
+      s.signals.view.message?.includes('Pending feedback') ? s.signals.view.message : undefined,
+    );
     assert.match(message, /Pending feedback: stopped after 2 pages: the API sent a page cursor it had sent before/);
   });
 
@@ -69,7 +73,12 @@ describe('paging that ends, and the hour budget (Fetch Reader Signals)', functio
       await vscode.commands.executeCommand('mintlifyAgent.refreshSignals');
       const ask = user.messages.find((m) => m.actions.includes(`Fetch ${left}`));
       assert.ok(ask, 'asked before any request');
-      assert.match(ask.message, new RegExp(`^Fetching reader signals needs up to ${MOST_REQUESTS} analytics requests; ${left} are left this hour on this machine’s count \\(teammates on other machines also spend it\\)`));
+      assert.match(
+        ask.message,
+        new RegExp(
+          `^Fetching reader signals needs up to ${MOST_REQUESTS} analytics requests; ${left} are left this hour on this machine’s count \\(teammates on other machines also spend it\\)`,
+        ),
+      );
       // The true wait: all 40 are free when 32 of the 92 sent just now have left the hour, about an hour from now (never "1 s").
       assert.match(ask.message, new RegExp(`and all ${MOST_REQUESTS} are free in (59 min|1 h)\\.`));
       assert.equal(analytics(sim).length, left, 'never more than the hour had left');

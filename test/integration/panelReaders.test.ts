@@ -86,7 +86,10 @@ describe('analytics panel and the readers snapshot', function () {
     const p = await panel();
     await settled(p);
     const rank = all.visitors.findIndex((r) => r.path === '/quickstart') + 1;
-    await webview.expect('#focus-message', new RegExp(`^Showing /quickstart only: rank ${rank} of ${all.visitors.length.toLocaleString('en-US')} pages in this range\\.$`));
+    await webview.expect(
+      '#focus-message',
+      new RegExp(`^Showing /quickstart only: rank ${rank} of ${all.visitors.length.toLocaleString('en-US')} pages in this range\\.$`),
+    );
     assert.deepEqual(await webview.paths(), ['/quickstart']);
     const row = all.visitors[rank - 1];
     assert.deepEqual(await webview.texts('#rows tr:first-child td.num'), [row.human, row.ai, row.total].map((n) => n.toLocaleString('en-US')).concat(['']));
@@ -119,18 +122,35 @@ describe('analytics panel and the readers snapshot', function () {
     await webview.click('#clear-focus');
     await waitFor('the focus to go', async () => !(await webview.read('#focus')).visible);
     await settled(p);
-    const first = all.visitors.slice(0, 50).map((r) => r.path).join('\n');
+    const first = all.visitors
+      .slice(0, 50)
+      .map((r) => r.path)
+      .join('\n');
     await waitFor('page 1 of every path', async () => (await webview.paths()).join('\n') === first).catch(async (error: unknown) => {
-      const seen = { status: await webview.text('#status'), empty: await webview.text('#empty'), scope: await webview.text('#scope-note'), paths: (await webview.paths()).slice(0, 3) };
-      throw new Error(`${String(error)}; the webview shows ${JSON.stringify(seen)}; the model ${JSON.stringify({ view: p.model.state.view, rows: p.model.state.data?.rows.length })}`);
+      const seen = {
+        status: await webview.text('#status'),
+        empty: await webview.text('#empty'),
+        scope: await webview.text('#scope-note'),
+        paths: (await webview.paths()).slice(0, 3),
+      };
+      throw new Error(
+        `${String(error)}; the webview shows ${JSON.stringify(seen)}; the model ${JSON.stringify({ view: p.model.state.view, rows: p.model.state.data?.rows.length })}`,
+      );
     });
     for (const page of [2, 3]) {
       await webview.click('#next');
       await webview.expect('#page-label', new RegExp(`^Page ${page}$`));
       await webview.expect('#status', new RegExp(`^Page ${page} from memory`));
-      assert.deepEqual(await webview.paths(), all.visitors.slice((page - 1) * 50, page * 50).map((r) => r.path));
+      assert.deepEqual(
+        await webview.paths(),
+        all.visitors.slice((page - 1) * 50, page * 50).map((r) => r.path),
+      );
     }
-    assert.deepEqual(endpoint(sim, 'visitors').map((r) => r.query), [], 'every page came from the readers’ snapshot');
+    assert.deepEqual(
+      endpoint(sim, 'visitors').map((r) => r.query),
+      [],
+      'every page came from the readers’ snapshot',
+    );
   });
 
   it('exports the covered range with no request, the same rows the API sends', async () => {
@@ -147,7 +167,10 @@ describe('analytics panel and the readers snapshot', function () {
     assert.equal(endpoint(sim, 'visitors').length, 0);
     const [header, ...rows] = readCsv(readFileSync(file, 'utf8'));
     assert.deepEqual(header, ['path', 'human', 'ai', 'total']);
-    assert.deepEqual(rows.map(([path, human, ai, total]) => ({ path: unneutralise(path), human: Number(human), ai: Number(ai), total: Number(total) })), all.visitors);
+    assert.deepEqual(
+      rows.map(([path, human, ai, total]) => ({ path: unneutralise(path), human: Number(human), ai: Number(ai), total: Number(total) })),
+      all.visitors,
+    );
   });
 
   it('Refresh asks the API, and after it the older snapshot no longer stands in', async () => {
@@ -159,7 +182,10 @@ describe('analytics panel and the readers snapshot', function () {
     await webview.expect('#status', /^Fetched at/);
     await webview.click('#next');
     await waitFor('page 4 from the API', () => endpoint(sim, 'visitors').length === 2);
-    assert.deepEqual(endpoint(sim, 'visitors').map((r) => r.query.offset), ['100', '150']);
+    assert.deepEqual(
+      endpoint(sim, 'visitors').map((r) => r.query.offset),
+      ['100', '150'],
+    );
   });
 
   it('the metric switch shows view events as the simulator counts them, and exports them', async () => {
@@ -176,7 +202,10 @@ describe('analytics panel and the readers snapshot', function () {
     assert.deepEqual(endpoint(sim, 'views')[0]?.query, { dateFrom: now.key.dateFrom, dateTo: now.key.dateTo, limit: '50', offset: '0' });
     await webview.expect('#metric-name', /^View events$/);
     await webview.expect('#table-caption', /^View events per page path$/);
-    assert.deepEqual(await webview.paths(), views.views.slice(0, 50).map((r) => r.path));
+    assert.deepEqual(
+      await webview.paths(),
+      views.views.slice(0, 50).map((r) => r.path),
+    );
     assert.deepEqual(await totals(), views.totals);
     assert.equal(endpoint(sim, 'visitors').length, 0);
 
@@ -196,7 +225,10 @@ describe('analytics panel and the readers snapshot', function () {
     assert.equal(endpoint(sim, 'visitors').length, 0);
     const [header, ...rows] = readCsv(readFileSync(file, 'utf8'));
     assert.deepEqual(header, ['path', 'human_views', 'ai_views', 'total_views']);
-    assert.deepEqual(rows.map(([path, human, ai, total]) => ({ path: unneutralise(path), human: Number(human), ai: Number(ai), total: Number(total) })), views.views);
+    assert.deepEqual(
+      rows.map(([path, human, ai, total]) => ({ path: unneutralise(path), human: Number(human), ai: Number(ai), total: Number(total) })),
+      views.views,
+    );
   });
 
   it('the metric stays chosen when the panel’s webview is torn down and comes back', async () => {

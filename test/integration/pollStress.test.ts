@@ -26,7 +26,16 @@ const SEED = Number(process.env.MINTLIFY_STRESS_SEED ?? 34);
 const REPORT = process.env.MINTLIFY_STRESS_REPORT;
 
 /** Test-scale timings: the same scheduler, a minute shrunk to about a second. */
-const FAST = { ...DEFAULT_TIMINGS, fastIntervalMs: 100, fastPhaseMs: 1_500, intervalMs: 500, backoffBaseMs: 200, backoffMaxMs: 1_000, unfocusedFactor: 1, steadyBudgetPerHour: 1_000_000 };
+const FAST = {
+  ...DEFAULT_TIMINGS,
+  fastIntervalMs: 100,
+  fastPhaseMs: 1_500,
+  intervalMs: 500,
+  backoffBaseMs: 200,
+  backoffMaxMs: 1_000,
+  unfocusedFactor: 1,
+  steadyBudgetPerHour: 1_000_000,
+};
 const TIMEOUT_SECONDS = 1;
 /** What a loaded 2-core machine may add to any wait below; a bound on the wait, not on the outcome. */
 const SLACK_MS = 10_000;
@@ -105,7 +114,10 @@ describe('polling through bad answers under load', function () {
     // Each job ends while the API misbehaves: what the next good answer says is its true status.
     const [archived, completed, failed] = jobs.map((j) => j.id);
     sim.archiveJob(PROJECT, archived);
-    for (const [id, status] of [[completed, 'completed'], [failed, 'failed']] as const) {
+    for (const [id, status] of [
+      [completed, 'completed'],
+      [failed, 'failed'],
+    ] as const) {
       sim.setRawJob(PROJECT, id, { ...sim.peekJob(PROJECT, id), status, ...(status === 'completed' && { prLink: 'https://github.com/acme/docs/pull/34' }) });
     }
     const stormStartedAt = Date.now();
@@ -118,7 +130,8 @@ describe('polling through bad answers under load', function () {
       s.tracker.poller.setTimings(FAST);
       for (let seen = 0; seen < FAULTS; seen = polls().length) {
         await waitFor(
-          () => `faulted poll ${seen + 1} of ${FAULTS}: none came for ${BETWEEN_POLLS_MS} ms; the client's calls that ended: ${ended().length}; next polls due in ${jobs.map((j) => String((s.tracker.poller.nextDueAt(j.id) ?? Number.NaN) - Date.now())).join(', ')} ms`,
+          () =>
+            `faulted poll ${seen + 1} of ${FAULTS}: none came for ${BETWEEN_POLLS_MS} ms; the client's calls that ended: ${ended().length}; next polls due in ${jobs.map((j) => String((s.tracker.poller.nextDueAt(j.id) ?? Number.NaN) - Date.now())).join(', ')} ms`,
           () => polls().length > seen,
           BETWEEN_POLLS_MS,
         );
@@ -140,7 +153,11 @@ describe('polling through bad answers under load', function () {
       );
       await waitFor('every job to stop polling', () => jobs.every((j) => !s.tracker.poller.isWatching(j.id)));
       // Every request the API got ended in the client, by an answer or by its deadline.
-      await waitFor(() => `every call to end: the API got ${polls().length} polls, ${ended().length} calls ended`, () => ended().length === polls().length, TIMEOUT_SECONDS * 1_000 + SLACK_MS);
+      await waitFor(
+        () => `every call to end: the API got ${polls().length} polls, ${ended().length} calls ended`,
+        () => ended().length === polls().length,
+        TIMEOUT_SECONDS * 1_000 + SLACK_MS,
+      );
       assert.equal(polls().length, FAULTS + jobs.length, 'one request per fault, then one per job: nothing beyond the backoff schedule');
     } catch (error) {
       outcome = `fail: ${(error as Error).message}`;
@@ -149,7 +166,10 @@ describe('polling through bad answers under load', function () {
       stopLoad();
       if (REPORT) {
         const recovered = Object.fromEntries(jobs.map((j) => [j.truth, Number.isNaN(j.recoveredMs) ? null : j.recoveredMs]));
-        appendFileSync(REPORT, `${JSON.stringify({ seed: SEED, faults: FAULTS, served: Math.min(polls().length, FAULTS), requests: polls().length, callsEnded: ended().length, longestCallMs: Math.round(Math.max(0, ...ended().map((r) => r.durationMs))), recoveredMs: recovered, outcome })}\n`);
+        appendFileSync(
+          REPORT,
+          `${JSON.stringify({ seed: SEED, faults: FAULTS, served: Math.min(polls().length, FAULTS), requests: polls().length, callsEnded: ended().length, longestCallMs: Math.round(Math.max(0, ...ended().map((r) => r.durationMs))), recoveredMs: recovered, outcome })}\n`,
+        );
       }
       for (const { id } of jobs) {
         sim.setRawJob(PROJECT, id, undefined);

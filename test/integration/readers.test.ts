@@ -77,7 +77,8 @@ describe('page readers', function () {
     for (const value of [row.human, row.ai, row.total]) assert.ok(tip.includes(`| ${value.toLocaleString('en-US')} |`), `${value} in ${tip}`);
     assert.ok(tip.includes(`Last 30 days (${now.range.from} to ${now.range.to})`), tip);
     assert.match(tip, /Fetched .+ with \d+ request/);
-    for (const command of ['mintlifyAgent.openAnalytics', 'mintlifyAgent.changeReadersRange', 'mintlifyAgent.refreshReaders', 'mintlifyAgent.askAboutThis']) assert.ok(tip.includes(`command:${command}`), command);
+    for (const command of ['mintlifyAgent.openAnalytics', 'mintlifyAgent.changeReadersRange', 'mintlifyAgent.refreshReaders', 'mintlifyAgent.askAboutThis'])
+      assert.ok(tip.includes(`command:${command}`), command);
     assert.equal(visitorRequests(sim), Math.ceil(truth.visitors.length / 250));
   });
 
@@ -149,7 +150,10 @@ describe('page readers', function () {
       assert.ok(mark, `${row.path} (rank ${rank}) is marked`);
       assert.equal(mark.badge, String(rank));
       const pct = Math.round((row.ai / row.total) * 100);
-      assert.equal(mark.tooltip, `#${rank} most read: ${row.total.toLocaleString('en-US')} readers (${row.human.toLocaleString('en-US')} human, ${row.ai.toLocaleString('en-US')} AI, ${pct}% AI)`);
+      assert.equal(
+        mark.tooltip,
+        `#${rank} most read: ${row.total.toLocaleString('en-US')} readers (${row.human.toLocaleString('en-US')} human, ${row.ai.toLocaleString('en-US')} AI, ${pct}% AI)`,
+      );
     }
     assert.equal(await s.readers.decorations.provideFileDecoration(vscode.Uri.joinPath(root, 'docs', 'docs.json')), undefined);
   });

@@ -8,7 +8,6 @@ import { BACKGROUND_CEILING } from '../../src/sync/ledger';
 import type { Simulator } from '../simulator/server';
 import { freshAnalyticsHour, KEY, PROJECT, seam, setProject, signIn, tooltipText, visitorRequests, waitFor, withSimulator, spendHour } from './support';
 
-
 describe('readers under the ledger ceiling', function () {
   this.timeout(90_000);
   let s: TestSeam;
@@ -17,7 +16,7 @@ describe('readers under the ledger ceiling', function () {
 
   /** Analytics requests other windows sent this hour, as the shared ledger records them. */
   async function othersSent(count: number): Promise<void> {
-    const { before } = await waitFor('the key\'s ledger bucket', () => {
+    const { before } = await waitFor("the key's ledger bucket", () => {
       const count = s.sync.analyticsRequestsThisHour();
       return count === undefined ? undefined : { before: count };
     });
@@ -93,7 +92,10 @@ describe('readers under the ledger ceiling', function () {
       });
       const sent = visitorRequests(sim);
       const kept = s.readers.readers.store.cached(s.readers.readers.current()!.key);
-      assert.ok(sent > 0, `it started: the machine’s background share had room (${shown.text}; ${s.gate.used()} used, ${s.sync.backgroundTimes()?.length} background, share ${s.gate.backgroundShare()})`);
+      assert.ok(
+        sent > 0,
+        `it started: the machine’s background share had room (${shown.text}; ${s.gate.used()} used, ${s.sync.backgroundTimes()?.length} background, share ${s.gate.backgroundShare()})`,
+      );
       assert.equal(kept?.pages, sent, `every page it sent is kept (${sent} sent)`);
       assert.ok(kept?.gathering, 'the range is still being gathered');
       assert.ok(shown.figures?.kind === 'read' || /readers of Last 30 days: \d+ pages fetched so far/.test(shown.text), shown.text);
@@ -107,7 +109,7 @@ describe('readers under the ledger ceiling', function () {
     }
   });
 
-  it('at the ceiling, a whole range the panel asks for is fetched, even right after a page\'s background load', async () => {
+  it("at the ceiling, a whole range the panel asks for is fetched, even right after a page's background load", async () => {
     await sim.close();
     sim = await withSimulator({ analyticsLimitPerHour: 1_000, pathCount: 600 }); // pages of 250: three requests a range
     await freshAnalyticsHour(s);
@@ -125,7 +127,7 @@ describe('readers under the ledger ceiling', function () {
     assert.equal(visitorRequests(sim), snapshot.pages, 'what the user asks for is not held to the background ceiling');
   });
 
-  it('while a new key\'s bucket is being named the hour\'s count is unknown (not 0), and a request sent meanwhile counts in it', async () => {
+  it("while a new key's bucket is being named the hour's count is unknown (not 0), and a request sent meanwhile counts in it", async () => {
     // The bucket is named by a salted hash of the key, computed after the key changes: a request
     // in that instant belongs to the new key, and background work must not read "0 used" then.
     const naming = s.sync.setKey('mint_a_key_this_hour_has_not_seen');
@@ -133,7 +135,7 @@ describe('readers under the ledger ceiling', function () {
       assert.equal(s.sync.analyticsRequestsThisHour(), undefined);
       void s.sync.reserve(Number.POSITIVE_INFINITY); // a request reserved while the bucket is named
       await naming;
-      assert.equal(s.sync.analyticsRequestsThisHour(), 1, 'the new key\'s hour holds the request sent while it was named');
+      assert.equal(s.sync.analyticsRequestsThisHour(), 1, "the new key's hour holds the request sent while it was named");
     } finally {
       await s.sync.setKey(KEY);
     }

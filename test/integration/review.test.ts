@@ -70,8 +70,13 @@ describe('review the agent branch (Review Changes, Check Out Branch)', function 
     const tip = git(root, 'rev-parse', `origin/${AGENT_BRANCH}`);
     const base = git(root, 'merge-base', 'HEAD', tip);
     const file = (p: string) => vscode.Uri.file(join(root, p)).toString();
-    const ref = (uri: vscode.Uri | undefined) => (uri ? `${uri.scheme}:${vscode.workspace.asRelativePath(uri.with({ scheme: 'file', query: '' }))}@${(JSON.parse(uri.query) as { ref: string }).ref}` : 'none');
-    const rows = result.resources.map(([resource, original, modified]) => [resource.toString(), ref(original), ref(modified)]).sort((a, b) => a[0].localeCompare(b[0]));
+    const ref = (uri: vscode.Uri | undefined) =>
+      uri
+        ? `${uri.scheme}:${vscode.workspace.asRelativePath(uri.with({ scheme: 'file', query: '' }))}@${(JSON.parse(uri.query) as { ref: string }).ref}`
+        : 'none';
+    const rows = result.resources
+      .map(([resource, original, modified]) => [resource.toString(), ref(original), ref(modified)])
+      .sort((a, b) => a[0].localeCompare(b[0]));
     const c = AGENT_BRANCH_CHANGES;
     assert.deepEqual(
       rows,
@@ -161,7 +166,10 @@ describe('review the agent branch (Review Changes, Check Out Branch)', function 
     it('the workspace is another repository: names the job repository', async () => {
       const shown = await failure({ repository: 'https://github.com/acme/docs-portal', ref: AGENT_BRANCH });
       assert.equal(shown.level, 'error');
-      assert.match(shown.message, /This workspace is another repository \(file:.*\)\. The job works on https:\/\/github\.com\/acme\/docs-portal: open a clone of it/);
+      assert.match(
+        shown.message,
+        /This workspace is another repository \(file:.*\)\. The job works on https:\/\/github\.com\/acme\/docs-portal: open a clone of it/,
+      );
     });
 
     it('no remote of the workspace repository matches: says how to add one', async () => {

@@ -24,8 +24,28 @@ import { capResult } from '../../src/tools/toolTexts';
 const BRANCH = 'mintlify/agent-review-comments';
 const QUICKSTART = 'docs/quickstart.mdx';
 const ERRORS = 'docs/guides/errors.mdx';
-const QUICK_LINES = ['---', 'title: Quickstart', '---', '', 'Get started in five minutes.', 'Install the CLI with `npm i -g mint`.', 'Run ```mint dev``` to preview.', '', '## Next steps', 'Read the guides.'];
-const ERROR_LINES = ['---', 'title: Errors', '---', '', 'A 429 means: wait, then try again.', 'A 401 means the key is wrong.', '', 'Write to support if it persists.'];
+const QUICK_LINES = [
+  '---',
+  'title: Quickstart',
+  '---',
+  '',
+  'Get started in five minutes.',
+  'Install the CLI with `npm i -g mint`.',
+  'Run ```mint dev``` to preview.',
+  '',
+  '## Next steps',
+  'Read the guides.',
+];
+const ERROR_LINES = [
+  '---',
+  'title: Errors',
+  '---',
+  '',
+  'A 429 means: wait, then try again.',
+  'A 401 means the key is wrong.',
+  '',
+  'Write to support if it persists.',
+];
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
@@ -84,7 +104,13 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
         errors.splice(4, 0, 'Every error has a status and a message.', '');
         writeFile(clone, ERRORS, `${errors.join('\n')}\n`);
       });
-    jobId = sim.addJob(PROJECT, { status: 'completed', prompt: 'Write an errors guide', source: { repository: origin, ref: BRANCH }, activeForMs: 1_000, nextRound }).id;
+    jobId = sim.addJob(PROJECT, {
+      status: 'completed',
+      prompt: 'Write an errors guide',
+      source: { repository: origin, ref: BRANCH },
+      activeForMs: 1_000,
+      nextRound,
+    }).id;
     await s.tracker.track(jobId);
   });
   after(async () => {
@@ -100,7 +126,7 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
     if (this.currentTest?.state === 'failed') failed = true;
   });
 
-  it('takes comments on the agent\'s side only, keeps them as one pending review on the job\'s row, after a reload and in another window', async () => {
+  it("takes comments on the agent's side only, keeps them as one pending review on the job's row, after a reload and in another window", async () => {
     first = (await vscode.commands.executeCommand<ReviewResult | undefined>('mintlifyAgent.reviewChanges', jobId))!;
     assert.ok(first, `no review; messages: ${JSON.stringify(user.messages)}`);
     assert.equal(first.tip, git(root, 'rev-parse', `origin/${BRANCH}`));
@@ -129,15 +155,18 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
     const extraThread = threads().threadOf(extra)!;
     await vscode.commands.executeCommand('mintlifyAgent.deleteReviewComment', extraThread.comments[0]);
     assert.equal(s.review.model.comment(jobId, extra), undefined);
-    await waitFor('the deleted comment\'s thread gone', () => !threads().threadOf(extra));
+    await waitFor("the deleted comment's thread gone", () => !threads().threadOf(extra));
     const item = await waitFor('the row to count the comments', () => {
       const r = row();
       return String(r?.description).includes('2 comments to send') ? r : undefined;
     });
     assert.match(String(item.contextValue), /^job completed (pr )?comments review$/);
-    assert.ok(['mintlifyAgent.sendReview', 'mintlifyAgent.reviewChanges'].every((c) => rowCommands(item.contextValue).includes(c)), String(item.contextValue));
+    assert.ok(
+      ['mintlifyAgent.sendReview', 'mintlifyAgent.reviewChanges'].every((c) => rowCommands(item.contextValue).includes(c)),
+      String(item.contextValue),
+    );
     const thread = threads().threadOf(ids.range)!;
-    assert.equal(thread.uri.toString(), quick.toString(), 'on the agent\'s side of the diff');
+    assert.equal(thread.uri.toString(), quick.toString(), "on the agent's side of the diff");
     assert.deepEqual([thread.range?.start.line, thread.range?.end.line], [5, 6]);
     // Tracked by its id, the job is named by it until a prompt is sent from here.
     assert.equal(thread.label, `Review for the agent: Job ${jobId}`);
@@ -167,11 +196,30 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
         drafts: {},
         ledger: {},
         waits: {},
-        reviews: { [PROJECT]: { [jobId]: { c: { [ids.other]: { v: { path: QUICKSTART, commit: first.tip, startLine: 9, endLine: 9, lines: ['## Next steps'], body: 'Add a link to the API reference.', createdAt: at }, s: { t: at, w: 'otherwindow9' } } } } } },
+        reviews: {
+          [PROJECT]: {
+            [jobId]: {
+              c: {
+                [ids.other]: {
+                  v: {
+                    path: QUICKSTART,
+                    commit: first.tip,
+                    startLine: 9,
+                    endLine: 9,
+                    lines: ['## Next steps'],
+                    body: 'Add a link to the API reference.',
+                    createdAt: at,
+                  },
+                  s: { t: at, w: 'otherwindow9' },
+                },
+              },
+            },
+          },
+        },
       },
     };
     writeFileSync(join(s.sync.dir.fsPath, 'w-otherwindow9.json'), JSON.stringify(other));
-    await waitFor('the other window\'s comment, drawn', () => threads().threadOf(ids.other));
+    await waitFor("the other window's comment, drawn", () => threads().threadOf(ids.other));
     await waitFor('the row to count it', () => String(row()?.description).includes('3 comments to send'));
     assert.equal(threads().threadOf(ids.other)!.uri.toString(), quick.toString());
   });
@@ -224,12 +272,17 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
         '--- End of review ---',
       ].join('\n'),
     );
-    assert.match(lenses[0] ?? '', new RegExp(`^\\$\\(send\\) One follow-up to “Job ${jobId}”: 1 agent request of the project's hour \\(\\d+ of 100 used, \\d+ left\\)\\.$`));
+    assert.match(
+      lenses[0] ?? '',
+      new RegExp(`^\\$\\(send\\) One follow-up to “Job ${jobId}”: 1 agent request of the project's hour \\(\\d+ of 100 used, \\d+ left\\)\\.$`),
+    );
     const question = user.messages.find((m) => m.actions.includes('Send Review'))!;
     assert.match(question.message, /1 agent request of the project's hour .* The preview is exactly what the agent will get/);
 
     for (const id of Object.values(ids)) {
-      const thread = await waitFor(`the thread of ${id} marked sent`, () => (threads().threadOf(id)?.contextValue === 'sent' ? threads().threadOf(id) : undefined));
+      const thread = await waitFor(`the thread of ${id} marked sent`, () =>
+        threads().threadOf(id)?.contextValue === 'sent' ? threads().threadOf(id) : undefined,
+      );
       // The job is named by its first prompt now: the review's instruction.
       assert.match(thread.label ?? '', /^Sent to the agent at \d\d:\d\d.*: Keep the tone friendly\.$/);
       assert.equal(thread.collapsibleState, vscode.CommentThreadCollapsibleState.Collapsed);
@@ -237,11 +290,11 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
       assert.equal(thread.canReply, false);
     }
     assert.equal(s.store.get(jobId)?.job?.status, 'active', 'the job took the follow-up');
-    assert.equal(s.store.get(jobId)?.prompts.at(-1)?.text, prompt, 'kept in the job\'s history');
+    assert.equal(s.store.get(jobId)?.prompts.at(-1)?.text, prompt, "kept in the job's history");
     await waitFor('the row without comments to send', () => !String(row()?.description).includes('to send'));
   });
 
-  it('after the agent\'s next round, the comment on lines it changed is outdated and the others follow their lines', async () => {
+  it("after the agent's next round, the comment on lines it changed is outdated and the others follow their lines", async () => {
     await waitFor('the job to finish its next round', () => s.store.get(jobId)?.job?.status === 'completed', 60_000);
     const next = (await vscode.commands.executeCommand<ReviewResult | undefined>('mintlifyAgent.reviewChanges', jobId))!;
     assert.ok(next, `no review; messages: ${JSON.stringify(user.messages)}`);
@@ -275,7 +328,10 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
     const result = await vscode.commands.executeCommand<ReviewSent | undefined>('mintlifyAgent.sendReview', jobId);
     assert.equal(result?.sent?.sent, false);
     assert.equal(requestsTo(sim, 'POST', path).length, before + 1, 'one try');
-    assert.ok(user.messages.some((m) => m.actions.includes('Send Again (may duplicate)')), JSON.stringify(user.messages));
+    assert.ok(
+      user.messages.some((m) => m.actions.includes('Send Again (may duplicate)')),
+      JSON.stringify(user.messages),
+    );
     assert.equal(s.review.model.pending(jobId).length, 1, 'still pending');
     await waitFor('the row to say the send may have arrived', () => String(row()?.description).includes('1 comment to send (the last send lost its answer)'));
 
@@ -289,20 +345,29 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
 
   it('the agent jobs tool answers each review sent, and the comments still pending', async () => {
     const text = capResult(await s.tools[TOOLS.agentJobs].invoke({ jobId }, new vscode.CancellationTokenSource().token));
-    assert.match(text, /Reviews of its branch sent as follow-ups, oldest first \(each is one of the prompts above\) \(1\):\n1\. \S+: 3 comments: "docs\/guides\/errors\.mdx" line 5 of commit "\w{12}": "Link the \*\*rate limits\*\* page\."; "docs\/quickstart\.mdx" lines 6-7/);
-    assert.match(text, /Review comments written and not sent yet \(a send at \S+ lost its answer: the agent may have them\) \(1\):\n1\. "docs\/quickstart\.mdx" lines 6-8 of commit "\w{12}": "Better\. Now show both package managers\."/);
+    assert.match(
+      text,
+      /Reviews of its branch sent as follow-ups, oldest first \(each is one of the prompts above\) \(1\):\n1\. \S+: 3 comments: "docs\/guides\/errors\.mdx" line 5 of commit "\w{12}": "Link the \*\*rate limits\*\* page\."; "docs\/quickstart\.mdx" lines 6-7/,
+    );
+    assert.match(
+      text,
+      /Review comments written and not sent yet \(a send at \S+ lost its answer: the agent may have them\) \(1\):\n1\. "docs\/quickstart\.mdx" lines 6-8 of commit "\w{12}": "Better\. Now show both package managers\."/,
+    );
   });
 
   it('a comment added on a tab of an earlier round keeps its text: it shows on the latest round, and the writer is told', async () => {
     const old = modifiedOf(first, ERRORS);
-    const text = 'Typed on the first round\'s tab.';
+    const text = "Typed on the first round's tab.";
     const id = await comment(old, 2, 2, text);
     assert.equal(s.review.model.comment(jobId, id)?.body, text);
     assert.equal(s.review.model.comment(jobId, id)?.commit, first.tip, 'written on the round its tab shows');
     const latestErrors = modifiedOf(latest, ERRORS).toString();
     await waitFor('the comment drawn on the latest round', () => threads().threadOf(id)?.uri.toString() === latestErrors);
     assert.equal(threads().threadOf(id)!.range?.start.line, 1, 'line 2 did not move');
-    assert.ok(user.messages.some((m) => /earlier round of the agent's branch\. Your comment is kept/.test(m.message)), JSON.stringify(user.messages));
+    assert.ok(
+      user.messages.some((m) => /earlier round of the agent's branch\. Your comment is kept/.test(m.message)),
+      JSON.stringify(user.messages),
+    );
   });
 
   it('a comment edited while the preview is open: the agent gets the text composed, marked sent as such, and the edit stays pending', async () => {
@@ -326,24 +391,45 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
     assert.ok(prompt.includes(composedText) && !prompt.includes(edited), prompt);
     await waitFor('the review marked sent', () => s.review.model.sent(jobId).length === 2);
     const round = s.review.model.sent(jobId)[1];
-    assert.ok(round.comments.some((c) => c.body === composedText), 'the text the agent got, marked sent');
+    assert.ok(
+      round.comments.some((c) => c.body === composedText),
+      'the text the agent got, marked sent',
+    );
     const still = s.review.model.comment(jobId, fresh);
     assert.equal(still?.body, edited);
     assert.equal(still?.sentAt, undefined, 'the edited comment is still pending');
-    assert.deepEqual(s.review.model.pending(jobId).map((c) => c.id), [fresh]);
-    await waitFor(() => `the row to count the edited comment, no send in doubt: ${String(row()?.description)}`, () => String(row()?.description).includes('1 comment to send · '));
+    assert.deepEqual(
+      s.review.model.pending(jobId).map((c) => c.id),
+      [fresh],
+    );
+    await waitFor(
+      () => `the row to count the edited comment, no send in doubt: ${String(row()?.description)}`,
+      () => String(row()?.description).includes('1 comment to send · '),
+    );
   });
 
   it('one review is sent once: two windows sending it at the same moment make one request, and so do the row and the thread in one window', async () => {
     const path = `/job/${jobId}/message`;
-    const log = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined, trace: () => undefined, scoped: () => log } as unknown as Logger;
+    const log = {
+      info: () => undefined,
+      warn: () => undefined,
+      error: () => undefined,
+      debug: () => undefined,
+      trace: () => undefined,
+      scoped: () => log,
+    } as unknown as Logger;
     // Another window of the profile, on the same project: its own shared file, presence and review model.
     const other = new WindowSync(s.sync.dir, quiet, memento);
     other.setProject(PROJECT);
     const otherModel = new ReviewModel(other, () => PROJECT);
     try {
       await other.ready;
-      await waitFor('each window to see the other', () => s.sync.store.lease.peersOn(PROJECT, s.sync.windowId).some((p) => p.window === other.windowId) && other.store.lease.peersOn(PROJECT, other.windowId).length > 0);
+      await waitFor(
+        'each window to see the other',
+        () =>
+          s.sync.store.lease.peersOn(PROJECT, s.sync.windowId).some((p) => p.window === other.windowId) &&
+          other.store.lease.peersOn(PROJECT, other.windowId).length > 0,
+      );
       await waitFor('the other window to see the pending comment', () => otherModel.pending(jobId).length === 1);
       const before = requestsTo(sim, 'POST', path).length;
       user.type('').type('');
@@ -354,7 +440,10 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
       ]);
       assert.equal(requestsTo(sim, 'POST', path).length, before + 1, `one request; messages: ${JSON.stringify(user.messages.map((m) => m.message))}`);
       assert.equal([here, there].filter((r) => r?.sent?.sent).length, 1, 'one window sent it');
-      assert.ok(user.messages.some((m) => /Nothing was sent: this review is being sent from another window/.test(m.message)), 'the other window says why it sent nothing');
+      assert.ok(
+        user.messages.some((m) => /Nothing was sent: this review is being sent from another window/.test(m.message)),
+        'the other window says why it sent nothing',
+      );
       await waitFor('the review marked sent, and no send under way', () => s.review.model.pending(jobId).length === 0 && !s.review.model.inFlight(jobId));
     } finally {
       otherModel.dispose();
@@ -374,6 +463,9 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
     ]);
     assert.equal(requestsTo(sim, 'POST', path).length, before + 1, `one request; messages: ${JSON.stringify(user.messages.map((m) => m.message))}`);
     assert.equal(results.filter((r) => r?.sent?.sent).length, 1);
-    assert.ok(user.messages.some((m) => /already being sent from this window/.test(m.message)), JSON.stringify(user.messages.map((m) => m.message)));
+    assert.ok(
+      user.messages.some((m) => /already being sent from this window/.test(m.message)),
+      JSON.stringify(user.messages.map((m) => m.message)),
+    );
   });
 });

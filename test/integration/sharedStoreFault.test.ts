@@ -15,7 +15,16 @@ import type { Simulator } from '../simulator/server';
 import { leaveWindowClean, PROJECT, requestsTo, ScriptedUser, seam, setProject, signIn, waitFor, withSimulator } from './support';
 
 /** Test-scale timings: the same scheduler, a minute shrunk to about a second. */
-const FAST = { ...DEFAULT_TIMINGS, fastIntervalMs: 100, fastPhaseMs: 1_500, intervalMs: 500, backoffBaseMs: 200, backoffMaxMs: 1_000, unfocusedFactor: 1, steadyBudgetPerHour: 1_000_000 };
+const FAST = {
+  ...DEFAULT_TIMINGS,
+  fastIntervalMs: 100,
+  fastPhaseMs: 1_500,
+  intervalMs: 500,
+  backoffBaseMs: 200,
+  backoffMaxMs: 1_000,
+  unfocusedFactor: 1,
+  steadyBudgetPerHour: 1_000_000,
+};
 
 const OTHER_WINDOWS = /Other VS Code windows may not see this job yet/;
 
@@ -42,7 +51,9 @@ describe('a send the API took while the shared store cannot be written', functio
   /** The job as this window's own file in the shared folder holds it (what other windows read), if it does. */
   function sharedJob(jobId: string): { tracked?: { v?: boolean }; p?: Record<string, { text?: string }> } | undefined {
     try {
-      const file = JSON.parse(readFileSync(join(folder, `w-${s.sync.windowId}.json`), 'utf8')) as { state?: { jobs?: Record<string, Record<string, { tracked?: { v?: boolean }; p?: Record<string, { text?: string }> }>> } };
+      const file = JSON.parse(readFileSync(join(folder, `w-${s.sync.windowId}.json`), 'utf8')) as {
+        state?: { jobs?: Record<string, Record<string, { tracked?: { v?: boolean }; p?: Record<string, { text?: string }> }>> };
+      };
       return file.state?.jobs?.[PROJECT]?.[jobId];
     } catch {
       return undefined;
@@ -100,7 +111,11 @@ describe('a send the API took while the shared store cannot be written', functio
     assert.deepEqual(errors(), [], 'no failure shown');
     assert.ok(sent?.sent, 'the command says it was sent');
     const { jobId } = sent;
-    assert.deepEqual(user.messages.filter((m) => m.level === 'info').map((m) => m.message), ['Agent job started: “Explain the rate limits page”.'], 'the user is told it started');
+    assert.deepEqual(
+      user.messages.filter((m) => m.level === 'info').map((m) => m.message),
+      ['Agent job started: “Explain the rate limits page”.'],
+      'the user is told it started',
+    );
     assert.ok(s.store.get(jobId), 'tracked in this window at once');
     await waitFor('a poll of the new job', () => requestsTo(sim, 'GET', `/job/${jobId}`).length > 0);
     // Shown only when a write failed: the fault is real.
@@ -133,8 +148,18 @@ describe('a send the API took while the shared store cannot be written', functio
     assert.equal(posts().length, 1, 'exactly one POST');
     assert.deepEqual(errors(), [], 'no failure shown');
     assert.deepEqual(sent, { sent: true, jobId: job.id });
-    assert.ok(user.messages.some((m) => m.level === 'info' && m.message.startsWith(`Follow-up sent to “Job ${job.id}”`)), 'the user is told it was sent');
-    assert.deepEqual(s.store.get(job.id)?.prompts.map((p) => p.text).at(-1), 'Add an example request', 'the prompt is in the job’s history');
+    assert.ok(
+      user.messages.some((m) => m.level === 'info' && m.message.startsWith(`Follow-up sent to “Job ${job.id}”`)),
+      'the user is told it was sent',
+    );
+    assert.deepEqual(
+      s.store
+        .get(job.id)
+        ?.prompts.map((p) => p.text)
+        .at(-1),
+      'Add an example request',
+      'the prompt is in the job’s history',
+    );
     assert.equal(s.store.get(job.id)?.unsentPrompt, undefined);
     await waitFor('a poll of the job after the follow-up', () => requestsTo(sim, 'GET', `/job/${job.id}`).length > 0);
     // Shown only when a write failed: the fault is real.
@@ -146,13 +171,18 @@ describe('a send the API took while the shared store cannot be written', functio
     await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', job.id);
     assert.equal(offered, '', 'the sent prompt is not offered again');
     assert.equal(posts().length, 2, 'the second prompt, once');
-    assert.deepEqual(posts().map((p) => (p.body as { prompt?: unknown } | undefined)?.prompt), ['Add an example request', 'Also link the changelog']);
+    assert.deepEqual(
+      posts().map((p) => (p.body as { prompt?: unknown } | undefined)?.prompt),
+      ['Add an example request', 'Also link the changelog'],
+    );
     assert.deepEqual(errors(), []);
     assert.equal(warnings().length, 1, 'warned once');
 
     // The job itself was in the file before the folder broke: what must arrive is both follow-ups.
     repairSharedFolder();
-    await waitFor('both follow-ups to reach the shared folder', () => ['Add an example request', 'Also link the changelog'].every((text) => sharedPrompts(job.id).includes(text)));
+    await waitFor('both follow-ups to reach the shared folder', () =>
+      ['Add an example request', 'Also link the changelog'].every((text) => sharedPrompts(job.id).includes(text)),
+    );
     await s.tracker.stopTracking(job.id);
   });
 });

@@ -48,7 +48,7 @@ describe('signal to job link', function () {
     await sim.close();
   });
 
-  it('links the follow-up\'s job, then the created job\'s id, though both jobs hold the same prompt', async () => {
+  it("links the follow-up's job, then the created job's id, though both jobs hold the same prompt", async () => {
     const earlier = sim.addJob(PROJECT, { status: 'completed', prompt: 'Earlier work' });
     await s.tracker.track(earlier.id);
     const user = new ScriptedUser(s.ui);
@@ -60,8 +60,12 @@ describe('signal to job link', function () {
       sim.clearRequests();
       const before = new Set(s.store.all().map((t) => t.id));
       await ask(user, newJob);
-      assert.equal(withoutNonce(sentText), withoutNonce(followUpText), 'the same prompt text as the follow-up (but for its evidence block\'s fresh nonce)');
-      assert.deepEqual(requestsTo(sim, 'POST', '/job').map((r) => r.body), [{ prompt: sentText }], 'one job created, from this prompt');
+      assert.equal(withoutNonce(sentText), withoutNonce(followUpText), "the same prompt text as the follow-up (but for its evidence block's fresh nonce)");
+      assert.deepEqual(
+        requestsTo(sim, 'POST', '/job').map((r) => r.body),
+        [{ prompt: sentText }],
+        'one job created, from this prompt',
+      );
       const created = await waitFor('the created job tracked', () => s.store.all().find((t) => !before.has(t.id)));
       assert.ok(sim.peekJob(PROJECT, created.id), 'the simulator holds the created job');
       assert.equal(linked(), created.id, 'the created job, not the earlier job holding the same prompt');
@@ -71,7 +75,7 @@ describe('signal to job link', function () {
     }
   });
 
-  it('does not link a guessed job when the create call\'s answer is lost, and says so', async () => {
+  it("does not link a guessed job when the create call's answer is lost, and says so", async () => {
     const before = linked();
     assert.ok(before);
     sim.clearRequests();
@@ -80,8 +84,14 @@ describe('signal to job link', function () {
     try {
       await ask(user, newJob);
       assert.equal(requestsTo(sim, 'POST', '/job').length, 1, 'the create was sent once, never again unasked');
-      assert.ok(user.messages.some((m) => m.message.includes('A job may have been created')), 'the lost answer is reported');
-      assert.ok(user.messages.some((m) => m.message.includes('The signal is not linked to a job')), user.messages.map((m) => m.message).join('\n'));
+      assert.ok(
+        user.messages.some((m) => m.message.includes('A job may have been created')),
+        'the lost answer is reported',
+      );
+      assert.ok(
+        user.messages.some((m) => m.message.includes('The signal is not linked to a job')),
+        user.messages.map((m) => m.message).join('\n'),
+      );
       assert.equal(linked(), before, 'the link is unchanged: no guess');
     } finally {
       user.restore();

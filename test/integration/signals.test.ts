@@ -57,9 +57,16 @@ describe('reader signals', function () {
 
     sim.clearRequests();
     // What a reloaded window (or another window) does: read the kept file.
-    const reloaded = new SignalsStore({ api: {} as never, projectId: () => PROJECT, storageDir: s.signals.store.storageDir, gate: s.gate, windowShare: () => 20, log: { info() {}, warn() {} } as never });
+    const reloaded = new SignalsStore({
+      api: {} as never,
+      projectId: () => PROJECT,
+      storageDir: s.signals.store.storageDir,
+      gate: s.gate,
+      windowShare: () => 20,
+      log: { info() {}, warn() {} } as never,
+    });
     try {
-      assert.deepEqual(await reloaded.load(), JSON.parse(JSON.stringify(snapshot)), "the same snapshot, as kept");
+      assert.deepEqual(await reloaded.load(), JSON.parse(JSON.stringify(snapshot)), 'the same snapshot, as kept');
       assert.equal(analytics(sim).length, 0, 'a reload sends nothing');
     } finally {
       reloaded.dispose();
@@ -82,8 +89,11 @@ describe('reader signals', function () {
     assert.ok(text.includes(`Feedback: ${fmt(votes.thumbsUp)} helpful, ${fmt(votes.thumbsDown)} not helpful · code snippet reports ${fmt(votes.code)}`), text);
     const pending = truth.feedback.filter((f) => f.path === '/quickstart' && f.status === 'pending' && f.comment);
     const onBlocks = pending.filter((f) => f.source === 'code_snippet').length;
-    assert.ok(text.includes(`Pending comments: ${fmt(pending.length - onBlocks)}`), 'the page\'s own comments');
-    assert.ok(onBlocks > 0 && text.includes(`Feedback on code blocks: ${fmt(onBlocks)} (shown at the blocks in the editor)`), 'code-block feedback counted apart');
+    assert.ok(text.includes(`Pending comments: ${fmt(pending.length - onBlocks)}`), "the page's own comments");
+    assert.ok(
+      onBlocks > 0 && text.includes(`Feedback on code blocks: ${fmt(onBlocks)} (shown at the blocks in the editor)`),
+      'code-block feedback counted apart',
+    );
     assert.ok(text.includes(`> ${HOSTILE_TEXTS.injection}`), 'the newest comment, quoted as text');
     const unanswered = truth.assistant.filter((t) => t.resolutionStatus === 'unanswered' && t.pageUrl?.endsWith('/quickstart'));
     assert.ok(text.includes(`Unanswered assistant questions: ${fmt(unanswered.length)}`));
@@ -97,25 +107,45 @@ describe('reader signals', function () {
   it('lists the three groups, ranked as documented', async () => {
     const truth = sim.signalsFor(PROJECT, range);
     const roots = s.signals.tree.getChildren();
-    assert.deepEqual(roots.map((n) => (n.type === 'group' ? n.id : '')), ['pages', 'searches', 'questions']);
+    assert.deepEqual(
+      roots.map((n) => (n.type === 'group' ? n.id : '')),
+      ['pages', 'searches', 'questions'],
+    );
     const [pages, searches, questions] = roots.map((n) => s.signals.tree.getChildren(n));
     // Pages: 👎 + pending comments (one on a code block counts twice), then view events.
     const comments = new Map<string, number>();
-    for (const f of truth.feedback) if (f.status === 'pending' && f.comment) comments.set(f.path, (comments.get(f.path) ?? 0) + (f.source === 'code_snippet' ? 2 : 1));
+    for (const f of truth.feedback)
+      if (f.status === 'pending' && f.comment) comments.set(f.path, (comments.get(f.path) ?? 0) + (f.source === 'code_snippet' ? 2 : 1));
     const down = new Map(truth.byPage.slice(0, 100).map((r) => [r.path, r.thumbsDown]));
     const views = new Map(truth.views.views.slice(0, VIEW_PAGES * 250).map((v) => [v.path, v.total]));
     const expectedPages = [...new Set([...[...down].filter(([, d]) => d > 0).map(([p]) => p), ...comments.keys()])]
       .map((p) => ({ p, score: (down.get(p) ?? 0) + (comments.get(p) ?? 0), readers: views.get(p) ?? 0 }))
       .sort((a, b) => b.score - a.score || b.readers - a.readers || (a.p < b.p ? -1 : 1))
       .map((x) => x.p);
-    assert.deepEqual(pages?.map((n) => (n.type === 'page' ? n.signal.path : '')), expectedPages);
-    const expectedSearches = truth.searches.slice(0, SEARCH_PAGES * 100).filter((x) => x.topClickedPage === null && x.hits >= 10).map((x) => x.searchQuery);
-    assert.deepEqual(searches?.map((n) => (n.type === 'search' ? n.signal.searchQuery : '')), expectedSearches);
+    assert.deepEqual(
+      pages?.map((n) => (n.type === 'page' ? n.signal.path : '')),
+      expectedPages,
+    );
+    const expectedSearches = truth.searches
+      .slice(0, SEARCH_PAGES * 100)
+      .filter((x) => x.topClickedPage === null && x.hits >= 10)
+      .map((x) => x.searchQuery);
+    assert.deepEqual(
+      searches?.map((n) => (n.type === 'search' ? n.signal.searchQuery : '')),
+      expectedSearches,
+    );
     assert.ok(expectedSearches.includes(HOSTILE_TEXTS.injection.toLowerCase()));
     const unanswered = truth.assistant.filter((t) => t.resolutionStatus === 'unanswered').length;
-    assert.equal(questions?.reduce((n, g) => n + (g.type === 'questionGroup' ? g.group.questions.length : 0), 0), unanswered);
+    assert.equal(
+      questions?.reduce((n, g) => n + (g.type === 'questionGroup' ? g.group.questions.length : 0), 0),
+      unanswered,
+    );
     const sizes = questions?.map((g) => (g.type === 'questionGroup' ? g.group.questions.length : 0)) ?? [];
-    assert.deepEqual(sizes, [...sizes].sort((a, b) => b - a), 'biggest group first');
+    assert.deepEqual(
+      sizes,
+      [...sizes].sort((a, b) => b - a),
+      'biggest group first',
+    );
     const searchItem = s.signals.tree.getTreeItem(searches[0]);
     assert.match(String(searchItem.description), /searches · no click/);
     assert.equal(searchItem.tooltip, undefined, 'drawing a row builds no tooltip');
@@ -126,12 +156,14 @@ describe('reader signals', function () {
     assert.ok(searchTip.includes('Ask the Agent to Address This'), searchTip);
   });
 
-  it('builds a page\'s tooltip on hover (resolveTreeItem), not with its row: the simulator\'s figures and the page\'s status-bar evidence', async () => {
+  it("builds a page's tooltip on hover (resolveTreeItem), not with its row: the simulator's figures and the page's status-bar evidence", async () => {
     const truth = sim.signalsFor(PROJECT, range);
     await vscode.window.showTextDocument(vscode.Uri.joinPath(root, 'docs', 'quickstart.mdx'), { preview: false });
     const statusBar = await waitFor('the page tooltip with reader signals', async () => {
       const state = s.readers.statusBar.shown;
-      return state?.page.sitePath === '/quickstart' && typeof state.tooltip !== 'string' && state.tooltip.value.includes('Reader signals') ? state.tooltip.value : undefined;
+      return state?.page.sitePath === '/quickstart' && typeof state.tooltip !== 'string' && state.tooltip.value.includes('Reader signals')
+        ? state.tooltip.value
+        : undefined;
     });
     sim.clearRequests();
     const node = s.signals.tree.getChildren(s.signals.tree.getChildren()[0]).find((n) => n.type === 'page' && n.signal.path === '/quickstart');
@@ -168,14 +200,18 @@ describe('reader signals', function () {
     user.type((options) => (suggestion = options.value ?? ''));
     user.pick((items) => items[0]); // New job
     user.answerMessage = (shown) =>
-      !shown.message.includes('exactly what the agent will get') ? undefined : (async () => {
-        const editor = vscode.window.activeTextEditor;
-        assert.ok(editor?.document.isUntitled, 'the prompt is open for editing');
-        await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), 'Writer note: keep the tone. '));
-        return 'Choose Where to Send…';
-      })();
+      !shown.message.includes('exactly what the agent will get')
+        ? undefined
+        : (async () => {
+            const editor = vscode.window.activeTextEditor;
+            assert.ok(editor?.document.isUntitled, 'the prompt is open for editing');
+            await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), 'Writer note: keep the tone. '));
+            return 'Choose Where to Send…';
+          })();
     sim.clearRequests();
-    const pageNode = s.signals.tree.getChildren(s.signals.tree.getChildren()[0]).find((n) => n.type === 'page' && n.signal.path === '/quickstart') as SignalNode;
+    const pageNode = s.signals.tree
+      .getChildren(s.signals.tree.getChildren()[0])
+      .find((n) => n.type === 'page' && n.signal.path === '/quickstart') as SignalNode;
     assert.ok(pageNode, '/quickstart is in the inbox');
     try {
       await vscode.commands.executeCommand('mintlifyAgent.askToAddress', pageNode);
@@ -211,7 +247,7 @@ describe('reader signals', function () {
     assert.match(tooltip, new RegExp(`Agent job ${jobId}: (job active|PR ready)`), 'the tooltip names the job too');
   });
 
-  it('reads a question\'s whole thread only when asked, with one request', async () => {
+  it("reads a question's whole thread only when asked, with one request", async () => {
     const groups = s.signals.tree.getChildren(s.signals.tree.getChildren()[2]);
     const question = groups.flatMap((g) => s.signals.tree.getChildren(g))[0];
     assert.ok(question?.type === 'question');
@@ -222,14 +258,17 @@ describe('reader signals', function () {
     assert.ok(tooltip.includes('Right-click › Show Full Thread reads the whole conversation (one request).'), tooltip);
     assert.equal(analytics(sim).length, 0, 'showing or hovering a question sends nothing');
     await vscode.commands.executeCommand('mintlifyAgent.showAssistantThread', question);
-    assert.deepEqual(analytics(sim).map((r) => r.rawPath), [`/v1/analytics/${PROJECT}/assistant/threads/${question.question.id}`]);
+    assert.deepEqual(
+      analytics(sim).map((r) => r.rawPath),
+      [`/v1/analytics/${PROJECT}/assistant/threads/${question.question.id}`],
+    );
     const thread = sim.assistantThreadFor(question.question.id);
     const shown = vscode.window.activeTextEditor?.document.getText() ?? '';
     for (const message of thread?.messages ?? []) assert.ok(shown.includes(message.content), message.content.slice(0, 40));
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
-  it('a background refresh stays inside this window\'s share: with a share of 0 it sends nothing', async () => {
+  it("a background refresh stays inside this window's share: with a share of 0 it sends nothing", async () => {
     const config = vscode.workspace.getConfiguration('mintlifyAgent.signals');
     await config.update('backgroundShare', 0, vscode.ConfigurationTarget.Global);
     try {
@@ -237,13 +276,17 @@ describe('reader signals', function () {
       sim.clearRequests();
       assert.deepEqual(await s.signals.store.refresh('background'), { kind: 'skipped', reason: 'budget' });
       assert.equal(analytics(sim).length, 0);
-      assert.equal((await s.signals.store.refresh({ grant: s.gate.granted(100) })).kind, 'fetched', 'what the writer asked is not held to the background share');
+      assert.equal(
+        (await s.signals.store.refresh({ grant: s.gate.granted(100) })).kind,
+        'fetched',
+        'what the writer asked is not held to the background share',
+      );
     } finally {
       await config.update('backgroundShare', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 
-  it('Fetch Reader Signals during a background refresh keeps the writer\'s grant: held to nothing of the background\'s, it fetches the snapshot', async () => {
+  it("Fetch Reader Signals during a background refresh keeps the writer's grant: held to nothing of the background's, it fetches the snapshot", async () => {
     const config = vscode.workspace.getConfiguration('mintlifyAgent.signals');
     // A share the first estimate fits in but the whole snapshot does not: the background refresh starts, then stops.
     // (A team of one: this machine's background share is the whole ceiling, so the window's share is what holds it.)
@@ -256,7 +299,7 @@ describe('reader signals', function () {
       const backgroundRefresh = s.signals.store.refresh('background');
       const asked = s.signals.store.refresh({ grant: s.gate.granted(100) });
       const outcome = await asked;
-      assert.equal(outcome.kind, 'fetched', 'the writer\'s fetch is not cut short by the background\'s share');
+      assert.equal(outcome.kind, 'fetched', "the writer's fetch is not cut short by the background's share");
       await backgroundRefresh.catch(() => undefined);
       assert.ok(s.signals.store.current(), 'the snapshot is kept');
       assert.ok(analytics(sim).length > 12, 'the background refresh had started and was cut at its share');
@@ -270,7 +313,14 @@ describe('reader signals', function () {
     // What the suite spent so far must not hold back this fetch (it would ask first: up to 70 requests).
     await freshAnalyticsHour(s);
     const finishedAt = new Date(Date.now() - 40 * 86_400_000).toISOString();
-    s.signals.links.remember(PROJECT, { jobId: 'job_helped', signalIds: ['page:/quickstart'], path: '/quickstart', searches: [], askedAt: finishedAt, finishedAt });
+    s.signals.links.remember(PROJECT, {
+      jobId: 'job_helped',
+      signalIds: ['page:/quickstart'],
+      path: '/quickstart',
+      searches: [],
+      askedAt: finishedAt,
+      finishedAt,
+    });
     const windows = comparisonWindows(Date.parse(finishedAt), Date.now());
     assert.ok(windows);
     const share = (w: { dateFrom: string; dateTo: string }) => {
@@ -285,7 +335,13 @@ describe('reader signals', function () {
       assert.ok(message.includes(`not-helpful share: ${share(windows.before)} → ${share(windows.after)}`), message);
       // docs/quickstart.mdx has none of the code blocks readers flagged (test/simulator/signals.ts CODE_FEEDBACK): they changed since.
       const onBlocks = s.signals.store.current()?.pending.filter((c) => c.path === '/quickstart' && c.snippet).length ?? 0;
-      assert.ok(onBlocks > 0 && message.endsWith(`${onBlocks} of the ${onBlocks} pending comments on its code blocks are about a block that is no longer on the page: it changed since.`), message);
+      assert.ok(
+        onBlocks > 0 &&
+          message.endsWith(
+            `${onBlocks} of the ${onBlocks} pending comments on its code blocks are about a block that is no longer on the page: it changed since.`,
+          ),
+        message,
+      );
       // No tracked job with a branch here, so no git to wait on: the notification says what it compares.
       assert.deepEqual(user.progressReports, [`comparing ${windows.days} days before and after…`]);
 

@@ -167,7 +167,9 @@ export const tooltipText = (tooltip: vscode.MarkdownString | string | undefined)
  * `viewItem =~ /…/` matches the row's contextValue (other context keys in the clause not weighed).
  */
 export function rowCommands(contextValue: string | undefined): string[] {
-  const manifest = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { contributes: { menus: Record<string, { command: string; when?: string }[]> } };
+  const manifest = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as {
+    contributes: { menus: Record<string, { command: string; when?: string }[]> };
+  };
   const shown = manifest.contributes.menus['view/item/context'].filter((m) => {
     const pattern = m.when?.startsWith('view == mintlifyAgent.jobs ') ? /viewItem =~ \/(.+?)\/(?= |$)/.exec(m.when)?.[1] : undefined;
     return pattern !== undefined && new RegExp(pattern).test(String(contextValue));

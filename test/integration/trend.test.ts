@@ -30,7 +30,8 @@ const count = (text: string) => Number(text.replace(/\D/g, ''));
 const trendRequests = (sim: Simulator) => sim.requests.filter((r) => r.rawPath.endsWith('/visitors') && r.query.limit === '1');
 
 /** A page's trend's requests: pages of 250 paths of one day. */
-const oneDay = (r: Simulator['requests'][number]) => r.rawPath.endsWith('/visitors') && r.query.limit === '250' && r.query.dateTo === addDays(r.query.dateFrom ?? '', 1);
+const oneDay = (r: Simulator['requests'][number]) =>
+  r.rawPath.endsWith('/visitors') && r.query.limit === '250' && r.query.dateTo === addDays(r.query.dateFrom ?? '', 1);
 
 describe('the trend above the visitors table', function () {
   this.timeout(90_000);
@@ -42,7 +43,8 @@ describe('the trend above the visitors table', function () {
   async function tableRows(): Promise<{ days: string; human: number; ai: number; total: number }[]> {
     const cells = await webview.texts('#trend-table tbody tr > *');
     const rows = [];
-    for (let i = 0; i + 3 < cells.length; i += 4) rows.push({ days: cells[i].trim(), human: count(cells[i + 1]), ai: count(cells[i + 2]), total: count(cells[i + 3]) });
+    for (let i = 0; i + 3 < cells.length; i += 4)
+      rows.push({ days: cells[i].trim(), human: count(cells[i + 1]), ai: count(cells[i + 2]), total: count(cells[i + 3]) });
     return rows;
   }
 
@@ -53,7 +55,11 @@ describe('the trend above the visitors table', function () {
     assert.equal(rows.length, 7);
     for (let i = 0; i < 7; i++) {
       const row = sim.visitorsFor(PROJECT, { dateFrom: day(i - 6), dateTo: day(i - 5) }).visitors.find((v) => v.path === path);
-      assert.deepEqual({ human: rows[i].human, ai: rows[i].ai, total: rows[i].total }, { human: row?.human ?? 0, ai: row?.ai ?? 0, total: row?.total ?? 0 }, `${path} on ${day(i - 6)}`);
+      assert.deepEqual(
+        { human: rows[i].human, ai: rows[i].ai, total: rows[i].total },
+        { human: row?.human ?? 0, ai: row?.ai ?? 0, total: row?.total ?? 0 },
+        `${path} on ${day(i - 6)}`,
+      );
     }
   }
 
@@ -111,8 +117,17 @@ describe('the trend above the visitors table', function () {
     await waitFor('a new trend request', () => trendRequests(sim).length > before);
     await ready();
     const open = days.filter((d) => !d.settled).map((d) => d.day);
-    assert.deepEqual(trendRequests(sim).slice(before).map((r) => r.query.dateFrom).sort(), open);
-    assert.equal(await webview.text('#trend-cost'), open.length === 1 ? '1 request for 7 points; 6 kept from before.' : `${open.length} requests for 7 points; ${7 - open.length} kept from before.`);
+    assert.deepEqual(
+      trendRequests(sim)
+        .slice(before)
+        .map((r) => r.query.dateFrom)
+        .sort(),
+      open,
+    );
+    assert.equal(
+      await webview.text('#trend-cost'),
+      open.length === 1 ? '1 request for 7 points; 6 kept from before.' : `${open.length} requests for 7 points; ${7 - open.length} kept from before.`,
+    );
   });
 
   it('draws from the buckets another window kept without a request, and fetches only what is missing', async () => {
@@ -124,7 +139,11 @@ describe('the trend above the visitors table', function () {
       const t = truthOf(i);
       trends[`visitors ${day(-20 + i)} ${day(-19 + i)}`] = [t.human, t.ai, t.total];
     }
-    const other = { format: 1, presence: { window: 'otherwindow1', project: PROJECT, focused: false, beat: 1, beatAt: Date.now(), since: Date.now() }, state: { jobs: {}, drafts: {}, links: {}, trends: { [trendScope(PROJECT, sim.url)]: trends }, ledger: {}, waits: {} } };
+    const other = {
+      format: 1,
+      presence: { window: 'otherwindow1', project: PROJECT, focused: false, beat: 1, beatAt: Date.now(), since: Date.now() },
+      state: { jobs: {}, drafts: {}, links: {}, trends: { [trendScope(PROJECT, sim.url)]: trends }, ledger: {}, waits: {} },
+    };
     const keptBefore = Object.keys(s.sync.keptTrends(PROJECT)).length;
     writeFileSync(join(s.sync.dir.fsPath, 'w-otherwindow1.json'), JSON.stringify(other));
     await waitFor('the other window’s buckets', () => Object.keys(s.sync.keptTrends(PROJECT)).length >= keptBefore + 5);
@@ -137,7 +156,13 @@ describe('the trend above the visitors table', function () {
     // Seven days, five kept by the other window: two requests, under the four that need a Draw.
     await waitFor('the trend of the custom range', () => panel.model.state.trend?.status === 'ready' && panel.model.state.trend.points[0]?.from === from);
     await ready();
-    assert.deepEqual(trendRequests(sim).slice(before).map((r) => r.query.dateFrom).sort(), [day(-15), day(-14)]);
+    assert.deepEqual(
+      trendRequests(sim)
+        .slice(before)
+        .map((r) => r.query.dateFrom)
+        .sort(),
+      [day(-15), day(-14)],
+    );
     assert.equal(await webview.text('#trend-cost'), '2 requests for 7 points; 5 kept from before.');
     const rows = await tableRows();
     for (let i = 0; i < 7; i++) assert.deepEqual({ human: rows[i].human, ai: rows[i].ai, total: rows[i].total }, truthOf(i), `the figures of ${day(-20 + i)}`);
@@ -163,7 +188,12 @@ describe('the trend above the visitors table', function () {
       assert.equal(lines.length, 1 + 7 + 1, 'a header, a line a day, and the last line break');
       const first = sim.visitorsFor(PROJECT, { dateFrom: day(-20), dateTo: day(-19) }).totals;
       assert.equal(lines[1], `${day(-20)},${day(-20)},false,false,${first.human},${first.ai},${first.total}`);
-      const json = JSON.parse(readFileSync(join(folder, 'trend.json'), 'utf8')) as { unit: string; metric: string; points: { from: string; total: number }[]; previous: unknown };
+      const json = JSON.parse(readFileSync(join(folder, 'trend.json'), 'utf8')) as {
+        unit: string;
+        metric: string;
+        points: { from: string; total: number }[];
+        previous: unknown;
+      };
       assert.deepEqual([json.unit, json.metric, json.points.length, json.points[0].total, json.previous], ['day', 'visitors', 7, first.total, null]);
       assert.equal(sim.requests.length, before, 'saving what is on screen asks nothing');
     } finally {
@@ -178,7 +208,11 @@ describe('the trend above the visitors table', function () {
     const theirs = { human: t.human + 3, ai: t.ai + 1, total: t.total + 4 };
     const at = Date.now();
     const openTrends = { [trendScope(PROJECT, sim.url)]: { [key]: [theirs.human, theirs.ai, theirs.total, at] } };
-    const other = { format: 1, presence: { window: 'otherwindow2', project: PROJECT, focused: false, beat: 1, beatAt: at, since: at }, state: { jobs: {}, drafts: {}, links: {}, trends: {}, openTrends, ledger: {}, waits: {} } };
+    const other = {
+      format: 1,
+      presence: { window: 'otherwindow2', project: PROJECT, focused: false, beat: 1, beatAt: at, since: at },
+      state: { jobs: {}, drafts: {}, links: {}, trends: {}, openTrends, ledger: {}, waits: {} },
+    };
     writeFileSync(join(s.sync.dir.fsPath, 'w-otherwindow2.json'), JSON.stringify(other));
     await waitFor('the other window’s today', () => s.sync.openTrends(PROJECT)[key]?.[3] === at);
 
@@ -186,7 +220,13 @@ describe('the trend above the visitors table', function () {
     await webview.select('#preset', 'last7');
     await waitFor('the last 7 days’ trend', () => panel.model.state.trend?.status === 'ready' && panel.model.state.trend.points[6]?.from === day(0));
     await ready();
-    assert.deepEqual(trendRequests(sim).slice(before).map((r) => r.query.dateFrom), [], 'nothing asked: the settled days are kept, today is the other window’s');
+    assert.deepEqual(
+      trendRequests(sim)
+        .slice(before)
+        .map((r) => r.query.dateFrom),
+      [],
+      'nothing asked: the settled days are kept, today is the other window’s',
+    );
     const rows = await tableRows();
     assert.deepEqual({ human: rows[6].human, ai: rows[6].ai, total: rows[6].total }, theirs);
   });
@@ -211,13 +251,23 @@ describe('the trend above the visitors table', function () {
       const before = sim.requests.length;
       // The page's row for the range needs every path of the 7 days, not kept here: that question is left unanswered (the row says so).
       await vscode.commands.executeCommand('mintlifyAgent.openAnalytics', { path, preset: 'last7', trend: true });
-      assert.match(asked, new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}’s trend, which reads every path of each day \\(pages of 250 paths\\), takes at least \\d+ analytics requests`));
+      assert.match(
+        asked,
+        new RegExp(
+          `^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}’s trend, which reads every path of each day \\(pages of 250 paths\\), takes at least \\d+ analytics requests`,
+        ),
+      );
       await waitFor('the page’s trend drawn', () => panel.model.state.trend?.status === 'ready' && panel.model.state.focus?.path === path);
       await expectPageRows(path);
       // Every path of each day, in pages of 250: no request beyond what the days' paths need.
-      const dayPages = [0, 1, 2, 3, 4, 5, 6].map((i) => Math.max(1, Math.ceil(sim.visitorsFor(PROJECT, { dateFrom: day(i - 6), dateTo: day(i - 5) }).visitors.length / 250)));
+      const dayPages = [0, 1, 2, 3, 4, 5, 6].map((i) =>
+        Math.max(1, Math.ceil(sim.visitorsFor(PROJECT, { dateFrom: day(i - 6), dateTo: day(i - 5) }).visitors.length / 250)),
+      );
       const trendPages = sim.requests.slice(before).filter(oneDay);
-      assert.equal(trendPages.length, dayPages.reduce((a, b) => a + b, 0));
+      assert.equal(
+        trendPages.length,
+        dayPages.reduce((a, b) => a + b, 0),
+      );
       const kept = s.sync.keptTrends(PROJECT);
       assert.ok(kept[`page:${encodeURIComponent(path)} ${day(-6)} ${day(-5)}`], 'a settled day of the page is kept');
 
@@ -247,7 +297,14 @@ describe('the trend above the visitors table', function () {
     await expectPageRows(other);
     // The days that have not settled (today, and yesterday until the platform's day has ended) are read again; no other.
     const open = [0, 1, 2, 3, 4, 5, 6].filter((i) => !isSettled({ dateTo: day(i - 5) }, Date.now())).map((i) => day(i - 6));
-    const read = [...new Set(sim.requests.slice(before).filter(oneDay).map((r) => r.query.dateFrom))].sort();
+    const read = [
+      ...new Set(
+        sim.requests
+          .slice(before)
+          .filter(oneDay)
+          .map((r) => r.query.dateFrom),
+      ),
+    ].sort();
     assert.ok(open.length < 7, 'some days have settled');
     assert.deepEqual(read, open);
   });
@@ -258,7 +315,10 @@ describe('the trend above the visitors table', function () {
     await panel.model.handle({ type: 'clearFocus' });
     // The webview redraws its controls from each state the panel posts: pick the range once that is done.
     await waitFor('the panel to show every path, loaded', async () => !panel.model.state.loading && !(await webview.read('#focus')).visible);
-    const [a, b] = [[day(-40), day(-38)], [day(-39), day(-37)]];
+    const [a, b] = [
+      [day(-40), day(-38)],
+      [day(-39), day(-37)],
+    ];
     const before = trendRequests(sim).length;
     // Slow answers: the first range's days are still on their way when the second is asked.
     sim.addFault({ fault: { kind: 'latency', ms: 1_500 }, pathIncludes: '/visitors' });
@@ -274,14 +334,24 @@ describe('the trend above the visitors table', function () {
       await webview.fill('#to', b[1]);
       await webview.click('#apply');
       // Before, one draw field: the first draw's end left the second range's trend loading for good.
-      await waitFor('the second range’s trend drawn', () => panel.model.state.trend?.status === 'ready' && panel.model.state.trend.points[0]?.from === b[0], 30_000);
+      await waitFor(
+        'the second range’s trend drawn',
+        () => panel.model.state.trend?.status === 'ready' && panel.model.state.trend.points[0]?.from === b[0],
+        30_000,
+      );
       await waitFor('the first range’s days answered too', () => (trendRequests(sim).length - before >= 4 ? true : undefined), 30_000);
     } finally {
       sim.clearFaults();
     }
-    const asked = trendRequests(sim).slice(before).map((r) => r.query.dateFrom ?? '');
+    const asked = trendRequests(sim)
+      .slice(before)
+      .map((r) => r.query.dateFrom ?? '');
     assert.deepEqual([...asked].sort(), [day(-40), day(-39), day(-38), day(-37)], 'each day once: the two days both ranges hold were shared');
     const rows = await tableRows();
-    for (let i = 0; i < 3; i++) assert.deepEqual({ human: rows[i].human, ai: rows[i].ai, total: rows[i].total }, sim.visitorsFor(PROJECT, { dateFrom: day(-39 + i), dateTo: day(-38 + i) }).totals);
+    for (let i = 0; i < 3; i++)
+      assert.deepEqual(
+        { human: rows[i].human, ai: rows[i].ai, total: rows[i].total },
+        sim.visitorsFor(PROJECT, { dateFrom: day(-39 + i), dateTo: day(-38 + i) }).totals,
+      );
   });
 });

@@ -70,7 +70,10 @@ describe('a year-long site trend and ten Show Trends after it', function () {
 
     // Ten pages' trends over the last 30 days, each Drawn when asked (30, not 7: the suites before read
     // the last week's rows in this window, and a day found in those is not fetched, so not kept).
-    const pages = sim.visitorsFor(PROJECT, { dateFrom: day(-29), dateTo: day(1) }).visitors.slice(0, 10).map((v) => v.path);
+    const pages = sim
+      .visitorsFor(PROJECT, { dateFrom: day(-29), dateTo: day(1) })
+      .visitors.slice(0, 10)
+      .map((v) => v.path);
     assert.equal(pages.length, 10);
     const user = new ScriptedUser(s.ui);
     user.answerMessage = (m) => m.actions.find((a) => a === 'Draw Trend');
@@ -78,22 +81,36 @@ describe('a year-long site trend and ten Show Trends after it', function () {
       for (const path of pages) {
         await freshAnalyticsHour(s);
         await vscode.commands.executeCommand('mintlifyAgent.openAnalytics', { path, preset: 'last30', trend: true });
-        await waitFor(`${path}’s trend drawn`, () => panel.model.state.trend?.status === 'ready' && panel.model.state.focus?.path === path && panel.model.state.trend.points.length === 30, 60_000);
+        await waitFor(
+          `${path}’s trend drawn`,
+          () => panel.model.state.trend?.status === 'ready' && panel.model.state.focus?.path === path && panel.model.state.trend.points.length === 30,
+          60_000,
+        );
       }
     } finally {
       user.restore();
     }
     // The first page's settled days are kept in the shared folder; the next pages' rows were found in the days the first read.
     const pageKeys = Object.keys(s.sync.keptTrends(PROJECT)).filter((k) => k.startsWith('page:'));
-    assert.ok(pageKeys.length >= 5, `the pages’ settled days are kept (${pageKeys.length}; the last trend: ${JSON.stringify({ cost: panel.model.state.trend?.cost, message: panel.model.state.trend?.message, missing: panel.model.state.trend?.points.filter((p) => p.missing).length, keys: Object.keys(s.sync.keptTrends(PROJECT)).slice(0, 3) })})`);
+    assert.ok(
+      pageKeys.length >= 5,
+      `the pages’ settled days are kept (${pageKeys.length}; the last trend: ${JSON.stringify({ cost: panel.model.state.trend?.cost, message: panel.model.state.trend?.message, missing: panel.model.state.trend?.points.filter((p) => p.missing).length, keys: Object.keys(s.sync.keptTrends(PROJECT)).slice(0, 3) })})`,
+    );
 
     // The site trend again, in a panel opened afresh.
     await freshAnalyticsHour(s);
     s.analytics.panel()?.dispose();
     const before = sim.requests.length;
     await drawYear();
-    const asked = sim.requests.slice(before).filter((r) => r.rawPath.endsWith('/visitors') && r.query.limit === '1').map((r) => r.query.dateFrom);
+    const asked = sim.requests
+      .slice(before)
+      .filter((r) => r.rawPath.endsWith('/visitors') && r.query.limit === '1')
+      .map((r) => r.query.dateFrom);
     const settledAsked = (panel.model.state.trend?.points ?? []).filter((p) => asked.includes(p.from) && isSettled({ dateTo: addDays(p.to, 1) }, Date.now()));
-    assert.deepEqual(settledAsked.map((p) => p.from), [], 'no settled week asked again');
+    assert.deepEqual(
+      settledAsked.map((p) => p.from),
+      [],
+      'no settled week asked again',
+    );
   });
 });

@@ -5,4 +5,8 @@ export const RESTRICTED_PROJECT = 'demo-project';
  * of 1 would give this machine the whole background ceiling, 60 an hour, not 6), all restricted
  * settings, so none may count until the folder is trusted.
  */
-export const RAISED_SETTINGS = { 'mintlifyAgent.readers.maxPages': 100, 'mintlifyAgent.signals.backgroundShare': 60, 'mintlifyAgent.analytics.teamSize': 1 } as const;
+export const RAISED_SETTINGS = {
+  'mintlifyAgent.readers.maxPages': 100,
+  'mintlifyAgent.signals.backgroundShare': 60,
+  'mintlifyAgent.analytics.teamSize': 1,
+} as const;

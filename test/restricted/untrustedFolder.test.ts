@@ -35,7 +35,11 @@ describe('an untrusted folder whose settings name a project', function () {
       sim.clearRequests();
       user.type(job.id);
       await vscode.commands.executeCommand('mintlifyAgent.trackJob');
-      assert.deepEqual(sim.requests.map((r) => `${r.method} ${r.rawPath}`), [], 'no request before the user confirms the project');
+      assert.deepEqual(
+        sim.requests.map((r) => `${r.method} ${r.rawPath}`),
+        [],
+        'no request before the user confirms the project',
+      );
       assert.equal(s.store.all().length, 0, 'nothing tracked');
       assert.match(user.lastMessage()?.message ?? '', /project/i, 'the user is told a project is missing');
 
@@ -44,14 +48,18 @@ describe('an untrusted folder whose settings name a project', function () {
       user.answerMessage = (shown) => (shown.actions.includes(use) ? use : undefined);
       await vscode.commands.executeCommand('mintlifyAgent.setProjectId');
       const asked = user.messages.find((m) => m.actions.includes(use));
-      assert.ok(asked, 'the user was asked about the folder\'s project');
+      assert.ok(asked, "the user was asked about the folder's project");
       assert.ok(asked.message.includes(RESTRICTED_PROJECT) && asked.message.includes('.vscode/settings.json'), asked.message);
       assert.equal(sim.requests.length, 0, 'confirming sends nothing by itself');
 
       user.type(job.id);
       await vscode.commands.executeCommand('mintlifyAgent.trackJob');
       assert.ok(requestsTo(sim, 'GET', `/agent/${RESTRICTED_PROJECT}/job/${job.id}`).length >= 1, 'the job is read from the confirmed project');
-      assert.deepEqual(sim.requests.filter((r) => !r.rawPath.includes(`/${RESTRICTED_PROJECT}/`)), [], 'and from no other');
+      assert.deepEqual(
+        sim.requests.filter((r) => !r.rawPath.includes(`/${RESTRICTED_PROJECT}/`)),
+        [],
+        'and from no other',
+      );
       assert.ok(s.store.get(job.id), 'and tracked');
     } finally {
       user.restore();

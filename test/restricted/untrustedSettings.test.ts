@@ -30,12 +30,20 @@ describe('an untrusted folder whose settings raise spending', function () {
   before(async () => {
     assert.equal(vscode.workspace.isTrusted, false, 'the folder is not trusted');
     folder = vscode.workspace.workspaceFolders![0].uri;
-    const written = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, '.vscode', 'settings.json')))) as Record<string, unknown>;
+    const written = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, '.vscode', 'settings.json')))) as Record<
+      string,
+      unknown
+    >;
     for (const [key, value] of Object.entries(RAISED_SETTINGS)) assert.equal(written[key], value, `the folder's settings raise ${key}`);
     s = await seam();
     // About 12,500 paths read in the last 30 days, 51 pages of 250 (the folder's cap of 100 would read
     // them all, under the hour's background ceiling of 60), and signals that take 32 requests.
-    sim = await withSimulator({ analyticsLimitPerHour: 10_000, pathCount: 14_000, topPaths: [RTL_PATH], signals: { feedbackItems: 12_000, assistantTurns: 20_000, searchTerms: 5_000 } });
+    sim = await withSimulator({
+      analyticsLimitPerHour: 10_000,
+      pathCount: 14_000,
+      topPaths: [RTL_PATH],
+      signals: { feedbackItems: 12_000, assistantTurns: 20_000, searchTerms: 5_000 },
+    });
     await signIn(s);
     // The folder's project is used once the user confirms it (test/restricted/untrustedFolder.test.ts).
     if (s.store.projectId !== RESTRICTED_PROJECT) {
@@ -48,7 +56,7 @@ describe('an untrusted folder whose settings raise spending', function () {
         user.restore();
       }
     }
-    await waitFor('the folder\'s project in use', () => s.store.projectId === RESTRICTED_PROJECT);
+    await waitFor("the folder's project in use", () => s.store.projectId === RESTRICTED_PROJECT);
   });
   after(async () => {
     s.analytics.panel()?.dispose();
@@ -63,15 +71,25 @@ describe('an untrusted folder whose settings raise spending', function () {
     sim.clearRequests();
     await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, 'docs', 'quickstart.mdx'), { preview: false });
     // Nobody asked: the figure is gathered a few pages an hour, as the default team of 10 allows.
-    await waitFor('the page\'s readers figure, or the pages gathered so far', () => s.readers.statusBar.shown?.figures ?? (/pages fetched/.test(s.readers.statusBar.shown?.text ?? '') || undefined));
-    assert.equal(visitorRequests(sim), MACHINE_SHARE, `the background fetch took this machine's share of a team of 10, not the folder's team of ${RAISED_SETTINGS['mintlifyAgent.analytics.teamSize']}`);
+    await waitFor(
+      "the page's readers figure, or the pages gathered so far",
+      () => s.readers.statusBar.shown?.figures ?? (/pages fetched/.test(s.readers.statusBar.shown?.text ?? '') || undefined),
+    );
+    assert.equal(
+      visitorRequests(sim),
+      MACHINE_SHARE,
+      `the background fetch took this machine's share of a team of 10, not the folder's team of ${RAISED_SETTINGS['mintlifyAgent.analytics.teamSize']}`,
+    );
 
     // The writer fetches the rest now (the item's click): it goes on from the pages kept and stops at the default cap.
     const user = new ScriptedUser(s.ui);
     user.answerMessage = (shown) => shown.actions[0];
     try {
       await vscode.commands.executeCommand('mintlifyAgent.refreshReaders');
-      await waitFor('the page\'s readers figure, or the range fetched to its cap', () => s.readers.statusBar.shown?.figures ?? (visitorRequests(sim) >= DEFAULT_MAX_PAGES || undefined));
+      await waitFor(
+        "the page's readers figure, or the range fetched to its cap",
+        () => s.readers.statusBar.shown?.figures ?? (visitorRequests(sim) >= DEFAULT_MAX_PAGES || undefined),
+      );
     } finally {
       user.restore();
     }
@@ -89,7 +107,10 @@ describe('an untrusted folder whose settings raise spending', function () {
     // keep nothing partial); with the folder's settings honoured (a team of 1, a share of 60) it would.
     const outcome = await s.signals.store.refresh('background').catch((error: unknown) => error);
     assert.equal(analytics(), 0, `${analytics()} analytics requests in the background`);
-    assert.ok(!(outcome && typeof outcome === 'object' && 'kind' in outcome && outcome.kind === 'fetched'), 'the snapshot needs more than the share: the refresh did not run');
+    assert.ok(
+      !(outcome && typeof outcome === 'object' && 'kind' in outcome && outcome.kind === 'fetched'),
+      'the snapshot needs more than the share: the refresh did not run',
+    );
 
     // The whole snapshot, as the writer's Fetch Reader Signals takes it: more than the share allowed.
     await freshAnalyticsHour(s);
@@ -98,7 +119,7 @@ describe('an untrusted folder whose settings raise spending', function () {
     assert.ok(analytics() > MACHINE_SHARE, `the whole snapshot takes ${analytics()} requests`);
   });
 
-  it('the analytics table shows a path\'s right-to-left override escaped, as the tree does', async () => {
+  it("the analytics table shows a path's right-to-left override escaped, as the tree does", async () => {
     await freshAnalyticsHour(s);
     await vscode.commands.executeCommand('mintlifyAgent.openAnalytics');
     await webview.expect('#status', /^(Fetched at|Page \d+ from memory)/);

@@ -58,7 +58,14 @@ function rowOf(route: ListRoute, n: number): Record<string, unknown> {
     case 'feedback':
       return { id: `fb_endless_${n}`, path: `/endless/${n}`, comment: 'Again.', createdAt: AT, source: 'contextual', status: 'pending', helpful: false };
     case 'assistant':
-      return { id: `01J${String(n).padStart(23, '0')}`, timestamp: AT, query: `question ${n}`, resolutionStatus: 'unanswered', queryCategory: null, pageUrl: null };
+      return {
+        id: `01J${String(n).padStart(23, '0')}`,
+        timestamp: AT,
+        query: `question ${n}`,
+        resolutionStatus: 'unanswered',
+        queryCategory: null,
+        pageUrl: null,
+      };
     case 'searches':
       return { searchQuery: `term ${n}`, hits: 1, ctr: 0, topClickedPage: null, lastSearchedAt: AT };
   }

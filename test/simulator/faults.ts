@@ -69,9 +69,7 @@ export function rateLimitFaultReply(fault: Extract<Fault, { kind: 'rateLimit' }>
 
 /** A body cut off mid-way, as from a connection that broke while the answer streamed. */
 export function malformedJsonReply(status: number, isVisitors: boolean): Reply {
-  const body = isVisitors
-    ? '{"totals":{"human":1204,"ai":318,"total":1390},"visitors":[{"path":"/quickstart","hum'
-    : '{"id":"job_0000000","status":"act';
+  const body = isVisitors ? '{"totals":{"human":1204,"ai":318,"total":1390},"visitors":[{"path":"/quickstart","hum' : '{"id":"job_0000000","status":"act';
   return { status, contentType: 'application/json; charset=utf-8', body };
 }
 

@@ -125,7 +125,9 @@ export class JobStore {
   private nextId(jobs: Map<string, JobRecord>): string {
     for (;;) {
       const n = ++this.idCounter;
-      const id = `job_${mix32(n).toString(36).padStart(7, '0')}${mix32(n ^ 0x2545f491).toString(36).padStart(7, '0')}`;
+      const id = `job_${mix32(n).toString(36).padStart(7, '0')}${mix32(n ^ 0x2545f491)
+        .toString(36)
+        .padStart(7, '0')}`;
       if (!jobs.has(id)) return id;
     }
   }
@@ -151,8 +153,7 @@ export class JobStore {
       nextOutcome: init.outcomeAfterFollowUp,
       prLink: typeof init.prLink === 'string' ? init.prLink : undefined,
       prNumber: ++this.prCounter,
-      archivedAt:
-        status !== 'archived' ? null : init.archivedAt ? parseTime('archivedAt', init.archivedAt) : now,
+      archivedAt: status !== 'archived' ? null : init.archivedAt ? parseTime('archivedAt', init.archivedAt) : now,
       nextRound: init.nextRound,
     };
     jobs.set(id, record);

@@ -148,13 +148,21 @@ export class PreviewDeployments {
     } catch {
       branch = undefined;
     }
-    if (!/^application\/json\b/i.test(contentType ?? '') || typeof branch !== 'string' || branch === '') return errorReply(400, 'Invalid request. The `branch` field is required.');
+    if (!/^application\/json\b/i.test(contentType ?? '') || typeof branch !== 'string' || branch === '')
+      return errorReply(400, 'Invalid request. The `branch` field is required.');
     if (this.unseen.has(branch)) return errorReply(400, `Branch "${branch}" was not found in the repository connected to this project.`);
     const slot = this.limiter.take('organisation', this.now());
     if (!slot.ok) return errorReply(429, 'Rate limit exceeded', undefined, { 'Retry-After': String(slot.retryAfterSeconds) });
     const statusId = `st_${(++this.counter).toString(36).padStart(8, '0')}`;
     const slug = branch.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
-    const deployment: SimPreview = { statusId, projectId, branch, previewUrl: `${this.siteUrl}/${slug}`, sha: this.commits.get(branch) ?? fakeSha(branch), createdAt: this.now() };
+    const deployment: SimPreview = {
+      statusId,
+      projectId,
+      branch,
+      previewUrl: `${this.siteUrl}/${slug}`,
+      sha: this.commits.get(branch) ?? fakeSha(branch),
+      createdAt: this.now(),
+    };
     this.deployments.set(statusId, deployment);
     // The outcome is fixed when the deployment starts, as a build's would be.
     this.outcomes.set(statusId, this.outcomes.get(branch) ?? { status: 'success' });
@@ -169,8 +177,18 @@ export class PreviewDeployments {
     const outcome = this.outcomes.get(statusId) ?? { status: 'success' };
     const status = age < this.queuedMs ? 'queued' : age < this.queuedMs + this.buildMs ? 'in_progress' : outcome.status;
     const ended = status === 'success' || status === 'failure';
-    const logs = status === 'queued' ? [] : status === 'in_progress' ? ['Cloning the repository', 'Installing dependencies'] : outcome.logs ?? (status === 'failure' ? FAILURE_LOGS : ['Cloning the repository', 'Installing dependencies', 'Building 14 pages', 'Deployed']);
-    const summary = status === 'queued' ? 'Waiting for a builder' : status === 'in_progress' ? 'Building' : outcome.summary ?? (status === 'failure' ? 'The build failed: 1 page could not be parsed' : 'Deployed');
+    const logs =
+      status === 'queued'
+        ? []
+        : status === 'in_progress'
+          ? ['Cloning the repository', 'Installing dependencies']
+          : (outcome.logs ?? (status === 'failure' ? FAILURE_LOGS : ['Cloning the repository', 'Installing dependencies', 'Building 14 pages', 'Deployed']));
+    const summary =
+      status === 'queued'
+        ? 'Waiting for a builder'
+        : status === 'in_progress'
+          ? 'Building'
+          : (outcome.summary ?? (status === 'failure' ? 'The build failed: 1 page could not be parsed' : 'Deployed'));
     return jsonReply(200, {
       _id: statusId,
       projectId: d.projectId,
@@ -186,7 +204,12 @@ export class PreviewDeployments {
         screenshotDark: `${d.previewUrl}/_screenshots/dark.png`,
       }),
       author: null,
-      commit: { sha: d.sha, ref: d.branch, message: `Agent changes on ${d.branch}`, filesChanged: outcome.files ?? { added: [], modified: ['quickstart.mdx'], removed: [] } },
+      commit: {
+        sha: d.sha,
+        ref: d.branch,
+        message: `Agent changes on ${d.branch}`,
+        filesChanged: outcome.files ?? { added: [], modified: ['quickstart.mdx'], removed: [] },
+      },
       source: 'api',
     });
   }
@@ -209,7 +232,12 @@ const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQ
 function renderPage(path: string): { status: number; contentType: string; body: string | Buffer } {
   if (path.endsWith('.png')) return { status: 200, contentType: 'image/png', body: PIXEL };
   const page = path.split('/').filter(Boolean).slice(1).join('/') || 'index';
-  const title = page.replace(/[^a-z0-9/-]/gi, '').split('/').pop()?.replace(/-/g, ' ') ?? 'index';
+  const title =
+    page
+      .replace(/[^a-z0-9/-]/gi, '')
+      .split('/')
+      .pop()
+      ?.replace(/-/g, ' ') ?? 'index';
   const heading = title.charAt(0).toUpperCase() + title.slice(1);
   return {
     status: 200,

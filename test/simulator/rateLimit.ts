@@ -15,7 +15,7 @@ export class SlidingWindowLimiter {
   take(key: string, now: number): TakeResult {
     const hits = this.hits.get(key) ?? [];
     this.hits.set(key, hits);
-    while (hits.length && (hits[0]) <= now - this.windowMs) hits.shift();
+    while (hits.length && hits[0] <= now - this.windowMs) hits.shift();
     if (hits.length < this.limit) {
       hits.push(now);
       return { ok: true };

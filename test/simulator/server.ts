@@ -10,15 +10,7 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import {
-  brokenVisitorsReply,
-  deliverBadly,
-  FaultRules,
-  isDeliveryFault,
-  malformedJsonReply,
-  rateLimitFaultReply,
-  statusFaultReply,
-} from './faults';
+import { brokenVisitorsReply, deliverBadly, FaultRules, isDeliveryFault, malformedJsonReply, rateLimitFaultReply, statusFaultReply } from './faults';
 import { errorReply, jsonReply, splitPath, type Reply } from './http';
 import { JobStore } from './jobs';
 import { SlidingWindowLimiter } from './rateLimit';

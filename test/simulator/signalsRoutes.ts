@@ -66,7 +66,9 @@ export function answerThread(signals: SignalsDataSet, threadId: string): Reply {
 }
 
 function filterFeedback(signals: SignalsDataSet, { fromMs, toMs, source, statuses }: AnalyticsQuery) {
-  return signals.feedbackIn(fromMs, toMs).filter((item) => (source === undefined || item.source === source) && (statuses === undefined || statuses.includes(item.status)));
+  return signals
+    .feedbackIn(fromMs, toMs)
+    .filter((item) => (source === undefined || item.source === source) && (statuses === undefined || statuses.includes(item.status)));
 }
 
 /** Index of the first turn older than the cursor's (the list is id descending). */

@@ -112,7 +112,10 @@ export function checkVisitorsQuery(params: URLSearchParams): Checked<VisitorsQue
 export function checkRange(range: { dateFrom?: string; dateTo?: string }): Checked<{ fromMs?: number; toMs?: number }> {
   const errors: string[] = [];
   const value: { fromMs?: number; toMs?: number } = {};
-  for (const [name, key] of [['dateFrom', 'fromMs'], ['dateTo', 'toMs']] as const) {
+  for (const [name, key] of [
+    ['dateFrom', 'fromMs'],
+    ['dateTo', 'toMs'],
+  ] as const) {
     const text = range[name];
     if (text === undefined) continue;
     const instant = parseDateBound(text);

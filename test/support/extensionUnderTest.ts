@@ -20,7 +20,23 @@ export function activate(context: vscode.ExtensionContext): TestSeam {
   });
   const seam: Partial<TestSeam> = { requests };
   // Every part, checked by the compiler: a part added to Parts and not here does not build.
-  const parts = { ui: true, store: true, tracker: true, statusBar: true, tree: true, sync: true, gate: true, analytics: true, readers: true, signals: true, codeFeedback: true, review: true, preview: true, tools: true, startMs: true } satisfies Record<keyof Parts, true>;
+  const parts = {
+    ui: true,
+    store: true,
+    tracker: true,
+    statusBar: true,
+    tree: true,
+    sync: true,
+    gate: true,
+    analytics: true,
+    readers: true,
+    signals: true,
+    codeFeedback: true,
+    review: true,
+    preview: true,
+    tools: true,
+    startMs: true,
+  } satisfies Record<keyof Parts, true>;
   for (const key of Object.keys(parts) as (keyof Parts)[]) Object.defineProperty(seam, key, { get: () => extension.get()[key], enumerable: true });
   return seam as TestSeam;
 }

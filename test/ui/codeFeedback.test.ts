@@ -65,7 +65,10 @@ describe('code-block feedback (UI)', function () {
 
     const entry = wb.page.locator('.markers-panel .monaco-list-row').filter({ hasText: '3 readers flagged this code block (last 30 days)' });
     await wb.runCommand('View: Toggle Problems', { then: entry, shows: 'the Readers entry in the Problems panel' });
-    await expectVisible('the entry about the block no longer on the page', wb.page.locator('.markers-panel .monaco-list-row').filter({ hasText: 'is about a code block that is no longer on this page' }));
+    await expectVisible(
+      'the entry about the block no longer on the page',
+      wb.page.locator('.markers-panel .monaco-list-row').filter({ hasText: 'is about a code block that is no longer on this page' }),
+    );
     // Somewhere else first, so that landing on the block is the click's doing.
     await wb.page.locator('.monaco-editor .view-line').filter({ hasText: 'Get started in five minutes.' }).click({ timeout: TIMEOUTS.ui });
     // The entry's range is the block, fence to fence (lines 10-13): the click selects it.
@@ -75,13 +78,23 @@ describe('code-block feedback (UI)', function () {
     await wb.clearNotifications();
     const hover = wb.hover.filter({ hasText: 'Readers’ feedback on this code block' });
     // Over the line's text (a line's element spans the editor's width; past the text there is no hover).
-    await wb.page.locator('.monaco-editor .view-line').filter({ hasText: 'npm i -g acme' }).hover({ position: { x: 60, y: 8 }, timeout: TIMEOUTS.ui });
+    await wb.page
+      .locator('.monaco-editor .view-line')
+      .filter({ hasText: 'npm i -g acme' })
+      .hover({ position: { x: 60, y: 8 }, timeout: TIMEOUTS.ui });
     await expectVisible('the hover on the block', hover);
     const text = await hover.innerText();
     assert.ok(text.includes('Fails on Windows with EACCES.'), text);
-    assert.ok(text.includes('``` <img src=x onerror=alert(1)> **bold** [run](command:workbench.action.terminal.new) \\u202eswodniW no sliaf'), `the hostile comment as its characters: ${text}`);
+    assert.ok(
+      text.includes('``` <img src=x onerror=alert(1)> **bold** [run](command:workbench.action.terminal.new) \\u202eswodniW no sliaf'),
+      `the hostile comment as its characters: ${text}`,
+    );
     assert.match(text, /\d{4}-\d\d-\d\d · pending · from a reader/);
-    assert.equal(await hover.locator('img, a[href^="command:"], strong:text("bold")').count(), 0, 'no image, command link or emphasis rendered from reader text');
+    assert.equal(
+      await hover.locator('img, a[href^="command:"], strong:text("bold")').count(),
+      0,
+      'no image, command link or emphasis rendered from reader text',
+    );
     const shot = await wb.screenshot('code-feedback-hover');
     // The README shows the block with its CodeLens, hover and Problems entry.
     fs.copyFileSync(shot, path.join(findRepoRoot(__dirname), 'media', 'screenshots', 'code-feedback.png'));

@@ -29,7 +29,8 @@ describe('the editor’s AI spends the hour only when the writer says yes (UI)',
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await wb.screenshot(`failed-lm-spend-${this.currentTest.title.replace(/[^\w]+/g, '-').slice(0, 50)}`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed')
+      await wb.screenshot(`failed-lm-spend-${this.currentTest.title.replace(/[^\w]+/g, '-').slice(0, 50)}`).catch(() => undefined);
   });
 
   after(async () => {
@@ -52,7 +53,12 @@ describe('the editor’s AI spends the hour only when the writer says yes (UI)',
   }
 
   async function press(button: 'Cancel' | 'Yes'): Promise<void> {
-    await wb.clickAndExpect({ what: `the dialog's ${button}`, click: dialog().getByRole('button', { name: button }), then: { gone: dialog() }, shows: 'the dialog closed' });
+    await wb.clickAndExpect({
+      what: `the dialog's ${button}`,
+      click: dialog().getByRole('button', { name: button }),
+      then: { gone: dialog() },
+      shows: 'the dialog closed',
+    });
   }
 
   it('a reading tool called again and again asks every time it would send; each Cancel sends nothing', async () => {
@@ -62,7 +68,10 @@ describe('the editor’s AI spends the hour only when the writer says yes (UI)',
       const text = (await dialog().textContent()) ?? '';
       assert.match(text, /Fetch visitors\?/);
       // Nothing of the range is kept: its size is not known, and the question says where a yes stops.
-      assert.match(text, /takes one analytics request per 250 paths \(the site’s size is not known yet\), stopping at \d+, of the \d+ left this hour on this machine’s count/);
+      assert.match(
+        text,
+        /takes one analytics request per 250 paths \(the site’s size is not known yet\), stopping at \d+, of the \d+ left this hour on this machine’s count/,
+      );
       if (round === 1) await wb.screenshot('lm-spend-1-visitors-dialog');
       await press('Cancel');
       await expectVisible('the harness saying the tool did not run', wb.notification(/^Tool not run: Canceled/));

@@ -53,7 +53,7 @@ describe('prompt preview: Send to Agent… in the title bar (UI)', function () {
     // The toast hides itself (an info toast goes after about 15 s); the bound is for waiting only.
     await ask.waitFor({ state: 'hidden', timeout: 2 * TIMEOUTS.ui });
     const send = titleAction(wb, 'Send to Agent…');
-    await expectVisible('Send to Agent… in the preview\'s title bar', send);
+    await expectVisible("Send to Agent… in the preview's title bar", send);
     await wb.screenshot('preview-title-send');
     const before = sim.requests.filter((r) => r.method === 'POST' && r.rawPath.endsWith('/job')).length;
     await wb.clickAndExpect({ what: 'Send to Agent…', click: send, then: wb.quickInputTitled('Send to the agent as…'), shows: 'the choice of where to send' });
@@ -63,7 +63,11 @@ describe('prompt preview: Send to Agent… in the title bar (UI)', function () {
     assert.equal(posts.length, 1, 'one create');
     assert.match((posts[0].body as { prompt?: string }).prompt ?? '', /^Say who the page is for\n\n=== About this page ===\nSite path: \/quickstart\n/);
     // The preview is gone; the page it was about is still open, and its title bar has no Send to Agent….
-    await wb.page.locator('.tabs-container .tab').filter({ hasText: /^Untitled/ }).first().waitFor({ state: 'detached', timeout: TIMEOUTS.ui });
+    await wb.page
+      .locator('.tabs-container .tab')
+      .filter({ hasText: /^Untitled/ })
+      .first()
+      .waitFor({ state: 'detached', timeout: TIMEOUTS.ui });
     assert.ok((await tabTitles(wb)).includes('quickstart.mdx'), `quickstart.mdx still open: ${(await tabTitles(wb)).join(', ')}`);
     await wb.page.locator('.tabs-container .tab').filter({ hasText: 'quickstart.mdx' }).first().click({ timeout: TIMEOUTS.ui });
     await expectVisible('Ask the Agent About This… on the page', titleAction(wb, 'Ask the Agent About This…'));

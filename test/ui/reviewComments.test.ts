@@ -14,7 +14,18 @@ import { PROJECT, stepsBuildOnEachOther, UiSession } from './uiSession';
 import { expectVisible, TIMEOUTS, type Workbench } from './workbench';
 
 const BRANCH = 'mintlify/agent-ui-review';
-const QUICK_LINES = ['---', 'title: Quickstart', '---', '', 'Get started in five minutes.', 'Install the CLI with npm.', 'Run mint dev to preview.', '', '## Next steps', 'Read the guides.'];
+const QUICK_LINES = [
+  '---',
+  'title: Quickstart',
+  '---',
+  '',
+  'Get started in five minutes.',
+  'Install the CLI with npm.',
+  'Run mint dev to preview.',
+  '',
+  '## Next steps',
+  'Read the guides.',
+];
 const COMMENT = 'Say which package manager, and why.';
 const SECOND = 'Show the command in a code block.';
 
@@ -33,12 +44,16 @@ describe('review comments on the agent branch, sent as one follow-up (UI)', func
     wb = session.workbench;
     const repository = session.repository!;
     pushBranch(repository, BRANCH, (clone) => writeFile(clone, 'docs/quickstart.mdx', `${QUICK_LINES.join('\n')}\n`));
-    const nextRound = () => pushCommit(repository, BRANCH, 'Round 2', (clone) => writeFile(clone, 'docs/quickstart.mdx', `${QUICK_LINES.join('\n').replace('with npm', 'with pnpm (npm works too)')}\n`));
+    const nextRound = () =>
+      pushCommit(repository, BRANCH, 'Round 2', (clone) =>
+        writeFile(clone, 'docs/quickstart.mdx', `${QUICK_LINES.join('\n').replace('with npm', 'with pnpm (npm works too)')}\n`),
+      );
     jobId = sim.addJob(PROJECT, { status: 'completed', prompt: 'Tidy the quickstart', source: { repository: repository.url, ref: BRANCH }, nextRound }).id;
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await wb.screenshot(`review-comments-failed-${this.currentTest.title.replace(/[^\w]+/g, '-').slice(0, 40)}`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed')
+      await wb.screenshot(`review-comments-failed-${this.currentTest.title.replace(/[^\w]+/g, '-').slice(0, 40)}`).catch(() => undefined);
   });
 
   after(async () => {
@@ -57,9 +72,14 @@ describe('review comments on the agent branch, sent as one follow-up (UI)', func
     await wb.trackJob(jobId);
     await wb.clearNotifications();
     await expectVisible('"review here" on the job', job().filter({ hasText: 'review here' }), TIMEOUTS.poll);
-    await wb.clickAndExpect({ what: 'Review Changes on the job', click: await wb.inlineAction(job(), 'Review Changes'), then: multiDiff(), shows: 'the multi-file diff editor' });
+    await wb.clickAndExpect({
+      what: 'Review Changes on the job',
+      click: await wb.inlineAction(job(), 'Review Changes'),
+      then: multiDiff(),
+      shows: 'the multi-file diff editor',
+    });
     const line = agentSide().locator('.view-line').filter({ hasText: 'Install the CLI with npm.' });
-    await expectVisible('the agent\'s line in the diff', line);
+    await expectVisible("the agent's line in the diff", line);
     await wb.screenshot('review-comments-1-diff');
     await line.hover({ timeout: TIMEOUTS.ui });
     const plus = agentSide().locator('.comment-range-glyph.line-hover');
@@ -70,7 +90,12 @@ describe('review comments on the agent branch, sent as one follow-up (UI)', func
     await box.locator('.comment-form .monaco-editor').click({ timeout: TIMEOUTS.ui });
     await wb.page.keyboard.type(COMMENT);
     const add = box.getByRole('button', { name: 'Add Comment' });
-    await wb.clickAndExpect({ what: 'Add Comment', click: add, then: job().filter({ hasText: '1 comment to send' }), shows: '"1 comment to send" on the job\'s row' });
+    await wb.clickAndExpect({
+      what: 'Add Comment',
+      click: add,
+      then: job().filter({ hasText: '1 comment to send' }),
+      shows: '"1 comment to send" on the job\'s row',
+    });
     await wb.screenshot('review-comments-1-added');
   });
 
@@ -79,36 +104,57 @@ describe('review comments on the agent branch, sent as one follow-up (UI)', func
     await expectVisible('the pending thread', thread);
     const before = sim.requests.filter((r) => r.method === 'POST' && r.rawPath.endsWith(`/job/${jobId}/message`)).length;
     const send = thread.getByRole('button', { name: 'Send Review to Agent' });
-    await wb.clickAndExpect({ what: 'Send Review to Agent on the thread', click: send, then: wb.quickInputTitled(/^Send Review to Agent/), shows: 'the box for the review\'s instruction' });
+    await wb.clickAndExpect({
+      what: 'Send Review to Agent on the thread',
+      click: send,
+      then: wb.quickInputTitled(/^Send Review to Agent/),
+      shows: "the box for the review's instruction",
+    });
     await wb.pressEnterAndWaitForClose();
     // The question hides itself after a few seconds; the cost stays above the preview, where the send is too.
-    await expectVisible('the question with its cost', wb.notification(/One follow-up to .*: 1 agent request of the project's hour .* The preview is exactly what the agent will get/));
+    await expectVisible(
+      'the question with its cost',
+      wb.notification(/One follow-up to .*: 1 agent request of the project's hour .* The preview is exactly what the agent will get/),
+    );
     // Monaco draws spaces as no-break spaces: \s matches both.
     const previewLines = wb.page.locator('.editor-group-container.active .monaco-editor .view-line');
     const previewLine = (text: string) => previewLines.filter({ hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s')}$`) });
     await expectVisible('the review in the preview', previewLines.filter({ hasText: /^Review\sof\syour\schanges\son\sbranch/ }));
     // The preview wraps long lines: the heading is matched by its start.
-    await expectVisible('the comment\'s file in the preview', previewLines.filter({ hasText: /^---\sComment\s1\sof\s1:\sdocs\/quickstart\./ }));
+    await expectVisible("the comment's file in the preview", previewLines.filter({ hasText: /^---\sComment\s1\sof\s1:\sdocs\/quickstart\./ }));
     await expectVisible('the quoted line in the preview', previewLine('Install the CLI with npm.'));
-    await expectVisible('the writer\'s words in the preview', previewLine(COMMENT));
+    await expectVisible("the writer's words in the preview", previewLine(COMMENT));
     const cost = wb.page.locator('.codelens-decoration a').filter({ hasText: /1 agent request of the project's hour \(\d+ of 100 used, \d+ left\)/ });
     await expectVisible('the cost above the preview', cost);
     // Git's question about fetching in the background would cover the screenshot: closed, if it came.
     const gitQuestion = wb.notification('periodically run');
     if (await gitQuestion.isVisible()) {
-      await wb.clickAndExpect({ what: 'Git\'s question\'s close button', click: gitQuestion.getByRole('button', { name: /^Clear Notification/ }), then: { gone: gitQuestion }, shows: 'the question gone' });
+      await wb.clickAndExpect({
+        what: "Git's question's close button",
+        click: gitQuestion.getByRole('button', { name: /^Clear Notification/ }),
+        then: { gone: gitQuestion },
+        shows: 'the question gone',
+      });
     }
     const shot = await wb.screenshot('review-comments-2-preview');
-    await wb.clickAndExpect({ what: 'the cost above the preview (it sends)', click: cost, then: wb.notification('Follow-up sent to'), shows: 'the follow-up sent' });
+    await wb.clickAndExpect({
+      what: 'the cost above the preview (it sends)',
+      click: cost,
+      then: wb.notification('Follow-up sent to'),
+      shows: 'the follow-up sent',
+    });
     const posts = sim.requests.filter((r) => r.method === 'POST' && r.rawPath.endsWith(`/job/${jobId}/message`)).slice(before);
     assert.equal(posts.length, 1, 'one request for the review');
-    assert.match((posts[0].body as { prompt: string }).prompt, /--- Comment 1 of 1: docs\/quickstart\.mdx, line 6 ---\n```\nInstall the CLI with npm\.\n```\nSay which package manager, and why\./);
+    assert.match(
+      (posts[0].body as { prompt: string }).prompt,
+      /--- Comment 1 of 1: docs\/quickstart\.mdx, line 6 ---\n```\nInstall the CLI with npm\.\n```\nSay which package manager, and why\./,
+    );
     await expectVisible('the job active', job().locator('.custom-view-tree-node-item-icon.codicon-sync.codicon-modifier-spin'));
     await expectVisible('the row without comments to send', job().filter({ hasNotText: 'to send' }));
     // The thread is collapsed to its glyph on the line; a click opens it, read-only.
     const glyph = agentSide().locator('.comment-range-glyph.comment-thread, .comment-range-glyph.comment-thread-unresolved');
     const sent = wb.page.locator('.review-widget').filter({ hasText: /Sent to the agent at \d\d:\d\d/ });
-    await wb.clickAndExpect({ what: 'the collapsed thread\'s glyph', click: glyph, then: sent, shows: 'the thread marked sent' });
+    await wb.clickAndExpect({ what: "the collapsed thread's glyph", click: glyph, then: sent, shows: 'the thread marked sent' });
     await expectVisible('the comment in the sent thread', sent.filter({ hasText: COMMENT }));
     assert.equal(await sent.getByRole('button', { name: 'Send Review to Agent' }).count(), 0, 'a sent thread offers no send');
     assert.equal(await sent.getByRole('button', { name: 'Edit Comment' }).count(), 0, 'nor an edit');
@@ -122,18 +168,41 @@ describe('review comments on the agent branch, sent as one follow-up (UI)', func
     const line = agentSide().locator('.view-line').filter({ hasText: 'Run mint dev to preview.' });
     await line.hover({ timeout: TIMEOUTS.ui });
     // The sent thread above is open too: the new thread's box is the one without its comment.
-    const box = wb.page.locator('.review-widget').filter({ has: wb.page.locator('.comment-form') }).filter({ hasNotText: COMMENT });
-    await wb.clickAndExpect({ what: 'the gutter "+" on another line', click: agentSide().locator('.comment-range-glyph.line-hover'), then: box, shows: 'the comment box' });
+    const box = wb.page
+      .locator('.review-widget')
+      .filter({ has: wb.page.locator('.comment-form') })
+      .filter({ hasNotText: COMMENT });
+    await wb.clickAndExpect({
+      what: 'the gutter "+" on another line',
+      click: agentSide().locator('.comment-range-glyph.line-hover'),
+      then: box,
+      shows: 'the comment box',
+    });
     await box.locator('.comment-form .monaco-editor').click({ timeout: TIMEOUTS.ui });
     await wb.page.keyboard.type(SECOND);
-    await wb.clickAndExpect({ what: 'Add Comment', click: box.getByRole('button', { name: 'Add Comment' }), then: job().filter({ hasText: '1 comment to send' }), shows: '"1 comment to send" on the job\'s row' });
+    await wb.clickAndExpect({
+      what: 'Add Comment',
+      click: box.getByRole('button', { name: 'Add Comment' }),
+      then: job().filter({ hasText: '1 comment to send' }),
+      shows: '"1 comment to send" on the job\'s row',
+    });
     const before = sim.requests.filter((r) => r.method === 'POST' && r.rawPath.endsWith(`/job/${jobId}/message`)).length;
     sim.addFault({ fault: { kind: 'drop' }, times: 1, method: 'POST', pathIncludes: '/message' });
     const thread = wb.page.locator('.review-widget').filter({ hasText: SECOND });
-    await wb.clickAndExpect({ what: 'Send Review to Agent on the new thread', click: thread.getByRole('button', { name: 'Send Review to Agent' }), then: wb.quickInputTitled(/^Send Review to Agent/), shows: 'the box for the review\'s instruction' });
+    await wb.clickAndExpect({
+      what: 'Send Review to Agent on the new thread',
+      click: thread.getByRole('button', { name: 'Send Review to Agent' }),
+      then: wb.quickInputTitled(/^Send Review to Agent/),
+      shows: "the box for the review's instruction",
+    });
     await wb.pressEnterAndWaitForClose();
     const cost = wb.page.locator('.codelens-decoration a').filter({ hasText: /1 agent request of the project's hour/ });
-    await wb.clickAndExpect({ what: 'the cost above the preview (it sends)', click: cost, then: wb.notification('may have arrived'), shows: 'the failure message' });
+    await wb.clickAndExpect({
+      what: 'the cost above the preview (it sends)',
+      click: cost,
+      then: wb.notification('may have arrived'),
+      shows: 'the failure message',
+    });
     // The failure message is not answered: the row already says what the writer must know.
     await expectVisible('the row saying the last send may have arrived', job().filter({ hasText: '1 comment to send (the last send lost its answer)' }));
     await wb.screenshot('review-comments-3-lost');

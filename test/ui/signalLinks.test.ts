@@ -21,7 +21,10 @@ describe('two windows link two reader signals at once (UI)', function () {
   const paths: string[] = [];
 
   const signals = (wb: Workbench) => wb.treeRows('Reader Signals');
-  const pageRow = (wb: Workbench, path: string): Locator => signals(wb).filter({ hasText: new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`) }).first();
+  const pageRow = (wb: Workbench, path: string): Locator =>
+    signals(wb)
+      .filter({ hasText: new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`) })
+      .first();
 
   /** Shows the Reader Signals view (expanded) in `wb`. */
   async function showSignals(wb: Workbench): Promise<void> {
@@ -37,11 +40,21 @@ describe('two windows link two reader signals at once (UI)', function () {
     await wb.page.keyboard.press('Escape');
     await wb.hover.first().waitFor({ state: 'hidden', timeout: TIMEOUTS.ui });
     const address = await wb.inlineAction(pageRow(wb, path), 'Ask the Agent to Address This');
-    await wb.clickAndExpect({ what: `Ask the Agent to Address This on ${path}`, click: address, then: wb.quickInputTitled('Ask the Agent to Address This'), shows: 'the prompt box' });
+    await wb.clickAndExpect({
+      what: `Ask the Agent to Address This on ${path}`,
+      click: address,
+      then: wb.quickInputTitled('Ask the Agent to Address This'),
+      shows: 'the prompt box',
+    });
     await wb.pressEnterAndWaitForClose();
     const ask = wb.notification('exactly what the agent will get');
     await expectVisible('the preview question', ask);
-    await wb.clickAndExpect({ what: 'Choose Where to Send…', click: ask.getByRole('button', { name: 'Choose Where to Send…' }), then: wb.quickInputTitled('Send to the agent as…'), shows: 'the choice of where to send' });
+    await wb.clickAndExpect({
+      what: 'Choose Where to Send…',
+      click: ask.getByRole('button', { name: 'Choose Where to Send…' }),
+      then: wb.quickInputTitled('Send to the agent as…'),
+      shows: 'the choice of where to send',
+    });
     await expectVisible('"New job" first in the pick', wb.quickInput.locator('.monaco-list-row.focused').filter({ hasText: 'New job' }));
   }
 
@@ -59,7 +72,11 @@ describe('two windows link two reader signals at once (UI)', function () {
 
   afterEach(async function () {
     if (this.currentTest?.state !== 'failed') return;
-    for (const [name, wb] of [['a', a], ['b', b]] as const) if (wb && !wb.page.isClosed()) await wb.screenshot(`signal-links-failed-${name}`).catch(() => undefined);
+    for (const [name, wb] of [
+      ['a', a],
+      ['b', b],
+    ] as const)
+      if (wb && !wb.page.isClosed()) await wb.screenshot(`signal-links-failed-${name}`).catch(() => undefined);
   });
 
   after(async () => {
@@ -96,7 +113,10 @@ describe('two windows link two reader signals at once (UI)', function () {
 
     await expectBothLinked(a, 'A');
     await expectBothLinked(b, 'B');
-    for (const [name, wb] of [['A', a], ['B', b]] as const) {
+    for (const [name, wb] of [
+      ['A', a],
+      ['B', b],
+    ] as const) {
       await wb.reload();
       await wb.signInToMintlify(DEMO_API_KEY);
       await expectBothLinked(wb, `${name} after its reload`);

@@ -26,7 +26,6 @@ export const ARTIFACTS_DIR = path.join(findRepoRoot(__dirname), 'artifacts', 'ui
  */
 export const JOB_DURATION_MS = 6_000;
 
-
 /** A second root beside the first, in a multi-root workspace: its own copy of the fixture, its settings naming `project`. */
 export interface SecondRoot {
   project: string;
@@ -50,7 +49,12 @@ export class UiSession {
     private readonly secondRoot?: SecondRoot,
   ) {}
 
-  static async start(progress: (line: string) => void, userSettings: Record<string, unknown> = {}, extraExtensions: readonly string[] = [], secondRoot?: SecondRoot): Promise<UiSession> {
+  static async start(
+    progress: (line: string) => void,
+    userSettings: Record<string, unknown> = {},
+    extraExtensions: readonly string[] = [],
+    secondRoot?: SecondRoot,
+  ): Promise<UiSession> {
     const session = new UiSession(userSettings, extraExtensions, secondRoot);
     try {
       await session.init(progress);
@@ -112,7 +116,12 @@ export class UiSession {
     );
 
     // A small data set: 400 paths keep the CSV export to two requests of 250 rows.
-    this.simulator = await startSimulator({ projects: [PROJECT, ...(this.secondRoot ? [this.secondRoot.project] : [])], jobDurationMs: JOB_DURATION_MS, pathCount: 400, days: 90 });
+    this.simulator = await startSimulator({
+      projects: [PROJECT, ...(this.secondRoot ? [this.secondRoot.project] : [])],
+      jobDurationMs: JOB_DURATION_MS,
+      pathCount: 400,
+      days: 90,
+    });
 
     // A clone of a bare repository made from the fixture, with an agent branch to review.
     this.workspaceFolder = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mintlify-ui-ws-')), 'docs-site');

@@ -99,7 +99,12 @@ describe('a person using the extension in VS Code (UI)', function () {
     // The project ID is not set in this workspace: the welcome asks for it next.
     const projectWelcome = wb.welcome.filter({ hasText: 'Set the Mintlify project ID' });
     await expectVisible('the "set the project ID" welcome after the key', projectWelcome);
-    await wb.clickAndExpect({ what: 'the welcome\'s Set Project ID button', click: projectWelcome.getByRole('button', { name: 'Set Project ID' }), then: wb.quickInputTitled('Mintlify: Set Project ID'), shows: 'the project ID box' });
+    await wb.clickAndExpect({
+      what: "the welcome's Set Project ID button",
+      click: projectWelcome.getByRole('button', { name: 'Set Project ID' }),
+      then: wb.quickInputTitled('Mintlify: Set Project ID'),
+      shows: 'the project ID box',
+    });
     await wb.typeInto('Mintlify: Set Project ID', PROJECT);
     await wb.pressEnterAndWaitForClose();
 
@@ -147,7 +152,7 @@ describe('a person using the extension in VS Code (UI)', function () {
     const openPr = await wb.inlineAction(startedRow, 'Open Pull Request');
     await expectVisible('the Open Pull Request inline action', openPr);
     // Still hovering: the row's tooltip tells the job's story.
-    await expectVisible('the job\'s tooltip with its pull request', wb.hover.filter({ hasText: 'Pull request:' }));
+    await expectVisible("the job's tooltip with its pull request", wb.hover.filter({ hasText: 'Pull request:' }));
     // A link to the repository itself, not to `repository@branch` (a 404 on GitHub).
     await expectVisible('the repository link in the tooltip', wb.hover.getByRole('link', { name: 'https://github.com/acme/docs', exact: true }));
     await wb.screenshot('2-jobs-tree');
@@ -157,9 +162,19 @@ describe('a person using the extension in VS Code (UI)', function () {
     const prLink = followUp && sim.peekJob(PROJECT, followUp.segments[5] ?? '')?.prLink;
     assert.ok(prLink, 'the simulator has a PR link for the followed-up job');
     const dialog = wb.page.locator('.monaco-dialog-box');
-    await wb.clickAndExpect({ what: 'Open Pull Request', click: openPr, then: dialog.filter({ hasText: prLink }), shows: `the "open external website" dialog naming ${prLink}` });
+    await wb.clickAndExpect({
+      what: 'Open Pull Request',
+      click: openPr,
+      then: dialog.filter({ hasText: prLink }),
+      shows: `the "open external website" dialog naming ${prLink}`,
+    });
     await wb.screenshot('2-open-pull-request');
-    await wb.clickAndExpect({ what: 'the dialog\'s Cancel', click: dialog.getByRole('button', { name: 'Cancel' }), then: { gone: dialog }, shows: 'the dialog closed' });
+    await wb.clickAndExpect({
+      what: "the dialog's Cancel",
+      click: dialog.getByRole('button', { name: 'Cancel' }),
+      then: { gone: dialog },
+      shows: 'the dialog closed',
+    });
   });
 
   it('3. reads visitor analytics in the panel, pages, switches range and exports a CSV', async () => {
@@ -198,7 +213,11 @@ describe('a person using the extension in VS Code (UI)', function () {
     // The trend of the 90 days, a point a week: its cost is said first, then Draw draws it.
     const weeks = trendBuckets(day(-89), day(0), day(0));
     assert.ok(weeks.ok && weeks.unit === 'week');
-    await expectText('the trend’s cost', panel.locator('#trend-status'), /^Drawing the trend takes about \d+ analytics requests(, stopping at \d+)?, of the \d+ left this hour on this machine’s count/);
+    await expectText(
+      'the trend’s cost',
+      panel.locator('#trend-status'),
+      /^Drawing the trend takes about \d+ analytics requests(, stopping at \d+)?, of the \d+ left this hour on this machine’s count/,
+    );
     trendAskedAt = Date.now();
     await panel.locator('#trend-draw').click({ timeout: TIMEOUTS.ui });
     await expectText('what the trend cost', panel.locator('#trend-cost'), new RegExp(`^\\d+ requests? for ${weeks.buckets.length} points`));
@@ -207,8 +226,20 @@ describe('a person using the extension in VS Code (UI)', function () {
     await wb.page.keyboard.press('End');
     await expectText('the last week’s readout', panel.locator('#trend-readout'), new RegExp(`${day(0)}( \\(part of a week\\))? \\(includes today`));
     await wb.page.keyboard.press('Home');
-    const firstWeek = sim.visitorsFor(PROJECT, { dateFrom: day(-89), dateTo: await panel.locator('#trend-table tbody tr').nth(1).locator('th').textContent().then((text) => (text ?? '').slice(0, 10)) }).totals;
-    await expectText('the first week’s readout', panel.locator('#trend-readout'), new RegExp(`^${day(-89)}.*: ${format(firstWeek.human)} human, ${format(firstWeek.ai)} AI, ${format(firstWeek.total)} total`));
+    const firstWeek = sim.visitorsFor(PROJECT, {
+      dateFrom: day(-89),
+      dateTo: await panel
+        .locator('#trend-table tbody tr')
+        .nth(1)
+        .locator('th')
+        .textContent()
+        .then((text) => (text ?? '').slice(0, 10)),
+    }).totals;
+    await expectText(
+      'the first week’s readout',
+      panel.locator('#trend-readout'),
+      new RegExp(`^${day(-89)}.*: ${format(firstWeek.human)} human, ${format(firstWeek.ai)} AI, ${format(firstWeek.total)} total`),
+    );
     const trendShot = await wb.screenshot('3-trend');
     fs.copyFileSync(trendShot, path.join(findRepoRoot(__dirname), 'media', 'screenshots', 'trend.png'));
     // The same figures as a table, one toggle away.
@@ -227,12 +258,23 @@ describe('a person using the extension in VS Code (UI)', function () {
     // Nothing of the range is kept whole: its size is not known, the export may take up to 100 requests,
     // more than this hour has left after the steps before, so the hour's gate asks first, saying where a
     // yes stops; the writer fetches what fits.
-    const question = wb.notification(/Exporting visitors \(Last 30 days.*one analytics request per 250 paths \(the site’s size is not known yet\), stopping at \d+/);
-    await wb.clickAndExpect({ what: 'the question’s Fetch', click: question.getByRole('button', { name: /^Fetch \d+$/ }), then: { gone: question }, shows: 'the question answered' });
+    const question = wb.notification(
+      /Exporting visitors \(Last 30 days.*one analytics request per 250 paths \(the site’s size is not known yet\), stopping at \d+/,
+    );
+    await wb.clickAndExpect({
+      what: 'the question’s Fetch',
+      click: question.getByRole('button', { name: /^Fetch \d+$/ }),
+      then: { gone: question },
+      shows: 'the question answered',
+    });
     await wb.typeIntoSaveDialog(/^Export visitors: Last 30 days/, target);
     await wb.screenshot('3-export-dialog');
     await wb.pressEnterAndWaitForClose();
-    await expectText('the export status', panel.locator('#export-status'), new RegExp(`^Exported ${format(last30.visitors.length)} rows to visitors-last-30-days\\.csv`));
+    await expectText(
+      'the export status',
+      panel.locator('#export-status'),
+      new RegExp(`^Exported ${format(last30.visitors.length)} rows to visitors-last-30-days\\.csv`),
+    );
     await wb.screenshot('3-exported');
 
     const lines = fs.readFileSync(target, 'utf8').split('\r\n');
@@ -261,16 +303,22 @@ describe('a person using the extension in VS Code (UI)', function () {
     // a job past its first minute (the steady interval is the user's, stretched by the hourly budget).
     await wb.clickViewTitleButton('Refresh All', row.filter({ hasText: 'cannot refresh' }), '"cannot refresh" on the running job');
     await expectVisible('the warning icon on the running job', row.locator(ICON.warning));
-    assert.ok(sim.requests.some((r) => r.status === 500), 'the simulator answered 500');
+    assert.ok(
+      sim.requests.some((r) => r.status === 500),
+      'the simulator answered 500',
+    );
     await wb.screenshot('4-api-failing');
 
     sim.clearFaults();
     // Each job is retried after a short backoff (5 to 10 s); nothing is reloaded or clicked.
     await expectVisible('the running job recovered', row.filter({ hasNotText: 'cannot refresh' }).locator(ICON.active), TIMEOUTS.poll);
     const stillFailing = rows(wb).filter({ hasText: 'cannot refresh' });
-    await stillFailing.first().waitFor({ state: 'hidden', timeout: TIMEOUTS.poll }).catch(async () => {
-      throw new Error(`still "cannot refresh" after ${TIMEOUTS.poll / 1000} s: ${(await stillFailing.allTextContents()).join(' | ')}`);
-    });
+    await stillFailing
+      .first()
+      .waitFor({ state: 'hidden', timeout: TIMEOUTS.poll })
+      .catch(async () => {
+        throw new Error(`still "cannot refresh" after ${TIMEOUTS.poll / 1000} s: ${(await stillFailing.allTextContents()).join(' | ')}`);
+      });
     await expectVisible('the finished job with its check mark again', rows(wb).filter({ hasText: finished.id }).locator(ICON.completed));
     await wb.screenshot('4-recovered');
   });
@@ -291,7 +339,12 @@ describe('a person using the extension in VS Code (UI)', function () {
     const ask = wb.notification('exactly what the agent will get');
     await expectVisible('the preview question', ask);
     await wb.screenshot('5-ask-preview');
-    await wb.clickAndExpect({ what: 'Choose Where to Send…', click: ask.getByRole('button', { name: 'Choose Where to Send…' }), then: wb.quickInputTitled('Send to the agent as…'), shows: 'the choice of where to send' });
+    await wb.clickAndExpect({
+      what: 'Choose Where to Send…',
+      click: ask.getByRole('button', { name: 'Choose Where to Send…' }),
+      then: wb.quickInputTitled('Send to the agent as…'),
+      shows: 'the choice of where to send',
+    });
     await wb.pickItem('Send to the agent as…', 'New job');
     const job = rows(wb).filter({ hasText: 'Make this paragraph friendlier' });
     await expectVisible('the asked job, active', job.locator(ICON.active));
@@ -299,7 +352,12 @@ describe('a person using the extension in VS Code (UI)', function () {
     await expectVisible('the finish notification', done, TIMEOUTS.poll);
     await expectVisible('"review here" on the finished job', job.filter({ hasText: 'review here' }));
     const multiDiff = wb.page.locator('.multiDiffEditor');
-    await wb.clickAndExpect({ what: 'Review Changes', click: done.getByRole('button', { name: 'Review Changes' }), then: multiDiff, shows: 'the multi-file diff editor' });
+    await wb.clickAndExpect({
+      what: 'Review Changes',
+      click: done.getByRole('button', { name: 'Review Changes' }),
+      then: multiDiff,
+      shows: 'the multi-file diff editor',
+    });
     for (const file of ['sdks.mdx', 'quickstart.mdx', 'beta-note.mdx', 'webhook-events.md']) {
       await expectVisible(`${file} in the multi-file diff`, multiDiff.locator('.multiDiffEntry').filter({ hasText: file }));
     }
@@ -323,7 +381,10 @@ describe('a person using the extension in VS Code (UI)', function () {
     const en = (n: number) => n.toLocaleString('en-US');
     const figure = `${en(row.total)} readers · ${Math.round((row.ai / row.total) * 100)}% AI`;
 
-    await wb.runCommand('View: Show Explorer', { then: wb.sidebar.locator('.composite.title').filter({ hasText: /Explorer/i }), shows: 'the Explorer in the sidebar' });
+    await wb.runCommand('View: Show Explorer', {
+      then: wb.sidebar.locator('.composite.title').filter({ hasText: /Explorer/i }),
+      shows: 'the Explorer in the sidebar',
+    });
     await wb.goToFile('docs/quickstart.mdx');
     const item = wb.page.locator('.part.statusbar .statusbar-item').filter({ hasText: 'readers' });
     await expectText('the readers figure in the status bar', item, figure, TIMEOUTS.ui);
@@ -348,9 +409,19 @@ describe('a person using the extension in VS Code (UI)', function () {
     await item.hover();
     const openLink = wb.hover.getByRole('link', { name: 'Open Visitor Analytics' });
     const panel = wb.webview();
-    await wb.clickAndExpect({ what: 'the tooltip\'s Open Visitor Analytics link', click: openLink, then: panel.locator('#range-label'), shows: 'the analytics panel' });
+    await wb.clickAndExpect({
+      what: "the tooltip's Open Visitor Analytics link",
+      click: openLink,
+      then: panel.locator('#range-label'),
+      shows: 'the analytics panel',
+    });
     const format = numberFormat(await wb.page.evaluate(() => navigator.language));
-    await expectText('the panel on this page', panel.locator('#focus-message'), `Showing /quickstart only: rank ${format(rank)} of ${format(truth.visitors.length)} pages in this range.`, TIMEOUTS.poll);
+    await expectText(
+      'the panel on this page',
+      panel.locator('#focus-message'),
+      `Showing /quickstart only: rank ${format(rank)} of ${format(truth.visitors.length)} pages in this range.`,
+      TIMEOUTS.poll,
+    );
     await expectText('its row', panel.locator('#rows tr button.path'), '/quickstart');
     assert.equal(await panel.locator('#rows tr').count(), 1, 'only this page’s row');
     await wb.screenshot('6-analytics-on-page');
@@ -362,9 +433,13 @@ describe('a person using the extension in VS Code (UI)', function () {
     await item.hover();
     const trendLink = wb.hover.getByRole('link', { name: 'Show Trend' });
     const costQuestion = wb.notification(/\/quickstart’s trend, which reads every path of each day/);
-    await wb.clickAndExpect({ what: 'the tooltip\'s Show Trend link', click: trendLink, then: costQuestion, shows: 'the trend\'s cost' });
+    await wb.clickAndExpect({ what: "the tooltip's Show Trend link", click: trendLink, then: costQuestion, shows: "the trend's cost" });
     await expectVisible('its Draw Trend button', costQuestion.getByRole('button', { name: 'Draw Trend' }));
-    await expectText('the same cost in the panel', panel.locator('#trend-status'), /^\/quickstart’s trend, which reads every path of each day \(pages of 250 paths\), takes (about|at least) \d+ analytics requests/);
+    await expectText(
+      'the same cost in the panel',
+      panel.locator('#trend-status'),
+      /^\/quickstart’s trend, which reads every path of each day \(pages of 250 paths\), takes (about|at least) \d+ analytics requests/,
+    );
     await expectVisible('the panel’s Draw Trend', panel.locator('#trend-draw'));
     await wb.clearNotifications();
 
@@ -375,7 +450,12 @@ describe('a person using the extension in VS Code (UI)', function () {
     await expectText('the range line', panel.locator('#range-label'), /^Last 30 days/);
     await panel.locator('#compare').check({ timeout: TIMEOUTS.ui });
     const warning = wb.notification(/Fetching every path of .* to compare takes/);
-    await wb.clickAndExpect({ what: 'the notification\'s Compare', click: warning.getByRole('button', { name: 'Compare' }), then: { gone: warning }, shows: 'the notification acted on' });
+    await wb.clickAndExpect({
+      what: "the notification's Compare",
+      click: warning.getByRole('button', { name: 'Compare' }),
+      then: { gone: warning },
+      shows: 'the notification acted on',
+    });
     const previous = sim.visitorsFor(PROJECT, { dateFrom: day(-59), dateTo: day(-29) });
     await expectText('the comparison line', panel.locator('#compare-status'), `Change against ${day(-59)} to ${day(-30)}.`, TIMEOUTS.poll);
     const label = (now: number, before: number | undefined) => {
@@ -390,7 +470,10 @@ describe('a person using the extension in VS Code (UI)', function () {
     await expectText('the change of the total', panel.locator('#change-all'), label(truth.totals.total, previous.totals.total));
     await wb.screenshot('6-compare');
     await panel.locator('#compare').uncheck({ timeout: TIMEOUTS.ui });
-    await expectVisible('the table without the Change column', panel.locator('td.col-change').first().locator('xpath=ancestor::table[not(contains(@class, "comparing"))]'));
+    await expectVisible(
+      'the table without the Change column',
+      panel.locator('td.col-change').first().locator('xpath=ancestor::table[not(contains(@class, "comparing"))]'),
+    );
     await wb.openFromActivityBar('Mintlify'); // where the next steps start
   });
 
@@ -435,27 +518,39 @@ describe('a person using the extension in VS Code (UI)', function () {
     assert.ok(weeks.ok);
     const stillFresh = Date.now() - trendAskedAt < LIVE_PAGE_MAX_AGE_MS;
     const open = stillFresh ? [] : weeks.buckets.filter((week) => !isSettled(week, Date.now())).map((week) => week.dateFrom);
-    const cost = open.length ? `^${open.length} requests? for ${weeks.buckets.length} points; ${weeks.buckets.length - open.length} kept from before` : `^No request: all ${weeks.buckets.length} points were kept from before`;
+    const cost = open.length
+      ? `^${open.length} requests? for ${weeks.buckets.length} points; ${weeks.buckets.length - open.length} kept from before`
+      : `^No request: all ${weeks.buckets.length} points were kept from before`;
     await expectText('the restored trend’s cost', restored.locator('#trend-cost'), new RegExp(cost), TIMEOUTS.poll);
     const trendAsked = sim.requests.filter((r) => r.rawPath.endsWith('/visitors') && r.query.limit === '1').map((r) => r.query.dateFrom);
-    assert.deepEqual(trendAsked.sort(), open, stillFresh ? 'within 15 minutes of step 3 the reloaded window asks nothing for the trend' : 'after the reload the trend asks only for the weeks that can still change');
+    assert.deepEqual(
+      trendAsked.sort(),
+      open,
+      stillFresh
+        ? 'within 15 minutes of step 3 the reloaded window asks nothing for the trend'
+        : 'after the reload the trend asks only for the weeks that can still change',
+    );
     await wb.screenshot('7-restored-after-reload');
   });
 
   it('8. finds Clear API Key in the palette only while a key is stored', async () => {
     // Offered: a key is stored. Run once: with the key gone the palette no longer offers it.
-    await wb.runCommand('Mintlify: Clear API Key', { then: wb.welcome.filter({ hasText: 'Set your Mintlify admin API key' }), shows: 'the welcome asking for a key again', once: true });
+    await wb.runCommand('Mintlify: Clear API Key', {
+      then: wb.welcome.filter({ hasText: 'Set your Mintlify admin API key' }),
+      shows: 'the welcome asking for a key again',
+      once: true,
+    });
     await wb.page.keyboard.press('F1');
     await wb.quickInputField.fill('>Mintlify: Clear API Key');
     // The palette has filtered once it offers its nearest match; Clear API Key itself is not there.
-    await expectVisible('the palette\'s nearest match', wb.quickInput.locator('.monaco-list-row .label-name').filter({ hasText: /^Mintlify: Set API Key$/ }));
+    await expectVisible("the palette's nearest match", wb.quickInput.locator('.monaco-list-row .label-name').filter({ hasText: /^Mintlify: Set API Key$/ }));
     const offered = await wb.quickInput.locator('.monaco-list-row .label-name').allTextContents();
     assert.ok(!offered.some((label) => /Clear API Key/.test(label)), `the palette offers ${JSON.stringify(offered)}`);
     await wb.page.keyboard.press('Escape');
     await wb.screenshot('8-no-clear-without-key');
   });
 
-  it('9. reads the Reader Signals inbox, a signal\'s tooltip, and asks the agent to address it from the preview', async () => {
+  it("9. reads the Reader Signals inbox, a signal's tooltip, and asks the agent to address it from the preview", async () => {
     await wb.clearNotifications();
     await wb.closeAllEditors();
     // Step 8 cleared the key: store it again.
@@ -486,21 +581,34 @@ describe('a person using the extension in VS Code (UI)', function () {
 
     await wb.page.keyboard.press('Escape'); // the hover would cover the preview
     const address = await wb.inlineAction(quickstart, 'Ask the Agent to Address This');
-    await wb.clickAndExpect({ what: 'Ask the Agent to Address This', click: address, then: wb.quickInputTitled('Ask the Agent to Address This'), shows: 'the prompt box' });
-    assert.match(await wb.quickInputField.inputValue(), /^Improve the docs page in docs\/quickstart\.mdx /, 'a suggestion naming the page\'s file');
+    await wb.clickAndExpect({
+      what: 'Ask the Agent to Address This',
+      click: address,
+      then: wb.quickInputTitled('Ask the Agent to Address This'),
+      shows: 'the prompt box',
+    });
+    assert.match(await wb.quickInputField.inputValue(), /^Improve the docs page in docs\/quickstart\.mdx /, "a suggestion naming the page's file");
     await wb.pressEnterAndWaitForClose();
     await expectVisible('the evidence block in the preview', wb.page.locator('.monaco-editor .view-line').filter({ hasText: '<<<READER-EVIDENCE ' }));
     const ask = wb.notification('exactly what the agent will get');
     await expectVisible('the preview question', ask);
     await wb.screenshot('9-address-preview');
-    await wb.clickAndExpect({ what: 'Choose Where to Send…', click: ask.getByRole('button', { name: 'Choose Where to Send…' }), then: wb.quickInputTitled('Send to the agent as…'), shows: 'the choice of where to send' });
+    await wb.clickAndExpect({
+      what: 'Choose Where to Send…',
+      click: ask.getByRole('button', { name: 'Choose Where to Send…' }),
+      then: wb.quickInputTitled('Send to the agent as…'),
+      shows: 'the choice of where to send',
+    });
     await wb.pickItem('Send to the agent as…', 'New job');
     await expectVisible('the job beside the signal', signals.filter({ hasText: /^\/quickstart/ }).filter({ hasText: /job active|PR ready/ }));
     const post = sim.requests.filter((r) => r.method === 'POST' && r.rawPath.endsWith('/job')).at(-1);
     const prompt = (post?.body as { prompt?: string } | undefined)?.prompt ?? '';
     assert.ok(prompt.startsWith('Improve the docs page in docs/quickstart.mdx'), 'the instruction first');
     const block = evidenceBlock(prompt);
-    assert.ok(!block.before.includes('Ignore previous instructions') && block.lines.some((line) => line.includes('Ignore previous instructions')), 'reader text only inside the evidence block');
+    assert.ok(
+      !block.before.includes('Ignore previous instructions') && block.lines.some((line) => line.includes('Ignore previous instructions')),
+      'reader text only inside the evidence block',
+    );
     await wb.screenshot('9-signal-job');
     assert.deepEqual(dialogs, [], 'no reader text ran as script');
   });
@@ -526,7 +634,7 @@ async function expectTotals(totals: Locator, expected: VisitorCounts, format: Fo
 }
 
 async function expectRow(row: Locator, expected: VisitorRow, format: Format): Promise<void> {
-  await expectText('a row\'s path', row.locator('button.path'), expected.path);
+  await expectText("a row's path", row.locator('button.path'), expected.path);
   const counts = row.locator('td.num');
   await expectText(`the human count of ${expected.path}`, counts.nth(0), format(expected.human));
   await expectText(`the AI count of ${expected.path}`, counts.nth(1), format(expected.ai));

@@ -100,20 +100,30 @@ describe('the first-run walkthrough (UI)', function () {
   async function showWalkthrough(): Promise<void> {
     if (await page().isVisible()) return;
     const tab = wb.page.locator('.part.editor .tabs-container .tab').filter({ hasText: /^Walkthrough: / });
-    await wb.clickAndExpect({ what: 'the walkthrough\'s tab', click: tab, then: page(), shows: 'the walkthrough, back in front' });
+    await wb.clickAndExpect({ what: "the walkthrough's tab", click: tab, then: page(), shows: 'the walkthrough, back in front' });
   }
 
-  it('opens from the Mintlify view\'s welcome, with every step still to do', async () => {
+  it("opens from the Mintlify view's welcome, with every step still to do", async () => {
     await wb.openFromActivityBar('Mintlify');
     const link = wb.welcome.getByText('Walk through the first steps', { exact: true }).first();
-    await wb.clickAndExpect({ what: 'the welcome\'s walkthrough link', click: link, then: page().getByText(TITLE, { exact: true }).first(), shows: 'the walkthrough\'s title' });
+    await wb.clickAndExpect({
+      what: "the welcome's walkthrough link",
+      click: link,
+      then: page().getByText(TITLE, { exact: true }).first(),
+      shows: "the walkthrough's title",
+    });
     for (const step of STEPS) await expectTicked(step, false);
     await wb.screenshot('walkthrough-1-opened');
   });
 
   it('ticks "Set your API key" once the key is stored, not when its button is clicked', async () => {
     // The first step to do is the one the walkthrough opens expanded, its button on show.
-    await wb.clickAndExpect({ what: 'the step\'s Set API Key button', click: page().getByRole('button', { name: 'Set API Key', exact: true }), then: wb.quickInputTitled('Mintlify: Set API Key'), shows: 'the key box' });
+    await wb.clickAndExpect({
+      what: "the step's Set API Key button",
+      click: page().getByRole('button', { name: 'Set API Key', exact: true }),
+      then: wb.quickInputTitled('Mintlify: Set API Key'),
+      shows: 'the key box',
+    });
     await expectTicked('setApiKey', false);
     await wb.quickInputField.fill(DEMO_API_KEY);
     await wb.pressEnterAndWaitForClose();
@@ -158,7 +168,12 @@ describe('the first-run walkthrough (UI)', function () {
   async function openDocsPage(): Promise<void> {
     const tab = wb.page.locator('.part.editor .tabs-container .tab').filter({ hasText: DOCS_PAGE });
     if (await tab.count()) {
-      await wb.clickAndExpect({ what: `the ${DOCS_PAGE} tab`, click: tab.first(), then: wb.page.locator('.part.editor .tabs-container .tab.active').filter({ hasText: DOCS_PAGE }), shows: `the ${DOCS_PAGE} tab, active` });
+      await wb.clickAndExpect({
+        what: `the ${DOCS_PAGE} tab`,
+        click: tab.first(),
+        then: wb.page.locator('.part.editor .tabs-container .tab.active').filter({ hasText: DOCS_PAGE }),
+        shows: `the ${DOCS_PAGE} tab, active`,
+      });
     } else {
       await wb.goToFile(DOCS_PAGE, { toSide: true });
     }

@@ -45,7 +45,10 @@ describe('several windows on one project (UI)', function () {
   /** The shared store's folder (src/sync/) in the server's user data, once a window made it. */
   function storeFolder(): string | undefined {
     const globalStorage = path.join(session!.userDataDir, 'User', 'globalStorage');
-    return fs.readdirSync(globalStorage).map((name) => path.join(globalStorage, name, 'sync')).find((dir) => fs.existsSync(dir));
+    return fs
+      .readdirSync(globalStorage)
+      .map((name) => path.join(globalStorage, name, 'sync'))
+      .find((dir) => fs.existsSync(dir));
   }
 
   /** What each window's store file says of a job, for a failure's message. */
@@ -56,7 +59,10 @@ describe('several windows on one project (UI)', function () {
       .readdirSync(folder)
       .map((name) => {
         try {
-          const file = JSON.parse(fs.readFileSync(path.join(folder, name), 'utf8')) as { presence?: unknown; state?: { jobs?: Record<string, Record<string, { tracked?: unknown }>> } };
+          const file = JSON.parse(fs.readFileSync(path.join(folder, name), 'utf8')) as {
+            presence?: unknown;
+            state?: { jobs?: Record<string, Record<string, { tracked?: unknown }>> };
+          };
           return `${name}: ${JSON.stringify({ presence: file.presence, tracked: file.state?.jobs?.[PROJECT]?.[id]?.tracked })}`;
         } catch (error) {
           return `${name}: ${String(error)}`;
@@ -69,7 +75,12 @@ describe('several windows on one project (UI)', function () {
   const getsOf = (id: string) => sim.requests.filter((r) => r.method === 'GET' && r.segments.at(-1) === id);
 
   async function waitForGets(id: string, count: number, bound: number = TIMEOUTS.poll): Promise<void> {
-    await waitFor(() => `${count} reads of ${id}: saw ${getsOf(id).length}`, () => getsOf(id).length >= count, bound, 250);
+    await waitFor(
+      () => `${count} reads of ${id}: saw ${getsOf(id).length}`,
+      () => getsOf(id).length >= count,
+      bound,
+      250,
+    );
   }
 
   stepsBuildOnEachOther();
@@ -87,7 +98,11 @@ describe('several windows on one project (UI)', function () {
     const step = this.currentTest.title.slice(0, 1);
     // Each window's extension host log says which window sent what.
     fs.cpSync(path.join(session!.userDataDir, 'logs'), path.join(ARTIFACTS_DIR, `windows-failed-${step}-logs`), { recursive: true });
-    for (const [name, wb] of [['a', a], ['b', b], ['c', c]] as const) {
+    for (const [name, wb] of [
+      ['a', a],
+      ['b', b],
+      ['c', c],
+    ] as const) {
       if (wb && !wb.page.isClosed()) await wb.screenshot(`windows-failed-${step}-${name}`).catch(() => undefined);
     }
   });
@@ -106,9 +121,9 @@ describe('several windows on one project (UI)', function () {
     dropped = sim.addJob(PROJECT, { prompt: 'Tracked in A, then dropped', activeForMs: 60 * 60_000 }).id;
     kept = sim.addJob(PROJECT, { prompt: 'Tracked in B and kept', activeForMs: 60 * 60_000 }).id;
     await a.trackJob(dropped);
-    await expectVisible('A\'s job in B, without a reload', rows(b).filter({ hasText: dropped }));
+    await expectVisible("A's job in B, without a reload", rows(b).filter({ hasText: dropped }));
     await b.trackJob(kept);
-    await expectVisible('B\'s job in A, without a reload', rows(a).filter({ hasText: kept }));
+    await expectVisible("B's job in A, without a reload", rows(a).filter({ hasText: kept }));
 
     const row = rows(a).filter({ hasText: dropped });
     await a.chooseFromContextMenu(row, 'Stop Tracking', { gone: row }, 'the job gone from A');
@@ -126,12 +141,18 @@ describe('several windows on one project (UI)', function () {
     loads.push('A');
     await a.reload();
     await a.signInToMintlify(DEMO_API_KEY);
-    await expectVisible('B\'s job in A after the reload', rows(a).filter({ hasText: kept }));
+    await expectVisible("B's job in A after the reload", rows(a).filter({ hasText: kept }));
     assert.equal(await rows(a).filter({ hasText: dropped }).count(), 0, 'the job stopped in A stays stopped');
     assert.equal(await rows(b).filter({ hasText: dropped }).count(), 0);
     // The running job's status bar item tells the shared ledger's count in its tooltip.
-    await b.page.locator('.statusbar-item').filter({ hasText: /1 agent job active/ }).hover({ timeout: TIMEOUTS.ui });
-    await expectVisible('the shared ledger in the status bar tooltip', b.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: /\d+ of 100 agent requests this hour/ }));
+    await b.page
+      .locator('.statusbar-item')
+      .filter({ hasText: /1 agent job active/ })
+      .hover({ timeout: TIMEOUTS.ui });
+    await expectVisible(
+      'the shared ledger in the status bar tooltip',
+      b.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: /\d+ of 100 agent requests this hour/ }),
+    );
   });
 
   it('3. with three windows open, one window polls: no job is read twice within a steady interval', async () => {
@@ -140,11 +161,19 @@ describe('several windows on one project (UI)', function () {
     await expectVisible('the kept job in C', rows(c).filter({ hasText: kept }));
     const from = getsOf(kept).length;
     await waitForGets(kept, from + 2, 3 * INTERVAL_S * 1_000 + TIMEOUTS.ui);
-    const times = getsOf(kept).slice(Math.max(0, from - 1)).map((r) => r.at);
+    const times = getsOf(kept)
+      .slice(Math.max(0, from - 1))
+      .map((r) => r.at);
     // One poller reads a job once an interval; three would read it up to three times.
     for (let i = 1; i < times.length; i++) assert.ok(times[i] - times[i - 1] >= (INTERVAL_S * 1_000) / 2, `two reads ${times[i] - times[i - 1]} ms apart`);
     // A job stopped in one window is not read again by the window that polls (a steady interval has passed since).
-    assert.deepEqual(getsOf(dropped).filter((r) => r.at > droppedAt).map((r) => new Date(r.at).toISOString()), [], 'reads of the job A stopped tracking');
+    assert.deepEqual(
+      getsOf(dropped)
+        .filter((r) => r.at > droppedAt)
+        .map((r) => new Date(r.at).toISOString()),
+      [],
+      'reads of the job A stopped tracking',
+    );
   });
 
   it('4. a follow-up sent from a window that does not poll gets the fast phase', async () => {
@@ -166,12 +195,17 @@ describe('several windows on one project (UI)', function () {
     // The GETs of a job, by the window that sent them (each window's extension host logs its calls).
     const readsOf = (id: string) => loggedCalls(session!.userDataDir).filter((r) => r.method === 'GET' && r.path.endsWith(`/job/${id}`) && r.outcome === '200');
     async function waitForRead(what: string, id: string, test: (read: ReturnType<typeof readsOf>[number]) => boolean, bound: number): Promise<void> {
-      await waitFor(() => `${what}; reads of ${id}: ${JSON.stringify(readsOf(id))}`, () => readsOf(id).some(test), bound, 250);
+      await waitFor(
+        () => `${what}; reads of ${id}: ${JSON.stringify(readsOf(id))}`,
+        () => readsOf(id).some(test),
+        bound,
+        250,
+      );
     }
     const late = sim.addJob(PROJECT, { prompt: 'Tracked just before the polling window closes', activeForMs: 60 * 60_000 }).id;
     await a.trackJob(late);
     await expectVisible('the new job in B, the polling window', rows(b).filter({ hasText: late }));
-    await waitForRead('A\'s read of the job it tracked, in A\'s log', late, (r) => r.host === hostOf('A'), TIMEOUTS.ui);
+    await waitForRead("A's read of the job it tracked, in A's log", late, (r) => r.host === hostOf('A'), TIMEOUTS.ui);
     // B polls: of the live windows it started first (A was reloaded since, C came later).
     const polling = hostOf('B');
     assert.equal(readsOf(kept).at(-1)?.host, polling, `the last read of the kept job came from B (extension host ${polling})`);
@@ -207,6 +241,9 @@ describe('several windows on one project (UI)', function () {
     await waitFor('w-damaged.json set aside', () => !fs.existsSync(path.join(folder, 'w-damaged.json')), TIMEOUTS.ui, 250);
     const names = fs.readdirSync(folder);
     assert.ok(!names.includes('w-damaged.json'), 'no longer read');
-    assert.ok(names.some((n) => n.startsWith('w-damaged.json.damaged-')), `kept aside: ${names.join(', ')}`);
+    assert.ok(
+      names.some((n) => n.startsWith('w-damaged.json.damaged-')),
+      `kept aside: ${names.join(', ')}`,
+    );
   });
 });

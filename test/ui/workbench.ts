@@ -202,7 +202,10 @@ export class Workbench {
    */
   async signInToMintlify(apiKey: string): Promise<void> {
     // The container's title names the view while it is alone; beside Reader Signals, the view's own header does.
-    const title = this.sidebar.locator('.composite.title, .pane-header').filter({ hasText: /Agent Jobs/i }).first();
+    const title = this.sidebar
+      .locator('.composite.title, .pane-header')
+      .filter({ hasText: /Agent Jobs/i })
+      .first();
     const tab = this.page.locator('.part.activitybar').getByRole('tab', { name: 'Mintlify', exact: true });
     await tab.waitFor({ timeout: TIMEOUTS.poll });
     for (let attempt = 0; attempt < 4 && !(await title.isVisible()); attempt++) {
@@ -243,12 +246,21 @@ export class Workbench {
     for (let i = 0; i < 3; i++) await this.page.keyboard.press('Escape');
     const dialog = this.page.locator('.monaco-dialog-box');
     const dismiss = async (): Promise<void> => {
-      if (await happens(dialog, 2_000)) await dialog.getByRole('button', { name: /^(Cancel|Don't Save)$/ }).last().click({ timeout: TIMEOUTS.ui });
+      if (await happens(dialog, 2_000))
+        await dialog
+          .getByRole('button', { name: /^(Cancel|Don't Save)$/ })
+          .last()
+          .click({ timeout: TIMEOUTS.ui });
     };
     await dismiss();
     await this.clearNotifications();
     // An unsaved editor keeps every tab open behind "Do you want to save…": Don't Save.
-    await this.runCommand('View: Close All Editors', { then: { gone: this.editorTabs.first() }, shows: 'no editor open', once: true, timeout: TIMEOUTS.lostClick }).catch(() => undefined);
+    await this.runCommand('View: Close All Editors', {
+      then: { gone: this.editorTabs.first() },
+      shows: 'no editor open',
+      once: true,
+      timeout: TIMEOUTS.lostClick,
+    }).catch(() => undefined);
     await dismiss();
     await this.signInToMintlify(apiKey);
     await this.runCommandForBox('Mintlify: Set Project ID', 'Mintlify: Set Project ID');
@@ -339,7 +351,13 @@ export class Workbench {
       note(`the command palette closed before "${title}" was typed or offered: opening it again`);
     }
     await this.quickInputField.press('Enter', { timeout: TIMEOUTS.ui });
-    if (await offered.waitFor({ state: 'hidden', timeout: TIMEOUTS.lostClick }).then(() => true, () => false)) return;
+    if (
+      await offered.waitFor({ state: 'hidden', timeout: TIMEOUTS.lostClick }).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     note(`the palette still offered "${title}" ${TIMEOUTS.lostClick / 1000} s after Enter: pressing it again`);
     await this.quickInputField.press('Enter', { timeout: TIMEOUTS.ui });
     await offered.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui }).catch(() => {
@@ -444,7 +462,10 @@ export class Workbench {
 
   /** Closes every notification toast, so that the next screenshot shows what is under them. */
   async clearNotifications(): Promise<void> {
-    await this.runCommand('Notifications: Clear All Notifications', { then: { gone: this.page.locator('.notifications-toasts .notification-toast').first() }, shows: 'no notification on screen' });
+    await this.runCommand('Notifications: Clear All Notifications', {
+      then: { gone: this.page.locator('.notifications-toasts .notification-toast').first() },
+      shows: 'no notification on screen',
+    });
   }
 
   async screenshot(name: string): Promise<string> {

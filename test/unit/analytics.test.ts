@@ -121,7 +121,6 @@ describe('date ranges', () => {
   });
 });
 
-
 const row = (path: string, human = 1, ai = 2, total = 3): VisitorRow => ({ path, human, ai, total });
 
 describe('CSV export', () => {
@@ -154,7 +153,10 @@ describe('CSV export', () => {
     const records = readCsv(csv);
     assert.deepEqual(records[0], ['path', 'human', 'ai', 'total']);
     assert.equal(records.length, rows.length + 1);
-    assert.deepEqual(records.slice(1, 4).map((r) => r[0]), [rows[0].path, rows[1].path, rows[2].path]);
+    assert.deepEqual(
+      records.slice(1, 4).map((r) => r[0]),
+      [rows[0].path, rows[1].path, rows[2].path],
+    );
     assert.deepEqual(records[5], ["'-1", '7', '8', '9']);
   });
 });
@@ -246,7 +248,11 @@ describe('messages from the webview', () => {
   });
 
   it('keeps a restored view only when it is a valid one', () => {
-    assert.deepEqual(parseRestoredView({ range: preset('last90'), page: 4, pageSize: 100 }), { range: preset('last90'), page: 4, pageSize: 100, metric: 'visitors' }, 'a view saved before the metric switch counted visitors');
+    assert.deepEqual(
+      parseRestoredView({ range: preset('last90'), page: 4, pageSize: 100 }),
+      { range: preset('last90'), page: 4, pageSize: 100, metric: 'visitors' },
+      'a view saved before the metric switch counted visitors',
+    );
     assert.equal(parseRestoredView({ range: preset('last90'), page: 4 }), undefined);
     assert.equal(parseRestoredView({ range: preset('last90'), page: MAX_PAGE * 10, pageSize: 100 }), undefined);
     assert.equal(parseRestoredView('garbage'), undefined);
@@ -381,20 +387,28 @@ describe('fetchAllVisitors (export paging)', () => {
   }
   it('stops on an empty page even when the API says there is more', async () => {
     let calls = 0;
-    const all = await fetchAllVisitors(async (_p, q) => {
-      calls++;
-      return { totals: TOTALS, visitors: (q.offset ?? 0) === 0 ? dataset(250) : [], hasMore: true };
-    }, 'p', range);
+    const all = await fetchAllVisitors(
+      async (_p, q) => {
+        calls++;
+        return { totals: TOTALS, visitors: (q.offset ?? 0) === 0 ? dataset(250) : [], hasMore: true };
+      },
+      'p',
+      range,
+    );
     assert.equal(calls, 2);
     assert.equal(all.rows.length, 250);
     assert.deepEqual(all.cutShort, { reason: 'emptyPage', pages: 2 });
   });
   it('stops when the API ignores the offset and sends page 1 again', async () => {
     let calls = 0;
-    const all = await fetchAllVisitors(async () => {
-      calls++;
-      return { totals: TOTALS, visitors: dataset(250), hasMore: true };
-    }, 'p', range);
+    const all = await fetchAllVisitors(
+      async () => {
+        calls++;
+        return { totals: TOTALS, visitors: dataset(250), hasMore: true };
+      },
+      'p',
+      range,
+    );
     assert.equal(calls, 2);
     assert.equal(all.rows.length, 250);
     assert.deepEqual(all.cutShort, { reason: 'noNewRows', pages: 2 });
@@ -418,16 +432,20 @@ describe('fetchAllVisitors (export paging)', () => {
   it('stops between pages once cancelled', async () => {
     const api = fakeApi(dataset(1000));
     const cancel = new AbortController();
-    await assert.rejects(
-      fetchAllVisitors(api.fetch, 'p', range, { signal: cancel.signal, onPage: (pages) => pages === 2 && cancel.abort() }),
-      { name: 'AbortError' },
-    );
+    await assert.rejects(fetchAllVisitors(api.fetch, 'p', range, { signal: cancel.signal, onPage: (pages) => pages === 2 && cancel.abort() }), {
+      name: 'AbortError',
+    });
     assert.equal(api.calls.length, 2);
   });
 });
 
 describe('panel HTML', () => {
-  const input = { cspSource: 'https://webview.example', scriptUri: 'https://webview.example/dist/webview.js', styleUri: 'https://webview.example/media/analytics.css', nonce: 'abc123' };
+  const input = {
+    cspSource: 'https://webview.example',
+    scriptUri: 'https://webview.example/dist/webview.js',
+    styleUri: 'https://webview.example/media/analytics.css',
+    nonce: 'abc123',
+  };
   const html = panelHtml({ ...input, strings: webviewStrings(l10n) });
   it('has a strict content security policy', () => {
     assert.equal(

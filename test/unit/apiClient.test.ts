@@ -364,7 +364,11 @@ describe('API client against the simulator', () => {
       await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
       try {
         const ua = 'mintlify-agent-analytics/1.2.3 (VS Code 1.100.0)';
-        const client = createApiClient({ baseUrl: () => `http://127.0.0.1:${(echo.address() as AddressInfo).port}`, getApiKey: async () => KEY, userAgent: ua });
+        const client = createApiClient({
+          baseUrl: () => `http://127.0.0.1:${(echo.address() as AddressInfo).port}`,
+          getApiKey: async () => KEY,
+          userAgent: ua,
+        });
         await client.getJob(PROJECT, 'job_1');
         await client.createJob(PROJECT, 'hi');
         assert.deepEqual(seen, [ua, ua]);

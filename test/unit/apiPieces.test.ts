@@ -10,13 +10,20 @@ describe('checkBaseUrl', () => {
   for (const loopback of ['http://127.0.0.1:4010', 'http://localhost:8080', 'http://[::1]:9000', 'http://127.1.2.3']) {
     it(`accepts loopback http ${loopback}`, () => assert.ok(checkBaseUrl(loopback).startsWith('http://')));
   }
-  for (const bad of ['http://api.mintlify.com', 'http://127.0.0.1.evil.com', 'ftp://x', 'not a url', 'https://user:pw@api.mintlify.com', 'javascript:alert(1)']) {
+  for (const bad of [
+    'http://api.mintlify.com',
+    'http://127.0.0.1.evil.com',
+    'ftp://x',
+    'not a url',
+    'https://user:pw@api.mintlify.com',
+    'javascript:alert(1)',
+  ]) {
     it(`refuses ${bad}`, () => assert.throws(() => checkBaseUrl(bad), { kind: 'insecureBaseUrl' }));
   }
 });
 
 describe('the endpoint a request went to, and whether the platform counts it in the hour', () => {
-  it('tells a job\'s status read (not counted) from a follow-up and a new job (counted), whatever the ids and the query', () => {
+  it("tells a job's status read (not counted) from a follow-up and a new job (counted), whatever the ids and the query", () => {
     assert.equal(endpointOf('GET', '/v2/agent/demo-project/job/job_12'), ENDPOINTS.getJob);
     assert.equal(endpointOf('GET', '/v2/agent/demo-project/job/job_12')?.counted, false);
     assert.equal(endpointOf('POST', '/v2/agent/demo-project/job/job_12/message'), ENDPOINTS.sendMessage);

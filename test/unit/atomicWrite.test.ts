@@ -11,7 +11,11 @@ import { type AtomicWriteOps, writeAtomic, writeOnDisk } from '../../src/sync/at
 
 /** Runs test/support/concurrentWriter.ts in a process of its own, from `startAt` on; resolves with the writes that failed. */
 function writerProcess(file: string, writer: string, rounds: number, bytes: number, startAt: number): Promise<number> {
-  const child = spawn(process.execPath, [join(__dirname, '..', 'support', 'concurrentWriter.js'), file, writer, String(rounds), String(bytes), String(startAt)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [join(__dirname, '..', 'support', 'concurrentWriter.js'), file, writer, String(rounds), String(bytes), String(startAt)],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   return new Promise<number>((resolve, reject) => {
     let out = '';
     let err = '';

@@ -17,14 +17,20 @@ describe('work nobody awaits', () => {
     it('tries again after each wait, each longer, and stops with the last error after the last one', async () => {
       const timers = new FakeClock();
       let tries = 0;
-      const retry = retryWithBackoff(async () => {
-        tries++;
-        throw new Error(`try ${tries} failed`);
-      }, { delaysMs: DELAYS, timers });
+      const retry = retryWithBackoff(
+        async () => {
+          tries++;
+          throw new Error(`try ${tries} failed`);
+        },
+        { delaysMs: DELAYS, timers },
+      );
       let outcome: unknown;
-      retry.then((end) => (outcome = end), (error: unknown) => (outcome = error));
+      retry.then(
+        (end) => (outcome = end),
+        (error: unknown) => (outcome = error),
+      );
       await settled();
-      assert.equal(tries, 0, 'the caller\'s own try failed: the first retry waits first');
+      assert.equal(tries, 0, "the caller's own try failed: the first retry waits first");
       for (let i = 0; i < DELAYS.length; i++) await timers.fireNext();
       assert.equal(tries, DELAYS.length, 'one try after each wait');
       assert.deepEqual(timers.delays, DELAYS);
@@ -36,9 +42,12 @@ describe('work nobody awaits', () => {
     it('stops at the first success', async () => {
       const timers = new FakeClock();
       let tries = 0;
-      const retry = retryWithBackoff(async () => {
-        if (++tries < 3) throw new Error('not yet');
-      }, { delaysMs: DELAYS, timers });
+      const retry = retryWithBackoff(
+        async () => {
+          if (++tries < 3) throw new Error('not yet');
+        },
+        { delaysMs: DELAYS, timers },
+      );
       for (let i = 0; i < 3; i++) await timers.fireNext();
       assert.equal(await retry, 'done');
       assert.equal(tries, 3);
@@ -49,10 +58,13 @@ describe('work nobody awaits', () => {
       const timers = new FakeClock();
       const closing = new AbortController();
       let tries = 0;
-      const retry = retryWithBackoff(async () => {
-        tries++;
-        throw new Error('still broken');
-      }, { delaysMs: DELAYS, timers, signal: closing.signal });
+      const retry = retryWithBackoff(
+        async () => {
+          tries++;
+          throw new Error('still broken');
+        },
+        { delaysMs: DELAYS, timers, signal: closing.signal },
+      );
       await timers.fireNext();
       closing.abort();
       assert.equal(await retry, 'stopped');

@@ -46,7 +46,9 @@ describe('bounded git fetch', function () {
   function fetchFrom(url: string, ended: (how: { code: number | null; signal: string | null }) => void) {
     return (signal: AbortSignal) =>
       new Promise<void>((resolve, reject) => {
-        const child = execFile('git', ['fetch', url, 'main'], { cwd: repo, signal, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (error) => (error ? reject(new Error(error.message)) : resolve()));
+        const child = execFile('git', ['fetch', url, 'main'], { cwd: repo, signal, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (error) =>
+          error ? reject(new Error(error.message)) : resolve(),
+        );
         child.on('exit', (code, sig) => ended({ code, signal: sig }));
       });
   }
@@ -55,7 +57,10 @@ describe('bounded git fetch', function () {
     const remote = await silentRemote();
     try {
       let gitEnded: { code: number | null; signal: string | null } | undefined;
-      const run = runBounded(fetchFrom(remote.url, (how) => (gitEnded = how)), { timeoutMs: 1_500 });
+      const run = runBounded(
+        fetchFrom(remote.url, (how) => (gitEnded = how)),
+        { timeoutMs: 1_500 },
+      );
       await assert.rejects(run, (error: unknown) => error instanceof BoundedRunError && error.reason === 'timeout');
       assert.equal(remote.connections(), 1, 'git did reach the remote');
       await waitFor('git to end', () => gitEnded !== undefined);
@@ -70,8 +75,11 @@ describe('bounded git fetch', function () {
     try {
       const cancel = new AbortController();
       let gitEnded: { code: number | null; signal: string | null } | undefined;
-      const run = runBounded(fetchFrom(remote.url, (how) => (gitEnded = how)), { timeoutMs: 60_000, signal: cancel.signal });
-      await waitFor('the remote\'s connection', () => remote.connections() === 1);
+      const run = runBounded(
+        fetchFrom(remote.url, (how) => (gitEnded = how)),
+        { timeoutMs: 60_000, signal: cancel.signal },
+      );
+      await waitFor("the remote's connection", () => remote.connections() === 1);
       cancel.abort();
       await assert.rejects(run, (error: unknown) => error instanceof BoundedRunError && error.reason === 'cancelled');
       await waitFor('git to end', () => gitEnded !== undefined);
@@ -81,10 +89,13 @@ describe('bounded git fetch', function () {
     }
   });
 
-  it('passes the work\'s result and its own failure through unchanged, and an aborted signal runs nothing', async () => {
+  it("passes the work's result and its own failure through unchanged, and an aborted signal runs nothing", async () => {
     assert.equal(await runBounded(async () => 'tip', { timeoutMs: 1_000 }), 'tip');
     const gitError = { message: 'Failed to execute git', stderr: "fatal: couldn't find remote ref nope", gitErrorCode: 'NoRemoteReference' };
-    await assert.rejects(runBounded(() => Promise.reject(gitError as unknown as Error), { timeoutMs: 1_000 }), (error: unknown) => error === gitError);
+    await assert.rejects(
+      runBounded(() => Promise.reject(gitError as unknown as Error), { timeoutMs: 1_000 }),
+      (error: unknown) => error === gitError,
+    );
     let ran = false;
     await assert.rejects(
       runBounded(async () => void (ran = true), { timeoutMs: 1_000, signal: AbortSignal.abort() }),
@@ -107,7 +118,10 @@ describe('bounded git fetch', function () {
     // Like a VS Code Thenable: it never settles and has no way to be aborted.
     const stuck = runBounded(() => new Promise<Uint8Array>(() => undefined), { timeoutMs: 5_000, what: 'reading w-x.json', timers });
     timers.fireAll();
-    await assert.rejects(stuck, (error: unknown) => error instanceof BoundedRunError && error.reason === 'timeout' && error.message === 'reading w-x.json took longer than 5000 ms');
+    await assert.rejects(
+      stuck,
+      (error: unknown) => error instanceof BoundedRunError && error.reason === 'timeout' && error.message === 'reading w-x.json took longer than 5000 ms',
+    );
     await assert.rejects(
       runBounded(async () => 'never run', { timeoutMs: 5_000, what: 'renaming w-x.json', signal: AbortSignal.abort() }),
       (error: unknown) => error instanceof BoundedRunError && error.message === 'renaming w-x.json was cancelled',

@@ -44,11 +44,19 @@ describe('the command registry', () => {
   const contributed = manifest.contributes.commands.map((c) => c.command);
 
   it('has a handler id for every contributed command', () => {
-    assert.deepEqual(contributed.filter((id) => !known.has(id)), [], 'contributed in package.json but not in the registry');
+    assert.deepEqual(
+      contributed.filter((id) => !known.has(id)),
+      [],
+      'contributed in package.json but not in the registry',
+    );
   });
 
   it('contributes every command it registers', () => {
-    assert.deepEqual(COMMAND_IDS.filter((id) => !contributed.includes(id)), [], 'in the registry but not contributed in package.json');
+    assert.deepEqual(
+      COMMAND_IDS.filter((id) => !contributed.includes(id)),
+      [],
+      'in the registry but not contributed in package.json',
+    );
   });
 
   it('declares each id once', () => {
@@ -58,13 +66,20 @@ describe('the command registry', () => {
       const path = relative(repoRoot, file).split('\\').join('/');
       if (path === REGISTRY) return [];
       const literals = readFileSync(file, 'utf8').match(/['"`](mintlifyAgent\.[A-Za-z]+)['"`]/g) ?? [];
-      return literals.map((l) => l.slice(1, -1)).filter((id) => known.has(id)).map((id) => `${path}: ${id}`);
+      return literals
+        .map((l) => l.slice(1, -1))
+        .filter((id) => known.has(id))
+        .map((id) => `${path}: ${id}`);
     });
     assert.deepEqual(repeated, [], `command ids written outside ${REGISTRY} (use COMMANDS.…)`);
   });
 
   it('is all that menus, keybindings, welcome views and the walkthrough refer to', () => {
-    const views = new Set(Object.values(manifest.contributes.views ?? {}).flat().map((v) => `${v.id}.focus`));
+    const views = new Set(
+      Object.values(manifest.contributes.views ?? {})
+        .flat()
+        .map((v) => `${v.id}.focus`),
+    );
     const allowed = (id: string) => known.has(id) || BUILT_IN.has(id) || views.has(id);
     const referred: string[] = [];
     for (const [menu, items] of Object.entries(manifest.contributes.menus ?? {})) {
@@ -82,6 +97,10 @@ describe('the command registry', () => {
       }
     }
     assert.ok(referred.length > 20, 'the manifest was read');
-    assert.deepEqual(referred.filter((r) => !allowed(r.slice(r.lastIndexOf(' ') + 1))), [], 'unknown command ids in package.json');
+    assert.deepEqual(
+      referred.filter((r) => !allowed(r.slice(r.lastIndexOf(' ') + 1))),
+      [],
+      'unknown command ids in package.json',
+    );
   });
 });

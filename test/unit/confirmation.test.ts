@@ -28,7 +28,12 @@ describe('confirmations of the acting tools', () => {
   it('sends nothing when the project reads differently than in the dialog, and names it', () => {
     const confirmations = new Confirmations();
     confirmations.shown(TOOL, input, terms('project-a'));
-    assert.deepEqual(confirmations.verdict(TOOL, input, terms('project-b')), { kind: 'changed', fields: ['project'], shown: terms('project-a'), now: terms('project-b') });
+    assert.deepEqual(confirmations.verdict(TOOL, input, terms('project-b')), {
+      kind: 'changed',
+      fields: ['project'],
+      shown: terms('project-a'),
+      now: terms('project-b'),
+    });
     assert.equal(confirmations.size, 0, 'the capture is used up');
   });
 
@@ -55,7 +60,7 @@ describe('confirmations of the acting tools', () => {
     assert.equal(confirmations.verdict(TOOL, { prompt: `p${MAX_CAPTURES}` }, { prompt: `p${MAX_CAPTURES}` }).kind, 'send');
   });
 
-  it('keys a call by its tool and its input, whatever the order of the input\'s keys', () => {
+  it("keys a call by its tool and its input, whatever the order of the input's keys", () => {
     assert.equal(callKey(TOOL, { a: 1, b: { c: 2, d: [1, 2] } }), callKey(TOOL, { b: { d: [1, 2], c: 2 }, a: 1 }));
     assert.notEqual(callKey(TOOL, { a: 1 }), callKey('other', { a: 1 }));
     assert.notEqual(callKey(TOOL, { a: [1, 2] }), callKey(TOOL, { a: [2, 1] }));

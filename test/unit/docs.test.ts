@@ -49,7 +49,18 @@ describe('docs site paths', () => {
   });
 
   describe('a file that is not a page gives nothing', () => {
-    for (const file of ['docs.json', 'images/logo.png', 'quickstart.mdx.bak', 'snippets/intro.mdx', 'node_modules/pkg/README.md', '.github/PULL_REQUEST_TEMPLATE.md', '_partial.mdx', '../outside.mdx', '.mdx', '']) {
+    for (const file of [
+      'docs.json',
+      'images/logo.png',
+      'quickstart.mdx.bak',
+      'snippets/intro.mdx',
+      'node_modules/pkg/README.md',
+      '.github/PULL_REQUEST_TEMPLATE.md',
+      '_partial.mdx',
+      '../outside.mdx',
+      '.mdx',
+      '',
+    ]) {
       it(JSON.stringify(file), () => assert.equal(sitePathOf(file), undefined));
     }
   });
@@ -88,7 +99,7 @@ describe('docs site paths', () => {
     assert.equal(normalizeSitePath('/guides/100%-uptime/'), '/guides/100%-uptime');
   });
 
-  it('reads a page from a full URL too (the API\'s pageUrl), decoded, without query or trailing slash', () => {
+  it("reads a page from a full URL too (the API's pageUrl), decoded, without query or trailing slash", () => {
     // Decoded after the query is cut: an encoded ? or # is part of the page's name.
     assert.equal(normalizeSitePath('https://docs.acme.dev/guides/a%20b%3Fc%23d'), '/guides/a b?c#d');
     assert.equal(normalizeSitePath('https://docs.acme.dev/quickstart/?utm_source=x#top'), '/quickstart');

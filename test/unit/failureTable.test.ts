@@ -2,9 +2,18 @@
 // failures that are not the API's (git, review comments, start-up).
 import assert from 'node:assert/strict';
 import { ApiError, checkBaseUrl, checkId, checkQuery, ENDPOINTS, type ApiErrorKind, type Reached } from '../../src/api';
-import { actionLabel, FAILURE_ACTIONS, FAILURE_CONTEXTS, FAILURE_KINDS, type FailureContext, failureView, SENDING_CONTEXTS, sharedWaitMessage, WordedFailure } from '../../src/errorMessages';
+import {
+  actionLabel,
+  FAILURE_ACTIONS,
+  FAILURE_CONTEXTS,
+  FAILURE_KINDS,
+  type FailureContext,
+  failureView,
+  SENDING_CONTEXTS,
+  sharedWaitMessage,
+  WordedFailure,
+} from '../../src/errorMessages';
 import { l10n } from '../support/l10n';
-
 
 /** A realistic error of each kind, as the client makes it. */
 function sample(kind: ApiErrorKind, reached?: Reached): ApiError {
@@ -136,23 +145,54 @@ describe('failure table', () => {
     throw new Error('the check did not refuse');
   };
   it('words our own input checks from what they refused, not from the English message', () => {
-    assert.equal(failureView(refusal(() => checkId('project', '..')), 'analytics', l10n).message, 'Loading visitors failed: ".." is not a valid project ID.');
-    assert.equal(failureView(refusal(() => checkQuery(ENDPOINTS.getVisitors, { limit: 0 })), 'analytics', l10n).message, 'Loading visitors failed: Page size must be a whole number from 1 to 250 (got 0).');
+    assert.equal(
+      failureView(
+        refusal(() => checkId('project', '..')),
+        'analytics',
+        l10n,
+      ).message,
+      'Loading visitors failed: ".." is not a valid project ID.',
+    );
+    assert.equal(
+      failureView(
+        refusal(() => checkQuery(ENDPOINTS.getVisitors, { limit: 0 })),
+        'analytics',
+        l10n,
+      ).message,
+      'Loading visitors failed: Page size must be a whole number from 1 to 250 (got 0).',
+    );
     const worded = failureView(new ApiError('invalidInput', 'Already worded by the caller.'), 'send', l10n).message;
     assert.equal(worded, 'Sending the follow-up failed: Already worded by the caller.');
   });
   it('words a refused base URL and a broken answer around the value they name', () => {
-    const url = failureView(refusal(() => checkBaseUrl('http://example.com')), 'readJob', l10n).message;
-    assert.match(url, /^Reading the job failed: The API base URL "http:\/\/example\.com" cannot be used: .* Fix "mintlifyAgent\.apiBaseUrl" in your user settings\. Nothing was sent\.$/);
-    const broken = failureView(new ApiError('invalidResponse', 'english for the log', { status: 200, subject: 'visitors[3].human' }), 'analytics', l10n).message;
+    const url = failureView(
+      refusal(() => checkBaseUrl('http://example.com')),
+      'readJob',
+      l10n,
+    ).message;
+    assert.match(
+      url,
+      /^Reading the job failed: The API base URL "http:\/\/example\.com" cannot be used: .* Fix "mintlifyAgent\.apiBaseUrl" in your user settings\. Nothing was sent\.$/,
+    );
+    const broken = failureView(
+      new ApiError('invalidResponse', 'english for the log', { status: 200, subject: 'visitors[3].human' }),
+      'analytics',
+      l10n,
+    ).message;
     assert.match(broken, /unexpected answer: visitors\[3\]\.human is not what the API promises/);
   });
 
   it('a 429 held for every window says so, with the wait worded as the table words it', () => {
-    assert.equal(sharedWaitMessage(42_000, l10n), 'The Mintlify API asked to wait (429): no request is sent from any window before the wait is over. Try again in 42 s.');
+    assert.equal(
+      sharedWaitMessage(42_000, l10n),
+      'The Mintlify API asked to wait (429): no request is sent from any window before the wait is over. Try again in 42 s.',
+    );
     // An hour's wait reads in hours, not as 3600 seconds.
     assert.match(sharedWaitMessage(3_600_000, l10n), /from any window .* Try again in 1 h\.$/);
-    assert.match(failureView(new ApiError('rateLimited', sharedWaitMessage(42_000, l10n), { retryAfterMs: 42_000 }), 'readJob', l10n).message, /Try again in 42 s\./);
+    assert.match(
+      failureView(new ApiError('rateLimited', sharedWaitMessage(42_000, l10n), { retryAfterMs: 42_000 }), 'readJob', l10n).message,
+      /Try again in 42 s\./,
+    );
   });
 
   it('something that is not an ApiError still reads as a failure with the log', () => {
@@ -178,7 +218,11 @@ describe('failure table', () => {
     assert.equal(failureView(broken, 'editComment', l10n).message, 'Saving the review comment failed unexpectedly: EACCES: permission denied');
     assert.equal(failureView(broken, 'deleteComment', l10n).message, 'Deleting the review comment failed unexpectedly: EACCES: permission denied');
     assert.deepEqual(failureView(broken, 'sendReview', l10n).actions, ['showLog']);
-    assert.deepEqual(failureView('a thrown string', 'startUp', l10n), { message: 'Mintlify Agent & Analytics could not start: a thrown string', severity: 'error', actions: [] });
+    assert.deepEqual(failureView('a thrown string', 'startUp', l10n), {
+      message: 'Mintlify Agent & Analytics could not start: a thrown string',
+      severity: 'error',
+      actions: [],
+    });
   });
 
   it('every button has a label of its own', () => {

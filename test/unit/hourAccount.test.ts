@@ -96,27 +96,36 @@ async function act(gate: HourGate, ops: readonly Op[], given: Given[], afterEnd:
 describe('the account of the organisation’s hour, two windows at once (src/sync/hourAccount.ts)', () => {
   it('never reserves past what is left, holds background work and the editor’s AI to the ceiling, ends grants with their action, and frees released slots', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.scheduler(), fc.integer({ min: 50, max: HOURLY_LIMIT }), fc.array(op, { maxLength: 5 }), fc.array(op, { maxLength: 5 }), async (s, usedBefore, opsA, opsB) => {
-        const files = new Map<string, string>();
-        await spentBefore(files, usedBefore);
-        const fs = scheduled(memoryFs(files), s);
-        const a = windowOn(fs, 'a');
-        const b = windowOn(fs, 'b');
-        const given: Given[] = [];
-        const afterEnd: (Reservation | undefined)[] = [];
-        await s.waitFor(Promise.all([a.store.refresh(), b.store.refresh()]));
-        await s.waitFor(Promise.all([act(a.gate, opsA, given, afterEnd), act(b.gate, opsB, given, afterEnd)]));
-        const sent = given.filter((g) => g.sent);
-        assert.ok(sent.length <= HOURLY_LIMIT - usedBefore, `${sent.length} sent with ${HOURLY_LIMIT - usedBefore} left`);
-        const unasked = sent.filter((g) => g.holder !== 'writer').length;
-        assert.ok(unasked <= Math.max(0, BACKGROUND_CEILING - usedBefore), `${unasked} sent by background work and the editor’s AI past the ceiling`);
-        assert.ok(afterEnd.every((r) => r === undefined), 'a grant reserves nothing once its action ended');
-        // Once each has read the other's file, both count exactly what was sent: every released slot is free again.
-        await s.waitFor(Promise.all([a.store.write(), b.store.write()]));
-        await s.waitFor(Promise.all([a.store.refresh(), b.store.refresh()]));
-        assert.equal(a.gate.used(), usedBefore + sent.length);
-        assert.equal(b.gate.used(), usedBefore + sent.length);
-      }),
+      fc.asyncProperty(
+        fc.scheduler(),
+        fc.integer({ min: 50, max: HOURLY_LIMIT }),
+        fc.array(op, { maxLength: 5 }),
+        fc.array(op, { maxLength: 5 }),
+        async (s, usedBefore, opsA, opsB) => {
+          const files = new Map<string, string>();
+          await spentBefore(files, usedBefore);
+          const fs = scheduled(memoryFs(files), s);
+          const a = windowOn(fs, 'a');
+          const b = windowOn(fs, 'b');
+          const given: Given[] = [];
+          const afterEnd: (Reservation | undefined)[] = [];
+          await s.waitFor(Promise.all([a.store.refresh(), b.store.refresh()]));
+          await s.waitFor(Promise.all([act(a.gate, opsA, given, afterEnd), act(b.gate, opsB, given, afterEnd)]));
+          const sent = given.filter((g) => g.sent);
+          assert.ok(sent.length <= HOURLY_LIMIT - usedBefore, `${sent.length} sent with ${HOURLY_LIMIT - usedBefore} left`);
+          const unasked = sent.filter((g) => g.holder !== 'writer').length;
+          assert.ok(unasked <= Math.max(0, BACKGROUND_CEILING - usedBefore), `${unasked} sent by background work and the editor’s AI past the ceiling`);
+          assert.ok(
+            afterEnd.every((r) => r === undefined),
+            'a grant reserves nothing once its action ended',
+          );
+          // Once each has read the other's file, both count exactly what was sent: every released slot is free again.
+          await s.waitFor(Promise.all([a.store.write(), b.store.write()]));
+          await s.waitFor(Promise.all([a.store.refresh(), b.store.refresh()]));
+          assert.equal(a.gate.used(), usedBefore + sent.length);
+          assert.equal(b.gate.used(), usedBefore + sent.length);
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -65,7 +65,12 @@ describe('the hour’s gate (src/sync/hourGate.ts)', () => {
     assert.equal(w.asked.length, 0);
     const grant = await w.gate.ask({ what: 'Comparing', estimate: 9, confirm: 'Compare' });
     assert.equal(grant?.allowed, 9);
-    assert.deepEqual(w.asked, [{ message: 'Comparing takes about 9 analytics requests, of the 100 left this hour on this machine’s count (teammates on other machines also spend it).', actions: ['Compare'] }]);
+    assert.deepEqual(w.asked, [
+      {
+        message: 'Comparing takes about 9 analytics requests, of the 100 left this hour on this machine’s count (teammates on other machines also spend it).',
+        actions: ['Compare'],
+      },
+    ]);
   });
 
   it('with fewer left than it may need, asks once in the one wording and grants what fits; no grant when refused', async () => {
@@ -89,7 +94,13 @@ describe('the hour’s gate (src/sync/hourGate.ts)', () => {
     const w = window({ answer: 'first' });
     w.sent(100, NOW - 45 * 60_000);
     assert.equal(await w.gate.ask({ what: 'Reading the whole thread', estimate: 1 }), undefined);
-    assert.deepEqual(w.asked, [{ message: 'Reading the whole thread needs 1 analytics request, and none are left this hour on this machine’s count (teammates on other machines also spend it); one is free in 15 min.', actions: [] }]);
+    assert.deepEqual(w.asked, [
+      {
+        message:
+          'Reading the whole thread needs 1 analytics request, and none are left this hour on this machine’s count (teammates on other machines also spend it); one is free in 15 min.',
+        actions: [],
+      },
+    ]);
   });
 
   it('holds a grant request by request: never more than granted, never past what is left when other windows spend meanwhile', async () => {
@@ -162,7 +173,16 @@ describe('the hour’s gate (src/sync/hourGate.ts)', () => {
 
   it('an unknown count holds background work and the editor’s AI closed, and a writer’s question says so', async () => {
     const asked: string[] = [];
-    const unknown = new HourGate(memoryLedger(() => NOW, undefined, () => undefined).account, { showMessage: async (_l: string, message: string, ...actions: string[]) => (asked.push(message), actions[0]) }, l10n, () => NOW);
+    const unknown = new HourGate(
+      memoryLedger(
+        () => NOW,
+        undefined,
+        () => undefined,
+      ).account,
+      { showMessage: async (_l: string, message: string, ...actions: string[]) => (asked.push(message), actions[0]) },
+      l10n,
+      () => NOW,
+    );
     assert.equal(unknown.background('readers', 1), undefined, 'an unknown count is a full one for background work');
     assert.equal(await unknown.granted(5, true).reserve(), undefined, 'and for the editor’s AI, whatever its dialog allowed');
     assert.equal(unknown.question({ what: 'Fetching the visitors', estimate: 3, forModel: true }).fits, 0);

@@ -32,7 +32,7 @@ function importsOf(file: string): string[] {
 /** The layer of a module: its folder under src/, or the file itself at src/'s top. */
 const layerOf = (file: string) => {
   const parts = relative(src, file).split('/');
-  return parts.length > 1 ? `${parts[0]}/` : parts[0] ?? file;
+  return parts.length > 1 ? `${parts[0]}/` : (parts[0] ?? file);
 };
 
 /** A circle in `edges` as the path that closes it, or undefined. */
@@ -75,7 +75,9 @@ describe('imports in src/ (layers and cycles)', () => {
   }
 
   it('every relative import names a module that exists', () => {
-    const missing = [...modules].flatMap(([file, imports]) => [...imports].filter((target) => !existsSync(target)).map((target) => `${relative(src, file)} → ${relative(src, target)}`));
+    const missing = [...modules].flatMap(([file, imports]) =>
+      [...imports].filter((target) => !existsSync(target)).map((target) => `${relative(src, file)} → ${relative(src, target)}`),
+    );
     assert.deepEqual(missing, []);
   });
 
@@ -90,7 +92,24 @@ describe('imports in src/ (layers and cycles)', () => {
   });
 
   it('finds a circle when there is one (the check can fail)', () => {
-    assert.deepEqual(findCycle(new Map([['a/', new Set(['b/'])], ['b/', new Set(['c/'])], ['c/', new Set(['a/'])]])), ['a/', 'b/', 'c/', 'a/']);
-    assert.equal(findCycle(new Map([['a/', new Set(['b/'])], ['b/', new Set<string>()]])), undefined);
+    assert.deepEqual(
+      findCycle(
+        new Map([
+          ['a/', new Set(['b/'])],
+          ['b/', new Set(['c/'])],
+          ['c/', new Set(['a/'])],
+        ]),
+      ),
+      ['a/', 'b/', 'c/', 'a/'],
+    );
+    assert.equal(
+      findCycle(
+        new Map([
+          ['a/', new Set(['b/'])],
+          ['b/', new Set<string>()],
+        ]),
+      ),
+      undefined,
+    );
   });
 });

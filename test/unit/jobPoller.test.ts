@@ -39,7 +39,7 @@ describe('JobPoller', () => {
     poller.noteShared('j', 90_000, undefined);
     poller.setStandby(false);
     await clock.advance(60_000);
-    assert.deepEqual(times(), [150], 'one steady interval after the other window\'s read, not at once');
+    assert.deepEqual(times(), [150], "one steady interval after the other window's read, not at once");
     poller.dispose();
   });
 
@@ -380,7 +380,13 @@ describe('JobPoller', () => {
       await clock.advance(0);
       poller.unwatch('a');
       await clock.advance(0);
-      assert.deepEqual(calls.map((c) => [c.jobId, c.signal.aborted]), [['a', true], ['b', false]]);
+      assert.deepEqual(
+        calls.map((c) => [c.jobId, c.signal.aborted]),
+        [
+          ['a', true],
+          ['b', false],
+        ],
+      );
       assert.equal(poller.isWatching('a'), false);
     });
   });

@@ -76,7 +76,12 @@ describe('localisation (package.nls.json and the l10n bundle)', () => {
   it('finds the user-facing manifest strings (the walk itself works)', () => {
     // Guards the test below against a pattern typo that would make it check nothing.
     const paths = new Set(userFacing.map(([path]) => path));
-    for (const expected of ['displayName', 'contributes.commands.0.title', 'contributes.views.mintlifyAgent.0.name', 'contributes.walkthroughs.0.steps.0.description']) {
+    for (const expected of [
+      'displayName',
+      'contributes.commands.0.title',
+      'contributes.views.mintlifyAgent.0.name',
+      'contributes.walkthroughs.0.steps.0.description',
+    ]) {
       assert.ok(paths.has(expected), `${expected} is among the user-facing fields`);
     }
   });
@@ -93,7 +98,10 @@ describe('localisation (package.nls.json and the l10n bundle)', () => {
 
   it('package.nls.json has no key that package.json no longer uses', () => {
     const used = new Set(placeholders.map((p) => p.slice(1, -1)));
-    assert.deepEqual(Object.keys(nls).filter((key) => !used.has(key)), []);
+    assert.deepEqual(
+      Object.keys(nls).filter((key) => !used.has(key)),
+      [],
+    );
   });
 
   it('declares the l10n folder that holds the English bundle', () => {

@@ -78,7 +78,10 @@ describe('merge time of the agent branch (Did It Help?)', function () {
     const run = gitRunner('git', clone);
     const spy: GitRun = (args) => (calls.push(args), run(args));
     assert.deepEqual(await findMerge(spy, BRANCH, 'origin'), { commit: merge, at: committedAt(clone, merge), into: 'origin/HEAD' });
-    assert.ok(calls.every((args) => ['rev-parse', 'log'].includes(args[0])), 'only local reads: no fetch, nothing written');
+    assert.ok(
+      calls.every((args) => ['rev-parse', 'log'].includes(args[0])),
+      'only local reads: no fetch, nothing written',
+    );
   });
 
   it('finds nothing for a branch not merged, fast-forwarded, squashed, or unknown here', async () => {
@@ -104,7 +107,7 @@ describe('merge time of the agent branch (Did It Help?)', function () {
     assert.deepEqual(calls, []);
   });
 
-  it('counts from the merge when there is one, else from the job finish; a merge older than the job is another branch\'s', () => {
+  it("counts from the merge when there is one, else from the job finish; a merge older than the job is another branch's", () => {
     const askedAt = Date.UTC(2026, 9, 1);
     const finishedAt = askedAt + 3_600_000;
     const merge = { at: finishedAt + 2 * 86_400_000, branch: BRANCH };
@@ -149,14 +152,21 @@ describe('merge time of the agent branch (Did It Help?)', function () {
       const pid = wrapper.walkPids()[before];
       assert.ok(pid, 'the walk ran');
       await waitFor('no process of the timed-out git left', () => processesInGroup(pid).length === 0);
-      await assert.rejects(gitRunner(wrapper.path, dir, { timeoutMs: 300 })(['log', '--ancestry-path', 'HEAD']), (e: unknown) => e instanceof GitStopped && e.reason === 'timeout');
+      await assert.rejects(
+        gitRunner(wrapper.path, dir, { timeoutMs: 300 })(['log', '--ancestry-path', 'HEAD']),
+        (e: unknown) => e instanceof GitStopped && e.reason === 'timeout',
+      );
 
       wrapper.setMode('fail');
       await assert.rejects(gitRunner(wrapper.path, dir)(['log', '--ancestry-path', 'HEAD']), /the test made this git fail/);
       assert.equal(await findMerge(gitRunner(wrapper.path, dir), BRANCH, undefined), undefined);
 
       wrapper.setMode('real');
-      assert.equal((await findMerge(gitRunner(wrapper.path, dir), BRANCH, undefined))?.into, 'HEAD', 'the same repository through the wrapper, with git answering');
+      assert.equal(
+        (await findMerge(gitRunner(wrapper.path, dir), BRANCH, undefined))?.into,
+        'HEAD',
+        'the same repository through the wrapper, with git answering',
+      );
     });
   });
 });

@@ -30,10 +30,19 @@ function server(answer: (query: PageQuery, n: number) => Page) {
 
 describe('the paging rule (readPages)', () => {
   it('cursor: follows nextCursor to its end, asking the page size and each cursor once', async () => {
-    const s = server((q) => (q.cursor === undefined ? { items: items(1, 2, 3), nextCursor: 'b' } : q.cursor === 'b' ? { items: items(4, 5, 6), nextCursor: 'c' } : { items: items(7), nextCursor: null }));
+    const s = server((q) =>
+      q.cursor === undefined
+        ? { items: items(1, 2, 3), nextCursor: 'b' }
+        : q.cursor === 'b'
+          ? { items: items(4, 5, 6), nextCursor: 'c' }
+          : { items: items(7), nextCursor: null },
+    );
     const all = await readPages(spec('cursor'), s.fetch);
     assert.deepEqual(s.asked, [{ limit: 3 }, { limit: 3, cursor: 'b' }, { limit: 3, cursor: 'c' }]);
-    assert.deepEqual(all.rows.map((r) => r.id), ['1', '2', '3', '4', '5', '6', '7']);
+    assert.deepEqual(
+      all.rows.map((r) => r.id),
+      ['1', '2', '3', '4', '5', '6', '7'],
+    );
     assert.equal(all.pages, 3);
     assert.equal(all.cutShort, undefined);
   });
@@ -48,7 +57,11 @@ describe('the paging rule (readPages)', () => {
   it('offset: steps the offset by the page size while hasMore', async () => {
     const s = server((q) => ({ items: items(...[0, 1, 2].map((i) => (q.offset ?? 0) + i)).slice(0, q.offset === 6 ? 1 : 3), hasMore: (q.offset ?? 0) < 6 }));
     const all = await readPages(spec('offset'), s.fetch);
-    assert.deepEqual(s.asked, [{ limit: 3, offset: 0 }, { limit: 3, offset: 3 }, { limit: 3, offset: 6 }]);
+    assert.deepEqual(s.asked, [
+      { limit: 3, offset: 0 },
+      { limit: 3, offset: 3 },
+      { limit: 3, offset: 6 },
+    ]);
     assert.equal(all.rows.length, 7);
     assert.equal(all.cutShort, undefined);
   });
@@ -68,7 +81,7 @@ describe('the paging rule (readPages)', () => {
     assert.equal(all.cutShort, undefined);
   });
 
-  it('stops at the cap (the table\'s, or a smaller one asked for) on a list that never ends', async () => {
+  it("stops at the cap (the table's, or a smaller one asked for) on a list that never ends", async () => {
     const endless = () => server((_q, n) => ({ items: items(n * 10, n * 10 + 1), nextCursor: `c${n}`, hasMore: true }));
     const a = endless();
     assert.deepEqual((await readPages(spec('cursor', 4), a.fetch)).cutShort, { reason: 'cap', pages: 4 });
@@ -85,7 +98,10 @@ describe('the paging rule (readPages)', () => {
     const all = await readPages(spec('cursor'), s.fetch);
     assert.equal(s.asked.length, 3);
     assert.deepEqual(all.cutShort, { reason: 'repeatedCursor', pages: 3 });
-    assert.deepEqual(all.rows.map((r) => r.id), ['1', '2', '3']);
+    assert.deepEqual(
+      all.rows.map((r) => r.id),
+      ['1', '2', '3'],
+    );
   });
 
   it('stops on the same cursor answered again at once', async () => {
@@ -108,13 +124,17 @@ describe('the paging rule (readPages)', () => {
     const all = await readPages(spec('offset'), s.fetch);
     assert.equal(s.asked.length, 3);
     assert.deepEqual(all.cutShort, { reason: 'noNewRows', pages: 3 });
-    assert.deepEqual(all.rows.map((r) => r.id), ['1', '2', '3', '4', '5']);
+    assert.deepEqual(
+      all.rows.map((r) => r.id),
+      ['1', '2', '3', '4', '5'],
+    );
   });
 
   it('stops where the hour’s gate refuses the next page (as the client does, unsent), with what it read', async () => {
     const s = server((_q, n) => ({ items: items(n), nextCursor: `c${n}` }));
     /** What the client does: no ticket, no request. */
-    const gated = (grant: ReturnType<typeof grantOf>) => async (query: PageQuery) => ((await grant.reserve()) ? s.fetch(query) : Promise.reject(new ApiError('notGranted', 'not sent')));
+    const gated = (grant: ReturnType<typeof grantOf>) => async (query: PageQuery) =>
+      (await grant.reserve()) ? s.fetch(query) : Promise.reject(new ApiError('notGranted', 'not sent'));
     const all = await readPages(spec('cursor'), gated(grantOf(2)));
     assert.equal(s.asked.length, 2);
     assert.deepEqual(all.cutShort, { reason: 'budget', pages: 2 });

@@ -62,7 +62,10 @@ describe('paging that always ends, at the simulator', function () {
           views: expected.offset(VIEW_PAGES),
         };
         assert.deepEqual(received(sim), counts);
-        assert.equal(snapshot.requests, Object.values(counts).reduce((a, b) => a + b));
+        assert.equal(
+          snapshot.requests,
+          Object.values(counts).reduce((a, b) => a + b),
+        );
         assert.deepEqual(snapshot.cutShort, {
           byPage: { reason: how === 'emptyPages' ? 'emptyPage' : 'cap', pages: 1 },
           pending: { reason: expected.reason.cursor, pages: counts.feedback },
@@ -74,7 +77,11 @@ describe('paging that always ends, at the simulator', function () {
 
       it('Did It Help?: one window ends within the caps of its three lists', async () => {
         const counts = await countWindow(api, PROJECT, { path: '/endless/1', searches: ['a term it never finds'] }, RANGE, { grant: unlimited });
-        const cursorPages = { feedback: expected.cursor(getFeedback.maxPages), assistant: expected.cursor(getAssistant.maxPages), searches: expected.cursor(getSearches.maxPages) };
+        const cursorPages = {
+          feedback: expected.cursor(getFeedback.maxPages),
+          assistant: expected.cursor(getAssistant.maxPages),
+          searches: expected.cursor(getSearches.maxPages),
+        };
         assert.deepEqual(received(sim), cursorPages);
         assert.equal(counts.requests, cursorPages.feedback + cursorPages.assistant + cursorPages.searches);
         assert.equal(counts.cutShort.votes?.reason, expected.reason.cursor);

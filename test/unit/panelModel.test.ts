@@ -15,7 +15,8 @@ const MINUTE = 60_000;
 
 /** A visitors API whose every call waits until the test answers it. */
 class HeldApi {
-  readonly calls: { projectId: string; query: VisitorsQuery; signal: AbortSignal | undefined; answer(page: VisitorsPage): void; fail(error: Error): void }[] = [];
+  readonly calls: { projectId: string; query: VisitorsQuery; signal: AbortSignal | undefined; answer(page: VisitorsPage): void; fail(error: Error): void }[] =
+    [];
 
   readonly fetch = (projectId: string, query: VisitorsQuery, { signal }: CallOptions) =>
     new Promise<VisitorsPage>((resolve, reject) => {
@@ -30,7 +31,12 @@ class HeldApi {
     const offset = call.query.offset ?? 0;
     call.answer({
       totals: { human: 10, ai: 5, total: 12 },
-      visitors: Array.from({ length: count }, (_, i) => ({ path: `/${call.projectId}/${call.query.dateFrom ?? 'all'}/${offset + i}`, human: 1, ai: 1, total: 1 })),
+      visitors: Array.from({ length: count }, (_, i) => ({
+        path: `/${call.projectId}/${call.query.dateFrom ?? 'all'}/${offset + i}`,
+        human: 1,
+        ai: 1,
+        total: 1,
+      })),
       hasMore,
     });
   }
@@ -50,7 +56,15 @@ function harness(settings: Partial<PanelSettings> = {}, { requestsThisHour }: { 
   const sent: ExtensionMessage[] = [];
   const warnings: string[] = [];
   const model = new PanelModel(
-    { pager, l10n, log: { warn: (m) => warnings.push(m), error: (m) => warnings.push(String(m)) }, send: (m) => sent.push(m), now, today: () => today, requestsThisHour },
+    {
+      pager,
+      l10n,
+      log: { warn: (m) => warnings.push(m), error: (m) => warnings.push(String(m)) },
+      send: (m) => sent.push(m),
+      now,
+      today: () => today,
+      requestsThisHour,
+    },
     { projectId: 'p', pageSize: 50, notice: undefined, ...settings },
   );
   const states = () => sent.flatMap((m) => (m.type === 'state' ? [m.state] : []));
@@ -80,7 +94,10 @@ describe('analytics panel view state', () => {
     const ready = h.act({ type: 'ready' });
     await flush();
     assert.equal(h.last().loading, true, 'it says it is loading while the request is out');
-    assert.deepEqual(h.api.calls.map((c) => c.query), [{ dateFrom: '2025-02-06', dateTo: '2025-03-08', limit: 50, offset: 0 }]);
+    assert.deepEqual(
+      h.api.calls.map((c) => c.query),
+      [{ dateFrom: '2025-02-06', dateTo: '2025-03-08', limit: 50, offset: 0 }],
+    );
     h.api.answer(0);
     await ready;
     const state = h.last();
@@ -227,10 +244,13 @@ describe('analytics panel view state', () => {
     h.advance(14 * 60 * MINUTE);
     const next = h.act({ type: 'ready' }); // shown again after midnight
     await flush();
-    assert.deepEqual(h.api.calls.map((c) => [c.query.dateFrom, c.query.dateTo]), [
-      ['2025-03-01', '2025-03-08'],
-      ['2025-03-02', '2025-03-09'],
-    ]);
+    assert.deepEqual(
+      h.api.calls.map((c) => [c.query.dateFrom, c.query.dateTo]),
+      [
+        ['2025-03-01', '2025-03-08'],
+        ['2025-03-02', '2025-03-09'],
+      ],
+    );
     h.api.answer(1);
     await next;
     assert.equal(h.last().data?.rangeLabel, 'Last 7 days (2025-03-02 to 2025-03-08)');

@@ -72,7 +72,10 @@ describe('panel pages from the readers snapshot', function () {
   it('pages a covered range with no request, and Refresh asks the API', async () => {
     const port = new Port();
     const snapshot = await snapshotAt(port);
-    const pages = new PanelPages({ visitors: new VisitorsPager(fetcherFor(api, 'visitors')), views: new VisitorsPager(fetcherFor(api, 'views')) }, new SnapshotReuse(port, () => port.time));
+    const pages = new PanelPages(
+      { visitors: new VisitorsPager(fetcherFor(api, 'visitors')), views: new VisitorsPager(fetcherFor(api, 'views')) },
+      new SnapshotReuse(port, () => port.time),
+    );
     const pageKey = { ...key, pageSize: 50, metric: 'visitors' as const };
     for (const page of [1, 2, 7, 12]) {
       const loaded = await pages.load(pageKey, page, {});
@@ -87,7 +90,10 @@ describe('panel pages from the readers snapshot', function () {
     assert.equal(refreshed.fromCache, false);
     // After Refresh the older snapshot no longer stands in: page 3 comes from the API too.
     await pages.load(pageKey, 3, {});
-    assert.deepEqual(requests('visitors').map((r) => r.query.offset), ['50', '100']);
+    assert.deepEqual(
+      requests('visitors').map((r) => r.query.offset),
+      ['50', '100'],
+    );
   });
 
   it('shows whichever was fetched last: the pager’s page or the snapshot’s rows', async () => {
@@ -120,7 +126,10 @@ describe('panel pages from the readers snapshot', function () {
     assert.equal(pages.cached(pageKey, 2), undefined, 'page 2 is not cut from the older snapshot');
     const second = await pages.load(pageKey, 2, {});
     assert.equal(second.fromCache, false);
-    assert.deepEqual(requests('visitors').map((r) => r.query.offset), ['0', '50']);
+    assert.deepEqual(
+      requests('visitors').map((r) => r.query.offset),
+      ['0', '50'],
+    );
   });
 
   it('does not stand in when capped, older than an hour, or for view events', async () => {
@@ -148,7 +157,10 @@ describe('panel pages from the readers snapshot', function () {
     const small = await startSimulator({ today: '2026-11-20', pathCount: 120, analyticsLimitPerHour: 1000 });
     try {
       const smallApi = createApiClient({ baseUrl: () => small.url, getApiKey: async () => KEY, timeoutMs: () => 5_000 });
-      const smallPages = new PanelPages({ visitors: new VisitorsPager(fetcherFor(smallApi, 'visitors')), views: new VisitorsPager(fetcherFor(smallApi, 'views')) }, reuse);
+      const smallPages = new PanelPages(
+        { visitors: new VisitorsPager(fetcherFor(smallApi, 'visitors')), views: new VisitorsPager(fetcherFor(smallApi, 'views')) },
+        reuse,
+      );
       await smallPages.load({ ...key, pageSize: 250, metric: 'views' }, 1, {});
       assert.equal(port.puts, 0, 'view events never become the visitors snapshot');
       await smallPages.load({ ...key, pageSize: 250, metric: 'visitors' }, 1, {});
@@ -173,7 +185,10 @@ describe('panel pages from the readers snapshot', function () {
     const fetchViews = fetcherFor(api, 'views');
     const truth = sim.signalsFor(PROJECT, key).views;
     const first = await fetchViews(PROJECT, { dateFrom: key.dateFrom, dateTo: key.dateTo, limit: 250, offset: 250 }, {});
-    assert.deepEqual(requests('views').map((r) => r.query), [{ dateFrom: key.dateFrom, dateTo: key.dateTo, limit: '250', offset: '250' }]);
+    assert.deepEqual(
+      requests('views').map((r) => r.query),
+      [{ dateFrom: key.dateFrom, dateTo: key.dateTo, limit: '250', offset: '250' }],
+    );
     assert.deepEqual(first.totals, truth.totals);
     assert.deepEqual(first.visitors, truth.views.slice(250, 500));
     const all = await fetchAllVisitors(fetchViews, PROJECT, key);
@@ -243,7 +258,10 @@ describe('panel pages from the readers snapshot', function () {
     assert.deepEqual(last().data?.rows, truth.views.slice(0, 50));
     assert.deepEqual(last().data?.totals, truth.totals);
     assert.deepEqual(model.exportRequest('csv')?.metric, 'views');
-    assert.deepEqual(requests('views').map((r) => r.query), [{ dateFrom: range.dateFrom, dateTo: range.dateTo, limit: '50', offset: '0' }]);
+    assert.deepEqual(
+      requests('views').map((r) => r.query),
+      [{ dateFrom: range.dateFrom, dateTo: range.dateTo, limit: '50', offset: '0' }],
+    );
   });
 
   it('takes a docs page link argument only when it is one', () => {

@@ -4,12 +4,23 @@
 import assert from 'node:assert/strict';
 import type { UpdateStatus } from '../../src/api';
 import { composeFixBuildPrompt, FIX_LINE_CHARS, FIX_LOG_LINES } from '../../src/preview/fixBuildPrompt';
-import { deployed, isFollowed, isOlder, KEPT_LOG_LINES, openable, pageUrl, PREVIEW_STATUS_BOUND_MS, removedIn, stageOf, withStatus } from '../../src/preview/previewRecord';
+import {
+  deployed,
+  isFollowed,
+  isOlder,
+  KEPT_LOG_LINES,
+  openable,
+  pageUrl,
+  PREVIEW_STATUS_BOUND_MS,
+  removedIn,
+  stageOf,
+  withStatus,
+} from '../../src/preview/previewRecord';
 
 const T0 = Date.parse('2026-11-20T10:00:00Z');
 const status = (over: Partial<UpdateStatus>): UpdateStatus => ({ status: 'in_progress', reportedStatus: 'in_progress', logs: [], ...over }) as UpdateStatus;
 
-describe('a job\'s preview (pure)', () => {
+describe("a job's preview (pure)", () => {
   const asked = deployed('mintlify/agent-1', { statusId: 'st_1', previewUrl: 'https://acme-agent-1.mintlify.app' }, T0);
 
   it('is building from the deployment, then ready or failed by the status; past the bound it is no longer followed', () => {
@@ -25,7 +36,11 @@ describe('a job\'s preview (pure)', () => {
 
   it('keeps the commit, the files and the last log lines, each cut to what the shared file holds', () => {
     const logs = Array.from({ length: KEPT_LOG_LINES + 5 }, (_, i) => (i === KEPT_LOG_LINES + 4 ? 'x'.repeat(5_000) : `line ${i}`));
-    const kept = withStatus(asked, status({ logs, commit: { sha: 'abc1234def', ref: 'b', message: 'm', added: [], modified: ['quickstart.mdx'], removed: ['old.mdx'] } }), T0 + 5);
+    const kept = withStatus(
+      asked,
+      status({ logs, commit: { sha: 'abc1234def', ref: 'b', message: 'm', added: [], modified: ['quickstart.mdx'], removed: ['old.mdx'] } }),
+      T0 + 5,
+    );
     assert.equal(kept.logs?.length, KEPT_LOG_LINES);
     assert.equal(kept.logs?.[0], 'line 5');
     assert.ok((kept.logs?.at(-1)?.length ?? 0) < 1_100);
@@ -35,7 +50,7 @@ describe('a job\'s preview (pure)', () => {
     assert.equal(removedIn(kept, 'quickstart.mdx'), false);
   });
 
-  it('is of an older commit when its commit is not the branch\'s tip; unknown either side, it is not', () => {
+  it("is of an older commit when its commit is not the branch's tip; unknown either side, it is not", () => {
     const built = { ...asked, sha: 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0' };
     assert.equal(isOlder(built, 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0'), false);
     assert.equal(isOlder(built, 'A1B2C3D'), false, 'an abbreviated tip of the same commit');
@@ -47,10 +62,11 @@ describe('a job\'s preview (pure)', () => {
   it('opens only https addresses (or plain http on loopback), never one with credentials', () => {
     assert.ok(openable('https://acme.mintlify.app'));
     assert.ok(openable('http://127.0.0.1:4000/p'));
-    for (const url of ['http://acme.mintlify.app', 'javascript:alert(1)', 'file:///etc/passwd', 'string', 'https://user:pw@acme.mintlify.app', undefined]) assert.equal(openable(url), undefined, String(url));
+    for (const url of ['http://acme.mintlify.app', 'javascript:alert(1)', 'file:///etc/passwd', 'string', 'https://user:pw@acme.mintlify.app', undefined])
+      assert.equal(openable(url), undefined, String(url));
   });
 
-  it('puts a page under the preview\'s address, which may have a path of its own, and never outside it', () => {
+  it("puts a page under the preview's address, which may have a path of its own, and never outside it", () => {
     assert.equal(pageUrl('https://acme.mintlify.app', '/quickstart')?.href, 'https://acme.mintlify.app/quickstart');
     assert.equal(pageUrl('http://127.0.0.1:4000/agent-1', '/guides/webhooks')?.href, 'http://127.0.0.1:4000/agent-1/guides/webhooks');
     assert.equal(pageUrl('https://acme.mintlify.app/?x=1', '/')?.href, 'https://acme.mintlify.app/');

@@ -32,7 +32,8 @@ describe('readers snapshot', function () {
   const key: SnapshotKey = { projectId: PROJECT, dateFrom: '2026-10-22', dateTo: '2026-11-21' };
   const visitorRequests = () => sim.requests.filter((r) => r.rawPath.endsWith('/visitors')).length;
   /** The client's visitors page, with the grant a store's fetch was given. */
-  const withGrant = (grant: Grant) => (projectId: string, query: Parameters<ApiClient['getVisitors']>[1], options: { signal?: AbortSignal }) => api.getVisitors(projectId, query, { ...options, grant });
+  const withGrant = (grant: Grant) => (projectId: string, query: Parameters<ApiClient['getVisitors']>[1], options: { signal?: AbortSignal }) =>
+    api.getVisitors(projectId, query, { ...options, grant });
   const fetchPage = withGrant(unlimited);
 
   before(async () => {
@@ -68,7 +69,8 @@ describe('readers snapshot', function () {
   it('fetches a range once an hour, shares a fetch on its way, and survives a reload from storage', async () => {
     let clock = Date.parse('2026-11-20T10:00:00Z');
     const storage = new MemoryStorage();
-    const make = () => new SnapshotStore({ fetch: (k, grant) => fetchSnapshot(withGrant(grant), k, { maxPages: 40, now: () => clock }), storage, now: () => clock });
+    const make = () =>
+      new SnapshotStore({ fetch: (k, grant) => fetchSnapshot(withGrant(grant), k, { maxPages: 40, now: () => clock }), storage, now: () => clock });
     const store = make();
     const perRange = Math.ceil(sim.visitorsFor(PROJECT, { dateFrom: key.dateFrom, dateTo: key.dateTo }).visitors.length / 250);
     // Fifty pages opened at once and one after another: one fetch of the range.
@@ -118,7 +120,14 @@ describe('readers snapshot', function () {
   it('keeps at most four ranges in storage', async () => {
     const storage = new MemoryStorage();
     const tiny = (k: SnapshotKey): Promise<VisitorsSnapshot> =>
-      Promise.resolve({ key: k, totals: { human: 1, ai: 0, total: 1 }, rows: [{ path: '/a', human: 1, ai: 0, total: 1 }], fetchedAt: Date.now(), pages: 1, capped: false });
+      Promise.resolve({
+        key: k,
+        totals: { human: 1, ai: 0, total: 1 },
+        rows: [{ path: '/a', human: 1, ai: 0, total: 1 }],
+        fetchedAt: Date.now(),
+        pages: 1,
+        capped: false,
+      });
     const store = new SnapshotStore({ fetch: tiny, storage });
     for (let day = 1; day <= 6; day++) await store.get({ ...key, dateFrom: `2026-11-0${day}` }, { grant: unlimited });
     const stored = storage.get('mintlifyAgent.readers.snapshots') as unknown[];

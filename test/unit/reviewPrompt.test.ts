@@ -8,7 +8,13 @@ import { join } from 'node:path';
 import { composeReviewPrompt, fenceFor, REVIEW_PROMPT_MAX_CHARS, SHORTENED, type ReviewCommentInput } from '../../src/review/reviewPrompt';
 import { mapLines, parseDiff, roundDiffArgs } from '../../src/review/reviewLines';
 
-const comment = (path: string, startLine: number, endLine: number, lines: string[], body: string): ReviewCommentInput => ({ path, startLine, endLine, lines, body });
+const comment = (path: string, startLine: number, endLine: number, lines: string[], body: string): ReviewCommentInput => ({
+  path,
+  startLine,
+  endLine,
+  lines,
+  body,
+});
 
 describe('composeReviewPrompt (Send Review to Agent)', () => {
   it('puts the instruction first, then every comment in file and line order with its lines quoted and the words', () => {
@@ -63,8 +69,13 @@ describe('composeReviewPrompt (Send Review to Agent)', () => {
   });
 
   it('says when a comment is on lines the agent has changed since, quoting them as they were', () => {
-    const { prompt } = composeReviewPrompt({ comments: [{ ...comment('a.mdx', 6, 7, ['old six', 'old seven'], 'Reword'), earlier: { commit: 'aaaaaaaaaaaaaaaaaaaa', changed: true } }] });
-    assert.match(prompt, /--- Comment 1 of 1: a\.mdx, lines 6-7 of your earlier version \(commit aaaaaaaaaaaa; you have changed them since\) ---\n```\nold six\nold seven\n```\nReword/);
+    const { prompt } = composeReviewPrompt({
+      comments: [{ ...comment('a.mdx', 6, 7, ['old six', 'old seven'], 'Reword'), earlier: { commit: 'aaaaaaaaaaaaaaaaaaaa', changed: true } }],
+    });
+    assert.match(
+      prompt,
+      /--- Comment 1 of 1: a\.mdx, lines 6-7 of your earlier version \(commit aaaaaaaaaaaa; you have changed them since\) ---\n```\nold six\nold seven\n```\nReword/,
+    );
   });
 
   it('cuts a prompt over the limit per comment, quoted lines first, and marks each cut "(shortened)"', () => {
@@ -80,13 +91,16 @@ describe('composeReviewPrompt (Send Review to Agent)', () => {
     assert.equal(shortened, 2);
     assert.ok(prompt.includes('```\nShort line.\n```\nSmall comment, kept whole.'), 'a small comment is kept whole');
     assert.match(prompt, /--- Comment 2 of 3: b\.mdx, lines 1-400 ---\n```\nLine 1 of a long page/);
-    assert.match(prompt, new RegExp(`\\n\`\`\`\\n\\(shortened\\) \\d+ of the 400 lines quoted in full; read the rest in b\\.mdx\\.\\nRewrite the whole page\\.\\n`));
+    assert.match(
+      prompt,
+      new RegExp(`\\n\`\`\`\\n\\(shortened\\) \\d+ of the 400 lines quoted in full; read the rest in b\\.mdx\\.\\nRewrite the whole page\\.\\n`),
+    );
     assert.match(prompt, /Too many words\. Too many words\.[^\n]*…\n\(shortened\)\n\n--- End of review ---$/);
     assert.ok(!prompt.includes('The end.'));
-    assert.equal(prompt.split(SHORTENED).length - 1, 3, 'two quotes and one comment\'s words cut');
+    assert.equal(prompt.split(SHORTENED).length - 1, 3, "two quotes and one comment's words cut");
   });
 
-  it('says it is still too long when the instruction alone is over the limit (the writer\'s instruction is never cut)', () => {
+  it("says it is still too long when the instruction alone is over the limit (the writer's instruction is never cut)", () => {
     const result = composeReviewPrompt({ instruction: 'x'.repeat(500), comments: [comment('a.mdx', 1, 1, ['y'.repeat(300)], 'z')], maxChars: 400 });
     assert.equal(result.tooLong, true);
     assert.ok(result.prompt.startsWith('x'.repeat(500)));
@@ -98,10 +112,32 @@ describe('following a comment to the next round (parseDiff, mapLines)', () => {
 
   it('a comment above, below, inside and around a change', () => {
     // Old lines 10-11 replaced by three; two lines inserted after old line 20; old line 30 deleted.
-    const diff = hunks(['diff --git a/p.mdx b/p.mdx', 'index 1..2 100644', '--- a/p.mdx', '+++ b/p.mdx', '@@ -10,2 +10,3 @@', '-a', '-b', '+A', '+B', '+C', '@@ -20,0 +22,2 @@', '+x', '+y', '@@ -30 +31,0 @@', '-gone'].join('\n'));
+    const diff = hunks(
+      [
+        'diff --git a/p.mdx b/p.mdx',
+        'index 1..2 100644',
+        '--- a/p.mdx',
+        '+++ b/p.mdx',
+        '@@ -10,2 +10,3 @@',
+        '-a',
+        '-b',
+        '+A',
+        '+B',
+        '+C',
+        '@@ -20,0 +22,2 @@',
+        '+x',
+        '+y',
+        '@@ -30 +31,0 @@',
+        '-gone',
+      ].join('\n'),
+    );
     assert.deepEqual(mapLines(diff, 'p.mdx', 3, 5), { kind: 'same', path: 'p.mdx', startLine: 3, endLine: 5 });
     assert.deepEqual(mapLines(diff, 'p.mdx', 11, 12), { kind: 'outdated', path: 'p.mdx', line: 11 });
-    assert.deepEqual(mapLines(diff, 'p.mdx', 15, 20), { kind: 'same', path: 'p.mdx', startLine: 16, endLine: 21 }, 'an insertion just after the range moves nothing in it');
+    assert.deepEqual(
+      mapLines(diff, 'p.mdx', 15, 20),
+      { kind: 'same', path: 'p.mdx', startLine: 16, endLine: 21 },
+      'an insertion just after the range moves nothing in it',
+    );
     assert.deepEqual(mapLines(diff, 'p.mdx', 20, 21), { kind: 'outdated', path: 'p.mdx', line: 21 }, 'an insertion inside the range changes it');
     assert.deepEqual(mapLines(diff, 'p.mdx', 25, 26), { kind: 'same', path: 'p.mdx', startLine: 28, endLine: 29 });
     assert.deepEqual(mapLines(diff, 'p.mdx', 30, 30), { kind: 'outdated', path: 'p.mdx', line: 33 });
@@ -111,7 +147,12 @@ describe('following a comment to the next round (parseDiff, mapLines)', () => {
 
   describe('on real git', () => {
     let dir: string;
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], {
+        cwd: dir,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }).trim();
     const write = (path: string, lines: string[]) => {
       mkdirSync(join(dir, path, '..'), { recursive: true });
       writeFileSync(join(dir, path), `${lines.join('\n')}\n`);

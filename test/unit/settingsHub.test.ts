@@ -32,11 +32,18 @@ describe('the settings hub', () => {
     assert.deepEqual(unread, [], `settings in package.json without a getter in ${HUB}`);
   });
 
-  it('restricts every setting that raises spending or reach, and reads only the user\'s value of each in an untrusted folder', () => {
+  it("restricts every setting that raises spending or reach, and reads only the user's value of each in an untrusted folder", () => {
     const restricted = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations;
-    assert.deepEqual([...restricted].sort(), ['mintlifyAgent.analytics.teamSize', 'mintlifyAgent.apiBaseUrl', 'mintlifyAgent.jobs.pollIntervalSeconds', 'mintlifyAgent.readers.maxPages', 'mintlifyAgent.signals.backgroundShare']);
+    assert.deepEqual([...restricted].sort(), [
+      'mintlifyAgent.analytics.teamSize',
+      'mintlifyAgent.apiBaseUrl',
+      'mintlifyAgent.jobs.pollIntervalSeconds',
+      'mintlifyAgent.readers.maxPages',
+      'mintlifyAgent.signals.backgroundShare',
+    ]);
     for (const key of restricted.map((k) => k.replace(/^mintlifyAgent\./, ''))) {
-      const read = key === 'apiBaseUrl' ? /inspect<string>\('apiBaseUrl'\)\?\.globalValue/ : new RegExp(`userValueIfUntrusted\\([^']*'${key.replace('.', '\\.')}'\\)`);
+      const read =
+        key === 'apiBaseUrl' ? /inspect<string>\('apiBaseUrl'\)\?\.globalValue/ : new RegExp(`userValueIfUntrusted\\([^']*'${key.replace('.', '\\.')}'\\)`);
       assert.match(hub, read, `${key}: read as the user's value only when the folder is not trusted`);
       assert.ok(!hub.includes(`get<number>('${key}')`), `${key}: never read as get(), which would take a workspace value if VS Code did not drop it`);
     }

@@ -11,7 +11,13 @@ import { applyJobChange, emptyState, HybridClock, mergeState, pruneState, setDra
 import { nodeSyncFs } from '../support/nodeSyncFs';
 
 const quiet = { info: () => undefined, warn: () => undefined };
-const link = (jobId: string, signal: string, askedAt = new Date().toISOString()) => ({ jobId, signalIds: [signal], path: signal.slice(5), searches: [], askedAt });
+const link = (jobId: string, signal: string, askedAt = new Date().toISOString()) => ({
+  jobId,
+  signalIds: [signal],
+  path: signal.slice(5),
+  searches: [],
+  askedAt,
+});
 
 describe('shared store: signal links', () => {
   let dir: string;
@@ -22,7 +28,10 @@ describe('shared store: signal links', () => {
     const now = () => 1_800_000_000_000;
     const a = new SharedStore(nodeSyncFs(dir), 'wa', quiet, now);
     const b = new SharedStore(nodeSyncFs(dir), 'wb', quiet, now);
-    await Promise.all([a.update((s) => setSignalLink(s, 'proj', link('job_a', 'page:/a'), a.clock)), b.update((s) => setSignalLink(s, 'proj', link('job_b', 'page:/b'), b.clock))]);
+    await Promise.all([
+      a.update((s) => setSignalLink(s, 'proj', link('job_a', 'page:/a'), a.clock)),
+      b.update((s) => setSignalLink(s, 'proj', link('job_b', 'page:/b'), b.clock)),
+    ]);
     await Promise.all([a.refresh(), b.refresh()]);
     for (const store of [a, b]) assert.deepEqual(Object.keys(store.state.links.proj ?? {}).sort(), ['job_a', 'job_b']);
     // And a window started after both (a reload) reads both from the folder.
@@ -32,7 +41,11 @@ describe('shared store: signal links', () => {
   });
 
   it('reads a file written before links were shared (no links field) without setting it aside', async () => {
-    const old = { format: 1, presence: { window: 'old', project: null, focused: false, beat: 1, beatAt: Date.now(), since: Date.now() }, state: { jobs: {}, drafts: {}, ledger: {}, waits: {} } };
+    const old = {
+      format: 1,
+      presence: { window: 'old', project: null, focused: false, beat: 1, beatAt: Date.now(), since: Date.now() },
+      state: { jobs: {}, drafts: {}, ledger: {}, waits: {} },
+    };
     await fs.writeFile(join(dir, 'w-old.json'), JSON.stringify(old));
     const store = new SharedStore(nodeSyncFs(dir), 'wa', quiet);
     await store.refresh();
@@ -65,8 +78,14 @@ describe('shared store: pruning', () => {
     pruneState(state, now);
 
     assert.deepEqual(Object.keys(state.jobs.p ?? {}).sort(), ['new_stopped', 'old_tracked', 'retracked']);
-    assert.deepEqual(Object.values(state.jobs.p?.old_tracked?.p ?? {}).map((p) => p.text), ['shown']);
-    assert.deepEqual(Object.values(state.jobs.p?.retracked?.p ?? {}).map((p) => p.text), ['after']);
+    assert.deepEqual(
+      Object.values(state.jobs.p?.old_tracked?.p ?? {}).map((p) => p.text),
+      ['shown'],
+    );
+    assert.deepEqual(
+      Object.values(state.jobs.p?.retracked?.p ?? {}).map((p) => p.text),
+      ['after'],
+    );
     assert.deepEqual(Object.keys(state.drafts.p ?? {}), ['job:kept']);
     assert.deepEqual(Object.keys(state.links.p ?? {}), ['job_new']);
   });
@@ -74,7 +93,12 @@ describe('shared store: pruning', () => {
   it('keeps a link whose job finished recently though it was asked long ago', () => {
     const state = emptyState();
     const clock = new HybridClock('w', () => 0);
-    setSignalLink(state, 'p', { ...link('job', 'page:/a', new Date(now - 2 * SHARED_HISTORY_MAX_AGE_MS).toISOString()), finishedAt: new Date(now - DAY).toISOString() }, clock);
+    setSignalLink(
+      state,
+      'p',
+      { ...link('job', 'page:/a', new Date(now - 2 * SHARED_HISTORY_MAX_AGE_MS).toISOString()), finishedAt: new Date(now - DAY).toISOString() },
+      clock,
+    );
     pruneState(state, now);
     assert.ok(state.links.p?.job);
   });

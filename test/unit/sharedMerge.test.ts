@@ -6,7 +6,21 @@
 // address's trends are forgotten, and a link stays while its job is tracked.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { emptyState, HybridClock, keepTrends, KNOWN_AREAS, mergeState, pruneState, setSignalLink, applyJobChange, SHARED_HISTORY_MAX_AGE_MS, type SyncState, type TrendFigures, useTrends, sameState } from '../../src/sync/syncState';
+import {
+  emptyState,
+  HybridClock,
+  keepTrends,
+  KNOWN_AREAS,
+  mergeState,
+  pruneState,
+  setSignalLink,
+  applyJobChange,
+  SHARED_HISTORY_MAX_AGE_MS,
+  type SyncState,
+  type TrendFigures,
+  useTrends,
+  sameState,
+} from '../../src/sync/syncState';
 import { PAGE_TRENDS_KEPT, SITE_WEEKS_KEPT, trendScope } from '../../src/sync/trendBounds';
 import { addDays } from '../../src/util/days';
 
@@ -19,7 +33,14 @@ const loose = <T extends object>(value: fc.Arbitrary<T>) => fc.tuple(value, extr
 const register = <T>(value: fc.Arbitrary<T>) => loose(fc.record({ v: value, s: stamp }));
 const perProject = <T>(value: fc.Arbitrary<T>) => fc.dictionary(key, fc.dictionary(key, value, { maxKeys: 3 }), { maxKeys: 2 });
 const small = fc.integer({ min: 0, max: 3 });
-const link = loose(fc.record({ jobId: key, signalIds: fc.array(key, { maxLength: 2 }), searches: fc.array(key, { maxLength: 1 }), askedAt: fc.constantFrom('2026-01-01', '2026-02-01') }));
+const link = loose(
+  fc.record({
+    jobId: key,
+    signalIds: fc.array(key, { maxLength: 2 }),
+    searches: fc.array(key, { maxLength: 1 }),
+    askedAt: fc.constantFrom('2026-01-01', '2026-02-01'),
+  }),
+);
 const job = loose(
   fc.record({
     tracked: register(fc.boolean()),
@@ -44,7 +65,18 @@ const AREAS: Record<string, fc.Arbitrary<unknown>> = {
     loose(
       fc.record(
         {
-          c: fc.dictionary(key, register(fc.option(loose(fc.record({ path: key, commit: key, startLine: small, endLine: small, lines: fc.array(key, { maxLength: 2 }), body: key, createdAt: small })), { nil: null })), { maxKeys: 2 }),
+          c: fc.dictionary(
+            key,
+            register(
+              fc.option(
+                loose(
+                  fc.record({ path: key, commit: key, startLine: small, endLine: small, lines: fc.array(key, { maxLength: 2 }), body: key, createdAt: small }),
+                ),
+                { nil: null },
+              ),
+            ),
+            { maxKeys: 2 },
+          ),
           tip: register(key),
           lost: register(fc.option(small, { nil: null })),
           sending: register(fc.option(loose(fc.record({ window: key, at: small, id: key })), { nil: null })),
@@ -53,7 +85,16 @@ const AREAS: Record<string, fc.Arbitrary<unknown>> = {
       ),
     ),
   ),
-  previews: perProject(register(loose(fc.record({ branch: key, statusId: key, requestedAt: small, status: fc.constantFrom('queued', 'success', 'failure'), logs: fc.array(key, { maxLength: 2 }) }, { requiredKeys: ['branch', 'statusId', 'requestedAt', 'status'] })))),
+  previews: perProject(
+    register(
+      loose(
+        fc.record(
+          { branch: key, statusId: key, requestedAt: small, status: fc.constantFrom('queued', 'success', 'failure'), logs: fc.array(key, { maxLength: 2 }) },
+          { requiredKeys: ['branch', 'statusId', 'requestedAt', 'status'] },
+        ),
+      ),
+    ),
+  ),
   previewPlans: fc.dictionary(key, register(fc.option(small, { nil: null })), { maxKeys: 2 }),
   // An area a newer version wrote, carried whole.
   annotations: fc.option(fc.dictionary(key, small, { maxKeys: 2 }), { nil: undefined }),
@@ -67,16 +108,27 @@ const state: fc.Arbitrary<SyncState> = fc.record(AREAS).map((areas) => {
 
 describe('shared state: every area merges the same in any order (property-based)', () => {
   it('has a generator for every area the state knows', () => {
-    assert.deepEqual([...KNOWN_AREAS.keys()].filter((name) => !(name in AREAS)), []);
+    assert.deepEqual(
+      [...KNOWN_AREAS.keys()].filter((name) => !(name in AREAS)),
+      [],
+    );
   });
 
   it('merge(a, b) = merge(b, a)', () => {
-    fc.assert(fc.property(state, state, (a, b) => sameState(mergeState(a, b), mergeState(b, a))), { numRuns: 1_000 });
+    fc.assert(
+      fc.property(state, state, (a, b) => sameState(mergeState(a, b), mergeState(b, a))),
+      { numRuns: 1_000 },
+    );
   });
 
   it('merge(merge(a, b), c) = merge(a, merge(b, c)), and merge(a, a) = a', () => {
     fc.assert(
-      fc.property(state, state, state, (a, b, c) => sameState(mergeState(mergeState(a, b), c), mergeState(a, mergeState(b, c))) && sameState(mergeState(a, a), a)),
+      fc.property(
+        state,
+        state,
+        state,
+        (a, b, c) => sameState(mergeState(mergeState(a, b), c), mergeState(a, mergeState(b, c))) && sameState(mergeState(a, a), a),
+      ),
       { numRuns: 500 },
     );
   });
@@ -87,10 +139,14 @@ describe('shared state: bounds by kind (src/sync/trendBounds.ts)', () => {
   const monday = '2025-11-24';
   /** A year-long site trend's settled weeks, Monday to Sunday. */
   const yearOfWeeks = (metric = 'visitors'): Record<string, TrendFigures> =>
-    Object.fromEntries(Array.from({ length: 52 }, (_, i) => [`${metric} ${addDays(monday, 7 * i)} ${addDays(monday, 7 * i + 7)}`, [i, 1, i + 1] as TrendFigures]));
+    Object.fromEntries(
+      Array.from({ length: 52 }, (_, i) => [`${metric} ${addDays(monday, 7 * i)} ${addDays(monday, 7 * i + 7)}`, [i, 1, i + 1] as TrendFigures]),
+    );
   /** One page's Last 30 days, with its previous period: 60 settled days. */
   const pageMonth = (page: number): Record<string, TrendFigures> =>
-    Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`page:%2Fp${page} ${addDays('2026-11-24', -i)} ${addDays('2026-11-24', 1 - i)}`, [1, 0, 1] as TrendFigures]));
+    Object.fromEntries(
+      Array.from({ length: 60 }, (_, i) => [`page:%2Fp${page} ${addDays('2026-11-24', -i)} ${addDays('2026-11-24', 1 - i)}`, [1, 0, 1] as TrendFigures]),
+    );
 
   it('ten Show Trends after a year-long site trend leave every one of its settled weeks kept', () => {
     const state = emptyState();
@@ -98,7 +154,11 @@ describe('shared state: bounds by kind (src/sync/trendBounds.ts)', () => {
     for (let page = 0; page < 10; page++) keepTrends(state, 'proj', pageMonth(page), {}, NOW + page);
     pruneState(state, NOW + 10);
     const kept = Object.keys(state.trends.proj ?? {});
-    assert.deepEqual(Object.keys(yearOfWeeks()).filter((k) => !kept.includes(k)), [], 'a settled week was evicted');
+    assert.deepEqual(
+      Object.keys(yearOfWeeks()).filter((k) => !kept.includes(k)),
+      [],
+      'a settled week was evicted',
+    );
   });
 
   it('keeps page trends within their own bound, the least recently used first, and a year of calendar weeks per metric', () => {
@@ -114,7 +174,11 @@ describe('shared state: bounds by kind (src/sync/trendBounds.ts)', () => {
     assert.ok(!kept.includes(Object.keys(pageMonth(1))[0]), 'the least recently used page goes first');
     assert.equal(kept.filter((k) => !k.startsWith('page:')).length, 2 * 52);
     assert.ok(52 <= SITE_WEEKS_KEPT);
-    assert.deepEqual(Object.keys(state.trendUse.proj ?? {}).filter((k) => !kept.includes(k)), [], 'no use of a bucket not kept');
+    assert.deepEqual(
+      Object.keys(state.trendUse.proj ?? {}).filter((k) => !kept.includes(k)),
+      [],
+      'no use of a bucket not kept',
+    );
   });
 
   it('forgets what another API address’s trends kept, settled and open', () => {

@@ -14,7 +14,15 @@ import { nodeSyncFs } from '../support/nodeSyncFs';
 const quiet = { info: () => undefined, warn: () => undefined };
 const P = 'proj';
 const J = 'job_a';
-const note = (body: string, line = 3): SharedReviewComment => ({ path: 'docs/a.mdx', commit: 'abc1234', startLine: line, endLine: line, lines: ['x'], body, createdAt: 1 });
+const note = (body: string, line = 3): SharedReviewComment => ({
+  path: 'docs/a.mdx',
+  commit: 'abc1234',
+  startLine: line,
+  endLine: line,
+  lines: ['x'],
+  body,
+  createdAt: 1,
+});
 const bodies = (state: SyncState) =>
   Object.entries(state.reviews[P]?.[J]?.c ?? {})
     .map(([id, c]) => `${id}=${c.v?.body ?? 'deleted'}`)
@@ -25,14 +33,15 @@ describe('shared store: pending reviews', () => {
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'reviews-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('keeps both windows\' comments, the later edit of one comment, and a deletion over older copies; a reload reads the same', async () => {
+  it("keeps both windows' comments, the later edit of one comment, and a deletion over older copies; a reload reads the same", async () => {
     let t = 1_800_000_000_000;
     const now = () => t;
     const a = new SharedStore(nodeSyncFs(dir), 'wa', quiet, now);
     const b = new SharedStore(nodeSyncFs(dir), 'wb', quiet, now);
     // A review belongs to a tracked job (a review of a job the state no longer holds is pruned).
     await a.update((s) => applyJobChange(s, P, J, { track: true }, a.clock));
-    const put = (store: SharedStore, id: string, value: SharedReviewComment | null) => store.update((s) => applyReviewChange(s.reviews, P, J, { comment: id, value }, () => store.clock.next()));
+    const put = (store: SharedStore, id: string, value: SharedReviewComment | null) =>
+      store.update((s) => applyReviewChange(s.reviews, P, J, { comment: id, value }, () => store.clock.next()));
     // The same millisecond in both windows, before either has read the other.
     await Promise.all([put(a, 'wa.1', note('from A')), put(b, 'wb.1', note('from B', 9)), put(b, 'wb.2', note('to delete'))]);
     await Promise.all([a.refresh(), b.refresh()]);
@@ -64,11 +73,15 @@ describe('shared store: pending reviews', () => {
     const orders = [mergeState(mergeState(x, y), z), mergeState(z, mergeState(y, x)), mergeState(mergeState(y, z), mergeState(x, x))];
     for (const merged of orders) assert.deepEqual(merged.reviews, orders[0].reviews);
     assert.deepEqual(mergeState(orders[0], orders[0]).reviews, orders[0].reviews);
-    assert.equal(orders[0].reviews[P][J].tip?.v, 'tip1', 'the latest stamp wins (w2\'s clock is a millisecond ahead)');
+    assert.equal(orders[0].reviews[P][J].tip?.v, 'tip1', "the latest stamp wins (w2's clock is a millisecond ahead)");
   });
 
   it('reads a file written before reviews were shared without setting it aside', async () => {
-    const old = { format: 1, presence: { window: 'old', project: null, focused: false, beat: 1, beatAt: Date.now(), since: Date.now() }, state: { jobs: {}, drafts: {}, ledger: {}, waits: {} } };
+    const old = {
+      format: 1,
+      presence: { window: 'old', project: null, focused: false, beat: 1, beatAt: Date.now(), since: Date.now() },
+      state: { jobs: {}, drafts: {}, ledger: {}, waits: {} },
+    };
     await fs.writeFile(join(dir, 'w-old.json'), JSON.stringify(old));
     const store = new SharedStore(nodeSyncFs(dir), 'wa', quiet);
     await store.refresh();

@@ -23,9 +23,26 @@ function newerFile(beatAt: number) {
     schema: 99,
     presence: { window: 'newer', project: 'proj', focused: false, beat: 1, beatAt, since: beatAt },
     state: {
-      jobs: { proj: { job_n: { tracked: { v: true, s: s(NOW), why: 'asked' }, f: { checkedAt: { v: 'x', s: s(NOW), source: 'poll' } }, p: { 'newer.1': { text: 'hi', sentAt: 'then', s: s(NOW), model: 'm' } }, labels: ['docs'] } } },
+      jobs: {
+        proj: {
+          job_n: {
+            tracked: { v: true, s: s(NOW), why: 'asked' },
+            f: { checkedAt: { v: 'x', s: s(NOW), source: 'poll' } },
+            p: { 'newer.1': { text: 'hi', sentAt: 'then', s: s(NOW), model: 'm' } },
+            labels: ['docs'],
+          },
+        },
+      },
       drafts: { proj: { create: { v: 'typed', s: s(NOW), cursor: 5 } } },
-      links: { proj: { job_n: { v: { jobId: 'job_n', signalIds: ['page:/a'], searches: [], askedAt: new Date(NOW).toISOString(), prUrl: 'https://example.com/pr/1' }, s: s(NOW), origin: 'tool' } } },
+      links: {
+        proj: {
+          job_n: {
+            v: { jobId: 'job_n', signalIds: ['page:/a'], searches: [], askedAt: new Date(NOW).toISOString(), prUrl: 'https://example.com/pr/1' },
+            s: s(NOW),
+            origin: 'tool',
+          },
+        },
+      },
       trends: { proj: { 'visitors 2026-11-23 2026-11-24': [40, 9, 47, 'bots:3'] } },
       trendUse: { proj: { 'page:%2Fa 2026-11-23 2026-11-24': NOW } },
       openTrends: { proj: { 'visitors 2026-11-25 2026-11-26': [1, 2, 3, NOW, 'partial'] } },
@@ -54,9 +71,14 @@ describe('shared store: what a newer version writes', () => {
     await older.update((state) => {
       applyJobChange(state, 'proj', 'job_n', { fields: { notFound: false } }, older.clock);
       // The path a linked job's finish takes (SignalJobs.noteFinished).
-      assert.equal(markLinksFinished(state, 'proj', (id) => id === 'job_n', new Date(NOW).toISOString(), older.clock), 1);
+      assert.equal(
+        markLinksFinished(state, 'proj', (id) => id === 'job_n', new Date(NOW).toISOString(), older.clock),
+        1,
+      );
     });
-    const written = JSON.parse(await fs.readFile(join(dir, 'w-older.json'), 'utf8')) as { state: ReturnType<typeof newerFile>['state'] & Record<string, unknown> };
+    const written = JSON.parse(await fs.readFile(join(dir, 'w-older.json'), 'utf8')) as {
+      state: ReturnType<typeof newerFile>['state'] & Record<string, unknown>;
+    };
     const job = written.state.jobs.proj.job_n as unknown as Record<string, unknown> & typeof newer.state.jobs.proj.job_n;
     assert.deepEqual(job.labels, ['docs'], 'a job’s own field');
     assert.equal(job.tracked.why, 'asked', 'a register’s own field');
@@ -84,7 +106,11 @@ describe('shared store: what a newer version writes', () => {
     const older = new SharedStore(nodeSyncFs(dir), 'older', { info: () => undefined, warn: (m) => warnings.push(m) }, () => NOW);
     await older.refresh();
     await older.refresh();
-    assert.deepEqual((await fs.readdir(dir)).sort(), ['w-newer.json', 'w-odd.json', 'w-older.json'], 'both kept, though their windows stopped beating long ago');
+    assert.deepEqual(
+      (await fs.readdir(dir)).sort(),
+      ['w-newer.json', 'w-odd.json', 'w-older.json'],
+      'both kept, though their windows stopped beating long ago',
+    );
     assert.equal(older.state.jobs.proj?.job_n?.tracked.v, true, 'the odd file’s other areas were read');
     assert.match(warnings.join('\n'), /w-odd\.json \(schema 99\) holds an area "drafts" this window cannot read/);
   });

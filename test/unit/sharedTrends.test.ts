@@ -39,9 +39,18 @@ describe('shared store: today’s trend buckets', () => {
       return state;
     };
     const pairs: [OpenTrendFigures, OpenTrendFigures][] = [
-      [[10, 2, 11, NOW], [12, 3, 14, NOW + 1]],
-      [[10, 2, 11, NOW], [9, 5, 11, NOW]],
-      [[10, 2, 11, NOW], [10, 2, 11, NOW]],
+      [
+        [10, 2, 11, NOW],
+        [12, 3, 14, NOW + 1],
+      ],
+      [
+        [10, 2, 11, NOW],
+        [9, 5, 11, NOW],
+      ],
+      [
+        [10, 2, 11, NOW],
+        [10, 2, 11, NOW],
+      ],
     ];
     for (const [x, y] of pairs) {
       const xy = mergeState(of(x), of(y)).openTrends.proj[TODAY];

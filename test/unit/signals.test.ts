@@ -44,17 +44,29 @@ describe('reader signals', () => {
       assert.equal(sim.requests.length, expected);
       assert.equal(again.requests, expected);
       assert.equal(again.minimum, expected);
-      assert.deepEqual(sim.requests.map((r) => r.status), sim.requests.map(() => 200));
+      assert.deepEqual(
+        sim.requests.map((r) => r.status),
+        sim.requests.map(() => 200),
+      );
     });
 
     it('holds the truth: pending comments, unanswered questions with their page, searches and views to the documented depth', () => {
       const truth = sim.signalsFor(PROJECT, RANGE);
       assert.deepEqual(snapshot.byPage, truth.byPage.slice(0, 100));
       assert.equal(snapshot.byPageHasMore, truth.byPage.length > 100);
-      assert.deepEqual(snapshot.pending.map((c) => c.id), truth.feedback.filter((f) => f.status === 'pending' && f.comment?.trim()).map((f) => f.id));
-      assert.deepEqual(snapshot.questions.map((q) => q.id), truth.assistant.filter((t) => t.resolutionStatus === 'unanswered').map((t) => t.id));
+      assert.deepEqual(
+        snapshot.pending.map((c) => c.id),
+        truth.feedback.filter((f) => f.status === 'pending' && f.comment?.trim()).map((f) => f.id),
+      );
+      assert.deepEqual(
+        snapshot.questions.map((q) => q.id),
+        truth.assistant.filter((t) => t.resolutionStatus === 'unanswered').map((t) => t.id),
+      );
       assert.equal(snapshot.turnCount, truth.assistant.length);
-      assert.deepEqual(snapshot.searches.map((s) => s.searchQuery), truth.searches.slice(0, SEARCH_PAGES * 100).map((s) => s.searchQuery));
+      assert.deepEqual(
+        snapshot.searches.map((s) => s.searchQuery),
+        truth.searches.slice(0, SEARCH_PAGES * 100).map((s) => s.searchQuery),
+      );
       assert.equal(snapshot.searchesComplete, truth.searches.length <= SEARCH_PAGES * 100);
       assert.deepEqual(snapshot.views, truth.views.views.slice(0, VIEW_PAGES * 250));
       assert.equal(snapshot.viewsComplete, false, 'the default site has more pages than the views depth');
@@ -63,13 +75,20 @@ describe('reader signals', () => {
     it('keeps the code block, language and file name of code-snippet feedback, and only of it', () => {
       const truth = sim.signalsFor(PROJECT, RANGE);
       const install = snapshot.pending.filter((c) => c.snippet?.code.text === CODE_FEEDBACK.install.code);
-      assert.deepEqual(install.map((c) => c.comment.text), [...CODE_FEEDBACK.install.comments]);
+      assert.deepEqual(
+        install.map((c) => c.comment.text),
+        [...CODE_FEEDBACK.install.comments],
+      );
       assert.deepEqual(install[0]?.snippet, { code: { text: CODE_FEEDBACK.install.code }, lang: 'bash' }, 'a null file name is left out');
       assert.equal(install[0]?.status, 'pending');
       const deploy = snapshot.pending.find((c) => c.snippet?.code.text === CODE_FEEDBACK.deploy.code);
       assert.deepEqual(deploy?.snippet, { code: { text: CODE_FEEDBACK.deploy.code }, lang: 'bash', filename: 'deploy.sh' });
       const codeIds = truth.feedback.filter((f) => f.status === 'pending' && f.comment?.trim() && f.source === 'code_snippet').map((f) => f.id);
-      assert.deepEqual(snapshot.pending.filter((c) => c.snippet).map((c) => c.id), codeIds, 'every code-snippet item, and no other, has its snippet');
+      assert.deepEqual(
+        snapshot.pending.filter((c) => c.snippet).map((c) => c.id),
+        codeIds,
+        'every code-snippet item, and no other, has its snippet',
+      );
     });
 
     it('keeps at most 2,000 characters of the 50 KB comment and remembers its full length', () => {
@@ -80,7 +99,10 @@ describe('reader signals', () => {
 
     it('stops where its grant of the hour gives out, keeps nothing (a background refresh), and says how many it sent', async () => {
       sim.clearRequests();
-      await assert.rejects(fetchSnapshot(client(sim), PROJECT, RANGE, { grant: grantOf(3) }), (error: unknown) => error instanceof SnapshotStopped && error.reason === 'budget' && error.requests === 3);
+      await assert.rejects(
+        fetchSnapshot(client(sim), PROJECT, RANGE, { grant: grantOf(3) }),
+        (error: unknown) => error instanceof SnapshotStopped && error.reason === 'budget' && error.requests === 3,
+      );
       assert.equal(sim.requests.length, 3);
     });
 
@@ -104,20 +126,35 @@ describe('reader signals', () => {
     it('/quickstart: views, votes, pending comments and unanswered questions (newest two), low-CTR searches, as the simulator counts them', () => {
       const truth = sim.signalsFor(PROJECT, RANGE);
       const health = pageHealth(snapshot, HOSTILE_PAGE);
-      assert.deepEqual(health.views, truth.views.views.find((v) => v.path === HOSTILE_PAGE));
-      assert.deepEqual(health.feedback, truth.byPage.find((r) => r.path === HOSTILE_PAGE));
+      assert.deepEqual(
+        health.views,
+        truth.views.views.find((v) => v.path === HOSTILE_PAGE),
+      );
+      assert.deepEqual(
+        health.feedback,
+        truth.byPage.find((r) => r.path === HOSTILE_PAGE),
+      );
       const pendingHere = truth.feedback.filter((f) => f.path === HOSTILE_PAGE && f.status === 'pending' && f.comment);
       const comments = pendingHere.filter((f) => f.source !== 'code_snippet');
       assert.equal(health.pendingComments.count, comments.length, 'comments on the page itself');
       assert.equal(health.codeFeedback.count, pendingHere.length - comments.length, 'comments on its code blocks, counted apart');
       assert.ok(health.codeFeedback.count >= 5);
-      assert.deepEqual(health.pendingComments.newest.map((c) => c.comment.text), [HOSTILE_TEXTS.injection, HOSTILE_TEXTS.markup]);
+      assert.deepEqual(
+        health.pendingComments.newest.map((c) => c.comment.text),
+        [HOSTILE_TEXTS.injection, HOSTILE_TEXTS.markup],
+      );
       const unanswered = truth.assistant.filter((t) => t.resolutionStatus === 'unanswered' && t.pageUrl?.endsWith('/quickstart'));
       assert.equal(health.unanswered.count, unanswered.length);
-      assert.deepEqual(health.unanswered.newest.map((q) => q.id), unanswered.slice(0, 2).map((t) => t.id));
+      assert.deepEqual(
+        health.unanswered.newest.map((q) => q.id),
+        unanswered.slice(0, 2).map((t) => t.id),
+      );
       const lowCtr = truth.searches.filter((s) => s.topClickedPage === HOSTILE_PAGE && s.ctr < LOW_CTR && s.hits >= MIN_SEARCH_HITS);
       assert.ok(lowCtr.length > 0);
-      assert.deepEqual(health.lowCtrSearches.map((s) => s.searchQuery), lowCtr.map((s) => s.searchQuery));
+      assert.deepEqual(
+        health.lowCtrSearches.map((s) => s.searchQuery),
+        lowCtr.map((s) => s.searchQuery),
+      );
     });
 
     it('a page beyond the views depth shows "fewer than" the last fetched page, not zero', () => {
@@ -130,7 +167,10 @@ describe('reader signals', () => {
 
   describe('the gap inbox', () => {
     const base: SignalsSnapshot = {
-      version: 1, projectId: 'p', range: { dateFrom: '2026-11-01', dateTo: '2026-11-08' }, fetchedAt: '2026-11-08T00:00:00Z',
+      version: 1,
+      projectId: 'p',
+      range: { dateFrom: '2026-11-01', dateTo: '2026-11-08' },
+      fetchedAt: '2026-11-08T00:00:00Z',
       byPage: [
         { path: '/a', thumbsUp: 1, thumbsDown: 4, code: 0, total: 5 },
         { path: '/b', thumbsUp: 9, thumbsDown: 2, code: 0, total: 11 },
@@ -156,19 +196,29 @@ describe('reader signals', () => {
         { searchQuery: 'clicked', hits: 80, ctr: 0.5, topClickedPage: '/a', lastSearchedAt: undefined },
         { searchQuery: 'domain', hits: 70, ctr: 0, topClickedPage: null, lastSearchedAt: undefined },
       ],
-      totalSearches: 200, searchesComplete: true,
+      totalSearches: 200,
+      searchesComplete: true,
       views: [
         { path: '/c', human: 10, ai: 990, total: 1000 },
         { path: '/a', human: 400, ai: 100, total: 500 },
         { path: '/b', human: 300, ai: 0, total: 300 },
       ],
-      viewsTotals: { human: 710, ai: 1090, total: 1800 }, viewsComplete: true, requests: 5, minimum: 5,
+      viewsTotals: { human: 710, ai: 1090, total: 1800 },
+      viewsComplete: true,
+      requests: 5,
+      minimum: 5,
     };
 
     it('ranks pages by 👎 plus pending comments, then readers; a page without either is not listed', () => {
       // /a: 4 👎 + 0; /b: 2 👎 + 2 comments, 300 readers; /c: 2 👎, 1000 readers; /d: 1 comment.
-      assert.deepEqual(buildInbox(base).pages.map((p) => p.path), ['/a', '/b', '/c', '/d']);
-      assert.deepEqual(buildInbox({ ...base, views: base.views.map((v) => (v.path === '/b' ? { ...v, total: 2000, human: 2000 } : v)) }).pages.map((p) => p.path), ['/b', '/a', '/c', '/d']);
+      assert.deepEqual(
+        buildInbox(base).pages.map((p) => p.path),
+        ['/a', '/b', '/c', '/d'],
+      );
+      assert.deepEqual(
+        buildInbox({ ...base, views: base.views.map((v) => (v.path === '/b' ? { ...v, total: 2000, human: 2000 } : v)) }).pages.map((p) => p.path),
+        ['/b', '/a', '/c', '/d'],
+      );
     });
 
     it('counts a comment on a code block apart from page comments, and twice in the rank', () => {
@@ -176,26 +226,48 @@ describe('reader signals', () => {
       const d = inbox.pages.find((p) => p.path === '/d');
       assert.deepEqual([d?.pendingComments, d?.codeComments], [0, 1]);
       // Two comments on /d's code blocks weigh 4, ahead of /c (2 👎, 1,000 readers); as page comments they weigh 2, behind it.
-      const more = { ...base, pending: [...base.pending, { id: '4', path: '/d', comment: { text: 'w' }, createdAt: '2026-11-04T00:00:00Z', source: 'code_snippet' }] };
-      assert.deepEqual(buildInbox(more).pages.map((p) => p.path), ['/a', '/b', '/d', '/c']);
-      assert.deepEqual(buildInbox({ ...more, pending: more.pending.map((c) => ({ ...c, source: 'contextual' })) }).pages.map((p) => p.path), ['/a', '/b', '/c', '/d'], 'the same comments on the page rank /d last');
+      const more = {
+        ...base,
+        pending: [...base.pending, { id: '4', path: '/d', comment: { text: 'w' }, createdAt: '2026-11-04T00:00:00Z', source: 'code_snippet' }],
+      };
+      assert.deepEqual(
+        buildInbox(more).pages.map((p) => p.path),
+        ['/a', '/b', '/d', '/c'],
+      );
+      assert.deepEqual(
+        buildInbox({ ...more, pending: more.pending.map((c) => ({ ...c, source: 'contextual' })) }).pages.map((p) => p.path),
+        ['/a', '/b', '/c', '/d'],
+        'the same comments on the page rank /d last',
+      );
     });
 
     it('ranks by AI share first when asked', () => {
-      assert.deepEqual(buildInbox(base, { rankByAiShare: true }).pages.map((p) => p.path), ['/c', '/a', '/b', '/d']);
+      assert.deepEqual(
+        buildInbox(base, { rankByAiShare: true }).pages.map((p) => p.path),
+        ['/c', '/a', '/b', '/d'],
+      );
     });
 
     it('lists searches with no click at all, most searched first, and ignores rare terms', () => {
-      assert.deepEqual(buildInbox(base).searches.map((s) => [s.searchQuery, s.hits]), [['domain', 70], ['sso', 50]]);
+      assert.deepEqual(
+        buildInbox(base).searches.map((s) => [s.searchQuery, s.hits]),
+        [
+          ['domain', 70],
+          ['sso', 50],
+        ],
+      );
     });
 
     it('groups unanswered questions by page, else by category, biggest group first, newest question first', () => {
       const groups = buildInbox(base).questions;
-      assert.deepEqual(groups.map((g) => [g.kind, g.key, g.questions.map((q) => q.id)]), [
-        ['category', 'Billing', ['q3', 'q2']],
-        ['none', undefined, ['q4']],
-        ['page', '/a', ['q1']],
-      ]);
+      assert.deepEqual(
+        groups.map((g) => [g.kind, g.key, g.questions.map((q) => q.id)]),
+        [
+          ['category', 'Billing', ['q3', 'q2']],
+          ['none', undefined, ['q4']],
+          ['page', '/a', ['q1']],
+        ],
+      );
     });
   });
 
@@ -211,7 +283,10 @@ describe('reader signals', () => {
       assert.ok(block.before.length > instruction.length);
       assert.equal(block.after, '', 'the block ends the prompt');
       assert.equal(prompt.split(block.markers.end).length, 2, 'no reader text can close the block');
-      assert.ok(evidence.comments.some((c) => c.comment.text.includes('END READER EVIDENCE')), 'the site has a comment holding the old end marker');
+      assert.ok(
+        evidence.comments.some((c) => c.comment.text.includes('END READER EVIDENCE')),
+        'the site has a comment holding the old end marker',
+      );
       assert.ok(!block.before.includes('Ignore previous instructions'));
       assert.ok(prompt.includes('"docs/quickstart.mdx"'));
     });
@@ -224,7 +299,8 @@ describe('reader signals', () => {
       assert.ok(!prompt.includes('\u202e'), 'a right-to-left override is escaped, not sent raw');
       assert.ok(prompt.includes('\\u202e'));
       assert.ok(prompt.includes(JSON.stringify(HOSTILE_TEXTS.formula)));
-      for (const line of evidenceBlock(prompt).lines) assert.ok(!line.startsWith('===') && !line.startsWith('<<<') && !line.startsWith('Ignore'), line.slice(0, 60));
+      for (const line of evidenceBlock(prompt).lines)
+        assert.ok(!line.startsWith('===') && !line.startsWith('<<<') && !line.startsWith('Ignore'), line.slice(0, 60));
     });
 
     it('caps each text and each list, and says how much it left out', () => {
@@ -234,7 +310,9 @@ describe('reader signals', () => {
       assert.ok(many.comments.length > MAX_ITEMS);
       assert.ok(built.prompt.includes(`(${many.comments.length - MAX_ITEMS} more not included)`));
       assert.equal(built.notIncluded.comments, many.comments.length - MAX_ITEMS);
-      const hugeLine = buildEvidencePrompt('Fix it.', { ...evidence, comments: evidence.comments.filter((c) => c.comment.fullLength) }).prompt.split('\n').find((l) => l.includes('more characters not included'));
+      const hugeLine = buildEvidencePrompt('Fix it.', { ...evidence, comments: evidence.comments.filter((c) => c.comment.fullLength) })
+        .prompt.split('\n')
+        .find((l) => l.includes('more characters not included'));
       assert.ok(hugeLine);
       assert.ok(hugeLine.includes(`(${HOSTILE_TEXTS.huge.length - MAX_QUOTE} more characters not included)`));
       assert.ok(built.prompt.length < 12_000, `a page's prompt stays small (${built.prompt.length} characters)`);
@@ -249,13 +327,23 @@ describe('reader signals', () => {
   });
 
   describe('did it help', () => {
-    const counts = (votesUp: number, votesDown: number, extra: Partial<WindowCounts> = {}): WindowCounts => ({ votesUp, votesDown, questions: 0, unanswered: 0, searches: 0, searchClicks: 0, ...extra });
+    const counts = (votesUp: number, votesDown: number, extra: Partial<WindowCounts> = {}): WindowCounts => ({
+      votesUp,
+      votesDown,
+      questions: 0,
+      unanswered: 0,
+      searches: 0,
+      searchClicks: 0,
+      ...extra,
+    });
     const day = (d: string) => Date.parse(`${d}T00:00:00Z`);
 
     it('waits a week after the change, then compares equal windows of at most 28 days', () => {
       assert.equal(comparisonWindows(day('2026-11-15') + 3_600_000, day('2026-11-20')), undefined);
       assert.deepEqual(comparisonWindows(day('2026-11-01') + 3_600_000, day('2026-11-20') + 5_000), {
-        before: { dateFrom: '2026-10-14', dateTo: '2026-11-01' }, after: { dateFrom: '2026-11-02', dateTo: '2026-11-20' }, days: 18,
+        before: { dateFrom: '2026-10-14', dateTo: '2026-11-01' },
+        after: { dateFrom: '2026-11-02', dateTo: '2026-11-20' },
+        days: 18,
       });
       assert.equal(comparisonWindows(day('2026-01-01'), day('2026-11-20'))?.days, 28);
     });

@@ -103,7 +103,11 @@ describe('reader signals endpoints of the simulator', () => {
       let cursor: string | null = null;
       let requests = 0;
       do {
-        const page = (await get('feedback', { ...RANGE, status: 'pending', limit: 100, ...(cursor && { cursor }) })).body as { feedback: unknown[]; nextCursor: string | null; hasMore: boolean };
+        const page = (await get('feedback', { ...RANGE, status: 'pending', limit: 100, ...(cursor && { cursor }) })).body as {
+          feedback: unknown[];
+          nextCursor: string | null;
+          hasMore: boolean;
+        };
         requests++;
         seen.push(...page.feedback);
         assert.equal(page.hasMore, page.nextCursor !== null);
@@ -118,13 +122,19 @@ describe('reader signals endpoints of the simulator', () => {
       const seen: { id: string }[] = [];
       let cursor: string | null = null;
       do {
-        const page = (await get('assistant', { ...RANGE, limit: 1000, ...(cursor && { cursor }) })).body as { conversations: { id: string }[]; nextCursor: string | null };
+        const page = (await get('assistant', { ...RANGE, limit: 1000, ...(cursor && { cursor }) })).body as {
+          conversations: { id: string }[];
+          nextCursor: string | null;
+        };
         seen.push(...page.conversations);
         cursor = page.nextCursor;
       } while (cursor);
       assert.deepEqual(seen, truth);
       assert.ok(truth.length > 1000, 'more than one page');
-      assert.deepEqual([...seen.map((t) => t.id)].sort().reverse(), seen.map((t) => t.id));
+      assert.deepEqual(
+        [...seen.map((t) => t.id)].sort().reverse(),
+        seen.map((t) => t.id),
+      );
     });
 
     it('searches: cursor pages of 100, hits descending, totalSearches the sum of all hits', async () => {
@@ -132,19 +142,30 @@ describe('reader signals endpoints of the simulator', () => {
       const seen: { hits: number }[] = [];
       let cursor: string | null = null;
       do {
-        const page = (await get('searches', { ...RANGE, limit: 100, ...(cursor && { cursor }) })).body as { searches: { hits: number }[]; totalSearches: number; nextCursor: string | null };
+        const page = (await get('searches', { ...RANGE, limit: 100, ...(cursor && { cursor }) })).body as {
+          searches: { hits: number }[];
+          totalSearches: number;
+          nextCursor: string | null;
+        };
         assert.equal(page.totalSearches, truth.totalSearches);
         seen.push(...page.searches);
         cursor = page.nextCursor;
       } while (cursor);
       assert.deepEqual(seen, truth.searches);
-      assert.equal(truth.totalSearches, seen.reduce((sum, row) => sum + row.hits, 0));
+      assert.equal(
+        truth.totalSearches,
+        seen.reduce((sum, row) => sum + row.hits, 0),
+      );
     });
 
     it('views: offset pages of 250 with the same shape as visitors, never fewer events than visitors', async () => {
       const truth = sim.signalsFor(PROJECT, RANGE).views;
       const visitors = new Map(sim.visitorsFor(PROJECT, RANGE).visitors.map((row) => [row.path, row]));
-      const first = (await get('views', { ...RANGE, limit: 250, offset: 0 })).body as { totals: unknown; views: { path: string; total: number; human: number; ai: number }[]; hasMore: boolean };
+      const first = (await get('views', { ...RANGE, limit: 250, offset: 0 })).body as {
+        totals: unknown;
+        views: { path: string; total: number; human: number; ai: number }[];
+        hasMore: boolean;
+      };
       assert.deepEqual(first.totals, truth.totals);
       assert.deepEqual(first.views, truth.views.slice(0, 250));
       assert.equal(first.hasMore, truth.views.length > 250);
@@ -171,15 +192,28 @@ describe('reader signals endpoints of the simulator', () => {
       assert.deepEqual(comments.slice(0, 5), [HOSTILE_TEXTS.injection, HOSTILE_TEXTS.markup, HOSTILE_TEXTS.rtl, HOSTILE_TEXTS.formula, HOSTILE_TEXTS.huge]);
       assert.equal(HOSTILE_TEXTS.huge.length, 50 * 1024);
       assert.ok(truth.assistant.some((t) => t.query.includes(HOSTILE_TEXTS.injection) && t.resolutionStatus === 'unanswered'));
-      assert.ok(truth.searches.some((s) => s.topClickedPage === null && s.hits > 20), 'searched often, never clicked');
-      assert.ok(truth.searches.some((s) => s.topClickedPage === HOSTILE_PAGE && s.ctr < 0.2), 'a low-CTR term whose top page is /quickstart');
+      assert.ok(
+        truth.searches.some((s) => s.topClickedPage === null && s.hits > 20),
+        'searched often, never clicked',
+      );
+      assert.ok(
+        truth.searches.some((s) => s.topClickedPage === HOSTILE_PAGE && s.ctr < 0.2),
+        'a low-CTR term whose top page is /quickstart',
+      );
     });
 
     it('the large site has 10,000 pages, 2,000 feedback items, 5,000 search terms and 20,000 assistant turns', async () => {
-      const large = await startSimulator({ today: '2026-11-20', pathCount: 10_000, signals: { feedbackItems: 2_000, assistantTurns: 20_000, searchTerms: 5_000 } });
+      const large = await startSimulator({
+        today: '2026-11-20',
+        pathCount: 10_000,
+        signals: { feedbackItems: 2_000, assistantTurns: 20_000, searchTerms: 5_000 },
+      });
       try {
         const all = large.signalsFor(PROJECT, {});
-        assert.equal(all.feedback.length, 2_000 + Object.keys(HOSTILE_TEXTS).length + Object.values(CODE_FEEDBACK).reduce((n, block) => n + block.comments.length, 0));
+        assert.equal(
+          all.feedback.length,
+          2_000 + Object.keys(HOSTILE_TEXTS).length + Object.values(CODE_FEEDBACK).reduce((n, block) => n + block.comments.length, 0),
+        );
         assert.equal(all.assistant.length, 20_001);
         assert.equal(all.searches.length, 5_000);
         assert.ok(all.views.views.length > 9_000);

@@ -125,7 +125,11 @@ describe('shared store: the merge', function () {
       const dir = mkdtempSync(join(tmpdir(), 'mintlify-sync-'));
       try {
         await interleaving(seed * 7919, () => nodeSyncFs(dir), 3, 25, Date.now);
-        assert.deepEqual(readdirSync(dir).filter((n) => !/^w-w\d\.json$/.test(n)), [], 'a temp file was left behind');
+        assert.deepEqual(
+          readdirSync(dir).filter((n) => !/^w-w\d\.json$/.test(n)),
+          [],
+          'a temp file was left behind',
+        );
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -140,7 +144,13 @@ describe('shared store: the merge', function () {
       const clock = new HybridClock(`w${i}`, () => 5);
       for (let k = 0; k < 20; k++) {
         const job = JOBS[Math.floor(random() * JOBS.length)];
-        applyJobChange(state, PROJECT, job, random() < 0.3 ? { track: random() < 0.5 } : { fields: { checkedAt: `${i}.${k}` }, addPrompts: [{ text: `${i}.${k}`, sentAt: '' }] }, clock);
+        applyJobChange(
+          state,
+          PROJECT,
+          job,
+          random() < 0.3 ? { track: random() < 0.5 } : { fields: { checkedAt: `${i}.${k}` }, addPrompts: [{ text: `${i}.${k}`, sentAt: '' }] },
+          clock,
+        );
       }
       states.push(state);
     }
@@ -159,7 +169,7 @@ describe('shared store: the merge', function () {
     assert.equal(mergeState(right, left).jobs[PROJECT].job_a.f.unsentPrompt.v, 'from B');
   });
 
-  it('lets a change made after reading another window win even when that window\'s clock runs ahead', () => {
+  it("lets a change made after reading another window win even when that window's clock runs ahead", () => {
     const ahead = emptyState();
     applyJobChange(ahead, PROJECT, 'job_a', { track: true }, new HybridClock('fast', () => 1_000_000));
     const behindClock = new HybridClock('slow', () => 10);
@@ -175,7 +185,10 @@ describe('shared store: the merge', function () {
     applyJobChange(state, PROJECT, 'job_a', { addPrompts: [{ text: 'old', sentAt: '' }] }, clock);
     applyJobChange(state, PROJECT, 'job_a', { track: false }, clock);
     applyJobChange(state, PROJECT, 'job_a', { track: true, addPrompts: [{ text: 'new', sentAt: '' }] }, clock);
-    assert.deepEqual(visiblePrompts(state.jobs[PROJECT].job_a).map((p) => p.text), ['new']);
+    assert.deepEqual(
+      visiblePrompts(state.jobs[PROJECT].job_a).map((p) => p.text),
+      ['new'],
+    );
   });
 
   it('sets a damaged file aside with a warning and keeps reading the others', async () => {
@@ -190,7 +203,10 @@ describe('shared store: the merge', function () {
       assert.ok(reader.state.jobs[PROJECT]?.job_a, 'the good file was read');
       const names = readdirSync(dir);
       assert.ok(!names.includes('w-broken.json'));
-      assert.ok(names.some((n) => n.startsWith('w-broken.json.damaged-')), `set aside, not deleted: ${names.join(', ')}`);
+      assert.ok(
+        names.some((n) => n.startsWith('w-broken.json.damaged-')),
+        `set aside, not deleted: ${names.join(', ')}`,
+      );
       assert.match(warnings.join('\n'), /w-broken\.json.*kept as/);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -49,7 +49,10 @@ describe('trend buckets (src/analytics/trend/trendBuckets.ts)', () => {
       assert.equal(daysBetween(week.from, week.to), 6);
       assert.equal(week.partial, false);
     }
-    assert.equal(buckets.reduce((days, b) => days + daysBetween(b.from, b.to) + 1, 0), 90);
+    assert.equal(
+      buckets.reduce((days, b) => days + daysBetween(b.from, b.to) + 1, 0),
+      90,
+    );
   });
 
   it('cuts custom ranges across month, leap-day and year ends', () => {
@@ -63,7 +66,10 @@ describe('trend buckets (src/analytics/trend/trendBuckets.ts)', () => {
     assert.equal(yearEnd.unit, 'week');
     assert.equal(yearEnd.buckets.length, 9);
     assert.ok(yearEnd.buckets.every((b) => !b.partial && !b.open));
-    assert.ok(yearEnd.buckets.some((b) => b.from === '2025-12-29' && b.to === '2026-01-04'), 'the week across the new year is one bucket');
+    assert.ok(
+      yearEnd.buckets.some((b) => b.from === '2025-12-29' && b.to === '2026-01-04'),
+      'the week across the new year is one bucket',
+    );
     assertTiles(yearEnd.buckets, '2025-12-15', '2026-02-15');
 
     const day = plan('2026-02-28', '2026-02-28');
@@ -88,7 +94,10 @@ describe('trend buckets (src/analytics/trend/trendBuckets.ts)', () => {
     assert.equal(previous.length, buckets.length);
     assert.equal(previous.at(-1)!.dateTo, buckets[0].dateFrom);
     assert.equal(previous[0].from, addDays(range.from!, -90));
-    assert.deepEqual(previous.map((b) => b.partial), buckets.map((b) => b.partial));
+    assert.deepEqual(
+      previous.map((b) => b.partial),
+      buckets.map((b) => b.partial),
+    );
     assert.ok(previous.every((b) => !b.open));
   });
 

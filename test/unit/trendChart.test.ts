@@ -44,7 +44,10 @@ describe('trend chart axes (src/webview/trendChart.ts)', () => {
 
   it('breaks the lines at a point not fetched yet, and draws the segments into today’s point faint', () => {
     const point = (missing = false, open = false) => ({ from: 'd', to: 'd', partial: false, open, human: 1, ai: 1, total: 2, ...(missing && { missing }) });
-    assert.deepEqual(lineRuns([point(), point(), point(), point(false, true)]), [{ open: false, indexes: [0, 1, 2] }, { open: true, indexes: [2, 3] }]);
+    assert.deepEqual(lineRuns([point(), point(), point(), point(false, true)]), [
+      { open: false, indexes: [0, 1, 2] },
+      { open: true, indexes: [2, 3] },
+    ]);
     assert.deepEqual(lineRuns([point(true), point(true), point(), point(), point(true), point(), point()]), [
       { open: false, indexes: [2, 3] },
       { open: false, indexes: [5, 6] },

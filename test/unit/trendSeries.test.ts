@@ -18,7 +18,10 @@ import { memoryLedger } from '../support/memoryLedger';
 import { startSimulator } from '../simulator/server';
 import { grantOf, unlimited } from '../support/grants';
 
-const l10n = { t: (message: string | { message: string }, ...args: unknown[]) => (typeof message === 'string' ? message : message.message).replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) } as never;
+const l10n = {
+  t: (message: string | { message: string }, ...args: unknown[]) =>
+    (typeof message === 'string' ? message : message.message).replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])),
+} as never;
 const NOW = Date.parse('2026-11-25T12:00:00Z');
 const TODAY = '2026-11-25';
 
@@ -77,7 +80,10 @@ describe('trend figures (src/analytics/trend/trendSeries.ts)', () => {
     assert.deepEqual(second.points, first.points);
     // A window whose clock runs 20 minutes behind does not take today's fetch as fresh for 35 minutes.
     const behind = new TrendSeries({ kept, fetchTotals: otherApi.fetchTotals, now: () => NOW - 20 * 60_000 });
-    assert.deepEqual(behind.missing('p', { metric: 'visitors' }, week).map((b) => b.dateFrom), [TODAY]);
+    assert.deepEqual(
+      behind.missing('p', { metric: 'visitors' }, week).map((b) => b.dateFrom),
+      [TODAY],
+    );
 
     // This window again within 15 minutes: nothing; after them, today again (once, for every window); with Refresh, today at once.
     assert.equal((await series.load('p', { metric: 'visitors' }, week, { grant: unlimited })).requests, 0);
@@ -91,14 +97,20 @@ describe('trend figures (src/analytics/trend/trendSeries.ts)', () => {
   it('the next day asks only the new day and the day that was today (no longer open, now settled)', async () => {
     const kept = new Kept();
     const api = new Api();
-    await new TrendSeries({ kept, fetchTotals: api.fetchTotals, now: () => NOW }).load('p', { metric: 'visitors' }, buckets('2026-11-19', TODAY), { grant: unlimited });
+    await new TrendSeries({ kept, fetchTotals: api.fetchTotals, now: () => NOW }).load('p', { metric: 'visitors' }, buckets('2026-11-19', TODAY), {
+      grant: unlimited,
+    });
     api.requests = [];
     const tomorrow = addDays(TODAY, 1);
     const nextDay = new TrendSeries({ kept, fetchTotals: api.fetchTotals, now: () => NOW + 86_400_000 });
     const plan = trendBuckets('2026-11-20', tomorrow, tomorrow);
     assert.ok(plan.ok);
     const result = await nextDay.load('p', { metric: 'visitors' }, plan.buckets, { grant: unlimited });
-    assert.deepEqual(api.requests.map((r) => r.dateFrom), [tomorrow, TODAY], 'newest first');
+    assert.deepEqual(
+      api.requests.map((r) => r.dateFrom),
+      [tomorrow, TODAY],
+      'newest first',
+    );
     assert.equal(result.kept, 5);
   });
 
@@ -115,7 +127,11 @@ describe('trend figures (src/analytics/trend/trendSeries.ts)', () => {
     assert.equal(keptAfterFailure, api.requests.length - 1);
     api.failOn = undefined;
     const cut = await series.load('p', { metric: 'visitors' }, days, { grant: grantOf(2) });
-    assert.deepEqual({ requests: cut.requests, missing: cut.missing }, { requests: 2, missing: 10 - keptAfterFailure - 2 }, 'the grant gave out: the rest is missing, not a failure');
+    assert.deepEqual(
+      { requests: cut.requests, missing: cut.missing },
+      { requests: 2, missing: 10 - keptAfterFailure - 2 },
+      'the grant gave out: the rest is missing, not a failure',
+    );
     assert.ok(cut.points.filter((p) => p.missing).length === cut.missing);
     assert.equal(Object.keys(kept.trends.p).length, keptAfterFailure + 2);
     api.requests = [];
@@ -136,23 +152,37 @@ describe('trend figures (src/analytics/trend/trendSeries.ts)', () => {
       await series.load('p', { metric: 'visitors', path: first }, week, { grant: unlimited });
       const dayOf = (r: { query: Record<string, string | undefined> }) => r.query.dateFrom!;
       const pagesOf = (b: { dateFrom: string; dateTo: string }) => Math.max(1, Math.ceil(sim.visitorsFor('p', b).visitors.length / 250));
-      assert.equal(sim.requests.length, week.reduce((sum, b) => sum + pagesOf(b), 0), 'the first page’s trend read every page of paths of each day');
+      assert.equal(
+        sim.requests.length,
+        week.reduce((sum, b) => sum + pagesOf(b), 0),
+        'the first page’s trend read every page of paths of each day',
+      );
       sim.clearRequests();
 
       // The open days (today; yesterday until the platform's day has ended) are all that is missing.
       const open = week.filter((b) => !isSettled(b, NOW)).map((b) => b.dateFrom);
       assert.ok(open.length > 0 && open.length < 7);
-      assert.deepEqual(series.missing('p', { metric: 'visitors', path: second }, week).map((b) => b.dateFrom), open);
+      assert.deepEqual(
+        series.missing('p', { metric: 'visitors', path: second }, week).map((b) => b.dateFrom),
+        open,
+      );
       const drawn = await series.load('p', { metric: 'visitors', path: second }, week, { grant: unlimited });
       assert.deepEqual([...new Set(sim.requests.map(dayOf))].sort(), open);
-      assert.equal(drawn.requests, week.filter((b) => open.includes(b.dateFrom)).reduce((sum, b) => sum + pagesOf(b), 0));
+      assert.equal(
+        drawn.requests,
+        week.filter((b) => open.includes(b.dateFrom)).reduce((sum, b) => sum + pagesOf(b), 0),
+      );
       // Each day's figures are the simulator's row for the page, kept or read.
       week.forEach((bucket, i) => {
         const row = sim.visitorsFor('p', { dateFrom: bucket.dateFrom, dateTo: bucket.dateTo }).visitors.find((v) => v.path === second);
         const { human, ai, total } = drawn.points[i];
         assert.deepEqual({ human, ai, total }, { human: row?.human ?? 0, ai: row?.ai ?? 0, total: row?.total ?? 0 }, bucket.dateFrom);
       });
-      assert.equal(rows.figures({ projectId: 'other', dateFrom: week[0].dateFrom, dateTo: week[0].dateTo }, first), undefined, 'another project’s days are not this one’s');
+      assert.equal(
+        rows.figures({ projectId: 'other', dateFrom: week[0].dateFrom, dateTo: week[0].dateTo }, first),
+        undefined,
+        'another project’s days are not this one’s',
+      );
     } finally {
       await sim.close();
     }
@@ -171,10 +201,25 @@ describe('trend figures (src/analytics/trend/trendSeries.ts)', () => {
   it('keeps rows up to its bound, the least recently read bucket dropped first; a capped bucket does not answer for a page beyond its rows', () => {
     const rows = new BucketRows(5);
     const range = (d: number) => ({ dateFrom: `2026-11-0${d}`, dateTo: `2026-11-0${d + 1}` });
-    rows.keep(daySnapshot('p', range(1), [['/a', 1, 0, 1], ['/b', 1, 0, 1]]));
-    rows.keep(daySnapshot('p', range(2), [['/a', 2, 0, 2], ['/b', 2, 0, 2]]));
+    rows.keep(
+      daySnapshot('p', range(1), [
+        ['/a', 1, 0, 1],
+        ['/b', 1, 0, 1],
+      ]),
+    );
+    rows.keep(
+      daySnapshot('p', range(2), [
+        ['/a', 2, 0, 2],
+        ['/b', 2, 0, 2],
+      ]),
+    );
     assert.deepEqual(rows.figures({ projectId: 'p', ...range(1) }, '/a'), [1, 0, 1], 'day 1 read: now the most recent');
-    rows.keep(daySnapshot('p', range(3), [['/a', 3, 0, 3], ['/b', 3, 0, 3]]));
+    rows.keep(
+      daySnapshot('p', range(3), [
+        ['/a', 3, 0, 3],
+        ['/b', 3, 0, 3],
+      ]),
+    );
     assert.equal(rows.figures({ projectId: 'p', ...range(2) }, '/a'), undefined, 'day 2, the least recently read, went to stay within 5 rows');
     assert.deepEqual(rows.figures({ projectId: 'p', ...range(1) }, '/a'), [1, 0, 1]);
     assert.deepEqual(rows.figures({ projectId: 'p', ...range(3) }, '/a'), [3, 0, 3]);
@@ -191,14 +236,27 @@ function daySnapshot(projectId: string, range: { dateFrom: string; dateTo: strin
 }
 
 describe('the panel’s trend (src/analytics/trend/trend.ts)', () => {
-  const ask = (from: string, compare = false): TrendAsk => ({ projectId: 'p', metric: 'visitors', range: { from, to: TODAY, dateFrom: from, dateTo: addDays(TODAY, 1) }, compare });
+  const ask = (from: string, compare = false): TrendAsk => ({
+    projectId: 'p',
+    metric: 'visitors',
+    range: { from, to: TODAY, dateFrom: from, dateTo: addDays(TODAY, 1) },
+    compare,
+  });
 
   /** The hour's real gate over a ledger that holds `100 - left` requests sent 40 minutes ago; every request is reserved in it before it is sent. */
   function hour(left: number) {
     const ledger = memoryLedger(() => NOW);
     ledger.sent(100 - left, NOW - 40 * 60_000);
     const gate = new HourGate(ledger.account, { showMessage: async () => undefined }, l10n, () => NOW);
-    return { gate, ledger, times: { get length() { return ledger.account.analyticsTimes()?.length ?? 0; } } };
+    return {
+      gate,
+      ledger,
+      times: {
+        get length() {
+          return ledger.account.analyticsTimes()?.length ?? 0;
+        },
+      },
+    };
   }
 
   function setup(left = 100) {
@@ -222,7 +280,10 @@ describe('the panel’s trend (src/analytics/trend/trend.ts)', () => {
     assert.equal(api.requests.length, 4, 'nothing asked before Draw');
     const confirm = trend.view(month);
     assert.equal(confirm?.status, 'confirm');
-    assert.match(confirm?.message ?? '', /^Drawing the trend takes about 26 analytics requests, of the 96 left this hour on this machine’s count \(teammates on other machines also spend it\)\./);
+    assert.match(
+      confirm?.message ?? '',
+      /^Drawing the trend takes about 26 analytics requests, of the 96 left this hour on this machine’s count \(teammates on other machines also spend it\)\./,
+    );
     await trend.load(month, { approve: true });
     assert.equal(api.requests.length, 4 + 26, 'the four days drawn before are kept');
     assert.equal(trend.view(month)?.cost, '26 requests for 30 points; 4 kept from before.');
@@ -269,15 +330,28 @@ describe('the panel’s trend (src/analytics/trend/trend.ts)', () => {
     const question = trend.view(month);
     assert.equal(question?.status, 'confirm', 'not refused: it offers what fits');
     // 88 requests sent 40 minutes ago: all 30 are free once 18 of them have left the hour, in 20 minutes (not "1 s").
-    assert.match(question?.message ?? '', /needs about 30 analytics requests; 12 are left this hour on this machine’s count .*all 30 are free in 20 min\..*draws the newest points that fit/);
+    assert.match(
+      question?.message ?? '',
+      /needs about 30 analytics requests; 12 are left this hour on this machine’s count .*all 30 are free in 20 min\..*draws the newest points that fit/,
+    );
     await trend.load(month, { approve: true });
     assert.equal(api.requests.length, 12, 'exactly what was left');
     assert.equal(times.length, 100, 'the hour is spent, not overspent');
-    assert.deepEqual(api.requests.map((r) => r.dateFrom).sort().slice(0, 1), ['2026-11-14'], 'the newest 12 days: 14 to 25 November');
+    assert.deepEqual(
+      api.requests
+        .map((r) => r.dateFrom)
+        .sort()
+        .slice(0, 1),
+      ['2026-11-14'],
+      'the newest 12 days: 14 to 25 November',
+    );
     const drawn = trend.view(month);
     assert.equal(drawn?.status, 'ready');
     assert.equal(drawn?.points.filter((p) => p.missing).length, 18);
-    assert.ok(drawn?.points.slice(0, 18).every((p) => p.missing), 'the oldest are the ones not fetched');
+    assert.ok(
+      drawn?.points.slice(0, 18).every((p) => p.missing),
+      'the oldest are the ones not fetched',
+    );
     assert.match(drawn?.message ?? '', /^18 points are not fetched yet: .* the 18 they need are free in 20 min\./);
   });
 
@@ -294,13 +368,20 @@ describe('the panel’s trend (src/analytics/trend/trend.ts)', () => {
   it('estimates a page’s trend bucket by bucket, from what is kept of buckets alike, and names the page when it asks', async () => {
     const { api, trend } = setup();
     const perBucket: string[] = [];
-    const page = { ...ask('2026-11-23'), path: '/quickstart', pagesPerBucket: (b: { dateFrom: string }) => (perBucket.push(b.dateFrom), b.dateFrom === TODAY ? 1 : 3) };
+    const page = {
+      ...ask('2026-11-23'),
+      path: '/quickstart',
+      pagesPerBucket: (b: { dateFrom: string }) => (perBucket.push(b.dateFrom), b.dateFrom === TODAY ? 1 : 3),
+    };
     await trend.load(page);
     assert.equal(api.requests.length, 0, 'two days of three pages and today of one is more than four requests: asked first');
     assert.deepEqual([...new Set(perBucket)].sort(), ['2026-11-23', '2026-11-24', TODAY], 'each bucket estimated on its own');
     const view = trend.view(page);
     assert.equal(view?.status, 'confirm');
-    assert.match(view?.message ?? '', /^\/quickstart’s trend, which reads every path of each day \(pages of 250 paths\), takes about 7 analytics requests, of the 100/);
+    assert.match(
+      view?.message ?? '',
+      /^\/quickstart’s trend, which reads every path of each day \(pages of 250 paths\), takes about 7 analytics requests, of the 100/,
+    );
     await trend.load(page, { approve: true });
     assert.equal(trend.view(page)?.status, 'ready');
     assert.equal(trend.view(ask('2026-11-23'))?.status, 'loading', 'the site’s trend of the same days is another trend');
@@ -329,7 +410,6 @@ describe('the panel’s trend (src/analytics/trend/trend.ts)', () => {
     await trend.load(page, { approve: true }); // about 3 requests, 2 left: the writer said Draw to what fits
     assert.equal(sent, 2, 'no more than the 2 the hour had left');
     assert.match(trend.view(page)?.message ?? '', /^3 points are not fetched yet/);
-
   });
 
   it('a page’s trend of which no day alike is kept is said to cost "at least" a page a day, and waits for Draw even when that is few', async () => {
@@ -362,20 +442,37 @@ describe('the panel’s trend (src/analytics/trend/trend.ts)', () => {
     assert.equal(trend.view(a)?.status, 'ready');
     assert.equal(trend.view(b)?.status, 'ready', 'B is drawn, though A ended around it');
     assert.equal(trend.view(c)?.status, 'ready');
-    const visits = api.requests.filter((r) => r.metric === 'visitors').map((r) => r.dateFrom).sort();
+    const visits = api.requests
+      .filter((r) => r.metric === 'visitors')
+      .map((r) => r.dateFrom)
+      .sort();
     assert.deepEqual(visits, ['2026-11-22', '2026-11-23', '2026-11-24', TODAY], 'each bucket of the site’s visitors asked once');
   });
 
   it('has no trend for all time, a future range or more than a year of weeks', () => {
     const { trend } = setup();
-    const none = trend.view({ projectId: 'p', metric: 'visitors', range: { from: undefined, to: undefined, dateFrom: undefined, dateTo: undefined }, compare: false });
+    const none = trend.view({
+      projectId: 'p',
+      metric: 'visitors',
+      range: { from: undefined, to: undefined, dateFrom: undefined, dateTo: undefined },
+      compare: false,
+    });
     assert.deepEqual([none?.status, none?.message], ['unavailable', 'All time has no first day to draw from: choose a range to see its trend.']);
     assert.equal(trend.view(ask('2020-01-01'))?.status, 'unavailable');
   });
 });
 
 describe('Export Trend’s formats (src/analytics/exportFormats.ts)', () => {
-  const point = (from: string, to: string, total: number, extra: Partial<{ partial: boolean; open: boolean }> = {}) => ({ from, to, partial: false, open: false, human: total, ai: 1, total, ...extra });
+  const point = (from: string, to: string, total: number, extra: Partial<{ partial: boolean; open: boolean }> = {}) => ({
+    from,
+    to,
+    partial: false,
+    open: false,
+    human: total,
+    ai: 1,
+    total,
+    ...extra,
+  });
   const trend = {
     projectId: 'p',
     metric: 'visitors' as const,
@@ -386,9 +483,18 @@ describe('Export Trend’s formats (src/analytics/exportFormats.ts)', () => {
   };
 
   it('writes one CSV row a bucket, with the previous period beside it when compared', () => {
-    assert.equal(trendToCsv(trend), 'from,to,partial,open,human,ai,total\r\n2026-08-28,2026-08-30,true,false,5,1,5\r\n2026-11-23,2026-11-25,true,true,9,1,9\r\n');
-    const compared = trendToCsv({ ...trend, previous: [point('2026-05-30', '2026-06-01', 4, { partial: true }), point('2026-08-25', '2026-08-27', 7, { partial: true })] });
-    assert.equal(compared.split('\r\n')[0], 'from,to,partial,open,human,ai,total,previous_from,previous_to,previous_partial,previous_open,previous_human,previous_ai,previous_total');
+    assert.equal(
+      trendToCsv(trend),
+      'from,to,partial,open,human,ai,total\r\n2026-08-28,2026-08-30,true,false,5,1,5\r\n2026-11-23,2026-11-25,true,true,9,1,9\r\n',
+    );
+    const compared = trendToCsv({
+      ...trend,
+      previous: [point('2026-05-30', '2026-06-01', 4, { partial: true }), point('2026-08-25', '2026-08-27', 7, { partial: true })],
+    });
+    assert.equal(
+      compared.split('\r\n')[0],
+      'from,to,partial,open,human,ai,total,previous_from,previous_to,previous_partial,previous_open,previous_human,previous_ai,previous_total',
+    );
     assert.equal(compared.split('\r\n')[2], '2026-11-23,2026-11-25,true,true,9,1,9,2026-08-25,2026-08-27,true,false,7,1,7');
   });
 

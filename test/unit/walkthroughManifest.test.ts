@@ -26,17 +26,14 @@ describe('the walkthrough in the manifest', () => {
 
   it('completes each step on the event of what it teaches', () => {
     assert.ok(walkthrough);
-    assert.deepEqual(
-      Object.fromEntries(walkthrough.steps.map((step) => [step.id, step.completionEvents])),
-      {
-        setApiKey: ['onContext:mintlifyAgent.hasApiKey'],
-        setProject: ['onContext:mintlifyAgent.hasProject'],
-        startOrTrackJob: ['onContext:mintlifyAgent.hasJobs'],
-        openAnalytics: ['onCommand:mintlifyAgent.openAnalytics'],
-        askAboutPage: ['onCommand:mintlifyAgent.askAboutThis'],
-        pageReaders: ['onContext:mintlifyAgent.pageReadersShown'],
-      },
-    );
+    assert.deepEqual(Object.fromEntries(walkthrough.steps.map((step) => [step.id, step.completionEvents])), {
+      setApiKey: ['onContext:mintlifyAgent.hasApiKey'],
+      setProject: ['onContext:mintlifyAgent.hasProject'],
+      startOrTrackJob: ['onContext:mintlifyAgent.hasJobs'],
+      openAnalytics: ['onCommand:mintlifyAgent.openAnalytics'],
+      askAboutPage: ['onCommand:mintlifyAgent.askAboutThis'],
+      pageReaders: ['onContext:mintlifyAgent.pageReadersShown'],
+    });
   });
 
   it('has a Markdown file for every step, shipped in the .vsix', () => {

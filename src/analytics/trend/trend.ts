@@ -73,7 +73,8 @@ export class Trend {
     const id = this.id(ask);
     const base = { unit: plan.unit, points: [], previous: undefined, cost: undefined };
     const drawn = this.drawn.get(id);
-    if (drawn?.status === 'ready') return { status: 'ready', unit: plan.unit, message: drawn.message, points: drawn.points ?? [], previous: drawn.previous, cost: drawn.cost };
+    if (drawn?.status === 'ready')
+      return { status: 'ready', unit: plan.unit, message: drawn.message, points: drawn.points ?? [], previous: drawn.previous, cost: drawn.cost };
     if (drawn) return { ...base, status: drawn.status, message: drawn.message };
     const cost = this.cost(ask, this.deps.series.missing(ask.projectId, subjectOf(ask), this.bucketsOf(ask, plan.buckets).buckets));
     if (this.approved.has(id) || !this.mustAsk(ask, cost)) return { ...base, status: 'loading', message: undefined };
@@ -106,12 +107,19 @@ export class Trend {
     }
   }
 
-  private async draw(ask: TrendAsk, id: string, { refresh = false, signal, approve = false }: { refresh?: boolean; signal?: AbortSignal; approve?: boolean }): Promise<void> {
+  private async draw(
+    ask: TrendAsk,
+    id: string,
+    { refresh = false, signal, approve = false }: { refresh?: boolean; signal?: AbortSignal; approve?: boolean },
+  ): Promise<void> {
     const plan = this.plan(ask);
     if (!plan.ok) return;
     const { buckets, previous } = this.bucketsOf(ask, plan.buckets);
     const absent = new Set(this.deps.series.missing(ask.projectId, subjectOf(ask), buckets));
-    const cost = this.cost(ask, buckets.filter((bucket) => absent.has(bucket) || (refresh && bucket.open)));
+    const cost = this.cost(
+      ask,
+      buckets.filter((bucket) => absent.has(bucket) || (refresh && bucket.open)),
+    );
     // Only a Draw pays for more than a few requests: a chart drawn before (whole or in part) stays as it is.
     if ((this.mustAsk(ask, cost) || this.drawn.get(id)?.partial) && !approve) return;
     const t = this.deps.l10n;
@@ -131,7 +139,14 @@ export class Trend {
       const points = result.points.slice(0, plan.buckets.length);
       const missing = result.points.filter((point) => point.missing);
       const message = missing.length ? this.notFetched(ask, missing.length, buckets, result.points) : undefined;
-      this.keep(id, { status: 'ready', points, previous: previous.length ? result.points.slice(plan.buckets.length) : undefined, cost: costLine(result.requests, result.points.length - missing.length, result.kept, t), message, partial: missing.length > 0 });
+      this.keep(id, {
+        status: 'ready',
+        points,
+        previous: previous.length ? result.points.slice(plan.buckets.length) : undefined,
+        cost: costLine(result.requests, result.points.length - missing.length, result.kept, t),
+        message,
+        partial: missing.length > 0,
+      });
     } catch (error) {
       const failure = loadFailureView(error, t);
       if (failure.silent) this.drawn.delete(id);
@@ -166,20 +181,38 @@ export class Trend {
           t.t('{0}’s trend, which reads every path of each {1} (pages of 250 paths),', showInvisible(ask.path), unit === 'day' ? t.t('day') : t.t('week'));
     // A page's buckets of which nothing is kept count one page each: then its cost is said as "at least".
     const question = this.deps.gate.question({ what, estimate: cost, atLeast: this.guessed(ask) });
-    const each = unit === 'day' ? t.t('Days that have ended are kept, so drawing it again costs only today.') : t.t('Weeks that have ended are kept, so drawing it again costs only this week.');
-    const partly = question.fits > 0 && question.fits < cost ? t.t('Draw Trend draws the newest points that fit; the others are shown as not fetched yet.') : '';
+    const each =
+      unit === 'day'
+        ? t.t('Days that have ended are kept, so drawing it again costs only today.')
+        : t.t('Weeks that have ended are kept, so drawing it again costs only this week.');
+    const partly =
+      question.fits > 0 && question.fits < cost ? t.t('Draw Trend draws the newest points that fit; the others are shown as not fetched yet.') : '';
     return { message: [question.message, partly, each].filter(Boolean).join(' '), fits: question.fits };
   }
 
   /** Said under a chart the hour could not pay for whole: how many points wait, and when they fit. */
   private notFetched(ask: TrendAsk, count: number, buckets: readonly TrendBucket[], points: readonly TrendPoint[]): string {
     const t = this.deps.l10n;
-    const cost = this.cost(ask, buckets.filter((_, i) => points[i].missing));
-    if (cost > HOURLY_LIMIT) return t.t('{0} points are not fetched yet: the hour’s analytics requests gave out first, and the {1} they need can never all fit in one hour (the platform allows {2}). Draw Trend fetches the newest of them that fit.', count, cost, HOURLY_LIMIT);
+    const cost = this.cost(
+      ask,
+      buckets.filter((_, i) => points[i].missing),
+    );
+    if (cost > HOURLY_LIMIT)
+      return t.t(
+        '{0} points are not fetched yet: the hour’s analytics requests gave out first, and the {1} they need can never all fit in one hour (the platform allows {2}). Draw Trend fetches the newest of them that fit.',
+        count,
+        cost,
+        HOURLY_LIMIT,
+      );
     const wait = waitText(Math.max(1_000, this.deps.gate.freesInMs(cost)), t);
     return count === 1
       ? t.t('1 point is not fetched yet: the hour’s analytics requests gave out first. Draw Trend fetches it; the {0} it needs are free in {1}.', cost, wait)
-      : t.t('{0} points are not fetched yet: the hour’s analytics requests gave out first. Draw Trend fetches them; the {1} they need are free in {2}.', count, cost, wait);
+      : t.t(
+          '{0} points are not fetched yet: the hour’s analytics requests gave out first. Draw Trend fetches them; the {1} they need are free in {2}.',
+          count,
+          cost,
+          wait,
+        );
   }
 
   private plan(ask: TrendAsk): TrendPlan {
@@ -227,5 +260,7 @@ function subjectOf(ask: TrendAsk): TrendSubject {
 function costLine(requests: number, points: number, kept: number, t: L10n): string {
   if (requests === 0) return t.t('No request: all {0} points were kept from before.', points);
   if (kept === 0) return requests === 1 ? t.t('1 request for 1 point.') : t.t('{0} requests for {1} points.', requests, points);
-  return requests === 1 ? t.t('1 request for {0} points; {1} kept from before.', points, kept) : t.t('{0} requests for {1} points; {2} kept from before.', requests, points, kept);
+  return requests === 1
+    ? t.t('1 request for {0} points; {1} kept from before.', points, kept)
+    : t.t('{0} requests for {1} points; {2} kept from before.', requests, points, kept);
 }

@@ -51,12 +51,19 @@ export function trendBuckets(from: Day | undefined, to: Day | undefined, today: 
   if (from > today) return { ok: false, reason: 'future' };
   const last = to < today ? to : today;
   const days = daysBetween(from, last) + 1;
-  const bucket = (start: Day, end: Day, partial: boolean): TrendBucket => ({ from: start, to: end, dateFrom: start, dateTo: addDays(end, 1), partial, open: start <= today && today <= end });
+  const bucket = (start: Day, end: Day, partial: boolean): TrendBucket => ({
+    from: start,
+    to: end,
+    dateFrom: start,
+    dateTo: addDays(end, 1),
+    partial,
+    open: start <= today && today <= end,
+  });
   if (days <= DAILY_UP_TO_DAYS) {
     return { ok: true, unit: 'day', buckets: Array.from({ length: days }, (_, i) => addDays(from, i)).map((day) => bucket(day, day, false)) };
   }
   const buckets: TrendBucket[] = [];
-  for (let start = from; start <= last; ) {
+  for (let start = from; start <= last;) {
     const sunday = addDays(start, 6 - weekdayFromMonday(start));
     const end = sunday < last ? sunday : last;
     buckets.push(bucket(start, end, daysBetween(start, end) + 1 < 7));
@@ -72,7 +79,14 @@ export function trendBuckets(from: Day | undefined, to: Day | undefined, today: 
  * stretch of its period. None of them includes today.
  */
 export function previousBuckets(buckets: readonly TrendBucket[], periodDays: number): TrendBucket[] {
-  return buckets.map((b) => ({ from: addDays(b.from, -periodDays), to: addDays(b.to, -periodDays), dateFrom: addDays(b.dateFrom, -periodDays), dateTo: addDays(b.dateTo, -periodDays), partial: b.partial, open: false }));
+  return buckets.map((b) => ({
+    from: addDays(b.from, -periodDays),
+    to: addDays(b.to, -periodDays),
+    dateFrom: addDays(b.dateFrom, -periodDays),
+    dateTo: addDays(b.dateTo, -periodDays),
+    partial: b.partial,
+    open: false,
+  }));
 }
 
 /** No request can change its figures any more (see the header): its end has passed here and at UTC, with grace. */

@@ -61,7 +61,7 @@ export interface TrendResult {
 export class TrendCutShort extends Error {
   override readonly name = 'TrendCutShort';
   constructor() {
-    super('the hour\'s grant gave out before this bucket was fetched');
+    super("the hour's grant gave out before this bucket was fetched");
   }
 }
 
@@ -90,7 +90,12 @@ export class TrendSeries {
    * kept even when another request fails, so trying again costs only what is still missing.
    * `refresh` asks again for the buckets that include today.
    */
-  async load(projectId: string, subject: TrendSubject, buckets: readonly TrendBucket[], options: { signal?: AbortSignal; grant: Grant; refresh?: boolean }): Promise<TrendResult> {
+  async load(
+    projectId: string,
+    subject: TrendSubject,
+    buckets: readonly TrendBucket[],
+    options: { signal?: AbortSignal; grant: Grant; refresh?: boolean },
+  ): Promise<TrendResult> {
     const { signal, refresh = false } = options;
     const figures = new Map<TrendBucket, TrendFigures>();
     const todo: TrendBucket[] = [];
@@ -99,7 +104,11 @@ export class TrendSeries {
       if (known) figures.set(bucket, known);
       else todo.push(bucket);
     }
-    if (figures.size) this.deps.kept.useTrends?.(projectId, [...figures.keys()].map((bucket) => trendKey(subject, bucket)));
+    if (figures.size)
+      this.deps.kept.useTrends?.(
+        projectId,
+        [...figures.keys()].map((bucket) => trendKey(subject, bucket)),
+      );
     // Newest first: when the hour gives out, the points left out are the oldest.
     todo.sort((a, b) => (a.dateFrom < b.dateFrom ? 1 : a.dateFrom > b.dateFrom ? -1 : 0));
     const settled: Record<string, TrendFigures> = {};
@@ -122,7 +131,9 @@ export class TrendSeries {
         const settledNow = isSettled(bucket, this.now());
         let totals: { human: number; ai: number; total: number };
         try {
-          totals = await this.fetchOnce(projectId, subject, bucket, () => this.deps.fetchTotals(projectId, subject, { dateFrom: bucket.dateFrom, dateTo: bucket.dateTo }, { signal, grant, settled: settledNow }));
+          totals = await this.fetchOnce(projectId, subject, bucket, () =>
+            this.deps.fetchTotals(projectId, subject, { dateFrom: bucket.dateFrom, dateTo: bucket.dateTo }, { signal, grant, settled: settledNow }),
+          );
         } catch (error) {
           stop = true;
           if (error instanceof TrendCutShort) return;
@@ -141,7 +152,16 @@ export class TrendSeries {
     return {
       points: buckets.map((bucket) => {
         const [human, ai, total] = figures.get(bucket) ?? [0, 0, 0];
-        return { from: bucket.from, to: bucket.to, partial: bucket.partial, open: bucket.open, human, ai, total, ...(!figures.has(bucket) && { missing: true }) };
+        return {
+          from: bucket.from,
+          to: bucket.to,
+          partial: bucket.partial,
+          open: bucket.open,
+          human,
+          ai,
+          total,
+          ...(!figures.has(bucket) && { missing: true }),
+        };
       }),
       requests,
       kept: buckets.length - fetched,
@@ -153,7 +173,12 @@ export class TrendSeries {
    * One fetch of a bucket however many draws want it at once: a later one awaits the one on its way;
    * should that one's grant give out first, this draw fetches with its own.
    */
-  private async fetchOnce(projectId: string, subject: TrendSubject, bucket: TrendBucket, fetch: () => Promise<{ human: number; ai: number; total: number }>): Promise<{ human: number; ai: number; total: number }> {
+  private async fetchOnce(
+    projectId: string,
+    subject: TrendSubject,
+    bucket: TrendBucket,
+    fetch: () => Promise<{ human: number; ai: number; total: number }>,
+  ): Promise<{ human: number; ai: number; total: number }> {
     const id = JSON.stringify([projectId, trendKey(subject, bucket)]);
     const pending = this.inFlight.get(id);
     if (pending) {
@@ -176,7 +201,9 @@ export class TrendSeries {
   private known(projectId: string, subject: TrendSubject, bucket: TrendBucket, refresh: boolean): TrendFigures | undefined {
     const key = trendKey(subject, bucket);
     if (isSettled(bucket, this.now())) {
-      const value = this.deps.kept.keptTrends(projectId)[key] ?? (subject.path === undefined ? undefined : this.deps.rows?.figures({ projectId, dateFrom: bucket.dateFrom, dateTo: bucket.dateTo }, subject.path));
+      const value =
+        this.deps.kept.keptTrends(projectId)[key] ??
+        (subject.path === undefined ? undefined : this.deps.rows?.figures({ projectId, dateFrom: bucket.dateFrom, dateTo: bucket.dateTo }, subject.path));
       if (value) return value;
     }
     const open = refresh ? undefined : this.deps.kept.openTrends(projectId)[key];

@@ -32,6 +32,14 @@ export function trendTotals(api: ApiClient, rows: BucketRows, maxPages: () => nu
     if (found.kind === 'read') return found.row;
     if (found.kind === 'none') return { human: 0, ai: 0, total: 0 };
     if (all.cutShort?.reason === 'budget') throw new TrendCutShort();
-    throw new Error(l10n.t('{0} is not among the top {1} pages read from {2} to {3}, as far as the readers.maxPages setting lets a fetch go.', path, found.covered, range.dateFrom, addDays(range.dateTo, -1)));
+    throw new Error(
+      l10n.t(
+        '{0} is not among the top {1} pages read from {2} to {3}, as far as the readers.maxPages setting lets a fetch go.',
+        path,
+        found.covered,
+        range.dateFrom,
+        addDays(range.dateTo, -1),
+      ),
+    );
   };
 }
