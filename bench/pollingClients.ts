@@ -9,7 +9,8 @@
 //   finished. Charitably it stops at archived too (as src/jobs/jobStore.ts isTerminal does), waits 5 s after a
 //   follow-up (the POST's answer is a fresh read), and never polls a job it knows is finished.
 import type { AgentJob, ApiClient } from '../src/api';
-import { DEFAULT_TIMINGS, JobPoller } from '../src/jobs/jobPoller';
+import { JobPoller } from '../src/jobs/jobPoller';
+import { DEFAULT_TIMINGS } from '../src/jobs/pollTimings';
 import type { SimulatedClock } from './simClock';
 
 export const PROJECT = 'bench-project';

@@ -3,7 +3,7 @@ import type { HostBenchResult } from './activation';
 import { DEFAULT_PAGE_SIZE as DEFAULT_SESSION_PAGE_SIZE, LATENCY_MS, SESSION_TEXT, type AnalyticsResult } from './analytics';
 import { kb, type BundleInput, type BundleSize } from './bundles';
 import type { FreshnessPhase } from './freshness';
-import { DEFAULT_TIMINGS } from '../src/jobs/jobPoller';
+import { DEFAULT_TIMINGS } from '../src/jobs/pollTimings';
 import { NAIVE_INTERVAL_MS } from './pollingClients';
 import { SCENARIO_TEXT, summarizeDelays, type HourResult } from './pollingHour';
 import { formatSpread, ratio, spread } from './stats';

@@ -8,7 +8,8 @@
 // (nothing at run time, so the unit tier loads this module): the caller passes `vscode.l10n`, and
 // `npm run l10n` finds the `l10n.t(...)` strings below. The unit test covers every kind in every context.
 import type * as vscode from 'vscode';
-import { ApiError, API_ERROR_KINDS, MAX_PAGE_SIZE, sendOutcome, splitWait } from './api';
+import { ApiError, API_ERROR_KINDS, sendOutcome, splitWait } from './api';
+import { inputProblem, networkReason, serverSaid } from './apiErrorReasons';
 import { errorText } from './util/errorText';
 
 export type FailureContext =
@@ -372,47 +373,4 @@ function unknownOutcome(context: 'send' | 'create' | 'preview', error: ApiError,
     severity: 'warning',
     actions: ['trackJob', 'showLog'],
   };
-}
-
-function inputProblem(error: ApiError, l10n: L10n): string {
-  const value = error.subject ?? '';
-  switch (error.problem) {
-    case 'emptyProjectId':
-      return l10n.t('The project ID is empty.');
-    case 'badProjectId':
-      return l10n.t('"{0}" is not a valid project ID.', value);
-    case 'emptyJobId':
-      return l10n.t('The job ID is empty.');
-    case 'badJobId':
-      return l10n.t('"{0}" is not a valid job ID.', value);
-    case 'badStatusId':
-      return l10n.t('"{0}" is not a valid deployment status ID.', value);
-    case 'emptyBranch':
-      return l10n.t('The job names no branch to deploy.');
-    case 'emptyPrompt':
-      return l10n.t('The prompt is empty. Type an instruction for the agent.');
-    case 'pageSize':
-      return l10n.t('Page size must be a whole number from 1 to {0} (got {1}).', MAX_PAGE_SIZE, value);
-    case 'offset':
-      return l10n.t('Offset must be a whole number of 0 or more (got {0}).', value);
-    case 'startDate':
-      return l10n.t('"{0}" is not a valid start date (use YYYY-MM-DD).', value);
-    case 'endDate':
-      return l10n.t('"{0}" is not a valid end date (use YYYY-MM-DD).', value);
-    case 'dateOrder':
-      return l10n.t('The start date must be before the end date.');
-    case undefined:
-      return error.message; // worded, and localised, by the caller that raised it
-  }
-}
-
-function serverSaid(error: ApiError): string {
-  return error.serverMessage ? `: ${error.serverMessage}` : '';
-}
-
-function networkReason(error: ApiError, l10n: L10n): string {
-  if (error.status !== undefined) return l10n.t('The connection closed before the answer was complete.');
-  return error.code
-    ? l10n.t('Could not reach the Mintlify API ({0}). Check your connection.', error.code)
-    : l10n.t('Could not reach the Mintlify API. Check your connection.');
 }

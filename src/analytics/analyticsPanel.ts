@@ -17,7 +17,8 @@ import { openDocPage } from '../docs/openDocPage';
 import type { FetchPrevious } from './comparison';
 import type { WholeRange } from './pageFocus';
 import { panelHtml } from './panelHtml';
-import { PanelModel, type PagerPort, type PanelModelDeps, type PanelSettings } from './panelModel';
+import { PanelModel } from './panelModel';
+import type { PagerPort, PanelModelDeps, PanelSettings } from './panelPorts';
 import { webviewStrings } from './webviewStrings';
 
 export interface AnalyticsPanelDeps {

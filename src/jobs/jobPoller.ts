@@ -10,42 +10,7 @@
 import { ApiError } from '../api';
 import type { Logger } from '../log';
 import { type Clock, HOUR_MS, systemClock } from '../util/clock';
-
-export interface PollTimings {
-  /** Steady interval (the user's setting). */
-  intervalMs: number;
-  /** Interval during the fast phase. */
-  fastIntervalMs: number;
-  /** Length of the fast phase after a job is created or sent a follow-up. */
-  fastPhaseMs: number;
-  /** Multiplier while the window is unfocused. */
-  unfocusedFactor: number;
-  /**
-   * Steady-phase polls an hour across all jobs: with many jobs running, each is polled less often
-   * so that together they stay within this many. The platform counts only sends (creating a job, a
-   * follow-up) in the agent's hour; this is the reads' own bound, with the fast phase (one per send).
-   */
-  steadyBudgetPerHour: number;
-  /** Most requests in flight at once. */
-  maxInFlight: number;
-  /** First backoff after a failure; doubles per consecutive failure. */
-  backoffBaseMs: number;
-  backoffMaxMs: number;
-}
-
-export const DEFAULT_TIMINGS: PollTimings = {
-  intervalMs: 60_000,
-  fastIntervalMs: 5_000,
-  fastPhaseMs: 60_000,
-  unfocusedFactor: 4,
-  steadyBudgetPerHour: 60,
-  maxInFlight: 2,
-  backoffBaseMs: 10_000,
-  backoffMaxMs: 15 * 60_000,
-};
-
-/** How long past its deadline a poll may go unanswered before the watchdog retires it. */
-export const WATCHDOG_MARGIN_MS = 5_000;
+import { DEFAULT_TIMINGS, type PollTimings, WATCHDOG_MARGIN_MS } from './pollTimings';
 
 /** What the owner wants after a poll: keep polling this job, or stop (terminal, gone). */
 export type PollVerdict = 'continue' | 'stop';

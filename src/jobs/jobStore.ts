@@ -7,7 +7,8 @@
 import * as vscode from 'vscode';
 import type { AgentJob, ApiError } from '../api';
 import type { WindowSync } from '../sync/windowSync';
-import { applyJobChange, draftOf, emptyState, type JobRecord, mergeState, setDraft, type SyncState, visiblePrompts } from '../sync/syncState';
+import { draftOf, emptyState, type JobRecord, mergeState, setDraft, type SyncState } from '../sync/syncState';
+import { applyJobChange, visiblePrompts } from '../sync/jobChanges';
 import { background, type BackgroundLog } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 

@@ -13,10 +13,11 @@ import type { Ui } from '../ui';
 import { background } from '../util/background';
 import { Disposable, timeout } from '../util/lifecycle';
 import { LateWrites } from './lateWrites';
-import { DEFAULT_TIMINGS, JobPoller } from './jobPoller';
+import { NOTIFICATION_ACTIONS, type NotificationAction, notificationLabels } from './finishNotice';
+import { JobPoller } from './jobPoller';
+import { DEFAULT_TIMINGS } from './pollTimings';
 import { type Clock, systemClock } from '../util/clock';
 import { isTerminal, isTerminalStatus, jobLabel, type JobStore, type TrackedJob } from './jobStore';
-import { COMMANDS } from '../commands';
 import { errorText } from '../util/errorText';
 
 export interface JobTrackerDeps {
@@ -31,24 +32,6 @@ export interface JobTrackerDeps {
   clock?: Clock;
   /** Whether the finish notification offers Review Changes (the workspace is a clone of the job's repository). */
   canReview?: (tracked: TrackedJob) => boolean;
-}
-
-/** Commands the finish notification offers; they take the job id. */
-export const NOTIFICATION_ACTIONS = {
-  reviewChanges: COMMANDS.reviewChanges,
-  openPullRequest: COMMANDS.openPullRequest,
-  sendFollowUp: COMMANDS.sendFollowUp,
-} as const;
-
-type NotificationAction = keyof typeof NOTIFICATION_ACTIONS;
-
-/** The buttons' labels, in the user's language; the choice is matched against these, never English. */
-function notificationLabels(): Record<NotificationAction, string> {
-  return {
-    reviewChanges: vscode.l10n.t('Review Changes'),
-    openPullRequest: vscode.l10n.t('Open Pull Request'),
-    sendFollowUp: vscode.l10n.t('Send Follow-up'),
-  };
 }
 
 /** Polls after activation rather than during it: activation makes no request. */

@@ -28,6 +28,10 @@ import { boundByUse, inScope, pruneTrendAreas } from './trendBounds';
 import { mergeReview, pruneReviews, reviewStamps } from './reviewState';
 import { planStamps, previewStamps, prunePreviews } from './previewState';
 import { HOUR_MS } from '../util/clock';
+import { lastRemoval } from './jobChanges';
+import { compareStamps, everyValue, later, laterFetch, mergeProjects, mergeRecordsBy } from './stampMerge';
+
+export { compareStamps } from './stampMerge';
 
 export type { JobRecord, OpenTrendFigures, SharedPrompt, SharedSignalLink, Stamp, TrendFigures, Versioned } from './sharedSchema';
 
@@ -205,35 +209,6 @@ export function emptyState(): SyncState {
   return z.parse(SyncStateSchema, {});
 }
 
-export function compareStamps(a: Stamp, b: Stamp): number {
-  if (a.t !== b.t) return a.t - b.t;
-  return a.w < b.w ? -1 : a.w > b.w ? 1 : 0;
-}
-
-/** The later write; two writes with the same stamp (never from one clock) are told apart by their values. */
-function later<T extends { s: Stamp }>(a: T, b: T): T {
-  const order = compareStamps(a.s, b.s);
-  return order > 0 ? a : order < 0 ? b : eitherOf(a, b);
-}
-
-function mergeRecordsBy<T>(a: Record<string, T>, b: Record<string, T>, pick: (x: T, y: T) => T): Record<string, T> {
-  const out: Record<string, T> = { ...a };
-  for (const [k, v] of Object.entries(b)) out[k] = k in out ? pick(out[k], v) : v;
-  return out;
-}
-
-function mergeProjects<T>(
-  a: Record<string, Record<string, T>>,
-  b: Record<string, Record<string, T>>,
-  pick: (x: T, y: T) => T,
-): Record<string, Record<string, T>> {
-  return mergeRecordsBy(a, b, (x, y) => mergeRecordsBy(x, y, pick));
-}
-
-function* everyValue<T>(perProjectValues: Record<string, Record<string, T>>): Iterable<T> {
-  for (const values of Object.values(perProjectValues)) yield* Object.values(values);
-}
-
 function mergeJob(a: JobRecord, b: JobRecord): JobRecord {
   return {
     ...unknownFields(a, b, ['tracked', 'f', 'p']),
@@ -241,12 +216,6 @@ function mergeJob(a: JobRecord, b: JobRecord): JobRecord {
     f: mergeRecordsBy(a.f, b.f, later),
     p: mergeRecordsBy(a.p, b.p, later),
   };
-}
-
-/** The later fetch; of two at the same instant, the larger figures (so either order gives the same). */
-function laterFetch(m: OpenTrendFigures, n: OpenTrendFigures): OpenTrendFigures {
-  for (const i of [3, 2, 0, 1] as const) if (m[i] !== n[i]) return n[i] > m[i] ? n : m;
-  return eitherOf(m, n);
 }
 
 /**
@@ -351,46 +320,6 @@ export class HybridClock {
       if (stamps && state[name] !== undefined) for (const s of stamps(state[name])) this.last = Math.max(this.last, s.t);
     }
   }
-}
-
-/** The removal (if any) that hides prompts sent before it: history starts again on re-tracking. */
-export function visiblePrompts(job: JobRecord): { text: string; sentAt: string }[] {
-  const removedAt = lastRemoval(job);
-  return Object.values(job.p)
-    .filter((p) => compareStamps(p.s, removedAt) > 0)
-    .sort((x, y) => compareStamps(x.s, y.s))
-    .map(({ text, sentAt }) => ({ text, sentAt }));
-}
-
-function lastRemoval(job: JobRecord): Stamp {
-  const stoppedAt = job.f.stoppedAt as Versioned<unknown> | undefined;
-  return stoppedAt?.s ?? { t: -1, w: '' };
-}
-
-/** A change to one job, applied with fresh stamps (see JobStore.upsert for how it is derived). */
-export interface JobChange {
-  track?: boolean;
-  fields?: Record<string, unknown>;
-  addPrompts?: readonly { text: string; sentAt: string }[];
-}
-
-export function applyJobChange(state: SyncState, project: string, jobId: string, change: JobChange, clock: HybridClock): void {
-  const jobs = (state.jobs[project] ??= {});
-  const current = jobs[jobId];
-  const s = () => clock.next();
-  // A field a newer version keeps on the job stays as it was.
-  const record: JobRecord = current ? { ...current, f: { ...current.f }, p: { ...current.p } } : { tracked: { v: true, s: s() }, f: {}, p: {} };
-  if (change.track !== undefined && (current === undefined || record.tracked.v !== change.track)) {
-    const stamp = s();
-    record.tracked = { v: change.track, s: stamp };
-    if (!change.track) record.f.stoppedAt = { v: true, s: stamp };
-  }
-  for (const [name, value] of Object.entries(change.fields ?? {})) record.f[name] = { v: value ?? null, s: s() };
-  for (const prompt of change.addPrompts ?? []) {
-    const stamp = s();
-    record.p[`${stamp.w}.${stamp.t}`] = { ...prompt, s: stamp };
-  }
-  jobs[jobId] = record;
 }
 
 export function setDraft(state: SyncState, project: string, key: string, text: string | undefined, clock: HybridClock): void {

@@ -7,7 +7,6 @@ import * as vscode from 'vscode';
 import { endpointOf, type RequestLogEntry } from '../api';
 import { background } from '../util/background';
 import { type RetryEnd, retryWithBackoff } from '../util/backoff';
-import { runBounded } from '../util/bounded';
 import { Disposable } from '../util/lifecycle';
 import { HOUR_MS } from '../util/clock';
 import { HourAccount, type LedgerHold } from './hourAccount';
@@ -26,10 +25,10 @@ import {
   timesInHour,
   waitMs,
 } from './ledger';
-import { writeUriAtomically } from './safeWrite';
 import { SharedStore, type SyncFs, type SyncLog } from './sharedStore';
 import { keepTrends, type OpenTrendFigures, pruneState, type SyncState, type TrendFigures, useTrends } from './syncState';
 import { trendScope } from './trendBounds';
+import { vscodeSyncFs } from './vscodeSyncFs';
 
 /** Where the install keeps the salt of the analytics bucket's name (globalState: every window of the install). */
 const SALT_STATE_KEY = 'mintlifyAgent.ledgerSalt';
@@ -43,42 +42,11 @@ export const FALLBACK_READ_MS = 1_000;
 const DEFAULT_429_WAIT_MS = 60_000;
 
 /**
- * Longest a file operation on the shared store may take. Reads and writes run one at a time, so a
- * call that never settled would stall every later read of this window: it fails instead, is
- * logged, and the next read or write starts afresh.
- */
-const FS_DEADLINE_MS = 5_000;
-
-/**
  * The waits before each new try of a write that failed (writeAgain): about half a minute in all,
  * then it stops. The heartbeat writes the whole file every few seconds anyway; this is the bound on
  * how hard a change the user made (a job sent) is pushed on its own.
  */
 export const WRITE_RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000, 16_000];
-
-/** A VS Code Thenable cannot be aborted: the deadline answers the caller, the operation is left to settle. */
-function bounded<T>(operation: Thenable<T>, what: string): Promise<T> {
-  return runBounded(() => Promise.resolve(operation), { timeoutMs: FS_DEADLINE_MS, what });
-}
-
-export function vscodeSyncFs(dir: vscode.Uri): SyncFs {
-  const fs = vscode.workspace.fs;
-  const at = (name: string) => vscode.Uri.joinPath(dir, name);
-  return {
-    list: async () =>
-      (await bounded(fs.readDirectory(dir), 'listing the shared store')).filter(([, type]) => type === vscode.FileType.File).map(([name]) => name),
-    read: async (name) => {
-      try {
-        return new TextDecoder().decode(await bounded(fs.readFile(at(name)), `reading ${name}`));
-      } catch {
-        return undefined;
-      }
-    },
-    writeAtomic: (name, text) => writeUriAtomically(at(name), text, { wrap: bounded }),
-    rename: (from, to) => bounded(fs.rename(at(from), at(to), { overwrite: false }), `renaming ${from}`),
-    remove: (name) => bounded(fs.delete(at(name)), `removing ${name}`),
-  };
-}
 
 export class WindowSync extends Disposable {
   readonly store: SharedStore;

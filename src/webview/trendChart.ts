@@ -6,6 +6,7 @@
 // for the chart on request, and is rebuilt on every render so it never lags behind the picture.
 import { format } from '../shared/format';
 import type { TrendPoint, TrendStrings, TrendView, WebviewMessage } from '../shared/protocol';
+import { polyline, svgElement, svgText } from './svg';
 
 export interface TrendElements {
   section: HTMLElement;
@@ -33,7 +34,6 @@ type Series = keyof SeriesNames;
 /** Drawn in this order, so the total, the strongest line, lies on top. */
 const SERIES: readonly Series[] = ['human', 'ai', 'total'];
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
 /** The drawing's own units; CSS scales it to the panel's width (the viewBox keeps the shape). */
 const WIDTH = 720;
 const HEIGHT = 240;
@@ -376,22 +376,6 @@ export function lineRuns(points: readonly TrendPoint[]): { open: boolean; indexe
     previousEnd = i;
   }
   return runs;
-}
-
-function svgElement<K extends keyof SVGElementTagNameMap>(tag: K, attributes: Record<string, string | number>): SVGElementTagNameMap[K] {
-  const element = document.createElementNS(SVG_NS, tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
-  return element;
-}
-
-function svgText(x: number, y: number, text: string, className: string, anchor: 'start' | 'middle' | 'end'): SVGTextElement {
-  const element = svgElement('text', { x, y, class: className, 'text-anchor': anchor });
-  element.textContent = text;
-  return element;
-}
-
-function polyline(coordinates: [number, number][], className: string): SVGPolylineElement {
-  return svgElement('polyline', { points: coordinates.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' '), class: className });
 }
 
 /** "Nov 2" from "2026-11-02"; the day itself when it is not one. */

@@ -3,25 +3,26 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../support/extensionUnderTest';
-import { DEFAULT_TIMINGS } from '../../src/jobs/jobPoller';
-import { applyJobChange } from '../../src/sync/syncState';
+import { DEFAULT_TIMINGS } from '../../src/jobs/pollTimings';
+import { applyJobChange } from '../../src/sync/jobChanges';
 import type { Simulator } from '../simulator/server';
-import { EXTENSION_ID, KEY, PROJECT, requestsTo, rowCommands, ScriptedUser, seam, setProject, setUserSetting, waitFor, withSimulator } from './support';
+import {
+  EXTENSION_ID,
+  KEY,
+  PROJECT,
+  requestsTo,
+  rowCommands,
+  ScriptedUser,
+  seam,
+  setProject,
+  setUserSetting,
+  waitFor,
+  withSimulator,
+  FAST_POLL_TIMINGS,
+} from './support';
 
 /** The agent hour's tests' own project: its jobs, prompts and reviews never meet another suite's jobs of the same ids. */
 const HOUR_PROJECT = 'agent-hour-project';
-
-/** Test-scale timings: the same scheduler, a minute shrunk to about a second. */
-const FAST = {
-  ...DEFAULT_TIMINGS,
-  fastIntervalMs: 100,
-  fastPhaseMs: 1_500,
-  intervalMs: 500,
-  backoffBaseMs: 200,
-  backoffMaxMs: 1_000,
-  unfocusedFactor: 1,
-  steadyBudgetPerHour: 1_000_000,
-};
 
 interface ShownItem {
   id: string;
@@ -71,7 +72,7 @@ describe('agent jobs', function () {
   before(async () => {
     s = await seam();
     sim = await withSimulator({ jobDurationMs: 1_000, projects: [PROJECT, HOUR_PROJECT] });
-    s.tracker.poller.setTimings(FAST);
+    s.tracker.poller.setTimings(FAST_POLL_TIMINGS);
   });
   after(async () => {
     // The next suite polls at the real pace.
@@ -281,7 +282,7 @@ describe('agent jobs', function () {
       const job = sim.addJob(PROJECT, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/5', activeForMs: 1_000 });
       user.type(job.id);
       await vscode.commands.executeCommand('mintlifyAgent.trackJob');
-      s.tracker.poller.setTimings({ ...FAST, fastIntervalMs: 60_000, intervalMs: 3_600_000 });
+      s.tracker.poller.setTimings({ ...FAST_POLL_TIMINGS, fastIntervalMs: 60_000, intervalMs: 3_600_000 });
       try {
         user.type('Make the steps numbered');
         const before = Date.now();
@@ -289,7 +290,7 @@ describe('agent jobs', function () {
         const due = s.tracker.poller.nextDueAt(job.id);
         assert.ok(due !== undefined && due >= before + 60_000 && due <= Date.now() + 60_000, 'due one fast interval after the answer');
       } finally {
-        s.tracker.poller.setTimings(FAST);
+        s.tracker.poller.setTimings(FAST_POLL_TIMINGS);
       }
       await waitFor('the job to complete', async () => (await jobItem(s, job.id))?.icon === 'pass');
       await vscode.commands.executeCommand('mintlifyAgent.stopTracking', job.id);
@@ -307,7 +308,7 @@ describe('agent jobs', function () {
         sim.addFault({ fault: { kind: 'stallAfterHeaders' }, times: 3, method: 'GET', pathIncludes: job.id });
         const stalled = () => requestsTo(sim, 'GET', `/job/${job.id}`).length >= 3;
         // Each stalled poll ends at the 1 s deadline, then backs off (at most backoffMaxMs); generous for a loaded machine.
-        const perPoll = 1_000 + FAST.backoffMaxMs + FAST.intervalMs;
+        const perPoll = 1_000 + FAST_POLL_TIMINGS.backoffMaxMs + FAST_POLL_TIMINGS.intervalMs;
         await waitFor('three stalled polls', stalled, 3 * perPoll + 10_000).catch((error: Error) => {
           // Should it time out: what the client tried, what the simulator got, and when the next poll was due.
           const tried = s.requests.slice(-6).map((r) => `${r.method} ${r.path} ${r.sent ? (r.status ?? r.error?.message) : `not sent: ${r.error?.message}`}`);

@@ -13,36 +13,25 @@
 import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { DEFAULT_TIMINGS, WATCHDOG_MARGIN_MS } from '../../src/jobs/jobPoller';
+import { DEFAULT_TIMINGS, WATCHDOG_MARGIN_MS } from '../../src/jobs/pollTimings';
 import type { TestSeam } from '../support/extensionUnderTest';
 import { collectGarbage } from '../support/gc';
 import { mulberry32, pick, randomInt } from '../simulator/random';
 import type { Simulator } from '../simulator/server';
 import type { Fault } from '../simulator/types';
-import { leaveWindowClean, PROJECT, ScriptedUser, seam, setProject, setUserSetting, signIn, waitFor, withSimulator } from './support';
+import { leaveWindowClean, PROJECT, ScriptedUser, seam, setProject, setUserSetting, signIn, waitFor, withSimulator, FAST_POLL_TIMINGS } from './support';
 
 const FAULTS = Number(process.env.MINTLIFY_STRESS_FAULTS ?? 24);
 const SEED = Number(process.env.MINTLIFY_STRESS_SEED ?? 34);
 const REPORT = process.env.MINTLIFY_STRESS_REPORT;
 
-/** Test-scale timings: the same scheduler, a minute shrunk to about a second. */
-const FAST = {
-  ...DEFAULT_TIMINGS,
-  fastIntervalMs: 100,
-  fastPhaseMs: 1_500,
-  intervalMs: 500,
-  backoffBaseMs: 200,
-  backoffMaxMs: 1_000,
-  unfocusedFactor: 1,
-  steadyBudgetPerHour: 1_000_000,
-};
 const TIMEOUT_SECONDS = 1;
 /** What a loaded 2-core machine may add to any wait below; a bound on the wait, not on the outcome. */
 const SLACK_MS = 10_000;
 /** The longest a job may go between two polls: a deadline (or the watchdog's), then the longest backoff. */
-const BETWEEN_POLLS_MS = TIMEOUT_SECONDS * 1_000 + WATCHDOG_MARGIN_MS + FAST.backoffMaxMs + SLACK_MS;
+const BETWEEN_POLLS_MS = TIMEOUT_SECONDS * 1_000 + WATCHDOG_MARGIN_MS + FAST_POLL_TIMINGS.backoffMaxMs + SLACK_MS;
 /** After the last fault: that poll's deadline, its backoff, one interval. */
-const RECOVERY_MS = TIMEOUT_SECONDS * 1_000 + FAST.backoffMaxMs + FAST.intervalMs + SLACK_MS;
+const RECOVERY_MS = TIMEOUT_SECONDS * 1_000 + FAST_POLL_TIMINGS.backoffMaxMs + FAST_POLL_TIMINGS.intervalMs + SLACK_MS;
 
 /** The storm: each fault ends a poll in failure (a job's answer is about 250 bytes, so a trickle of 20 ms a byte or more is past the deadline). */
 function storm(seed: number, count: number): Fault[] {
@@ -97,7 +86,7 @@ describe('polling through bad answers under load', function () {
     await s.sync.update((state) => void Object.assign(state, { waits: {}, ledger: {} }));
     const user = new ScriptedUser(s.ui);
     // No poll before the storm is in place: the jobs are tracked with a poll an hour away.
-    s.tracker.poller.setTimings({ ...FAST, fastIntervalMs: 3_600_000, intervalMs: 3_600_000 });
+    s.tracker.poller.setTimings({ ...FAST_POLL_TIMINGS, fastIntervalMs: 3_600_000, intervalMs: 3_600_000 });
     const jobs = ['archived', 'completed', 'failed'].map((truth) => ({ id: sim.addJob(PROJECT).id, truth, recoveredMs: Number.NaN }));
     try {
       for (const { id } of jobs) {
@@ -127,7 +116,7 @@ describe('polling through bad answers under load', function () {
     const stopLoad = loadTheHost();
     let outcome = 'pass';
     try {
-      s.tracker.poller.setTimings(FAST);
+      s.tracker.poller.setTimings(FAST_POLL_TIMINGS);
       for (let seen = 0; seen < FAULTS; seen = polls().length) {
         await waitFor(
           () =>

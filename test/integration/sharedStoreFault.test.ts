@@ -10,21 +10,9 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../support/extensionUnderTest';
 import type { PromptSent } from '../../src/jobs/jobCommands';
-import { DEFAULT_TIMINGS } from '../../src/jobs/jobPoller';
+import { DEFAULT_TIMINGS } from '../../src/jobs/pollTimings';
 import type { Simulator } from '../simulator/server';
-import { leaveWindowClean, PROJECT, requestsTo, ScriptedUser, seam, setProject, signIn, waitFor, withSimulator } from './support';
-
-/** Test-scale timings: the same scheduler, a minute shrunk to about a second. */
-const FAST = {
-  ...DEFAULT_TIMINGS,
-  fastIntervalMs: 100,
-  fastPhaseMs: 1_500,
-  intervalMs: 500,
-  backoffBaseMs: 200,
-  backoffMaxMs: 1_000,
-  unfocusedFactor: 1,
-  steadyBudgetPerHour: 1_000_000,
-};
+import { leaveWindowClean, PROJECT, requestsTo, ScriptedUser, seam, setProject, signIn, waitFor, withSimulator, FAST_POLL_TIMINGS } from './support';
 
 const OTHER_WINDOWS = /Other VS Code windows may not see this job yet/;
 
@@ -83,7 +71,7 @@ describe('a send the API took while the shared store cannot be written', functio
     for (const tracked of s.store.all()) await s.tracker.stopTracking(tracked.id);
     await s.sync.ready;
     folder = s.sync.dir.fsPath;
-    s.tracker.poller.setTimings(FAST);
+    s.tracker.poller.setTimings(FAST_POLL_TIMINGS);
   });
   after(async () => {
     repairSharedFolder();

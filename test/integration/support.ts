@@ -5,10 +5,23 @@ import type { TestSeam } from '../support/extensionUnderTest';
 import type { MessageLevel, Ui } from '../../src/ui';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server';
 import { waitFor } from '../support/waitFor';
+import { DEFAULT_TIMINGS } from '../../src/jobs/pollTimings';
 
 export const EXTENSION_ID = 'mintlify-agent-analytics.mintlify-agent-analytics';
 export const PROJECT = 'demo-project';
 export const KEY = 'mint_integration_test_key';
+
+/** Test-scale poll timings: the same scheduler, a minute shrunk to about a second. */
+export const FAST_POLL_TIMINGS = {
+  ...DEFAULT_TIMINGS,
+  fastIntervalMs: 100,
+  fastPhaseMs: 1_500,
+  intervalMs: 500,
+  backoffBaseMs: 200,
+  backoffMaxMs: 1_000,
+  unfocusedFactor: 1,
+  steadyBudgetPerHour: 1_000_000,
+};
 
 export async function seam(): Promise<TestSeam> {
   const extension = vscode.extensions.getExtension<TestSeam | undefined>(EXTENSION_ID);

@@ -4,7 +4,7 @@
 // rejection. Fake timers for the waits; the store on an in-memory folder that fails on demand.
 import assert from 'node:assert/strict';
 import { SharedStore, type SyncFs } from '../../src/sync/sharedStore';
-import { applyJobChange } from '../../src/sync/syncState';
+import { applyJobChange } from '../../src/sync/jobChanges';
 import { background } from '../../src/util/background';
 import { retryWithBackoff } from '../../src/util/backoff';
 import { FakeClock, settled } from '../support/fakeClock';

@@ -1,7 +1,8 @@
 // The scheduler's timing, pinned with a fake clock: no real time passes in these tests.
 import assert from 'node:assert/strict';
 import { ApiError } from '../../src/api';
-import { DEFAULT_TIMINGS, JobPoller, type PollVerdict, WATCHDOG_MARGIN_MS } from '../../src/jobs/jobPoller';
+import { JobPoller, type PollVerdict } from '../../src/jobs/jobPoller';
+import { DEFAULT_TIMINGS, WATCHDOG_MARGIN_MS } from '../../src/jobs/pollTimings';
 import { FakeClock } from '../support/fakeClock';
 
 type Answer = { value: string } | { error: ApiError } | 'hang';

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SharedStore } from '../../src/sync/sharedStore';
 import { legacyLinks } from '../../src/signals/signalLinkState';
-import { applyJobChange, emptyState, HybridClock, mergeState, pruneState, setDraft, setSignalLink, SHARED_HISTORY_MAX_AGE_MS } from '../../src/sync/syncState';
+import { emptyState, HybridClock, mergeState, pruneState, setDraft, setSignalLink, SHARED_HISTORY_MAX_AGE_MS } from '../../src/sync/syncState';
+import { applyJobChange } from '../../src/sync/jobChanges';
 import { nodeSyncFs } from '../support/nodeSyncFs';
 
 const quiet = { info: () => undefined, warn: () => undefined };

@@ -14,13 +14,13 @@ import {
   mergeState,
   pruneState,
   setSignalLink,
-  applyJobChange,
   SHARED_HISTORY_MAX_AGE_MS,
   type SyncState,
   type TrendFigures,
   useTrends,
   sameState,
 } from '../../src/sync/syncState';
+import { applyJobChange } from '../../src/sync/jobChanges';
 import { PAGE_TRENDS_KEPT, SITE_WEEKS_KEPT, trendScope } from '../../src/sync/trendBounds';
 import { addDays } from '../../src/util/days';
 

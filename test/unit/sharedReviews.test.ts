@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyReviewChange, type SharedReviewComment } from '../../src/sync/reviewState';
 import { SharedStore } from '../../src/sync/sharedStore';
-import { applyJobChange, emptyState, HybridClock, mergeState, pruneState, SHARED_HISTORY_MAX_AGE_MS, type SyncState } from '../../src/sync/syncState';
+import { emptyState, HybridClock, mergeState, pruneState, SHARED_HISTORY_MAX_AGE_MS, type SyncState } from '../../src/sync/syncState';
+import { applyJobChange } from '../../src/sync/jobChanges';
 import { nodeSyncFs } from '../support/nodeSyncFs';
 
 const quiet = { info: () => undefined, warn: () => undefined };

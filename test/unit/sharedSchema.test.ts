@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SharedStore } from '../../src/sync/sharedStore';
 import { markLinksFinished } from '../../src/signals/signalLinkState';
-import { applyJobChange } from '../../src/sync/syncState';
+import { applyJobChange } from '../../src/sync/jobChanges';
 import { nodeSyncFs } from '../support/nodeSyncFs';
 
 const quiet = { info: () => undefined, warn: () => undefined };
