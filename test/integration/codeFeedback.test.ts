@@ -11,7 +11,7 @@ import type { TestSeam } from '../support/extensionUnderTest';
 import { quote } from '../../src/signals/evidencePrompt';
 import { evidenceBlock } from '../support/evidenceBlock';
 import type { Simulator } from '../simulator/server';
-import { CODE_FEEDBACK } from '../simulator/signals';
+import { CODE_FEEDBACK, FLAGGED_PAGE_LINES } from '../simulator/signals';
 import {
   freshAnalyticsHour,
   leaveWindowClean,
@@ -26,26 +26,7 @@ import {
   withSimulator,
 } from './support';
 
-const PAGE = [
-  '---',
-  'title: Quickstart',
-  '---',
-  "import Deploy from '/snippets/deploy.mdx';",
-  '',
-  'Get started in five minutes.',
-  '',
-  '<Steps>',
-  '  <Step title="Install">',
-  '    ```bash',
-  '    npm i -g acme',
-  '    acme login',
-  '    ```',
-  '  </Step>',
-  '</Steps>',
-  '',
-  '<Deploy />',
-  '',
-].join('\r\n');
+const PAGE = FLAGGED_PAGE_LINES.join('\r\n');
 /** The install block's fence lines (0-based) in PAGE. */
 const INSTALL = { start: 9, end: 12 };
 const SNIPPET = ['```bash title="deploy-staging.sh"', 'acme deploy --prod', '```', '', '```bash title="deploy.sh"', 'acme deploy --prod', '```', ''].join('\n');

@@ -7,29 +7,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { findRepoRoot } from '../host/codeServer';
 import { DEMO_API_KEY } from '../simulator/demo';
+import { FLAGGED_PAGE_LINES } from '../simulator/signals';
 import { PROJECT, UiSession } from './uiSession';
 import { expectVisible, TIMEOUTS, type Workbench } from './workbench';
 
-const PAGE = [
-  '---',
-  'title: Quickstart',
-  '---',
-  "import Deploy from '/snippets/deploy.mdx';",
-  '',
-  'Get started in five minutes.',
-  '',
-  '<Steps>',
-  '  <Step title="Install">',
-  '    ```bash',
-  '    npm i -g acme',
-  '    acme login',
-  '    ```',
-  '  </Step>',
-  '</Steps>',
-  '',
-  '<Deploy />',
-  '',
-].join('\n');
+const PAGE = FLAGGED_PAGE_LINES.join('\n');
 const SNIPPET = ['```bash title="deploy.sh"', 'acme deploy --prod', '```', ''].join('\n');
 
 describe('code-block feedback (UI)', function () {
