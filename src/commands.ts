@@ -1,6 +1,6 @@
 // The command registry: every command the extension contributes, its id declared once, here.
 // Handlers register through `RegisterCommand`, which takes only these ids; package.json lists the
-// same ids, and test/unit/commandRegistry.test.ts checks both ways (and that menus, keybindings,
+// same ids, and test/unit/commands.test.ts checks both ways (and that menus, keybindings,
 // welcome views and the walkthrough name only these). No vscode import: the webview's protocol
 // and the unit test read it too.
 

@@ -1,6 +1,6 @@
 // The settings hub: every `mintlifyAgent.*` setting of package.json has its typed getter here, with
 // its default and bounds, and one event says what changed. Features read settings only through
-// this (test/unit/settingsHub.test.ts checks that no other module reads the configuration).
+// this (test/unit/config.test.ts checks that no other module reads the configuration).
 import * as vscode from 'vscode';
 import { DEFAULT_BASE_URL, ENDPOINTS } from './api';
 import { DEFAULT_MAX_PAGES } from './api/paging';

@@ -1,6 +1,6 @@
 // The state every window shares, as a state-based CRDT: two copies merge into one that keeps
 // every change of both, whatever order they arrive in and however often (every area's merge is
-// commutative, associative and idempotent: test/unit/sharedMerge.test.ts checks each on random
+// commutative, associative and idempotent: test/unit/sync/syncState.test.ts checks each on random
 // states). Each field of a job is a last-writer-wins register stamped by a hybrid clock; a job's
 // prompt history is a union; "stop tracking" is a tombstone that a later "track" outranks; ledger
 // entries are a union by id; Retry-After waits take the latest; an open trend bucket's figures take

@@ -10,7 +10,7 @@
 // sends once. A dialog the writer cancelled leaves its capture behind (VS Code says nothing to the
 // tool); a newer dialog for the same input is the one answered, so take() returns the newest, and
 // at most MAX_CAPTURES are kept in all (the oldest dropped). An invoke with no capture (nothing was
-// shown for it) sends nothing. Pure: no vscode; test/unit/confirmation.test.ts.
+// shown for it) sends nothing. Pure: no vscode; test/unit/tools/confirmation.test.ts.
 import { createHash } from 'node:crypto';
 
 /** What the dialog showed, field by field (what will be sent, and what it costs). */

@@ -4,7 +4,7 @@
 // paths, comments, questions, search terms, branch names) is inside an evidence block, quoted and
 // cut as "Ask the Agent to Address This" quotes it (the same functions), after the same note that
 // it is data, never instructions, between markers with a fresh nonce. Dates from the API are
-// quoted too: only our own figures and words stand bare. Pure: no vscode; test/unit/lmTools.test.ts
+// quoted too: only our own figures and words stand bare. Pure: no vscode; test/unit/tools/toolTexts.test.ts
 // pins the texts.
 import type { VisitorsSnapshot } from '../analytics/visitorsSnapshot';
 import type { AgentJob } from '../api/schemas';

@@ -170,7 +170,7 @@ describe('agent jobs', function () {
       assert.deepEqual(note.actions, ['Open Pull Request', 'Send Follow-up']);
       const polls = requestsTo(sim, 'GET', `/job/${jobId}`);
       assert.ok(polls.length >= 1);
-      // (The spacing of polls is the scheduler's, tested with a fake clock in test/unit/jobPoller.test.ts.)
+      // (The spacing of polls is the scheduler's, tested with a fake clock in test/unit/jobs/jobPoller.test.ts.)
       // Never polled while terminal: the sentinel keeps being polled meanwhile.
       const sentinelBefore = requestsTo(sim, 'GET', `/job/${sentinel.id}`).length;
       await waitFor('three more polls of the sentinel', () => requestsTo(sim, 'GET', `/job/${sentinel.id}`).length >= sentinelBefore + 3);

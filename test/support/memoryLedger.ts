@@ -1,7 +1,7 @@
 // The shared ledger of one window in memory (src/sync/hourAccount.ts over a state nobody else
 // writes), for tests of the hour's gate and what spends through it. `sent(n, at)` records what
 // other windows reserved; two windows sharing one folder are built from SharedStore in the tests
-// that are about them (test/unit/hourAccount.test.ts).
+// that are about them (test/unit/sync/hourAccount.test.ts).
 import { HourAccount } from '../../src/sync/hourAccount';
 import { recordRequest } from '../../src/sync/ledger';
 import { emptyState, type SyncState } from '../../src/sync/syncState';

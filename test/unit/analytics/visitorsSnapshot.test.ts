@@ -1,0 +1,156 @@
+// The readers snapshot against the real simulator over HTTP: one fetch per range in pages of 250,
+// the cap, the hour, persistence across a "reload", and how the figures read.
+import assert from 'node:assert/strict';
+import { createApiClient, type ApiClient } from '../../../src/api';
+import { aiPercent, readersPhrase } from '../../../src/readers/readersText';
+import { fetchSnapshot, readersOf, SnapshotStore, type SnapshotKey, type VisitorsSnapshot } from '../../../src/analytics/visitorsSnapshot';
+import { startSimulator, type Simulator } from '../../simulator/server';
+import { grantOf, unlimited } from '../../support/grants';
+import type { Grant } from '../../../src/api/client';
+
+const PROJECT = 'demo-project';
+const KEY = 'mint_unit_readers';
+
+class MemoryStorage {
+  readonly values = new Map<string, unknown>();
+  writes = 0;
+  get(key: string): unknown {
+    return this.values.get(key);
+  }
+  update(key: string, value: unknown): Promise<void> {
+    this.writes++;
+    // A Memento stores JSON: keep what a reload would read back, not the live object.
+    this.values.set(key, JSON.parse(JSON.stringify(value)));
+    return Promise.resolve();
+  }
+}
+
+describe('readers snapshot', function () {
+  this.timeout(20_000);
+  let sim: Simulator;
+  let api: ApiClient;
+  const key: SnapshotKey = { projectId: PROJECT, dateFrom: '2026-10-22', dateTo: '2026-11-21' };
+  const visitorRequests = () => sim.requests.filter((r) => r.rawPath.endsWith('/visitors')).length;
+  /** The client's visitors page, with the grant a store's fetch was given. */
+  const withGrant = (grant: Grant) => (projectId: string, query: Parameters<ApiClient['getVisitors']>[1], options: { signal?: AbortSignal }) =>
+    api.getVisitors(projectId, query, { ...options, grant });
+  const fetchPage = withGrant(unlimited);
+
+  before(async () => {
+    sim = await startSimulator({ today: '2026-11-20', pathCount: 600, analyticsLimitPerHour: 1000 });
+    api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => KEY, timeoutMs: () => 5_000 });
+  });
+  after(() => sim.close());
+  beforeEach(() => sim.clearRequests());
+
+  it('takes the whole range in ceil(paths/250) requests and equals the ground truth', async () => {
+    const truth = sim.visitorsFor(PROJECT, { dateFrom: key.dateFrom, dateTo: key.dateTo });
+    const snapshot = await fetchSnapshot(fetchPage, key, { maxPages: 40 });
+    assert.equal(visitorRequests(), Math.ceil(truth.visitors.length / 250));
+    assert.equal(snapshot.pages, visitorRequests());
+    assert.deepEqual(snapshot.rows, truth.visitors);
+    assert.deepEqual(snapshot.totals, truth.totals);
+    assert.equal(snapshot.capped, false);
+    const quickstart = truth.visitors.find((r) => r.path === '/quickstart');
+    assert.ok(quickstart);
+    assert.deepEqual(readersOf(snapshot, '/quickstart'), { kind: 'read', row: quickstart, rank: truth.visitors.indexOf(quickstart) + 1 });
+    assert.deepEqual(readersOf(snapshot, '/no/such/page'), { kind: 'none' });
+  });
+
+  it('stops at the page cap and says the figures cover only the top pages', async () => {
+    const snapshot = await fetchSnapshot(fetchPage, key, { maxPages: 1 });
+    assert.equal(visitorRequests(), 1);
+    assert.equal(snapshot.capped, true);
+    assert.equal(snapshot.rows.length, 250);
+    assert.deepEqual(readersOf(snapshot, '/no/such/page'), { kind: 'beyondCap', covered: 250 });
+    assert.deepEqual(readersPhrase(readersOf(snapshot, '/no/such/page'), 'last30'), ['not in the top {0} pages', '250']);
+  });
+
+  it('fetches a range once an hour, shares a fetch on its way, and survives a reload from storage', async () => {
+    let clock = Date.parse('2026-11-20T10:00:00Z');
+    const storage = new MemoryStorage();
+    const make = () =>
+      new SnapshotStore({ fetch: (k, grant) => fetchSnapshot(withGrant(grant), k, { maxPages: 40, now: () => clock }), storage, now: () => clock });
+    const store = make();
+    const perRange = Math.ceil(sim.visitorsFor(PROJECT, { dateFrom: key.dateFrom, dateTo: key.dateTo }).visitors.length / 250);
+    // Fifty pages opened at once and one after another: one fetch of the range.
+    const all = await Promise.all(Array.from({ length: 50 }, () => store.get(key, { grant: unlimited })));
+    for (let i = 0; i < 50; i++) await store.get(key, { grant: unlimited });
+    assert.equal(new Set(all).size, 1);
+    assert.equal(visitorRequests(), perRange);
+
+    // A reload: a new store over the same storage answers without a request within the hour.
+    const reloaded = make();
+    const kept = reloaded.cached(key);
+    assert.ok(kept);
+    assert.deepEqual(kept.rows, all[0].rows);
+    await reloaded.get(key, { grant: unlimited });
+    assert.equal(visitorRequests(), perRange);
+
+    // An hour later the next page shown fetches again; a Refresh fetches at once.
+    clock += 60 * 60 * 1000;
+    await reloaded.get(key, { grant: unlimited });
+    assert.equal(visitorRequests(), 2 * perRange);
+    await reloaded.get(key, { refresh: true, grant: unlimited });
+    assert.equal(visitorRequests(), 3 * perRange);
+
+    // Another range is another snapshot; the first stays.
+    const other: SnapshotKey = { ...key, dateFrom: '2026-11-14' };
+    await reloaded.get(other, { grant: unlimited });
+    assert.equal(visitorRequests(), 4 * perRange);
+    assert.ok(reloaded.cached(key));
+  });
+
+  it('a writer who joins a background fetch on its way lends it their grant: it is not held to the background’s', async () => {
+    sim.clearRequests();
+    const store = new SnapshotStore({ fetch: (k, leave) => fetchSnapshot(withGrant(leave), k, { maxPages: 40 }), storage: new MemoryStorage() });
+    const perRange = Math.ceil(sim.visitorsFor(PROJECT, { dateFrom: key.dateFrom, dateTo: key.dateTo }).visitors.length / 250);
+    assert.ok(perRange >= 3, `${perRange} pages a range`);
+    // The page shown: background work with room for one request; the writer's Refresh a moment later, with room for all.
+    const background = grantOf(1);
+    const shown = store.get(key, { grant: background, background: true });
+    const asked = store.get(key, { grant: grantOf(40) });
+    const [a, b] = await Promise.all([shown, asked]);
+    assert.equal(a, b, 'one fetch');
+    assert.equal(a.capped, false, 'every page read');
+    assert.equal(visitorRequests(), perRange);
+    assert.equal(background.taken, 1, 'the background grant gave its one');
+  });
+
+  it('keeps at most four ranges in storage', async () => {
+    const storage = new MemoryStorage();
+    const tiny = (k: SnapshotKey): Promise<VisitorsSnapshot> =>
+      Promise.resolve({
+        key: k,
+        totals: { human: 1, ai: 0, total: 1 },
+        rows: [{ path: '/a', human: 1, ai: 0, total: 1 }],
+        fetchedAt: Date.now(),
+        pages: 1,
+        capped: false,
+      });
+    const store = new SnapshotStore({ fetch: tiny, storage });
+    for (let day = 1; day <= 6; day++) await store.get({ ...key, dateFrom: `2026-11-0${day}` }, { grant: unlimited });
+    const stored = storage.get('mintlifyAgent.readers.snapshots') as unknown[];
+    assert.equal(stored.length, 4);
+    const reloaded = new SnapshotStore({ fetch: tiny, storage });
+    assert.equal(reloaded.cached({ ...key, dateFrom: '2026-11-01' }), undefined);
+    assert.ok(reloaded.cached({ ...key, dateFrom: '2026-11-06' }));
+  });
+
+  it('ignores a stored value of the wrong shape and fetches', async () => {
+    const storage = new MemoryStorage();
+    storage.values.set('mintlifyAgent.readers.snapshots', [{ key: 'nonsense' }]);
+    const store = new SnapshotStore({ fetch: (k, grant) => fetchSnapshot(withGrant(grant), k, { maxPages: 40 }), storage });
+    assert.equal(store.cached(key), undefined);
+    await store.get(key, { grant: unlimited });
+    assert.ok(visitorRequests() > 0);
+  });
+
+  it('reads as "N readers · P% AI" and "no readers in 30 days"', () => {
+    const row = { path: '/x', human: 1000, ai: 398, total: 1284 };
+    assert.deepEqual(readersPhrase({ kind: 'read', row, rank: 3 }, 'last30'), ['{0} readers · {1}% AI', '1,284', '31']);
+    assert.deepEqual(readersPhrase({ kind: 'read', row: { path: '/x', human: 1, ai: 0, total: 1 }, rank: 3 }, 'last7'), ['1 reader · {0}% AI', '0']);
+    assert.deepEqual(readersPhrase({ kind: 'none' }, 'last30'), ['no readers {0}', 'in 30 days']);
+    assert.equal(aiPercent(0, 0), 0);
+  });
+});

@@ -1,0 +1,75 @@
+// The analytics bucket's name in the shared store: a salted hash of the key under a per-install
+// random salt, so the files on disk hold no fingerprint of the key; every window of the install
+// names the same key's bucket the same way, even when two of them created a salt at once.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { analyticsBucket, countInHour, keyBucketHash, newSalt, recordRequest } from '../../../src/sync/ledger';
+import { SharedStore } from '../../../src/sync/sharedStore';
+import { memoryFs } from '../../support/memorySyncFs';
+
+const quiet = { info: () => undefined, warn: () => undefined };
+const KEY = 'mint_demo_key_0123456789abcdef';
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+describe('shared store: the analytics bucket is named by a salted hash of the key', () => {
+  it('differs from the plain hash of the key, and between installs', async () => {
+    const salt = newSalt();
+    const named = await keyBucketHash(salt, KEY);
+    assert.match(named, /^[0-9a-f]{16}$/);
+    assert.notEqual(named, sha256(KEY).slice(0, 16), 'not the unsalted 64-bit prefix');
+    assert.equal(await keyBucketHash(salt, KEY), named, 'the same key, the same name within the install');
+    assert.notEqual(await keyBucketHash(newSalt(), KEY), named, 'another install names it otherwise');
+    assert.notEqual(await keyBucketHash(salt, `${KEY}x`), named, 'another key, another bucket');
+  });
+
+  it('converges on one salt when two windows create theirs at once, so both count the key in one bucket', async () => {
+    const files = new Map<string, string>();
+    const a = new SharedStore(memoryFs(files), 'a', quiet);
+    const b = new SharedStore(memoryFs(files), 'b', quiet);
+    // Neither has read the other yet, and the install kept no salt: each makes its own.
+    const saltA = await a.adoptSalt(undefined, newSalt);
+    const saltB = await b.adoptSalt(undefined, newSalt);
+    assert.notEqual(saltA, saltB);
+    await a.refresh();
+    await b.refresh();
+    // A window keeps the one its install remembered, unless a lower one is in the files.
+    const agreedA = await a.adoptSalt(saltA, newSalt);
+    const agreedB = await b.adoptSalt(saltB, newSalt);
+    assert.equal(agreedA, agreedB);
+    assert.equal(agreedA, saltA < saltB ? saltA : saltB, 'the lowest wins');
+
+    const now = Date.now();
+    const bucket = analyticsBucket(await keyBucketHash(agreedA, KEY));
+    assert.equal(analyticsBucket(await keyBucketHash(agreedB, KEY)), bucket);
+    await a.update((state) => recordRequest(state, bucket, a.nextEntryId(), now - 1_000));
+    await b.update((state) => recordRequest(state, bucket, b.nextEntryId(), now - 500));
+    await a.refresh();
+    assert.equal(countInHour(a.state, bucket, now), 2, 'one count for the key across both windows');
+  });
+
+  it('a window that starts later takes the salt already agreed on, whatever it kept', async () => {
+    const files = new Map<string, string>();
+    const first = new SharedStore(memoryFs(files), 'first', quiet);
+    const salt = await first.adoptSalt('00000000000000000000000000000001', newSalt);
+    const later = new SharedStore(memoryFs(files), 'later', quiet);
+    await later.refresh();
+    assert.equal(await later.adoptSalt(undefined, newSalt), salt);
+    assert.equal(await later.adoptSalt('ffffffffffffffffffffffffffffffff', newSalt), salt);
+  });
+
+  it('never writes the key, its plain hash or a prefix of it to any file', async () => {
+    const files = new Map<string, string>();
+    const store = new SharedStore(memoryFs(files), 'w', quiet);
+    const salt = await store.adoptSalt(undefined, newSalt);
+    const bucket = analyticsBucket(await keyBucketHash(salt, KEY));
+    await store.update((state) => recordRequest(state, bucket, store.nextEntryId(), Date.now()));
+    await store.beat();
+    assert.ok(files.size > 0);
+    const plain = sha256(KEY);
+    for (const [name, text] of files) {
+      assert.ok(text.includes(bucket), `${name} holds the bucket`);
+      assert.ok(!text.includes(KEY), `${name} holds the key`);
+      assert.ok(!text.includes(plain.slice(0, 8)), `${name} holds a prefix of the key's plain hash`);
+    }
+  });
+});

@@ -1,0 +1,333 @@
+// The shared store of several windows: the merge (many writers on one folder, thousands of random
+// interleavings, no lost update), the lease (expiry, takeover, clock skew) and the ledger
+// (sliding hour, ceiling, 429 sharing). Real files in a temp folder; no vscode.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BEAT_MS, Lease, LEASE_TTL_MS, type Presence } from '../../../src/sync/lease';
+import { agentBucket, BACKGROUND_CEILING, backgroundWaitMs, countInHour, recordRequest, recordWait, waitMs } from '../../../src/sync/ledger';
+import { SharedStore, type SyncFs } from '../../../src/sync/sharedStore';
+import { compareStamps, emptyState, HybridClock, mergeState, type Stamp, type SyncState } from '../../../src/sync/syncState';
+import { applyJobChange, visiblePrompts } from '../../../src/sync/jobChanges';
+import { memoryFs } from '../../support/memorySyncFs';
+import { nodeSyncFs } from '../../support/nodeSyncFs';
+import { HOUR_MS } from '../../../src/util/clock';
+
+/** A small seeded generator, so a failing interleaving can be replayed. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 4294967296;
+  };
+}
+
+const quiet = { info: () => undefined, warn: () => undefined };
+const PROJECT = 'proj';
+const JOBS = ['job_a', 'job_b', 'job_c'];
+const FIELDS = ['checkedAt', 'unsentPrompt', 'notFound'];
+
+interface Write {
+  key: string;
+  stamp: Stamp;
+  value: unknown;
+}
+
+/** Runs one random interleaving of `windows` writers on one folder and checks that nothing was lost. */
+async function interleaving(seed: number, fsFor: () => SyncFs, windows: number, steps: number, now: () => number): Promise<void> {
+  const random = rng(seed);
+  const stores = Array.from({ length: windows }, (_, i) => new SharedStore(fsFor(), `w${i}`, quiet, now));
+  const writes: Write[] = [];
+  const prompts = new Set<string>();
+  const pending: Promise<unknown>[] = [];
+  for (let step = 0; step < steps; step++) {
+    const store = stores[Math.floor(random() * windows)];
+    const job = JOBS[Math.floor(random() * JOBS.length)];
+    const roll = random();
+    if (roll < 0.3) {
+      pending.push(store.refresh());
+    } else if (roll < 0.45) {
+      const track = random() < 0.6;
+      pending.push(
+        store.update((state) => {
+          applyJobChange(state, PROJECT, job, { track }, store.clock);
+          writes.push({ key: `${job}/tracked`, stamp: state.jobs[PROJECT][job].tracked.s, value: state.jobs[PROJECT][job].tracked.v });
+        }),
+      );
+    } else if (roll < 0.75) {
+      const field = FIELDS[Math.floor(random() * FIELDS.length)];
+      const value = `${store.window}:${step}`;
+      pending.push(
+        store.update((state) => {
+          applyJobChange(state, PROJECT, job, { fields: { [field]: value } }, store.clock);
+          const record = state.jobs[PROJECT][job];
+          if (writes.every((w) => w.key !== `${job}/tracked` || compareStamps(w.stamp, record.tracked.s) !== 0)) {
+            writes.push({ key: `${job}/tracked`, stamp: record.tracked.s, value: record.tracked.v });
+          }
+          writes.push({ key: `${job}/${field}`, stamp: record.f[field].s, value });
+        }),
+      );
+    } else {
+      const text = `prompt ${store.window}:${step}`;
+      pending.push(
+        store.update((state) => {
+          applyJobChange(state, PROJECT, job, { addPrompts: [{ text, sentAt: new Date(0).toISOString() }] }, store.clock);
+          const record = state.jobs[PROJECT][job];
+          if (writes.every((w) => w.key !== `${job}/tracked` || compareStamps(w.stamp, record.tracked.s) !== 0)) {
+            writes.push({ key: `${job}/tracked`, stamp: record.tracked.s, value: record.tracked.v });
+          }
+          prompts.add(text);
+        }),
+      );
+    }
+    // Sometimes let the operations in flight land, sometimes let them pile up and overlap.
+    if (random() < 0.4) await Promise.all(pending.splice(0));
+  }
+  await Promise.all(pending);
+  for (const store of stores) await store.write();
+  for (const store of stores) await store.refresh();
+
+  for (const store of stores) assert.deepEqual(store.state.jobs, stores[0].state.jobs, `seed ${seed}: windows disagree`);
+  const state = stores[0].state;
+  const latest = new Map<string, Write>();
+  for (const w of writes) {
+    const seen = latest.get(w.key);
+    if (!seen || compareStamps(w.stamp, seen.stamp) > 0) latest.set(w.key, w);
+  }
+  for (const [key, write] of latest) {
+    const [job, field] = key.split('/') as [string, string];
+    const record = state.jobs[PROJECT]?.[job];
+    assert.ok(record, `seed ${seed}: ${job} lost`);
+    const actual = field === 'tracked' ? record.tracked.v : record.f[field]?.v;
+    assert.deepEqual(actual, write.value, `seed ${seed}: ${key} is not its latest write`);
+  }
+  const kept = new Set(Object.values(state.jobs[PROJECT] ?? {}).flatMap((r) => Object.values(r.p).map((p) => p.text)));
+  for (const text of prompts) assert.ok(kept.has(text), `seed ${seed}: prompt "${text}" lost`);
+}
+
+describe('shared store: the merge', function () {
+  // Thousands of interleavings: seconds of work, more on a loaded machine.
+  this.timeout(120_000);
+  it('keeps every change of every window over 2,000 random interleavings of three writers (in memory)', async () => {
+    let time = 1_000;
+    // Every window reads the same clock that stands still for a while: many writes share a millisecond.
+    const now = () => Math.floor((time += 0.25));
+    for (let seed = 1; seed <= 2_000; seed++) {
+      const files = new Map<string, string>();
+      await interleaving(seed, () => memoryFs(files), 3, 30, now);
+    }
+  });
+
+  it('keeps every change with real files: 150 interleavings of three writers on one folder', async () => {
+    for (let seed = 1; seed <= 150; seed++) {
+      const dir = mkdtempSync(join(tmpdir(), 'mintlify-sync-'));
+      try {
+        await interleaving(seed * 7919, () => nodeSyncFs(dir), 3, 25, Date.now);
+        assert.deepEqual(
+          readdirSync(dir).filter((n) => !/^w-w\d\.json$/.test(n)),
+          [],
+          'a temp file was left behind',
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
+
+  it('merges in any order and any number of times to the same state', () => {
+    const random = rng(42);
+    const states: SyncState[] = [];
+    for (let i = 0; i < 4; i++) {
+      const state = emptyState();
+      const clock = new HybridClock(`w${i}`, () => 5);
+      for (let k = 0; k < 20; k++) {
+        const job = JOBS[Math.floor(random() * JOBS.length)];
+        applyJobChange(
+          state,
+          PROJECT,
+          job,
+          random() < 0.3 ? { track: random() < 0.5 } : { fields: { checkedAt: `${i}.${k}` }, addPrompts: [{ text: `${i}.${k}`, sentAt: '' }] },
+          clock,
+        );
+      }
+      states.push(state);
+    }
+    const [a, b, c] = states as [SyncState, SyncState, SyncState];
+    assert.deepEqual(mergeState(a, b), mergeState(b, a), 'commutative');
+    assert.deepEqual(mergeState(mergeState(a, b), c), mergeState(a, mergeState(b, c)), 'associative');
+    assert.deepEqual(mergeState(a, a), a, 'idempotent');
+  });
+
+  it('breaks a tie between two windows writing in the same millisecond the same way in both', () => {
+    const left = emptyState();
+    const right = emptyState();
+    applyJobChange(left, PROJECT, 'job_a', { fields: { unsentPrompt: 'from A' } }, new HybridClock('A', () => 7));
+    applyJobChange(right, PROJECT, 'job_a', { fields: { unsentPrompt: 'from B' } }, new HybridClock('B', () => 7));
+    assert.equal(mergeState(left, right).jobs[PROJECT].job_a.f.unsentPrompt.v, 'from B');
+    assert.equal(mergeState(right, left).jobs[PROJECT].job_a.f.unsentPrompt.v, 'from B');
+  });
+
+  it("lets a change made after reading another window win even when that window's clock runs ahead", () => {
+    const ahead = emptyState();
+    applyJobChange(ahead, PROJECT, 'job_a', { track: true }, new HybridClock('fast', () => 1_000_000));
+    const behindClock = new HybridClock('slow', () => 10);
+    behindClock.observe(ahead);
+    const behind = mergeState(emptyState(), ahead);
+    applyJobChange(behind, PROJECT, 'job_a', { track: false }, behindClock);
+    assert.equal(mergeState(ahead, behind).jobs[PROJECT].job_a.tracked.v, false);
+  });
+
+  it('starts the prompt history again when a job is tracked again after being removed', () => {
+    const state = emptyState();
+    const clock = new HybridClock('w', () => 1);
+    applyJobChange(state, PROJECT, 'job_a', { addPrompts: [{ text: 'old', sentAt: '' }] }, clock);
+    applyJobChange(state, PROJECT, 'job_a', { track: false }, clock);
+    applyJobChange(state, PROJECT, 'job_a', { track: true, addPrompts: [{ text: 'new', sentAt: '' }] }, clock);
+    assert.deepEqual(
+      visiblePrompts(state.jobs[PROJECT].job_a).map((p) => p.text),
+      ['new'],
+    );
+  });
+
+  it('sets a damaged file aside with a warning and keeps reading the others', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mintlify-sync-'));
+    try {
+      const writer = new SharedStore(nodeSyncFs(dir), 'good', quiet);
+      await writer.update((s) => applyJobChange(s, PROJECT, 'job_a', { track: true }, writer.clock));
+      writeFileSync(join(dir, 'w-broken.json'), '{"format":1,"presence":');
+      const warnings: string[] = [];
+      const reader = new SharedStore(nodeSyncFs(dir), 'reader', { info: () => undefined, warn: (m) => warnings.push(m) });
+      await reader.refresh();
+      assert.ok(reader.state.jobs[PROJECT]?.job_a, 'the good file was read');
+      const names = readdirSync(dir);
+      assert.ok(!names.includes('w-broken.json'));
+      assert.ok(
+        names.some((n) => n.startsWith('w-broken.json.damaged-')),
+        `set aside, not deleted: ${names.join(', ')}`,
+      );
+      assert.match(warnings.join('\n'), /w-broken\.json.*kept as/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+function presence(window: string, since: number, beat: number, beatAt: number, extra: Partial<Presence> = {}): Presence {
+  return { window, project: PROJECT, focused: false, beat, beatAt, since, ...extra };
+}
+
+describe('shared store: the lease', () => {
+  it('leads with the window that started first, and hands over when its beat stops', () => {
+    let now = 100_000;
+    const lease = new Lease(() => now);
+    const me = presence('me', 5_000, 1, now);
+    lease.observe(presence('old', 1_000, 1, now));
+    assert.equal(lease.leaderOf(PROJECT, me), 'old');
+    // It keeps beating: it keeps the lead.
+    for (let beat = 2; beat < 6; beat++) {
+      now += BEAT_MS;
+      lease.observe(presence('old', 1_000, beat, now));
+      assert.equal(lease.leaderOf(PROJECT, me), 'old');
+    }
+    // It stops beating (crash): within the lease time it is still trusted, then the lead moves.
+    now += LEASE_TTL_MS;
+    assert.equal(lease.leaderOf(PROJECT, me), 'old');
+    now += 1;
+    assert.equal(lease.leaderOf(PROJECT, me), 'me');
+  });
+
+  it('hands over at once when the leading window says it closes', () => {
+    const now = 50_000;
+    const lease = new Lease(() => now);
+    const me = presence('me', 5_000, 1, now);
+    lease.observe(presence('old', 1_000, 1, now));
+    lease.observe(presence('old', 1_000, 2, now, { closed: true }));
+    assert.equal(lease.leaderOf(PROJECT, me), 'me');
+  });
+
+  it('ignores other clocks: a peer whose clock is an hour off is judged by its beat changing', () => {
+    let now = 10_000_000;
+    const lease = new Lease(() => now);
+    const me = presence('me', 9_000_000, 1, now);
+    // Its clock is an hour ahead, then an hour behind: neither matters while its beat moves.
+    lease.observe(presence('skewed', 1, 1, now + HOUR_MS));
+    now += BEAT_MS;
+    lease.observe(presence('skewed', 1, 2, now - HOUR_MS));
+    assert.equal(lease.leaderOf(PROJECT, me), 'skewed');
+    now += LEASE_TTL_MS + 1;
+    assert.equal(lease.leaderOf(PROJECT, me), 'me');
+  });
+
+  it('does not wait for a file left long ago by a window that is gone', () => {
+    const now = 10_000_000;
+    const lease = new Lease(() => now);
+    lease.observe(presence('ghost', 1, 9, now - 10 * 60_000));
+    assert.equal(lease.leaderOf(PROJECT, presence('me', 5, 1, now)), 'me');
+  });
+
+  it('counts the project as focused while any of its live windows is', () => {
+    const now = 1_000;
+    const lease = new Lease(() => now);
+    const me = presence('me', 2, 1, now);
+    assert.equal(lease.anyFocused(PROJECT, me), false);
+    lease.observe(presence('other', 1, 1, now, { focused: true }));
+    assert.equal(lease.anyFocused(PROJECT, me), true);
+    lease.observe(presence('elsewhere', 1, 1, now, { focused: true, project: 'another' }));
+    lease.observe(presence('other', 1, 2, now, { focused: false }));
+    assert.equal(lease.anyFocused(PROJECT, me), false);
+  });
+
+  it('removes the files of closed windows once their state is merged', async () => {
+    const files = new Map<string, string>();
+    const leaving = new SharedStore(memoryFs(files), 'leaving', quiet);
+    await leaving.update((s) => applyJobChange(s, PROJECT, 'job_a', { track: true }, leaving.clock));
+    await leaving.beat({ closed: true });
+    const staying = new SharedStore(memoryFs(files), 'staying', quiet);
+    await staying.refresh();
+    assert.deepEqual([...files.keys()], ['w-staying.json']);
+    const ours = JSON.parse(files.get('w-staying.json')!) as { state: SyncState };
+    assert.ok(ours.state.jobs[PROJECT]?.job_a, 'its job lives on in ours');
+  });
+});
+
+describe('shared store: the ledger', () => {
+  const bucket = agentBucket(PROJECT);
+
+  it('counts the requests of every window over a sliding hour', () => {
+    const a = emptyState();
+    const b = emptyState();
+    recordRequest(a, bucket, 'a.1', 1_000);
+    recordRequest(b, bucket, 'b.1', 2_000);
+    recordRequest(b, bucket, 'b.2', 3_000);
+    const merged = mergeState(mergeState(a, b), b);
+    assert.equal(countInHour(merged, bucket, 3_000), 3);
+    assert.equal(countInHour(merged, bucket, 1_000 + HOUR_MS), 2, 'the first slid out of the hour');
+    assert.equal(countInHour(merged, bucket, 3_000 + HOUR_MS), 0);
+  });
+
+  it('holds background work at the ceiling until the oldest request of the hour slides out', () => {
+    const state = emptyState();
+    for (let i = 0; i < BACKGROUND_CEILING - 1; i++) recordRequest(state, bucket, `w.${i}`, 10_000 + i * 1_000);
+    const now = 10_000 + BACKGROUND_CEILING * 1_000;
+    assert.equal(backgroundWaitMs(state, bucket, now), 0, 'one more fits');
+    recordRequest(state, bucket, 'w.last', now);
+    const wait = backgroundWaitMs(state, bucket, now);
+    assert.ok(wait > 0);
+    assert.equal(backgroundWaitMs(state, bucket, now + wait), 0, 'it fits exactly when the oldest has left');
+    assert.ok(backgroundWaitMs(state, bucket, now + wait - 2) > 0);
+  });
+
+  it('shares a 429: every window waits for the later Retry-After of the family', () => {
+    const a = emptyState();
+    const b = emptyState();
+    recordWait(a, 'agent', 40_000);
+    recordWait(b, 'agent', 30_000);
+    const merged = mergeState(b, a);
+    assert.equal(waitMs(merged, 'agent', 10_000), 30_000);
+    assert.equal(waitMs(merged, 'analytics', 10_000), 0, 'the other family is not held');
+    assert.equal(waitMs(merged, 'agent', 40_000), 0);
+  });
+});
