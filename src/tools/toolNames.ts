@@ -1,5 +1,5 @@
 // The language model tools the extension contributes, each name declared once, here. package.json
-// lists the same names under contributes.languageModelTools, and test/unit/tools/toolTexts.test.ts checks
+// lists the same names under contributes.languageModelTools, and test/unit/tools/toolNames.test.ts checks
 // both ways. Names follow VS Code's `{verb}_{noun}` advice, with the product in the noun so they
 // cannot clash with another extension's. No vscode import: the unit test reads it.
 

@@ -1,8 +1,8 @@
 // A small JSON Schema checker for the subset the published OpenAPI documents use ($ref, type with
 // "null", properties, required, enum, anyOf, items, minimum, maximum), strict about unknown
 // properties so the simulator cannot drift from the published contract unnoticed.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 export interface Schema {
   $ref?: string;
@@ -31,9 +31,16 @@ export interface OpenApiDocument {
 
 /** The analytics OpenAPI as published (a copy kept next to the simulator). */
 export function analyticsSpec(): OpenApiDocument {
-  // out/test/unit → the repository root.
-  const file = resolve(__dirname, '..', '..', '..', 'test', 'simulator', 'spec', 'mintlify-analytics-openapi.json');
-  return JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument;
+  return JSON.parse(readFileSync(join(specDir(), 'mintlify-analytics-openapi.json'), 'utf8')) as OpenApiDocument;
+}
+
+/** test/simulator/spec, found from wherever under out/test/ the test that bundles this lies. */
+function specDir(): string {
+  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
+    const spec = join(dir, 'test', 'simulator', 'spec');
+    if (existsSync(spec)) return spec;
+  }
+  throw new Error(`No test/simulator/spec above ${__dirname}`);
 }
 
 /** Every way `value` breaks `schema`, as "path: problem" lines; empty when it conforms. */

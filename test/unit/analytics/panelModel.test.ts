@@ -1,47 +1,17 @@
-// The analytics panel's view state (panelModel.ts) and its page memory (VisitorsPager), driven
-// like the webview and the settings drive them, against a fake API whose answers the test releases
-// one by one, and a fake clock. What is asserted is what the webview is sent and which requests leave.
+// The analytics panel's view state (src/analytics/panelModel.ts), driven like the webview and the
+// settings drive it, against a fake API whose answers the test releases one by one, and a fake
+// clock. What is asserted is what the webview is sent and which requests leave. The page memory
+// itself is test/unit/analytics/visitorsQuery.test.ts.
 import assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
-import type { CallOptions } from '../../../src/api/client';
-import type { VisitorsQuery } from '../../../src/api/inputs';
-import type { VisitorsPage } from '../../../src/api/schemas';
 import { PanelModel } from '../../../src/analytics/panelModel';
 import type { PanelSettings, ViewMessage } from '../../../src/analytics/panelPorts';
-import { LIVE_PAGE_MAX_AGE_MS, PageCache, VisitorsPager, type PageKey } from '../../../src/analytics/visitorsQuery';
+import { PageCache, VisitorsPager } from '../../../src/analytics/visitorsQuery';
 import type { ExportStatus, ExtensionMessage, ViewState } from '../../../src/shared/protocol';
+import { HeldApi } from '../../support/heldApi';
 import { l10n } from '../../support/l10n';
 
 const MINUTE = 60_000;
-
-/** A visitors API whose every call waits until the test answers it. */
-class HeldApi {
-  readonly calls: { projectId: string; query: VisitorsQuery; signal: AbortSignal | undefined; answer(page: VisitorsPage): void; fail(error: Error): void }[] =
-    [];
-
-  readonly fetch = (projectId: string, query: VisitorsQuery, { signal }: CallOptions) =>
-    new Promise<VisitorsPage>((resolve, reject) => {
-      signal?.addEventListener('abort', () => reject(new ApiError('cancelled', 'aborted')), { once: true });
-      this.calls.push({ projectId, query, signal, answer: resolve, fail: reject });
-    });
-
-  /** Answers call `index` with `count` rows named after its project and offset. */
-  answer(index: number, { count = 50, hasMore = true }: { count?: number; hasMore?: boolean } = {}): void {
-    const call = this.calls[index];
-    assert.ok(call, `request ${index} was made`);
-    const offset = call.query.offset ?? 0;
-    call.answer({
-      totals: { human: 10, ai: 5, total: 12 },
-      visitors: Array.from({ length: count }, (_, i) => ({
-        path: `/${call.projectId}/${call.query.dateFrom ?? 'all'}/${offset + i}`,
-        human: 1,
-        ai: 1,
-        total: 1,
-      })),
-      hasMore,
-    });
-  }
-}
 
 /** Lets the promise callbacks queued so far run. */
 async function flush(): Promise<void> {
@@ -311,72 +281,5 @@ describe('analytics panel view state', () => {
     await flush();
     assert.equal(h.last().requestsThisHour, 8);
     assert.equal(harness().model.state.requestsThisHour, undefined);
-  });
-});
-
-describe('VisitorsPager memory and flights', () => {
-  const live: PageKey = { projectId: 'p', dateFrom: '2025-03-01', dateTo: '2025-03-08', pageSize: 50 };
-  const past: PageKey = { projectId: 'p', dateFrom: '2025-02-01', dateTo: '2025-02-08', pageSize: 50 };
-  const allTime: PageKey = { projectId: 'p', dateFrom: undefined, dateTo: undefined, pageSize: 50 };
-
-  function setup() {
-    const api = new HeldApi();
-    let time = Date.parse('2025-03-07T10:00:00');
-    const pager = new VisitorsPager(api.fetch, new PageCache(), () => time);
-    return { api, pager, advance: (ms: number) => (time += ms) };
-  }
-
-  it(`a page of a range that includes today expires after ${LIVE_PAGE_MAX_AGE_MS / MINUTE} minutes`, async () => {
-    for (const key of [live, allTime]) {
-      const { api, pager, advance } = setup();
-      const first = pager.load(key, 1);
-      api.answer(0);
-      await first;
-      advance(LIVE_PAGE_MAX_AGE_MS - 1);
-      assert.ok(pager.cached(key, 1), 'still fresh just before');
-      advance(1);
-      assert.equal(pager.cached(key, 1), undefined, 'expired');
-      void pager.load(key, 1);
-      assert.equal(api.calls.length, 2, 'the next look fetches it again');
-    }
-  });
-
-  it('a page of a past range stays until reload', async () => {
-    const { api, pager, advance } = setup();
-    const first = pager.load(past, 1);
-    api.answer(0);
-    await first;
-    advance(24 * 60 * MINUTE);
-    assert.equal((await pager.load(past, 1)).fromCache, true);
-    assert.equal(api.calls.length, 1);
-  });
-
-  it('one asker giving up leaves the request to the others; the last one aborts it and it is forgotten', async () => {
-    const { api, pager } = setup();
-    const a = new AbortController();
-    const b = new AbortController();
-    const first = pager.load(live, 1, { signal: a.signal });
-    const second = pager.load(live, 1, { signal: b.signal });
-    assert.equal(api.calls.length, 1);
-    a.abort();
-    await assert.rejects(first, { kind: 'cancelled' });
-    assert.equal(api.calls[0]?.signal?.aborted, false, 'the other asker still waits');
-    b.abort();
-    await assert.rejects(second, { kind: 'cancelled' });
-    assert.equal(api.calls[0]?.signal?.aborted, true);
-    assert.equal(pager.pending, 0);
-    const again = pager.load(live, 1);
-    assert.equal(api.calls.length, 2, 'the next try starts afresh');
-    api.answer(1);
-    assert.equal((await again).fromCache, false);
-  });
-
-  it('a failed load is forgotten at once: the next ask does not share it', async () => {
-    const { api, pager } = setup();
-    const first = pager.load(live, 1);
-    api.calls[0]?.fail(new ApiError('timeout', 'No answer in time.'));
-    await assert.rejects(first, { kind: 'timeout' });
-    void pager.load(live, 1);
-    assert.equal(api.calls.length, 2);
   });
 });

@@ -1,14 +1,30 @@
-// The analytics bucket's name in the shared store: a salted hash of the key under a per-install
-// random salt, so the files on disk hold no fingerprint of the key; every window of the install
-// names the same key's bucket the same way, even when two of them created a salt at once.
+// The shared ledger (src/sync/ledger.ts): the requests of every window counted over a sliding hour,
+// background work held at its ceiling, a 429 shared by its family; and the analytics bucket's name,
+// a salted hash of the key under a per-install random salt, so the files on disk hold no
+// fingerprint of the key, the same for every window of the install even when two of them created
+// a salt at once.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { analyticsBucket, countInHour, keyBucketHash, newSalt, recordRequest } from '../../../src/sync/ledger';
+import {
+  agentBucket,
+  analyticsBucket,
+  BACKGROUND_CEILING,
+  backgroundWaitMs,
+  countInHour,
+  keyBucketHash,
+  newSalt,
+  recordRequest,
+  recordWait,
+  waitMs,
+} from '../../../src/sync/ledger';
+import { emptyState, mergeState } from '../../../src/sync/syncState';
+import { HOUR_MS } from '../../../src/util/clock';
 import { SharedStore } from '../../../src/sync/sharedStore';
 import { memoryFs } from '../../support/memorySyncFs';
 
 const quiet = { info: () => undefined, warn: () => undefined };
 const KEY = 'mint_demo_key_0123456789abcdef';
+const PROJECT = 'proj';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('shared store: the analytics bucket is named by a salted hash of the key', () => {
@@ -71,5 +87,44 @@ describe('shared store: the analytics bucket is named by a salted hash of the ke
       assert.ok(!text.includes(KEY), `${name} holds the key`);
       assert.ok(!text.includes(plain.slice(0, 8)), `${name} holds a prefix of the key's plain hash`);
     }
+  });
+});
+
+describe('shared store: the ledger', () => {
+  const bucket = agentBucket(PROJECT);
+
+  it('counts the requests of every window over a sliding hour', () => {
+    const a = emptyState();
+    const b = emptyState();
+    recordRequest(a, bucket, 'a.1', 1_000);
+    recordRequest(b, bucket, 'b.1', 2_000);
+    recordRequest(b, bucket, 'b.2', 3_000);
+    const merged = mergeState(mergeState(a, b), b);
+    assert.equal(countInHour(merged, bucket, 3_000), 3);
+    assert.equal(countInHour(merged, bucket, 1_000 + HOUR_MS), 2, 'the first slid out of the hour');
+    assert.equal(countInHour(merged, bucket, 3_000 + HOUR_MS), 0);
+  });
+
+  it('holds background work at the ceiling until the oldest request of the hour slides out', () => {
+    const state = emptyState();
+    for (let i = 0; i < BACKGROUND_CEILING - 1; i++) recordRequest(state, bucket, `w.${i}`, 10_000 + i * 1_000);
+    const now = 10_000 + BACKGROUND_CEILING * 1_000;
+    assert.equal(backgroundWaitMs(state, bucket, now), 0, 'one more fits');
+    recordRequest(state, bucket, 'w.last', now);
+    const wait = backgroundWaitMs(state, bucket, now);
+    assert.ok(wait > 0);
+    assert.equal(backgroundWaitMs(state, bucket, now + wait), 0, 'it fits exactly when the oldest has left');
+    assert.ok(backgroundWaitMs(state, bucket, now + wait - 2) > 0);
+  });
+
+  it('shares a 429: every window waits for the later Retry-After of the family', () => {
+    const a = emptyState();
+    const b = emptyState();
+    recordWait(a, 'agent', 40_000);
+    recordWait(b, 'agent', 30_000);
+    const merged = mergeState(b, a);
+    assert.equal(waitMs(merged, 'agent', 10_000), 30_000);
+    assert.equal(waitMs(merged, 'analytics', 10_000), 0, 'the other family is not held');
+    assert.equal(waitMs(merged, 'agent', 40_000), 0);
   });
 });

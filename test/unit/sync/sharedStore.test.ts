@@ -1,18 +1,14 @@
-// The shared store of several windows: the merge (many writers on one folder, thousands of random
-// interleavings, no lost update), the lease (expiry, takeover, clock skew) and the ledger
-// (sliding hour, ceiling, 429 sharing). Real files in a temp folder; no vscode.
+// The shared store of several windows (src/sync/sharedStore.ts): the merge, many writers on one
+// folder, thousands of random interleavings, no lost update. Real files in a temp folder; no vscode.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BEAT_MS, Lease, LEASE_TTL_MS, type Presence } from '../../../src/sync/lease';
-import { agentBucket, BACKGROUND_CEILING, backgroundWaitMs, countInHour, recordRequest, recordWait, waitMs } from '../../../src/sync/ledger';
 import { SharedStore, type SyncFs } from '../../../src/sync/sharedStore';
 import { compareStamps, emptyState, HybridClock, mergeState, type Stamp, type SyncState } from '../../../src/sync/syncState';
 import { applyJobChange, visiblePrompts } from '../../../src/sync/jobChanges';
 import { memoryFs } from '../../support/memorySyncFs';
 import { nodeSyncFs } from '../../support/nodeSyncFs';
-import { HOUR_MS } from '../../../src/util/clock';
 
 /** A small seeded generator, so a failing interleaving can be replayed. */
 function rng(seed: number): () => number {
@@ -212,122 +208,5 @@ describe('shared store: the merge', function () {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
-});
-
-function presence(window: string, since: number, beat: number, beatAt: number, extra: Partial<Presence> = {}): Presence {
-  return { window, project: PROJECT, focused: false, beat, beatAt, since, ...extra };
-}
-
-describe('shared store: the lease', () => {
-  it('leads with the window that started first, and hands over when its beat stops', () => {
-    let now = 100_000;
-    const lease = new Lease(() => now);
-    const me = presence('me', 5_000, 1, now);
-    lease.observe(presence('old', 1_000, 1, now));
-    assert.equal(lease.leaderOf(PROJECT, me), 'old');
-    // It keeps beating: it keeps the lead.
-    for (let beat = 2; beat < 6; beat++) {
-      now += BEAT_MS;
-      lease.observe(presence('old', 1_000, beat, now));
-      assert.equal(lease.leaderOf(PROJECT, me), 'old');
-    }
-    // It stops beating (crash): within the lease time it is still trusted, then the lead moves.
-    now += LEASE_TTL_MS;
-    assert.equal(lease.leaderOf(PROJECT, me), 'old');
-    now += 1;
-    assert.equal(lease.leaderOf(PROJECT, me), 'me');
-  });
-
-  it('hands over at once when the leading window says it closes', () => {
-    const now = 50_000;
-    const lease = new Lease(() => now);
-    const me = presence('me', 5_000, 1, now);
-    lease.observe(presence('old', 1_000, 1, now));
-    lease.observe(presence('old', 1_000, 2, now, { closed: true }));
-    assert.equal(lease.leaderOf(PROJECT, me), 'me');
-  });
-
-  it('ignores other clocks: a peer whose clock is an hour off is judged by its beat changing', () => {
-    let now = 10_000_000;
-    const lease = new Lease(() => now);
-    const me = presence('me', 9_000_000, 1, now);
-    // Its clock is an hour ahead, then an hour behind: neither matters while its beat moves.
-    lease.observe(presence('skewed', 1, 1, now + HOUR_MS));
-    now += BEAT_MS;
-    lease.observe(presence('skewed', 1, 2, now - HOUR_MS));
-    assert.equal(lease.leaderOf(PROJECT, me), 'skewed');
-    now += LEASE_TTL_MS + 1;
-    assert.equal(lease.leaderOf(PROJECT, me), 'me');
-  });
-
-  it('does not wait for a file left long ago by a window that is gone', () => {
-    const now = 10_000_000;
-    const lease = new Lease(() => now);
-    lease.observe(presence('ghost', 1, 9, now - 10 * 60_000));
-    assert.equal(lease.leaderOf(PROJECT, presence('me', 5, 1, now)), 'me');
-  });
-
-  it('counts the project as focused while any of its live windows is', () => {
-    const now = 1_000;
-    const lease = new Lease(() => now);
-    const me = presence('me', 2, 1, now);
-    assert.equal(lease.anyFocused(PROJECT, me), false);
-    lease.observe(presence('other', 1, 1, now, { focused: true }));
-    assert.equal(lease.anyFocused(PROJECT, me), true);
-    lease.observe(presence('elsewhere', 1, 1, now, { focused: true, project: 'another' }));
-    lease.observe(presence('other', 1, 2, now, { focused: false }));
-    assert.equal(lease.anyFocused(PROJECT, me), false);
-  });
-
-  it('removes the files of closed windows once their state is merged', async () => {
-    const files = new Map<string, string>();
-    const leaving = new SharedStore(memoryFs(files), 'leaving', quiet);
-    await leaving.update((s) => applyJobChange(s, PROJECT, 'job_a', { track: true }, leaving.clock));
-    await leaving.beat({ closed: true });
-    const staying = new SharedStore(memoryFs(files), 'staying', quiet);
-    await staying.refresh();
-    assert.deepEqual([...files.keys()], ['w-staying.json']);
-    const ours = JSON.parse(files.get('w-staying.json')!) as { state: SyncState };
-    assert.ok(ours.state.jobs[PROJECT]?.job_a, 'its job lives on in ours');
-  });
-});
-
-describe('shared store: the ledger', () => {
-  const bucket = agentBucket(PROJECT);
-
-  it('counts the requests of every window over a sliding hour', () => {
-    const a = emptyState();
-    const b = emptyState();
-    recordRequest(a, bucket, 'a.1', 1_000);
-    recordRequest(b, bucket, 'b.1', 2_000);
-    recordRequest(b, bucket, 'b.2', 3_000);
-    const merged = mergeState(mergeState(a, b), b);
-    assert.equal(countInHour(merged, bucket, 3_000), 3);
-    assert.equal(countInHour(merged, bucket, 1_000 + HOUR_MS), 2, 'the first slid out of the hour');
-    assert.equal(countInHour(merged, bucket, 3_000 + HOUR_MS), 0);
-  });
-
-  it('holds background work at the ceiling until the oldest request of the hour slides out', () => {
-    const state = emptyState();
-    for (let i = 0; i < BACKGROUND_CEILING - 1; i++) recordRequest(state, bucket, `w.${i}`, 10_000 + i * 1_000);
-    const now = 10_000 + BACKGROUND_CEILING * 1_000;
-    assert.equal(backgroundWaitMs(state, bucket, now), 0, 'one more fits');
-    recordRequest(state, bucket, 'w.last', now);
-    const wait = backgroundWaitMs(state, bucket, now);
-    assert.ok(wait > 0);
-    assert.equal(backgroundWaitMs(state, bucket, now + wait), 0, 'it fits exactly when the oldest has left');
-    assert.ok(backgroundWaitMs(state, bucket, now + wait - 2) > 0);
-  });
-
-  it('shares a 429: every window waits for the later Retry-After of the family', () => {
-    const a = emptyState();
-    const b = emptyState();
-    recordWait(a, 'agent', 40_000);
-    recordWait(b, 'agent', 30_000);
-    const merged = mergeState(b, a);
-    assert.equal(waitMs(merged, 'agent', 10_000), 30_000);
-    assert.equal(waitMs(merged, 'analytics', 10_000), 0, 'the other family is not held');
-    assert.equal(waitMs(merged, 'agent', 40_000), 0);
   });
 });

@@ -1,11 +1,9 @@
-// What happens to work nobody awaits: the bounded retry of a write to the shared store that
-// failed (it tries again after each wait, each longer, then stops), the store that a failed write
-// does not stop, and background(), which turns a failure into a log line instead of an unhandled
-// rejection. Fake timers for the waits; the store on an in-memory folder that fails on demand.
+// The bounded retry (src/util/backoff.ts) of a write to the shared store that failed: it tries
+// again after each wait, each longer, then stops; the store that a failed write does not stop.
+// Fake timers for the waits; the store on an in-memory folder that fails on demand.
 import assert from 'node:assert/strict';
 import { SharedStore, type SyncFs } from '../../../src/sync/sharedStore';
 import { applyJobChange } from '../../../src/sync/jobChanges';
-import { background } from '../../../src/util/background';
 import { retryWithBackoff } from '../../../src/util/backoff';
 import { FakeClock, settled } from '../../support/fakeClock';
 import { memoryFs } from '../../support/memorySyncFs';
@@ -102,28 +100,6 @@ describe('work nobody awaits', () => {
       assert.equal(store.writes, 1);
       const file = JSON.parse(files.get('w-w1.json') ?? '{}') as { state?: { jobs?: Record<string, Record<string, unknown>> } };
       assert.ok(file.state?.jobs?.proj?.job_1, 'the other windows can read the job now');
-    });
-  });
-
-  describe('background()', () => {
-    it('turns a failure into one log line, never an unhandled rejection', async () => {
-      const unhandled: unknown[] = [];
-      const onUnhandled = (reason: unknown) => unhandled.push(reason);
-      process.on('unhandledRejection', onUnhandled);
-      try {
-        const lines: string[] = [];
-        const stacks: string[] = [];
-        const log = { warn: (line: string) => lines.push(line), debug: (stack: string) => stacks.push(stack) };
-        background(Promise.reject(new Error('disk full')), log, 'writing the ledger');
-        background(Promise.resolve('fine'), log, 'reading the key');
-        await settled();
-        assert.deepEqual(lines, ['writing the ledger failed: Error: disk full']);
-        assert.equal(stacks.length, 1, 'the stack, at debug level');
-        assert.match(stacks[0] ?? '', /backoff\.test/);
-        assert.deepEqual(unhandled, []);
-      } finally {
-        process.off('unhandledRejection', onUnhandled);
-      }
     });
   });
 });
