@@ -8,7 +8,7 @@
 //   node esbuild.mjs --production --metafile=meta.json
 //                                  also writes esbuild's account of what went into dist/extension.js (read by the bench)
 import * as esbuild from 'esbuild';
-import { cpSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -74,6 +74,8 @@ function testEntries(dir) {
 }
 
 if (tests) {
+  // A test moved or deleted in test/ must not run on from an old bundle: out/test is built afresh.
+  rmSync('out/test', { recursive: true, force: true });
   // The extension under test: what ships, except that activate() returns its parts to the tests.
   mkdirSync('out/test/extension', { recursive: true });
   for (const file of ['package.json', 'package.nls.json', 'l10n', 'media']) cpSync(file, `out/test/extension/${file}`, { recursive: true });
