@@ -50,6 +50,9 @@ const extensionTargets = (entry, dist) => [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    // Node reads the bundle as UTF-8: the text's typographic quotes and ellipses stay one character
+    // each, not a six-byte \u escape.
+    charset: 'utf8',
     metafile: Boolean(metafile),
   },
   {

@@ -44,6 +44,7 @@ await esbuild.build({
   format: 'cjs',
   target: 'node20',
   external: ['vscode'],
+  charset: 'utf8',
   logLevel: 'warning',
 });
 const manifest = JSON.parse(readFileSync(join(extension, 'package.json'), 'utf8'));
