@@ -188,7 +188,7 @@ function blindFloor(stretches: readonly Stretch[]): number {
       const fast = s.fastUntil !== undefined && t < s.fastUntil;
       const base = (fast ? DEFAULT_TIMINGS.fastIntervalMs : DEFAULT_TIMINGS.intervalMs) * (focusedAt(t) ? 1 : DEFAULT_TIMINGS.unfocusedFactor);
       // The hourly budget shares the steady rate among the jobs running at t, as ours does.
-      return fast ? base : Math.max(base, (activeAt(stretches, t) * HOUR) / DEFAULT_TIMINGS.steadyBudgetPerHour);
+      return fast ? base : Math.max(base, (activeAt(stretches, t) * HOUR) / DEFAULT_TIMINGS.steadyReadsPerHour);
     };
     let last = s.start;
     if (s.fastUntil === undefined) reads++; // the startup read

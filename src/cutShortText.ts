@@ -19,7 +19,7 @@ export function cutShortText(what: string, cut: CutShort, l10n: L10n): string {
       return l10n.t('{0}: stopped after {1} pages: the API said there was more but sent an empty page.', what, cut.pages);
     case 'noNewRows':
       return l10n.t('{0}: stopped after {1} pages: the API sent only rows it had already sent, so there may be more.', what, cut.pages);
-    case 'budget':
+    case 'notGranted':
       return l10n.t('{0}: stopped after {1} pages: that is what the organisation’s analytics hour allowed it.', what, cut.pages);
   }
 }

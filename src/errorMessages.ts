@@ -244,7 +244,7 @@ function tableView(error: unknown, context: FailureContext, l10n: L10n, options:
       // The gate (sync/hourGate.ts) refused: asked first when a writer asked, so no Retry here.
       return failed(
         l10n.t(
-          'the organisation’s analytics requests for this hour are spent on this machine’s count (teammates on other machines also spend it). Nothing was sent.',
+          'Not granted: the organisation’s hour has no room for this request on this machine’s count (teammates on other machines also spend it). Nothing was sent; try again once the hour has room.',
         ),
         [],
         'warning',

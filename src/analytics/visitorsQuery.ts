@@ -223,7 +223,7 @@ export interface FetchAllOptions {
   onPage?: (pages: number, rows: number) => void;
   /** Fewer pages than the table's cap. */
   maxPages?: number;
-  /** The hour's leave for these requests (sync/hourGate.ts): when it gives no more, the fetch is cut short ('budget'). */
+  /** The grant for these requests (sync/hourGate.ts): when it reserves no more, the fetch is cut short ('notGranted'). */
   grant?: Grant;
 }
 

@@ -80,7 +80,7 @@ export function readersOf(snapshot: VisitorsSnapshot, sitePath: string): Readers
 /**
  * The one function that spends requests on a snapshot: pages of 250 by the paging rule, until the
  * API has no more or `maxPages` is reached. Its caller (the readers' fetchRange, src/readers/pageReaders.ts)
- * hands it a page fetch whose every request carries a ticket of the hour gate (src/sync/hourGate.ts).
+ * hands it a grant, and each request is reserved by it (src/sync/hourGate.ts) before it is sent.
  */
 export async function fetchSnapshot(
   fetchPage: FetchVisitors,
@@ -98,7 +98,7 @@ export async function fetchSnapshot(
   const seen = new Set(start?.rows.map((row) => row.path));
   const rows = start ? [...start.rows, ...all.rows.filter((row) => !seen.has(row.path))] : all.rows;
   const pages = (start?.pages ?? 0) + all.pages;
-  const gathering = all.cutShort?.reason === 'budget' && pages < maxPages;
+  const gathering = all.cutShort?.reason === 'notGranted' && pages < maxPages;
   const expectedPages = from && !from.capped ? from.pages : from?.expectedPages;
   // Any stop before the API's end leaves paths beyond it unread: they may have readers.
   return {
@@ -167,8 +167,8 @@ function fromStored(s: StoredSnapshot): VisitorsSnapshot {
 }
 
 export interface SnapshotStoreOptions {
-  /** Fetches a whole range (normally {@link fetchSnapshot} with the capped page count), each request reserved by `leave`; `kept`: what is kept of it (going on from it while still being gathered). */
-  fetch: (key: SnapshotKey, leave: JoinedLeave, kept?: VisitorsSnapshot) => Promise<VisitorsSnapshot>;
+  /** Fetches a whole range (normally {@link fetchSnapshot} with the capped page count), each request reserved by `joined`; `kept`: what is kept of it (going on from it while still being gathered). */
+  fetch: (key: SnapshotKey, joined: JoinedGrant, kept?: VisitorsSnapshot) => Promise<VisitorsSnapshot>;
   storage: SnapshotStorage;
   now?: () => number;
   maxAgeMs?: number;
@@ -192,10 +192,10 @@ export interface SnapshotSource {
 }
 
 /**
- * The leave a range's fetch goes with: the grant of everyone who asked for it while it was on its
+ * The grant a range's fetch goes with: the grants of everyone who asked for it while it was on its
  * way, each in turn; `background` while only background work asked (then a cut keeps nothing).
  */
-export class JoinedLeave implements Grant {
+export class JoinedGrant implements Grant {
   private readonly grants: Grant[] = [];
   private onlyBackground = true;
 
@@ -223,7 +223,7 @@ export class JoinedLeave implements Grant {
 
 export class SnapshotStore {
   private readonly memory = new Map<string, VisitorsSnapshot>();
-  private readonly inFlight = new Map<string, { fetching: Promise<VisitorsSnapshot>; leave: JoinedLeave }>();
+  private readonly inFlight = new Map<string, { fetching: Promise<VisitorsSnapshot>; joined: JoinedGrant }>();
   private readonly listeners = new Set<(snapshot: VisitorsSnapshot) => void>();
   private loaded = false;
   private readonly now: () => number;
@@ -260,19 +260,19 @@ export class SnapshotStore {
     const id = snapshotId(key);
     const pending = this.inFlight.get(id);
     if (pending) {
-      pending.leave.join(grant, background);
+      pending.joined.join(grant, background);
       return pending.fetching;
     }
     const kept = this.cached(key);
     if (kept && !refresh && this.isFresh(kept)) return Promise.resolve(kept);
-    const leave = new JoinedLeave(grant, background);
+    const joined = new JoinedGrant(grant, background);
     // A range still being gathered goes on from its pages, Refresh too ("fetch the rest now").
-    const fetching = this.options.fetch(key, leave, kept).then((snapshot) => {
+    const fetching = this.options.fetch(key, joined, kept).then((snapshot) => {
       this.keep(id, snapshot);
       for (const listener of this.listeners) listener(snapshot);
       return snapshot;
     });
-    this.inFlight.set(id, { fetching, leave });
+    this.inFlight.set(id, { fetching, joined });
     const forget = () => this.inFlight.delete(id);
     void fetching.then(forget, forget);
     return fetching;

@@ -10,8 +10,8 @@
 //   repeatedCursor the next cursor is one already sent
 //   emptyPage      a page with no rows, although the API said there were more
 //   noNewRows      a page whose rows were all seen before (by the table's rowId)
-//   budget         the hour's gate gave no reservation for the next request (sync/hourGate.ts): nothing
-//                  more was sent
+//   notGranted     the request's grant gave no reservation for the next one (sync/hourGate.ts): nothing
+//                  more was sent (the ApiError kind of the same name, read as a cut, not a failure)
 import type { ListQuery, Paging } from './endpoints';
 import { isApiError } from './errors';
 
@@ -22,7 +22,7 @@ import { isApiError } from './errors';
  */
 export const DEFAULT_MAX_PAGES = 40;
 
-export type CutShortReason = 'cap' | 'repeatedCursor' | 'emptyPage' | 'noNewRows' | 'budget';
+export type CutShortReason = 'cap' | 'repeatedCursor' | 'emptyPage' | 'noNewRows' | 'notGranted';
 
 export interface CutShort {
   reason: CutShortReason;
@@ -93,7 +93,7 @@ export async function readPages<P extends PagingFields, R>(
       page = await fetchPage(query, options.signal);
     } catch (error) {
       // The gate refused this page before it was sent: what was read stands, cut short.
-      if (isApiError(error) && error.kind === 'notGranted') return end('budget');
+      if (isApiError(error) && error.kind === 'notGranted') return end('notGranted');
       throw error;
     }
     pages++;

@@ -223,18 +223,19 @@ export class JobPoller {
 
   /**
    * The phase is that of the last poll, so a due time does not jump when the fast phase ends. The
-   * hourly budget caps the steady rate; it is not multiplied again while unfocused.
+   * steady reads an hour (shared by the watched jobs) cap the steady rate; that is not multiplied
+   * again while unfocused.
    */
   private intervalOf(entry: Entry): number {
     const { fastIntervalMs, intervalMs, unfocusedFactor } = this.currentTimings;
     const fast = entry.lastAt < entry.fastUntil;
     const base = (fast ? fastIntervalMs : intervalMs) * (this.focused ? 1 : unfocusedFactor);
-    return fast ? base : Math.max(base, this.budgetIntervalMs());
+    return fast ? base : Math.max(base, this.sharedIntervalMs());
   }
 
-  /** The steady interval at which all watched jobs together stay within the hourly budget. */
-  private budgetIntervalMs(): number {
-    return Math.ceil((this.entries.size * HOUR_MS) / this.currentTimings.steadyBudgetPerHour);
+  /** The steady interval at which all watched jobs together make at most `steadyReadsPerHour` reads an hour. */
+  private sharedIntervalMs(): number {
+    return Math.ceil((this.entries.size * HOUR_MS) / this.currentTimings.steadyReadsPerHour);
   }
 
   private dueAt(entry: Entry): number {

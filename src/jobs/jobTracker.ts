@@ -239,8 +239,8 @@ export class JobTracker extends Disposable {
 
   /**
    * A background read. The platform counts only sends in the agent's hour, so reads are bounded by
-   * the poller's own rules (its intervals and hourly budget, one poller across windows) and by a
-   * 429's shared wait, never by the sends' budget.
+   * the poller's own rules (its intervals and steady reads an hour, one poller across windows) and
+   * by a 429's shared wait, never by the hour of sends.
    */
   private fetchJob(jobId: string, signal: AbortSignal): Promise<AgentJob> {
     const projectId = this.deps.store.projectId;

@@ -15,7 +15,7 @@ export interface PollTimings {
    * so that together they stay within this many. The platform counts only sends (creating a job, a
    * follow-up) in the agent's hour; this is the reads' own bound, with the fast phase (one per send).
    */
-  steadyBudgetPerHour: number;
+  steadyReadsPerHour: number;
   /** Most requests in flight at once. */
   maxInFlight: number;
   /** First backoff after a failure; doubles per consecutive failure. */
@@ -28,7 +28,7 @@ export const DEFAULT_TIMINGS: PollTimings = {
   fastIntervalMs: 5_000,
   fastPhaseMs: 60_000,
   unfocusedFactor: 4,
-  steadyBudgetPerHour: 60,
+  steadyReadsPerHour: 60,
   maxInFlight: 2,
   backoffBaseMs: 10_000,
   backoffMaxMs: 15 * 60_000,

@@ -26,7 +26,7 @@ export const PREVIEW_TIMINGS: PollTimings = {
   intervalMs: 15_000,
   fastIntervalMs: 5_000,
   fastPhaseMs: 5 * 60_000,
-  steadyBudgetPerHour: 240,
+  steadyReadsPerHour: 240,
   maxInFlight: 2,
   backoffBaseMs: 5_000,
   backoffMaxMs: 2 * 60_000,

@@ -3,9 +3,10 @@
 // docs page is being shown (never at activation), at most once an hour per range, and after a
 // failure not again on its own until the wait is over (Refresh still asks at once). Every fetch
 // passes the hour's gate with its own grant: one the user did not ask for (a page was just opened)
-// is background work, held to the ledger's ceiling so the hour's last analytics requests are kept
-// for what someone asks; one the user asked for (Refresh, Change Range, the click to load, the
-// panel) is asked for, and held to what the hour has left.
+// is background work, held to the ledger's ceiling and the machine's background share so the hour's
+// last analytics requests are kept for what someone asks; one the user asked for (Refresh, Change
+// Range, the click to load, the panel) is asked for, and held to what the hour has left. A fetch the
+// hour has no room for is refused as one thing, the ApiError kind 'notGranted'.
 import * as vscode from 'vscode';
 import { ApiError, isApiError, type ApiClient, type Grant } from '../api';
 import type { Settings } from '../config';
@@ -18,7 +19,7 @@ import { BACKGROUND_CEILING } from '../sync/ledger';
 import type { HourGate, HourGrant } from '../sync/hourGate';
 import { HOUR_MS } from '../util/clock';
 import { Disposable } from '../util/lifecycle';
-import { fetchSnapshot, isFreshFor, type JoinedLeave, SnapshotStore, snapshotId, type SnapshotKey, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
+import { fetchSnapshot, isFreshFor, type JoinedGrant, SnapshotStore, snapshotId, type SnapshotKey, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
 
 const RANGE_KEY = 'mintlifyAgent.readers.range';
 const DEFAULT_PRESET: PresetId = 'last30';
@@ -109,8 +110,9 @@ export class PageReaders extends Disposable {
    * The current range's snapshot for a page being shown: the kept one while fresh, else a fetch,
    * unless a recent failure asked for a pause (then the kept one, possibly stale, or the failure).
    * `asked`: the user asked (Refresh implies it), and the gate asks them when the hour may not hold
-   * it; `grant`: they said yes elsewhere (a tool's confirmation); otherwise a fetch that would take
-   * the ledger past its background ceiling is held back (the kept one, possibly stale, or HeldBackError).
+   * it; `grant`: they said yes elsewhere (a tool's confirmation); otherwise it is background work,
+   * and a fetch the hour has no room for returns the kept one, possibly stale, or is not granted
+   * (ApiError 'notGranted').
    */
   async load(now: RangeNow, options: { refresh?: boolean; asked?: boolean; grant?: Grant } = {}): Promise<VisitorsSnapshot> {
     const { refresh = false, asked = refresh || options.grant !== undefined } = options;
@@ -129,19 +131,18 @@ export class PageReaders extends Disposable {
     if (!grant) {
       if (!asked)
         this.deps.log.info(
-          `readers: background fetch held back, ${this.deps.gate.used() ?? 'an unknown number of'} analytics requests in the last hour (ceiling ${BACKGROUND_CEILING})`,
+          `readers: background fetch not granted, ${this.deps.gate.used() ?? 'an unknown number of'} analytics requests in the last hour (ceiling ${BACKGROUND_CEILING}, this machine's background share ${this.deps.gate.backgroundShare()})`,
         );
       if (kept) return kept;
-      if (!asked) throw new HeldBackError(this.deps.gate.used());
-      // None left (the gate said so), or the writer said no: nothing was fetched, and nothing failed.
-      throw this.deps.gate.left() === 0 ? notGranted() : new ApiError('cancelled', 'Not fetched: the writer did not ask for it.');
+      // Not granted (background work, or a writer's ask with nothing left), or the writer said no: nothing was fetched, and nothing failed.
+      throw !asked || this.deps.gate.left() === 0 ? notGranted() : new ApiError('cancelled', 'Not fetched: the writer did not ask for it.');
     }
     try {
       const snapshot = await this.store.get(now.key, { refresh, grant, background: !asked });
       this.pausedUntil.delete(id);
       return snapshot;
     } catch (error) {
-      if (error instanceof HeldBackError || (isApiError(error) && error.kind === 'notGranted')) throw error; // not a failure: the next page shown may go
+      if (isApiError(error) && error.kind === 'notGranted') throw error; // not a failure: the next page shown may go
       const wait = isApiError(error) && error.kind === 'rateLimited' && error.retryAfterMs !== undefined ? error.retryAfterMs : FAILURE_PAUSE_MS;
       this.pausedUntil.set(id, Date.now() + wait);
       throw error;
@@ -149,6 +150,11 @@ export class PageReaders extends Disposable {
       // The grant was this load's: a later page shown or click asks anew.
       own?.end();
     }
+  }
+
+  /** The hour as background work sees it, to say why it was not granted: the requests used (undefined while not known), the ceiling and this machine's share. */
+  backgroundRoom(): { used: number | undefined; ceiling: number; share: number } {
+    return { used: this.deps.gate.used(), ceiling: BACKGROUND_CEILING, share: this.deps.gate.backgroundShare() };
   }
 
   /**
@@ -161,22 +167,22 @@ export class PageReaders extends Disposable {
     return kept && !kept.capped ? { estimate: Math.min(cap, Math.max(1, kept.pages)), upTo: false, cap } : { estimate: cap, upTo: true, cap, perPage: true };
   }
 
-  /** The writer's leave for a range, asked when the hour may not hold it. */
+  /** The writer's grant for a range, asked when the hour may not hold it. */
   private askFor(key: SnapshotKey, label: string): Promise<HourGrant | undefined> {
     return this.deps.gate.ask({ what: vscode.l10n.t('Loading the readers of {0}', label), ...this.estimate(key) });
   }
 
-  /** The one place the readers spend analytics requests, each reserved by `leave` (the grants of all who asked). */
-  private async fetchRange(key: SnapshotKey, leave: JoinedLeave, kept?: VisitorsSnapshot): Promise<VisitorsSnapshot> {
+  /** The one place the readers spend analytics requests, each reserved by `joined` (the grants of all who asked). */
+  private async fetchRange(key: SnapshotKey, joined: JoinedGrant, kept?: VisitorsSnapshot): Promise<VisitorsSnapshot> {
     const maxPages = this.deps.settings.readers.maxPages;
     const from = kept?.gathering ? ` from page ${kept.pages + 1}` : '';
     this.deps.log.info(
-      `readers: fetching ${key.dateFrom ?? 'all time'}..${key.dateTo ?? ''}${from} (at most ${maxPages} pages of 250${leave.background ? ', background' : ''})`,
+      `readers: fetching ${key.dateFrom ?? 'all time'}..${key.dateTo ?? ''}${from} (at most ${maxPages} pages of 250${joined.background ? ', background' : ''})`,
     );
     let refused = false;
     const grant: Grant = {
       reserve: async () => {
-        const reservation = await leave.reserve();
+        const reservation = await joined.reserve();
         refused ||= !reservation;
         return reservation;
       },
@@ -189,14 +195,14 @@ export class PageReaders extends Disposable {
     });
     // Cut short by the hour, every page fetched is kept: the snapshot is still being gathered, and
     // the next fetch goes on from it. Only a fetch that got no page at all keeps nothing.
-    if (refused && snapshot.pages === 0) throw new HeldBackError(this.deps.gate.used());
+    if (refused && snapshot.pages === 0) throw notGranted();
     this.deps.log.info(`readers: ${snapshot.rows.length} paths in ${snapshot.pages} request(s)${snapshot.capped ? ' (capped)' : ''}`);
     return snapshot;
   }
 }
 
 function notGranted(): ApiError {
-  return new ApiError('notGranted', 'Not fetched: no analytics request is left this hour.');
+  return new ApiError('notGranted', 'Not granted: the organisation’s hour has no room for this fetch now.');
 }
 
 /** No background fetch until `until` (epoch ms), after a failure. */
@@ -204,14 +210,5 @@ export class PausedError extends Error {
   override readonly name = 'PausedError';
   constructor(readonly until: number) {
     super('Paused after a failed request.');
-  }
-}
-
-/** A background fetch not sent (or stopped) because the hour's analytics requests reached the ledger's background ceiling. */
-export class HeldBackError extends Error {
-  override readonly name = 'HeldBackError';
-  /** `thisHour`: the analytics requests of the hour, undefined when not known yet. */
-  constructor(readonly thisHour: number | undefined) {
-    super('Held back: the hourly analytics requests are kept for what the user asks.');
   }
 }

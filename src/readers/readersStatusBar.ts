@@ -6,12 +6,12 @@ import type { DocPage, DocsLocator } from '../docs/docsLocator';
 import { isApiError } from '../api';
 import { failureView } from '../errorMessages';
 import type { Logger } from '../log';
-import { BACKGROUND_CEILING, HOURLY_LIMIT } from '../sync/ledger';
+import { HOURLY_LIMIT } from '../sync/ledger';
 import { background } from '../util/background';
 import { Disposable } from '../util/lifecycle';
-import { HeldBackError, PausedError, type PageReaders } from './pageReaders';
+import { PausedError, type PageReaders } from './pageReaders';
 import { readersPhrase } from './readersText';
-import { heldBackTooltip, readersTooltip, type TooltipSection } from './readersTooltip';
+import { notGrantedTooltip, readersTooltip, type TooltipSection } from './readersTooltip';
 import { commandLink } from '../util/commandLink';
 import { readersOf, type ReadersFigure, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
 import { COMMANDS, type CommandId } from '../commands';
@@ -69,7 +69,7 @@ export class ReadersStatusBar extends Disposable {
 
   /**
    * Looks at the active editor again; `refresh` fetches the range anew. `asked`: the user asked
-   * (Refresh implies it); a fetch for a page just shown is background work under the ledger's ceiling.
+   * (Refresh implies it); a fetch for a page just shown is background work (the ledger's ceiling and the machine's share).
    */
   update({ refresh = false, fetch = true, asked = refresh }: { refresh?: boolean; fetch?: boolean; asked?: boolean } = {}): Promise<void> {
     const seq = ++this.seq;
@@ -96,24 +96,27 @@ export class ReadersStatusBar extends Disposable {
       snapshot = fetch ? await this.readers.load(now, { refresh, asked }) : this.readers.store.cached(now.key);
     } catch (error) {
       if (seq !== this.seq) return;
-      if (error instanceof HeldBackError) {
-        const held =
-          error.thisHour === undefined
+      // Background work the hour had no room for: nothing was sent, and the click asks for it.
+      if (!asked && isApiError(error) && error.kind === 'notGranted') {
+        const room = this.readers.backgroundRoom();
+        const why =
+          room.used === undefined
             ? vscode.l10n.t(
-                'Readers not loaded on their own: this window does not know yet how many of the organisation’s {0} analytics requests this hour are used, and fetches you did not ask for wait until it does. Click to load them now.',
+                'Readers not loaded in the background: this window does not know yet how many of the organisation’s {0} analytics requests this hour are used, and background work waits until it does. Click to load them now.',
                 HOURLY_LIMIT,
               )
             : vscode.l10n.t(
-                'Readers not loaded on their own: {0} of the organisation’s {1} analytics requests this hour are used on this machine’s count (teammates on other machines also spend it), and fetches you did not ask for stop at {2}, so the rest is kept for what you ask. Click to load them now.',
-                error.thisHour,
+                'Readers not loaded in the background: the organisation’s hour has no room for background work now. {0} of the organisation’s {1} analytics requests this hour are used on this machine’s count (teammates on other machines also spend it), and background work stops at {2} and at this machine’s share of {3} an hour, so the rest is kept for what you ask. Click to load them now.',
+                room.used,
                 HOURLY_LIMIT,
-                BACKGROUND_CEILING,
+                room.ceiling,
+                room.share,
               );
         return this.show(
           page,
-          `$(eye) ${vscode.l10n.t('readers: hourly limit kept for you · click to load')}`,
+          `$(eye) ${vscode.l10n.t('readers: the hour has no room for background work · click to load')}`,
           undefined,
-          heldBackTooltip(page, held, this.section),
+          notGrantedTooltip(page, why, this.section),
           COMMANDS.refreshReaders,
         );
       }

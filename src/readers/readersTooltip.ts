@@ -73,10 +73,10 @@ export function readersTooltip(input: TooltipInput): vscode.MarkdownString {
 }
 
 /**
- * The tooltip while a background fetch is held back by the ledger's ceiling: why, the other
- * feature's part (it costs no request), and the click that loads the figures now.
+ * The tooltip while a background fetch is not granted (the hour has no room for background work):
+ * why, the other feature's part (it costs no request), and the click that loads the figures now.
  */
-export function heldBackTooltip(page: DocPage, why: string, section: TooltipSection | undefined): vscode.MarkdownString {
+export function notGrantedTooltip(page: DocPage, why: string, section: TooltipSection | undefined): vscode.MarkdownString {
   const md = new vscode.MarkdownString('', true);
   md.isTrusted = { enabledCommands: [COMMANDS.refreshReaders, ...(section?.commands ?? [])] };
   md.appendMarkdown('**');

@@ -77,9 +77,9 @@ export function composeReviewPrompt(input: ReviewPromptInput): ReviewPrompt {
   const whole: Kept[] = comments.map((c) => ({ lines: c.lines.length, bodyChars: c.body.length }));
   let prompt = render(input, comments, whole);
   if (prompt.length <= max) return { prompt, shortened: 0, tooLong: false };
-  // The quoted lines and the words are what may be cut; everything else stays. A budget for them is
-  // shared out equally (a small comment keeps all of it and leaves the rest to the others); the
-  // largest budget whose prompt, with the marks its cuts add, fits is found by bisection.
+  // The quoted lines and the words are what may be cut; everything else stays. A number of characters for
+  // them is shared out equally (a small comment keeps all of it and leaves the rest to the others); the
+  // largest number whose prompt, with the marks its cuts add, fits is found by bisection.
   let low = 0;
   let high = max;
   while (low < high) {
@@ -97,10 +97,10 @@ function size(c: ReviewCommentInput): number {
   return c.lines.reduce((n, line) => n + line.length + 1, 0) + c.body.length;
 }
 
-function share(comments: readonly ReviewCommentInput[], budget: number): Kept[] {
+function share(comments: readonly ReviewCommentInput[], chars: number): Kept[] {
   const order = comments.map((c, i) => ({ i, size: size(c) })).sort((a, b) => a.size - b.size);
   const kept: Kept[] = [];
-  let left = budget;
+  let left = chars;
   order.forEach(({ i, size: need }, n) => {
     const allowance = Math.floor(left / (order.length - n));
     const c = comments[i];

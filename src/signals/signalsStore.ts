@@ -31,7 +31,7 @@ export interface SignalsStoreDeps {
   apiBaseUrl?: () => string;
 }
 
-export type RefreshOutcome = { kind: 'fetched'; snapshot: SignalsSnapshot } | { kind: 'skipped'; reason: 'noProject' | 'fresh' | 'budget' | 'busy' };
+export type RefreshOutcome = { kind: 'fetched'; snapshot: SignalsSnapshot } | { kind: 'skipped'; reason: 'noProject' | 'fresh' | 'notGranted' | 'busy' };
 
 export class SignalsStore extends Disposable {
   private readonly emitter = this.register(new vscode.EventEmitter<void>());
@@ -141,7 +141,7 @@ export class SignalsStore extends Disposable {
     const grant = background ? this.deps.gate.background('signals', estimate, this.deps.windowShare()) : how.grant;
     if (!grant) {
       this.deps.log.info(`signals: background refresh skipped, ${estimate} request(s) would pass the background ceiling or this window's share`);
-      return { kind: 'skipped', reason: 'budget' };
+      return { kind: 'skipped', reason: 'notGranted' };
     }
     const range = currentRange();
     this.deps.log.info(`signals: fetching ${range.dateFrom}..${range.dateTo} (${background ? 'background' : 'asked'})`);
@@ -155,7 +155,7 @@ export class SignalsStore extends Disposable {
     });
     this.deps.log.info(`signals: ${snapshot.requests} request(s) (the page sizes allow no fewer than ${snapshot.minimum})`);
     // A grant that gave nothing read nothing: the kept snapshot, if any, stays.
-    if (snapshot.requests === 0) return { kind: 'skipped', reason: 'budget' };
+    if (snapshot.requests === 0) return { kind: 'skipped', reason: 'notGranted' };
     const apiBaseUrl = this.deps.apiBaseUrl?.();
     if (apiBaseUrl !== undefined) snapshot.apiBaseUrl = apiBaseUrl;
     this.generation++;

@@ -122,20 +122,24 @@ export interface SignalsSnapshot {
 
 export class SnapshotStopped extends Error {
   constructor(
-    readonly reason: 'budget' | 'error',
+    readonly reason: 'notGranted' | 'error',
     readonly requests: number,
     readonly apiError?: ApiError,
   ) {
-    super(reason === 'budget' ? 'The request budget for signals is used up.' : (apiError?.message ?? 'The snapshot failed.'));
+    super(
+      reason === 'notGranted'
+        ? 'Not granted: the organisation’s hour has no room for the rest of the signals, so none was kept.'
+        : (apiError?.message ?? 'The snapshot failed.'),
+    );
   }
 }
 
 export interface FetchOptions {
   signal?: AbortSignal;
   /**
-   * The hour's leave for these requests (sync/hourGate.ts), one reservation a request. When it gives no
+   * The grant for these requests (sync/hourGate.ts), one reservation a request. When it reserves no
    * more the snapshot stops (SnapshotStopped, nothing kept), or with `partial` the lists read so far
-   * are kept, the rest cut short for 'budget'.
+   * are kept, the rest cut short ('notGranted').
    */
   grant: Grant;
   /** A user's fetch: keep what fit in the grant. */
@@ -177,7 +181,7 @@ export async function fetchSnapshot(api: ApiClient, projectId: string, range: Sn
       { signal, maxPages },
     );
     // Out of the grant: a background refresh keeps nothing rather than half a snapshot.
-    if (result.cutShort?.reason === 'budget' && !options.partial) throw new SnapshotStopped('budget', requests);
+    if (result.cutShort?.reason === 'notGranted' && !options.partial) throw new SnapshotStopped('notGranted', requests);
     if (result.cutShort) cutShort[list] = result.cutShort;
     return result;
   };
@@ -261,5 +265,7 @@ export function parseStoredSnapshot(value: unknown): SignalsSnapshot | undefined
   if (v?.version !== 1 || typeof v.projectId !== 'string' || typeof v.fetchedAt !== 'string') return undefined;
   if (!Array.isArray(v.byPage) || !Array.isArray(v.pending) || !Array.isArray(v.questions) || !Array.isArray(v.searches) || !Array.isArray(v.views))
     return undefined;
+  // A cut by the hour was stored as 'budget' before the refusal had one name: read it as 'notGranted'.
+  for (const cut of Object.values(v.cutShort ?? {}) as { reason: string }[]) if (cut.reason === 'budget') cut.reason = 'notGranted';
   return v as SignalsSnapshot;
 }

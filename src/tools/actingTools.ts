@@ -4,7 +4,7 @@
 // dialog showed, or nothing if the project, the job or the prompt reads differently by then) and then
 // goes through the same objects as the palette: the job tracker (which tracks and follows the job,
 // keeps a prompt that failed, and never repeats a send whose answer was lost) and the signals store
-// held to the hour's budget request by request. A failure is the tool's answer, not a notification
+// held to its grant request by request. A failure is the tool's answer, not a notification
 // waiting for a click, so the model's turn never hangs on a button.
 import * as vscode from 'vscode';
 import { ApiError, sendOutcome } from '../api';
@@ -16,7 +16,7 @@ import type { TrackedJob } from '../jobs/jobStore';
 import { showInvisible } from '../util/visibleText';
 import { Blocked, type Confirmations } from './confirmation';
 import { confirmedTool } from './confirmedTool';
-import { budgetUsed, missingSetup, modelHourUsed, promptInput, textInput, type ToolDeps, type ToolInput, type ToolTable } from './toolDeps';
+import { notGrantedText, missingSetup, modelNotGranted, promptInput, textInput, type ToolDeps, type ToolInput, type ToolTable } from './toolDeps';
 import { TOOLS } from './toolNames';
 
 /** `confirmations`: what each dialog showed, for its invoke to send exactly that (src/tools/confirmation.ts). */
@@ -169,7 +169,7 @@ export function actingTools(
         }
         // Only what the writer said yes to in this call's dialog is spent, for the project it named.
         const verdict = confirmations.verdict(TOOLS.fetchReaderSignals, input, { project: deps.settings.projectId ?? '', allowed: 0 }, ['project']);
-        if (modelHourUsed(deps)) return budgetUsed(deps);
+        if (modelNotGranted(deps)) return notGrantedText(deps);
         if (verdict.kind === 'changed')
           return vscode.l10n.t(
             'Nothing was fetched: the project changed after the writer confirmed. Call the tool again, so the writer confirms what would be fetched now.',
@@ -179,6 +179,7 @@ export function actingTools(
         const outcome = await deps.ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () =>
           deps.signals.store.refresh({ grant }).finally(() => grant.end()),
         );
+        if (outcome.kind === 'skipped' && outcome.reason === 'notGranted') return notGrantedText(deps);
         if (outcome.kind === 'skipped') return vscode.l10n.t('Nothing was fetched ({0}).', outcome.reason);
         const { snapshot } = outcome;
         const names: Record<SignalsList, string> = {

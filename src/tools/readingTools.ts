@@ -10,13 +10,13 @@ import type { VisitorsSnapshot } from '../analytics/visitorsSnapshot';
 import { isApiError } from '../api';
 import { failureView } from '../errorMessages';
 import { normalizeSitePath } from '../docs/sitePaths';
-import { HeldBackError, PausedError, type RangeNow } from '../readers/pageReaders';
+import { PausedError, type RangeNow } from '../readers/pageReaders';
 import { isFreshFor } from '../analytics/visitorsSnapshot';
 import { PRESETS, type PresetId } from '../shared/protocol';
 import { MOST_REQUESTS } from '../signals/snapshot';
 import { localToday } from '../util/days';
 import { Blocked, type Confirmations } from './confirmation';
-import { budgetUsed, missingSetup, modelHourUsed, textInput, type ToolDeps, type ToolInput, type ToolTable } from './toolDeps';
+import { notGrantedText, missingSetup, modelNotGranted, textInput, type ToolDeps, type ToolInput, type ToolTable } from './toolDeps';
 import { TOOLS } from './toolNames';
 import { agentJobsText, agentJobText, gapInboxText, readerEvidenceText, TOP_ROWS, visitorsText } from './toolTexts';
 
@@ -70,7 +70,7 @@ export function readingTools(
           ...deps.readers.readers.estimate(ask.now.key),
           forModel: true,
         });
-        if (question.fits === 0) return none('none left'); // invoke() says none is left; nothing is sent
+        if (question.fits === 0) return none('not granted'); // invoke() says why (notGrantedText); nothing is sent
         confirmations.shown(TOOLS.visitors, input, { project: ask.now.key.projectId, range: ask.preset, allowed: question.fits });
         return {
           invocationMessage: vscode.l10n.t('Fetching visitors…'),
@@ -87,7 +87,7 @@ export function readingTools(
         // Only what the writer said yes to in this call's dialog is spent, for the project and range it named.
         const verdict = confirmations.verdict(TOOLS.visitors, input, { project: now.key.projectId, range: preset, allowed: 0 }, ['project', 'range']);
         if (verdict.kind !== 'send') {
-          if (modelHourUsed(deps)) return budgetUsed(deps);
+          if (modelNotGranted(deps)) return notGrantedText(deps);
           return vscode.l10n.t(
             'No visitors fetched in the last hour are kept for {0}, and nothing was sent: a fetch is confirmed by the writer in this tool’s dialog. Call the tool again to be asked.',
             now.range.label,
@@ -99,7 +99,7 @@ export function readingTools(
         try {
           snapshot = await deps.readers.readers.load(now, { grant }).finally(() => grant.end());
         } catch (error) {
-          if (error instanceof HeldBackError) return budgetUsed(deps);
+          if (isApiError(error) && error.kind === 'notGranted') return notGrantedText(deps);
           if (error instanceof PausedError)
             return vscode.l10n.t(
               'The last visitors request for this range failed; the readers try again after {0}. Nothing was sent.',

@@ -1,6 +1,6 @@
 // What every language model tool is made of: the extension's objects it reads and acts through,
-// its shape (text in, text out), and the answers they share (what setup is missing, the hour's
-// budget used), so the reading and acting tools word them alike.
+// its shape (text in, text out), and the answers they share (what setup is missing, why the hour
+// did not grant a request), so the reading and acting tools word them alike.
 import * as vscode from 'vscode';
 import type { JobStore } from '../jobs/jobStore';
 import type { JobTracker } from '../jobs/jobTracker';
@@ -59,13 +59,13 @@ export function promptInput(input: ToolInput): string | undefined {
   return typeof value === 'string' && value.trim() ? value : undefined;
 }
 
-/** Whether the editor's AI has nothing it may spend now (none left, its first 60 used, or the hour's count unknown). */
-export function modelHourUsed(deps: Pick<ToolDeps, 'gate'>): boolean {
+/** Whether the editor's AI would not be granted a request now (the hour full, its first 60 used, or the hour's count unknown). */
+export function modelNotGranted(deps: Pick<ToolDeps, 'gate'>): boolean {
   return (deps.gate.modelRoom() ?? 0) === 0;
 }
 
-/** Why a tool sent nothing for lack of the hour: none left, or the editor's AI's share of it used; and when that changes. */
-export function budgetUsed(deps: Pick<ToolDeps, 'gate'>): string {
+/** Why a tool's request was not granted (the ApiError kind 'notGranted'): the hour full, or the editor's AI's share of it used; and when that changes. */
+export function notGrantedText(deps: Pick<ToolDeps, 'gate'>): string {
   if (deps.gate.left() === undefined) {
     return vscode.l10n.t(
       'The hour’s count of the organisation’s analytics requests is not known in this window yet (its shared state cannot be written, or the key is not read yet), and the editor’s AI is held until it is. Nothing was sent; ask the writer to fetch it in the views.',

@@ -1,7 +1,7 @@
 // The one gate for the organisation's analytics hour, as a writer meets it in the real VS Code host
 // on a large site (5,000 paths: 20 pages of 250 a range): with 6 requests left, Compare, the panel
 // opened on one page and Export each ask first, in the one wording with "6 are left", and send at
-// most 6; Show Full Thread with none left sends nothing and says when one frees up; the trend offers
+// most 6; Show Full Thread with 0 left sends nothing and says when one frees up; the trend offers
 // the newest points that fit and draws them; a background fetch and a language model tool's fetch
 // started while a writer's fetch runs are held to the ceiling. Every request is counted at the simulator.
 import assert from 'node:assert/strict';
@@ -172,7 +172,7 @@ describe('the hour’s gate (every analytics request a writer causes)', function
     }
   });
 
-  it('Show Full Thread with none left sends nothing and says when one frees up; with some left it reads the one thread', async () => {
+  it('Show Full Thread with 0 left sends nothing and says when one frees up; with some left it reads the one thread', async () => {
     await freshAnalyticsHour(s);
     await s.signals.store.forget();
     const user = new ScriptedUser(s.ui);

@@ -213,7 +213,7 @@ describe('language model tools', function () {
       assert.match(await invoke(TOOLS.visitors, { range: 'yesterday' }), /^Unknown range "yesterday": use one of last7, last30/);
     });
 
-    it('with fewer left than a fetch may need, its dialog offers what is left and the fetch is held to it; with none left it sends nothing', async () => {
+    it('with fewer left than a fetch may need, its dialog offers what is left and the fetch is held to it; with 0 left it is not granted and sends nothing', async () => {
       await freshAnalyticsHour(s);
       const spend = async (count: number) => {
         const before = s.gate.used() ?? 0;

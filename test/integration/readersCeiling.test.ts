@@ -1,6 +1,7 @@
 // Readers' fetches and the shared ledger's background ceiling: opening a page is background work,
-// so with the hour's analytics requests (every window's) at the ceiling it sends nothing and the
-// status item says why; Refresh, the click to load, is the user asking and is never held back.
+// so with the hour's analytics requests (every window's) at the ceiling it is not granted, sends
+// nothing and the status item says why; Refresh, the click to load, is the user asking and is not
+// held to the background ceiling.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../support/extensionUnderTest';
@@ -44,11 +45,12 @@ describe('readers under the ledger ceiling', function () {
     await othersSent(BACKGROUND_CEILING);
     sim.clearRequests();
     await vscode.window.showTextDocument(page, { preview: false });
-    const held = await waitFor('the held-back item', async () => {
+    const held = await waitFor('the item saying background work was not granted', async () => {
       const shown = s.readers.statusBar.shown;
-      return shown?.page.sitePath === '/quickstart' && shown.text.includes('hourly limit kept for you') ? shown : undefined;
+      return shown?.page.sitePath === '/quickstart' && shown.text.includes('the hour has no room for background work') ? shown : undefined;
     });
     const tip = tooltipText(held.tooltip);
+    assert.ok(tip.includes('the organisation’s hour has no room for background work now'), tip);
     assert.ok(tip.includes(`${BACKGROUND_CEILING} of the organisation’s 100 analytics requests this hour are used`), tip);
     assert.ok(tip.includes('command:mintlifyAgent.refreshReaders'), 'the tooltip offers the load');
     assert.equal(visitorRequests(sim), 0, 'opening the page sent nothing');
@@ -57,7 +59,7 @@ describe('readers under the ledger ceiling', function () {
     const shown = await waitFor('the figure after Refresh', async () => {
       return s.readers.statusBar.shown?.figures ? s.readers.statusBar.shown : undefined;
     });
-    assert.ok(!shown.text.includes('hourly limit'), shown.text);
+    assert.ok(!shown.text.includes('no room'), shown.text);
     assert.equal(visitorRequests(sim), 1, 'Refresh is asked for: not held to the background ceiling');
   });
 

@@ -274,7 +274,7 @@ describe('reader signals', function () {
     try {
       await s.signals.store.forget();
       sim.clearRequests();
-      assert.deepEqual(await s.signals.store.refresh('background'), { kind: 'skipped', reason: 'budget' });
+      assert.deepEqual(await s.signals.store.refresh('background'), { kind: 'skipped', reason: 'notGranted' });
       assert.equal(analytics(sim).length, 0);
       assert.equal(
         (await s.signals.store.refresh({ grant: s.gate.granted(100) })).kind,
@@ -310,7 +310,7 @@ describe('reader signals', function () {
   });
 
   it('"Did it help?" compares equal windows on a page with enough votes, and says "not enough data yet" on one without', async () => {
-    // What the suite spent so far must not hold back this fetch (it would ask first: up to 70 requests).
+    // What the suite spent so far must not be what this fetch is refused for (it would ask first: up to 70 requests).
     await freshAnalyticsHour(s);
     const finishedAt = new Date(Date.now() - 40 * 86_400_000).toISOString();
     s.signals.links.remember(PROJECT, {

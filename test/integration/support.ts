@@ -20,7 +20,7 @@ export const FAST_POLL_TIMINGS = {
   backoffBaseMs: 200,
   backoffMaxMs: 1_000,
   unfocusedFactor: 1,
-  steadyBudgetPerHour: 1_000_000,
+  steadyReadsPerHour: 1_000_000,
 };
 
 export async function seam(): Promise<TestSeam> {
@@ -215,7 +215,7 @@ export async function leaveWindowClean(s: TestSeam): Promise<void> {
 
 /**
  * Forgets the analytics requests the shared ledger holds and any 429 wait (as an hour later): what
- * earlier suites spent, or a Retry-After they provoked, must not hold back this suite's requests.
+ * earlier suites spent, or a Retry-After they provoked, must not refuse or delay this suite's requests.
  */
 export async function freshAnalyticsHour(s: TestSeam): Promise<void> {
   await s.sync.update((state) => {

@@ -300,7 +300,7 @@ describe('a person using the extension in VS Code (UI)', function () {
     sim.clearRequests();
     sim.addFault({ fault: { kind: 'status', status: 500 }, pathIncludes: '/job/' });
     // Refresh All rather than waiting for the next scheduled check, which may be minutes away for
-    // a job past its first minute (the steady interval is the user's, stretched by the hourly budget).
+    // a job past its first minute (the steady interval is the user's, stretched by the steady reads an hour).
     await wb.clickViewTitleButton('Refresh All', row.filter({ hasText: 'cannot refresh' }), '"cannot refresh" on the running job');
     await expectVisible('the warning icon on the running job', row.locator(ICON.warning));
     assert.ok(

@@ -13,7 +13,7 @@ import { ARTIFACTS_DIR, PROJECT, stepsBuildOnEachOther, UiSession } from './uiSe
 import { expectVisible, TIMEOUTS, Workbench } from './workbench';
 import { waitFor } from '../support/waitFor';
 
-/** One job's steady interval: the setting's default, and the hourly budget's share for one job. */
+/** One job's steady interval: the setting's default, and one job's share of the steady reads an hour. */
 const INTERVAL_S = 60;
 /** A window whose heartbeat stopped is taken over after this long (src/sync/lease.ts LEASE_TTL_MS). */
 const LEASE_S = 15;
@@ -213,7 +213,7 @@ describe('several windows on one project (UI)', function () {
     const closedAt = Date.now();
     await b.page.close({ runBeforeUnload: true });
     // Every job is read again, by a window that is still open, within one lease and one steady
-    // interval (two jobs: the hourly budget's share is 2 × 60 s); the bound is for waiting only.
+    // interval (two jobs: their share of the steady reads an hour is 2 × 60 s); the bound is for waiting only.
     const bound = (LEASE_S + 2 * INTERVAL_S) * 1_000 + TIMEOUTS.ui;
     for (const id of [late, kept]) await waitForRead(`a read of ${id} by a window still open`, id, (r) => r.at > closedAt && r.host !== polling, bound);
 

@@ -25,7 +25,7 @@ export interface TrendDeps {
   series: Pick<TrendSeries, 'missing' | 'load'>;
   l10n: L10n;
   today: () => Day;
-  /** The organisation's analytics hour: what is left, when it frees, the cost's words, the leave for a Draw. */
+  /** The organisation's analytics hour: what is left, when it frees, the cost's words, the grant for a Draw. */
   gate: Pick<HourGate, 'left' | 'freesInMs' | 'question' | 'granted'>;
 }
 

@@ -27,11 +27,11 @@ export function trendTotals(api: ApiClient, rows: BucketRows, maxPages: () => nu
     const all = await fetchAllVisitors(fetchers.visitors, projectId, range, { signal, maxPages: maxPages(), grant });
     const snapshot = { key: { projectId, ...range }, totals: all.totals, rows: all.rows, fetchedAt: 0, pages: all.pages, capped: all.cutShort !== undefined };
     // A bucket the hour cut short is not whole: not kept.
-    if (settled && all.cutShort?.reason !== 'budget') rows.keep(snapshot);
+    if (settled && all.cutShort?.reason !== 'notGranted') rows.keep(snapshot);
     const found = readersOf(snapshot, path);
     if (found.kind === 'read') return found.row;
     if (found.kind === 'none') return { human: 0, ai: 0, total: 0 };
-    if (all.cutShort?.reason === 'budget') throw new TrendCutShort();
+    if (all.cutShort?.reason === 'notGranted') throw new TrendCutShort();
     throw new Error(
       l10n.t(
         '{0} is not among the top {1} pages read from {2} to {3}, as far as the readers.maxPages setting lets a fetch go.',

@@ -114,8 +114,8 @@ describe('paging that always ends, at the simulator', function () {
     const snapshot = await fetchSnapshot(api, PROJECT, RANGE, { grant: grantOf(7), partial: true });
     assert.equal(sim.requests.length, 7);
     assert.deepEqual(received(sim), { 'by-page': 1, feedback: 6 });
-    assert.deepEqual(snapshot.cutShort?.pending, { reason: 'budget', pages: 6 });
-    assert.deepEqual(snapshot.cutShort?.questions, { reason: 'budget', pages: 0 });
+    assert.deepEqual(snapshot.cutShort?.pending, { reason: 'notGranted', pages: 6 });
+    assert.deepEqual(snapshot.cutShort?.questions, { reason: 'notGranted', pages: 0 });
   });
 
   it('the client sends no analytics request without a grant, or past it (nothing reaches the server)', async () => {

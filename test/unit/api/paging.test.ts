@@ -137,10 +137,10 @@ describe('the paging rule (readPages)', () => {
       (await grant.reserve()) ? s.fetch(query) : Promise.reject(new ApiError('notGranted', 'not sent'));
     const all = await readPages(spec('cursor'), gated(grantOf(2)));
     assert.equal(s.asked.length, 2);
-    assert.deepEqual(all.cutShort, { reason: 'budget', pages: 2 });
+    assert.deepEqual(all.cutShort, { reason: 'notGranted', pages: 2 });
     assert.equal(all.rows.length, 2);
     const none = await readPages(spec('cursor'), gated(grantOf(0)));
-    assert.deepEqual(none, { rows: [], first: undefined, pages: 0, cutShort: { reason: 'budget', pages: 0 } });
+    assert.deepEqual(none, { rows: [], first: undefined, pages: 0, cutShort: { reason: 'notGranted', pages: 0 } });
     assert.equal(s.asked.length, 2, 'nothing more was asked');
   });
 

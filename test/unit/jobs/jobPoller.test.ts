@@ -197,11 +197,11 @@ describe('JobPoller', () => {
     poller.dispose();
   });
 
-  it('stretches the steady interval so many jobs share an hourly budget', async () => {
+  it('stretches the steady interval so many jobs share the steady reads an hour', async () => {
     const { clock, poller, times } = setup(() => ok);
     for (const id of ['a', 'b', 'c', 'd']) poller.watch(id);
     await clock.advance(600_000);
-    // 4 jobs x 60 polls an hour would be 240; the budget of 60 an hour gives each one every 4 min.
+    // 4 jobs x 60 polls an hour would be 240; 60 steady reads an hour give each one every 4 min.
     assert.deepEqual(times('a'), [240, 480]);
     assert.equal(times().length, 8);
     poller.unwatch('b');
@@ -212,12 +212,12 @@ describe('JobPoller', () => {
     poller.dispose();
   });
 
-  it('does not slow the budgeted interval down again while unfocused', async () => {
+  it('does not slow the shared interval down again while unfocused', async () => {
     const { clock, poller, times } = setup(() => ok);
     poller.setFocused(false);
     for (const id of ['a', 'b', 'c', 'd', 'e', 'f']) poller.watch(id);
     await clock.advance(800_000);
-    // Unfocused alone: every 4 min; six jobs in a budget of 60 an hour: every 6 min. The larger wins.
+    // Unfocused alone: every 4 min; six jobs sharing 60 reads an hour: every 6 min. The larger wins.
     assert.deepEqual(times('a'), [360, 720]);
     poller.dispose();
   });

@@ -96,7 +96,7 @@ describe('reader signals', () => {
       sim.clearRequests();
       await assert.rejects(
         fetchSnapshot(client(sim), PROJECT, RANGE, { grant: grantOf(3) }),
-        (error: unknown) => error instanceof SnapshotStopped && error.reason === 'budget' && error.requests === 3,
+        (error: unknown) => error instanceof SnapshotStopped && error.reason === 'notGranted' && error.requests === 3,
       );
       assert.equal(sim.requests.length, 3);
     });

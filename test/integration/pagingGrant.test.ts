@@ -12,7 +12,7 @@ import { freshAnalyticsHour, PROJECT, ScriptedUser, seam, setProject, signIn, wa
 
 const analytics = (sim: Simulator) => sim.requests.filter((r) => r.rawPath.startsWith('/v1/analytics/'));
 
-describe('paging that ends, and the hour budget (Fetch Reader Signals)', function () {
+describe('paging that ends, and the grant that cuts it short (Fetch Reader Signals)', function () {
   this.timeout(120_000);
   let s: TestSeam;
   let sim: Simulator;
@@ -82,7 +82,7 @@ describe('paging that ends, and the hour budget (Fetch Reader Signals)', functio
       // The true wait: all 40 are free when 32 of the 92 sent just now have left the hour, about an hour from now (never "1 s").
       assert.match(ask.message, new RegExp(`and all ${MOST_REQUESTS} are free in (59 min|1 h)\\.`));
       assert.equal(analytics(sim).length, left, 'never more than the hour had left');
-      assert.deepEqual(s.signals.store.current()?.cutShort?.questions, { reason: 'budget', pages: 0 });
+      assert.deepEqual(s.signals.store.current()?.cutShort?.questions, { reason: 'notGranted', pages: 0 });
     } finally {
       user.restore();
     }
