@@ -39,12 +39,11 @@ export interface ReviewSync {
 }
 
 /**
- * How long a window waits, after writing that it sends a review, before it reads every window's file
- * again and sends only if its mark is the one that stands: a window that marked the same review at
- * the same moment has written its mark by then, and the later mark wins in every window alike.
- * Waited only while another window of the project is open.
+ * The longest the first of several windows that claimed a review at once waits for the others to
+ * step back (each does as soon as it has read the claims back, so about one read of the shared
+ * folder): a bound on a wait for a condition, never a settle time. Past it, no window sends.
  */
-export const SEND_SETTLE_MS = 1_500;
+export const CLAIM_WAIT_MS = 10_000;
 
 /**
  * A send's mark older than this is not a send under way, even from a window still open: its
@@ -61,6 +60,8 @@ export class ReviewModel extends Disposable {
   readonly onDidChange = this.emitter.event;
   private last = '';
   private seq = 0;
+  /** Job id → this window's claim to send its review, until the send's outcome is recorded. */
+  private readonly claimed = new Map<string, string>();
 
   constructor(
     private readonly sync: ReviewSync,
@@ -129,37 +130,83 @@ export class ReviewModel extends Disposable {
   }
 
   /**
-   * Marks the review as being sent by this window, for every window to see, unless a send of it is
-   * already under way. With another window of the project open, the mark must still stand after
-   * SEND_SETTLE_MS: of two windows that marked it at once, only the later mark's window sends.
-   * The mark goes when markSent or setLost records the outcome, or with release().
+   * Claims the review for this window to send, unless a send of it is already under way: as the
+   * hour's account reserves a request (src/sync/hourAccount.ts), the claim is written to this
+   * window's file first, then every window's file is read back, and this window sends only if no
+   * other window's claim stands beside it. Of two windows claiming at once the one that reads later
+   * sees both claims; the one that read first may have seen only its own and sent. So a window that
+   * sees another claim steps back, unless its own is the first of them: then it waits (bounded) for
+   * the others to step back, and sends only if by then no other window is sending, no send lost its
+   * answer meanwhile, (and, its caller checks, none of the comments was sent). Sending, the mark
+   * `sending` shows it to every window; both go when markSent or setLost records the outcome, or
+   * with release().
    */
   async claimSend(jobId: string): Promise<SendClaim> {
     const project = this.project();
     await this.sync.refresh();
-    const busy = this.sendingElsewhere(jobId);
+    const busy = this.sendingElsewhere(jobId) ?? this.claimsOf(jobId).find((c) => c.window !== this.sync.windowId);
     if (busy) return { busy };
+    const lostBefore = this.lost(jobId);
     const mark: ReviewSending = { window: this.sync.windowId, at: Date.now(), id: this.newId() };
+    this.claimed.set(jobId, mark.id);
     const release = async () => {
-      if (this.record(jobId)?.sending?.v?.id === mark.id) await this.change(jobId, { sending: null });
+      if (this.claimed.get(jobId) === mark.id) this.claimed.delete(jobId);
+      await this.endClaim(jobId, mark);
     };
     const others = () => (project ? this.sync.store.lease.peersOn(project, this.sync.windowId).length : 0);
-    try {
-      await this.change(jobId, { sending: mark });
-    } catch (error) {
-      // The other windows cannot see the mark: with one open, sending could make two sends.
-      if (others()) {
+    /** Written to this window's file, or the error when another window of the project cannot see it (sending could make two sends). */
+    const write = async (change: ReviewChange) => {
+      try {
+        await this.change(jobId, change);
+      } catch (error) {
+        if (!others()) return;
         await release().catch(() => undefined);
         throw error;
       }
+    };
+    await write({ claim: mark.id, value: mark });
+    // Read back: every window's claims, this one's among them.
+    await this.sync.refresh();
+    const rival = await this.contest(jobId, mark);
+    const stands = rival ?? this.sendingElsewhere(jobId) ?? (this.lost(jobId) !== lostBefore ? mark : undefined);
+    if (stands) {
+      await release().catch(() => undefined);
+      return { busy: stands };
     }
-    if (others()) {
-      await new Promise((resolve) => setTimeout(resolve, SEND_SETTLE_MS));
-      await this.sync.refresh();
-      const standing = this.record(jobId)?.sending?.v;
-      if (standing?.id !== mark.id) return { busy: standing ?? mark };
-    }
+    await write({ sending: mark });
     return { release };
+  }
+
+  /** Claims to send the review that may still be acted on: not ended, from a window still open, not older than SENDING_MAX_MS. */
+  private claimsOf(jobId: string): ReviewSending[] {
+    return Object.values(this.record(jobId)?.claims ?? {}).flatMap((c) => (c.v && !this.orphaned(c.v) ? [c.v] : []));
+  }
+
+  /**
+   * The claim that stands against `mark` after it was read back, if any: one before it (the earlier
+   * claim, the id breaking a tie), or one that did not step back within CLAIM_WAIT_MS while no other
+   * window was sending.
+   */
+  private async contest(jobId: string, mark: ReviewSending): Promise<ReviewSending | undefined> {
+    const seen = this.claimsOf(jobId).filter((c) => c.id !== mark.id);
+    const first = seen.find((c) => c.at < mark.at || (c.at === mark.at && c.id < mark.id));
+    if (first || !seen.length) return first;
+    const ids = new Set(seen.map((c) => c.id));
+    const standing = () => this.claimsOf(jobId).filter((c) => ids.has(c.id));
+    await until(this.sync.onDidChange, () => !standing().length || this.sendingElsewhere(jobId) !== undefined, CLAIM_WAIT_MS);
+    return standing()[0];
+  }
+
+  /** Ends this window's claim, and its mark if it is the one that stands, in one write. */
+  private endClaim(jobId: string, mark: ReviewSending): Promise<void> {
+    const project = this.project();
+    if (!project) return Promise.resolve();
+    const next = () => this.sync.store.clock.next();
+    const marked = this.record(jobId)?.sending?.v?.id === mark.id;
+    return this.sync.update((state) => {
+      applyReviewChange(state.reviews, project, jobId, { claim: mark.id, value: null }, next);
+      if (marked) applyReviewChange(state.reviews, project, jobId, { sending: null }, next);
+    });
   }
 
   /** A new id for a comment written in this window: never another window's. */
@@ -195,6 +242,7 @@ export class ReviewModel extends Disposable {
     await this.sync.refresh();
     const next = () => this.sync.store.clock.next();
     const mine = this.endsWithOutcome(jobId);
+    const claim = this.takeClaim(jobId);
     const writes = composed.flatMap(({ id, jobId: _job, ...comment }) => {
       const now = this.comment(jobId, id);
       if (!now) return [];
@@ -206,6 +254,7 @@ export class ReviewModel extends Disposable {
       for (const { id, value } of writes) applyReviewChange(state.reviews, project, jobId, { comment: id, value }, next);
       if (this.lost(jobId) !== undefined) applyReviewChange(state.reviews, project, jobId, { lost: null }, next);
       if (mine) applyReviewChange(state.reviews, project, jobId, { sending: null }, next);
+      if (claim) applyReviewChange(state.reviews, project, jobId, { claim, value: null }, next);
     });
   }
 
@@ -217,11 +266,13 @@ export class ReviewModel extends Disposable {
   setLost(jobId: string, at: number | undefined): Promise<void> {
     const project = this.project();
     const mine = this.endsWithOutcome(jobId);
-    if (!project || ((this.record(jobId)?.lost?.v ?? undefined) === at && !mine)) return Promise.resolve();
+    const claim = this.takeClaim(jobId);
+    if (!project || ((this.record(jobId)?.lost?.v ?? undefined) === at && !mine && !claim)) return Promise.resolve();
     const next = () => this.sync.store.clock.next();
     return this.sync.update((state) => {
       applyReviewChange(state.reviews, project, jobId, { lost: at ?? null }, next);
       if (mine) applyReviewChange(state.reviews, project, jobId, { sending: null }, next);
+      if (claim) applyReviewChange(state.reviews, project, jobId, { claim, value: null }, next);
     });
   }
 
@@ -229,6 +280,13 @@ export class ReviewModel extends Disposable {
     const project = this.project();
     if (!project) return Promise.resolve();
     return this.sync.update((state) => applyReviewChange(state.reviews, project, jobId, change, () => this.sync.store.clock.next()));
+  }
+
+  /** This window's claim to send the job's review, which the outcome recorded now ends; undefined for none. */
+  private takeClaim(jobId: string): string | undefined {
+    const claim = this.claimed.get(jobId);
+    this.claimed.delete(jobId);
+    return claim;
   }
 
   /** Whether an outcome recorded here ends the review's sending mark: this window's, or an orphaned one. */
@@ -253,6 +311,20 @@ export class ReviewModel extends Disposable {
     this.last = now;
     this.emitter.fire();
   }
+}
+
+/** Resolves true once `done()` holds (checked now and at each `changed`), false if it still does not after `ms`. */
+function until(changed: vscode.Event<void>, done: () => boolean, ms: number): Promise<boolean> {
+  if (done()) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const finish = (ok: boolean) => {
+      listener.dispose();
+      clearTimeout(timer);
+      resolve(ok);
+    };
+    const listener = changed(() => done() && finish(true));
+    const timer = setTimeout(() => finish(done()), ms);
+  });
 }
 
 /** The same comment as composed: its place, its lines and its words. */

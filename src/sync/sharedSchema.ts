@@ -10,7 +10,7 @@ import * as z from 'zod/mini';
  * Which areas and fields the writer of a file knew: raised by one whenever an area or a field is
  * added (see CONTRIBUTING.md, "a shared area"). 1: files written before the number existed.
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** A window's presence in its own file: read by the lease (lease.ts), never carried into another window's file. */
 export const Presence = z.object({
@@ -99,6 +99,11 @@ export const ReviewRecord = z.looseObject({
   lost: z.optional(versioned(z.nullable(z.number()))),
   /** A send under way (one at a time across windows), or null once its answer or its loss is known. */
   sending: z.optional(versioned(z.nullable(ReviewSending))),
+  /**
+   * Every window's claim to send the review, by the claim's id (null once it ended): read back after
+   * a claim is written, each window sees every other's, not only the later one as in `sending`.
+   */
+  claims: z.optional(z.record(z.string(), versioned(z.nullable(ReviewSending)))),
 });
 export type ReviewRecord = z.infer<typeof ReviewRecord>;
 

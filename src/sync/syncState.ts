@@ -25,7 +25,7 @@ import {
   type Versioned,
 } from './sharedSchema';
 import { boundByUse, inScope, pruneTrendAreas } from './trendBounds';
-import { mergeReview, pruneReviews, reviewStamps } from './reviewState';
+import { CLAIM_KEPT_MS, mergeReview, pruneReviews, reviewStamps } from './reviewState';
 import { planStamps, previewStamps, prunePreviews } from './previewState';
 import { HOUR_MS } from '../util/clock';
 import { lastRemoval } from './jobChanges';
@@ -144,9 +144,9 @@ const AREAS = {
   reviews: area({
     schema: perProject(ReviewRecord),
     merge: (a, b) => mergeProjects(a, b, mergeReview),
-    // Deleted comments after the shared history's age; a job's review with the job (kept while its tombstone is).
+    // Deleted comments after the shared history's age, claims to send after an hour; a job's review with the job (kept while its tombstone is).
     prune: (reviews, { now, state }): void =>
-      pruneReviews(reviews, now - SHARED_HISTORY_MAX_AGE_MS, (project, job) => (state as SyncState).jobs[project]?.[job] !== undefined),
+      pruneReviews(reviews, now - SHARED_HISTORY_MAX_AGE_MS, (project, job) => (state as SyncState).jobs[project]?.[job] !== undefined, now - CLAIM_KEPT_MS),
     stamps: reviewStamps,
   }),
   /** project id → job id → the preview deployed of its branch, with its job (previewState.ts). */

@@ -13,7 +13,7 @@ import type { TestSeam } from '../support/extensionUnderTest';
 import type { ReviewResult } from '../../src/git/reviewCommands';
 import { sendReview, type ReviewSent } from '../../src/review/sendReview';
 import type { Logger } from '../../src/log';
-import { ReviewModel } from '../../src/review/reviewModel';
+import { ReviewModel, type ReviewSync } from '../../src/review/reviewModel';
 import { WindowSync } from '../../src/sync/windowSync';
 import { TOOLS } from '../../src/tools/toolNames';
 import type { Simulator } from '../simulator/server';
@@ -467,5 +467,72 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
       user.messages.some((m) => /already being sent from this window/.test(m.message)),
       JSON.stringify(user.messages.map((m) => m.message)),
     );
+  });
+
+  it('two windows sending at once make one request even when one claim reaches the shared folder only after the other window sent: no fixed wait decides', async () => {
+    const path = `/job/${jobId}/message`;
+    const log = {
+      info: () => undefined,
+      warn: () => undefined,
+      error: () => undefined,
+      debug: () => undefined,
+      trace: () => undefined,
+      scoped: () => log,
+    } as unknown as Logger;
+    await waitFor('the job to finish its round', () => s.store.get(jobId)?.job?.status === 'completed', 60_000);
+    await comment(modifiedOf(latest, ERRORS), 5, 5, 'Say what a 429 looks like.');
+    // Another window of the profile whose first write (its claim to send) reaches the folder only
+    // when the test lets it: a slow disk, or a window busy for longer than any settle time.
+    const other = new WindowSync(s.sync.dir, quiet, memento);
+    other.setProject(PROJECT);
+    let held = true;
+    let land!: () => void;
+    const landed = new Promise<void>((resolve) => (land = resolve));
+    const slow: ReviewSync = {
+      get state() {
+        return other.state;
+      },
+      get windowId() {
+        return other.windowId;
+      },
+      update: (change) => {
+        if (!held) return other.update(change);
+        held = false;
+        return landed.then(() => other.update(change));
+      },
+      refresh: () => other.refresh(),
+      onDidChange: other.onDidChange,
+      store: other.store,
+    };
+    const otherModel = new ReviewModel(slow, () => PROJECT);
+    try {
+      await other.ready;
+      await waitFor('each window to see the other', () => s.sync.store.lease.peersOn(PROJECT, s.sync.windowId).some((p) => p.window === other.windowId));
+      await waitFor('the other window to see the pending comment', () => otherModel.pending(jobId).length === 1);
+      // The agent answers this send late: it is still under way when the other window's claim lands.
+      sim.addFault({ fault: { kind: 'latency', ms: 4_000 }, times: 1, method: 'POST', pathIncludes: path });
+      const before = requestsTo(sim, 'POST', path).length;
+      user.messages.length = 0;
+      user.type('').type('');
+      user.answerMessage = (m) => m.actions.find((a) => a === 'Send Review' || a === 'Send Again');
+      const there = sendReview({ model: otherModel, threads: threads(), store: s.store, ui: s.ui, hour: s.sync, log }, jobId);
+      await waitFor('the other window to find no send under way and write its claim', () => !held);
+      const here = vscode.commands.executeCommand<ReviewSent | undefined>('mintlifyAgent.sendReview', jobId);
+      await waitFor('this window’s send to reach the API', () => requestsTo(sim, 'POST', path).length > before);
+      land();
+      const results = await Promise.all([here, there]);
+      assert.equal(requestsTo(sim, 'POST', path).length, before + 1, `one request; messages: ${JSON.stringify(user.messages.map((m) => m.message))}`);
+      assert.equal(results.filter((r) => r?.sent?.sent).length, 1, 'one window sent it');
+      assert.ok(
+        user.messages.some((m) => /Nothing was sent: this review is being sent from another window/.test(m.message)),
+        JSON.stringify(user.messages.map((m) => m.message)),
+      );
+      await waitFor('the review marked sent, and no send under way', () => s.review.model.pending(jobId).length === 0 && !s.review.model.inFlight(jobId));
+    } finally {
+      land();
+      sim.clearFaults();
+      otherModel.dispose();
+      other.dispose();
+    }
   });
 });

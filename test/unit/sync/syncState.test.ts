@@ -62,6 +62,7 @@ const AREAS: Record<string, fc.Arbitrary<unknown>> = {
           tip: register(key),
           lost: register(fc.option(small, { nil: null })),
           sending: register(fc.option(loose(fc.record({ window: key, at: small, id: key })), { nil: null })),
+          claims: fc.dictionary(key, register(fc.option(loose(fc.record({ window: key, at: small, id: key })), { nil: null })), { maxKeys: 2 }),
         },
         { requiredKeys: ['c'] },
       ),
