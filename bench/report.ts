@@ -145,7 +145,11 @@ function rows(r: BenchResults): Row[] {
       `${run.gets} (${one ? ratio(run.gets, one.gets) : '–'})`,
     );
   }
-  add('3 Windows, 1 h', 'shared ledger vs simulator: agent requests in the hour', r.windows.runs.map((x) => `${x.ledger} vs ${x.simulator}`).join('; '));
+  add(
+    '3 Windows, 1 h',
+    'shared ledger vs simulator: agent requests the platform counts (sends) in the hour',
+    r.windows.runs.map((x) => `${x.ledger} vs ${x.simulator}`).join('; '),
+  );
   const p = r.windows.propagation;
   add('3 Windows', `a change shows in the other window (files on disk, ${p.changes} changes)`, `median ${ms(p.medianMs)}, max ${ms(p.maxMs)}`);
   const v = r.windowsInVsCode; // undefined with --no-host
@@ -435,8 +439,8 @@ function windowsSection(r: BenchResults): string {
 **Scenario** (bench/windows.ts), one hour of simulated time run three times, with 1, 2 and 3 windows open on one project:
 ${WINDOWS_SCENARIO} Each window is the extension's own \`JobPoller\` and \`SharedStore\` (lease, ledger, merge), wired as
 \`JobTracker.followWindows\` wires them, on one simulated clock against the real HTTP simulator; the windows' files share
-one in-memory folder. GETs and all agent requests are counted by the simulator; the ledger's count is what every window
-reads from the shared store at the end of the hour (they must be equal).
+one in-memory folder. GETs and the agent requests the platform counts (sends; a status read is not counted) are counted by
+the simulator; the ledger's count is what every window reads from the shared store at the end of the hour (they must be equal).
 
 **Propagation**: ${r.windows.propagation.changes} changes written by one store over real files in a temp folder, shown by another that watches
 the folder with node's \`fs.watch\` (standing in for VS Code's file watcher) and re-reads at least every second; wall-clock
