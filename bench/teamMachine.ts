@@ -153,12 +153,12 @@ export class TeamMachine {
       createApiClient({
         baseUrl: () => this.settings.apiBaseUrl,
         getApiKey: async () => options.apiKey,
-        onRequest: (entry) => this.sync.record(entry),
-        familyWaitMs: (family) => this.sync.familyWaitMs(family),
+        onRequest: (entry) => this.sync.ledger.record(entry),
+        familyWaitMs: (family) => this.sync.ledger.familyWaitMs(family),
       }),
       options.clock,
     );
-    this.gate = new HourGate(this.sync, ui, vscode.l10n, Date.now, () => this.settings.analyticsTeamSize);
+    this.gate = new HourGate(this.sync.ledger, ui, vscode.l10n, Date.now, () => this.settings.analyticsTeamSize);
     this.readers = new PageReaders({
       api,
       settings: this.settings,
@@ -187,7 +187,7 @@ export class TeamMachine {
     };
     // The panel's trend as registerAnalytics.ts trendDeps and panelModel.ts build it.
     const rows = new BucketRows();
-    const series = new TrendSeries({ kept: this.sync, fetchTotals: trendTotals(api, rows, () => snapshots.maxPages(), vscode.l10n), rows });
+    const series = new TrendSeries({ kept: this.sync.trends, fetchTotals: trendTotals(api, rows, () => snapshots.maxPages(), vscode.l10n), rows });
     this.trend = new Trend({ series, l10n: vscode.l10n, today: () => localToday(), gate: this.gate });
     this.exporter = new VisitorsExporter({
       api,
@@ -204,7 +204,7 @@ export class TeamMachine {
   static async start(options: MachineOptions): Promise<TeamMachine> {
     const machine = new TeamMachine(options);
     await machine.sync.ready;
-    await machine.sync.setKey(options.apiKey);
+    await machine.sync.ledger.setKey(options.apiKey);
     return machine;
   }
 
@@ -307,8 +307,8 @@ export class TeamMachine {
   private keptBuckets(): Map<string, string> {
     const project = this.options.projectId;
     const all = new Map<string, string>();
-    for (const [key, value] of Object.entries(this.sync.keptTrends(project))) all.set(`settled ${key}`, JSON.stringify(value));
-    for (const [key, value] of Object.entries(this.sync.openTrends(project))) all.set(`open ${key}`, JSON.stringify(value));
+    for (const [key, value] of Object.entries(this.sync.trends.keptTrends(project))) all.set(`settled ${key}`, JSON.stringify(value));
+    for (const [key, value] of Object.entries(this.sync.trends.openTrends(project))) all.set(`open ${key}`, JSON.stringify(value));
     return all;
   }
 }

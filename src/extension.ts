@@ -115,14 +115,14 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
     sync,
     keys.onDidChange(() =>
       background(
-        keys.get().then((key) => sync.setKey(key)),
+        keys.get().then((key) => sync.ledger.setKey(key)),
         log,
         "naming the key's bucket in the shared ledger",
       ),
     ),
   );
   const api = createClient(context, settings, keys, sync, log, onRequest);
-  const gate = new HourGate(sync, ui, vscode.l10n, Date.now, () => settings.analyticsTeamSize);
+  const gate = new HourGate(sync.ledger, ui, vscode.l10n, Date.now, () => settings.analyticsTeamSize);
 
   const store = new JobStore(context.globalState, sync, log.scoped('store'));
   const reviewHints = new ReviewHints(log.scoped('git'));
@@ -141,7 +141,7 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
   const readers = registerReaders(context, { api, settings, keys, ui, log, gate }, command);
   const analytics = registerAnalytics(
     context,
-    { api, settings, ui, log, gate, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, trends: sync },
+    { api, settings, ui, log, gate, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, trends: sync.trends },
     command,
   );
   registerAskAboutThis(command, {
@@ -152,7 +152,7 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
     log: log.scoped('agent'),
   });
   const signals = registerSignals(context, { api, settings, store, sync, gate, readers, ui, log }, command);
-  const codeFeedback = registerCodeFeedback(context, { signals, docs: readers.docs, settings, jobs: store, hour: sync, ui, log }, command);
+  const codeFeedback = registerCodeFeedback(context, { signals, docs: readers.docs, settings, jobs: store, hour: sync.ledger, ui, log }, command);
   const preview = registerPreview(context, command, {
     api,
     sync,
@@ -196,10 +196,10 @@ function createClient(
     userAgent: `mintlify-agent-analytics/${String((context.extension.packageJSON as { version?: unknown }).version)} (VS Code ${vscode.version})`,
     onRequest: (entry) => {
       logApi(entry);
-      sync.record(entry);
+      sync.ledger.record(entry);
       onRequest?.(entry);
     },
-    familyWaitMs: (family) => sync.familyWaitMs(family),
+    familyWaitMs: (family) => sync.ledger.familyWaitMs(family),
     sharedWaitMessage: (ms) => sharedWaitMessage(ms, vscode.l10n),
   });
 }

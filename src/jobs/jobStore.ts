@@ -7,8 +7,8 @@
 import * as vscode from 'vscode';
 import type { AgentJob, ApiError } from '../api';
 import type { WindowSync } from '../sync/windowSync';
-import { draftOf, emptyState, type JobRecord, mergeState, setDraft, type SyncState } from '../sync/syncState';
-import { applyJobChange, visiblePrompts } from '../sync/jobChanges';
+import { emptyState, type JobRecord, type SyncState } from '../sync/syncState';
+import { applyJobChange, type JobChange as SharedJobChange, visiblePrompts } from '../sync/jobChanges';
 import { background, type BackgroundLog } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 
@@ -111,6 +111,9 @@ function toTracked(id: string, record: JobRecord): TrackedJob {
   return tracked;
 }
 
+/** The parts of the shared state the jobs use: their area, the drafts', and the lease (which project this window shows). */
+export type JobsSync = Pick<WindowSync, 'jobs' | 'drafts' | 'lease' | 'ready'>;
+
 export class JobStore extends Disposable {
   private readonly emitter = this.register(new vscode.EventEmitter<readonly TrackedJob[] | undefined>());
   /**
@@ -125,12 +128,12 @@ export class JobStore extends Disposable {
 
   constructor(
     private readonly state: vscode.Memento,
-    private readonly sync: WindowSync,
+    private readonly sync: JobsSync,
     private readonly log: BackgroundLog,
   ) {
     super();
-    // Another window's change (or the first read of the store) redraws the list.
-    this.register(sync.onDidChange(() => this.reread()));
+    // A change of the jobs, here or in another window (or the first read of the store), redraws the rows that changed.
+    this.register(sync.jobs.onDidChange(() => this.reread()));
   }
 
   get projectId(): string | undefined {
@@ -141,7 +144,7 @@ export class JobStore extends Disposable {
   load(projectId: string | undefined): void {
     this.project = projectId;
     this.errors.clear();
-    this.sync.setProject(projectId);
+    this.sync.lease.setProject(projectId);
     if (projectId) this.migrate(projectId);
     this.reread(true);
   }
@@ -160,7 +163,7 @@ export class JobStore extends Disposable {
 
   /** When another window (or this one) opened a fast phase for the job, in ms since the epoch. */
   fastUntil(id: string): number | undefined {
-    const value = this.project ? this.sync.state.jobs[this.project]?.[id]?.f.fastUntil?.v : undefined;
+    const value = this.project ? this.sync.jobs.value[this.project]?.[id]?.f.fastUntil?.v : undefined;
     return typeof value === 'number' ? value : undefined;
   }
 
@@ -168,18 +171,18 @@ export class JobStore extends Disposable {
   markFast(id: string, until: number): Promise<void> {
     const project = this.project;
     if (!project) return Promise.resolve();
-    return this.sync.update((state) => applyJobChange(state, project, id, { fields: { fastUntil: until } }, this.sync.store.clock));
+    return this.change(project, id, { fields: { fastUntil: until } });
   }
 
   /** Text typed and not sent: `create` for "Start New Job", `job:<id>` for a job not tracked. */
   draft(key: string): string | undefined {
-    return this.project ? draftOf(this.sync.state, this.project, key) : undefined;
+    return this.project ? (this.sync.drafts.value[this.project]?.[key]?.v ?? undefined) : undefined;
   }
 
   setDraft(key: string, text: string | undefined): Promise<void> {
     const project = this.project;
     if (!project || this.draft(key) === text) return Promise.resolve();
-    return this.sync.update((state) => setDraft(state, project, key, text, this.sync.store.clock));
+    return this.sync.drafts.change((drafts, stamp) => ((drafts[project] ??= {})[key] = { v: text ?? null, s: stamp() }));
   }
 
   /**
@@ -200,7 +203,7 @@ export class JobStore extends Disposable {
    * follow up) tracks a job.
    */
   upsertIn(projectId: string, id: string, change: (current: TrackedJob) => TrackedJob, { track = true } = {}): JobChange {
-    const record = this.sync.state.jobs[projectId]?.[id];
+    const record = this.sync.jobs.value[projectId]?.[id];
     const existing = record?.tracked.v ? toTracked(id, record) : undefined;
     const current = existing ?? newJob(id);
     const next = change(current);
@@ -210,9 +213,7 @@ export class JobStore extends Disposable {
     }
     const known = new Set(current.prompts.map((p) => `${p.sentAt}\u0000${p.text}`));
     const addPrompts = next.prompts.filter((p) => !known.has(`${p.sentAt}\u0000${p.text}`));
-    const written = this.sync.update((state) =>
-      applyJobChange(state, projectId, id, { ...(track && { track: true }), fields, addPrompts }, this.sync.store.clock),
-    );
+    const written = this.change(projectId, id, { ...(track && { track: true }), fields, addPrompts });
     return { tracked: (projectId === this.project ? this.get(id) : undefined) ?? next, written };
   }
 
@@ -220,7 +221,12 @@ export class JobStore extends Disposable {
     const project = this.project;
     this.errors.delete(id);
     if (!project || !this.get(id)) return;
-    await this.sync.update((state) => applyJobChange(state, project, id, { track: false }, this.sync.store.clock));
+    await this.change(project, id, { track: false });
+  }
+
+  /** One job's change, stamped by the jobs' area (each field its own register, new prompts added to the union). */
+  private change(project: string, id: string, change: SharedJobChange): Promise<void> {
+    return this.sync.jobs.change((jobs, stamp) => applyJobChange({ jobs }, project, id, change, { next: stamp }));
   }
 
   setError(id: string, error: ApiError | undefined): void {
@@ -232,7 +238,7 @@ export class JobStore extends Disposable {
 
   /** Rebuilds the list from the shared state; fires only when something a user sees changed. */
   private reread(force = false): void {
-    const records = this.project ? (this.sync.state.jobs[this.project] ?? {}) : {};
+    const records = this.project ? (this.sync.jobs.value[this.project] ?? {}) : {};
     const next = Object.entries(records)
       .filter(([, r]) => r.tracked.v)
       .map(([id, r]) => toTracked(id, r))
@@ -257,7 +263,7 @@ export class JobStore extends Disposable {
       this.log.warn(`${stored.length - valid.length} stored job(s) of ${projectId} could not be read; they are left in globalState (${legacyKey(projectId)})`);
     if (!valid.length) return;
     const legacy = legacyState(projectId, valid);
-    const merged = this.sync.ready.then(() => this.sync.update((state) => Object.assign(state, mergeState(state, legacy))));
+    const merged = this.sync.ready.then(() => this.sync.jobs.mergeIn(legacy.jobs));
     background(merged, this.log, `bringing the stored jobs of ${projectId} into the shared store`);
   }
 }

@@ -27,8 +27,8 @@ export interface JobTrackerDeps {
   settings: Settings;
   ui: Ui;
   log: Logger;
-  /** The other windows: who polls, the shared ledger. */
-  sync: WindowSync;
+  /** The other windows: the jobs' area (what they read last, the fast phases), who polls, and the write tried again. */
+  sync: Pick<WindowSync, 'jobs' | 'lease' | 'ready' | 'writeAgain' | 'writes'>;
   clock?: Clock;
   /** Whether the finish notification offers Review Changes (the workspace is a clone of the job's repository). */
   canReview?: (tracked: TrackedJob) => boolean;
@@ -76,7 +76,8 @@ export class JobTracker extends Disposable {
     this.poller.setFocused(vscode.window.state.focused);
     deps.store.load(deps.settings.projectId);
     // Jobs tracked, stopped or read in another window, a new lead, focus anywhere: follow them.
-    this.register(deps.sync.onDidChange(() => this.followWindows()));
+    this.register(deps.sync.jobs.onDidChange(() => this.followWindows()));
+    this.register(deps.sync.lease.onDidChange(() => this.followWindows()));
     this.register(deps.store.onDidChange(() => this.followWindows()));
     this.followWindows();
     this.register(timeout(STARTUP_DELAY_MS, () => this.watchUnfinished()));
@@ -270,7 +271,7 @@ export class JobTracker extends Disposable {
     const projectId = this.deps.store.projectId;
     const { poller, store, sync } = { poller: this.poller, store: this.deps.store, sync: this.deps.sync };
     if (!projectId || !this.started) return poller.setStandby(true);
-    const leader = sync.isLeader(projectId);
+    const leader = sync.lease.isLeader(projectId);
     // Stopped in another window: not read again here.
     for (const id of poller.watched()) if (!store.get(id)) poller.unwatch(id);
     for (const tracked of store.all()) {
@@ -279,7 +280,7 @@ export class JobTracker extends Disposable {
       else if (isTerminal(tracked) && !leader && poller.isWatching(tracked.id)) poller.unwatch(tracked.id);
       poller.noteShared(tracked.id, checkedAt, store.fastUntil(tracked.id));
     }
-    poller.setFocused(sync.projectFocused(projectId));
+    poller.setFocused(sync.lease.projectFocused(projectId));
     poller.setStandby(!leader);
   }
 

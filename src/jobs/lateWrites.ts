@@ -16,7 +16,7 @@ export class LateWrites {
   private warnedAtWrites: number | undefined;
 
   constructor(
-    private readonly sync: WindowSync,
+    private readonly sync: Pick<WindowSync, 'writeAgain' | 'writes'>,
     private readonly ui: Ui,
     private readonly log: Logger,
   ) {}
@@ -32,7 +32,7 @@ export class LateWrites {
   }
 
   private warnOnce(): void {
-    const writes = this.sync.store.writes;
+    const writes = this.sync.writes;
     if (this.warnedAtWrites === writes) return;
     this.warnedAtWrites = writes;
     const message = vscode.l10n.t(

@@ -21,6 +21,9 @@ export interface PreviewChange {
   preview: SharedPreview;
 }
 
+/** What the previews use of the shared state: their areas, the reviews' (the tip Review Changes fetched), and the lease (who reads the status). */
+export type PreviewSync = Pick<WindowSync, 'previews' | 'previewPlans' | 'reviews' | 'lease' | 'ready'>;
+
 export class PreviewModel extends Disposable {
   private readonly emitter = this.register(new vscode.EventEmitter<void>());
   /** Fires when the project's previews or its plan changed here or in another window. */
@@ -36,7 +39,7 @@ export class PreviewModel extends Disposable {
   private started = false;
 
   constructor(
-    private readonly sync: WindowSync,
+    private readonly sync: PreviewSync,
     private readonly api: ApiClient,
     private readonly project: () => string | undefined,
     private readonly log: Logger,
@@ -53,7 +56,7 @@ export class PreviewModel extends Disposable {
       PREVIEW_TIMINGS,
     );
     this.register({ dispose: () => this.poller.dispose() });
-    this.register(sync.onDidChange(() => this.check()));
+    for (const event of [sync.previews.onDidChange, sync.previewPlans.onDidChange, sync.lease.onDidChange]) this.register(event(() => this.check()));
     // After the shared store's first read: what is building is followed, nothing else is sent.
     background(
       sync.ready.then(() => {
@@ -69,7 +72,7 @@ export class PreviewModel extends Disposable {
 
   get(jobId: string): SharedPreview | undefined {
     const project = this.project();
-    return project ? this.sync.state.previews[project]?.[jobId]?.v : undefined;
+    return project ? this.sync.previews.value[project]?.[jobId]?.v : undefined;
   }
 
   errorOf(jobId: string): ApiError | undefined {
@@ -79,13 +82,13 @@ export class PreviewModel extends Disposable {
   /** When the platform said the project's plan has no previews (ms), if it did and no preview went through since. */
   planRefusedAt(): number | undefined {
     const project = this.project();
-    return project ? (this.sync.state.previewPlans[project]?.v ?? undefined) : undefined;
+    return project ? (this.sync.previewPlans.value[project]?.v ?? undefined) : undefined;
   }
 
   /** The branch's tip the writer last fetched (Review Changes), shared with the reviews. */
   tipOf(jobId: string): string | undefined {
     const project = this.project();
-    return project ? this.sync.state.reviews[project]?.[jobId]?.tip?.v : undefined;
+    return project ? this.sync.reviews.value[project]?.[jobId]?.tip?.v : undefined;
   }
 
   /**
@@ -104,10 +107,7 @@ export class PreviewModel extends Disposable {
       throw error;
     }
     this.errors.delete(jobId);
-    const written = this.sync.update((state) => {
-      (state.previews[project] ??= {})[jobId] = { v: preview, s: this.sync.store.clock.next() };
-      if (state.previewPlans[project]?.v) state.previewPlans[project] = { v: null, s: this.sync.store.clock.next() };
-    });
+    const written = Promise.all([this.put(project, jobId, preview), this.sync.previewPlans.value[project]?.v ? this.setPlan(project, null) : undefined]);
     background(written, this.log, `keeping the preview of ${jobId}`);
     // The first read comes one interval after the deployment: it would only say "queued" sooner.
     this.poller.unwatch(jobId);
@@ -122,9 +122,12 @@ export class PreviewModel extends Disposable {
   }
 
   private setPlan(project: string, refusedAt: number | null): Promise<void> {
-    return this.sync.update((state) => {
-      state.previewPlans[project] = { v: refusedAt, s: this.sync.store.clock.next() };
-    });
+    return this.sync.previewPlans.change((plans, stamp) => (plans[project] = { v: refusedAt, s: stamp() }));
+  }
+
+  /** The job's preview, for every window. */
+  private put(project: string, jobId: string, preview: SharedPreview): Promise<void> {
+    return this.sync.previews.change((previews, stamp) => ((previews[project] ??= {})[jobId] = { v: preview, s: stamp() }));
   }
 
   private async readStatus(jobId: string, signal: AbortSignal): Promise<UpdateStatus> {
@@ -147,13 +150,7 @@ export class PreviewModel extends Disposable {
     }
     this.errors.delete(jobId);
     const after = withStatus(before, result.value as UpdateStatus, now);
-    background(
-      this.sync.update((state) => {
-        (state.previews[project] ??= {})[jobId] = { v: after, s: this.sync.store.clock.next() };
-      }),
-      this.log,
-      `keeping the status of ${jobId}'s preview`,
-    );
+    background(this.put(project, jobId, after), this.log, `keeping the status of ${jobId}'s preview`);
     if (stageOf(after) === 'failed') this.logFailure(jobId, after);
     if (stageOf(after) !== 'building') return 'stop';
     return isFollowed(after, now) ? 'continue' : this.giveUp(project, jobId, after, now);
@@ -165,13 +162,7 @@ export class PreviewModel extends Disposable {
     this.log.warn(
       `preview of ${jobId}: its status did not end within ${PREVIEW_STATUS_BOUND_MS / 60_000} min of the deployment (last: ${preview.status}); it is no longer read`,
     );
-    background(
-      this.sync.update((state) => {
-        (state.previews[project] ??= {})[jobId] = { v: { ...preview, gaveUpAt: now }, s: this.sync.store.clock.next() };
-      }),
-      this.log,
-      `noting that ${jobId}'s preview is no longer followed`,
-    );
+    background(this.put(project, jobId, { ...preview, gaveUpAt: now }), this.log, `noting that ${jobId}'s preview is no longer followed`);
     return 'stop';
   }
 
@@ -183,8 +174,8 @@ export class PreviewModel extends Disposable {
   /** Reads what changed in the shared state: fires, follows what is building, tells of new stages. */
   private check(): void {
     const project = this.project();
-    const previews = (project && this.sync.state.previews[project]) || {};
-    const fingerprint = JSON.stringify([project, previews, project && this.sync.state.previewPlans[project]]);
+    const previews = (project && this.sync.previews.value[project]) || {};
+    const fingerprint = JSON.stringify([project, previews, project && this.sync.previewPlans.value[project]]);
     if (fingerprint !== this.last) {
       this.last = fingerprint;
       for (const [jobId, { v }] of Object.entries(previews)) {
@@ -202,8 +193,8 @@ export class PreviewModel extends Disposable {
   private follow(): void {
     const project = this.project();
     if (!project || !this.started) return this.poller.setStandby(true);
-    const leader = this.sync.isLeader(project);
-    const previews = this.sync.state.previews[project] ?? {};
+    const leader = this.sync.lease.isLeader(project);
+    const previews = this.sync.previews.value[project] ?? {};
     const now = Date.now();
     for (const id of this.poller.watched()) if (!previews[id] || stageOf(previews[id].v) !== 'building') this.poller.unwatch(id);
     for (const [jobId, { v }] of Object.entries(previews)) {
@@ -215,7 +206,7 @@ export class PreviewModel extends Disposable {
       if (!this.poller.isWatching(jobId)) this.poller.watch(jobId, { lastAt: v.checkedAt ?? v.requestedAt });
       this.poller.noteShared(jobId, v.checkedAt, v.requestedAt + PREVIEW_TIMINGS.fastPhaseMs);
     }
-    this.poller.setFocused(this.sync.projectFocused(project));
+    this.poller.setFocused(this.sync.lease.projectFocused(project));
     this.poller.setStandby(!leader);
   }
 }

@@ -144,7 +144,7 @@ export function registerPreview(context: vscode.ExtensionContext, command: Regis
       );
       if ((await ui.showMessage('warning', said, again)) !== again) return undefined;
     }
-    const used = deps.sync.previewDeploymentsWithin(60_000) ?? 0;
+    const used = deps.sync.ledger.previewDeploymentsWithin(60_000) ?? 0;
     if (used >= 5)
       return void ui.showMessage(
         'warning',
@@ -227,7 +227,7 @@ export function registerPreview(context: vscode.ExtensionContext, command: Regis
     if (!jobId || !preview) return undefined;
     if (stageOf(preview) !== 'failed')
       return void ui.showMessage('info', vscode.l10n.t('The last preview of this job did not fail, so there is no build to fix.'));
-    return askToFixBuild({ store, ui, hour: deps.sync, log }, jobId, preview);
+    return askToFixBuild({ store, ui, hour: deps.sync.ledger, log }, jobId, preview);
   }
 
   command(COMMANDS.previewBranch, (arg?: unknown) => previewBranch(arg));

@@ -12,6 +12,7 @@ import type { Logger } from '../log';
 import { type FailureContext, failureView } from '../errorMessages';
 import { showFailure } from '../showFailure';
 import type { Ui } from '../ui';
+import type { WindowSync } from '../sync/windowSync';
 import { background } from '../util/background';
 import { ReviewModel, type ReviewComment, type ReviewSync } from './reviewModel';
 import { ReviewNote, ReviewThreads } from './reviewThreads';
@@ -36,7 +37,7 @@ export interface ReviewHandle {
 }
 
 export interface ReviewDeps {
-  sync: ReviewSync & { agentRequestsThisHour(project: string): number };
+  sync: ReviewSync & Pick<WindowSync, 'ledger'>;
   store: JobStore;
   hints: ReviewHints;
   tree: { addNotes(notes: RowNotes): void };
@@ -97,7 +98,7 @@ export function registerReview(context: vscode.ExtensionContext, command: Regist
     const jobId = reviewJobOf(arg, threads) ?? (await pickPending(model, store, ui));
     if (!jobId) return undefined;
     try {
-      return await sendReview({ model, threads, store, ui, hour: deps.sync, log }, jobId);
+      return await sendReview({ model, threads, store, ui, hour: deps.sync.ledger, log }, jobId);
     } catch (error) {
       failed('sendReview', `sending the review of ${jobId}`)(error);
       return undefined;

@@ -5,7 +5,7 @@
 // folder, which a caller may let go (util/background.ts) without losing the change here.
 import * as vscode from 'vscode';
 import { applyReviewChange, type ReviewChange, type ReviewRecord, type ReviewSending, type SharedReviewComment } from '../sync/reviewState';
-import type { SyncState, Stamp } from '../sync/syncState';
+import type { WindowSync } from '../sync/windowSync';
 import { Disposable } from '../util/lifecycle';
 
 /** A time of day as the writer's clock reads it (10:42): when a review was sent, or a send lost its answer. */
@@ -24,19 +24,8 @@ export interface SentReview {
   comments: ReviewComment[];
 }
 
-/** What the model needs of the shared store (src/sync/windowSync.ts's WindowSync). */
-export interface ReviewSync {
-  readonly state: SyncState;
-  readonly windowId: string;
-  update(change: (state: SyncState) => void): Promise<void>;
-  /** Reads every window's file now. */
-  refresh(): Promise<void>;
-  readonly onDidChange: vscode.Event<void>;
-  readonly store: {
-    readonly clock: { next(): Stamp };
-    readonly lease: { isLive(window: string): boolean; peersOn(project: string, me: string): readonly unknown[] };
-  };
-}
+/** What the model uses of the shared state: the reviews' area, the windows' lease (which are live), and a read of every window's file now. */
+export type ReviewSync = Pick<WindowSync, 'reviews' | 'lease' | 'refresh'>;
 
 /**
  * The longest the first of several windows that claimed a review at once waits for the others to
@@ -58,7 +47,7 @@ export class ReviewModel extends Disposable {
   private readonly emitter = this.register(new vscode.EventEmitter<void>());
   /** Fires when the project's reviews changed here or in another window, or the project changed. */
   readonly onDidChange = this.emitter.event;
-  private last = '';
+  private lastProject: string | undefined;
   private seq = 0;
   /** Job id → this window's claim to send its review, until the send's outcome is recorded. */
   private readonly claimed = new Map<string, string>();
@@ -69,8 +58,16 @@ export class ReviewModel extends Disposable {
     private readonly project: () => string | undefined,
   ) {
     super();
-    this.last = this.fingerprint();
-    this.register(sync.onDidChange(() => this.check()));
+    this.lastProject = project();
+    this.register(sync.reviews.onDidChange(() => this.emitter.fire()));
+    // The jobs view's project changed: the lease hears it first.
+    this.register(
+      sync.lease.onDidChange(() => {
+        if (this.project() === this.lastProject) return;
+        this.lastProject = this.project();
+        this.emitter.fire();
+      }),
+    );
   }
 
   /** Every comment of the job that is not deleted, pending and sent. */
@@ -121,12 +118,12 @@ export class ReviewModel extends Disposable {
   /** A send of the review under way in another window, if any. */
   sendingElsewhere(jobId: string): ReviewSending | undefined {
     const sending = this.inFlight(jobId);
-    return sending?.window !== this.sync.windowId ? sending : undefined;
+    return sending?.window !== this.sync.lease.windowId ? sending : undefined;
   }
 
   /** A mark whose send can no longer record its outcome: its window closed, or it is too old. */
   private orphaned(sending: ReviewSending): boolean {
-    return (sending.window !== this.sync.windowId && !this.sync.store.lease.isLive(sending.window)) || Date.now() - sending.at > SENDING_MAX_MS;
+    return (sending.window !== this.sync.lease.windowId && !this.sync.lease.isLive(sending.window)) || Date.now() - sending.at > SENDING_MAX_MS;
   }
 
   /**
@@ -144,16 +141,16 @@ export class ReviewModel extends Disposable {
   async claimSend(jobId: string): Promise<SendClaim> {
     const project = this.project();
     await this.sync.refresh();
-    const busy = this.sendingElsewhere(jobId) ?? this.claimsOf(jobId).find((c) => c.window !== this.sync.windowId);
+    const busy = this.sendingElsewhere(jobId) ?? this.claimsOf(jobId).find((c) => c.window !== this.sync.lease.windowId);
     if (busy) return { busy };
     const lostBefore = this.lost(jobId);
-    const mark: ReviewSending = { window: this.sync.windowId, at: Date.now(), id: this.newId() };
+    const mark: ReviewSending = { window: this.sync.lease.windowId, at: Date.now(), id: this.newId() };
     this.claimed.set(jobId, mark.id);
     const release = async () => {
       if (this.claimed.get(jobId) === mark.id) this.claimed.delete(jobId);
       await this.endClaim(jobId, mark);
     };
-    const others = () => (project ? this.sync.store.lease.peersOn(project, this.sync.windowId).length : 0);
+    const others = () => (project ? this.sync.lease.peersOn(project).length : 0);
     /** Written to this window's file, or the error when another window of the project cannot see it (sending could make two sends). */
     const write = async (change: ReviewChange) => {
       try {
@@ -193,7 +190,7 @@ export class ReviewModel extends Disposable {
     if (first || !seen.length) return first;
     const ids = new Set(seen.map((c) => c.id));
     const standing = () => this.claimsOf(jobId).filter((c) => ids.has(c.id));
-    await until(this.sync.onDidChange, () => !standing().length || this.sendingElsewhere(jobId) !== undefined, CLAIM_WAIT_MS);
+    await until(this.sync.reviews.onDidChange, () => !standing().length || this.sendingElsewhere(jobId) !== undefined, CLAIM_WAIT_MS);
     return standing()[0];
   }
 
@@ -201,17 +198,16 @@ export class ReviewModel extends Disposable {
   private endClaim(jobId: string, mark: ReviewSending): Promise<void> {
     const project = this.project();
     if (!project) return Promise.resolve();
-    const next = () => this.sync.store.clock.next();
     const marked = this.record(jobId)?.sending?.v?.id === mark.id;
-    return this.sync.update((state) => {
-      applyReviewChange(state.reviews, project, jobId, { claim: mark.id, value: null }, next);
-      if (marked) applyReviewChange(state.reviews, project, jobId, { sending: null }, next);
+    return this.sync.reviews.change((reviews, next) => {
+      applyReviewChange(reviews, project, jobId, { claim: mark.id, value: null }, next);
+      if (marked) applyReviewChange(reviews, project, jobId, { sending: null }, next);
     });
   }
 
   /** A new id for a comment written in this window: never another window's. */
   newId(): string {
-    return `${this.sync.windowId}.${Date.now().toString(36)}.${++this.seq}`;
+    return `${this.sync.lease.windowId}.${Date.now().toString(36)}.${++this.seq}`;
   }
 
   put(jobId: string, id: string, comment: SharedReviewComment): Promise<void> {
@@ -240,7 +236,6 @@ export class ReviewModel extends Disposable {
     if (!project) return;
     // Every window's latest edits first: an edit made elsewhere while the send was under way is kept.
     await this.sync.refresh();
-    const next = () => this.sync.store.clock.next();
     const mine = this.endsWithOutcome(jobId);
     const claim = this.takeClaim(jobId);
     const writes = composed.flatMap(({ id, jobId: _job, ...comment }) => {
@@ -250,11 +245,12 @@ export class ReviewModel extends Disposable {
       const unchanged = current.sentAt === undefined && sameComment(current, comment);
       return [{ id: unchanged ? id : this.newId(), value: { ...comment, sentAt: at } }];
     });
-    return this.sync.update((state) => {
-      for (const { id, value } of writes) applyReviewChange(state.reviews, project, jobId, { comment: id, value }, next);
-      if (this.lost(jobId) !== undefined) applyReviewChange(state.reviews, project, jobId, { lost: null }, next);
-      if (mine) applyReviewChange(state.reviews, project, jobId, { sending: null }, next);
-      if (claim) applyReviewChange(state.reviews, project, jobId, { claim, value: null }, next);
+    const lost = this.lost(jobId) !== undefined;
+    return this.sync.reviews.change((reviews, next) => {
+      for (const { id, value } of writes) applyReviewChange(reviews, project, jobId, { comment: id, value }, next);
+      if (lost) applyReviewChange(reviews, project, jobId, { lost: null }, next);
+      if (mine) applyReviewChange(reviews, project, jobId, { sending: null }, next);
+      if (claim) applyReviewChange(reviews, project, jobId, { claim, value: null }, next);
     });
   }
 
@@ -268,18 +264,17 @@ export class ReviewModel extends Disposable {
     const mine = this.endsWithOutcome(jobId);
     const claim = this.takeClaim(jobId);
     if (!project || ((this.record(jobId)?.lost?.v ?? undefined) === at && !mine && !claim)) return Promise.resolve();
-    const next = () => this.sync.store.clock.next();
-    return this.sync.update((state) => {
-      applyReviewChange(state.reviews, project, jobId, { lost: at ?? null }, next);
-      if (mine) applyReviewChange(state.reviews, project, jobId, { sending: null }, next);
-      if (claim) applyReviewChange(state.reviews, project, jobId, { claim, value: null }, next);
+    return this.sync.reviews.change((reviews, next) => {
+      applyReviewChange(reviews, project, jobId, { lost: at ?? null }, next);
+      if (mine) applyReviewChange(reviews, project, jobId, { sending: null }, next);
+      if (claim) applyReviewChange(reviews, project, jobId, { claim, value: null }, next);
     });
   }
 
   private change(jobId: string, change: ReviewChange): Promise<void> {
     const project = this.project();
     if (!project) return Promise.resolve();
-    return this.sync.update((state) => applyReviewChange(state.reviews, project, jobId, change, () => this.sync.store.clock.next()));
+    return this.sync.reviews.change((reviews, next) => applyReviewChange(reviews, project, jobId, change, next));
   }
 
   /** This window's claim to send the job's review, which the outcome recorded now ends; undefined for none. */
@@ -292,29 +287,17 @@ export class ReviewModel extends Disposable {
   /** Whether an outcome recorded here ends the review's sending mark: this window's, or an orphaned one. */
   private endsWithOutcome(jobId: string): boolean {
     const sending = this.record(jobId)?.sending?.v;
-    return !!sending && (sending.window === this.sync.windowId || this.orphaned(sending));
+    return !!sending && (sending.window === this.sync.lease.windowId || this.orphaned(sending));
   }
 
   private record(jobId: string): ReviewRecord | undefined {
     const project = this.project();
-    return project ? this.sync.state.reviews[project]?.[jobId] : undefined;
-  }
-
-  private fingerprint(): string {
-    const project = this.project();
-    return `${project ?? ''}\u0000${project ? JSON.stringify(this.sync.state.reviews[project] ?? {}) : ''}`;
-  }
-
-  private check(): void {
-    const now = this.fingerprint();
-    if (now === this.last) return;
-    this.last = now;
-    this.emitter.fire();
+    return project ? this.sync.reviews.value[project]?.[jobId] : undefined;
   }
 }
 
 /** Resolves true once `done()` holds (checked now and at each `changed`), false if it still does not after `ms`. */
-function until(changed: vscode.Event<void>, done: () => boolean, ms: number): Promise<boolean> {
+function until(changed: vscode.Event<unknown>, done: () => boolean, ms: number): Promise<boolean> {
   if (done()) return Promise.resolve(true);
   return new Promise((resolve) => {
     const finish = (ok: boolean) => {

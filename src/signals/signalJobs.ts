@@ -4,11 +4,10 @@
 // a globalState list per project, brought in once (read, merged, never deleted).
 import * as vscode from 'vscode';
 import type { TrackedJob } from '../jobs/jobStore';
-import { mergeState, setSignalLink } from '../sync/syncState';
 import type { WindowSync } from '../sync/windowSync';
 import { background, type BackgroundLog } from '../util/background';
 import { Disposable } from '../util/lifecycle';
-import { isSignalJob, legacyLinks, markLinksFinished, type SignalJob, toShared } from './signalLinkState';
+import { finishLinks, isSignalJob, legacyLinks, linkJob, type SignalJob } from './signalLinkState';
 
 export type { SignalJob } from './signalLinkState';
 
@@ -17,23 +16,22 @@ const LEGACY_PREFIX = 'mintlifyAgent.signals.jobs/';
 
 export class SignalJobs extends Disposable {
   private readonly emitter = this.register(new vscode.EventEmitter<void>());
+  /** Fires when the links changed, here or in another window (or the first read of the store): the badges redraw. */
   readonly onDidChange = this.emitter.event;
-  private seen = '';
 
   constructor(
-    private readonly sync: WindowSync,
+    private readonly sync: Pick<WindowSync, 'links' | 'ready' | 'writeAgain'>,
     legacy: vscode.Memento,
     private readonly log: BackgroundLog,
   ) {
     super();
-    // Another window's link (or the first read of the store) redraws the badges.
-    this.register(sync.onDidChange(() => this.fireIfChanged()));
+    this.register(sync.links.onDidChange(() => this.emitter.fire()));
     this.migrate(legacy);
   }
 
   /** The project's links, the newest linked first. */
   all(projectId: string): SignalJob[] {
-    return Object.values(this.sync.state.links[projectId] ?? {})
+    return Object.values(this.sync.links.value[projectId] ?? {})
       .map(({ v }) => ({ ...v, path: v.path }))
       .sort((a, b) => (b.linkedAt ?? 0) - (a.linkedAt ?? 0) || (a.jobId < b.jobId ? -1 : a.jobId > b.jobId ? 1 : 0));
   }
@@ -44,8 +42,7 @@ export class SignalJobs extends Disposable {
    * with a bounded backoff and, if that gives up, logged.
    */
   remember(projectId: string, job: SignalJob): void {
-    const written = this.sync.update((state) => setSignalLink(state, projectId, toShared({ ...job, linkedAt: Date.now() }), this.sync.store.clock));
-    this.fireIfChanged();
+    const written = linkJob(this.sync.links, projectId, { ...job, linkedAt: Date.now() });
     background(
       written.catch(() => this.sync.writeAgain()),
       this.log,
@@ -56,21 +53,12 @@ export class SignalJobs extends Disposable {
   /** Notes when linked jobs finish with a pull request (the start of "Did it help?"'s clock). */
   async noteFinished(projectId: string, isDone: (jobId: string) => boolean, now: Date): Promise<void> {
     if (!this.all(projectId).some((j) => !j.finishedAt && isDone(j.jobId))) return;
-    const written = this.sync.update((state) => void markLinksFinished(state, projectId, isDone, now.toISOString(), this.sync.store.clock));
-    this.fireIfChanged();
-    await written;
+    await finishLinks(this.sync.links, projectId, isDone, now.toISOString());
   }
 
   /** The newest job addressing this signal. */
   jobFor(projectId: string, signalId: string): SignalJob | undefined {
     return this.all(projectId).find((j) => j.signalIds.includes(signalId));
-  }
-
-  private fireIfChanged(): void {
-    const now = JSON.stringify(this.sync.state.links);
-    if (now === this.seen) return;
-    this.seen = now;
-    this.emitter.fire();
   }
 
   /** Brings every project's globalState list into the shared store once the store is read. */
@@ -90,7 +78,7 @@ export class SignalJobs extends Disposable {
     }
     if (!lists.size) return;
     const legacy = legacyLinks(lists);
-    const merged = this.sync.ready.then(() => this.sync.update((s) => Object.assign(s, mergeState(s, legacy)))).then(() => this.fireIfChanged());
+    const merged = this.sync.ready.then(() => this.sync.links.mergeIn(legacy.links));
     background(merged, this.log, 'bringing the stored signal links into the shared store');
   }
 }

@@ -1,6 +1,8 @@
-// The signal-to-job links (signalJobs.ts) as the shared store holds them, and the lists kept in
-// globalState by versions before it, turned into shared state. Pure: no vscode (unit-tested).
-import { emptyState, type HybridClock, setSignalLink, type SharedSignalLink, type SyncState } from '../sync/syncState';
+// The signal-to-job links (signalJobs.ts) as the shared store holds them, their writes through the
+// links' area (src/sync/sharedArea.ts), and the lists kept in globalState by versions before it,
+// turned into shared state. No vscode (unit-tested).
+import type { SharedArea } from '../sync/sharedArea';
+import { emptyState, type SharedSignalLink, type SyncState } from '../sync/syncState';
 
 export interface SignalJob {
   jobId: string;
@@ -33,15 +35,21 @@ export function toShared(job: SignalJob): SharedSignalLink {
   };
 }
 
+/** Links the job to its signals, for every window (the link's own register, stamped by the area). */
+export function linkJob(links: SharedArea<'links'>, project: string, job: SignalJob): Promise<void> {
+  return links.change((area, stamp) => ((area[project] ??= {})[job.jobId] = { v: toShared(job), s: stamp() }));
+}
+
 /**
- * Marks the project's linked jobs that `isDone` calls done as finished at `at` (an ISO date-time),
- * changing the stored link itself: every field of it stays, those a newer version added included,
- * so the stamp does not spread a stripped copy to every window. Returns how many it marked.
+ * Marks the project's linked jobs that `isDone` calls done as finished at `at` (an ISO date-time).
+ * Each link is written as this version knows it; what a newer version added to it is kept by the
+ * area (sharedArea.ts), so the stamp never spreads a stripped copy to every window.
  */
-export function markLinksFinished(state: SyncState, project: string, isDone: (jobId: string) => boolean, at: string, clock: HybridClock): number {
-  const finished = Object.values(state.links[project] ?? {}).filter(({ v }) => !v.finishedAt && isDone(v.jobId));
-  for (const { v } of finished) setSignalLink(state, project, { ...v, finishedAt: at }, clock);
-  return finished.length;
+export function finishLinks(links: SharedArea<'links'>, project: string, isDone: (jobId: string) => boolean, at: string): Promise<void> {
+  return links.change((area, stamp) => {
+    for (const [id, { v }] of Object.entries(area[project] ?? {}))
+      if (!v.finishedAt && isDone(v.jobId)) (area[project] ??= {})[id] = { v: toShared({ ...v, path: v.path, finishedAt: at }), s: stamp() };
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 // The shared ledger made visible: the Agent Jobs view's description (after the project in use;
 // shown when the view has a header of its own) and the running-jobs status bar item's tooltip read "N of 100 agent requests
 // this hour" (every window counts the same requests). The analytics count is exposed as
-// WindowSync.analyticsRequestsThisHour() with WindowSync.onDidChange for the analytics panel.
+// the ledger's analyticsRequestsThisHour() (requestLedger.ts), for the analytics panel.
 import * as vscode from 'vscode';
 import type { Settings } from '../config';
 import { HOURLY_LIMIT } from './ledger';
@@ -13,17 +13,22 @@ const REDRAW_MS = 30_000;
 export function showLedger(
   view: vscode.TreeView<unknown>,
   statusBar: { setDetail(text: string | undefined): void },
-  sync: WindowSync,
+  sync: Pick<WindowSync, 'ledger' | 'lease'>,
   project: { readonly projectId: string | undefined },
   settings: Settings,
 ): vscode.Disposable {
   const update = () => {
     const projectId = project.projectId;
-    const text = projectId ? vscode.l10n.t('{0} of {1} agent requests this hour', sync.agentRequestsThisHour(projectId), HOURLY_LIMIT) : undefined;
+    const text = projectId ? vscode.l10n.t('{0} of {1} agent requests this hour', sync.ledger.agentRequestsThisHour(projectId), HOURLY_LIMIT) : undefined;
     view.description = [projectInUse(settings), text].filter(Boolean).join(' · ') || undefined;
     statusBar.setDetail(text);
   };
-  const listener = vscode.Disposable.from(sync.onDidChange(update), settings.onDidChange(update), vscode.workspace.onDidChangeWorkspaceFolders(update));
+  const listener = vscode.Disposable.from(
+    sync.ledger.onDidChange(update),
+    sync.lease.onDidChange(update),
+    settings.onDidChange(update),
+    vscode.workspace.onDidChangeWorkspaceFolders(update),
+  );
   const timer = setInterval(update, REDRAW_MS);
   update();
   return { dispose: () => (listener.dispose(), clearInterval(timer)) };

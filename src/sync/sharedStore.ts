@@ -51,6 +51,11 @@ interface ReadFile {
   newer: boolean;
 }
 
+/** Each area's text, to tell which areas a read changed. */
+function areaTexts(state: SyncState): Map<string, string | undefined> {
+  return new Map(Object.entries(state).map(([area, value]) => [area, JSON.stringify(value)]));
+}
+
 export function fileOf(window: string): string {
   return `w-${window}.json`;
 }
@@ -98,7 +103,12 @@ export class SharedStore {
    * Damaged files are set aside (renamed, never deleted) with a warning.
    */
   async refresh(): Promise<boolean> {
-    const before = JSON.stringify(this.state);
+    return (await this.refreshAreas()).length > 0;
+  }
+
+  /** refresh(), returning the names of the areas the read changed (a newer version's included). */
+  async refreshAreas(): Promise<string[]> {
+    const before = areaTexts(this.state);
     const names = (await this.fs.list()).filter((n) => FILE.test(n) && n !== fileOf(this.window));
     const present = new Set<string>();
     for (const name of names) {
@@ -129,7 +139,8 @@ export class SharedStore {
     }
     // Only now, with every file merged (see pruneState).
     pruneState(this.state, { now: this.now(), apiBaseUrl: this.apiBaseUrl });
-    const changed = JSON.stringify(this.state) !== before;
+    const after = areaTexts(this.state);
+    const changed = [...new Set([...before.keys(), ...after.keys()])].filter((area) => before.get(area) !== after.get(area));
     await this.collectDead(present);
     return changed;
   }

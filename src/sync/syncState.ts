@@ -193,7 +193,7 @@ const AREAS = {
 };
 
 type Areas = typeof AREAS;
-type AreaName = keyof Areas;
+export type AreaName = keyof Areas;
 const AREA_NAMES = Object.keys(AREAS) as AreaName[];
 
 /** The state's schema: every area, and whatever other areas a newer version wrote (kept as they are). */
@@ -204,6 +204,11 @@ export type SyncState = z.infer<typeof SyncStateSchema>;
 
 /** The known areas' names, and each one's schema (the shared store parses a newer version's file area by area). */
 export const KNOWN_AREAS: ReadonlyMap<string, z.ZodMiniType> = new Map(AREA_NAMES.map((name) => [name, AREAS[name].schema]));
+
+/** Two copies of one area, merged as two files are (the area's own merge in AREAS). */
+export function mergeArea<N extends AreaName>(name: N, a: SyncState[N], b: SyncState[N]): SyncState[N] {
+  return (AREAS[name].merge as unknown as (x: SyncState[N], y: SyncState[N]) => SyncState[N])(a, b);
+}
 
 export function emptyState(): SyncState {
   return z.parse(SyncStateSchema, {});

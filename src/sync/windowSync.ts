@@ -1,45 +1,27 @@
-// This window's end of the shared store: the folder in globalStorageUri (shared by every window of
-// the profile, on the machine that runs the extension hosts: desktop, remote and code-server
-// alike), a file watcher on it with a bounded fallback re-read, the heartbeat that keeps the
-// poller lease, focus, and the request ledger. Nothing here touches the network, and nothing runs
-// during activate() but setting up: the first read starts right after.
+// This window's end of the shared store, and the composition root of its parts: the folder in
+// globalStorageUri (shared by every window of the profile, on the machine that runs the extension
+// hosts: desktop, remote and code-server alike), a file watcher on it with a bounded fallback
+// re-read, and the heartbeat. Each feature takes the part it uses, by name: the request ledger
+// (`ledger`, and the hour's account over it), the poller lease and focus (`lease`), the kept trends
+// (`trends`), and one handle per area a feature owns (`jobs`, `drafts`, `links`, `reviews`,
+// `previews`, `previewPlans`: sharedArea.ts), each with an event that fires only when its area
+// changed. Nothing here touches the network, and nothing runs during activate() but setting up: the
+// first read starts right after.
 import * as vscode from 'vscode';
-import { endpointOf, type RequestLogEntry } from '../api';
 import { background } from '../util/background';
 import { type RetryEnd, retryWithBackoff } from '../util/backoff';
 import { Disposable } from '../util/lifecycle';
-import { HOUR_MS } from '../util/clock';
-import { HourAccount, type LedgerHold } from './hourAccount';
 import { BEAT_MS } from './lease';
-import {
-  agentBucket,
-  countInHour,
-  type Family,
-  familyOf,
-  keyBucketHash,
-  newSalt,
-  previewBucket,
-  projectOfAgentPath,
-  recordRequest,
-  recordWait,
-  timesInHour,
-  waitMs,
-} from './ledger';
+import { RequestLedger } from './requestLedger';
+import { type AreaHost, SharedArea } from './sharedArea';
 import { SharedStore, type SyncFs, type SyncLog } from './sharedStore';
-import { keepTrends, type OpenTrendFigures, pruneState, type SyncState, type TrendFigures, useTrends } from './syncState';
-import { trendScope } from './trendBounds';
+import { SharedTrends } from './sharedTrends';
+import type { AreaName, SyncState } from './syncState';
 import { vscodeSyncFs } from './vscodeSyncFs';
-
-/** Where the install keeps the salt of the analytics bucket's name (globalState: every window of the install). */
-const SALT_STATE_KEY = 'mintlifyAgent.ledgerSalt';
-
-/** A draw's use of a kept trend bucket is written at most this often (it orders what goes first past a bound). */
-const TREND_USE_EVERY_MS = HOUR_MS;
+import { WindowLease } from './windowLease';
 
 /** The longest a change from another window waits when the file watcher stays silent. */
 export const FALLBACK_READ_MS = 1_000;
-/** A 429 without Retry-After still keeps every window off that family for this long. */
-const DEFAULT_429_WAIT_MS = 60_000;
 
 /**
  * The waits before each new try of a write that failed (writeAgain): about half a minute in all,
@@ -48,19 +30,32 @@ const DEFAULT_429_WAIT_MS = 60_000;
  */
 export const WRITE_RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000, 16_000];
 
+/** The areas of the ledger: a change of one is the ledger's news. */
+const LEDGER_AREAS: readonly string[] = ['ledger', 'released', 'waits'] satisfies AreaName[];
+
 export class WindowSync extends Disposable {
+  /** The store itself: the tests break or read its file through it; features take the parts below. */
   readonly store: SharedStore;
-  private readonly changeEmitter = this.register(new vscode.EventEmitter<void>());
-  /** Fires when another window's change arrived, or the lead, focus or ledger changed. */
-  readonly onDidChange = this.changeEmitter.event;
   /** Resolves once the first read of every window's file is done. */
   readonly ready: Promise<void>;
-  private keyHash: string | undefined;
-  /** The organisation's analytics hour in the shared ledger: every request reserved before it is sent (hourAccount.ts). */
-  readonly account: HourAccount;
-  /** Held in memory only, to name the analytics bucket again if the salt changes; never written. */
-  private key: string | undefined;
-  private salt: string | undefined;
+  /** The request ledger: counts, 429 waits, and the analytics hour's account (requestLedger.ts). */
+  readonly ledger: RequestLedger;
+  /** Which project this window shows, its focus, and who polls each project (windowLease.ts). */
+  readonly lease: WindowLease;
+  /** The trend buckets every window keeps (sharedTrends.ts). */
+  readonly trends: SharedTrends;
+  /** The tracked jobs (src/jobs). */
+  readonly jobs: SharedArea<'jobs'>;
+  /** What the user typed and has not sent (src/jobs). */
+  readonly drafts: SharedArea<'drafts'>;
+  /** Which signals each agent job addresses (src/signals). */
+  readonly links: SharedArea<'links'>;
+  /** The pending reviews of the agent's branches (src/review). */
+  readonly reviews: SharedArea<'reviews'>;
+  /** The preview deployments of the agent's branches, and the plans that have none (src/preview). */
+  readonly previews: SharedArea<'previews'>;
+  readonly previewPlans: SharedArea<'previewPlans'>;
+  private readonly areas: readonly SharedArea<AreaName>[];
   private lastRead = 0;
   private reading: Promise<void> | undefined;
   private readAgain = false;
@@ -72,28 +67,34 @@ export class WindowSync extends Disposable {
     /** The shared store's folder (the tests break it to see a write fail). */
     readonly dir: vscode.Uri,
     private readonly log: SyncLog,
-    /** The install's globalState, where the salt is kept. */
-    private readonly install: vscode.Memento,
+    /** The install's globalState, where the ledger's salt is kept. */
+    install: vscode.Memento,
     /** The API address in force: what the shared state keeps for another one (the trends) is forgotten. */
-    private readonly apiBaseUrl: () => string | undefined = () => undefined,
+    apiBaseUrl: () => string | undefined = () => undefined,
     fs: SyncFs = vscodeSyncFs(dir),
   ) {
     super();
-    this.store = new SharedStore(fs, randomId(), log);
-    this.store.apiBaseUrl = apiBaseUrl();
-    this.store.presence.focused = vscode.window.state.focused;
-    const store = this.store;
-    this.account = new HourAccount(
-      {
-        get state() {
-          return store.state;
-        },
-        update: (change) => this.update(change),
-        readAll: () => this.read(),
-        nextEntryId: () => store.nextEntryId(),
+    const store = (this.store = new SharedStore(fs, randomId(), log));
+    store.presence.focused = vscode.window.state.focused;
+    this.ledger = new RequestLedger({ store, update: (change) => this.update(change, []), readAll: () => this.read() }, install, log);
+    this.lease = new WindowLease(store, log);
+    this.trends = new SharedTrends({ store, update: (change, touched) => this.update(change, touched) }, apiBaseUrl, log);
+    const host: AreaHost = {
+      get state() {
+        return store.state;
       },
-      () => this.keyHash,
-    );
+      clock: store.clock,
+      update: (change) => store.update(change),
+    };
+    const area = <N extends AreaName>(name: N) => new SharedArea(name, host, (error) => log.warn(`a listener of the shared ${name} failed: ${String(error)}`));
+    this.jobs = area('jobs');
+    this.drafts = area('drafts');
+    this.links = area('links');
+    this.reviews = area('reviews');
+    this.previews = area('previews');
+    this.previewPlans = area('previewPlans');
+    this.areas = [this.jobs, this.drafts, this.links, this.reviews, this.previews, this.previewPlans];
+    this.register({ dispose: () => [this.ledger, this.lease, ...this.areas].forEach((part) => part.dispose()) });
     // Built in start(), after activate() has returned: the folder, the watcher and the first read are not on its path.
     this.ready = this.start();
   }
@@ -102,17 +103,26 @@ export class WindowSync extends Disposable {
     return this.store.window;
   }
 
+  /** Every area, as this window knows it: read it; each feature changes its own area through its handle. */
   get state(): SyncState {
     return this.store.state;
   }
 
+  /** How many writes of this window's file have succeeded: a caller can tell whether one did since it last looked. */
+  get writes(): number {
+    return this.store.writes;
+  }
+
   /**
-   * Applies a change of this window and tells this window's listeners, both before this returns;
-   * the promise is the write, which may still fail (this window keeps the change either way).
+   * Applies a change and tells the listeners of the areas it `touched` (all when undefined: a change
+   * made around the handles, the tests' or forgetting another API address's trends; none for the
+   * ledger and the trends, whose areas have no handle), both before this returns. The promise is
+   * the write, which may still fail (this window keeps the change either way).
    */
-  async update(change: (state: SyncState) => void): Promise<void> {
+  async update(change: (state: SyncState) => void, touched?: readonly AreaName[]): Promise<void> {
     const written = this.store.update(change);
-    this.changeEmitter.fire();
+    for (const area of this.areas) if (!touched || touched.includes(area.name)) area.changed();
+    if (!touched) this.ledger.changed();
     await written;
   }
 
@@ -126,174 +136,6 @@ export class WindowSync extends Disposable {
       () => (this.rewriting = undefined),
     );
     return this.rewriting;
-  }
-
-  setProject(project: string | undefined): void {
-    if (this.store.presence.project === (project ?? null)) return;
-    background(this.store.beat({ project: project ?? null }), this.log, 'telling the other windows of the project');
-    this.changeEmitter.fire();
-  }
-
-  isLeader(project: string): boolean {
-    return this.store.lease.leaderOf(project, this.store.presence) === this.windowId;
-  }
-
-  projectFocused(project: string): boolean {
-    return this.store.lease.anyFocused(project, this.store.presence);
-  }
-
-  /**
-   * Counts an agent or preview request this window sent (an analytics request was reserved before
-   * it was sent: hourAccount.ts), and shares a 429's wait with every window.
-   */
-  record(entry: RequestLogEntry): void {
-    if (!entry.sent) return;
-    const family = familyOf(entry.path);
-    if (!family) return;
-    // Not counted in the hour (the endpoint table's `counted`: a job's status read): only a 429's wait is shared.
-    if (endpointOf(entry.method, entry.path)?.counted === false) {
-      if (entry.status === 429)
-        background(
-          this.update((state) => recordWait(state, family, Date.now() + (entry.error?.retryAfterMs ?? DEFAULT_429_WAIT_MS))),
-          this.log,
-          "sharing the API's wait",
-        );
-      return;
-    }
-    // An analytics request was counted when it was reserved (hourAccount.ts): only a 429's wait is shared.
-    if (family === 'analytics' && entry.status !== 429) return;
-    const id = this.store.nextEntryId();
-    const bucket = family === 'analytics' ? undefined : this.bucketOf(family, entry);
-    const written = this.update((state) => {
-      if (bucket) recordRequest(state, bucket, id, entry.startedAt);
-      if (entry.status === 429) recordWait(state, family, Date.now() + (entry.error?.retryAfterMs ?? DEFAULT_429_WAIT_MS));
-    });
-    background(written, this.log, 'writing the request ledger');
-  }
-
-  /** Where a counted request counts: the project's agent hour, the organisation's preview deployments (a status read is not counted: the endpoint table's `counted`; an analytics request is reserved instead). */
-  private bucketOf(family: Family, entry: RequestLogEntry): string | undefined {
-    if (family === 'agent') return agentBucket(projectOfAgentPath(entry.path) ?? '');
-    if (!this.keyHash) return undefined;
-    return previewBucket(this.keyHash);
-  }
-
-  /** Every window's preview deployments with this key in the `windowMs` before now; undefined until the key's bucket is named. */
-  previewDeploymentsWithin(windowMs: number): number | undefined {
-    const now = Date.now();
-    return this.keyHash === undefined ? undefined : timesInHour(this.state, previewBucket(this.keyHash), now).filter((at) => at > now - windowMs).length;
-  }
-
-  /** The settled trend buckets every window has kept for the project, from the API in force (trendBuckets.ts). */
-  keptTrends(project: string): Readonly<Record<string, TrendFigures>> {
-    return this.state.trends[this.trendScope(project)] ?? {};
-  }
-
-  /** The buckets that include today, as the last window to fetch each found them, with when. */
-  openTrends(project: string): Readonly<Record<string, OpenTrendFigures>> {
-    return this.state.openTrends[this.trendScope(project)] ?? {};
-  }
-
-  /** Keeps trend buckets for every window, settled and open; a failed write leaves them in this window and is logged. */
-  keepTrends(project: string, settled: Record<string, TrendFigures>, open?: Record<string, OpenTrendFigures>): void {
-    const scope = this.trendScope(project);
-    background(
-      this.update((state) => keepTrends(state, scope, settled, open)),
-      this.log,
-      "keeping the trend's buckets",
-    );
-  }
-
-  /** Notes that a draw took these kept buckets: of the kinds bounded by use, the least recently used go first (trendBounds.ts). */
-  useTrends(project: string, keys: readonly string[]): void {
-    const scope = this.trendScope(project);
-    if (!useTrends(this.state, scope, keys, Date.now(), TREND_USE_EVERY_MS)) return;
-    background(this.store.write(), this.log, 'noting the trend buckets drawn');
-  }
-
-  /** The trend areas' key for the project at the API in force. */
-  private trendScope(project: string): string {
-    return trendScope(project, this.followApiBaseUrl());
-  }
-
-  /** The API address in force; when it changed, what the shared state kept for the other one is forgotten (and every read forgets it again). */
-  private followApiBaseUrl(): string | undefined {
-    const apiBaseUrl = this.apiBaseUrl();
-    if (apiBaseUrl !== this.store.apiBaseUrl) {
-      this.store.apiBaseUrl = apiBaseUrl;
-      background(
-        this.update((state) => pruneState(state, { now: Date.now(), apiBaseUrl })),
-        this.log,
-        'forgetting the trends of the other API address',
-      );
-    }
-    return apiBaseUrl;
-  }
-
-  /** Every window's sends to the agent for the project in the last hour: jobs created and follow-ups (what the platform counts). */
-  agentRequestsThisHour(project: string): number {
-    return countInHour(this.state, agentBucket(project), Date.now());
-  }
-
-  /**
-   * Every window's analytics requests with this key in the last hour; undefined until the key's
-   * bucket is named (no key, or the first instant after start): background work counts that as
-   * full, and the panel shows no figure rather than a wrong one.
-   */
-  analyticsRequestsThisHour(): number | undefined {
-    return this.analyticsTimes()?.length;
-  }
-
-  /** When each of them was sent, oldest first (the hour's gate reads them: hourGate.ts). */
-  analyticsTimes(): number[] | undefined {
-    return this.account.analyticsTimes();
-  }
-
-  /** This machine's background analytics requests in the last hour (hourAccount.ts). */
-  backgroundTimes(): number[] | undefined {
-    return this.account.backgroundTimes();
-  }
-
-  /** When the last 429's wait for analytics ended or ends (every window's). */
-  rateLimitedUntil(): number {
-    return this.account.rateLimitedUntil();
-  }
-
-  /** Reserves one analytics request in the shared ledger before it is sent (hourAccount.ts). */
-  reserve(limit: number, backgroundLimit?: number): Promise<LedgerHold | undefined> {
-    return this.account.reserve(limit, backgroundLimit);
-  }
-
-  /** How long any window must still leave this endpoint family alone after a 429; 0: go. */
-  familyWaitMs(family: Family): number {
-    return waitMs(this.state, family, Date.now());
-  }
-
-  /** Analytics requests are counted per key: a salted hash of it (never the key) names the bucket. */
-  async setKey(key: string | undefined): Promise<void> {
-    if (key !== this.key) this.keyHash = undefined; // requests meanwhile wait for the new key's bucket
-    this.key = key;
-    await this.nameKeyBucket();
-    this.changeEmitter.fire();
-  }
-
-  /** The install's salt, agreed on by every window (the lowest wins) and kept in globalState. */
-  private async followSalt(): Promise<void> {
-    const kept = this.install.get<string>(SALT_STATE_KEY);
-    const salt = await this.store.adoptSalt(kept, newSalt);
-    if (kept !== salt) await this.install.update(SALT_STATE_KEY, salt);
-    if (salt === this.salt) return;
-    this.salt = salt;
-    await this.nameKeyBucket();
-  }
-
-  private async nameKeyBucket(): Promise<void> {
-    const { key, salt } = this;
-    const hash = key && salt ? await keyBucketHash(salt, key) : undefined;
-    // A newer key or salt may have arrived while this one was hashed.
-    if (key !== this.key || salt !== this.salt) return;
-    this.keyHash = hash;
-    if (hash) await this.account.named(hash);
   }
 
   override dispose(): void {
@@ -317,12 +159,7 @@ export class WindowSync extends Disposable {
     this.register(watcher.onDidChange(onEvent));
     this.register(watcher.onDidCreate(onEvent));
     this.register(watcher.onDidDelete(onEvent));
-    this.register(
-      vscode.window.onDidChangeWindowState((state) => {
-        background(this.store.beat({ focused: state.focused }), this.log, 'sharing the window focus');
-        this.changeEmitter.fire();
-      }),
-    );
+    this.register(vscode.window.onDidChangeWindowState((state) => this.lease.setFocused(state.focused)));
     // The heartbeat keeps the lease; the fallback read bounds the delay when the watcher is silent.
     const beat = setInterval(() => background(this.store.beat(), this.log, 'the heartbeat'), BEAT_MS);
     const fallback = setInterval(() => {
@@ -337,7 +174,7 @@ export class WindowSync extends Disposable {
       this.log.warn(`could not write the shared store: ${String(error)}`);
     }
     try {
-      await this.followSalt();
+      await this.ledger.followSalt();
     } catch (error) {
       this.log.warn(`could not name the analytics bucket: ${String(error)}`);
     }
@@ -358,13 +195,12 @@ export class WindowSync extends Disposable {
       do {
         this.readAgain = false;
         this.lastRead = Date.now();
-        const wasLeaderOf = this.leaders();
-        this.followApiBaseUrl();
+        this.trends.followApiBaseUrl();
         try {
-          const changed = await this.store.refresh();
-          // Another window's lower salt: the one every window converges on.
-          if (this.salt !== undefined && this.store.state.salt !== this.salt) await this.followSalt();
-          if (changed || this.leaders() !== wasLeaderOf) this.changeEmitter.fire();
+          const changed = await this.store.refreshAreas();
+          for (const area of this.areas) if (changed.includes(area.name)) area.changed();
+          await this.ledger.followRead(changed.some((name) => LEDGER_AREAS.includes(name)));
+          this.lease.followRead();
         } catch (error) {
           this.log.warn(`could not read the shared store: ${String(error)}`);
         }
@@ -372,12 +208,6 @@ export class WindowSync extends Disposable {
       this.reading = undefined;
     })();
     return this.reading;
-  }
-
-  /** Who leads this window's project and whether it is focused: a change is news. */
-  private leaders(): string {
-    const project = this.store.presence.project;
-    return project ? `${this.store.lease.leaderOf(project, this.store.presence)}|${String(this.projectFocused(project))}` : '';
   }
 }
 

@@ -250,7 +250,7 @@ describe('agent jobs', function () {
       try {
         const checkedAt = new Date(Date.now() + 60_000).toISOString();
         // One write that touches both jobs, as a merged read of another window's file does.
-        await s.sync.update((state) => ids.forEach((id) => applyJobChange(state, PROJECT, id, { fields: { checkedAt } }, s.sync.store.clock)));
+        await s.sync.jobs.change((jobs, stamp) => ids.forEach((id) => applyJobChange({ jobs }, PROJECT, id, { fields: { checkedAt } }, { next: stamp })));
         await waitFor('both jobs to show the change', () => ids.every((id) => s.store.get(id)?.checkedAt === checkedAt));
       } finally {
         listening.dispose();
@@ -634,7 +634,7 @@ describe('agent jobs', function () {
       for (let i = 0; i < 100; i++) await s.tracker.track(job.id);
       assert.ok(requestsTo(sim, 'GET', `/job/${job.id}`).length >= 101, 'the reads reached the API');
       assert.equal(requestsTo(sim, 'POST', `/job/${job.id}/message`).length, 2);
-      assert.equal(s.sync.agentRequestsThisHour(HOUR_PROJECT), 2);
+      assert.equal(s.sync.ledger.agentRequestsThisHour(HOUR_PROJECT), 2);
       await waitFor('the status bar to count the two sends', () => s.statusBar.tooltip?.includes('2 of 100 agent requests this hour'));
 
       // The cost line above a review's preview reads the same hour.
@@ -673,7 +673,7 @@ describe('agent jobs', function () {
       await waitFor('120 reads of the ten jobs', () => reads().length >= 120, 45_000);
       const late = reads().slice(60);
       assert.equal(new Set(late.map((r) => r.rawPath)).size, 10, 'every job is still read after the 60th read');
-      assert.equal(s.sync.agentRequestsThisHour(HOUR_PROJECT), 0, 'reads are not sends');
+      assert.equal(s.sync.ledger.agentRequestsThisHour(HOUR_PROJECT), 0, 'reads are not sends');
       for (const job of jobs) await vscode.commands.executeCommand('mintlifyAgent.stopTracking', job.id);
     });
   });

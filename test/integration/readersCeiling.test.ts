@@ -18,11 +18,11 @@ describe('readers under the ledger ceiling', function () {
   /** Analytics requests other windows sent this hour, as the shared ledger records them. */
   async function othersSent(count: number): Promise<void> {
     const { before } = await waitFor("the key's ledger bucket", () => {
-      const count = s.sync.analyticsRequestsThisHour();
+      const count = s.sync.ledger.analyticsRequestsThisHour();
       return count === undefined ? undefined : { before: count };
     });
     await spendHour(s, count);
-    await waitFor('the ledger to hold them', () => (s.sync.analyticsRequestsThisHour() ?? 0) >= before + count);
+    await waitFor('the ledger to hold them', () => (s.sync.ledger.analyticsRequestsThisHour() ?? 0) >= before + count);
   }
 
   before(async () => {
@@ -96,7 +96,7 @@ describe('readers under the ledger ceiling', function () {
       const kept = s.readers.readers.store.cached(s.readers.readers.current()!.key);
       assert.ok(
         sent > 0,
-        `it started: the machine’s background share had room (${shown.text}; ${s.gate.used()} used, ${s.sync.backgroundTimes()?.length} background, share ${s.gate.backgroundShare()})`,
+        `it started: the machine’s background share had room (${shown.text}; ${s.gate.used()} used, ${s.sync.ledger.backgroundTimes()?.length} background, share ${s.gate.backgroundShare()})`,
       );
       assert.equal(kept?.pages, sent, `every page it sent is kept (${sent} sent)`);
       assert.ok(kept?.gathering, 'the range is still being gathered');
@@ -132,14 +132,14 @@ describe('readers under the ledger ceiling', function () {
   it("while a new key's bucket is being named the hour's count is unknown (not 0), and a request sent meanwhile counts in it", async () => {
     // The bucket is named by a salted hash of the key, computed after the key changes: a request
     // in that instant belongs to the new key, and background work must not read "0 used" then.
-    const naming = s.sync.setKey('mint_a_key_this_hour_has_not_seen');
+    const naming = s.sync.ledger.setKey('mint_a_key_this_hour_has_not_seen');
     try {
-      assert.equal(s.sync.analyticsRequestsThisHour(), undefined);
-      void s.sync.reserve(Number.POSITIVE_INFINITY); // a request reserved while the bucket is named
+      assert.equal(s.sync.ledger.analyticsRequestsThisHour(), undefined);
+      void s.sync.ledger.reserve(Number.POSITIVE_INFINITY); // a request reserved while the bucket is named
       await naming;
-      assert.equal(s.sync.analyticsRequestsThisHour(), 1, "the new key's hour holds the request sent while it was named");
+      assert.equal(s.sync.ledger.analyticsRequestsThisHour(), 1, "the new key's hour holds the request sent while it was named");
     } finally {
-      await s.sync.setKey(KEY);
+      await s.sync.ledger.setKey(KEY);
     }
   });
 });

@@ -420,15 +420,13 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
     } as unknown as Logger;
     // Another window of the profile, on the same project: its own shared file, presence and review model.
     const other = new WindowSync(s.sync.dir, quiet, memento);
-    other.setProject(PROJECT);
+    other.lease.setProject(PROJECT);
     const otherModel = new ReviewModel(other, () => PROJECT);
     try {
       await other.ready;
       await waitFor(
         'each window to see the other',
-        () =>
-          s.sync.store.lease.peersOn(PROJECT, s.sync.windowId).some((p) => p.window === other.windowId) &&
-          other.store.lease.peersOn(PROJECT, other.windowId).length > 0,
+        () => s.sync.lease.peersOn(PROJECT).some((p) => p.window === other.windowId) && other.lease.peersOn(PROJECT).length > 0,
       );
       await waitFor('the other window to see the pending comment', () => otherModel.pending(jobId).length === 1);
       const before = requestsTo(sim, 'POST', path).length;
@@ -436,7 +434,7 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
       user.answerMessage = (m) => m.actions.find((a) => a === 'Send Review' || a === 'Send Again');
       const [here, there] = await Promise.all([
         vscode.commands.executeCommand<ReviewSent | undefined>('mintlifyAgent.sendReview', jobId),
-        sendReview({ model: otherModel, threads: threads(), store: s.store, ui: s.ui, hour: s.sync, log }, jobId),
+        sendReview({ model: otherModel, threads: threads(), store: s.store, ui: s.ui, hour: s.sync.ledger, log }, jobId),
       ]);
       assert.equal(requestsTo(sim, 'POST', path).length, before + 1, `one request; messages: ${JSON.stringify(user.messages.map((m) => m.message))}`);
       assert.equal([here, there].filter((r) => r?.sent?.sent).length, 1, 'one window sent it');

@@ -223,14 +223,14 @@ export async function freshAnalyticsHour(s: TestSeam): Promise<void> {
     for (const area of [state.ledger, state.released]) for (const bucket of Object.keys(area)) if (/^(analytics|background):/.test(bucket)) delete area[bucket];
     delete state.waits.analytics;
   });
-  await waitFor('an empty analytics hour', () => s.sync.analyticsRequestsThisHour() === 0 && s.sync.familyWaitMs('analytics') === 0);
+  await waitFor('an empty analytics hour', () => s.sync.ledger.analyticsRequestsThisHour() === 0 && s.sync.ledger.familyWaitMs('analytics') === 0);
   // The gate counts this window's requests still on their way too: a request that never ended would show here.
   await waitFor(`the hour's gate to see all 100 left (it sees ${String(s.gate.left())})`, () => s.gate.left() === 100);
 }
 
 /** Analytics requests other windows reserved this hour: in this window's ledger at once, each written and read back by the promise's end. */
 export async function spendHour(s: TestSeam, count: number): Promise<void> {
-  await Promise.all(Array.from({ length: count }, () => s.sync.reserve(Number.POSITIVE_INFINITY)));
+  await Promise.all(Array.from({ length: count }, () => s.sync.ledger.reserve(Number.POSITIVE_INFINITY)));
 }
 
 /** Forgets every trend point the windows keep (as a new profile): a suite that counts a trend's requests starts from none kept. */
@@ -239,5 +239,8 @@ export async function forgetTrends(s: TestSeam): Promise<void> {
     state.trends = {};
     state.openTrends = {};
   });
-  await waitFor('no trend kept', () => Object.keys(s.sync.keptTrends(PROJECT)).length === 0 && Object.keys(s.sync.openTrends(PROJECT)).length === 0);
+  await waitFor(
+    'no trend kept',
+    () => Object.keys(s.sync.trends.keptTrends(PROJECT)).length === 0 && Object.keys(s.sync.trends.openTrends(PROJECT)).length === 0,
+  );
 }

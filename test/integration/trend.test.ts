@@ -107,7 +107,7 @@ describe('the trend above the visitors table', function () {
   });
 
   it('keeps the settled days in the shared store, and a Refresh asks again only for the others (today)', async () => {
-    const kept = s.sync.keptTrends(PROJECT);
+    const kept = s.sync.trends.keptTrends(PROJECT);
     // Yesterday is settled an hour after its end at UTC (late events): in that hour it is asked again like today.
     const days = [-6, -5, -4, -3, -2, -1, 0].map((i) => ({ day: day(i), settled: isSettled({ dateTo: day(i + 1) }, Date.now()) }));
     assert.ok(days.slice(0, 5).every((d) => d.settled) && !days[6].settled);
@@ -144,9 +144,9 @@ describe('the trend above the visitors table', function () {
       presence: { window: 'otherwindow1', project: PROJECT, focused: false, beat: 1, beatAt: Date.now(), since: Date.now() },
       state: { jobs: {}, drafts: {}, links: {}, trends: { [trendScope(PROJECT, sim.url)]: trends }, ledger: {}, waits: {} },
     };
-    const keptBefore = Object.keys(s.sync.keptTrends(PROJECT)).length;
+    const keptBefore = Object.keys(s.sync.trends.keptTrends(PROJECT)).length;
     writeFileSync(join(s.sync.dir.fsPath, 'w-otherwindow1.json'), JSON.stringify(other));
-    await waitFor('the other window’s buckets', () => Object.keys(s.sync.keptTrends(PROJECT)).length >= keptBefore + 5);
+    await waitFor('the other window’s buckets', () => Object.keys(s.sync.trends.keptTrends(PROJECT)).length >= keptBefore + 5);
 
     const before = trendRequests(sim).length;
     await webview.select('#preset', 'custom');
@@ -214,7 +214,7 @@ describe('the trend above the visitors table', function () {
       state: { jobs: {}, drafts: {}, links: {}, trends: {}, openTrends, ledger: {}, waits: {} },
     };
     writeFileSync(join(s.sync.dir.fsPath, 'w-otherwindow2.json'), JSON.stringify(other));
-    await waitFor('the other window’s today', () => s.sync.openTrends(PROJECT)[key]?.[3] === at);
+    await waitFor('the other window’s today', () => s.sync.trends.openTrends(PROJECT)[key]?.[3] === at);
 
     const before = trendRequests(sim).length;
     await webview.select('#preset', 'last7');
@@ -268,7 +268,7 @@ describe('the trend above the visitors table', function () {
         trendPages.length,
         dayPages.reduce((a, b) => a + b, 0),
       );
-      const kept = s.sync.keptTrends(PROJECT);
+      const kept = s.sync.trends.keptTrends(PROJECT);
       assert.ok(kept[`page:${encodeURIComponent(path)} ${day(-6)} ${day(-5)}`], 'a settled day of the page is kept');
 
       // Again within the quarter hour: the settled days are kept, today is still fresh, so nothing is read and nothing asked.

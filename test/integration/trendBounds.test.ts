@@ -91,10 +91,10 @@ describe('a year-long site trend and ten Show Trends after it', function () {
       user.restore();
     }
     // The first page's settled days are kept in the shared folder; the next pages' rows were found in the days the first read.
-    const pageKeys = Object.keys(s.sync.keptTrends(PROJECT)).filter((k) => k.startsWith('page:'));
+    const pageKeys = Object.keys(s.sync.trends.keptTrends(PROJECT)).filter((k) => k.startsWith('page:'));
     assert.ok(
       pageKeys.length >= 5,
-      `the pages’ settled days are kept (${pageKeys.length}; the last trend: ${JSON.stringify({ cost: panel.model.state.trend?.cost, message: panel.model.state.trend?.message, missing: panel.model.state.trend?.points.filter((p) => p.missing).length, keys: Object.keys(s.sync.keptTrends(PROJECT)).slice(0, 3) })})`,
+      `the pages’ settled days are kept (${pageKeys.length}; the last trend: ${JSON.stringify({ cost: panel.model.state.trend?.cost, message: panel.model.state.trend?.message, missing: panel.model.state.trend?.points.filter((p) => p.missing).length, keys: Object.keys(s.sync.trends.keptTrends(PROJECT)).slice(0, 3) })})`,
     );
 
     // The site trend again, in a panel opened afresh.

@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { promises as fs, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SharedArea } from '../../../src/sync/sharedArea';
 import { SharedStore } from '../../../src/sync/sharedStore';
-import { markLinksFinished } from '../../../src/signals/signalLinkState';
+import { finishLinks } from '../../../src/signals/signalLinkState';
 import { applyJobChange } from '../../../src/sync/jobChanges';
 import { nodeSyncFs } from '../../support/nodeSyncFs';
 
@@ -67,15 +68,10 @@ describe('shared store: what a newer version writes', () => {
     // The areas it knows are taken in, entry by entry, as from any window.
     assert.equal(older.state.jobs.proj?.job_n?.tracked.v, true);
     assert.equal(older.state.links.proj?.job_n?.v.jobId, 'job_n');
-    // It changes the same entries and writes its own file.
-    await older.update((state) => {
-      applyJobChange(state, 'proj', 'job_n', { fields: { notFound: false } }, older.clock);
-      // The path a linked job's finish takes (SignalJobs.noteFinished).
-      assert.equal(
-        markLinksFinished(state, 'proj', (id) => id === 'job_n', new Date(NOW).toISOString(), older.clock),
-        1,
-      );
-    });
+    // It changes the same entries through the areas' handles, as its features do, and writes its own file.
+    await new SharedArea('jobs', older).change((jobs, stamp) => applyJobChange({ jobs }, 'proj', 'job_n', { fields: { notFound: false } }, { next: stamp }));
+    // The path a linked job's finish takes (SignalJobs.noteFinished): the link rebuilt from the fields this version knows.
+    await finishLinks(new SharedArea('links', older), 'proj', (id) => id === 'job_n', new Date(NOW).toISOString());
     const written = JSON.parse(await fs.readFile(join(dir, 'w-older.json'), 'utf8')) as {
       state: ReturnType<typeof newerFile>['state'] & Record<string, unknown>;
     };
