@@ -20,7 +20,7 @@ import type { WindowSync } from '../sync/windowSync';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
 import { askToFixBuild, type FixBuildSent } from './askToFixBuild';
-import { PreviewModel } from './previewModel';
+import { PreviewModel, type PreviewSync } from './previewModel';
 import { isOlder, openable, type SharedPreview, stageOf } from './previewRecord';
 import { changedPages, type Opened, openRenderedPage, pageOfUri, type PageTarget, type RenderedPageDeps } from './renderedPage';
 import { errorText } from '../util/errorText';
@@ -29,7 +29,8 @@ const LOG_SCHEME = 'mintlify-preview-log';
 
 export interface PreviewDeps {
   api: ApiClient;
-  sync: WindowSync;
+  /** The previews' areas and the lease (previewModel.ts), and the ledger: deployments and agent requests this hour. */
+  sync: PreviewSync & Pick<WindowSync, 'ledger'>;
   store: JobStore;
   hints: ReviewHints;
   docs: Pick<DocsLocator, 'pageOf'>;

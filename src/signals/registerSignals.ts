@@ -32,7 +32,8 @@ export interface SignalsDeps {
   api: ApiClient;
   settings: Settings;
   store: JobStore;
-  sync: WindowSync;
+  /** The links' area (which signals each job addresses), read once the store is. */
+  sync: Pick<WindowSync, 'links' | 'ready' | 'writeAgain'>;
   /** The organisation's analytics hour: every signals request passes it. */
   gate: HourGate;
   readers: ReadersHandle;

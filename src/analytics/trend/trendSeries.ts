@@ -18,7 +18,7 @@ import { LIVE_PAGE_MAX_AGE_MS } from '../visitorsQuery';
 /** Requests of one trend in flight at once: enough to draw quickly, few enough not to crowd the API. */
 export const TREND_CONCURRENCY = 3;
 
-/** Where buckets are kept for every window (WindowSync): settled ones for good, open ones with their fetch time. */
+/** Where buckets are kept for every window (the shared state's trends: src/sync/sharedTrends.ts): settled ones for good, open ones with their fetch time. */
 export interface KeptTrendStore {
   keptTrends(project: string): Readonly<Record<string, TrendFigures>>;
   openTrends(project: string): Readonly<Record<string, OpenTrendFigures>>;
