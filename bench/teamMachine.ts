@@ -158,7 +158,7 @@ export class TeamMachine {
       }),
       options.clock,
     );
-    this.gate = new HourGate(this.sync.ledger, ui, vscode.l10n, Date.now, () => this.settings.analyticsTeamSize);
+    this.gate = new HourGate(this.sync.ledger.account, ui, vscode.l10n, Date.now, () => this.settings.analyticsTeamSize);
     this.readers = new PageReaders({
       api,
       settings: this.settings,

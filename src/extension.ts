@@ -122,7 +122,7 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
     ),
   );
   const api = createClient(context, settings, keys, sync, log, onRequest);
-  const gate = new HourGate(sync.ledger, ui, vscode.l10n, Date.now, () => settings.analyticsTeamSize);
+  const gate = new HourGate(sync.ledger.account, ui, vscode.l10n, Date.now, () => settings.analyticsTeamSize);
 
   const store = new JobStore(context.globalState, sync, log.scoped('store'));
   const reviewHints = new ReviewHints(log.scoped('git'));

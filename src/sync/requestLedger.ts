@@ -7,7 +7,7 @@
 import { endpointOf, type RequestLogEntry } from '../api';
 import { background } from '../util/background';
 import { Emitter } from '../util/emitter';
-import { HourAccount, type HourLedger, type LedgerHold } from './hourAccount';
+import { HourAccount } from './hourAccount';
 import {
   agentBucket,
   countInHour,
@@ -45,11 +45,11 @@ export interface LedgerHost {
   readAll(): Promise<void>;
 }
 
-export class RequestLedger implements HourLedger {
+export class RequestLedger {
   private readonly emitter: Emitter<void>;
   /** Fires when the ledger changed (a request counted, a wait shared, here or elsewhere) or the key's bucket got its name. */
   readonly onDidChange;
-  /** The organisation's analytics hour in the ledger: every request reserved before it is sent (hourAccount.ts). */
+  /** The organisation's analytics hour in the ledger, which the hour's gate spends: every request reserved before it is sent (hourAccount.ts). */
   readonly account: HourAccount;
   /** Held in memory only, to name the analytics bucket again if the salt changes; never written. */
   private key: string | undefined;
@@ -141,27 +141,7 @@ export class RequestLedger implements HourLedger {
    * full, and the panel shows no figure rather than a wrong one.
    */
   analyticsRequestsThisHour(): number | undefined {
-    return this.analyticsTimes()?.length;
-  }
-
-  /** When each of them was sent, oldest first (the hour's gate reads them: hourGate.ts). */
-  analyticsTimes(): number[] | undefined {
-    return this.account.analyticsTimes();
-  }
-
-  /** This machine's background analytics requests in the last hour (hourAccount.ts). */
-  backgroundTimes(): number[] | undefined {
-    return this.account.backgroundTimes();
-  }
-
-  /** When the last 429's wait for analytics ended or ends (every window's). */
-  rateLimitedUntil(): number {
-    return this.account.rateLimitedUntil();
-  }
-
-  /** Reserves one analytics request in the shared ledger before it is sent (hourAccount.ts). */
-  reserve(limit: number, backgroundLimit?: number): Promise<LedgerHold | undefined> {
-    return this.account.reserve(limit, backgroundLimit);
+    return this.account.analyticsTimes()?.length;
   }
 
   /** How long any window must still leave this endpoint family alone after a 429; 0: go. */

@@ -231,8 +231,8 @@ describe('the hour’s gate (every analytics request a writer causes)', function
     try {
       await other.ready;
       await other.ledger.setKey(KEY);
-      await waitFor('the second window to see the hour', () => (other.ledger.analyticsTimes()?.length === 100 - LEFT ? true : undefined));
-      const otherGate = new HourGate(other.ledger, s.ui, vscode.l10n);
+      await waitFor('the second window to see the hour', () => (other.ledger.account.analyticsTimes()?.length === 100 - LEFT ? true : undefined));
+      const otherGate = new HourGate(other.ledger.account, s.ui, vscode.l10n);
       const otherApi = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => KEY });
       const range = { dateFrom: resolvePreset('last90', localToday(), vscode.l10n).dateFrom, dateTo: undefined };
       const spend = (api: ApiClient, grant: HourGrant) =>

@@ -96,7 +96,7 @@ describe('readers under the ledger ceiling', function () {
       const kept = s.readers.readers.store.cached(s.readers.readers.current()!.key);
       assert.ok(
         sent > 0,
-        `it started: the machine’s background share had room (${shown.text}; ${s.gate.used()} used, ${s.sync.ledger.backgroundTimes()?.length} background, share ${s.gate.backgroundShare()})`,
+        `it started: the machine’s background share had room (${shown.text}; ${s.gate.used()} used, ${s.sync.ledger.account.backgroundTimes()?.length} background, share ${s.gate.backgroundShare()})`,
       );
       assert.equal(kept?.pages, sent, `every page it sent is kept (${sent} sent)`);
       assert.ok(kept?.gathering, 'the range is still being gathered');
@@ -135,7 +135,7 @@ describe('readers under the ledger ceiling', function () {
     const naming = s.sync.ledger.setKey('mint_a_key_this_hour_has_not_seen');
     try {
       assert.equal(s.sync.ledger.analyticsRequestsThisHour(), undefined);
-      void s.sync.ledger.reserve(Number.POSITIVE_INFINITY); // a request reserved while the bucket is named
+      void s.sync.ledger.account.reserve(Number.POSITIVE_INFINITY); // a request reserved while the bucket is named
       await naming;
       assert.equal(s.sync.ledger.analyticsRequestsThisHour(), 1, "the new key's hour holds the request sent while it was named");
     } finally {

@@ -230,7 +230,7 @@ export async function freshAnalyticsHour(s: TestSeam): Promise<void> {
 
 /** Analytics requests other windows reserved this hour: in this window's ledger at once, each written and read back by the promise's end. */
 export async function spendHour(s: TestSeam, count: number): Promise<void> {
-  await Promise.all(Array.from({ length: count }, () => s.sync.ledger.reserve(Number.POSITIVE_INFINITY)));
+  await Promise.all(Array.from({ length: count }, () => s.sync.ledger.account.reserve(Number.POSITIVE_INFINITY)));
 }
 
 /** Forgets every trend point the windows keep (as a new profile): a suite that counts a trend's requests starts from none kept. */
