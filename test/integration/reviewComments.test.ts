@@ -482,30 +482,22 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
     // Another window of the profile whose first write (its claim to send) reaches the folder only
     // when the test lets it: a slow disk, or a window busy for longer than any settle time.
     const other = new WindowSync(s.sync.dir, quiet, memento);
-    other.setProject(PROJECT);
+    other.lease.setProject(PROJECT);
     let held = true;
     let land!: () => void;
     const landed = new Promise<void>((resolve) => (land = resolve));
-    const slow: ReviewSync = {
-      get state() {
-        return other.state;
-      },
-      get windowId() {
-        return other.windowId;
-      },
-      update: (change) => {
-        if (!held) return other.update(change);
-        held = false;
-        return landed.then(() => other.update(change));
-      },
-      refresh: () => other.refresh(),
-      onDidChange: other.onDidChange,
-      store: other.store,
+    const change: ReviewSync['reviews']['change'] = (edit) => {
+      if (!held) return other.reviews.change(edit);
+      held = false;
+      return landed.then(() => other.reviews.change(edit));
     };
+    // The other window's reviews, all but its first write as they are.
+    const reviews = new Proxy(other.reviews, { get: (area, key): unknown => (key === 'change' ? change : Reflect.get(area, key, area)) });
+    const slow: ReviewSync = { reviews, lease: other.lease, refresh: () => other.refresh() };
     const otherModel = new ReviewModel(slow, () => PROJECT);
     try {
       await other.ready;
-      await waitFor('each window to see the other', () => s.sync.store.lease.peersOn(PROJECT, s.sync.windowId).some((p) => p.window === other.windowId));
+      await waitFor('each window to see the other', () => s.sync.lease.peersOn(PROJECT).some((p) => p.window === other.lease.windowId));
       await waitFor('the other window to see the pending comment', () => otherModel.pending(jobId).length === 1);
       // The agent answers this send late: it is still under way when the other window's claim lands.
       sim.addFault({ fault: { kind: 'latency', ms: 4_000 }, times: 1, method: 'POST', pathIncludes: path });
@@ -513,7 +505,7 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
       user.messages.length = 0;
       user.type('').type('');
       user.answerMessage = (m) => m.actions.find((a) => a === 'Send Review' || a === 'Send Again');
-      const there = sendReview({ model: otherModel, threads: threads(), store: s.store, ui: s.ui, hour: s.sync, log }, jobId);
+      const there = sendReview({ model: otherModel, threads: threads(), store: s.store, ui: s.ui, hour: s.sync.ledger, log }, jobId);
       await waitFor('the other window to find no send under way and write its claim', () => !held);
       const here = vscode.commands.executeCommand<ReviewSent | undefined>('mintlifyAgent.sendReview', jobId);
       await waitFor('this window’s send to reach the API', () => requestsTo(sim, 'POST', path).length > before);
