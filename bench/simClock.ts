@@ -3,6 +3,9 @@
 // loopback. Time moves only when nothing is in flight: run the earliest timer, wait until every
 // request it started has been answered and its answer handled, then move on. So a poll costs no
 // simulated time at all, and every figure measured on this clock is scheduling delay alone.
+// Tracked work that waits on one of this clock's timers by design (an export waiting out a 429's
+// named wait, through `waits`) is parked meanwhile: it does not hold time back, and goes on when
+// its timer fires.
 import type { Clock } from '../src/util/clock';
 
 interface Timer {
@@ -16,6 +19,10 @@ export class SimulatedClock implements Clock {
   private seq = 0;
   private timers: Timer[] = [];
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** Tracked works now waiting on a timer of `waits`. */
+  private parked = 0;
+  /** Resolves the settle() waiting for a change: a work ended, or one parked. */
+  private changed: (() => void) | undefined;
 
   constructor(start: number) {
     this.time = start;
@@ -47,10 +54,33 @@ export class SimulatedClock implements Clock {
     this.clearTimeout((handle as { current?: unknown }).current);
   };
 
+  /**
+   * The timers of tracked work that waits for a time (an export waiting out a 429): while one is
+   * armed, the work that armed it is parked and time moves on without it.
+   */
+  readonly waits: Pick<Clock, 'now' | 'setTimeout' | 'clearTimeout'> = {
+    now: this.now,
+    setTimeout: (callback, ms) => {
+      this.parked++;
+      this.changed?.();
+      return this.setTimeout(() => {
+        this.parked--;
+        callback();
+      }, ms);
+    },
+    clearTimeout: (handle) => {
+      if (this.timers.includes(handle as Timer)) this.parked--;
+      this.clearTimeout(handle);
+    },
+  };
+
   /** Real work (an HTTP request) that simulated time waits for before it moves on. */
   track<T>(work: Promise<T>): Promise<T> {
     this.inFlight.add(work);
-    const forget = () => this.inFlight.delete(work);
+    const forget = () => {
+      this.inFlight.delete(work);
+      this.changed?.();
+    };
     work.then(forget, forget);
     return work;
   }
@@ -69,13 +99,15 @@ export class SimulatedClock implements Clock {
     await this.settle();
   }
 
-  /** Waits until no tracked request is in flight and what their answers set off has run. */
+  /** Waits until no tracked request is in flight (but parked works) and what their answers set off has run. */
   async settle(): Promise<void> {
-    do {
-      await Promise.allSettled([...this.inFlight]);
-      // A macrotask turn: every promise callback chained on those answers has run by then.
+    for (;;) {
+      // A macrotask turn: every promise callback chained on the answers so far has run by then.
       await new Promise((resolve) => setImmediate(resolve));
-    } while (this.inFlight.size > 0);
+      if (this.inFlight.size <= this.parked) return;
+      await new Promise<void>((resolve) => (this.changed = resolve));
+      this.changed = undefined;
+    }
   }
 
   private earliest(): Timer | undefined {

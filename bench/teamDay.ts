@@ -133,8 +133,17 @@ function scheduleDay(
     at(when, async () => {
       if (!machine) return;
       const first = requests.length;
+      const startedAt = clock.now();
       const outcome = await action(machine);
-      if (outcome) done.push({ kind, at: when, day, requests: requests.slice(first).filter((r) => r.rawPath.startsWith('/v1/analytics/')), outcome });
+      if (!outcome) return;
+      let own = requests.slice(first).filter((r) => r.rawPath.startsWith('/v1/analytics/'));
+      // An action that waited (an export across a 429) shared the clock with every other action meanwhile: its own requests are this machine's for its range.
+      if (clock.now() > startedAt) {
+        const { range } = outcome;
+        if (!range) throw new Error(`${kind} outlasted its instant without saying which requests were its own`);
+        own = own.filter((r) => r.authorization === `Bearer ${options.apiKey}` && r.query.dateFrom === range.dateFrom && r.query.dateTo === range.dateTo);
+      }
+      done.push({ kind, at: when, day, requests: own, outcome });
     });
 
   at(arrive, async () => {

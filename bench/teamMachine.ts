@@ -39,7 +39,8 @@ export const SIGNALS_CHECK_EVERY_MS = 5 * 60_000;
 /** The design the adapter drives, for the figure's text. */
 export const DESIGN =
   'issue 37’s design (main as of a475664): every request reserved in the shared ledger before it is sent; background work held to 60 / analytics.teamSize (10: 6 an hour) per machine, ' +
-  'none during a 429’s wait and half after it; background readers and signals stand for a day; background readers keep every page and go on from it';
+  'none during a 429’s wait and half after it; background readers and signals stand for a day; background readers keep every page and go on from it; ' +
+  'an export keeps every page across a 429 and goes on after the wait the platform named';
 
 /** What an action left a writer with. */
 export interface Outcome {
@@ -51,6 +52,11 @@ export interface Outcome {
   note?: string;
   /** The writer was asked a question (a dialog) before anything was sent. */
   asked?: boolean;
+  /**
+   * The range an action that outlasts its instant (an export waiting out a 429) asked for: its
+   * requests at the simulator are this machine's for this range, not everything received meanwhile.
+   */
+  range?: { dateFrom?: string; dateTo?: string };
 }
 
 export interface MachineOptions {
@@ -197,6 +203,8 @@ export class TeamMachine {
       gate: this.gate,
       estimate: (key, cap) => snapshots.estimate(key, cap),
       onStatus: () => undefined,
+      // A 429's wait runs on the simulated clock; the export is parked meanwhile (simClock.ts waits).
+      clock: options.clock.waits,
     });
   }
 
@@ -282,16 +290,13 @@ export class TeamMachine {
   /** Export Visitors… of Last 90 days to a CSV file (the writer picks the range and the file). */
   async exportVisitors(): Promise<Outcome> {
     const asked = this.asked.count;
-    const status = await this.exporter.run({
-      projectId: this.options.projectId,
-      range: resolvePreset('last90', localToday(), vscode.l10n),
-      format: 'csv',
-      metric: 'visitors',
-    });
+    const range = resolvePreset('last90', localToday(), vscode.l10n);
+    const status = await this.exporter.run({ projectId: this.options.projectId, range, format: 'csv', metric: 'visitors' });
     return {
       kept: status?.state === 'done' ? 'all' : 'none',
       asked: this.asked.count > asked,
       note: status?.state === 'done' ? undefined : (status?.state ?? 'not started'),
+      range: { dateFrom: range.dateFrom, dateTo: range.dateTo },
     };
   }
 

@@ -6,6 +6,11 @@
 // a virtual file system. It is written by the extension's one safe writer (sync/atomicWrite.ts):
 // a temporary file next to the target, renamed over it at the end, so a cancel or a failure at any
 // point leaves no half file and no temporary one (and an older file at the target untouched).
+//
+// A 429 mid-way (teammates spent the organisation's hour) does not end it: the pages fetched are
+// kept, the progress notification says so and when it goes on, and after the wait the platform
+// named it fetches the rest under the same grant (exportPages.ts). Cancel while it has kept pages
+// across a wait offers to write them as a partial file, or to discard them.
 import { posix } from 'node:path';
 import * as vscode from 'vscode';
 import { isApiError, type ApiClient } from '../api';
@@ -20,12 +25,14 @@ import type { HourGate } from '../sync/hourGate';
 import { writeUriAtomically } from '../sync/safeWrite';
 import type { Ui } from '../ui';
 import type { ResolvedRange } from './dateRange';
-import { toCsv, toJson, type TrendExport, trendToCsv, trendToJson } from './exportFormats';
+import { exportText, type TrendExport, trendToCsv, trendToJson } from './exportFormats';
 import { exportFileStem, fetcherFor } from './metric';
 import { snapshotKeyOf, type SnapshotReuse } from './snapshotReuse';
 import type { SnapshotSource } from './visitorsSnapshot';
-import { fetchAllVisitors, type AllVisitors, type FetchVisitors } from './visitorsQuery';
+import { type AllVisitors, type FetchVisitors } from './visitorsQuery';
+import { ExportPages, fetchExportPages, rangeSettled } from './exportPages';
 import { background } from '../util/background';
+import { type Clock, systemClock } from '../util/clock';
 import { errorText } from '../util/errorText';
 
 export interface ExportRequest {
@@ -48,6 +55,8 @@ export interface ExporterDeps {
   gate: HourGate;
   /** What fetching a range of visitors may cost (the readers' kept snapshots: snapshotSource.estimate). */
   estimate?: (...args: Parameters<SnapshotSource['estimate']>) => ReturnType<SnapshotSource['estimate']> | undefined;
+  /** The clock a 429's wait runs on (the system's; the bench's simulated one). */
+  clock?: Pick<Clock, 'now' | 'setTimeout' | 'clearTimeout'>;
 }
 
 // Counted phrases are whole strings for the translators (plural rules differ by language); the
@@ -56,10 +65,16 @@ const count = (n: number) => n.toLocaleString(vscode.env.language);
 const rows = (n: number) => (n === 1 ? vscode.l10n.t('1 row') : vscode.l10n.t('{0} rows', count(n)));
 const pages = (n: number) => (n === 1 ? vscode.l10n.t('1 page') : vscode.l10n.t('{0} pages', count(n)));
 const afterRequests = (n: number) => (n === 1 ? vscode.l10n.t('after 1 request') : vscode.l10n.t('after {0} requests', count(n)));
+/** "18 of ~40 pages kept", or "18 pages kept" while the range's size is not known. */
+const keptPages = (n: number, expected: number | undefined) =>
+  expected === undefined || expected < n ? vscode.l10n.t('{0} kept', pages(n)) : vscode.l10n.t('{0} of ~{1} kept', count(n), pages(expected));
+/** When a wait ends, on the writer's clock: minutes, and seconds too for a short wait. */
+const clockTime = (at: number, now: number) =>
+  new Date(at).toLocaleTimeString(vscode.env.language, { hour: '2-digit', minute: '2-digit', ...(at - now < 120_000 && { second: '2-digit' }) });
 
 export class VisitorsExporter implements vscode.Disposable {
   private running = false;
-  /** The export under way, so dispose() can stop it: no request outlives deactivate. */
+  /** The export under way, so dispose() can stop it: no request (and no wait) outlives deactivate. */
   private current: AbortController | undefined;
 
   constructor(private readonly deps: ExporterDeps) {}
@@ -82,13 +97,14 @@ export class VisitorsExporter implements vscode.Disposable {
     const { ui, log } = this.deps;
     const views = request.metric === 'views';
     const key = snapshotKeyOf({ projectId: request.projectId, ...request.range });
-    const kept = this.deps.reuse?.usable(key, request.metric);
+    const reused = this.deps.reuse?.usable(key, request.metric);
     // Its cost before the save dialog: about the pages the range's kept snapshot took, else up to the table's cap.
     const cap = ENDPOINTS.getVisitors.maxPages;
     const cost = (!views && this.deps.estimate?.(key, cap)) || { estimate: cap, upTo: true, cap, perPage: true };
+    const expected = cost.upTo || cost.perPage ? undefined : cost.estimate;
     const what = views ? vscode.l10n.t('Exporting view events ({0})', request.range.label) : vscode.l10n.t('Exporting visitors ({0})', request.range.label);
-    const grant = kept ? undefined : await this.deps.gate.ask({ what, ...cost });
-    if (!kept && !grant) return undefined;
+    const grant = reused ? undefined : await this.deps.gate.ask({ what, ...cost });
+    if (!reused && !grant) return undefined;
     const target = await ui.showSaveDialog({
       title: views ? vscode.l10n.t('Export view events: {0}', request.range.label) : vscode.l10n.t('Export visitors: {0}', request.range.label),
       saveLabel: vscode.l10n.t('Export'),
@@ -100,11 +116,16 @@ export class VisitorsExporter implements vscode.Disposable {
     const format: ExportFormat = extension === '.json' ? 'json' : extension === '.csv' ? 'csv' : request.format;
     const fileName = posix.basename(target.path);
 
+    // The writer's Cancel, and the window closing (dispose): only the first may ask what to do with the pages kept.
     const cancel = new AbortController();
-    this.current = cancel;
+    const closing = new AbortController();
+    this.current = closing;
+    const signal = AbortSignal.any([cancel.signal, closing.signal]);
+    const clock = this.deps.clock ?? systemClock;
     let requests = 0;
     const fetchPage = fetcherFor(this.deps.api, request.metric);
     const counted: FetchVisitors = countingSent(fetchPage, () => requests++);
+    const kept = new ExportPages();
 
     let status: ExportStatus;
     try {
@@ -119,55 +140,139 @@ export class VisitorsExporter implements vscode.Disposable {
           const subscription = token.onCancellationRequested(() => cancel.abort());
           try {
             const startedAt = Date.now();
-            if (!kept) progress.report({ message: vscode.l10n.t('page 1…') });
-            const result: AllVisitors = kept
-              ? { totals: kept.totals, rows: kept.rows, pages: 0 }
-              : await fetchAllVisitors(counted, request.projectId, request.range, {
-                  signal: cancel.signal,
-                  grant,
-                  onPage: (pageCount, rowCount) => {
-                    progress.report({
-                      message: vscode.l10n.t({
-                        message: '{0}, {1}',
-                        args: [pages(pageCount), rows(rowCount)],
-                        comment: ['{0} is a count of pages ("3 pages"), {1} a count of rows ("750 rows")'],
-                      }),
-                    });
-                    this.deps.onStatus({ state: 'running', pages: pageCount, rows: rowCount });
-                  },
-                });
-            if (!kept && !result.cutShort && request.metric === 'visitors') {
+            if (!reused) progress.report({ message: vscode.l10n.t('page 1…') });
+            const result: AllVisitors = reused
+              ? { totals: reused.totals, rows: reused.rows, pages: 0 }
+              : {
+                  ...(await fetchExportPages(counted, request.projectId, request.range, kept, {
+                    signal,
+                    grant,
+                    clock,
+                    onPage: ({ pages: pageCount, rows: { length: rowCount } }) => {
+                      progress.report({
+                        message: vscode.l10n.t({
+                          message: '{0}, {1}',
+                          args: [pages(pageCount), rows(rowCount)],
+                          comment: ['{0} is a count of pages ("3 pages"), {1} a count of rows ("750 rows")'],
+                        }),
+                      });
+                      this.deps.onStatus({ state: 'running', pages: pageCount, rows: rowCount });
+                    },
+                    onWait: ({ pages: pageCount, rows: { length: rowCount } }, until) => {
+                      // Said where the writer looks: the notification (cancellable) and the panel's export line.
+                      const message = vscode.l10n.t(
+                        '{0}; the organisation’s hour is spent, going on at {1}',
+                        keptPages(pageCount, expected),
+                        clockTime(until, clock.now()),
+                      );
+                      progress.report({ message });
+                      this.deps.onStatus({ state: 'running', pages: pageCount, rows: rowCount, message });
+                      log.info(
+                        `export (${request.metric}): 429 after ${pageCount} page(s); ${pageCount} kept, going on in ${Math.round((until - clock.now()) / 1000)} s`,
+                      );
+                    },
+                  })),
+                  totals: kept.totals ?? { human: 0, ai: 0, total: 0 },
+                  rows: kept.rows,
+                  pages: kept.pages,
+                };
+            if (!reused && !result.cutShort && request.metric === 'visitors') {
               this.deps.reuse?.offer({ key, totals: result.totals, rows: result.rows, fetchedAt: startedAt, pages: result.pages, capped: false });
             }
             progress.report({ message: vscode.l10n.t('writing {0}…', fileName) });
-            await writeUriAtomically(target, encode(format, request, result), { signal: cancel.signal });
+            await writeUriAtomically(target, encode(format, request, result), { signal });
             return result;
           } finally {
-            grant?.end(); // the export's leave ends with it
+            grant?.end(); // the export's grant ends with it
             subscription.dispose();
           }
         },
       );
-      status = { state: 'done', rows: all.rows.length, requests, fileName };
+      // Read in parts around a wait while its figures moved: said, since a path may have changed page meanwhile.
+      const moved = kept.moved
+        ? !rangeSettled(request.range, clock.now())
+          ? vscode.l10n.t(
+              'The range includes today and was read before and after a wait for the organisation’s hour, so its figures are from more than one moment, and a path that changed page meanwhile may be missing. A range that ended yesterday does not change.',
+            )
+          : vscode.l10n.t(
+              'The range’s figures changed while the export waited for the organisation’s hour, so they are from more than one moment, and a path that changed page meanwhile may be missing. A range that ended yesterday does not change.',
+            )
+        : '';
+      status = { state: 'done', rows: all.rows.length, requests, fileName, ...(moved && { caveat: moved }) };
       const done =
         requests === 1
           ? vscode.l10n.t('Exported {0} to {1} with 1 request.', rows(all.rows.length), fileName)
           : vscode.l10n.t('Exported {0} to {1} with {2} requests.', rows(all.rows.length), fileName, count(requests));
       // Cut short is not a failure: the file holds every row read, and the message says what may be missing.
-      const caveat = all.cutShort ? ' ' + cutShortText(vscode.l10n.t('The export'), all.cutShort, vscode.l10n) : '';
+      const caveat = [all.cutShort ? cutShortText(vscode.l10n.t('The export'), all.cutShort, vscode.l10n) : '', moved].filter(Boolean).join(' ');
       log.info(
-        `export (${request.metric}): ${all.rows.length} rows, ${all.pages} pages, ${requests} requests → ${target.toString(true)}${all.cutShort ? ` (cut short: ${all.cutShort.reason})` : ''}`,
+        `export (${request.metric}): ${all.rows.length} rows, ${all.pages} pages, ${requests} requests, ${kept.waits} wait(s) → ${target.toString(true)}${all.cutShort ? ` (cut short: ${all.cutShort.reason})` : ''}${kept.moved ? ' (read in parts while its figures moved)' : ''}`,
       );
-      const openFile = vscode.l10n.t('Open File');
-      const opened = Promise.resolve(ui.showMessage(caveat ? 'warning' : 'info', done + caveat, openFile)).then(async (choice) => {
-        if (choice === openFile) await vscode.window.showTextDocument(target);
-      });
-      background(opened, log, `opening ${fileName}`);
+      this.offerToOpen(caveat ? 'warning' : 'info', caveat ? `${done} ${caveat}` : done, target, fileName);
     } catch (error) {
-      status = this.failure(error, requests, cancel.signal.aborted, fileName);
+      // Cancel after the export has waited for the hour: the pages kept cost the writer that wait, so they are offered.
+      const keptAcrossWait = cancel.signal.aborted && !closing.signal.aborted && kept.waits > 0 && kept.pages > 0;
+      status = keptAcrossWait
+        ? await this.writeOrDiscard(kept, { request, format, target, fileName, expected, requests, signal: closing.signal })
+        : this.failure(error, requests, signal.aborted, fileName);
     }
     this.deps.onStatus(status);
     return status;
+  }
+
+  /** Cancel with pages kept across a wait: the writer says whether they become a partial file or go. */
+  private async writeOrDiscard(
+    kept: ExportPages,
+    what: {
+      request: ExportRequest;
+      format: ExportFormat;
+      target: vscode.Uri;
+      fileName: string;
+      expected: number | undefined;
+      requests: number;
+      signal: AbortSignal;
+    },
+  ): Promise<ExportStatus> {
+    const { ui, log } = this.deps;
+    const { fileName, requests } = what;
+    const write = vscode.l10n.t('Write Partial File');
+    const discard = vscode.l10n.t('Discard');
+    const choice = await ui.showMessage(
+      'warning',
+      vscode.l10n.t(
+        'Export cancelled with {0} ({1}). Write them to {2} as a partial export (the rows of the pages not fetched are missing), or discard them?',
+        keptPages(kept.pages, what.expected),
+        rows(kept.rows.length),
+        fileName,
+      ),
+      write,
+      discard,
+    );
+    if (choice !== write) {
+      log.info(`export cancelled after ${requests} request(s); the ${kept.pages} page(s) kept were discarded`);
+      void ui.showMessage('info', vscode.l10n.t('Export cancelled {0}. No file was written.', afterRequests(requests)));
+      return { state: 'cancelled', requests };
+    }
+    const all: AllVisitors = { totals: kept.totals ?? { human: 0, ai: 0, total: 0 }, rows: kept.rows, pages: kept.pages };
+    try {
+      await writeUriAtomically(what.target, encode(what.format, what.request, all), { signal: what.signal });
+    } catch (error) {
+      return this.failure(error, requests, what.signal.aborted, fileName);
+    }
+    const caveat = vscode.l10n.t('Partial: only the first {0} of the range were fetched; the rows of the pages after them are missing.', pages(kept.pages));
+    log.info(`export (${what.request.metric}): partial, ${kept.rows.length} rows of ${kept.pages} pages kept → ${what.target.toString(true)}`);
+    this.offerToOpen('warning', `${vscode.l10n.t('Wrote {0} to {1}.', rows(kept.rows.length), fileName)} ${caveat}`, what.target, fileName);
+    return { state: 'done', rows: kept.rows.length, requests, fileName, caveat };
+  }
+
+  /** The outcome's message, with Open File. */
+  private offerToOpen(level: 'info' | 'warning', message: string, target: vscode.Uri, fileName: string): void {
+    const { ui, log } = this.deps;
+    const openFile = vscode.l10n.t('Open File');
+    const opened = Promise.resolve(ui.showMessage(level, message, openFile)).then(async (choice) => {
+      if (choice === openFile) await vscode.window.showTextDocument(target);
+    });
+    background(opened, log, `opening ${fileName}`);
   }
 
   dispose(): void {
@@ -200,19 +305,7 @@ export class VisitorsExporter implements vscode.Disposable {
 }
 
 function encode(format: ExportFormat, request: ExportRequest, all: AllVisitors): Uint8Array {
-  const { range } = request;
-  const text =
-    format === 'csv'
-      ? toCsv(all.rows, request.metric)
-      : toJson({
-          projectId: request.projectId,
-          metric: request.metric,
-          range: { label: range.label, from: range.from ?? null, to: range.to ?? null, dateFrom: range.dateFrom ?? null, dateTo: range.dateTo ?? null },
-          exportedAt: new Date().toISOString(),
-          totals: all.totals,
-          rows: all.rows,
-        });
-  return new TextEncoder().encode(text);
+  return new TextEncoder().encode(exportText(format, request, all, new Date().toISOString()));
 }
 
 /**

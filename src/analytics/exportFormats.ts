@@ -2,7 +2,7 @@
 // CSV both follows RFC 4180 and keeps a spreadsheet from running a path as a formula.
 // No vscode import: unit-tested directly.
 import type { VisitorRow, VisitorTotals } from '../api/schemas';
-import type { Metric, TrendPoint } from '../shared/protocol';
+import type { ExportFormat, Metric, TrendPoint } from '../shared/protocol';
 
 /** Unchanged for visitors (scripts read it); view events say so in every count's column. */
 export const CSV_HEADERS: Record<Metric, string> = { visitors: 'path,human,ai,total', views: 'path,human_views,ai_views,total_views' };
@@ -45,6 +45,33 @@ export interface JsonExport {
 
 export function toJson(data: JsonExport): string {
   return JSON.stringify(data, null, 2) + '\n';
+}
+
+/** What an export file says of itself: its project, metric and range (ResolvedRange's fields). */
+export interface ExportSubject {
+  projectId: string;
+  metric: Metric;
+  range: { label: string; from?: string; to?: string; dateFrom?: string; dateTo?: string };
+}
+
+/** The text of an export file: the CSV of its rows, or the JSON with its range and totals. */
+export function exportText(
+  format: ExportFormat,
+  subject: ExportSubject,
+  all: { totals: VisitorTotals; rows: readonly VisitorRow[] },
+  exportedAt: string,
+): string {
+  const { range } = subject;
+  return format === 'csv'
+    ? toCsv(all.rows, subject.metric)
+    : toJson({
+        projectId: subject.projectId,
+        metric: subject.metric,
+        range: { label: range.label, from: range.from ?? null, to: range.to ?? null, dateFrom: range.dateFrom ?? null, dateTo: range.dateTo ?? null },
+        exportedAt,
+        totals: all.totals,
+        rows: all.rows,
+      });
 }
 
 /** The trend on screen, as Export Trend saves it: one row a bucket, the previous period beside it. */

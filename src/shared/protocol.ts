@@ -236,8 +236,10 @@ export interface CompareView {
 }
 
 export type ExportStatus =
-  | { state: 'running'; pages: number; rows: number }
-  | { state: 'done'; rows: number; requests: number; fileName: string }
+  /** `message`: the export waits for the organisation's hour, worded by the extension ("18 of ~40 pages kept; … going on at 12:40"). */
+  | { state: 'running'; pages: number; rows: number; message?: string }
+  /** `caveat`: what the file lacks (a partial export) or how it was read, worded by the extension. */
+  | { state: 'done'; rows: number; requests: number; fileName: string; caveat?: string }
   | { state: 'cancelled'; requests: number }
   | { state: 'failed'; requests: number; message: string };
 

@@ -133,10 +133,10 @@ export class Controls {
     const t = this.t;
     switch (status.state) {
       case 'running':
-        el.exportStatus.textContent = format(t.exporting, numbers.format(status.pages), numbers.format(status.rows));
+        el.exportStatus.textContent = status.message ?? format(t.exporting, numbers.format(status.pages), numbers.format(status.rows));
         break;
       case 'done':
-        el.exportStatus.textContent = exported(t, status.rows, status.fileName, status.requests);
+        el.exportStatus.textContent = [exported(t, status.rows, status.fileName, status.requests), status.caveat].filter(Boolean).join(' ');
         break;
       case 'cancelled':
         el.exportStatus.textContent = status.requests === 1 ? t.exportCancelledOne : format(t.exportCancelled, numbers.format(status.requests));

@@ -3,7 +3,7 @@
 // check which requests reached the API and what the exported file holds. The panel's view state
 // (panelModel.ts) tells them when a load has ended; what they assert is what the webview shows.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -312,25 +312,102 @@ describe('visitor analytics', function () {
     assert.deepEqual(readdirSync(folder), ['visitors.csv'], 'no temporary file left');
   });
 
-  it('a 429 halfway through an export writes no file and says when to try again', async () => {
-    const limited = await withSimulator({ analyticsLimitPerHour: 3 });
+  /** Two pages answered, then a 429 naming `seconds`, then the usual answers. */
+  function limitAfterTwoPages(seconds: number): void {
+    sim.addFault({ fault: { kind: 'latency', ms: 0 }, times: 2, pathIncludes: '/visitors' });
+    sim.addFault({ fault: { kind: 'rateLimit', retryAfterSeconds: seconds }, times: 1, pathIncludes: '/visitors' });
+  }
+
+  /** The export's notification while it waits for the hour. */
+  const WAITING = /^2 pages kept; the organisation’s hour is spent, going on at \d{1,2}:\d\d/;
+
+  it('a 429 halfway through an export keeps its pages, says when it goes on, and after the wait writes the whole file', async () => {
     // The export before kept every row of the range as the readers' snapshot, and an export of a
     // covered range sends nothing; this one must ask the API.
     await s.readers.readers.store.clear();
-    try {
-      const folder = exportFolder();
-      const file = join(folder, 'visitors.json');
-      user.saveAs(vscode.Uri.file(file));
-      const status = await vscode.commands.executeCommand<{ state: string; requests: number; message: string }>('mintlifyAgent.exportVisitors');
-      assert.equal(status.state, 'failed');
-      assert.match(status.message, /rate limit|Try again/i);
-      assert.equal(existsSync(file), false, 'no half file');
-      assert.deepEqual(readdirSync(folder), [], 'no temporary file left');
-      assert.equal(limited.requests.length, 4, 'three pages, then the 429, then it stopped');
-    } finally {
-      await limited.close();
-      await vscode.workspace.getConfiguration('mintlifyAgent').update('apiBaseUrl', sim.url, vscode.ConfigurationTarget.Global);
-    }
+    assert.equal(await webview.text('#range-label'), 'All time');
+    const truth = sim.visitorsFor(PROJECT, {});
+    const folder = exportFolder();
+    const file = join(folder, 'visitors.csv');
+    sim.clearRequests();
+    limitAfterTwoPages(2);
+    user.saveAs(vscode.Uri.file(file));
+    const running = vscode.commands.executeCommand<{ state: string; requests: number; caveat?: string }>('mintlifyAgent.exportVisitors');
+    // What the writer sees while it waits: the notification, and the panel's export line.
+    await waitFor('the wait in the notification', () => user.progressReports.some((m) => WAITING.test(m)));
+    await webview.expect('#export-status', WAITING);
+    assert.deepEqual(readdirSync(folder), [], 'nothing written while it waits');
+    const status = await running;
+    assert.equal(status.state, 'done');
+    const pages = Math.ceil(truth.visitors.length / 250);
+    const received = visitorRequests(sim).map((r) => [r.query.offset, r.status]);
+    assert.deepEqual(received.slice(0, 3), [
+      ['0', 200],
+      ['250', 200],
+      ['500', 429],
+    ]);
+    assert.deepEqual(
+      received.filter(([, code]) => code === 200).map(([offset]) => offset),
+      Array.from({ length: pages }, (_, i) => String(i * 250)),
+      'each page answered once: the two kept are not asked again',
+    );
+    assert.equal(status.requests, pages + 1);
+    const [, ...rows] = readCsv(readFileSync(file, 'utf8'));
+    assert.deepEqual(
+      rows.map(([path]) => unneutralise(path)),
+      truth.visitors.map((v) => v.path),
+      'the whole range, once',
+    );
+    assert.deepEqual(readdirSync(folder), ['visitors.csv'], 'no temporary file left');
+    // All time includes today: read before and after the wait, which the message says.
+    assert.match(status.caveat ?? '', /includes today and was read before and after a wait/);
+    await waitFor('the message', () =>
+      user.messages.find((m) => /^Exported .* rows to visitors\.csv with \d+ requests\. The range includes today/.test(m.message)),
+    );
+  });
+
+  it('Cancel while an export waits for the hour offers to write the pages kept as a partial file, or to discard them', async () => {
+    const folder = exportFolder();
+    const exportAndCancel = async (answer: string) => {
+      await s.readers.readers.store.clear();
+      // A fresh hour: the last 429's shared wait goes, and the export fits without a question.
+      await s.sync.update((state) => void Object.assign(state, { waits: {}, ledger: {} }));
+      sim.clearRequests();
+      limitAfterTwoPages(600);
+      user.saveAs(vscode.Uri.file(join(folder, 'visitors.csv')));
+      user.answerMessage = (shown) => shown.actions.find((action) => action === answer);
+      const reports = user.progressReports.length;
+      const running = vscode.commands.executeCommand<{ state: string; rows?: number; caveat?: string }>('mintlifyAgent.exportVisitors');
+      await waitFor('the wait in the notification', () => user.progressReports.slice(reports).some((m) => WAITING.test(m)));
+      user.pressCancel();
+      const status = await running;
+      const asked = user.messages.find((m) => m.actions.includes('Write Partial File'));
+      assert.ok(asked, JSON.stringify(user.messages.map((m) => m.message)));
+      assert.match(asked.message, /^Export cancelled with 2 pages kept \(500 rows\)\. Write them to visitors\.csv as a partial export/);
+      assert.deepEqual(asked.actions, ['Write Partial File', 'Discard']);
+      assert.equal(visitorRequests(sim).length, 3, 'nothing sent after the 429');
+      user.messages.length = 0;
+      return status;
+    };
+
+    const discarded = await exportAndCancel('Discard');
+    assert.equal(discarded.state, 'cancelled');
+    assert.deepEqual(readdirSync(folder), [], 'discarded: no file, no temporary file');
+
+    const partial = await exportAndCancel('Write Partial File');
+    assert.equal(partial.state, 'done');
+    assert.equal(partial.rows, 500);
+    assert.match(partial.caveat ?? '', /^Partial: only the first 2 pages of the range were fetched/);
+    const [, ...rows] = readCsv(readFileSync(join(folder, 'visitors.csv'), 'utf8'));
+    assert.deepEqual(
+      rows.map(([path]) => unneutralise(path)),
+      sim
+        .visitorsFor(PROJECT, {})
+        .visitors.slice(0, 500)
+        .map((v) => v.path),
+    );
+    assert.deepEqual(readdirSync(folder), ['visitors.csv']);
+    await webview.expect('#export-status', /^Exported 500 rows to visitors\.csv with 3 requests\. Partial: /);
   });
 
   it('opens the workspace page that matches a path', async () => {
