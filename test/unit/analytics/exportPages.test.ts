@@ -6,15 +6,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApiClient, type ApiClient } from '../../src/api';
-import { exportText } from '../../src/analytics/exportFormats';
-import { ExportPages, fetchExportPages } from '../../src/analytics/exportPages';
-import { fetcherFor } from '../../src/analytics/metric';
-import { writeOnDisk } from '../../src/sync/atomicWrite';
-import { startSimulator, type Simulator } from '../simulator/server';
-import { FakeClock } from '../support/fakeClock';
-import { grantOf } from '../support/grants';
-import { waitFor } from '../support/waitFor';
+import { createApiClient, type ApiClient } from '../../../src/api';
+import { exportText } from '../../../src/analytics/exportFormats';
+import { ExportPages, fetchExportPages } from '../../../src/analytics/exportPages';
+import { fetcherFor } from '../../../src/analytics/metric';
+import { writeOnDisk } from '../../../src/sync/atomicWrite';
+import { startSimulator, type Simulator } from '../../simulator/server';
+import { FakeClock } from '../../support/fakeClock';
+import { grantOf } from '../../support/grants';
+import { waitFor } from '../../support/waitFor';
 
 const PROJECT = 'demo-project';
 /** Whole days that ended before the clock's today: a settled range. */
