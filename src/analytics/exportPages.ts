@@ -30,7 +30,7 @@ export const UNNAMED_WAIT_MS = 60_000;
  * up to LONGEST_WAIT_MS, so an export does not meet a 429 for every page it gets.
  */
 export const PAGES_WORTH_A_WAIT = 4;
-export const LONGEST_WAIT_MS = 15 * 60_000;
+export const LONGEST_WAIT_MS = 5 * 60_000;
 
 /** Every row an export has fetched so far, each path once, in the API's order: what it keeps across a wait, and what Cancel may still write. */
 export class ExportPages {
