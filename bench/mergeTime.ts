@@ -6,7 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findMerge, gitRunner } from '../src/git/mergeTime';
+import { gitRunner } from '../src/git/gitProcess';
+import { findMerge } from '../src/git/mergeTime';
 
 export interface MergeTimeRun {
   /** Commits on main after the merge. */

@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import { runBounded } from '../util/bounded';
 import { findClone } from './branchReview';
 import { loadGitApi } from './gitApi';
-import { findMerge, gitRunner, type MergeFound } from './mergeTime';
+import { gitRunner } from './gitProcess';
+import { findMerge, type MergeFound } from './mergeTime';
 
 /** The whole lookup (a few rev-parse and up to two log walks, each limited too) ends by then. */
 export const MERGE_LOOKUP_TIMEOUT_MS = 20_000;

@@ -11,7 +11,7 @@ import type { Settings } from '../config';
 import type { DocsLocator } from '../docs/docsLocator';
 import { failureView } from '../errorMessages';
 import { isSafeBranchName } from '../git/branchName';
-import type { ReviewHints } from '../git/reviewCommands';
+import type { ReviewHints } from '../git/reviewHints';
 import { jobLabel, type JobStore, type TrackedJob } from '../jobs/jobStore';
 import { JobNode, type RowNote, type RowNotes } from '../jobs/jobsTree';
 import type { Logger } from '../log';

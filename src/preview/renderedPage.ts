@@ -5,7 +5,7 @@
 // value: opened only when it is https (or loopback in tests), and nothing of ours goes with it.
 import * as vscode from 'vscode';
 import type { DocsLocator } from '../docs/docsLocator';
-import type { ReviewHints } from '../git/reviewCommands';
+import type { ReviewHints } from '../git/reviewHints';
 import type { Ui } from '../ui';
 import { background, type BackgroundLog } from '../util/background';
 import { pageUrl, removedIn, type SharedPreview } from './previewRecord';

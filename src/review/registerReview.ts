@@ -4,7 +4,7 @@
 // (sendReview.ts). Built in start() like every concern; sends nothing until the writer sends a review.
 import * as vscode from 'vscode';
 import { COMMANDS, type RegisterCommand } from '../commands';
-import type { ReviewHints } from '../git/reviewCommands';
+import type { ReviewHints } from '../git/reviewHints';
 import type { JobStore, TrackedJob } from '../jobs/jobStore';
 import { jobIdOf, pickJob } from '../jobs/jobPick';
 import { JobNode, type RowNote, type RowNotes } from '../jobs/jobsTree';

@@ -7,8 +7,8 @@
 import * as vscode from 'vscode';
 import { findClone, type Clone } from '../git/branchReview';
 import type { GitApi } from '../git/gitApi';
-import { gitRunner } from '../git/mergeTime';
-import type { ReviewHints } from '../git/reviewCommands';
+import { gitRunner } from '../git/gitProcess';
+import type { ReviewHints } from '../git/reviewHints';
 import { jobLabel, type JobStore, type TrackedJob } from '../jobs/jobStore';
 import { WordedFailure } from '../errorMessages';
 import type { Logger } from '../log';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { createApiClient } from '../../src/api';
-import type { ReviewResult } from '../../src/git/reviewCommands';
+import type { ReviewResult } from '../../src/git/registerReviewChanges';
 import type { FixBuildSent } from '../../src/preview/askToFixBuild';
 import { PreviewModel } from '../../src/preview/previewModel';
 import type { SharedPreview } from '../../src/preview/previewRecord';

@@ -6,7 +6,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../support/extensionUnderTest';
-import type { ReviewResult } from '../../src/git/reviewCommands';
+import type { ReviewResult } from '../../src/git/registerReviewChanges';
 import type { Simulator } from '../simulator/server';
 import { AGENT_BRANCH, AGENT_BRANCH_CHANGES } from '../support/gitRepo';
 import { leaveWindowClean, PROJECT, rowCommands, ScriptedUser, seam, setProject, waitFor, withSimulator, signIn } from './support';

@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../support/extensionUnderTest';
-import type { ReviewResult } from '../../src/git/reviewCommands';
+import type { ReviewResult } from '../../src/git/registerReviewChanges';
 import { sendReview, type ReviewSent } from '../../src/review/sendReview';
 import type { Logger } from '../../src/log';
 import { ReviewModel, type ReviewSync } from '../../src/review/reviewModel';

@@ -8,15 +8,13 @@ import type { JobTracker } from '../jobs/jobTracker';
 import { jobIdOf, pickJob } from '../jobs/jobPick';
 import type { Logger } from '../log';
 import type { Ui } from '../ui';
-import { background, type BackgroundLog } from '../util/background';
-import { Disposable } from '../util/lifecycle';
+import { background } from '../util/background';
 import {
   branchChanges,
   type ChangeResource,
   checkOut,
   type Clone,
   fetchBranch,
-  findClone,
   localChanges,
   requireClone,
   ReviewCancelled,
@@ -25,6 +23,7 @@ import {
   stash,
 } from './branchReview';
 import { type GitApi, loadGitApi } from './gitApi';
+import type { ReviewHints } from './reviewHints';
 import { isSafeBranchName } from './branchName';
 import { COMMANDS, type RegisterCommand } from '../commands';
 import { failureView } from '../errorMessages';
@@ -37,65 +36,6 @@ export interface ReviewResult {
   shownAs: 'multiDiff' | 'perFile';
   /** The commit of the agent's branch shown: its round. */
   tip: string;
-}
-
-/** Knows, once Git is loaded, which finished jobs have their repository cloned in this workspace. */
-export class ReviewHints extends Disposable {
-  private readonly emitter = this.register(new vscode.EventEmitter<void>());
-  readonly onDidChange = this.emitter.event;
-  private readonly roundEmitter = this.register(new vscode.EventEmitter<{ jobId: string; commit: string }>());
-  /** Fires when Review Changes has fetched a job's branch, before its diff opens: the commit it shows (src/review draws comments on it). */
-  readonly onDidFetchRound = this.roundEmitter.event;
-  private api: GitApi | undefined;
-  private loading: Promise<GitApi | undefined> | undefined;
-
-  constructor(private readonly log: BackgroundLog) {
-    super();
-    // Git was not loaded while the folder was restricted: the hints are worked out again once it is trusted.
-    this.register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.emitter.fire()));
-  }
-
-  /** The Git API, loaded on first use (never during activation); undefined when Git is off or the folder is not trusted. */
-  git(): Promise<GitApi | undefined> {
-    if (!vscode.workspace.isTrusted) return Promise.resolve(undefined);
-    this.loading ??= loadGitApi().then(
-      (api) => {
-        if (typeof api === 'string') return undefined;
-        this.api = api;
-        this.register(api.onDidOpenRepository(() => this.emitter.fire()));
-        this.register(api.onDidCloseRepository(() => this.emitter.fire()));
-        this.emitter.fire();
-        return api;
-      },
-      () => undefined,
-    );
-    return this.loading;
-  }
-
-  /** The file's path relative to the root of the git repository holding it (POSIX), if Git knows one. */
-  async repositoryPathOf(uri: vscode.Uri): Promise<string | undefined> {
-    const api = await this.git();
-    const roots = (api?.repositories ?? []).map((r) => r.rootUri.path.replace(/\/+$/, '')).filter((root) => uri.path.startsWith(`${root}/`));
-    const root = roots.sort((a, b) => b.length - a.length)[0];
-    return root === undefined ? undefined : uri.path.slice(root.length + 1);
-  }
-
-  fetchedRound(jobId: string, commit: string): void {
-    this.roundEmitter.fire({ jobId, commit });
-  }
-
-  /** True for a finished job with a branch whose repository this workspace is a clone of. */
-  isReviewable(tracked: TrackedJob): boolean {
-    const job = tracked.job;
-    if (!job?.ref || !job.repository) return false;
-    if (!this.api) {
-      // Loaded as soon as a job with a branch shows (even an active one), so that Git is ready
-      // when the job finishes. Fires onDidChange when loaded.
-      background(this.git(), this.log, 'loading Git');
-      return false;
-    }
-    return !tracked.notFound && isTerminal(tracked) && findClone(this.api, job.repository) !== undefined;
-  }
 }
 
 export function registerReviewCommands(
