@@ -6,7 +6,14 @@ import type { ApiKeyStore } from './auth/apiKey';
 import type { Settings } from './config';
 import type { JobStore } from './jobs/jobStore';
 
-export function registerContextKeys(context: vscode.ExtensionContext, keys: ApiKeyStore, settings: Settings, store: JobStore): void {
+export interface ContextKeysPorts {
+  keys: Pick<ApiKeyStore, 'hasKey' | 'onDidChange'>;
+  settings: Settings;
+  jobs: JobStore;
+}
+
+export function registerContextKeys(context: vscode.ExtensionContext, ports: ContextKeysPorts): void {
+  const { keys, settings, jobs } = ports;
   const last = new Map<string, boolean>();
   const set = (name: string, value: boolean) => {
     if (last.get(name) === value) return;
@@ -17,8 +24,8 @@ export function registerContextKeys(context: vscode.ExtensionContext, keys: ApiK
     set('hasApiKey', keys.hasKey);
     set('hasProject', Boolean(settings.projectId));
     set('projectUnconfirmed', Boolean(settings.unconfirmedProject));
-    set('hasJobs', store.all().length > 0);
+    set('hasJobs', jobs.all().length > 0);
   };
-  context.subscriptions.push(keys.onDidChange(update), settings.onDidChange(update), store.onDidChange(update));
+  context.subscriptions.push(keys.onDidChange(update), settings.onDidChange(update), jobs.onDidChange(update));
   update();
 }

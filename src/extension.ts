@@ -4,35 +4,33 @@
 // which reads only what is kept (globalState, files, secrets) and sends no request.
 import * as vscode from 'vscode';
 import { createApiClient, type RequestLogEntry } from './api';
-import { ApiKeyStore } from './auth/apiKey';
+import type { ApiKeyStore } from './auth/apiKey';
+import { registerAuth } from './auth/registerAuth';
 import { type AnalyticsHandle, registerAnalytics } from './analytics/registerAnalytics';
 import { ANALYTICS_VIEW_TYPE } from './analytics/analyticsPanel';
-import { registerAuthCommands } from './auth/authCommands';
 import { Settings } from './config';
 import { registerAskAboutThis } from './agent/askAboutThis';
 import { type CodeFeedbackHandle, registerCodeFeedback } from './codeFeedback/registerCodeFeedback';
 import { registerContextKeys } from './contextKeys';
-import { registerReviewCommands } from './git/registerReviewChanges';
+import { registerReviewChanges } from './git/registerReviewChanges';
 import { ReviewHints } from './git/reviewHints';
 import { failureView, sharedWaitMessage } from './errorMessages';
-import { registerJobCommands } from './jobs/jobCommands';
-import { JobStore } from './jobs/jobStore';
-import { JobTracker } from './jobs/jobTracker';
-import { JobsStatusBar } from './jobs/jobsStatusBar';
-import { JobsTreeProvider } from './jobs/jobsTree';
+import type { JobStore } from './jobs/jobStore';
+import type { JobTracker } from './jobs/jobTracker';
+import type { JobsStatusBar } from './jobs/jobsStatusBar';
+import type { JobsTreeProvider } from './jobs/jobsTree';
+import { registerJobs } from './jobs/registerJobs';
 import { createLogger, type Logger } from './log';
 import { type ReadersHandle, registerReaders } from './readers/registerReaders';
-import { registerReview, type ReviewHandle } from './review/registerReview';
+import { registerReviewComments, type ReviewCommentsHandle } from './review/registerReviewComments';
 import { type PreviewHandle, registerPreview } from './preview/registerPreview';
 import { registerSignals, type SignalsHandle } from './signals/registerSignals';
-import { buildTools, registerTools } from './tools/registerTools';
-import type { ToolTable } from './tools/toolDeps';
+import { registerToolNames, registerTools } from './tools/registerTools';
+import type { ToolTable } from './tools/toolPorts';
 import { HourGate } from './sync/hourGate';
-import { showLedger } from './sync/ledgerView';
 import { WindowSync } from './sync/windowSync';
 import { showFailure } from './showFailure';
 import { createUi, type Ui, vscodeUi } from './ui';
-import { background } from './util/background';
 import { timeout } from './util/lifecycle';
 import { lazyFeature, type LazyFeature } from './util/lazyFeature';
 import { COMMAND_IDS, COMMANDS, type RegisterCommand } from './commands';
@@ -53,7 +51,7 @@ export interface Parts {
   /** Readers' feedback on a code block, at the block's lines (src/codeFeedback). */
   codeFeedback: CodeFeedbackHandle;
   /** Review comments on the agent's branch and Send Review to Agent (src/review). */
-  review: ReviewHandle;
+  review: ReviewCommentsHandle;
   /** The agent's branch as a preview deployment, its pages beside their diffs (src/preview). */
   preview: PreviewHandle;
   /** The language model tools, as registered (src/tools). */
@@ -89,7 +87,7 @@ export function load(context: vscode.ExtensionContext, onRequest?: (entry: Reque
     }
   });
   // The tools' names now (VS Code asks for them as soon as an activation returns); each builds the extension on first use.
-  registerTools(context.subscriptions, () => extension.get().tools);
+  registerToolNames(context, () => extension.get().tools);
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(ANALYTICS_VIEW_TYPE, { deserializeWebviewPanel: async (panel) => extension.get().analytics.revive(panel) }),
     timeout(0, () => {
@@ -103,73 +101,74 @@ export function load(context: vscode.ExtensionContext, onRequest?: (entry: Reque
   return extension;
 }
 
-/** The extension's objects, wired: each line one concern, everything in context.subscriptions. */
+/**
+ * The extension's objects, wired. First what every feature shares (the log, the dialogs, the
+ * settings, the other windows, the key, the API, the hour, the workspace's git); then one line per
+ * feature, `register<Feature>(context, ports)`, each handed only what it uses and scoping its own
+ * log. Everything goes in context.subscriptions.
+ */
 function start(context: vscode.ExtensionContext, command: RegisterCommand, onRequest: ((entry: RequestLogEntry) => void) | undefined, began: number): Parts {
   const log = createLog(context, command);
   const ui = createUi();
   const settings = new Settings(context.globalState);
-  const keys = new ApiKeyStore(context.secrets, log.scoped('auth'));
   const sync = new WindowSync(vscode.Uri.joinPath(context.globalStorageUri, 'sync'), log.scoped('sync'), context.globalState, () => settings.apiBaseUrl);
-  context.subscriptions.push(
-    settings,
-    keys,
-    sync,
-    keys.onDidChange(() =>
-      background(
-        keys.get().then((key) => sync.ledger.setKey(key)),
-        log,
-        "naming the key's bucket in the shared ledger",
-      ),
-    ),
-  );
+  context.subscriptions.push(settings, sync);
+  const keys = registerAuth(context, { command, settings, ledger: sync.ledger, ui, log });
   const api = createClient(context, settings, keys, sync, log, onRequest);
   const gate = new HourGate(sync.ledger.account, ui, vscode.l10n, Date.now, () => settings.analyticsTeamSize);
+  const git = new ReviewHints(log.scoped('git'));
+  context.subscriptions.push(git);
 
-  const store = new JobStore(context.globalState, sync, log.scoped('store'));
-  const reviewHints = new ReviewHints(log.scoped('git'));
-  const tracker = new JobTracker({ api, store, keys, settings, ui, sync, log: log.scoped('jobs'), canReview: (t) => reviewHints.isReviewable(t) });
-  const tree = new JobsTreeProvider(store, tracker, keys, reviewHints);
-  const statusBar = new JobsStatusBar(store);
-  const jobsView = vscode.window.createTreeView('mintlifyAgent.jobs', { treeDataProvider: tree, showCollapseAll: false });
-  tree.keepTimesFresh(jobsView);
-  context.subscriptions.push(reviewHints, store, tracker, tree, statusBar, jobsView, showLedger(jobsView, statusBar, sync, store, settings));
-  registerContextKeys(context, keys, settings, store);
-
-  registerAuthCommands(command, keys, settings, ui);
-  registerJobCommands(command, tracker, store, ui, log.scoped('commands'));
-  registerReviewCommands(context, command, reviewHints, store, tracker, settings, ui, log.scoped('git'));
-  const review = registerReview(context, command, { sync, store, hints: reviewHints, tree, ui, log: log.scoped('review') });
-  const readers = registerReaders(context, { api, settings, keys, ui, log, gate }, command);
-  const analytics = registerAnalytics(
-    context,
-    { api, settings, ui, log, gate, onDidChangeApiKey: keys.onDidChange, snapshots: readers.snapshots, trends: sync.trends },
+  const jobs = registerJobs(context, { command, api, keys, settings, sync, git, ui, log });
+  registerContextKeys(context, { keys, settings, jobs: jobs.store });
+  registerReviewChanges(context, { command, git, jobs: jobs.store, tracker: jobs.tracker, settings, ui, log });
+  const review = registerReviewComments(context, { command, sync, ledger: sync.ledger, jobs: jobs.store, git, rows: jobs.tree, ui, log });
+  const readers = registerReaders(context, { command, api, settings, keys, gate, ui, log });
+  const analytics = registerAnalytics(context, {
     command,
-  );
-  registerAskAboutThis(command, {
-    docs: { pageOf: (uri) => readers.docs.pageOf(uri) },
-    store,
+    api,
+    settings,
+    gate,
+    onDidChangeApiKey: keys.onDidChange,
+    snapshots: readers.snapshots,
+    trends: sync.trends,
     ui,
-    repositoryPathOf: (uri) => reviewHints.repositoryPathOf(uri),
-    log: log.scoped('agent'),
+    log,
   });
-  const signals = registerSignals(context, { api, settings, store, sync, gate, readers, ui, log }, command);
-  const codeFeedback = registerCodeFeedback(context, { signals, docs: readers.docs, settings, jobs: store, hour: sync.ledger, ui, log }, command);
-  const preview = registerPreview(context, command, {
+  registerAskAboutThis(context, { command, docs: readers.docs, jobs: jobs.store, git, ui, log });
+  const signals = registerSignals(context, { command, api, settings, jobs: jobs.store, sync, gate, readers, ui, log });
+  const codeFeedback = registerCodeFeedback(context, { command, signals, docs: readers.docs, settings, jobs: jobs.store, hour: sync.ledger, ui, log });
+  const preview = registerPreview(context, {
+    command,
     api,
     sync,
-    store,
-    hints: reviewHints,
+    ledger: sync.ledger,
+    jobs: jobs.store,
+    git,
     docs: readers.docs,
-    tree,
+    rows: jobs.tree,
     settings,
     ui,
-    log: log.scoped('preview'),
+    log,
   });
-  const tools = buildTools({ keys, settings, readers, signals, jobs: store, tracker, gate, reviews: review, ui, log: log.scoped('tools') });
+  const tools = registerTools(context, {
+    keys,
+    settings,
+    visitors: readers.readers,
+    snapshots: readers.snapshots,
+    docs: readers.docs,
+    signals: signals.store,
+    jobs: jobs.store,
+    tracker: jobs.tracker,
+    gate,
+    reviews: review,
+    ui,
+    log,
+  });
 
   const startMs = performance.now() - began;
   log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)} (built in ${startMs.toFixed(1)} ms)`);
-  return { ui, store, tracker, statusBar, tree, sync, gate, analytics, readers, signals, codeFeedback, review, preview, tools, startMs };
+  return { ui, ...jobs, sync, gate, analytics, readers, signals, codeFeedback, review, preview, tools, startMs };
 }
 
 /** The log: one output channel, and the command that shows it. */

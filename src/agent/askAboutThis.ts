@@ -7,10 +7,11 @@
 // user can change any of it. What is sent is that editor's text when the user picks where to send.
 import * as vscode from 'vscode';
 import type { DocsLocator } from '../docs/docsLocator';
+import type { ReviewHints } from '../git/reviewHints';
 import type { PromptSent } from '../jobs/jobCommands';
 import { jobLabel, type JobStore } from '../jobs/jobStore';
+import type { Logger } from '../log';
 import type { Ui } from '../ui';
-import type { BackgroundLog } from '../util/background';
 import { buildAgentPrompt, type PromptSubject } from './agentPrompt';
 import { COMMANDS, type RegisterCommand } from '../commands';
 import { chooseToSend, closePreview, previewNotes, registerPreviewSend } from './previewEditor';
@@ -19,20 +20,28 @@ interface TargetItem extends vscode.QuickPickItem {
   jobId?: string;
 }
 
-/** The file's path relative to its git repository (or its workspace folder when it has none). */
-type RepositoryPathOf = (uri: vscode.Uri) => Promise<string | undefined>;
+export interface AskAboutThisPorts {
+  command: RegisterCommand;
+  /** Which docs page a file is (its site path). */
+  docs: Pick<DocsLocator, 'pageOf'>;
+  /** The tracked jobs a prompt may go to as a follow-up. */
+  jobs: JobStore;
+  /** The workspace's git: a file's path relative to its repository, the path the agent knows. */
+  git: Pick<ReviewHints, 'repositoryPathOf'>;
+  ui: Ui;
+  log: Logger;
+}
 
-export function registerAskAboutThis(
-  command: RegisterCommand,
-  deps: { docs: Pick<DocsLocator, 'pageOf'>; store: JobStore; ui: Ui; repositoryPathOf: RepositoryPathOf; log: BackgroundLog },
-): void {
-  const { docs, store, ui } = deps;
-  registerPreviewSend(command, ui, deps.log);
+/** Registers Ask the Agent About This… (and the preview's send action it shares with the reader signals). */
+export function registerAskAboutThis(_context: vscode.ExtensionContext, ports: AskAboutThisPorts): void {
+  const { command, docs, jobs, git, ui } = ports;
+  const log = ports.log.scoped('agent');
+  registerPreviewSend(command, ui, log);
 
   async function subjectOf(editor: vscode.TextEditor): Promise<PromptSubject> {
     const { document, selection } = editor;
     const page = await docs.pageOf(document.uri);
-    const repositoryPath = (await deps.repositoryPathOf(document.uri)) ?? page?.workspacePath ?? vscode.workspace.asRelativePath(document.uri, false);
+    const repositoryPath = (await git.repositoryPathOf(document.uri)) ?? page?.workspacePath ?? vscode.workspace.asRelativePath(document.uri, false);
     const subject: PromptSubject = { sitePath: page?.sitePath, repositoryPath };
     if (!selection.isEmpty) {
       // A selection ending at column 0 of the next line does not include that line.
@@ -56,7 +65,7 @@ export function registerAskAboutThis(
     });
     if (instruction === undefined || !instruction.trim()) return;
 
-    await previewAndSend(ui, store, buildAgentPrompt(instruction, subject));
+    await previewAndSend(ui, jobs, buildAgentPrompt(instruction, subject));
   }
 
   command(COMMANDS.askAboutThis, () => askAboutThis());

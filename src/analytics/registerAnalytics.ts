@@ -27,7 +27,8 @@ import { BucketRows } from './trend/bucketRows';
 import { TrendSeries, type KeptTrendStore } from './trend/trendSeries';
 import { trendTotals } from './trend/trendTotals';
 
-export interface AnalyticsDeps {
+export interface AnalyticsPorts {
+  command: RegisterCommand;
   api: ApiClient;
   settings: Settings;
   ui: Ui;
@@ -54,7 +55,8 @@ export interface AnalyticsHandle {
 
 const PAGE_SIZE_SETTING = 'mintlifyAgent.analytics.pageSize';
 
-export function registerAnalytics(context: vscode.ExtensionContext, deps: AnalyticsDeps, command: RegisterCommand): AnalyticsHandle {
+export function registerAnalytics(context: vscode.ExtensionContext, ports: AnalyticsPorts): AnalyticsHandle {
+  const { command, ...deps } = ports;
   const { settings, ui } = deps;
   const log = deps.log.scoped('analytics');
   // Window-wide, so closing and reopening the panel does not spend requests on pages seen before;

@@ -20,8 +20,10 @@ const DOCS = [{ pattern: '**/*.{md,mdx}' }];
 /** The chat VS Code opens with a prefilled question (not sent until the writer sends it). */
 const CHAT_OPEN = 'workbench.action.chat.open';
 
-export interface CodeFeedbackDeps {
-  signals: SignalsHandle;
+export interface CodeFeedbackPorts {
+  command: RegisterCommand;
+  /** The reader signals: the kept snapshot the places come from, the sender a prompt goes through (swappable by tests), Did It Help?'s notes. */
+  signals: Pick<SignalsHandle, 'store' | 'sender' | 'impactNotes'>;
   docs: Pick<DocsLocator, 'pageOf' | 'onDidChange' | 'fileOf'>;
   settings: Settings;
   jobs: JobStore;
@@ -61,7 +63,8 @@ interface BlockRef {
   line: number;
 }
 
-export function registerCodeFeedback(context: vscode.ExtensionContext, deps: CodeFeedbackDeps, command: RegisterCommand): CodeFeedbackHandle {
+export function registerCodeFeedback(context: vscode.ExtensionContext, ports: CodeFeedbackPorts): CodeFeedbackHandle {
+  const { command, ...deps } = ports;
   const log = deps.log.scoped('codeFeedback');
   const places = new BlockPlaces(deps.signals.store, deps.docs, deps.settings, log);
   const lensChanged = new vscode.EventEmitter<void>();

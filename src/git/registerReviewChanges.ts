@@ -1,4 +1,4 @@
-// Review Changes and Check Out Branch for an agent job, and the tree's "review here" hint. The git
+// Review Changes and Check Out Branch for an agent job (not the review comments on it: src/review). The git
 // work is in branchReview.ts; this file decides whether the job is ready and shows every problem
 // as the failure table does (src/errorMessages.ts), with the buttons that help.
 import * as vscode from 'vscode';
@@ -38,20 +38,26 @@ export interface ReviewResult {
   tip: string;
 }
 
-export function registerReviewCommands(
-  context: vscode.ExtensionContext,
-  command: RegisterCommand,
-  hints: ReviewHints,
-  store: JobStore,
-  tracker: JobTracker,
-  settings: Settings,
-  ui: Ui,
-  log: Logger,
-): void {
+export interface ReviewChangesPorts {
+  command: RegisterCommand;
+  /** The workspace's git: which jobs are cloned here, and where Review Changes says which round it fetched. */
+  git: Pick<ReviewHints, 'isReviewable' | 'fetchedRound'>;
+  jobs: JobStore;
+  /** Tell Me When It Finishes reads the job again at once. */
+  tracker: Pick<JobTracker, 'refresh'>;
+  settings: Pick<Settings, 'gitFetchTimeoutMs'>;
+  ui: Ui;
+  log: Logger;
+}
+
+/** Registers Review Changes and Check Out Branch (the agent's branch in this workspace's clone). */
+export function registerReviewChanges(context: vscode.ExtensionContext, ports: ReviewChangesPorts): void {
+  const { command, git: hints, jobs, tracker, settings, ui } = ports;
+  const log = ports.log.scoped('git');
   const waiting = new Set<string>();
   context.subscriptions.push(
     // The jobs that changed, or every job when the list did (a finish may come with another job's arrival).
-    store.onDidChange((changed = store.all()) => {
+    jobs.onDidChange((changed = jobs.all()) => {
       for (const job of changed) {
         if (!waiting.has(job.id) || !isTerminal(job)) continue;
         waiting.delete(job.id);
@@ -67,7 +73,7 @@ export function registerReviewCommands(
   /** The job and its clone, or a ReviewProblem saying why not. */
   async function prepare(jobId: string): Promise<{ tracked: TrackedJob; ref: string; api: GitApi; clone: Clone }> {
     if (!vscode.workspace.isTrusted) throw new ReviewProblem(untrustedGitMessage(), ['manageTrust', 'openPullRequest']);
-    const tracked = store.get(jobId);
+    const tracked = jobs.get(jobId);
     if (!tracked?.job) throw new ReviewProblem(vscode.l10n.t('Job {0} is not tracked here or not read yet. Track it, then try again.', jobId));
     const { job } = tracked;
     if (!isTerminal(tracked)) {
@@ -152,9 +158,9 @@ export function registerReviewCommands(
 
   /** From the palette: the finished jobs with a branch, those cloned here first. */
   function pickFinished(): Promise<string | undefined> {
-    const jobs = store.all().filter((t) => t.job?.ref && isTerminal(t));
-    jobs.sort((a, b) => Number(hints.isReviewable(b)) - Number(hints.isReviewable(a)));
-    return pickJob(ui, jobs, {
+    const finished = jobs.all().filter((t) => t.job?.ref && isTerminal(t));
+    finished.sort((a, b) => Number(hints.isReviewable(b)) - Number(hints.isReviewable(a)));
+    return pickJob(ui, finished, {
       title: vscode.l10n.t('Pick an agent job'),
       describe: (t) => ({
         description: `${t.job?.status ?? ''} · ${t.job?.ref ?? ''}`,

@@ -16,10 +16,10 @@ import { jobLabel, type JobStore, type TrackedJob } from '../jobs/jobStore';
 import { JobNode, type RowNote, type RowNotes } from '../jobs/jobsTree';
 import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
-import type { WindowSync } from '../sync/windowSync';
+import type { RequestLedger } from '../sync/requestLedger';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
-import { askToFixBuild, type FixBuildSent } from './askToFixBuild';
+import { askToFixBuild, type FixBuildDeps, type FixBuildSent } from './askToFixBuild';
 import { PreviewModel, type PreviewSync } from './previewModel';
 import { isOlder, openable, type SharedPreview, stageOf } from './previewRecord';
 import { changedPages, type Opened, openRenderedPage, pageOfUri, type PageTarget, type RenderedPageDeps } from './renderedPage';
@@ -27,14 +27,19 @@ import { errorText } from '../util/errorText';
 
 const LOG_SCHEME = 'mintlify-preview-log';
 
-export interface PreviewDeps {
+export interface PreviewPorts {
+  command: RegisterCommand;
   api: ApiClient;
-  /** The previews' areas and the lease (previewModel.ts), and the ledger: deployments and agent requests this hour. */
-  sync: PreviewSync & Pick<WindowSync, 'ledger'>;
-  store: JobStore;
-  hints: ReviewHints;
+  /** The previews' areas and the lease (previewModel.ts). */
+  sync: PreviewSync;
+  /** The request ledger: the organisation's deployments and the project's agent requests this hour. */
+  ledger: Pick<RequestLedger, 'previewDeploymentsWithin'> & FixBuildDeps['hour'];
+  jobs: JobStore;
+  /** The workspace's git: the round Review Changes showed last, a file's path in its repository. */
+  git: Pick<ReviewHints, 'onDidFetchRound'> & RenderedPageDeps['hints'];
   docs: Pick<DocsLocator, 'pageOf'>;
-  tree: { addNotes(notes: RowNotes): void };
+  /** The Agent Jobs view, whose rows say "preview ready". */
+  rows: { addNotes(notes: RowNotes): void };
   settings: Settings;
   ui: Ui;
   log: Logger;
@@ -46,16 +51,17 @@ export interface PreviewHandle {
   isOffered(): boolean;
 }
 
-export function registerPreview(context: vscode.ExtensionContext, command: RegisterCommand, deps: PreviewDeps): PreviewHandle {
-  const { store, ui, log } = deps;
+export function registerPreview(context: vscode.ExtensionContext, ports: PreviewPorts): PreviewHandle {
+  const { command, jobs, ui } = ports;
+  const log = ports.log.scoped('preview');
   const model = new PreviewModel(
-    deps.sync,
-    deps.api,
-    () => store.projectId,
+    ports.sync,
+    ports.api,
+    () => jobs.projectId,
     log,
-    () => deps.settings.requestTimeoutMs,
+    () => ports.settings.requestTimeoutMs,
   );
-  const pages: RenderedPageDeps = { docs: deps.docs, hints: deps.hints, ui, log };
+  const pages: RenderedPageDeps = { docs: ports.docs, hints: ports.git, ui, log };
   /** The jobs whose deployment this window sent: its notices (ready, failed) are shown here. */
   const mine = new Set<string>();
   const deploying = new Set<string>();
@@ -64,23 +70,23 @@ export function registerPreview(context: vscode.ExtensionContext, command: Regis
   context.subscriptions.push(
     model,
     logChanged,
-    deps.hints.onDidFetchRound(({ jobId }) => (lastReviewed = jobId)),
+    ports.git.onDidFetchRound(({ jobId }) => (lastReviewed = jobId)),
     vscode.workspace.registerTextDocumentContentProvider(LOG_SCHEME, {
       onDidChange: logChanged.event,
       provideTextDocumentContent: (uri) => buildLog(model.get(decodeURIComponent(uri.path.split('/')[1] ?? ''))),
     }),
     model.onDidChange(() => {
-      publishContext(model, store);
+      publishContext(model, jobs);
       for (const document of vscode.workspace.textDocuments) if (document.uri.scheme === LOG_SCHEME) logChanged.fire(document.uri);
     }),
     model.onDidChangeStage(({ jobId, preview }) => {
       if (mine.has(jobId)) background(notice(jobId, preview), log, `the notice of ${jobId}'s preview`);
     }),
   );
-  deps.tree.addNotes({ noteOf: (tracked) => rowNote(model, tracked), onDidChange: model.onDidChange });
+  ports.rows.addNotes({ noteOf: (tracked) => rowNote(model, tracked), onDidChange: model.onDidChange });
 
   async function notice(jobId: string, preview: SharedPreview): Promise<void> {
-    const tracked = store.get(jobId);
+    const tracked = jobs.get(jobId);
     const label = tracked ? jobLabel(tracked) : jobId;
     const stage = stageOf(preview);
     if (stage === 'ready') {
@@ -108,17 +114,17 @@ export function registerPreview(context: vscode.ExtensionContext, command: Regis
   async function jobOf(arg: unknown, wanted: (t: TrackedJob) => boolean, title: string): Promise<string | undefined> {
     if (typeof arg === 'string' && arg) return arg;
     if (arg instanceof JobNode) return arg.tracked.id;
-    const last = lastReviewed ? store.get(lastReviewed) : undefined;
+    const last = lastReviewed ? jobs.get(lastReviewed) : undefined;
     if (last && wanted(last)) return last.id;
-    const jobs = store.all().filter(wanted);
-    if (!jobs.length)
+    const fits = jobs.all().filter(wanted);
+    if (!fits.length)
       return void ui.showMessage(
         'info',
         vscode.l10n.t('No tracked agent job fits: {0} needs a job with a branch (and, past Preview Branch, its preview).', title),
       );
-    if (jobs.length === 1) return jobs[0].id;
+    if (fits.length === 1) return fits[0].id;
     const picked = await ui.showQuickPick(
-      jobs.map((t) => ({ label: jobLabel(t), description: t.job?.ref, detail: rowNote(model, t)?.text, jobId: t.id })),
+      fits.map((t) => ({ label: jobLabel(t), description: t.job?.ref, detail: rowNote(model, t)?.text, jobId: t.id })),
       { title },
     );
     return picked?.jobId;
@@ -126,7 +132,7 @@ export function registerPreview(context: vscode.ExtensionContext, command: Regis
 
   async function previewBranch(arg: unknown): Promise<SharedPreview | undefined> {
     const jobId = await jobOf(arg, (t) => Boolean(t.job?.ref), vscode.l10n.t('Preview Branch'));
-    const tracked = jobId ? store.get(jobId) : undefined;
+    const tracked = jobId ? jobs.get(jobId) : undefined;
     if (!jobId || !tracked) return undefined;
     const branch = tracked.job?.ref;
     if (!branch) return void ui.showMessage('info', vscode.l10n.t('“{0}” has no branch yet, so there is nothing to deploy.', jobLabel(tracked)));
@@ -145,7 +151,7 @@ export function registerPreview(context: vscode.ExtensionContext, command: Regis
       );
       if ((await ui.showMessage('warning', said, again)) !== again) return undefined;
     }
-    const used = deps.sync.ledger.previewDeploymentsWithin(60_000) ?? 0;
+    const used = ports.ledger.previewDeploymentsWithin(60_000) ?? 0;
     if (used >= 5)
       return void ui.showMessage(
         'warning',
@@ -228,25 +234,25 @@ export function registerPreview(context: vscode.ExtensionContext, command: Regis
     if (!jobId || !preview) return undefined;
     if (stageOf(preview) !== 'failed')
       return void ui.showMessage('info', vscode.l10n.t('The last preview of this job did not fail, so there is no build to fix.'));
-    return askToFixBuild({ store, ui, hour: deps.sync.ledger, log }, jobId, preview);
+    return askToFixBuild({ store: jobs, ui, hour: ports.ledger, log }, jobId, preview);
   }
 
   command(COMMANDS.previewBranch, (arg?: unknown) => previewBranch(arg));
   command(COMMANDS.openRenderedPage, (arg?: unknown) => openPage(arg));
   command(COMMANDS.showPreviewLog, (arg?: unknown) => showLog(arg));
   command(COMMANDS.askToFixBuild, (arg?: unknown) => fixBuild(arg));
-  publishContext(model, store);
-  return { model, isOffered: () => isOffered(model, store) };
+  publishContext(model, jobs);
+  return { model, isOffered: () => isOffered(model, jobs) };
 }
 
-function isOffered(model: PreviewModel, store: JobStore): boolean {
-  return store.projectId !== undefined && model.planRefusedAt() === undefined;
+function isOffered(model: PreviewModel, jobs: JobStore): boolean {
+  return jobs.projectId !== undefined && model.planRefusedAt() === undefined;
 }
 
 /** The context keys the menus read: Preview Branch offered in this project, a preview ready to open. */
-function publishContext(model: PreviewModel, store: JobStore): void {
-  const offered = isOffered(model, store);
-  const ready = store.all().some((t) => model.get(t.id)?.status === 'success');
+function publishContext(model: PreviewModel, jobs: JobStore): void {
+  const offered = isOffered(model, jobs);
+  const ready = jobs.all().some((t) => model.get(t.id)?.status === 'success');
   void vscode.commands.executeCommand('setContext', 'mintlifyAgent.previewOffered', offered);
   void vscode.commands.executeCommand('setContext', 'mintlifyAgent.previewReady', ready);
 }

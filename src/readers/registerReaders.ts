@@ -17,7 +17,8 @@ import type { SnapshotSource } from '../analytics/visitorsSnapshot';
 import type { HourGate } from '../sync/hourGate';
 import { COMMANDS, type RegisterCommand } from '../commands';
 
-export interface ReadersDeps {
+export interface ReadersPorts {
+  command: RegisterCommand;
   api: ApiClient;
   settings: Settings;
   keys: { readonly hasKey: boolean; onDidChange: vscode.Event<void> };
@@ -38,7 +39,8 @@ export interface ReadersHandle {
 }
 
 /** Builds the readers' objects and registers their commands. Building reads only what is kept: no request. */
-export function registerReaders(context: vscode.ExtensionContext, deps: ReadersDeps, command: RegisterCommand): ReadersHandle {
+export function registerReaders(context: vscode.ExtensionContext, ports: ReadersPorts): ReadersHandle {
+  const { command, ...deps } = ports;
   const log = deps.log.scoped('readers');
   const docs = new DocsLocator();
   const readers = new PageReaders({ api: deps.api, settings: deps.settings, keys: deps.keys, storage: context.workspaceState, log, gate: deps.gate });

@@ -8,9 +8,10 @@ import { cutShortText } from '../cutShortText';
 import type { Settings } from '../config';
 import type { JobStore } from '../jobs/jobStore';
 import type { Logger } from '../log';
-import type { ReadersHandle } from '../readers/registerReaders';
-import type { HourGate } from '../sync/hourGate';
+import type { DocsLocator } from '../docs/docsLocator';
+import type { ReadersStatusBar } from '../readers/readersStatusBar';
 import type { WindowSync } from '../sync/windowSync';
+import type { HourGate } from '../sync/hourGate';
 import type { Ui } from '../ui';
 import { appendPageHealth } from './healthTooltip';
 import { agentPromptSender, type PromptSender } from './promptPreview';
@@ -28,15 +29,18 @@ const HAS_SIGNALS_KEY = 'mintlifyAgent.hasSignals';
 /** How often a visible view checks whether the daily background refresh is due. */
 const CHECK_EVERY_MS = 5 * 60 * 1000;
 
-export interface SignalsDeps {
+export interface SignalsPorts {
+  command: RegisterCommand;
   api: ApiClient;
   settings: Settings;
-  store: JobStore;
+  /** The tracked agent jobs: a signal's linked job and its state. */
+  jobs: JobStore;
   /** The links' area (which signals each job addresses), read once the store is. */
   sync: Pick<WindowSync, 'links' | 'ready' | 'writeAgain'>;
   /** The organisation's analytics hour: every signals request passes it. */
   gate: HourGate;
-  readers: ReadersHandle;
+  /** The readers' docs pages (a signal's page opens its file) and status item (the page's health in its tooltip). */
+  readers: { docs: DocsLocator; statusBar: Pick<ReadersStatusBar, 'addSection'> };
   ui: Ui;
   log: Logger;
 }
@@ -57,7 +61,8 @@ export interface SignalsHandle {
 }
 
 /** Builds the store, the view and the links, and registers the commands. */
-export function registerSignals(context: vscode.ExtensionContext, deps: SignalsDeps, command: RegisterCommand): SignalsHandle {
+export function registerSignals(context: vscode.ExtensionContext, ports: SignalsPorts): SignalsHandle {
+  const { command, ...deps } = ports;
   const log = deps.log.scoped('signals');
   const projectId = () => deps.settings.projectId;
   const store = new SignalsStore({
@@ -70,10 +75,10 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
     apiBaseUrl: () => deps.settings.apiBaseUrl,
   });
   const links = new SignalJobs(deps.sync, context.globalState, log);
-  const tree = new SignalsTreeProvider(store, deps.store, links, { rankByAiShare: () => deps.settings.signals.rankByAiShare, projectId });
+  const tree = new SignalsTreeProvider(store, deps.jobs, links, { rankByAiShare: () => deps.settings.signals.rankByAiShare, projectId });
   const view = vscode.window.createTreeView(SIGNALS_VIEW, { treeDataProvider: tree, showCollapseAll: true });
   // Swappable by tests, like the Ui: the commands send through the handle's sender.
-  const handle: SignalsHandle = { store, tree, view, links, sender: agentPromptSender(deps.ui, deps.store), impactNotes: [] };
+  const handle: SignalsHandle = { store, tree, view, links, sender: agentPromptSender(deps.ui, deps.jobs), impactNotes: [] };
   const sender: PromptSender = { previewAndSend: (prompt, options) => handle.sender.previewAndSend(prompt, options) };
 
   const describeView = () => {
@@ -107,7 +112,7 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
     const project = projectId();
     if (project)
       background(
-        links.noteFinished(project, (id) => linkedJobState(deps.store.get(id)) === 'prReady', new Date()),
+        links.noteFinished(project, (id) => linkedJobState(deps.jobs.get(id)) === 'prReady', new Date()),
         log,
         'noting the finished jobs of the signals',
       );
@@ -127,7 +132,7 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
         const snapshot = store.current();
         if (!snapshot) return;
         const link = projectId() ? links.jobFor(projectId() ?? '', signalId.page(page.sitePath)) : undefined;
-        const badge = link && jobBadge(deps.store.get(link.jobId));
+        const badge = link && jobBadge(deps.jobs.get(link.jobId));
         appendPageHealth(md, pageHealth(snapshot, page.sitePath), snapshot, { jobStatus: badge && vscode.l10n.t('Agent job {0}: {1}', link.jobId, badge) });
       },
     },
@@ -141,7 +146,7 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
     view,
     { dispose: () => clearInterval(timer) },
     store.onDidChange(describeView),
-    deps.store.onDidChange(noteFinished),
+    deps.jobs.onDidChange(noteFinished),
     view.onDidChangeVisibility(() => view.visible && background(store.load().then(backgroundTick), log, 'reading the kept signals')),
     deps.settings.onDidChange((change) => change.affects('signals.rankByAiShare') && tree.refresh()),
     // Another project: its kept snapshot (the same project: nothing to do); another API address: its own, if one is kept.
@@ -152,7 +157,7 @@ export function registerSignals(context: vscode.ExtensionContext, deps: SignalsD
       api: deps.api,
       store,
       links,
-      jobs: deps.store,
+      jobs: deps.jobs,
       docs: deps.readers.docs,
       sender,
       projectId,

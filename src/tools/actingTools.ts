@@ -16,12 +16,12 @@ import type { TrackedJob } from '../jobs/jobStore';
 import { showInvisible } from '../util/visibleText';
 import { Blocked, type Confirmations } from './confirmation';
 import { confirmedTool } from './confirmedTool';
-import { notGrantedText, missingSetup, modelNotGranted, promptInput, textInput, type ToolDeps, type ToolInput, type ToolTable } from './toolDeps';
+import { notGrantedText, missingSetup, modelNotGranted, promptInput, textInput, type ToolPorts, type ToolInput, type ToolTable } from './toolPorts';
 import { TOOLS } from './toolNames';
 
 /** `confirmations`: what each dialog showed, for its invoke to send exactly that (src/tools/confirmation.ts). */
 export function actingTools(
-  deps: ToolDeps,
+  deps: ToolPorts,
   confirmations: Confirmations,
 ): Pick<ToolTable, typeof TOOLS.startAgentJob | typeof TOOLS.sendFollowUp | typeof TOOLS.fetchReaderSignals> {
   /** Runs a send under the same cancellable notification as the palette's commands. */
@@ -138,7 +138,7 @@ export function actingTools(
         };
         const missing = missingSetup(deps);
         if (missing) return blocked(missing);
-        const last = deps.signals.store.current()?.requests;
+        const last = deps.signals.current()?.requests;
         const question = deps.gate.question({
           what: vscode.l10n.t('Fetching the last 30 days of reader signals for project "{0}"', showInvisible(project)),
           estimate: last ?? MOST_REQUESTS,
@@ -177,7 +177,7 @@ export function actingTools(
         if (verdict.kind !== 'send') return vscode.l10n.t('Nothing was fetched: the writer did not confirm the cost.');
         const grant = deps.gate.granted(verdict.terms.allowed, true);
         const outcome = await deps.ui.withProgress({ location: { viewId: 'mintlifyAgent.signals' }, title: vscode.l10n.t('Fetching reader signals…') }, () =>
-          deps.signals.store.refresh({ grant }).finally(() => grant.end()),
+          deps.signals.refresh({ grant }).finally(() => grant.end()),
         );
         if (outcome.kind === 'skipped' && outcome.reason === 'notGranted') return notGrantedText(deps);
         if (outcome.kind === 'skipped') return vscode.l10n.t('Nothing was fetched ({0}).', outcome.reason);
@@ -207,8 +207,8 @@ export function actingTools(
 }
 
 /** The kept signals when they are under an hour old and the call does not ask for a refresh: answered with no request. */
-function recentSignals(deps: ToolDeps, input: ToolInput): SignalsSnapshot | undefined {
-  const kept = deps.signals.store.current();
+function recentSignals(deps: ToolPorts, input: ToolInput): SignalsSnapshot | undefined {
+  const kept = deps.signals.current();
   return kept && input.refresh !== true && Date.now() - Date.parse(kept.fetchedAt) < BACKGROUND_EVERY_MS ? kept : undefined;
 }
 

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { oneLine } from '../util/visibleText';
 import { Blocked, type Confirmations, type Terms } from './confirmation';
-import type { TextTool, ToolInput } from './toolDeps';
+import type { TextTool, ToolInput } from './toolPorts';
 import type { ToolName } from './toolNames';
 
 export interface ConfirmedToolSpec<T extends Terms> {

@@ -16,18 +16,18 @@ import { PRESETS, type PresetId } from '../shared/protocol';
 import { MOST_REQUESTS } from '../signals/snapshot';
 import { localToday } from '../util/days';
 import { Blocked, type Confirmations } from './confirmation';
-import { notGrantedText, missingSetup, modelNotGranted, textInput, type ToolDeps, type ToolInput, type ToolTable } from './toolDeps';
+import { notGrantedText, missingSetup, modelNotGranted, textInput, type ToolPorts, type ToolInput, type ToolTable } from './toolPorts';
 import { TOOLS } from './toolNames';
 import { agentJobsText, agentJobText, gapInboxText, readerEvidenceText, TOP_ROWS, visitorsText } from './toolTexts';
 
 /** `confirmations`: what a dialog offered, so that only its own invoke spends it (confirmation.ts). */
 export function readingTools(
-  deps: ToolDeps,
+  deps: ToolPorts,
   confirmations: Confirmations,
 ): Pick<ToolTable, typeof TOOLS.readerEvidence | typeof TOOLS.gapInbox | typeof TOOLS.visitors | typeof TOOLS.agentJobs> {
   /** The kept reader signals of the project, or why there are none (no request either way). */
   const keptSignals = async () => {
-    const snapshot = await deps.signals.store.load();
+    const snapshot = await deps.signals.load();
     if (snapshot) return snapshot;
     return vscode.l10n.t(
       'No reader signals are kept for project "{0}" yet. Ask the writer to fetch them: the tool {1} (or "Mintlify: Fetch Reader Signals") uses up to {2} analytics requests.',
@@ -67,7 +67,7 @@ export function readingTools(
         if (typeof ask === 'string' || missingSetup(deps) || ask.fresh) return none('no request'); // nothing to confirm
         const question = deps.gate.question({
           what: vscode.l10n.t('Fetching the visitors of {0} for the editor’s AI', ask.now.range.label),
-          ...deps.readers.readers.estimate(ask.now.key),
+          ...deps.visitors.estimate(ask.now.key),
           forModel: true,
         });
         if (question.fits === 0) return none('not granted'); // invoke() says why (notGrantedText); nothing is sent
@@ -97,7 +97,7 @@ export function readingTools(
         // The dialog's yes is this call's: it ends with it.
         const grant = deps.gate.granted(verdict.terms.allowed, true);
         try {
-          snapshot = await deps.readers.readers.load(now, { grant }).finally(() => grant.end());
+          snapshot = await deps.visitors.load(now, { grant }).finally(() => grant.end());
         } catch (error) {
           if (isApiError(error) && error.kind === 'notGranted') return notGrantedText(deps);
           if (error instanceof PausedError)
@@ -129,17 +129,17 @@ export function readingTools(
 
 /** The visitors tool's range, its kept snapshot and whether that is fresh (no request), or why the input is not one. */
 function visitorsAsk(
-  deps: ToolDeps,
+  deps: ToolPorts,
   input: ToolInput,
 ): { now: RangeNow; preset: PresetId; top: number; kept: VisitorsSnapshot | undefined; fresh: boolean } | string {
   const asked = textInput(input, 'range');
   if (asked !== undefined && !(PRESETS as readonly string[]).includes(asked))
     return vscode.l10n.t('Unknown range "{0}": use one of {1}.', asked, PRESETS.join(', '));
-  const preset = (asked as PresetId | undefined) ?? deps.readers.readers.preset;
+  const preset = (asked as PresetId | undefined) ?? deps.visitors.preset;
   const range = resolvePreset(preset, localToday(), vscode.l10n);
   const now: RangeNow = { preset, range, key: { projectId: deps.settings.projectId ?? '', dateFrom: range.dateFrom, dateTo: range.dateTo } };
   const top = typeof input.top === 'number' && Number.isFinite(input.top) ? Math.floor(input.top) : TOP_ROWS;
-  const kept = deps.readers.snapshots.cached(now.key);
+  const kept = deps.snapshots.cached(now.key);
   return { now, preset, top, kept, fresh: kept !== undefined && isFreshFor(kept, Date.now()) };
 }
 
@@ -148,12 +148,12 @@ function visitorsAsk(
  * the workspace such as "docs/quickstart.mdx"), else the open one; with its files in the
  * workspace, relative, so no path outside the workspace is ever answered.
  */
-async function pageOf(deps: ToolDeps, input: ToolInput): Promise<{ sitePath: string; files: string[] } | string> {
+async function pageOf(deps: ToolPorts, input: ToolInput): Promise<{ sitePath: string; files: string[] } | string> {
   const named = textInput(input, 'page');
   let sitePath: string | undefined;
   if (named === undefined) {
     const uri = vscode.window.activeTextEditor?.document.uri;
-    sitePath = uri && (await deps.readers.docs.pageOf(uri))?.sitePath;
+    sitePath = uri && (await deps.docs.pageOf(uri))?.sitePath;
     if (!sitePath)
       return vscode.l10n.t(
         'No docs page is open: open one in the editor, or name a page by its site path ("/quickstart") or its file in the workspace ("docs/quickstart.mdx").',
@@ -164,10 +164,10 @@ async function pageOf(deps: ToolDeps, input: ToolInput): Promise<{ sitePath: str
     const folder = vscode.workspace.workspaceFolders?.[0];
     // Only a relative path inside the workspace: never an absolute one, a drive, or a way up.
     if (!folder || /^[a-z]+:|^[\\/]|(^|[\\/])\.\.([\\/]|$)/i.test(named)) return notAPage(named);
-    sitePath = (await deps.readers.docs.pageOf(vscode.Uri.joinPath(folder.uri, named)))?.sitePath;
+    sitePath = (await deps.docs.pageOf(vscode.Uri.joinPath(folder.uri, named)))?.sitePath;
     if (!sitePath) return notAPage(named);
   }
-  const file = await deps.readers.docs.fileOf(sitePath);
+  const file = await deps.docs.fileOf(sitePath);
   const files = file && vscode.workspace.getWorkspaceFolder(file) ? [vscode.workspace.asRelativePath(file, false)] : [];
   return { sitePath, files };
 }

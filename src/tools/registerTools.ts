@@ -1,18 +1,20 @@
 // The extension's evidence and agent as tools of the editor's AI (Copilot's agent mode): each name
 // in package.json's contributes.languageModelTools is registered in activate(), because VS Code
 // looks for a tool's implementation as soon as the activation it triggered has returned; the tool
-// itself is built with the extension's objects on its first use, as the commands are.
+// itself is built with the extension's objects on its first use, as the commands are
+// (registerTools, in start(), with every other feature).
 import * as vscode from 'vscode';
 import { actingTools } from './actingTools';
 import { readingTools } from './readingTools';
 import { Confirmations } from './confirmation';
-import type { TextTool, ToolDeps, ToolTable } from './toolDeps';
+import type { TextTool, ToolPorts, ToolTable } from './toolPorts';
 import { TOOL_NAMES, type ToolName } from './toolNames';
 import { capResult } from './toolTexts';
 import { errorText } from '../util/errorText';
 
 /** Builds every tool over the extension's objects (in start(), with the rest of the extension). */
-export function buildTools(deps: ToolDeps): ToolTable {
+export function registerTools(_context: vscode.ExtensionContext, ports: ToolPorts): ToolTable {
+  const deps: ToolPorts = { ...ports, log: ports.log.scoped('tools') };
   // What each tool's dialog showed, for its invoke to send or spend exactly that (confirmation.ts).
   const confirmations = new Confirmations();
   const table: ToolTable = { ...readingTools(deps, confirmations), ...actingTools(deps, confirmations) };
@@ -32,10 +34,10 @@ export function buildTools(deps: ToolDeps): ToolTable {
   return table;
 }
 
-/** Registers every contributed tool; `tools` builds the extension on the first call, as a command does. */
-export function registerTools(subscriptions: vscode.Disposable[], tools: () => ToolTable): void {
+/** Registers every contributed tool's name (in activate()); `tools` builds the extension on the first call, as a command does. */
+export function registerToolNames(context: vscode.ExtensionContext, tools: () => ToolTable): void {
   for (const name of TOOL_NAMES) {
-    subscriptions.push(
+    context.subscriptions.push(
       vscode.lm.registerTool<unknown>(name, {
         prepareInvocation: (options) => tools()[name].prepareInvocation?.(inputOf(options.input)),
         invoke: async (options, token) =>

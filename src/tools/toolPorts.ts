@@ -5,8 +5,10 @@ import * as vscode from 'vscode';
 import type { JobStore } from '../jobs/jobStore';
 import type { JobTracker } from '../jobs/jobTracker';
 import type { Logger } from '../log';
-import type { ReadersHandle } from '../readers/registerReaders';
-import type { SignalsHandle } from '../signals/registerSignals';
+import type { SnapshotSource } from '../analytics/visitorsSnapshot';
+import type { DocsLocator } from '../docs/docsLocator';
+import type { PageReaders } from '../readers/pageReaders';
+import type { SignalsStore } from '../signals/signalsStore';
 import type { HourGate } from '../sync/hourGate';
 import { BACKGROUND_CEILING, HOURLY_LIMIT } from '../sync/ledger';
 import type { Ui } from '../ui';
@@ -15,11 +17,17 @@ import type { ToolName } from './toolNames';
 import type { ReviewFacts, ToolAnswer } from './toolTexts';
 
 /** What the tools read and act through: the same objects as the views and the commands. */
-export interface ToolDeps {
+export interface ToolPorts {
   keys: { readonly hasKey: boolean };
   settings: { readonly projectId: string | undefined; readonly signals: { readonly rankByAiShare: boolean } };
-  readers: ReadersHandle;
-  signals: Pick<SignalsHandle, 'store'>;
+  /** The readers' visitors of a range (src/readers/pageReaders.ts): the range shown, what a fetch may cost, the fetch. */
+  visitors: Pick<PageReaders, 'preset' | 'estimate' | 'load'>;
+  /** The visitors snapshots kept (no request). */
+  snapshots: Pick<SnapshotSource, 'cached'>;
+  /** Which docs page a file is, and which file a page is. */
+  docs: Pick<DocsLocator, 'pageOf' | 'fileOf'>;
+  /** The kept reader signals, and their fetch (src/signals/signalsStore.ts). */
+  signals: Pick<SignalsStore, 'load' | 'current' | 'refresh'>;
   jobs: JobStore;
   tracker: JobTracker;
   /** The organisation's analytics hour: a tool spends it only after the writer's yes in its confirmation. */
@@ -41,7 +49,7 @@ export interface TextTool {
 export type ToolTable = Record<ToolName, TextTool>;
 
 /** The first precondition a tool's request needs and lacks, as the sentence the model reads. */
-export function missingSetup(deps: Pick<ToolDeps, 'keys' | 'settings'>): string | undefined {
+export function missingSetup(deps: Pick<ToolPorts, 'keys' | 'settings'>): string | undefined {
   if (!deps.keys.hasKey) return vscode.l10n.t('No API key: run "Mintlify: Set API Key" first.');
   if (!deps.settings.projectId) return vscode.l10n.t('No project ID: run "Mintlify: Set Project ID" first.');
   return undefined;
@@ -60,12 +68,12 @@ export function promptInput(input: ToolInput): string | undefined {
 }
 
 /** Whether the editor's AI would not be granted a request now (the hour full, its first 60 used, or the hour's count unknown). */
-export function modelNotGranted(deps: Pick<ToolDeps, 'gate'>): boolean {
+export function modelNotGranted(deps: Pick<ToolPorts, 'gate'>): boolean {
   return (deps.gate.modelRoom() ?? 0) === 0;
 }
 
 /** Why a tool's request was not granted (the ApiError kind 'notGranted'): the hour full, or the editor's AI's share of it used; and when that changes. */
-export function notGrantedText(deps: Pick<ToolDeps, 'gate'>): string {
+export function notGrantedText(deps: Pick<ToolPorts, 'gate'>): string {
   if (deps.gate.left() === undefined) {
     return vscode.l10n.t(
       'The hour’s count of the organisation’s analytics requests is not known in this window yet (its shared state cannot be written, or the key is not read yet), and the editor’s AI is held until it is. Nothing was sent; ask the writer to fetch it in the views.',

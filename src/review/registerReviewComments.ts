@@ -1,4 +1,4 @@
-// Reviewing the agent's changes like a pull request, wired: the shared reviews (reviewModel.ts),
+// Review comments on the agent's branch, wired (Review Changes itself, the diff they sit on, is src/git): the shared reviews (reviewModel.ts),
 // the comment threads in the agent branch's diff (reviewThreads.ts), the commands on a thread, a
 // comment, a job's row and the palette, the row's "3 comments to send", and Send Review to Agent
 // (sendReview.ts). Built in start() like every concern; sends nothing until the writer sends a review.
@@ -12,12 +12,11 @@ import type { Logger } from '../log';
 import { type FailureContext, failureView } from '../errorMessages';
 import { showFailure } from '../showFailure';
 import type { Ui } from '../ui';
-import type { WindowSync } from '../sync/windowSync';
 import { background } from '../util/background';
 import { ReviewModel, type ReviewComment, type ReviewSync } from './reviewModel';
 import { ReviewNote, ReviewThreads } from './reviewThreads';
 import { inReviewOrder } from './reviewPrompt';
-import { sendReview, type ReviewSent } from './sendReview';
+import { sendReview, type ReviewSent, type SendReviewDeps } from './sendReview';
 import { errorText } from '../util/errorText';
 
 /** A comment as the agent jobs tool tells it (src/tools/toolTexts.ts ReviewFacts). */
@@ -29,33 +28,40 @@ interface CommentFacts {
   body: string;
 }
 
-export interface ReviewHandle {
+export interface ReviewCommentsHandle {
   model: ReviewModel;
   threads: ReviewThreads;
   /** The job's review history for the agent jobs tool: each review sent, and what is pending. */
   factsOf(jobId: string): { pending: CommentFacts[]; sent: { sentAt: string; comments: CommentFacts[] }[]; lostAt?: string } | undefined;
 }
 
-export interface ReviewDeps {
-  sync: ReviewSync & Pick<WindowSync, 'ledger'>;
-  store: JobStore;
-  hints: ReviewHints;
-  tree: { addNotes(notes: RowNotes): void };
+export interface ReviewCommentsPorts {
+  command: RegisterCommand;
+  /** The pending reviews every window shares (reviewModel.ts). */
+  sync: ReviewSync;
+  /** The request ledger: the project's agent requests this hour, beside the send's cost. */
+  ledger: SendReviewDeps['hour'];
+  jobs: JobStore;
+  /** The workspace's git: the rounds Review Changes fetches, and the diff between two of them. */
+  git: ReviewHints;
+  /** The Agent Jobs view, whose rows say "3 comments to send". */
+  rows: { addNotes(notes: RowNotes): void };
   ui: Ui;
   log: Logger;
 }
 
-export function registerReview(context: vscode.ExtensionContext, command: RegisterCommand, deps: ReviewDeps): ReviewHandle {
-  const { store, ui, log } = deps;
-  const model = new ReviewModel(deps.sync, () => store.projectId);
-  const threads = new ReviewThreads(model, store, deps.hints, log);
+export function registerReviewComments(context: vscode.ExtensionContext, ports: ReviewCommentsPorts): ReviewCommentsHandle {
+  const { command, jobs, ui } = ports;
+  const log = ports.log.scoped('review');
+  const model = new ReviewModel(ports.sync, () => jobs.projectId);
+  const threads = new ReviewThreads(model, jobs, ports.git, log);
   context.subscriptions.push(
     model,
     threads,
     // The round Review Changes fetched is the one every window draws the comments on.
-    deps.hints.onDidFetchRound(({ jobId, commit }) => background(model.setTip(jobId, commit), log, `recording the round of ${jobId}`)),
+    ports.git.onDidFetchRound(({ jobId, commit }) => background(model.setTip(jobId, commit), log, `recording the round of ${jobId}`)),
   );
-  deps.tree.addNotes({ noteOf: (tracked) => rowNote(model, tracked), onDidChange: model.onDidChange });
+  ports.rows.addNotes({ noteOf: (tracked) => rowNote(model, tracked), onDidChange: model.onDidChange });
 
   const failed = (context: FailureContext, what: string) => (error: unknown) => {
     log.warn(`${what}: ${errorText(error)}`);
@@ -95,10 +101,10 @@ export function registerReview(context: vscode.ExtensionContext, command: Regist
     await threads.stopEditing(note);
   });
   command(COMMANDS.sendReview, async (arg?: unknown): Promise<ReviewSent | undefined> => {
-    const jobId = reviewJobOf(arg, threads) ?? (await pickPending(model, store, ui));
+    const jobId = reviewJobOf(arg, threads) ?? (await pickPending(model, jobs, ui));
     if (!jobId) return undefined;
     try {
-      return await sendReview({ model, threads, store, ui, hour: deps.sync.ledger, log }, jobId);
+      return await sendReview({ model, threads, store: jobs, ui, hour: ports.ledger, log }, jobId);
     } catch (error) {
       failed('sendReview', `sending the review of ${jobId}`)(error);
       return undefined;
@@ -151,10 +157,10 @@ function reviewJobOf(arg: unknown, threads: ReviewThreads): string | undefined {
 }
 
 /** From the palette: the jobs with comments to send (the only one, at once). */
-function pickPending(model: ReviewModel, store: JobStore, ui: Ui): Promise<string | undefined> {
+function pickPending(model: ReviewModel, jobs: JobStore, ui: Ui): Promise<string | undefined> {
   return pickJob(
     ui,
-    store.all().filter((t) => model.pending(t.id).length),
+    jobs.all().filter((t) => model.pending(t.id).length),
     {
       title: vscode.l10n.t('Send Review to Agent'),
       placeHolder: vscode.l10n.t('The job whose review to send'),

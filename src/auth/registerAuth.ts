@@ -1,11 +1,37 @@
-// Set API Key, Clear API Key, Set Project ID.
+// The key and the project: the key in SecretStorage (apiKey.ts), named to the shared ledger by its
+// bucket, and the commands Set API Key, Clear API Key, Set Project ID.
 import * as vscode from 'vscode';
 import type { ConfiguredProject, Settings } from '../config';
+import type { Logger } from '../log';
+import type { RequestLedger } from '../sync/requestLedger';
 import type { Ui } from '../ui';
-import { API_KEYS_PAGE, type ApiKeyStore, validateApiKey } from './apiKey';
+import { background } from '../util/background';
+import { API_KEYS_PAGE, ApiKeyStore, validateApiKey } from './apiKey';
 import { COMMANDS, type RegisterCommand } from '../commands';
 
-export function registerAuthCommands(command: RegisterCommand, keys: ApiKeyStore, settings: Settings, ui: Ui): void {
+export interface AuthPorts {
+  command: RegisterCommand;
+  settings: Settings;
+  /** The request ledger counts requests per key: it is told which key this window uses. */
+  ledger: Pick<RequestLedger, 'setKey'>;
+  ui: Ui;
+  log: Logger;
+}
+
+/** Builds the key store and registers the key's and the project's commands; returns the key store. */
+export function registerAuth(context: vscode.ExtensionContext, ports: AuthPorts): ApiKeyStore {
+  const { command, settings, ledger, ui } = ports;
+  const keys = new ApiKeyStore(context.secrets, ports.log.scoped('auth'));
+  context.subscriptions.push(
+    keys,
+    keys.onDidChange(() =>
+      background(
+        keys.get().then((key) => ledger.setKey(key)),
+        ports.log,
+        "naming the key's bucket in the shared ledger",
+      ),
+    ),
+  );
   command(COMMANDS.setApiKey, async () => {
     const key = await ui.showInputBox({
       title: vscode.l10n.t('Mintlify: Set API Key'),
@@ -57,6 +83,7 @@ export function registerAuthCommands(command: RegisterCommand, keys: ApiKeyStore
     if (projectId === undefined || !projectId.trim()) return;
     await settings.setProjectId(projectId);
   });
+  return keys;
 }
 
 /** Where a workspace's project ID is written, as the user finds it: the folder's settings file, or the workspace file. */
