@@ -38,7 +38,8 @@ import { COMMAND_IDS, COMMANDS, type RegisterCommand } from './commands';
 /** The extension's objects, as start() wires them. activate() hands them to nobody; see load(). */
 export interface Parts {
   ui: Ui;
-  store: JobStore;
+  /** The tracked agent jobs (src/jobs/jobStore.ts). */
+  jobs: JobStore;
   tracker: JobTracker;
   statusBar: JobsStatusBar;
   tree: JobsTreeProvider;
@@ -51,7 +52,7 @@ export interface Parts {
   /** Readers' feedback on a code block, at the block's lines (src/codeFeedback). */
   codeFeedback: CodeFeedbackHandle;
   /** Review comments on the agent's branch and Send Review to Agent (src/review). */
-  review: ReviewCommentsHandle;
+  reviewComments: ReviewCommentsHandle;
   /** The agent's branch as a preview deployment, its pages beside their diffs (src/preview). */
   preview: PreviewHandle;
   /** The language model tools, as registered (src/tools). */
@@ -119,10 +120,10 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
   const git = new ReviewHints(log.scoped('git'));
   context.subscriptions.push(git);
 
-  const jobs = registerJobs(context, { command, api, keys, settings, sync, git, ui, log });
-  registerContextKeys(context, { keys, settings, jobs: jobs.store });
-  registerReviewChanges(context, { command, git, jobs: jobs.store, tracker: jobs.tracker, settings, ui, log });
-  const review = registerReviewComments(context, { command, sync, ledger: sync.ledger, jobs: jobs.store, git, rows: jobs.tree, ui, log });
+  const { jobs, tracker, tree, statusBar } = registerJobs(context, { command, api, keys, settings, sync, git, ui, log });
+  registerContextKeys(context, { keys, settings, jobs });
+  registerReviewChanges(context, { command, git, jobs, tracker, settings, ui, log });
+  const reviewComments = registerReviewComments(context, { command, sync, ledger: sync.ledger, jobs, git, rows: tree, ui, log });
   const readers = registerReaders(context, { command, api, settings, keys, gate, ui, log });
   const analytics = registerAnalytics(context, {
     command,
@@ -135,18 +136,18 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
     ui,
     log,
   });
-  registerAskAboutThis(context, { command, docs: readers.docs, jobs: jobs.store, git, ui, log });
-  const signals = registerSignals(context, { command, api, settings, jobs: jobs.store, sync, gate, readers, ui, log });
-  const codeFeedback = registerCodeFeedback(context, { command, signals, docs: readers.docs, settings, jobs: jobs.store, hour: sync.ledger, ui, log });
+  registerAskAboutThis(context, { command, docs: readers.docs, jobs, git, ui, log });
+  const signals = registerSignals(context, { command, api, settings, jobs, sync, gate, readers, ui, log });
+  const codeFeedback = registerCodeFeedback(context, { command, signals, docs: readers.docs, settings, jobs, hour: sync.ledger, ui, log });
   const preview = registerPreview(context, {
     command,
     api,
     sync,
     ledger: sync.ledger,
-    jobs: jobs.store,
+    jobs,
     git,
     docs: readers.docs,
-    rows: jobs.tree,
+    rows: tree,
     settings,
     ui,
     log,
@@ -154,21 +155,21 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
   const tools = registerTools(context, {
     keys,
     settings,
-    visitors: readers.readers,
+    visitors: readers.pageReaders,
     snapshots: readers.snapshots,
     docs: readers.docs,
     signals: signals.store,
-    jobs: jobs.store,
-    tracker: jobs.tracker,
+    jobs,
+    tracker,
     gate,
-    reviews: review,
+    reviews: reviewComments,
     ui,
     log,
   });
 
   const startMs = performance.now() - began;
   log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)} (built in ${startMs.toFixed(1)} ms)`);
-  return { ui, ...jobs, sync, gate, analytics, readers, signals, codeFeedback, review, preview, tools, startMs };
+  return { ui, jobs, tracker, statusBar, tree, sync, gate, analytics, readers, signals, codeFeedback, reviewComments, preview, tools, startMs };
 }
 
 /** The log: one output channel, and the command that shows it. */

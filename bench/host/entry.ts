@@ -137,7 +137,7 @@ async function measureReaders(seam: TestSeam): Promise<ReadersTiming> {
     await seam.sync.update((state) => {
       for (const bucket of Object.keys(state.ledger)) if (bucket.startsWith('analytics:')) delete state.ledger[bucket];
     });
-    await seam.readers.readers.store.clear();
+    await seam.readers.pageReaders.store.clear();
     const before = visitors();
     coldMs.push(await time(uris[(round * 2) % uris.length]));
     coldRequests = visitors() - before;

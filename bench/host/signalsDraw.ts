@@ -37,7 +37,7 @@ export async function measureSignalsDraw(seam: TestSeam, draws: number): Promise
     windowShare: () => 60,
     log: createLogger(channel),
   });
-  const tree = new SignalsTreeProvider(store, seam.store, seam.signals.links, { rankByAiShare: () => false, projectId: () => PROJECT });
+  const tree = new SignalsTreeProvider(store, seam.jobs, seam.signals.links, { rankByAiShare: () => false, projectId: () => PROJECT });
   try {
     if ((await store.refresh({ grant: unlimited })).kind !== 'fetched') throw new Error('the large signals snapshot was not fetched');
     const drawMs: number[] = [];

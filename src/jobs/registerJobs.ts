@@ -31,7 +31,7 @@ export interface JobsPorts {
 
 /** The pieces of this window, for the features that build on them (and the tests). */
 export interface JobsHandle {
-  store: JobStore;
+  jobs: JobStore;
   tracker: JobTracker;
   tree: JobsTreeProvider;
   statusBar: JobsStatusBar;
@@ -47,5 +47,5 @@ export function registerJobs(context: vscode.ExtensionContext, ports: JobsPorts)
   tree.keepTimesFresh(view);
   context.subscriptions.push(store, tracker, tree, statusBar, view, showLedger(view, statusBar, sync, store, settings));
   registerJobCommands(ports.command, tracker, store, ui, log.scoped('commands'));
-  return { store, tracker, tree, statusBar };
+  return { jobs: store, tracker, tree, statusBar };
 }

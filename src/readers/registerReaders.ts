@@ -30,7 +30,7 @@ export interface ReadersPorts {
 
 /** The pieces of this window, for the features that build on them (and the tests). */
 export interface ReadersHandle {
-  readers: PageReaders;
+  pageReaders: PageReaders;
   statusBar: ReadersStatusBar;
   decorations: ReadersDecorations;
   docs: DocsLocator;
@@ -64,7 +64,7 @@ export function registerReaders(context: vscode.ExtensionContext, ports: Readers
   });
   command(COMMANDS.refreshReaders, () => statusBar.update({ refresh: true }));
   return {
-    readers,
+    pageReaders: readers,
     statusBar,
     decorations,
     docs,

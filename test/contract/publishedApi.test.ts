@@ -85,11 +85,11 @@ describe('the flows against the published OpenAPI (Prism)', function () {
     const tracked = await flow('track', async (user) => {
       user.type('job_from_the_dashboard');
       await vscode.commands.executeCommand('mintlifyAgent.trackJob');
-      await waitFor('the job tracked and read', () => s.store.all().some((t) => t.job), FLOW_MS);
+      await waitFor('the job tracked and read', () => s.jobs.all().some((t) => t.job), FLOW_MS);
     });
     assert.ok(tally(tracked)['GET /v2/agent/{projectId}/job/{id}'] >= 1, 'the job was read');
 
-    const jobId = s.store.all()[0].id;
+    const jobId = s.jobs.all()[0].id;
     const followUp = await flow('follow-up', async () => {
       await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', jobId, 'Also cover proxies');
     });
@@ -180,7 +180,7 @@ describe('the flows against the published OpenAPI (Prism)', function () {
     await freshAnalyticsHour(s);
     const day = 24 * 60 * 60_000;
     const iso = (t: number) => new Date(t).toISOString();
-    const jobId = s.store.all()[0].id;
+    const jobId = s.jobs.all()[0].id;
     s.signals.links.remember(PROJECT, {
       jobId,
       signalIds: ['page:/quickstart'],
@@ -198,7 +198,7 @@ describe('the flows against the published OpenAPI (Prism)', function () {
   });
 
   it("deploys a job's branch as a preview and reads its status, each request one the spec accepts", async () => {
-    const jobId = s.store.all().find((t) => t.job?.ref)?.id;
+    const jobId = s.jobs.all().find((t) => t.job?.ref)?.id;
     assert.ok(jobId, 'a tracked job with a branch (the example job names one)');
     const status = 'GET /v1/project/update-status/{statusId}';
     const deployed = await flow('preview', async (user) => {

@@ -324,7 +324,7 @@ describe('visitor analytics', function () {
   it('a 429 halfway through an export keeps its pages, says when it goes on, and after the wait writes the whole file', async () => {
     // The export before kept every row of the range as the readers' snapshot, and an export of a
     // covered range sends nothing; this one must ask the API.
-    await s.readers.readers.store.clear();
+    await s.readers.pageReaders.store.clear();
     assert.equal(await webview.text('#range-label'), 'All time');
     const truth = sim.visitorsFor(PROJECT, {});
     const folder = exportFolder();
@@ -369,7 +369,7 @@ describe('visitor analytics', function () {
   it('Cancel while an export waits for the hour offers to write the pages kept as a partial file, or to discard them', async () => {
     const folder = exportFolder();
     const exportAndCancel = async (answer: string) => {
-      await s.readers.readers.store.clear();
+      await s.readers.pageReaders.store.clear();
       // A fresh hour: the last 429's shared wait goes, and the export fits without a question.
       await s.sync.update((state) => void Object.assign(state, { waits: {}, ledger: {} }));
       sim.clearRequests();

@@ -64,7 +64,7 @@ describe('Ask the Agent About This', function () {
       posts.map((r) => r.body),
       [{ prompt: expected }],
     );
-    await waitFor('the job tracked', () => s.store.all().find((t) => t.prompts[0]?.text === expected));
+    await waitFor('the job tracked', () => s.jobs.all().find((t) => t.prompts[0]?.text === expected));
     assert.ok(
       !vscode.workspace.textDocuments.some(
         (d) => d.isUntitled && d.getText() === expected && !d.isClosed && vscode.window.visibleTextEditors.some((e) => e.document === d),

@@ -63,11 +63,11 @@ describe('the hour’s gate (every analytics request a writer causes)', function
     // The hour another suite spent (or a 429's wait it met) is not this suite's: the first page must fit.
     await freshAnalyticsHour(s);
     root = vscode.workspace.workspaceFolders![0].uri;
-    await s.readers.readers.setPreset('last30');
+    await s.readers.pageReaders.setPreset('last30');
   });
   beforeEach(async () => {
     s.analytics.panel()?.dispose();
-    await s.readers.readers.store.clear();
+    await s.readers.pageReaders.store.clear();
     sim.clearFaults();
   });
   after(async () => {
@@ -276,13 +276,13 @@ describe('the hour’s gate (every analytics request a writer causes)', function
         const shown = s.readers.statusBar.shown;
         return shown && !shown.text.includes('Loading') ? shown : undefined;
       });
-      const readers = byRange(s.readers.readers.current()!.key.dateFrom);
+      const readers = byRange(s.readers.pageReaders.current()!.key.dateFrom);
       const last90 = byRange(resolvePreset('last90', localToday(), vscode.l10n).dateFrom);
       const compared = visitorRequests(sim) - readers - last90;
       assert.ok(compared > 2, `the writer’s Compare is not held to the ceiling (${compared} requests)`);
       assert.ok(readers + last90 <= 2, `the page’s fetch sent ${readers} and the tool’s ${last90}: together at most the 2 below the ceiling`);
       // Held is not the same as lost: what the page's fetch sent is kept, and when it sent nothing the item says why.
-      const kept = s.readers.readers.store.cached(s.readers.readers.current()!.key);
+      const kept = s.readers.pageReaders.store.cached(s.readers.pageReaders.current()!.key);
       assert.equal(kept?.pages ?? 0, readers, `every page the background fetch sent is kept (${readers} sent)`);
       const item = s.readers.statusBar.shown!;
       assert.ok(readers > 0 || (!item.figures && /Click to load/.test(tooltipText(item.tooltip))), `sent nothing and offers the load: ${item.text}`);

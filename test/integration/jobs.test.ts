@@ -126,7 +126,7 @@ describe('agent jobs', function () {
       const shown = user.messages.find((m) => /No Mintlify project ID/.test(m.message));
       assert.ok(shown, 'the user was told');
       assert.equal(user.inputBoxes.length, 1, 'no prompt box before the project is set');
-      await waitFor('the store to switch project', () => s.store.projectId === PROJECT);
+      await waitFor('the store to switch project', () => s.jobs.projectId === PROJECT);
     });
   });
 
@@ -142,7 +142,7 @@ describe('agent jobs', function () {
       assert.deepEqual(posts[0]?.body, { prompt: 'Document the new webhooks page' });
       const version = String((vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { version?: unknown }).version);
       assert.equal(posts[0]?.userAgent, `mintlify-agent-analytics/${version} (VS Code ${vscode.version})`);
-      jobId = s.store.all()[0].id;
+      jobId = s.jobs.all()[0].id;
       const item = await jobItem(s, jobId);
       assert.equal(item?.label, 'Document the new webhooks page');
       assert.equal(item?.icon, 'sync~spin');
@@ -206,7 +206,7 @@ describe('agent jobs', function () {
         [{ prompt: 'Also add a changelog entry' }],
       );
       assert.deepEqual(
-        s.store.get(jobId)?.prompts.map((p) => p.text),
+        s.jobs.get(jobId)?.prompts.map((p) => p.text),
         ['Document the new webhooks page', 'Also add a changelog entry'],
       );
       const item = await jobItem(s, jobId);
@@ -251,7 +251,7 @@ describe('agent jobs', function () {
         const checkedAt = new Date(Date.now() + 60_000).toISOString();
         // One write that touches both jobs, as a merged read of another window's file does.
         await s.sync.jobs.change((jobs, stamp) => ids.forEach((id) => applyJobChange({ jobs }, PROJECT, id, { fields: { checkedAt } }, { next: stamp })));
-        await waitFor('both jobs to show the change', () => ids.every((id) => s.store.get(id)?.checkedAt === checkedAt));
+        await waitFor('both jobs to show the change', () => ids.every((id) => s.jobs.get(id)?.checkedAt === checkedAt));
       } finally {
         listening.dispose();
         await vscode.commands.executeCommand('workbench.action.closeSidebar');
@@ -270,8 +270,8 @@ describe('agent jobs', function () {
       user.pick((items) => ((offered = items), items.find((i) => i.detail === go)));
       await vscode.commands.executeCommand('mintlifyAgent.stopTracking');
       assert.ok(!offered.some((i) => /Enter another job ID/.test(i.label)), 'only tracked jobs can be stopped');
-      assert.equal(s.store.get(go), undefined);
-      assert.ok(s.store.get(stay));
+      assert.equal(s.jobs.get(go), undefined);
+      assert.ok(s.jobs.get(stay));
     });
   });
 
@@ -335,12 +335,12 @@ describe('agent jobs', function () {
       const running = vscode.commands.executeCommand('mintlifyAgent.startJob');
       await waitFor('the POST to reach the server', () => requestsTo(sim, 'POST', `/${PROJECT}/job`).some((r) => JSON.stringify(r.body).includes(prompt)));
       await setProject('other-project');
-      await waitFor('the other project', () => s.store.projectId === 'other-project');
+      await waitFor('the other project', () => s.jobs.projectId === 'other-project');
       await running;
-      assert.ok(!s.store.all().some((t) => t.prompts[0]?.text === prompt), 'not filed under the project current when the answer came');
+      assert.ok(!s.jobs.all().some((t) => t.prompts[0]?.text === prompt), 'not filed under the project current when the answer came');
       await setProject(PROJECT);
-      await waitFor('the project again', () => s.store.projectId === PROJECT);
-      const filed = s.store.all().find((t) => t.prompts[0]?.text === prompt);
+      await waitFor('the project again', () => s.jobs.projectId === PROJECT);
+      const filed = s.jobs.all().find((t) => t.prompts[0]?.text === prompt);
       assert.ok(filed, 'filed under the project the request was sent to');
       assert.ok(sim.peekJob(PROJECT, filed.id), 'the server made it in that project');
       await vscode.commands.executeCommand('mintlifyAgent.stopTracking', filed.id);
@@ -424,7 +424,7 @@ describe('agent jobs', function () {
       });
       await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', other.id);
       assert.equal(offered, 'Please retitle the page');
-      assert.equal(s.store.get(other.id), undefined, 'nothing was tracked');
+      assert.equal(s.jobs.get(other.id), undefined, 'nothing was tracked');
     });
 
     it('a follow-up the server took but whose answer was lost is sent once, and the user is told it arrived', async () => {
@@ -441,10 +441,10 @@ describe('agent jobs', function () {
       assert.equal(told?.level, 'info');
       assert.match(String(told?.message), /Follow-up sent to .*the job shows it arrived/);
       assert.deepEqual(
-        s.store.get(done.id)?.prompts.map((p) => p.text),
+        s.jobs.get(done.id)?.prompts.map((p) => p.text),
         ['Add a troubleshooting section'],
       );
-      assert.equal(s.store.get(done.id)?.unsentPrompt, undefined);
+      assert.equal(s.jobs.get(done.id)?.unsentPrompt, undefined);
       assert.equal(s.tracker.poller.isWatching(done.id), true, 'polled again as after a success');
       await vscode.commands.executeCommand('mintlifyAgent.stopTracking', done.id);
     });
@@ -467,7 +467,7 @@ describe('agent jobs', function () {
         [0, 200],
       );
       assert.deepEqual(posts[1]?.body, { prompt: 'Rewrite the intro, shorter' });
-      assert.equal(s.store.get(busy.id)?.unsentPrompt, undefined);
+      assert.equal(s.jobs.get(busy.id)?.unsentPrompt, undefined);
       await vscode.commands.executeCommand('mintlifyAgent.stopTracking', busy.id);
     });
 
@@ -519,7 +519,7 @@ describe('agent jobs', function () {
       user.type('One more thing');
       await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', jobId);
       assert.match(String(user.lastMessage()?.message), /rate limit.*Try again in 42 s/);
-      assert.equal(s.store.get(jobId)?.unsentPrompt, 'One more thing');
+      assert.equal(s.jobs.get(jobId)?.unsentPrompt, 'One more thing');
     });
 
     it('a 404 offers Stop Tracking', async () => {
@@ -531,16 +531,16 @@ describe('agent jobs', function () {
       user.type('Try again please');
       await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', gone.id);
       assert.ok(user.messages.some((m) => m.actions.includes('Stop Tracking')));
-      assert.equal(s.store.get(gone.id), undefined, 'Stop Tracking removed it');
+      assert.equal(s.jobs.get(gone.id), undefined, 'Stop Tracking removed it');
     });
 
     it('tracking an unknown id (with / ? # and non-ASCII) names the project and tracks nothing', async () => {
       sim.clearRequests();
-      const count = s.store.all().length;
+      const count = s.jobs.all().length;
       user.type('no/such?job#ü');
       await vscode.commands.executeCommand('mintlifyAgent.trackJob');
       assert.match(String(user.lastMessage()?.message), /No agent job "no\/such\?job#ü" in project "demo-project"/);
-      assert.equal(s.store.all().length, count);
+      assert.equal(s.jobs.all().length, count);
       assert.deepEqual(sim.requests[0]?.segments.slice(-2), ['job', 'no/such?job#ü']);
     });
 
@@ -548,7 +548,7 @@ describe('agent jobs', function () {
       const job = sim.addJob(PROJECT, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/9' });
       user.type(`https://dashboard.mintlify.com/acme/docs/agent/${job.id}`);
       await vscode.commands.executeCommand('mintlifyAgent.trackJob');
-      assert.equal(s.store.get(job.id)?.job?.prLink, 'https://github.com/acme/docs/pull/9');
+      assert.equal(s.jobs.get(job.id)?.job?.prLink, 'https://github.com/acme/docs/pull/9');
     });
 
     it('a status it does not know shows as unknown and keeps the job', async () => {
@@ -573,7 +573,7 @@ describe('agent jobs', function () {
       });
       assert.match(item.description, /not found/);
       assert.equal(s.tracker.poller.isWatching(job.id), false);
-      assert.ok(s.store.get(job.id), 'still listed: the user decides');
+      assert.ok(s.jobs.get(job.id), 'still listed: the user decides');
       await vscode.commands.executeCommand('mintlifyAgent.stopTracking', job.id);
     });
 
@@ -599,15 +599,15 @@ describe('agent jobs', function () {
     });
 
     it('keeps tracked jobs per project: another project shows its own (none), and coming back restores them', async () => {
-      const before = s.store.all().map((t) => ({ id: t.id, prompts: t.prompts.map((p) => p.text) }));
+      const before = s.jobs.all().map((t) => ({ id: t.id, prompts: t.prompts.map((p) => p.text) }));
       assert.ok(before.length > 0);
       await setProject('other-project');
-      await waitFor('the other project', () => s.store.projectId === 'other-project');
+      await waitFor('the other project', () => s.jobs.projectId === 'other-project');
       assert.deepEqual(await treeItems(s), []);
       await setProject(PROJECT);
-      await waitFor('the project again', () => s.store.projectId === PROJECT);
+      await waitFor('the project again', () => s.jobs.projectId === PROJECT);
       assert.deepEqual(
-        s.store.all().map((t) => ({ id: t.id, prompts: t.prompts.map((p) => p.text) })),
+        s.jobs.all().map((t) => ({ id: t.id, prompts: t.prompts.map((p) => p.text) })),
         before,
       );
     });
@@ -619,11 +619,11 @@ describe('agent jobs', function () {
       setKey.type('mint_integration_hour_key');
       await vscode.commands.executeCommand('mintlifyAgent.setApiKey').then(() => setKey.restore());
       await setProject(HOUR_PROJECT);
-      await waitFor('the project', () => s.store.projectId === HOUR_PROJECT);
+      await waitFor('the project', () => s.jobs.projectId === HOUR_PROJECT);
     });
     after(async () => {
       await setProject(PROJECT);
-      await waitFor('the project again', () => s.store.projectId === PROJECT);
+      await waitFor('the project again', () => s.jobs.projectId === PROJECT);
     });
 
     it('two follow-ups and a hundred status reads: "2 of 100" in the view and status bar, and in the review preview\'s cost line', async () => {
@@ -638,8 +638,8 @@ describe('agent jobs', function () {
       await waitFor('the status bar to count the two sends', () => s.statusBar.tooltip?.includes('2 of 100 agent requests this hour'));
 
       // The cost line above a review's preview reads the same hour.
-      const comment = s.review.model.newId();
-      await s.review.model.put(job.id, comment, {
+      const comment = s.reviewComments.model.newId();
+      await s.reviewComments.model.put(job.id, comment, {
         path: 'docs/a.mdx',
         commit: 'c0ffee',
         startLine: 1,
@@ -661,7 +661,7 @@ describe('agent jobs', function () {
       await vscode.commands.executeCommand('mintlifyAgent.sendReview', job.id);
       assert.match(lenses[0] ?? '', /1 agent request of the project's hour \(2 of 100 used, 98 left\)\.$/);
       assert.equal(requestsTo(sim, 'POST', `/job/${job.id}/message`).length, 2, 'the preview closed: nothing sent');
-      await s.review.model.remove(job.id, comment);
+      await s.reviewComments.model.remove(job.id, comment);
       await vscode.commands.executeCommand('mintlifyAgent.stopTracking', job.id);
     });
 

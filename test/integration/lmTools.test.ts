@@ -194,7 +194,7 @@ describe('language model tools', function () {
         /takes one analytics request per 250 paths \(the site’s size is not known yet\), stopping at 40, of the \d+ left this hour on this machine’s count \(teammates on other machines also spend it\)/,
       );
       const first = await invoke(TOOLS.visitors, { range: 'last7', top: 5 });
-      const kept = s.readers.readers.store.cached({ projectId: PROJECT, ...rangeOf(first) });
+      const kept = s.readers.pageReaders.store.cached({ projectId: PROJECT, ...rangeOf(first) });
       assert.ok(kept, 'the snapshot is kept, as for a page shown');
       assert.equal(visitorRequests(sim), kept.pages, 'one request per page of 250');
       const truth = sim.visitorsFor(PROJECT, kept.key);
@@ -233,7 +233,7 @@ describe('language model tools', function () {
         assert.equal(visitorRequests(sim), 1, 'held to the 1 its dialog offered');
         assert.match(held, /Only the 250 most read paths were fetched/);
 
-        await s.readers.readers.store.clear();
+        await s.readers.pageReaders.store.clear();
         await waitFor('the editor’s AI’s share spent', () => s.gate.modelRoom() === 0);
         sim.clearRequests();
         assert.equal(await s.tools[TOOLS.visitors].prepareInvocation?.({ range: 'last90' }), undefined, 'nothing to offer: no dialog');
@@ -264,7 +264,7 @@ describe('language model tools', function () {
       } finally {
         user.restore();
       }
-      const tracked = await waitFor('the job read once', () => s.store.get(done.id)?.job);
+      const tracked = await waitFor('the job read once', () => s.jobs.get(done.id)?.job);
       sim.clearRequests();
       const list = await invoke(TOOLS.agentJobs);
       const row = list.split('\n').find((line) => line.includes(quote(done.id)));
@@ -320,11 +320,11 @@ describe('language model tools', function () {
     it('a new job whose answer was lost is sent once and said so; the prompt waits in Start New Job', async () => {
       sim.clearRequests();
       sim.addFault({ fault: { kind: 'answerThenReset' }, times: 1, method: 'POST' });
-      const before = s.store.all().length;
+      const before = s.jobs.all().length;
       const text = await confirmAndInvoke(TOOLS.startAgentJob, { prompt: 'Add a FAQ page' });
       assert.equal(requestsTo(sim, 'POST', `/${PROJECT}/job`).length, 1, 'exactly one POST');
       assert.match(text, /It was not sent again, since that could duplicate it/);
-      assert.equal(s.store.all().length, before, 'no job is guessed');
+      assert.equal(s.jobs.all().length, before, 'no job is guessed');
       assert.equal(s.tracker.unsentCreatePrompt, 'Add a FAQ page');
     });
 
@@ -336,7 +336,7 @@ describe('language model tools', function () {
       assert.equal(requestsTo(sim, 'POST', `/${PROJECT}/job`).length, 1);
       assert.ok(sim.peekJob(PROJECT, id), 'the simulator has the job');
       assert.deepEqual(
-        s.store.get(id)?.prompts.map((p) => p.text),
+        s.jobs.get(id)?.prompts.map((p) => p.text),
         ['Add a changelog page'],
       );
     });
@@ -350,7 +350,7 @@ describe('language model tools', function () {
         requestsTo(sim, 'POST', `/job/${busy.id}/message`).map((r) => r.body),
         [{ prompt: 'Shorter intro' }],
       );
-      assert.ok(s.store.get(busy.id), "tracked, as after the palette's Send Follow-up");
+      assert.ok(s.jobs.get(busy.id), "tracked, as after the palette's Send Follow-up");
 
       sim.clearRequests();
       sim.addFault({ fault: { kind: 'drop' }, times: 1, method: 'POST' });
@@ -447,7 +447,7 @@ describe('language model tools', function () {
 
   describe('what no answer holds', () => {
     it('never answers with the key or an absolute path of the workspace, signals and jobs kept', async () => {
-      assert.ok(s.signals.store.current() && s.store.all().length, 'something to answer from');
+      assert.ok(s.signals.store.current() && s.jobs.all().length, 'something to answer from');
       await vscode.window.showTextDocument(vscode.Uri.joinPath(root, 'docs', 'quickstart.mdx'), { preview: false });
       const answers = [
         await invoke(TOOLS.readerEvidence),

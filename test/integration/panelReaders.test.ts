@@ -29,7 +29,7 @@ describe('analytics panel and the readers snapshot', function () {
   let written: vscode.Uri | undefined;
 
   const truth = () => {
-    const now = s.readers.readers.current();
+    const now = s.readers.pageReaders.current();
     assert.ok(now, 'a project and a key are set');
     return sim.visitorsFor(PROJECT, { dateFrom: now.key.dateFrom, dateTo: now.key.dateTo });
   };
@@ -63,8 +63,8 @@ describe('analytics panel and the readers snapshot', function () {
     await signIn(s);
     await setProject(PROJECT);
     root = vscode.workspace.workspaceFolders![0].uri;
-    await s.readers.readers.setPreset('last30');
-    await s.readers.readers.store.clear();
+    await s.readers.pageReaders.setPreset('last30');
+    await s.readers.pageReaders.store.clear();
     folder = mkdtempSync(join(tmpdir(), 'mintlify-panel-'));
     sim.clearRequests();
   });
@@ -72,7 +72,7 @@ describe('analytics panel and the readers snapshot', function () {
     s.analytics.panel()?.dispose();
     if (written) await vscode.workspace.fs.delete(written).then(undefined, () => undefined);
     rmSync(folder, { recursive: true, force: true });
-    await s.readers.readers.setPreset('last30');
+    await s.readers.pageReaders.setPreset('last30');
     await leaveWindowClean(s);
     await sim.close();
   });
@@ -99,7 +99,7 @@ describe('analytics panel and the readers snapshot', function () {
   });
 
   it('with the panel already open, another page’s link moves it to that page and its range', async () => {
-    await s.readers.readers.setPreset('last7');
+    await s.readers.pageReaders.setPreset('last7');
     written = vscode.Uri.joinPath(root, 'docs', 'installation.mdx');
     await vscode.workspace.fs.writeFile(written, new TextEncoder().encode('---\ntitle: Installation\n---\n\nBody.\n'));
     await openAnalyticsFromTooltip('docs/installation.mdx');
@@ -189,7 +189,7 @@ describe('analytics panel and the readers snapshot', function () {
   });
 
   it('the metric switch shows view events as the simulator counts them, and exports them', async () => {
-    const now = s.readers.readers.current();
+    const now = s.readers.pageReaders.current();
     assert.ok(now);
     const views = sim.signalsFor(PROJECT, { dateFrom: now.key.dateFrom, dateTo: now.key.dateTo }).views;
     const p = await panel();

@@ -70,9 +70,9 @@ describe('polling through bad answers under load', function () {
     sim = await withSimulator({ jobDurationMs: 3_600_000 });
     await signIn(s);
     await setProject(PROJECT);
-    await waitFor('the store to switch project', () => s.store.projectId === PROJECT);
+    await waitFor('the store to switch project', () => s.jobs.projectId === PROJECT);
     // A new simulator numbers its jobs from the start again: an earlier suite's job of the same id must not be tracked still.
-    for (const tracked of s.store.all()) await s.tracker.stopTracking(tracked.id);
+    for (const tracked of s.jobs.all()) await s.tracker.stopTracking(tracked.id);
     await setUserSetting('requestTimeoutSeconds', TIMEOUT_SECONDS);
   });
   after(async () => {

@@ -203,8 +203,8 @@ describe("the agent's branch as a preview (Preview Branch, Open Rendered Page, A
     // The follow-up above started the agent's next round (a new commit on the branch); it finishes, and Review Changes fetches it.
     // (The simulator ends a round whose prompt says "fail" as failed: finished either way.)
     await waitFor(
-      `the job to finish its round (it is ${String(s.store.get(jobId)?.job?.status)})`,
-      () => ['completed', 'failed'].includes(String(s.store.get(jobId)?.job?.status)),
+      `the job to finish its round (it is ${String(s.jobs.get(jobId)?.job?.status)})`,
+      () => ['completed', 'failed'].includes(String(s.jobs.get(jobId)?.job?.status)),
       60_000,
     );
     assert.doesNotMatch(String(row()?.description), /older commit/);

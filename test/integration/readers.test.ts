@@ -20,7 +20,7 @@ describe('page readers', function () {
   const created: vscode.Uri[] = [];
 
   const truthNow = () => {
-    const now = s.readers.readers.current();
+    const now = s.readers.pageReaders.current();
     assert.ok(now, 'a project and a key are set');
     return { now, truth: sim.visitorsFor(PROJECT, { dateFrom: now.key.dateFrom, dateTo: now.key.dateTo }) };
   };
@@ -54,8 +54,8 @@ describe('page readers', function () {
     await signIn(s);
     await setProject(PROJECT);
     root = vscode.workspace.workspaceFolders![0].uri;
-    await s.readers.readers.setPreset('last30');
-    await s.readers.readers.store.clear();
+    await s.readers.pageReaders.setPreset('last30');
+    await s.readers.pageReaders.store.clear();
     await freshAnalyticsHour(s);
     sim.clearRequests();
   });
@@ -111,11 +111,11 @@ describe('page readers', function () {
       return s.readers.statusBar.shown?.text === figure(row) ? s.readers.statusBar.shown : undefined;
     });
     assert.ok(tooltipText(shown.tooltip).includes(`Last 7 days (${now.range.from} to ${now.range.to})`));
-    await s.readers.readers.setPreset('last30');
+    await s.readers.pageReaders.setPreset('last30');
   });
 
   it('costs ceil(paths/250) requests for 20 pages, and nothing after a reload within the hour', async () => {
-    await s.readers.readers.store.clear();
+    await s.readers.pageReaders.store.clear();
     sim.clearRequests();
     const { truth } = truthNow();
     const plain = truth.visitors.filter((r) => writable(r.path)).slice(0, 21);
@@ -127,7 +127,7 @@ describe('page readers', function () {
     assert.equal(visitorRequests(sim), Math.ceil(truth.visitors.length / 250));
 
     // As after a window reload: memory is gone, the snapshot comes back from workspace storage.
-    s.readers.readers.store.forgetMemory();
+    s.readers.pageReaders.store.forgetMemory();
     sim.clearRequests();
     const last = plain[20];
     const shown = await figureOf(await write(`docs${last.path}.mdx`));

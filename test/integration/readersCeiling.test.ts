@@ -32,7 +32,7 @@ describe('readers under the ledger ceiling', function () {
     await signIn(s);
     await setProject(PROJECT);
     page = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'docs', 'quickstart.mdx');
-    await s.readers.readers.store.clear();
+    await s.readers.pageReaders.store.clear();
     await freshAnalyticsHour(s);
   });
   after(async () => {
@@ -65,7 +65,7 @@ describe('readers under the ledger ceiling', function () {
 
   it('one below the ceiling, opening a page fetches (a one-request site fits)', async () => {
     await freshAnalyticsHour(s);
-    await s.readers.readers.store.clear();
+    await s.readers.pageReaders.store.clear();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await othersSent(BACKGROUND_CEILING - 1);
     sim.clearRequests();
@@ -81,19 +81,19 @@ describe('readers under the ledger ceiling', function () {
     sim = await withSimulator({ analyticsLimitPerHour: 1_000, pathCount: 10_000 }); // 40 pages of 250 a range
     try {
       await freshAnalyticsHour(s);
-      await s.readers.readers.store.clear();
+      await s.readers.pageReaders.store.clear();
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await othersSent(40);
       sim.clearRequests();
       await vscode.window.showTextDocument(page, { preview: false });
-      const key = s.readers.readers.current()!.key;
-      await waitFor('the background fetch to end', () => s.readers.readers.store.cached(key));
+      const key = s.readers.pageReaders.current()!.key;
+      await waitFor('the background fetch to end', () => s.readers.pageReaders.store.cached(key));
       const shown = await waitFor('the readers item after the background fetch', async () => {
         const item = s.readers.statusBar.shown;
         return item?.page.sitePath === '/quickstart' && (item.figures?.kind === 'read' || item.text.includes('pages fetched')) ? item : undefined;
       });
       const sent = visitorRequests(sim);
-      const kept = s.readers.readers.store.cached(s.readers.readers.current()!.key);
+      const kept = s.readers.pageReaders.store.cached(s.readers.pageReaders.current()!.key);
       assert.ok(
         sent > 0,
         `it started: the machine’s background share had room (${shown.text}; ${s.gate.used()} used, ${s.sync.ledger.account.backgroundTimes()?.length} background, share ${s.gate.backgroundShare()})`,
@@ -105,9 +105,9 @@ describe('readers under the ledger ceiling', function () {
       // Shown again: the share is spent, and what is kept stands; nothing is sent to be thrown away.
       await s.readers.statusBar.update();
       assert.equal(visitorRequests(sim), sent);
-      assert.equal(s.readers.readers.store.cached(s.readers.readers.current()!.key)?.pages, sent);
+      assert.equal(s.readers.pageReaders.store.cached(s.readers.pageReaders.current()!.key)?.pages, sent);
     } finally {
-      await s.readers.readers.store.clear();
+      await s.readers.pageReaders.store.clear();
     }
   });
 
@@ -115,7 +115,7 @@ describe('readers under the ledger ceiling', function () {
     await sim.close();
     sim = await withSimulator({ analyticsLimitPerHour: 1_000, pathCount: 600 }); // pages of 250: three requests a range
     await freshAnalyticsHour(s);
-    await s.readers.readers.store.clear();
+    await s.readers.pageReaders.store.clear();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.window.showTextDocument(page, { preview: false });
     await waitFor('the figure (a background load)', async () => {
@@ -124,7 +124,7 @@ describe('readers under the ledger ceiling', function () {
     await othersSent(BACKGROUND_CEILING);
     sim.clearRequests();
     // What the panel's Compare or its page row does: the current range, fetched again.
-    const snapshot = await s.readers.snapshots.get(s.readers.readers.current()!.key, { refresh: true, grant: s.gate.granted(40) });
+    const snapshot = await s.readers.snapshots.get(s.readers.pageReaders.current()!.key, { refresh: true, grant: s.gate.granted(40) });
     assert.ok(snapshot.pages >= 2, `a range of several pages (${snapshot.pages})`);
     assert.equal(visitorRequests(sim), snapshot.pages, 'what the user asks for is not held to the background ceiling');
   });

@@ -68,7 +68,7 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
   const ids: Record<'range' | 'line' | 'other', string> = { range: '', line: '', other: '' };
   let failed = false;
 
-  const threads = () => s.review.threads;
+  const threads = () => s.reviewComments.threads;
   const row = () => (s.tree.getChildren() ?? []).map((n) => s.tree.getTreeItem(n)).find((i) => i.id === `job:${jobId}`);
   const modifiedOf = (result: ReviewResult, path: string) => result.resources.find(([r]) => r.path.endsWith(`/${path}`))![2]!;
 
@@ -148,13 +148,13 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
     assert.equal(note.mode, vscode.CommentMode.Editing);
     note.body = 'Link the **rate limits** page.';
     await vscode.commands.executeCommand('mintlifyAgent.saveReviewComment', note);
-    assert.equal(s.review.model.comment(jobId, ids.line)?.body, 'Link the **rate limits** page.');
+    assert.equal(s.reviewComments.model.comment(jobId, ids.line)?.body, 'Link the **rate limits** page.');
     assert.equal(threads().threadOf(ids.line)!.comments[0].mode, vscode.CommentMode.Preview);
     // Deleted: gone from the review and from the diff.
     const extra = await comment(quick, 2, 2, 'Never mind.');
     const extraThread = threads().threadOf(extra)!;
     await vscode.commands.executeCommand('mintlifyAgent.deleteReviewComment', extraThread.comments[0]);
-    assert.equal(s.review.model.comment(jobId, extra), undefined);
+    assert.equal(s.reviewComments.model.comment(jobId, extra), undefined);
     await waitFor("the deleted comment's thread gone", () => !threads().threadOf(extra));
     const item = await waitFor('the row to count the comments', () => {
       const r = row();
@@ -172,14 +172,14 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
     assert.equal(thread.label, `Review for the agent: Job ${jobId}`);
     assert.equal(thread.contextValue, 'pending');
     assert.equal((thread.comments[0].body as vscode.MarkdownString).value, 'Say which package manager, and why.');
-    assert.deepEqual(s.review.model.comment(jobId, ids.range)?.lines, QUICK_LINES.slice(5, 7));
+    assert.deepEqual(s.reviewComments.model.comment(jobId, ids.range)?.lines, QUICK_LINES.slice(5, 7));
 
     // A reload: a window started now reads the review from the shared folder.
     const reloaded = new WindowSync(s.sync.dir, quiet, memento);
     const model = new ReviewModel(reloaded, () => PROJECT);
     try {
       await reloaded.ready;
-      assert.deepEqual(model.pending(jobId), s.review.model.pending(jobId));
+      assert.deepEqual(model.pending(jobId), s.reviewComments.model.pending(jobId));
     } finally {
       model.dispose();
       reloaded.dispose();
@@ -289,13 +289,13 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
       assert.equal(thread.state, vscode.CommentThreadState.Resolved);
       assert.equal(thread.canReply, false);
     }
-    assert.equal(s.store.get(jobId)?.job?.status, 'active', 'the job took the follow-up');
-    assert.equal(s.store.get(jobId)?.prompts.at(-1)?.text, prompt, "kept in the job's history");
+    assert.equal(s.jobs.get(jobId)?.job?.status, 'active', 'the job took the follow-up');
+    assert.equal(s.jobs.get(jobId)?.prompts.at(-1)?.text, prompt, "kept in the job's history");
     await waitFor('the row without comments to send', () => !String(row()?.description).includes('to send'));
   });
 
   it("after the agent's next round, the comment on lines it changed is outdated and the others follow their lines", async () => {
-    await waitFor('the job to finish its next round', () => s.store.get(jobId)?.job?.status === 'completed', 60_000);
+    await waitFor('the job to finish its next round', () => s.jobs.get(jobId)?.job?.status === 'completed', 60_000);
     const next = (await vscode.commands.executeCommand<ReviewResult | undefined>('mintlifyAgent.reviewChanges', jobId))!;
     assert.ok(next, `no review; messages: ${JSON.stringify(user.messages)}`);
     latest = next;
@@ -315,7 +315,7 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
 
     // The next review starts on the new round.
     fresh = await comment(modifiedOf(next, QUICKSTART), 6, 8, 'Better. Now show both package managers.');
-    assert.equal(s.review.model.comment(jobId, fresh)?.commit, next.tip);
+    assert.equal(s.reviewComments.model.comment(jobId, fresh)?.commit, next.tip);
     await waitFor('the row to count the new comment', () => String(row()?.description).includes('1 comment to send'));
   });
 
@@ -332,7 +332,7 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
       user.messages.some((m) => m.actions.includes('Send Again (may duplicate)')),
       JSON.stringify(user.messages),
     );
-    assert.equal(s.review.model.pending(jobId).length, 1, 'still pending');
+    assert.equal(s.reviewComments.model.pending(jobId).length, 1, 'still pending');
     await waitFor('the row to say the send may have arrived', () => String(row()?.description).includes('1 comment to send (the last send lost its answer)'));
 
     // Send Review again: asked first; dismissed, nothing is sent.
@@ -359,8 +359,8 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
     const old = modifiedOf(first, ERRORS);
     const text = "Typed on the first round's tab.";
     const id = await comment(old, 2, 2, text);
-    assert.equal(s.review.model.comment(jobId, id)?.body, text);
-    assert.equal(s.review.model.comment(jobId, id)?.commit, first.tip, 'written on the round its tab shows');
+    assert.equal(s.reviewComments.model.comment(jobId, id)?.body, text);
+    assert.equal(s.reviewComments.model.comment(jobId, id)?.commit, first.tip, 'written on the round its tab shows');
     const latestErrors = modifiedOf(latest, ERRORS).toString();
     await waitFor('the comment drawn on the latest round', () => threads().threadOf(id)?.uri.toString() === latestErrors);
     assert.equal(threads().threadOf(id)!.range?.start.line, 1, 'line 2 did not move');
@@ -380,7 +380,7 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
       if (m.actions.includes('Send Again')) return 'Send Again'; // the last send lost its answer: asked first
       if (!m.actions.includes('Send Review')) return undefined;
       // The writer edits the comment in its thread while the preview is open (Save hands it to the model).
-      await s.review.model.edit(jobId, fresh, edited);
+      await s.reviewComments.model.edit(jobId, fresh, edited);
       return 'Send Review';
     };
     const result = await vscode.commands.executeCommand<ReviewSent | undefined>('mintlifyAgent.sendReview', jobId);
@@ -389,17 +389,17 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
     assert.equal(posts.length, 1);
     const prompt = (posts[0].body as { prompt: string }).prompt;
     assert.ok(prompt.includes(composedText) && !prompt.includes(edited), prompt);
-    await waitFor('the review marked sent', () => s.review.model.sent(jobId).length === 2);
-    const round = s.review.model.sent(jobId)[1];
+    await waitFor('the review marked sent', () => s.reviewComments.model.sent(jobId).length === 2);
+    const round = s.reviewComments.model.sent(jobId)[1];
     assert.ok(
       round.comments.some((c) => c.body === composedText),
       'the text the agent got, marked sent',
     );
-    const still = s.review.model.comment(jobId, fresh);
+    const still = s.reviewComments.model.comment(jobId, fresh);
     assert.equal(still?.body, edited);
     assert.equal(still?.sentAt, undefined, 'the edited comment is still pending');
     assert.deepEqual(
-      s.review.model.pending(jobId).map((c) => c.id),
+      s.reviewComments.model.pending(jobId).map((c) => c.id),
       [fresh],
     );
     await waitFor(
@@ -434,7 +434,7 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
       user.answerMessage = (m) => m.actions.find((a) => a === 'Send Review' || a === 'Send Again');
       const [here, there] = await Promise.all([
         vscode.commands.executeCommand<ReviewSent | undefined>('mintlifyAgent.sendReview', jobId),
-        sendReview({ model: otherModel, threads: threads(), store: s.store, ui: s.ui, hour: s.sync.ledger, log }, jobId),
+        sendReview({ model: otherModel, threads: threads(), store: s.jobs, ui: s.ui, hour: s.sync.ledger, log }, jobId),
       ]);
       assert.equal(requestsTo(sim, 'POST', path).length, before + 1, `one request; messages: ${JSON.stringify(user.messages.map((m) => m.message))}`);
       assert.equal([here, there].filter((r) => r?.sent?.sent).length, 1, 'one window sent it');
@@ -442,12 +442,15 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
         user.messages.some((m) => /Nothing was sent: this review is being sent from another window/.test(m.message)),
         'the other window says why it sent nothing',
       );
-      await waitFor('the review marked sent, and no send under way', () => s.review.model.pending(jobId).length === 0 && !s.review.model.inFlight(jobId));
+      await waitFor(
+        'the review marked sent, and no send under way',
+        () => s.reviewComments.model.pending(jobId).length === 0 && !s.reviewComments.model.inFlight(jobId),
+      );
     } finally {
       otherModel.dispose();
       other.dispose();
     }
-    await waitFor('the job to finish its round', () => s.store.get(jobId)?.job?.status === 'completed', 60_000);
+    await waitFor('the job to finish its round', () => s.jobs.get(jobId)?.job?.status === 'completed', 60_000);
 
     // The row's Send Review and the thread's, clicked in one window: one preview, one request.
     const id = await comment(modifiedOf(latest, ERRORS), 3, 3, 'One more thing.');
@@ -477,7 +480,7 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
       trace: () => undefined,
       scoped: () => log,
     } as unknown as Logger;
-    await waitFor('the job to finish its round', () => s.store.get(jobId)?.job?.status === 'completed', 60_000);
+    await waitFor('the job to finish its round', () => s.jobs.get(jobId)?.job?.status === 'completed', 60_000);
     await comment(modifiedOf(latest, ERRORS), 5, 5, 'Say what a 429 looks like.');
     // Another window of the profile whose first write (its claim to send) reaches the folder only
     // when the test lets it: a slow disk, or a window busy for longer than any settle time.
@@ -505,7 +508,7 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
       user.messages.length = 0;
       user.type('').type('');
       user.answerMessage = (m) => m.actions.find((a) => a === 'Send Review' || a === 'Send Again');
-      const there = sendReview({ model: otherModel, threads: threads(), store: s.store, ui: s.ui, hour: s.sync.ledger, log }, jobId);
+      const there = sendReview({ model: otherModel, threads: threads(), store: s.jobs, ui: s.ui, hour: s.sync.ledger, log }, jobId);
       await waitFor('the other window to find no send under way and write its claim', () => !held);
       const here = vscode.commands.executeCommand<ReviewSent | undefined>('mintlifyAgent.sendReview', jobId);
       await waitFor('this window’s send to reach the API', () => requestsTo(sim, 'POST', path).length > before);
@@ -517,7 +520,10 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
         user.messages.some((m) => /Nothing was sent: this review is being sent from another window/.test(m.message)),
         JSON.stringify(user.messages.map((m) => m.message)),
       );
-      await waitFor('the review marked sent, and no send under way', () => s.review.model.pending(jobId).length === 0 && !s.review.model.inFlight(jobId));
+      await waitFor(
+        'the review marked sent, and no send under way',
+        () => s.reviewComments.model.pending(jobId).length === 0 && !s.reviewComments.model.inFlight(jobId),
+      );
     } finally {
       land();
       sim.clearFaults();

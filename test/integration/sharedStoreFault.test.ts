@@ -66,9 +66,9 @@ describe('a send the API took while the shared store cannot be written', functio
     sim = await withSimulator({ jobDurationMs: 600_000 });
     await signIn(s);
     await setProject(PROJECT);
-    await waitFor('the store to switch project', () => s.store.projectId === PROJECT);
+    await waitFor('the store to switch project', () => s.jobs.projectId === PROJECT);
     // A new simulator numbers its jobs from the start again: an earlier suite's job of the same id must not be tracked still.
-    for (const tracked of s.store.all()) await s.tracker.stopTracking(tracked.id);
+    for (const tracked of s.jobs.all()) await s.tracker.stopTracking(tracked.id);
     await s.sync.ready;
     folder = s.sync.dir.fsPath;
     s.tracker.poller.setTimings(FAST_POLL_TIMINGS);
@@ -104,7 +104,7 @@ describe('a send the API took while the shared store cannot be written', functio
       ['Agent job started: “Explain the rate limits page”.'],
       'the user is told it started',
     );
-    assert.ok(s.store.get(jobId), 'tracked in this window at once');
+    assert.ok(s.jobs.get(jobId), 'tracked in this window at once');
     await waitFor('a poll of the new job', () => requestsTo(sim, 'GET', `/job/${jobId}`).length > 0);
     // Shown only when a write failed: the fault is real.
     await waitFor('the warning about the other windows', () => warnings().length > 0);
@@ -141,14 +141,14 @@ describe('a send the API took while the shared store cannot be written', functio
       'the user is told it was sent',
     );
     assert.deepEqual(
-      s.store
+      s.jobs
         .get(job.id)
         ?.prompts.map((p) => p.text)
         .at(-1),
       'Add an example request',
       'the prompt is in the job’s history',
     );
-    assert.equal(s.store.get(job.id)?.unsentPrompt, undefined);
+    assert.equal(s.jobs.get(job.id)?.unsentPrompt, undefined);
     await waitFor('a poll of the job after the follow-up', () => requestsTo(sim, 'GET', `/job/${job.id}`).length > 0);
     // Shown only when a write failed: the fault is real.
     await waitFor('the warning about the other windows', () => warnings().length > 0);

@@ -58,7 +58,7 @@ describe('signal to job link', function () {
       const followUpText = sentText;
 
       sim.clearRequests();
-      const before = new Set(s.store.all().map((t) => t.id));
+      const before = new Set(s.jobs.all().map((t) => t.id));
       await ask(user, newJob);
       assert.equal(withoutNonce(sentText), withoutNonce(followUpText), "the same prompt text as the follow-up (but for its evidence block's fresh nonce)");
       assert.deepEqual(
@@ -66,7 +66,7 @@ describe('signal to job link', function () {
         [{ prompt: sentText }],
         'one job created, from this prompt',
       );
-      const created = await waitFor('the created job tracked', () => s.store.all().find((t) => !before.has(t.id)));
+      const created = await waitFor('the created job tracked', () => s.jobs.all().find((t) => !before.has(t.id)));
       assert.ok(sim.peekJob(PROJECT, created.id), 'the simulator holds the created job');
       assert.equal(linked(), created.id, 'the created job, not the earlier job holding the same prompt');
       assert.ok(user.messages.some((m) => m.message.includes(`job ${created.id}`)));

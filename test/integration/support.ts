@@ -208,7 +208,7 @@ export async function signIn(s: TestSeam): Promise<void> {
 /** Leaves the window as the other files expect it: no editors, no jobs polling, no project, no key. */
 export async function leaveWindowClean(s: TestSeam): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  for (const tracked of s.store.all()) await s.tracker.stopTracking(tracked.id);
+  for (const tracked of s.jobs.all()) await s.tracker.stopTracking(tracked.id);
   await setProject(undefined);
   await vscode.commands.executeCommand('mintlifyAgent.clearApiKey');
 }

@@ -40,7 +40,7 @@ describe('an untrusted folder whose settings name a project', function () {
         [],
         'no request before the user confirms the project',
       );
-      assert.equal(s.store.all().length, 0, 'nothing tracked');
+      assert.equal(s.jobs.all().length, 0, 'nothing tracked');
       assert.match(user.lastMessage()?.message ?? '', /project/i, 'the user is told a project is missing');
 
       // Set Project ID shows the folder's project and where it is written; the user says yes.
@@ -60,14 +60,14 @@ describe('an untrusted folder whose settings name a project', function () {
         [],
         'and from no other',
       );
-      assert.ok(s.store.get(job.id), 'and tracked');
+      assert.ok(s.jobs.get(job.id), 'and tracked');
     } finally {
       user.restore();
     }
   });
 
   it('runs no git for Review Changes and says to trust the folder', async () => {
-    const [tracked] = s.store.all();
+    const [tracked] = s.jobs.all();
     assert.ok(tracked, 'a job is tracked');
     const user = new ScriptedUser(s.ui);
     try {

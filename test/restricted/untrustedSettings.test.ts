@@ -46,7 +46,7 @@ describe('an untrusted folder whose settings raise spending', function () {
     });
     await signIn(s);
     // The folder's project is used once the user confirms it (test/restricted/untrustedFolder.test.ts).
-    if (s.store.projectId !== RESTRICTED_PROJECT) {
+    if (s.jobs.projectId !== RESTRICTED_PROJECT) {
       const user = new ScriptedUser(s.ui);
       const use = `Use “${RESTRICTED_PROJECT}”`;
       user.answerMessage = (shown) => (shown.actions.includes(use) ? use : undefined);
@@ -56,7 +56,7 @@ describe('an untrusted folder whose settings raise spending', function () {
         user.restore();
       }
     }
-    await waitFor("the folder's project in use", () => s.store.projectId === RESTRICTED_PROJECT);
+    await waitFor("the folder's project in use", () => s.jobs.projectId === RESTRICTED_PROJECT);
   });
   after(async () => {
     s.analytics.panel()?.dispose();
@@ -67,7 +67,7 @@ describe('an untrusted folder whose settings raise spending', function () {
 
   it(`background readers take this machine's default share of ${MACHINE_SHARE}, and the writer's fetch at most the default ${DEFAULT_MAX_PAGES} pages, not the folder's ${RAISED_SETTINGS['mintlifyAgent.readers.maxPages']}`, async () => {
     await freshAnalyticsHour(s);
-    await s.readers.readers.store.clear();
+    await s.readers.pageReaders.store.clear();
     sim.clearRequests();
     await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, 'docs', 'quickstart.mdx'), { preview: false });
     // Nobody asked: the figure is gathered a few pages an hour, as the default team of 10 allows.

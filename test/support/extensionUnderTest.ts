@@ -22,7 +22,7 @@ export function activate(context: vscode.ExtensionContext): TestSeam {
   // Every part, checked by the compiler: a part added to Parts and not here does not build.
   const parts = {
     ui: true,
-    store: true,
+    jobs: true,
     tracker: true,
     statusBar: true,
     tree: true,
@@ -32,7 +32,7 @@ export function activate(context: vscode.ExtensionContext): TestSeam {
     readers: true,
     signals: true,
     codeFeedback: true,
-    review: true,
+    reviewComments: true,
     preview: true,
     tools: true,
     startMs: true,
