@@ -128,7 +128,7 @@ describe('merge time of the agent branch (Did It Help?)', function () {
       return dir;
     }
 
-    it('Cancel kills the waiting git with what it started, rejects with GitStopped, and starts no further git', async () => {
+    it('Cancel stops the lookup: the waiting git is killed with what it started, it rejects with GitStopped, and no git runs after', async () => {
       wrapper.setMode('slow');
       const dir = merged();
       const stop = new AbortController();
@@ -142,7 +142,6 @@ describe('merge time of the agent branch (Did It Help?)', function () {
       await assert.rejects(lookup, (error: unknown) => error instanceof GitStopped && error.reason === 'cancelled');
       await waitFor('no process of that git left', () => processesInGroup(pid).length === 0);
       assert.equal(calls.at(-1)?.[0], 'log', 'nothing ran after the cancelled walk');
-      await assert.rejects(run(['rev-parse', 'HEAD']), GitStopped, 'an aborted runner starts no git');
     });
 
     it('a git past its time limit is killed and reads as "no merge"; so does a git that fails', async () => {
@@ -153,13 +152,8 @@ describe('merge time of the agent branch (Did It Help?)', function () {
       const pid = wrapper.walkPids()[before];
       assert.ok(pid, 'the walk ran');
       await waitFor('no process of the timed-out git left', () => processesInGroup(pid).length === 0);
-      await assert.rejects(
-        gitRunner(wrapper.path, dir, { timeoutMs: 300 })(['log', '--ancestry-path', 'HEAD']),
-        (e: unknown) => e instanceof GitStopped && e.reason === 'timeout',
-      );
 
       wrapper.setMode('fail');
-      await assert.rejects(gitRunner(wrapper.path, dir)(['log', '--ancestry-path', 'HEAD']), /the test made this git fail/);
       assert.equal(await findMerge(gitRunner(wrapper.path, dir), BRANCH, undefined), undefined);
 
       wrapper.setMode('real');
