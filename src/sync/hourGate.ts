@@ -25,18 +25,34 @@ import { BACKGROUND_CEILING, freesInMs, HOURLY_LIMIT } from './ledger';
 export type { HourLedger };
 
 /**
- * Requests an hour that background work may take on one machine, every window of it together: the
- * ceiling divided among the team (`analytics.teamSize`, a hint, 10 by default: 6 each). The
- * platform's 100 belong to the whole organisation and no machine sees another's spend: with ten
- * machines each at its share, background work takes at most 60 of the hour and 40 stay for what
- * writers ask, in the worst hour (readers' figures stand for a day, so most hours take far less).
+ * What the whole team's background work may take of the hour: a fifth. What writers ask needs the
+ * rest: a writer's day of one export (40 requests on a 10,000-path site), a trend (about 9) and a
+ * Reader Signals fetch (18) is 67, so ten writers ask about 670 in an 8½-hour day, 79 an hour on
+ * average; 60 for background work (the ceiling) would leave them 40.
+ */
+export const TEAM_BACKGROUND_SHARE = 20;
+
+/**
+ * Requests an hour that background work may take on one machine, every window of it together, once
+ * a 429 has shown it has teammates: the team's share divided among the team (`analytics.teamSize`,
+ * a hint, 10 by default: 2 each). No machine sees another's spend, so only a per-machine bound holds
+ * for the team: ten machines at 2 take at most 20 of the hour.
  */
 export function backgroundShareOf(teamSize: number): number {
-  return Math.max(1, Math.floor(BACKGROUND_CEILING / Math.max(1, teamSize)));
+  return Math.max(1, Math.floor(TEAM_BACKGROUND_SHARE / Math.max(1, teamSize)));
+}
+
+/** A machine's background share when a window opens and no 429 has been seen: the ceiling divided among the team (6 for ten). */
+export function startingShareOf(teamSize: number): number {
+  return Math.max(backgroundShareOf(teamSize), Math.floor(BACKGROUND_CEILING / Math.max(1, teamSize)));
 }
 
 /** After a 429 (any window, any endpoint) background work waits out the named wait, then comes back at half its share, one request more each such span. */
 const BACKGROUND_REGROW_MS = HOUR_MS;
+/** A machine that has seen no 429 doubles its background share this often, up to the ceiling: it may well be alone. */
+const BACKGROUND_DOUBLE_MS = HOUR_MS / 2;
+/** A 429 this long ago no longer says teammates fill the hour: background work grows again as on a machine that never saw one. */
+const BACKGROUND_FORGET_429_MS = 7 * 24 * HOUR_MS;
 
 /** Above this many requests an asked spend that wants a yes (Compare, a page's range, the trend) asks even when it fits. */
 export const CONFIRM_ABOVE_REQUESTS = 4;
@@ -88,6 +104,8 @@ type Holder = 'writer' | 'background' | 'model';
 export class HourGate {
   /** This window's background requests in the last hour, per purpose, for a purpose's share. */
   private readonly backgroundSent = new Map<string, number[]>();
+  /** When this window's gate began: a machine with no 429 seen grows its background share from here. */
+  private readonly opened: number;
 
   constructor(
     private readonly ledger: HourLedger,
@@ -96,7 +114,9 @@ export class HourGate {
     private readonly now: () => number = Date.now,
     /** The team's size as the settings hint it (analytics.teamSize). */
     private readonly teamSize: () => number = () => 10,
-  ) {}
+  ) {
+    this.opened = now();
+  }
 
   /** Requests of the hour so far, every window's reservations included; undefined while the count is unknown. */
   used(): number | undefined {
@@ -145,16 +165,22 @@ export class HourGate {
   }
 
   /**
-   * This machine's background share of the hour now: backgroundShareOf the team, none while a 429's wait
-   * runs (every window's, shared by the ledger), then half, growing back one an hour.
+   * This machine's background share of the hour now, every window's 429s counted (the ledger shares
+   * them): none while a 429's named wait runs; after it, half of backgroundShareOf the team, one more
+   * each hour, never above it again (a 429 says teammates fill the hour). A machine that has seen no
+   * 429 (or none for a week) may be alone: its share starts at the ceiling divided among the team (6
+   * for ten) when this window opens and doubles each half hour, up to the ceiling, until a 429 says
+   * otherwise (a writer alone has a 10,000-path site's readers within the hour; a team learns from
+   * its first 429).
    */
   backgroundShare(): number {
     const share = backgroundShareOf(this.teamSize());
     const until = this.ledger.rateLimitedUntil();
     const now = this.now();
-    if (until <= 0) return share;
     if (now < until) return 0;
-    return Math.min(share, Math.ceil(share / 2) + Math.floor((now - until) / BACKGROUND_REGROW_MS));
+    if (until > 0 && now - until < BACKGROUND_FORGET_429_MS) return Math.min(share, Math.ceil(share / 2) + Math.floor((now - until) / BACKGROUND_REGROW_MS));
+    const quietSince = Math.max(this.opened, until + BACKGROUND_FORGET_429_MS);
+    return Math.min(BACKGROUND_CEILING, startingShareOf(this.teamSize()) * 2 ** Math.floor(Math.max(0, now - quietSince) / BACKGROUND_DOUBLE_MS));
   }
 
   /**

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { DEFAULT_MAX_PAGES } from '../../src/api/paging';
-import { backgroundShareOf } from '../../src/sync/hourGate';
+import { startingShareOf } from '../../src/sync/hourGate';
 import { showInvisible } from '../../src/util/visibleText';
 import type { TestSeam } from '../support/extensionUnderTest';
 import type { Simulator } from '../simulator/server';
@@ -17,8 +17,8 @@ import { RAISED_SETTINGS, RESTRICTED_PROJECT } from './project';
 
 /** Reads as "/guides/exe.txt" on screen when shown raw. */
 const RTL_PATH = '/guides/\u202etxt.exe';
-/** This machine's background requests an hour with the default team of 10 (the folder's team of 1 would make it 60). */
-const MACHINE_SHARE = backgroundShareOf(10);
+/** This machine's background requests in its first half hour with no 429 seen, with the default team of 10 (the folder's team of 1 would make it 60). */
+const MACHINE_SHARE = startingShareOf(10);
 
 describe('an untrusted folder whose settings raise spending', function () {
   this.timeout(120_000);

@@ -12,7 +12,7 @@ const l10n = { t: (message: string, ...args: unknown[]) => message.replace(/\{(\
 const NOW = Date.parse('2026-11-26T12:00:00Z');
 
 /** A window's shared state and the gate over it; `sent(n, at)` records what other windows sent. */
-function window({ now = () => NOW, answer = undefined as string | undefined } = {}) {
+function window({ now = () => NOW, answer = undefined as string | undefined, teamSize = 10 } = {}) {
   const { state, account, sent } = memoryLedger(now);
   const asked: { message: string; actions: string[] }[] = [];
   const ui = {
@@ -21,7 +21,7 @@ function window({ now = () => NOW, answer = undefined as string | undefined } = 
       return answer === 'first' ? actions[0] : answer;
     },
   };
-  const gate = new HourGate(account, ui, l10n, now);
+  const gate = new HourGate(account, ui, l10n, now, () => teamSize);
   /** What the client does: a reservation first (the ledger counts it from then), then the request, then the reservation ends. */
   const send = async (grant: { reserve(): Promise<{ end(sent: boolean): void } | undefined> }) => {
     const reservation = await grant.reserve();
@@ -130,7 +130,8 @@ describe('the hour’s gate (src/sync/hourGate.ts)', () => {
   });
 
   it('holds background work to the ceiling and its share in this window', async () => {
-    const w = window();
+    // A writer alone (the hint), so the machine's share is not what stops it.
+    const w = window({ teamSize: 1 });
     w.sent(BACKGROUND_CEILING - 3, NOW - 60_000);
     assert.ok(w.gate.background('readers', 3));
     assert.equal(w.gate.background('readers', 4), undefined, 'would pass the ceiling');
@@ -140,7 +141,7 @@ describe('the hour’s gate (src/sync/hourGate.ts)', () => {
     while (await w.send(grant)) sent++;
     assert.equal(sent, 3, 'a fetch bigger than its estimate stops at the ceiling');
 
-    const shared = window();
+    const shared = window({ teamSize: 1 });
     const signals = shared.gate.background('signals', 2, 2);
     assert.ok(signals);
     assert.ok((await shared.send(signals)) && (await shared.send(signals)));
@@ -149,26 +150,49 @@ describe('the hour’s gate (src/sync/hourGate.ts)', () => {
     assert.ok(shared.gate.background('readers', 1), 'another purpose has its own share');
   });
 
-  it('holds this machine’s background work to its share of the team’s hour (6 for a team of 10); after a 429 none during the wait, then half, growing back an hour at a time', async () => {
+  it('holds this machine’s background work to its share of the team’s hour once a 429 was seen (2 for a team of 10, 20 for a writer alone): none during the wait, then half, growing back an hour at a time', async () => {
     let now = NOW;
     const w = window({ now: () => now });
+    w.state.waits.analytics = NOW - 2 * HOUR_MS; // a 429's wait that ended two hours ago
     const grant = w.gate.background('readers', 1);
     assert.ok(grant);
     let sent = 0;
     while (await w.send(grant)) sent++;
-    assert.equal(sent, 6, 'the share of a team of ten, with 94 of the hour left');
+    assert.equal(sent, 2, 'the share of a team of ten: ten machines take at most 20 of the hour, with 98 of it left');
     assert.equal(w.gate.background('signals', 1), undefined, 'every purpose of the machine shares it');
+    const alone = window({ now: () => now, teamSize: 1 });
+    alone.state.waits.analytics = NOW - 30 * HOUR_MS;
+    assert.equal(alone.gate.backgroundShare(), 20, 'the hint of a team of one');
 
     const later = window({ now: () => now });
     later.state.waits.analytics = NOW + 5 * 60_000; // a 429 named a wait of five minutes
     assert.equal(later.gate.backgroundShare(), 0);
     assert.equal(later.gate.background('readers', 1), undefined, 'nothing while the wait runs');
     now = NOW + 5 * 60_000;
-    assert.equal(later.gate.backgroundShare(), 3, 'then half');
-    now = NOW + 5 * 60_000 + 2 * HOUR_MS;
-    assert.equal(later.gate.backgroundShare(), 5);
+    assert.equal(later.gate.backgroundShare(), 1, 'then half');
     now = NOW + 5 * 60_000 + 10 * HOUR_MS;
-    assert.equal(later.gate.backgroundShare(), 6, 'and whole again');
+    assert.equal(later.gate.backgroundShare(), 2, 'and whole again, no more');
+  });
+
+  it('a machine that has seen no 429 starts at the ceiling’s share (6 for ten) and doubles it each half hour up to the ceiling; after a 429 it keeps to the team’s share; a week later it grows again', () => {
+    let now = NOW;
+    const alone = window({ now: () => now });
+    assert.equal(alone.gate.backgroundShare(), 6, 'the first half hour: the ceiling divided among a team of ten');
+    now = NOW + HOUR_MS / 2;
+    assert.equal(alone.gate.backgroundShare(), 12, 'no 429 for half an hour: twice as much');
+    now = NOW + HOUR_MS;
+    assert.equal(alone.gate.backgroundShare(), 24);
+    now = NOW + 20 * HOUR_MS;
+    assert.equal(alone.gate.backgroundShare(), BACKGROUND_CEILING, 'never past the ceiling');
+
+    alone.state.waits.analytics = now + 60_000; // a 429 (any window of the machine) named a wait of a minute
+    assert.equal(alone.gate.backgroundShare(), 0, 'none while the wait runs');
+    now += 60_000;
+    assert.equal(alone.gate.backgroundShare(), 1, 'then half of the team’s share, not of what it had grown to');
+    now += 30 * HOUR_MS;
+    assert.equal(alone.gate.backgroundShare(), 2, 'back to the team’s share, and no further: teammates fill the hour');
+    now = alone.state.waits.analytics + 7 * 24 * HOUR_MS + HOUR_MS;
+    assert.equal(alone.gate.backgroundShare(), 24, 'a week without a 429: it grows again');
   });
 
   it('an unknown count holds background work and the editor’s AI closed, and a writer’s question says so', async () => {
