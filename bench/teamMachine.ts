@@ -38,8 +38,9 @@ export const SIGNALS_CHECK_EVERY_MS = 5 * 60_000;
 
 /** The design the adapter drives, for the figure's text. */
 export const DESIGN =
-  'issue 37’s design (main as of a475664): every request reserved in the shared ledger before it is sent; background work held to 60 / analytics.teamSize (10: 6 an hour) per machine, ' +
-  'none during a 429’s wait and half after it; background readers and signals stand for a day; background readers keep every page and go on from it; ' +
+  'issue 37’s design: every request reserved in the shared ledger before it is sent; background work held per machine to 20 / analytics.teamSize (10: 2 an hour) once a 429 was seen, ' +
+  'none during a 429’s wait and half after it, doubling each half hour up to 60 on a machine that has seen none; background readers gather the settled range (whole days ending yesterday), ' +
+  'keep every page (a 429 included) and go on for the range they started across midnight, showing the last whole range meanwhile; signals stand for a day; ' +
   'an export keeps every page across a 429 and goes on after the wait the platform named';
 
 /** What an action left a writer with. */
@@ -225,21 +226,24 @@ export class TeamMachine {
   async showPage(sitePath: string): Promise<Outcome> {
     const now = this.readers.current();
     if (!now) throw new Error('the machine has no project or key');
-    const before = this.readers.store.cached(now.key);
+    // Background work may fetch another range than the one named (the settled one, where the design has it): any snapshot kept counts.
+    let fetched = 0;
+    const counting = this.readers.store.onDidFetch(() => fetched++);
     let shown: VisitorsSnapshot | undefined;
     let note: string | undefined;
     try {
       shown = await this.readers.load(now, {});
     } catch (error) {
       note = error instanceof Error ? ((error as { kind?: string }).kind ?? error.name) : String(error);
+    } finally {
+      counting.dispose();
     }
-    const after = this.readers.store.cached(now.key);
     const figure = shown && readersOf(shown, sitePath);
     // A range still being gathered (its `gathering` flag, where the design has one) lacks the pages not fetched yet.
     const gathering = shown !== undefined && 'gathering' in shown && shown.gathering === true;
     if (figure && figure.kind !== 'read') note = gathering ? 'still being gathered' : figure.kind === 'beyondCap' ? 'beyond the cap' : undefined;
     const hasFigure = figure !== undefined && note === undefined;
-    return { kept: after !== before ? 'all' : 'none', figureFetchedAt: hasFigure ? shown?.fetchedAt : undefined, note };
+    return { kept: fetched > 0 ? 'all' : 'none', figureFetchedAt: hasFigure ? shown?.fetchedAt : undefined, note };
   }
 
   /** Fetch Reader Signals, as signalsCommands.ts runs it: asked first when the hour may not hold it. */

@@ -20,16 +20,17 @@ import type { HourGate, HourGrant } from '../sync/hourGate';
 import { HOUR_MS } from '../util/clock';
 import { Disposable } from '../util/lifecycle';
 import { fetchSnapshot, isFreshFor, type JoinedGrant, SnapshotStore, snapshotId, type SnapshotKey, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
+import type { FetchVisitors } from '../analytics/visitorsQuery';
+import { type BackgroundPlan, planBackground, rangeLabel, settledKeys } from './settledRanges';
 
 const RANGE_KEY = 'mintlifyAgent.readers.range';
 const DEFAULT_PRESET: PresetId = 'last30';
 /** After a failure without a Retry-After, background fetches wait this long. */
 const FAILURE_PAUSE_MS = 5 * 60 * 1000;
 /**
- * How long background work lets a range's figures stand: a day (readers' figures change slowly, and
- * a team of ten refetching every range hourly would spend the organisation's hour), less a spread
- * of up to three hours per window, so machines that started together do not all refetch at once.
- * What a writer asks for (Refresh, a click) stands for an hour.
+ * How long background work lets a writer's fetch of the open range (Refresh, a click) stand before
+ * it shows the settled range's figures instead (settledRanges.ts): a day, less a spread of up to
+ * three hours per window. What a writer asks for stands for an hour.
  */
 const BACKGROUND_MAX_AGE_MS = 24 * HOUR_MS - Math.floor(Math.random() * 3 * HOUR_MS);
 
@@ -116,17 +117,27 @@ export class PageReaders extends Disposable {
    */
   async load(now: RangeNow, options: { refresh?: boolean; asked?: boolean; grant?: Grant } = {}): Promise<VisitorsSnapshot> {
     const { refresh = false, asked = refresh || options.grant !== undefined } = options;
-    const id = snapshotId(now.key);
-    const kept = this.store.cached(now.key);
+    // Background work fetches the settled range unless a writer's fetch of the open one still stands;
+    // a writer's click on a range still being gathered fetches the rest of it.
+    const plan = asked ? undefined : this.backgroundPlan(now);
+    if (plan && !plan.fetch) return plan.show!;
+    const shown = this.shown(now);
+    const key = plan?.fetch ?? (shown?.gathering ? shown.key : now.key);
+    const id = snapshotId(key);
+    const kept = plan ? plan.show : this.store.cached(key);
     const paused = (this.pausedUntil.get(id) ?? 0) > Date.now();
     if (paused && !refresh) {
       if (kept) return kept;
       throw new PausedError(this.pausedUntil.get(id)!);
     }
-    if (!refresh && kept && !kept.gathering && (asked ? this.store.isFresh(kept) : isFreshFor(kept, Date.now(), BACKGROUND_MAX_AGE_MS))) return kept;
+    if (!plan && !refresh && kept && !kept.gathering && this.store.isFresh(kept)) return kept;
     // Background work keeps every page it fetches (a range still being gathered goes on from there
     // next time), so it asks for one request and goes on as far as its share allows.
-    const own = options.grant ? undefined : asked ? await this.askFor(now.key, now.range.label) : this.deps.gate.background('readers', 1);
+    const own = options.grant
+      ? undefined
+      : asked
+        ? await this.askFor(key, shown?.gathering ? rangeLabel(now.preset, key, vscode.l10n) : now.range.label)
+        : this.deps.gate.background('readers', 1);
     const grant = options.grant ?? own;
     if (!grant) {
       if (!asked)
@@ -138,13 +149,17 @@ export class PageReaders extends Disposable {
       throw !asked || this.deps.gate.left() === 0 ? notGranted() : new ApiError('cancelled', 'Not fetched: the writer did not ask for it.');
     }
     try {
-      const snapshot = await this.store.get(now.key, { refresh, grant, background: !asked });
+      const snapshot = await this.store.get(key, { refresh, grant, background: !asked });
       this.pausedUntil.delete(id);
-      return snapshot;
+      // A whole range stays shown while the next one is gathered.
+      return plan?.show && snapshot.gathering ? plan.show : snapshot;
     } catch (error) {
-      if (isApiError(error) && error.kind === 'notGranted') throw error; // not a failure: the next page shown may go
-      const wait = isApiError(error) && error.kind === 'rateLimited' && error.retryAfterMs !== undefined ? error.retryAfterMs : FAILURE_PAUSE_MS;
-      this.pausedUntil.set(id, Date.now() + wait);
+      // notGranted is not a failure: the next page shown may go.
+      if (!(isApiError(error) && error.kind === 'notGranted')) {
+        const wait = isApiError(error) && error.kind === 'rateLimited' && error.retryAfterMs !== undefined ? error.retryAfterMs : FAILURE_PAUSE_MS;
+        this.pausedUntil.set(id, Date.now() + wait);
+      }
+      if (plan?.show) return plan.show;
       throw error;
     } finally {
       // The grant was this load's: a later page shown or click asks anew.
@@ -157,12 +172,33 @@ export class PageReaders extends Disposable {
     return { used: this.deps.gate.used(), ceiling: BACKGROUND_CEILING, share: this.deps.gate.backgroundShare() };
   }
 
+  /** The snapshot the readers show for the current range: the open range's if kept, else background work's settled one. */
+  shown(now: RangeNow): VisitorsSnapshot | undefined {
+    return this.store.cached(now.key) ?? this.backgroundPlan(now).show;
+  }
+
+  /** Background work's plan for the range (settledRanges.ts); nothing to fetch while a writer's fetch of the open range stands. */
+  private backgroundPlan(now: RangeNow): BackgroundPlan {
+    const open = this.store.cached(now.key);
+    if (open && !open.gathering && isFreshFor(open, Date.now(), BACKGROUND_MAX_AGE_MS)) return { show: open };
+    const keys = settledKeys(now.key.projectId, now.preset, localToday(), vscode.l10n);
+    return planBackground(
+      keys,
+      keys.map((key) => this.store.cached(key)),
+    );
+  }
+
   /**
    * What fetching a range may cost: about what its kept whole snapshot took (however old), else up
    * to `cap` (the readers' page cap unless said); never more than `cap`.
    */
   estimate(key: SnapshotKey, cap = this.deps.settings.readers.maxPages): { estimate: number; upTo: boolean; cap: number; perPage?: boolean } {
     const kept = this.store.cached(key);
+    // The rest of a range still being gathered: what is not fetched yet, its size not known.
+    if (kept?.gathering) {
+      const rest = Math.max(1, cap - kept.pages);
+      return { estimate: rest, upTo: true, cap: rest, perPage: true };
+    }
     // A size not known yet is said as what it is: one request per 250 paths, stopping at the cap.
     return kept && !kept.capped ? { estimate: Math.min(cap, Math.max(1, kept.pages)), upTo: false, cap } : { estimate: cap, upTo: true, cap, perPage: true };
   }
@@ -187,7 +223,15 @@ export class PageReaders extends Disposable {
         return reservation;
       },
     };
-    const snapshot = await fetchSnapshot((projectId, query, options) => this.deps.api.getVisitors(projectId, query, options), key, {
+    let limited: ApiError | undefined;
+    const fetchPage: FetchVisitors = (projectId, query, options) =>
+      this.deps.api.getVisitors(projectId, query, options).catch((error: unknown) => {
+        // A 429 part way through background work keeps the pages before it (the shared wait holds the next).
+        if (!joined.background || !isApiError(error) || error.kind !== 'rateLimited') throw error;
+        limited = error;
+        throw new ApiError('notGranted', error.message);
+      });
+    const snapshot = await fetchSnapshot(fetchPage, key, {
       maxPages,
       signal: this.lifetime.signal,
       grant,
@@ -195,7 +239,9 @@ export class PageReaders extends Disposable {
     });
     // Cut short by the hour, every page fetched is kept: the snapshot is still being gathered, and
     // the next fetch goes on from it. Only a fetch that got no page at all keeps nothing.
-    if (refused && snapshot.pages === 0) throw notGranted();
+    const fetched = snapshot.pages - (kept?.gathering ? kept.pages : 0);
+    if (limited && fetched === 0) throw limited;
+    if (refused && fetched === 0) throw notGranted();
     this.deps.log.info(`readers: ${snapshot.rows.length} paths in ${snapshot.pages} request(s)${snapshot.capped ? ' (capped)' : ''}`);
     return snapshot;
   }

@@ -28,7 +28,7 @@ export class ReadersCodeLens extends Disposable implements vscode.CodeLensProvid
   async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
     if (!this.settings.readers.codeLens) return [];
     const now = this.readers.current();
-    const snapshot = now && this.readers.store.cached(now.key);
+    const snapshot = now && this.readers.shown(now);
     const page = snapshot && (await this.docs.pageOf(document.uri));
     if (!now || !snapshot || !page) return [];
     const [template, ...values] = readersPhrase(readersOf(snapshot, page.sitePath), now.preset);

@@ -30,7 +30,7 @@ export class ReadersDecorations extends Disposable implements vscode.FileDecorat
     const mode = this.settings.readers.explorer;
     if (mode === 'off') return undefined;
     const now = this.readers.current();
-    const snapshot = now && this.readers.store.cached(now.key);
+    const snapshot = now && this.readers.shown(now);
     if (!now || !snapshot) return undefined;
     const page = await this.docs.pageOf(uri);
     if (!page) return undefined;

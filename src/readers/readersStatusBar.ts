@@ -11,6 +11,7 @@ import { background } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 import { PausedError, type PageReaders } from './pageReaders';
 import { readersPhrase } from './readersText';
+import { daysOf, rangeLabel } from './settledRanges';
 import { notGrantedTooltip, readersTooltip, type TooltipSection } from './readersTooltip';
 import { commandLink } from '../util/commandLink';
 import { readersOf, type ReadersFigure, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
@@ -85,15 +86,14 @@ export class ReadersStatusBar extends Disposable {
       this.hide();
       return;
     }
-    if (!fetch && !this.readers.store.cached(now.key)) {
+    if (!fetch && !this.readers.shown(now)) {
       this.show(page, `$(eye) ${vscode.l10n.t('readers')}`, undefined, vscode.l10n.t('Click to load this page’s readers.'), COMMANDS.refreshReaders);
       return;
     }
-    if (!this.readers.store.cached(now.key) || refresh)
-      this.show(page, `$(loading~spin) ${vscode.l10n.t('readers')}`, undefined, vscode.l10n.t('Loading readers…'));
+    if (!this.readers.shown(now) || refresh) this.show(page, `$(loading~spin) ${vscode.l10n.t('readers')}`, undefined, vscode.l10n.t('Loading readers…'));
     let snapshot: VisitorsSnapshot | undefined;
     try {
-      snapshot = fetch ? await this.readers.load(now, { refresh, asked }) : this.readers.store.cached(now.key);
+      snapshot = fetch ? await this.readers.load(now, { refresh, asked }) : this.readers.shown(now);
     } catch (error) {
       if (seq !== this.seq) return;
       // Background work the hour had no room for: nothing was sent, and the click asks for it.
@@ -138,7 +138,7 @@ export class ReadersStatusBar extends Disposable {
     const figures = readersOf(snapshot, page.sitePath);
     if (snapshot.gathering && figures.kind !== 'read') {
       // Still being gathered (the hour gave out first): what is known says so, and a click fetches the rest now.
-      const label = now.range.label;
+      const label = rangeLabel(now.preset, snapshot.key, vscode.l10n);
       const text = snapshot.expectedPages
         ? vscode.l10n.t('readers of {0}: {1} of {2} pages fetched', label, snapshot.pages, snapshot.expectedPages)
         : vscode.l10n.t('readers of {0}: {1} pages fetched so far', label, snapshot.pages);
@@ -150,7 +150,8 @@ export class ReadersStatusBar extends Disposable {
       return this.show(page, `$(eye) ${text}`, figures, tip, COMMANDS.refreshReaders);
     }
     const [template, ...values] = readersPhrase(figures, now.preset);
-    const days = now.range.from && now.range.to ? `${now.range.from} to ${now.range.to}` : undefined;
+    // The days of the figures shown: background work's are whole days, ending yesterday (settledRanges.ts).
+    const days = daysOf(snapshot.key);
     const tooltip = readersTooltip({
       page,
       readers: figures,

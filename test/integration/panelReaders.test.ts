@@ -1,6 +1,7 @@
 // The analytics panel beside the readers status item, in the real VS Code host against the
 // simulator: "Open Visitor Analytics" from a docs page's tooltip opens the panel on that page's
-// row; a range the readers' snapshot covers is paged and exported with no request (counted at the
+// row; a range the readers' snapshot covers (the writer's Refresh: opening a page fetches the settled
+// days, which the panel's presets are not) is paged and exported with no request (counted at the
 // simulator) and equals the API's rows; the metric switch shows and exports view events.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -39,14 +40,21 @@ describe('analytics panel and the readers snapshot', function () {
     return { human: count(await webview.text('#total-human')), ai: count(await webview.text('#total-ai')), total: count(await webview.text('#total-all')) };
   }
 
-  /** Opens a docs page, waits for its readers figure, and runs its tooltip's Open Visitor Analytics link as a click would. */
+  /**
+   * Opens a docs page, waits for its readers figure, has the writer Refresh it (the range with
+   * today, as the panel's presets have it), and runs its tooltip's Open Visitor Analytics link as a click would.
+   */
   async function openAnalyticsFromTooltip(relative: string): Promise<void> {
     const uri = vscode.Uri.joinPath(root, ...relative.split('/'));
     await vscode.window.showTextDocument(uri, { preview: false });
-    const shown = await waitFor(`the readers figure of ${relative}`, async () => {
+    const figure = async () => {
       const item = s.readers.statusBar.shown;
       return item?.figures && item.page.uri.toString() === uri.toString() ? item : undefined;
-    });
+    };
+    await waitFor(`the readers figure of ${relative}`, figure);
+    await vscode.commands.executeCommand('mintlifyAgent.refreshReaders');
+    const open = s.readers.readers.current()!.key;
+    const shown = await waitFor(`the refreshed readers figure of ${relative}`, async () => (s.readers.readers.store.cached(open) ? figure() : undefined));
     const markdown = typeof shown.tooltip === 'string' ? shown.tooltip : (shown.tooltip?.value ?? '');
     const link = /\(command:mintlifyAgent\.openAnalytics\?([^)\s]+)\)/.exec(markdown);
     assert.ok(link, `the tooltip links Open Visitor Analytics with arguments: ${markdown}`);
@@ -81,8 +89,13 @@ describe('analytics panel and the readers snapshot', function () {
     assert.equal(s.analytics.panel(), undefined, 'the panel starts closed');
     await openAnalyticsFromTooltip('docs/quickstart.mdx');
     const all = truth();
+    const openKey = s.readers.readers.current()!.key;
     const readersCost = endpoint(sim, 'visitors').length;
-    assert.equal(readersCost, Math.ceil(all.visitors.length / 250), 'the status item fetched the whole range');
+    assert.equal(
+      endpoint(sim, 'visitors').filter((r) => r.query.dateTo === openKey.dateTo).length,
+      Math.ceil(all.visitors.length / 250),
+      'the writer’s Refresh fetched the whole range',
+    );
     const p = await panel();
     await settled(p);
     const rank = all.visitors.findIndex((r) => r.path === '/quickstart') + 1;

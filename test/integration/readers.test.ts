@@ -1,11 +1,23 @@
 // Readers in the editor, in the real VS Code host against the simulator: the status item for the
-// active docs page, its tooltip, the range, the request cost (counted at the simulator), a reload
-// from storage, and the Explorer marks.
+// active docs page, its tooltip, the range (opening a page fetches its settled days, ending
+// yesterday), the request cost (counted at the simulator), a reload from storage, and the Explorer marks.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../support/extensionUnderTest';
 import type { Simulator, VisitorRow } from '../simulator/server';
-import { freshAnalyticsHour, PROJECT, ScriptedUser, seam, setProject, signIn, tooltipText, visitorRequests, waitFor, withSimulator } from './support';
+import {
+  backgroundRange,
+  freshAnalyticsHour,
+  PROJECT,
+  ScriptedUser,
+  seam,
+  setProject,
+  signIn,
+  tooltipText,
+  visitorRequests,
+  waitFor,
+  withSimulator,
+} from './support';
 
 const PATHS = 600;
 /** Simple paths the test can write as files, leaving the fixture's own pages alone. */
@@ -19,10 +31,12 @@ describe('page readers', function () {
   let root: vscode.Uri;
   const created: vscode.Uri[] = [];
 
+  /** The current range as background work fetches it (its settled days), and the simulator's count of it. */
   const truthNow = () => {
     const now = s.readers.pageReaders.current();
     assert.ok(now, 'a project and a key are set');
-    return { now, truth: sim.visitorsFor(PROJECT, { dateFrom: now.key.dateFrom, dateTo: now.key.dateTo }) };
+    const { range, key } = backgroundRange(s);
+    return { now, range, truth: sim.visitorsFor(PROJECT, { dateFrom: key.dateFrom, dateTo: key.dateTo }) };
   };
 
   async function open(uri: vscode.Uri): Promise<void> {
@@ -68,14 +82,14 @@ describe('page readers', function () {
 
   it('shows docs/quickstart.mdx readers as the simulator counts them, with the figures in the tooltip', async () => {
     const shown = await figureOf(vscode.Uri.joinPath(root, 'docs', 'quickstart.mdx'));
-    const { now, truth } = truthNow();
+    const { range, truth } = truthNow();
     const row = truth.visitors.find((r) => r.path === '/quickstart');
     assert.ok(row, 'the simulator has readers for /quickstart');
     assert.equal(shown.page.sitePath, '/quickstart');
     assert.equal(shown.text, figure(row));
     const tip = tooltipText(shown.tooltip);
     for (const value of [row.human, row.ai, row.total]) assert.ok(tip.includes(`| ${value.toLocaleString('en-US')} |`), `${value} in ${tip}`);
-    assert.ok(tip.includes(`Last 30 days (${now.range.from} to ${now.range.to})`), tip);
+    assert.ok(tip.includes(`Last 30 days (${range.from} to ${range.to})`), `the settled days, ending yesterday: ${tip}`);
     assert.match(tip, /Fetched .+ with \d+ request/);
     for (const command of ['mintlifyAgent.openAnalytics', 'mintlifyAgent.changeReadersRange', 'mintlifyAgent.refreshReaders', 'mintlifyAgent.askAboutThis'])
       assert.ok(tip.includes(`command:${command}`), command);
@@ -103,14 +117,18 @@ describe('page readers', function () {
     const user = new ScriptedUser(s.ui).pick((items) => items.find((i) => (i as { id?: string }).id === 'last7'));
     await vscode.commands.executeCommand('mintlifyAgent.changeReadersRange');
     user.restore();
-    const { now, truth } = truthNow();
+    // Change Range is the writer asking: the range with today, as the picker names it.
+    const now = s.readers.pageReaders.current();
+    assert.ok(now);
+    const range = now.range;
+    const truth = sim.visitorsFor(PROJECT, { dateFrom: now.key.dateFrom, dateTo: now.key.dateTo });
     assert.equal(now.preset, 'last7');
     const row = truth.visitors.find((r) => r.path === '/quickstart');
     assert.ok(row);
     const shown = await waitFor('the last-7-days figure', async () => {
       return s.readers.statusBar.shown?.text === figure(row) ? s.readers.statusBar.shown : undefined;
     });
-    assert.ok(tooltipText(shown.tooltip).includes(`Last 7 days (${now.range.from} to ${now.range.to})`));
+    assert.ok(tooltipText(shown.tooltip).includes(`Last 7 days (${range.from} to ${range.to})`));
     await s.readers.pageReaders.setPreset('last30');
   });
 

@@ -7,7 +7,20 @@ import * as vscode from 'vscode';
 import type { TestSeam } from '../support/extensionUnderTest';
 import { BACKGROUND_CEILING } from '../../src/sync/ledger';
 import type { Simulator } from '../simulator/server';
-import { freshAnalyticsHour, KEY, PROJECT, seam, setProject, signIn, tooltipText, visitorRequests, waitFor, withSimulator, spendHour } from './support';
+import {
+  backgroundRange,
+  freshAnalyticsHour,
+  KEY,
+  PROJECT,
+  seam,
+  setProject,
+  signIn,
+  tooltipText,
+  visitorRequests,
+  waitFor,
+  withSimulator,
+  spendHour,
+} from './support';
 
 describe('readers under the ledger ceiling', function () {
   this.timeout(90_000);
@@ -86,26 +99,26 @@ describe('readers under the ledger ceiling', function () {
       await othersSent(40);
       sim.clearRequests();
       await vscode.window.showTextDocument(page, { preview: false });
-      const key = s.readers.pageReaders.current()!.key;
+      const { key } = backgroundRange(s);
       await waitFor('the background fetch to end', () => s.readers.pageReaders.store.cached(key));
       const shown = await waitFor('the readers item after the background fetch', async () => {
         const item = s.readers.statusBar.shown;
         return item?.page.sitePath === '/quickstart' && (item.figures?.kind === 'read' || item.text.includes('pages fetched')) ? item : undefined;
       });
       const sent = visitorRequests(sim);
-      const kept = s.readers.pageReaders.store.cached(s.readers.pageReaders.current()!.key);
+      const kept = s.readers.pageReaders.store.cached(key);
       assert.ok(
         sent > 0,
         `it started: the machine’s background share had room (${shown.text}; ${s.gate.used()} used, ${s.sync.ledger.account.backgroundTimes()?.length} background, share ${s.gate.backgroundShare()})`,
       );
       assert.equal(kept?.pages, sent, `every page it sent is kept (${sent} sent)`);
       assert.ok(kept?.gathering, 'the range is still being gathered');
-      assert.ok(shown.figures?.kind === 'read' || /readers of Last 30 days: \d+ pages fetched so far/.test(shown.text), shown.text);
+      assert.ok(shown.figures?.kind === 'read' || /readers of Last 30 days \(\S+ to \S+\): \d+ pages fetched so far/.test(shown.text), shown.text);
       assert.ok(sent <= 6, `held to this machine’s background share of 6 (${sent} sent)`);
       // Shown again: the share is spent, and what is kept stands; nothing is sent to be thrown away.
       await s.readers.statusBar.update();
       assert.equal(visitorRequests(sim), sent);
-      assert.equal(s.readers.pageReaders.store.cached(s.readers.pageReaders.current()!.key)?.pages, sent);
+      assert.equal(s.readers.pageReaders.store.cached(key)?.pages, sent);
     } finally {
       await s.readers.pageReaders.store.clear();
     }

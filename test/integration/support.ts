@@ -6,6 +6,10 @@ import type { MessageLevel, Ui } from '../../src/ui';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server';
 import { waitFor } from '../support/waitFor';
 import { DEFAULT_TIMINGS } from '../../src/jobs/pollTimings';
+import { settledRange } from '../../src/readers/settledRanges';
+import { localToday } from '../../src/util/days';
+import type { ResolvedRange } from '../../src/analytics/dateRange';
+import type { SnapshotKey } from '../../src/analytics/visitorsSnapshot';
 
 export const EXTENSION_ID = 'mintlify-agent-analytics.mintlify-agent-analytics';
 export const PROJECT = 'demo-project';
@@ -243,4 +247,12 @@ export async function forgetTrends(s: TestSeam): Promise<void> {
     'no trend kept',
     () => Object.keys(s.sync.trends.keptTrends(PROJECT)).length === 0 && Object.keys(s.sync.trends.openTrends(PROJECT)).length === 0,
   );
+}
+
+/** The settled range background readers fetch for the current preset (its days ending yesterday), and its snapshot key. */
+export function backgroundRange(s: TestSeam): { range: ResolvedRange; key: SnapshotKey } {
+  const now = s.readers.readers.current();
+  assert.ok(now, 'a project and a key are set');
+  const range = settledRange(now.preset, localToday(), vscode.l10n);
+  return { range, key: { projectId: now.key.projectId, dateFrom: range.dateFrom, dateTo: range.dateTo } };
 }
