@@ -53,8 +53,8 @@ describe('analytics panel and the readers snapshot', function () {
     };
     await waitFor(`the readers figure of ${relative}`, figure);
     await vscode.commands.executeCommand('mintlifyAgent.refreshReaders');
-    const open = s.readers.readers.current()!.key;
-    const shown = await waitFor(`the refreshed readers figure of ${relative}`, async () => (s.readers.readers.store.cached(open) ? figure() : undefined));
+    const open = s.readers.pageReaders.current()!.key;
+    const shown = await waitFor(`the refreshed readers figure of ${relative}`, async () => (s.readers.pageReaders.store.cached(open) ? figure() : undefined));
     const markdown = typeof shown.tooltip === 'string' ? shown.tooltip : (shown.tooltip?.value ?? '');
     const link = /\(command:mintlifyAgent\.openAnalytics\?([^)\s]+)\)/.exec(markdown);
     assert.ok(link, `the tooltip links Open Visitor Analytics with arguments: ${markdown}`);
@@ -89,7 +89,7 @@ describe('analytics panel and the readers snapshot', function () {
     assert.equal(s.analytics.panel(), undefined, 'the panel starts closed');
     await openAnalyticsFromTooltip('docs/quickstart.mdx');
     const all = truth();
-    const openKey = s.readers.readers.current()!.key;
+    const openKey = s.readers.pageReaders.current()!.key;
     const readersCost = endpoint(sim, 'visitors').length;
     assert.equal(
       endpoint(sim, 'visitors').filter((r) => r.query.dateTo === openKey.dateTo).length,

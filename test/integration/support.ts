@@ -251,7 +251,7 @@ export async function forgetTrends(s: TestSeam): Promise<void> {
 
 /** The settled range background readers fetch for the current preset (its days ending yesterday), and its snapshot key. */
 export function backgroundRange(s: TestSeam): { range: ResolvedRange; key: SnapshotKey } {
-  const now = s.readers.readers.current();
+  const now = s.readers.pageReaders.current();
   assert.ok(now, 'a project and a key are set');
   const range = settledRange(now.preset, localToday(), vscode.l10n);
   return { range, key: { projectId: now.key.projectId, dateFrom: range.dateFrom, dateTo: range.dateTo } };
