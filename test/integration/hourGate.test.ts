@@ -20,6 +20,7 @@ import { TOOLS } from '../../src/tools/toolNames';
 import { localToday } from '../../src/util/days';
 import type { Simulator } from '../simulator/server';
 import {
+  backgroundRange,
   forgetTrends,
   freshAnalyticsHour,
   KEY,
@@ -276,13 +277,15 @@ describe('the hour’s gate (every analytics request a writer causes)', function
         const shown = s.readers.statusBar.shown;
         return shown && !shown.text.includes('Loading') ? shown : undefined;
       });
-      const readers = byRange(s.readers.pageReaders.current()!.key.dateFrom);
+      // Background work fetches the range's settled days (whole days ending yesterday).
+      const { key } = backgroundRange(s);
+      const readers = byRange(key.dateFrom);
       const last90 = byRange(resolvePreset('last90', localToday(), vscode.l10n).dateFrom);
       const compared = visitorRequests(sim) - readers - last90;
       assert.ok(compared > 2, `the writer’s Compare is not held to the ceiling (${compared} requests)`);
       assert.ok(readers + last90 <= 2, `the page’s fetch sent ${readers} and the tool’s ${last90}: together at most the 2 below the ceiling`);
       // Held is not the same as lost: what the page's fetch sent is kept, and when it sent nothing the item says why.
-      const kept = s.readers.pageReaders.store.cached(s.readers.pageReaders.current()!.key);
+      const kept = s.readers.pageReaders.store.cached(key);
       assert.equal(kept?.pages ?? 0, readers, `every page the background fetch sent is kept (${readers} sent)`);
       const item = s.readers.statusBar.shown!;
       assert.ok(readers > 0 || (!item.figures && /Click to load/.test(tooltipText(item.tooltip))), `sent nothing and offers the load: ${item.text}`);
