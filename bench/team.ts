@@ -31,8 +31,15 @@ export const TEAM_TEXT =
  * The process is bounded: it is stopped after `timeoutMs`.
  */
 export function measureTeam(sizes: readonly number[] = TEAM_SIZES, timeoutMs = 10 * 60_000): TeamResult {
+  const result = runDays(['--machines', sizes.join(',')], timeoutMs);
+  const largest = Math.max(...sizes);
+  return { ...result, writersOnly: runDays(['--machines', String(largest), '--writers-only'], timeoutMs).rows[0] };
+}
+
+/** One run of the figure's process (out/bench/team.js) with these arguments, bounded by `timeoutMs`. */
+function runDays(args: readonly string[], timeoutMs: number): TeamResult {
   const script = join(__dirname, 'team.js');
-  const run = spawnSync(process.execPath, [script, '--machines', sizes.join(',')], {
+  const run = spawnSync(process.execPath, [script, ...args], {
     env: { ...process.env, TZ: 'UTC' },
     encoding: 'utf8',
     timeout: timeoutMs,
@@ -50,6 +57,19 @@ const clock = (ms: number) => new Date(ms).toISOString().slice(11, 16);
 
 /** The figure's lines in the summary table. */
 export function teamLines(result: TeamResult | undefined): { figure: string; value: string }[] {
+  const alone = result?.writersOnly;
+  const floor = alone
+    ? [
+        {
+          figure: `${alone.machines} machine(s), writers alone (no background work): busiest hour; 429s`,
+          value: `${alone.busiestHour.sent} sent (${alone.busiestHour.ok} answered); ${alone.tooMany}`,
+        },
+      ]
+    : [];
+  return [...rowLines(result), ...floor];
+}
+
+function rowLines(result: TeamResult | undefined): { figure: string; value: string }[] {
   return (result?.rows ?? []).map((row) => ({
     figure: `${row.machines} machine(s): busiest hour; 429s (to background; caused by background); thrown away; figure age`,
     value: `${row.busiestHour.sent} sent (${row.busiestHour.ok} answered); ${row.tooMany} (${row.tooManyBackground}; ${row.tooManyCausedByBackground}); ${row.thrownAway}; max ${minutes(row.figureAgeMaxMs)}, median ${minutes(row.figureAgeMedianMs)}, ${row.pagesWithoutFigure} of ${row.pages} pages without one`,
@@ -92,6 +112,18 @@ export function teamGoal(row: TeamRow): string {
   return parts.map(([measured, met, goal]) => `${measured} (goal ${goal}: ${met ? 'met' : 'missed'})`).join('; ');
 }
 
+/** The floor: the same days with no background work at all, so what no background rule can go below. */
+function writersOnlyText(row: TeamRow | undefined): string {
+  if (!row) return '';
+  return `
+**Writers alone**, the same days for ${row.machines} machines with no background work at all (no readers fetched for a page, no signals refresh: only the writers' Fetch Reader Signals, Draw Trend and Export), the floor no background rule can go below:
+
+${teamTable({ design: 'writers alone', rows: [row] })}
+
+Busiest hour ${row.busiestHour.sent} (goal ≤ 100: ${row.busiestHour.sent <= 100 ? 'met' : 'missed with no background work at all'}); ${row.tooMany} 429s, all to what writers asked. (No page is shown, so the figures' part of the goal does not apply.)
+`;
+}
+
 export function teamSection(result: TeamResult | undefined): string {
   if (!result?.rows.length) return '## 16. A team against the organisation’s hour\n\nNot measured in this run.\n';
   const largest = result.rows[result.rows.length - 1];
@@ -109,7 +141,7 @@ background work, nothing thrown away, figures at most a day old.
 ${teamTable(result)}
 
 Against the goal, ${largest.machines} machine(s): ${teamGoal(largest)}.
-
+${writersOnlyText(result.writersOnly)}
 **Baseline**, the same figure on the design before (${TEAM_BASELINE.design}; bench/teamBaseline.ts says where it was measured):
 
 ${teamTable(TEAM_BASELINE)}

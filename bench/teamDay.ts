@@ -3,7 +3,8 @@
 // the simulator received. `Date` follows the simulated clock in this process, so every module that
 // reads the time (the ledger, the gate, the snapshots' age, today's ranges) reads the simulated one.
 //
-//   node out/bench/team.js [--machines 1,3,10]   (the result as JSON on stdout, progress on stderr)
+//   node out/bench/team.js [--machines 1,3,10] [--writers-only]   (the result as JSON on stdout, progress on stderr;
+//   --writers-only: the same days without any background work, what writers ask alone)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,7 +70,7 @@ function simulateDate(now: () => number): () => void {
 }
 
 /** One team of `size` for TEAM_DAYS days; the row counts the last day. */
-async function runTeam(size: number, log: (line: string) => void): Promise<TeamRow> {
+async function runTeam(size: number, log: (line: string) => void, writersOnly = false): Promise<TeamRow> {
   const began = performance.now();
   const clock = new SimulatedClock(FIRST_DAY + 8 * HOUR);
   const undoDate = simulateDate(clock.now);
@@ -89,7 +90,7 @@ async function runTeam(size: number, log: (line: string) => void): Promise<TeamR
     for (let day = 0; day < TEAM_DAYS; day++) {
       const midnight = FIRST_DAY + day * DAY;
       const machines: TeamMachine[] = [];
-      for (let k = 0; k < size; k++) scheduleDay({ k, day, midnight, clock, root, storage: storages[k], paths }, machines, done, sim.requests);
+      for (let k = 0; k < size; k++) scheduleDay({ k, day, midnight, clock, root, storage: storages[k], paths, writersOnly }, machines, done, sim.requests);
       await clock.runUntil(midnight + 20 * HOUR);
       for (const machine of machines) machine.close();
       log(`  ${size} machine(s), day ${day + 1}: ${done.filter((d) => d.day === day).length} actions, ${sim.requests.length} requests so far`);
@@ -117,7 +118,8 @@ function scheduleDay(
     root,
     storage,
     paths,
-  }: { k: number; day: number; midnight: number; clock: SimulatedClock; root: string; storage: MachineStorage; paths: readonly string[] },
+    writersOnly,
+  }: { k: number; day: number; midnight: number; clock: SimulatedClock; root: string; storage: MachineStorage; paths: readonly string[]; writersOnly: boolean },
   machines: TeamMachine[],
   done: Done[],
   requests: RecordedRequest[],
@@ -131,7 +133,7 @@ function scheduleDay(
   const at = (when: number, run: () => Promise<void>) => clock.setTimeout(() => void clock.track(run()), when - clock.now());
   const act = (when: number, kind: Kind, action: (m: TeamMachine) => Promise<Outcome | undefined>) =>
     at(when, async () => {
-      if (!machine) return;
+      if (!machine || (writersOnly && BACKGROUND.has(kind))) return;
       const first = requests.length;
       const startedAt = clock.now();
       const outcome = await action(machine);
@@ -222,8 +224,9 @@ async function main(): Promise<void> {
   const sizes = at >= 0 ? (args[at + 1] ?? '').split(',').map(Number) : [...TEAM_SIZES];
   if (!sizes.every((n) => Number.isInteger(n) && n >= 1 && n <= 50)) throw new Error('--machines takes team sizes from 1 to 50, such as 1,3,10');
   const log = (line: string) => process.stderr.write(`${line}\n`);
+  const writersOnly = args.includes('--writers-only');
   const result: TeamResult = { design: DESIGN, rows: [] };
-  for (const size of sizes) result.rows.push(await runTeam(size, log));
+  for (const size of sizes) result.rows.push(await runTeam(size, log, writersOnly));
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

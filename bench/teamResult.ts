@@ -42,4 +42,6 @@ export interface TeamRow {
 export interface TeamResult {
   design: string;
   rows: TeamRow[];
+  /** The largest team's same days with no background work at all: what writers ask alone, the floor no background rule can go below. */
+  writersOnly?: TeamRow;
 }
