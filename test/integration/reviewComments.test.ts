@@ -52,6 +52,15 @@ function git(cwd: string, ...args: string[]): string {
 }
 
 const quiet = { info: () => undefined, warn: () => undefined };
+/** A log that drops every line, for a second window's send. */
+const log = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  debug: () => undefined,
+  trace: () => undefined,
+  scoped: () => log,
+} as unknown as Logger;
 const memento: vscode.Memento = { get: () => undefined, update: () => Promise.resolve(), keys: () => [] };
 
 describe('review comments on the agent branch, sent as one follow-up (Send Review to Agent)', function () {
@@ -410,14 +419,6 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
 
   it('one review is sent once: two windows sending it at the same moment make one request, and so do the row and the thread in one window', async () => {
     const path = `/job/${jobId}/message`;
-    const log = {
-      info: () => undefined,
-      warn: () => undefined,
-      error: () => undefined,
-      debug: () => undefined,
-      trace: () => undefined,
-      scoped: () => log,
-    } as unknown as Logger;
     // Another window of the profile, on the same project: its own shared file, presence and review model.
     const other = new WindowSync(s.sync.dir, quiet, memento);
     other.lease.setProject(PROJECT);
@@ -472,14 +473,6 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
 
   it('two windows sending at once make one request even when one claim reaches the shared folder only after the other window sent: no fixed wait decides', async () => {
     const path = `/job/${jobId}/message`;
-    const log = {
-      info: () => undefined,
-      warn: () => undefined,
-      error: () => undefined,
-      debug: () => undefined,
-      trace: () => undefined,
-      scoped: () => log,
-    } as unknown as Logger;
     await waitFor('the job to finish its round', () => s.jobs.get(jobId)?.job?.status === 'completed', 60_000);
     await comment(modifiedOf(latest, ERRORS), 5, 5, 'Say what a 429 looks like.');
     // Another window of the profile whose first write (its claim to send) reaches the folder only

@@ -1,23 +1,13 @@
 // The External API's preview deployment and its status, through the one client against the
 // simulator over real HTTP: the request's shape, the status moving on, and each refusal's kind.
 import assert from 'node:assert/strict';
-import { createApiClient, type ApiClient, ApiError, type ApiErrorKind, FAMILIES } from '../../../src/api';
+import { createApiClient, type ApiClient, FAMILIES } from '../../../src/api';
 import { familyOf } from '../../../src/sync/ledger';
 import { startSimulator, type Simulator } from '../../simulator/server';
+import { rejectsWith } from '../../support/rejectsWith';
 
 const PROJECT = 'demo-project';
 const KEY = 'mint_unit_test_key';
-
-async function rejectsWith(promise: Promise<unknown>, kind: ApiErrorKind): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ApiError, `expected an ApiError, got ${String(error)}`);
-    assert.equal(error.kind, kind, `expected kind ${kind}, got ${error.kind}: ${error.message}`);
-    return error;
-  }
-  assert.fail(`expected the call to fail with ${kind}`);
-}
 
 describe('preview deployments against the simulator', () => {
   let sim: Simulator;

@@ -3,27 +3,17 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApiClient, type ApiClient, ApiError, type ApiErrorKind, sendOutcome } from '../../../src/api';
+import { createApiClient, type ApiClient, sendOutcome } from '../../../src/api';
 import { startSimulator, type Simulator } from '../../simulator/server';
 import { FakeClock, settled } from '../../support/fakeClock';
 import { collectGarbage } from '../../support/gc';
 import { nextResponseHeaders } from '../../support/httpHeaders';
 import { waitFor } from '../../support/waitFor';
 import { unlimited } from '../../support/grants';
+import { rejectsWith } from '../../support/rejectsWith';
 
 const PROJECT = 'demo-project';
 const KEY = 'mint_unit_test_key';
-
-async function rejectsWith(promise: Promise<unknown>, kind: ApiErrorKind): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ApiError, `expected an ApiError, got ${String(error)}`);
-    assert.equal(error.kind, kind, `expected kind ${kind}, got ${error.kind}: ${error.message}`);
-    return error;
-  }
-  assert.fail(`expected the call to fail with ${kind}`);
-}
 
 describe('API client against the simulator', () => {
   let sim: Simulator;

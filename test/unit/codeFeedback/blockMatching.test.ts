@@ -5,27 +5,7 @@
 import assert from 'node:assert/strict';
 import { fencedBlocks, fenceMeta, matchSnippets, normaliseCode, snippetImports } from '../../../src/codeFeedback/blockMatching';
 import type { PendingComment } from '../../../src/signals/snapshot';
-
-let next = 0;
-function item(
-  code: string,
-  extra: { lang?: string; filename?: string; comment?: string; createdAt?: string; source?: string; fullLength?: number } = {},
-): PendingComment {
-  next++;
-  return {
-    id: `fb_${next}`,
-    path: '/quickstart',
-    comment: { text: extra.comment ?? `comment ${next}` },
-    createdAt: extra.createdAt ?? `2026-11-${String(10 + (next % 10)).padStart(2, '0')}T10:00:00Z`,
-    source: extra.source ?? 'code_snippet',
-    status: 'pending',
-    snippet: {
-      code: { text: code, ...(extra.fullLength && { fullLength: extra.fullLength }) },
-      ...(extra.lang && { lang: extra.lang }),
-      ...(extra.filename && { filename: extra.filename }),
-    },
-  };
-}
+import { item } from './feedbackItem';
 
 const PAGE = [
   '---',

@@ -1,29 +1,18 @@
 // The evidence prompt (src/signals/evidencePrompt.ts) with the simulator's hostile reader text:
 // quoted, cut and inside the nonce-marked block. No vscode import.
 import assert from 'node:assert/strict';
-import { createApiClient, type ApiClient } from '../../../src/api';
 import { buildEvidencePrompt, MAX_ITEMS, MAX_QUOTE, pageEvidence, quote, suggestedInstruction } from '../../../src/signals/evidencePrompt';
-import { fetchSnapshot, type SignalsSnapshot } from '../../../src/signals/snapshot';
+import type { SignalsSnapshot } from '../../../src/signals/snapshot';
 import { HOSTILE_PAGE, HOSTILE_TEXTS } from '../../simulator/signals';
 import { evidenceBlock } from '../../support/evidenceBlock';
-import { startSimulator, type Simulator } from '../../simulator/server';
-import { unlimited } from '../../support/grants';
-
-const PROJECT = 'demo-project';
-const RANGE = { dateFrom: '2026-10-22', dateTo: '2026-11-21' };
-
-function client(sim: Simulator): ApiClient {
-  return createApiClient({ baseUrl: () => sim.url, getApiKey: async () => 'mint_unit_test_key', timeoutMs: () => 10_000 });
-}
+import type { Simulator } from '../../simulator/server';
+import { serveSignals } from './signalsFixture';
 
 describe('reader signals', () => {
   let sim: Simulator;
   let snapshot: SignalsSnapshot;
 
-  before(async () => {
-    sim = await startSimulator({ today: '2026-11-20', analyticsLimitPerHour: 10_000 });
-    snapshot = await fetchSnapshot(client(sim), PROJECT, RANGE, { grant: unlimited });
-  });
+  before(async () => ({ sim, snapshot } = await serveSignals()));
   after(() => sim.close());
 
   describe('the evidence prompt', () => {

@@ -1,28 +1,17 @@
 // Reader signals' model (src/signals/signalsModel.ts): the page health and the gap inbox, on the
 // snapshot the simulator serves over real HTTP. No vscode import.
 import assert from 'node:assert/strict';
-import { createApiClient, type ApiClient } from '../../../src/api';
 import { buildInbox, LOW_CTR, MIN_SEARCH_HITS, pageHealth } from '../../../src/signals/signalsModel';
-import { fetchSnapshot, type SignalsSnapshot } from '../../../src/signals/snapshot';
+import type { SignalsSnapshot } from '../../../src/signals/snapshot';
 import { HOSTILE_PAGE, HOSTILE_TEXTS } from '../../simulator/signals';
-import { startSimulator, type Simulator } from '../../simulator/server';
-import { unlimited } from '../../support/grants';
-
-const PROJECT = 'demo-project';
-const RANGE = { dateFrom: '2026-10-22', dateTo: '2026-11-21' };
-
-function client(sim: Simulator): ApiClient {
-  return createApiClient({ baseUrl: () => sim.url, getApiKey: async () => 'mint_unit_test_key', timeoutMs: () => 10_000 });
-}
+import type { Simulator } from '../../simulator/server';
+import { PROJECT, RANGE, serveSignals } from './signalsFixture';
 
 describe('reader signals', () => {
   let sim: Simulator;
   let snapshot: SignalsSnapshot;
 
-  before(async () => {
-    sim = await startSimulator({ today: '2026-11-20', analyticsLimitPerHour: 10_000 });
-    snapshot = await fetchSnapshot(client(sim), PROJECT, RANGE, { grant: unlimited });
-  });
+  before(async () => ({ sim, snapshot } = await serveSignals()));
   after(() => sim.close());
 
   describe('page health', () => {

@@ -1,27 +1,17 @@
 // The reader-signals snapshot (src/signals/snapshot.ts) against the simulator over real HTTP: its
 // cost and its truth. No vscode import.
 import assert from 'node:assert/strict';
-import { createApiClient, type ApiClient } from '../../../src/api';
 import { fetchSnapshot, minimumRequests, SEARCH_PAGES, SnapshotStopped, VIEW_PAGES, type SignalsSnapshot } from '../../../src/signals/snapshot';
 import { CODE_FEEDBACK, HOSTILE_TEXTS, LARGE_SIGNALS } from '../../simulator/signals';
 import { startSimulator, type Simulator } from '../../simulator/server';
 import { grantOf, unlimited } from '../../support/grants';
-
-const PROJECT = 'demo-project';
-const RANGE = { dateFrom: '2026-10-22', dateTo: '2026-11-21' };
-
-function client(sim: Simulator): ApiClient {
-  return createApiClient({ baseUrl: () => sim.url, getApiKey: async () => 'mint_unit_test_key', timeoutMs: () => 10_000 });
-}
+import { client, PROJECT, RANGE, serveSignals } from './signalsFixture';
 
 describe('reader signals', () => {
   let sim: Simulator;
   let snapshot: SignalsSnapshot;
 
-  before(async () => {
-    sim = await startSimulator({ today: '2026-11-20', analyticsLimitPerHour: 10_000 });
-    snapshot = await fetchSnapshot(client(sim), PROJECT, RANGE, { grant: unlimited });
-  });
+  before(async () => ({ sim, snapshot } = await serveSignals()));
   after(() => sim.close());
 
   describe('the snapshot', () => {
