@@ -38,7 +38,7 @@ export const SIGNALS_CHECK_EVERY_MS = 5 * 60_000;
 
 /** The design the adapter drives, for the figure's text. */
 export const DESIGN =
-  'issue 37’s design: every request reserved in the shared ledger before it is sent; background work held per machine to 20 / analytics.teamSize (10: 2 an hour) once a 429 was seen, ' +
+  'issue 37’s design: every request reserved in the shared ledger before it is sent; background work held per machine to 20 / analytics.teamSize (10: 2 an hour) once a teammates’ 429 was seen (one while this machine had spent under 90), ' +
   'none during a 429’s wait and half after it, doubling each half hour up to 60 on a machine that has seen none; background readers gather the settled range (whole days ending yesterday), ' +
   'keep every page (a 429 included) and go on for the range they started across midnight, showing the last whole range meanwhile; signals stand for a day; ' +
   'an export keeps every page across a 429 and goes on after the wait the platform named';

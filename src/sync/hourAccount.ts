@@ -5,7 +5,7 @@
 // its reservation before it reads the others', of two windows reserving at once the later reader
 // sees both: two windows with 6 left cannot send 12 (at worst both step back, and neither sends).
 // No vscode import: the window's glue (windowSync.ts) and the tests give it the store.
-import { analyticsBucket, backgroundBucket, recordRequest, releaseRequest, timesInHour } from './ledger';
+import { analyticsBucket, backgroundBucket, recordRequest, releaseRequest, TEAMMATES_WAIT, timesInHour } from './ledger';
 import type { SyncState } from './syncState';
 
 /** One request's place in the ledger. */
@@ -27,6 +27,8 @@ export interface HourLedger {
   backgroundTimes(): readonly number[] | undefined;
   /** When the last wait a 429 named ended (or ends), every window's; 0 when none is known. */
   rateLimitedUntil(): number;
+  /** The same, of the last 429 that came while this machine's own count was low: teammates spend the hour (ledger.ts TEAMMATES_BELOW); 0 when none. */
+  teammatesSeenUntil(): number;
   /**
    * Reserves one analytics request, written at once and read back with every window's: undefined
    * (and released) when the hour, every window's reservations counted, is then past `limit`, or
@@ -67,6 +69,10 @@ export class HourAccount implements HourLedger {
 
   rateLimitedUntil(): number {
     return this.store.state.waits.analytics ?? 0;
+  }
+
+  teammatesSeenUntil(): number {
+    return this.store.state.waits[TEAMMATES_WAIT] ?? 0;
   }
 
   async reserve(limit: number, backgroundLimit?: number): Promise<LedgerHold | undefined> {

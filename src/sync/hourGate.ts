@@ -51,7 +51,7 @@ export function startingShareOf(teamSize: number): number {
 const BACKGROUND_REGROW_MS = HOUR_MS;
 /** A machine that has seen no 429 doubles its background share this often, up to the ceiling: it may well be alone. */
 const BACKGROUND_DOUBLE_MS = HOUR_MS / 2;
-/** A 429 this long ago no longer says teammates fill the hour: background work grows again as on a machine that never saw one. */
+/** A teammates' 429 this long ago no longer says they fill the hour: background work grows again as on a machine that never saw one. */
 const BACKGROUND_FORGET_429_MS = 7 * 24 * HOUR_MS;
 
 /** Above this many requests an asked spend that wants a yes (Compare, a page's range, the trend) asks even when it fits. */
@@ -166,20 +166,22 @@ export class HourGate {
 
   /**
    * This machine's background share of the hour now, every window's 429s counted (the ledger shares
-   * them): none while a 429's named wait runs; after it, half of backgroundShareOf the team, one more
-   * each hour, never above it again (a 429 says teammates fill the hour). A machine that has seen no
-   * 429 (or none for a week) may be alone: its share starts at the ceiling divided among the team (6
-   * for ten) when this window opens and doubles each half hour, up to the ceiling, until a 429 says
-   * otherwise (a writer alone has a 10,000-path site's readers within the hour; a team learns from
-   * its first 429).
+   * them): none while a 429's named wait runs. After a 429 that came while this machine's own count
+   * was low (teammates spend the hour: ledger.ts TEAMMATES_BELOW), half of backgroundShareOf the team,
+   * one more each hour, never above it again for a week. A machine that has seen no such 429 may be
+   * alone: its share starts at the ceiling divided among the team (6 for ten) when this window opens,
+   * or when its own 429's wait ends, and doubles each half hour up to the ceiling (a writer alone has
+   * a 10,000-path site's readers within the hour; a team learns from its first 429).
    */
   backgroundShare(): number {
     const share = backgroundShareOf(this.teamSize());
     const until = this.ledger.rateLimitedUntil();
+    const teammates = this.ledger.teammatesSeenUntil();
     const now = this.now();
     if (now < until) return 0;
-    if (until > 0 && now - until < BACKGROUND_FORGET_429_MS) return Math.min(share, Math.ceil(share / 2) + Math.floor((now - until) / BACKGROUND_REGROW_MS));
-    const quietSince = Math.max(this.opened, until + BACKGROUND_FORGET_429_MS);
+    if (teammates > 0 && now - teammates < BACKGROUND_FORGET_429_MS)
+      return Math.min(share, Math.ceil(share / 2) + Math.floor((now - teammates) / BACKGROUND_REGROW_MS));
+    const quietSince = Math.max(this.opened, until, teammates > 0 ? teammates + BACKGROUND_FORGET_429_MS : 0);
     return Math.min(BACKGROUND_CEILING, startingShareOf(this.teamSize()) * 2 ** Math.floor(Math.max(0, now - quietSince) / BACKGROUND_DOUBLE_MS));
   }
 

@@ -105,14 +105,28 @@ export function freesInMs(times: readonly number[], now: number, wanted: number,
   return Math.max(1, times[mustLeave - 1] + HOUR_MS - now);
 }
 
-/** How long background work must wait before one more request fits under the ceiling; 0: now. */
-export function backgroundWaitMs(state: SyncState, bucket: string, now: number, ceiling = BACKGROUND_CEILING): number {
-  return freesInMs(timesInHour(state, bucket, now), now, 1, ceiling);
-}
-
 /** Records a 429's Retry-After for a family (the later wait wins). */
 export function recordWait(state: SyncState, family: Family, until: number): void {
   state.waits[family] = Math.max(state.waits[family] ?? 0, until);
+}
+
+/** The `waits` key of the last 429 that said teammates spend the hour (recordAnalytics429). */
+export const TEAMMATES_WAIT = 'analyticsTeammates';
+
+/**
+ * Below this many of the hour's requests on this machine's own count, a 429 says teammates spend it:
+ * at least a tenth of the hour was someone else's. At or above it the 429 may well be this machine's
+ * own doing (a writer alone who exported twice), which says nothing about a team.
+ */
+export const TEAMMATES_BELOW = 90;
+
+/**
+ * Records an analytics 429: its wait for every window, and, when this machine's own count of the hour
+ * (`own`, undefined while unknown) was under TEAMMATES_BELOW, that teammates spend the hour.
+ */
+export function recordAnalytics429(state: SyncState, until: number, own: number | undefined): void {
+  recordWait(state, 'analytics', until);
+  if (own === undefined || own < TEAMMATES_BELOW) state.waits[TEAMMATES_WAIT] = Math.max(state.waits[TEAMMATES_WAIT] ?? 0, until);
 }
 
 /** Milliseconds until the family may be sent to again, 0 when it may now. */

@@ -17,6 +17,7 @@ import {
   newSalt,
   previewBucket,
   projectOfAgentPath,
+  recordAnalytics429,
   recordRequest,
   recordWait,
   timesInHour,
@@ -110,9 +111,14 @@ export class RequestLedger {
     if (family === 'analytics' && entry.status !== 429) return;
     const id = this.host.store.nextEntryId();
     const bucket = family === 'analytics' ? undefined : this.bucketOf(family, entry);
+    // This machine's own count when the 429 came: whether it says teammates spend the hour (ledger.ts).
+    const own = family === 'analytics' ? this.account.analyticsTimes()?.length : undefined;
     const written = this.update((state) => {
       if (bucket) recordRequest(state, bucket, id, entry.startedAt);
-      if (entry.status === 429) recordWait(state, family, Date.now() + (entry.error?.retryAfterMs ?? DEFAULT_429_WAIT_MS));
+      if (entry.status !== 429) return;
+      const until = Date.now() + (entry.error?.retryAfterMs ?? DEFAULT_429_WAIT_MS);
+      if (family === 'analytics') recordAnalytics429(state, until, own);
+      else recordWait(state, family, until);
     });
     background(written, this.log, 'writing the request ledger');
   }

@@ -3,7 +3,8 @@
 // are free, the one wording of a cost, what an asked spend is granted, background work held to the
 // ceiling and its share, and every grant held request by request, together, to what the hour has left.
 import assert from 'node:assert/strict';
-import { BACKGROUND_CEILING } from '../../../src/sync/ledger';
+import { BACKGROUND_CEILING, recordAnalytics429, TEAMMATES_BELOW } from '../../../src/sync/ledger';
+import type { SyncState } from '../../../src/sync/syncState';
 import { CONFIRM_ABOVE_REQUESTS, HourGate } from '../../../src/sync/hourGate';
 import { HOUR_MS } from '../../../src/util/clock';
 import { memoryLedger } from '../../support/memoryLedger';
@@ -12,6 +13,9 @@ const l10n = { t: (message: string, ...args: unknown[]) => message.replace(/\{(\
 const NOW = Date.parse('2026-11-26T12:00:00Z');
 
 /** A window's shared state and the gate over it; `sent(n, at)` records what other windows sent. */
+/** A 429 that came while this machine's own count was low: teammates spend the hour (ledger.ts). */
+const teammates429 = (state: SyncState, until: number) => recordAnalytics429(state, until, 0);
+
 function window({ now = () => NOW, answer = undefined as string | undefined, teamSize = 10 } = {}) {
   const { state, account, sent } = memoryLedger(now);
   const asked: { message: string; actions: string[] }[] = [];
@@ -150,10 +154,10 @@ describe('the hour’s gate (src/sync/hourGate.ts)', () => {
     assert.ok(shared.gate.background('readers', 1), 'another purpose has its own share');
   });
 
-  it('holds this machine’s background work to its share of the team’s hour once a 429 was seen (2 for a team of 10, 20 for a writer alone): none during the wait, then half, growing back an hour at a time', async () => {
+  it('holds this machine’s background work to its share of the team’s hour once teammates’ 429 was seen (2 for a team of 10, 20 for a writer alone): none during the wait, then half, growing back an hour at a time', async () => {
     let now = NOW;
     const w = window({ now: () => now });
-    w.state.waits.analytics = NOW - 2 * HOUR_MS; // a 429's wait that ended two hours ago
+    teammates429(w.state, NOW - 2 * HOUR_MS); // a 429's wait that ended two hours ago
     const grant = w.gate.background('readers', 1);
     assert.ok(grant);
     let sent = 0;
@@ -161,11 +165,11 @@ describe('the hour’s gate (src/sync/hourGate.ts)', () => {
     assert.equal(sent, 2, 'the share of a team of ten: ten machines take at most 20 of the hour, with 98 of it left');
     assert.equal(w.gate.background('signals', 1), undefined, 'every purpose of the machine shares it');
     const alone = window({ now: () => now, teamSize: 1 });
-    alone.state.waits.analytics = NOW - 30 * HOUR_MS;
+    teammates429(alone.state, NOW - 30 * HOUR_MS);
     assert.equal(alone.gate.backgroundShare(), 20, 'the hint of a team of one');
 
     const later = window({ now: () => now });
-    later.state.waits.analytics = NOW + 5 * 60_000; // a 429 named a wait of five minutes
+    teammates429(later.state, NOW + 5 * 60_000); // a 429 named a wait of five minutes
     assert.equal(later.gate.backgroundShare(), 0);
     assert.equal(later.gate.background('readers', 1), undefined, 'nothing while the wait runs');
     now = NOW + 5 * 60_000;
@@ -174,7 +178,7 @@ describe('the hour’s gate (src/sync/hourGate.ts)', () => {
     assert.equal(later.gate.backgroundShare(), 2, 'and whole again, no more');
   });
 
-  it('a machine that has seen no 429 starts at the ceiling’s share (6 for ten) and doubles it each half hour up to the ceiling; after a 429 it keeps to the team’s share; a week later it grows again', () => {
+  it('a machine that has seen no teammates’ 429 starts at the ceiling’s share (6 for ten) and doubles it each half hour up to the ceiling; after one it keeps to the team’s share; a week later it grows again', () => {
     let now = NOW;
     const alone = window({ now: () => now });
     assert.equal(alone.gate.backgroundShare(), 6, 'the first half hour: the ceiling divided among a team of ten');
@@ -185,7 +189,7 @@ describe('the hour’s gate (src/sync/hourGate.ts)', () => {
     now = NOW + 20 * HOUR_MS;
     assert.equal(alone.gate.backgroundShare(), BACKGROUND_CEILING, 'never past the ceiling');
 
-    alone.state.waits.analytics = now + 60_000; // a 429 (any window of the machine) named a wait of a minute
+    teammates429(alone.state, now + 60_000); // a 429 (any window of the machine) named a wait of a minute
     assert.equal(alone.gate.backgroundShare(), 0, 'none while the wait runs');
     now += 60_000;
     assert.equal(alone.gate.backgroundShare(), 1, 'then half of the team’s share, not of what it had grown to');
@@ -193,6 +197,19 @@ describe('the hour’s gate (src/sync/hourGate.ts)', () => {
     assert.equal(alone.gate.backgroundShare(), 2, 'back to the team’s share, and no further: teammates fill the hour');
     now = alone.state.waits.analytics + 7 * 24 * HOUR_MS + HOUR_MS;
     assert.equal(alone.gate.backgroundShare(), 24, 'a week without a 429: it grows again');
+  });
+
+  it('a 429 this machine caused itself (its own count near the hour) stops background work for its wait, then lets it grow again from the start: it says nothing of a team', () => {
+    let now = NOW;
+    const alone = window({ now: () => now });
+    now = NOW + 20 * HOUR_MS;
+    assert.equal(alone.gate.backgroundShare(), BACKGROUND_CEILING);
+    recordAnalytics429(alone.state, now + 60_000, TEAMMATES_BELOW); // a writer alone who spent the hour
+    assert.equal(alone.gate.backgroundShare(), 0, 'none while the wait runs');
+    now += 60_000;
+    assert.equal(alone.gate.backgroundShare(), 6, 'then the starting share, not the team’s 1 or 2');
+    now += HOUR_MS;
+    assert.equal(alone.gate.backgroundShare(), 24, 'and it doubles each half hour again');
   });
 
   it('an unknown count holds background work and the editor’s AI closed, and a writer’s question says so', async () => {

@@ -8,13 +8,14 @@ import { createHash } from 'node:crypto';
 import {
   agentBucket,
   analyticsBucket,
-  BACKGROUND_CEILING,
-  backgroundWaitMs,
   countInHour,
   keyBucketHash,
   newSalt,
+  recordAnalytics429,
   recordRequest,
   recordWait,
+  TEAMMATES_BELOW,
+  TEAMMATES_WAIT,
   waitMs,
 } from '../../../src/sync/ledger';
 import { emptyState, mergeState } from '../../../src/sync/syncState';
@@ -105,16 +106,18 @@ describe('shared store: the ledger', () => {
     assert.equal(countInHour(merged, bucket, 3_000 + HOUR_MS), 0);
   });
 
-  it('holds background work at the ceiling until the oldest request of the hour slides out', () => {
-    const state = emptyState();
-    for (let i = 0; i < BACKGROUND_CEILING - 1; i++) recordRequest(state, bucket, `w.${i}`, 10_000 + i * 1_000);
-    const now = 10_000 + BACKGROUND_CEILING * 1_000;
-    assert.equal(backgroundWaitMs(state, bucket, now), 0, 'one more fits');
-    recordRequest(state, bucket, 'w.last', now);
-    const wait = backgroundWaitMs(state, bucket, now);
-    assert.ok(wait > 0);
-    assert.equal(backgroundWaitMs(state, bucket, now + wait), 0, 'it fits exactly when the oldest has left');
-    assert.ok(backgroundWaitMs(state, bucket, now + wait - 2) > 0);
+  it('records an analytics 429 as teammates spending the hour only when this machine’s own count was low', () => {
+    const low = emptyState();
+    recordAnalytics429(low, 50_000, TEAMMATES_BELOW - 1);
+    assert.equal(low.waits.analytics, 50_000, 'every window waits');
+    assert.equal(low.waits[TEAMMATES_WAIT], 50_000, 'someone else spent at least a tenth of the hour');
+    const own = emptyState();
+    recordAnalytics429(own, 50_000, TEAMMATES_BELOW);
+    assert.equal(own.waits.analytics, 50_000);
+    assert.equal(own.waits[TEAMMATES_WAIT], undefined, 'this machine spent the hour itself: no sign of a team');
+    const unknown = emptyState();
+    recordAnalytics429(unknown, 50_000, undefined);
+    assert.equal(unknown.waits[TEAMMATES_WAIT], 50_000, 'an unknown count is read as teammates: the careful side');
   });
 
   it('shares a 429: every window waits for the later Retry-After of the family', () => {
