@@ -50,8 +50,8 @@ await esbuild.build({
 const manifest = JSON.parse(readFileSync(join(extension, 'package.json'), 'utf8'));
 writeFileSync(join(extension, 'package.json'), JSON.stringify({ ...manifest, main: './dist/extensionUnderTest.js' }, null, 2));
 
-await esbuild.build({
-  entryPoints: { run: join(root, 'bench', 'run.ts'), hostEntry: join(root, 'bench', 'host', 'entry.ts') },
+/** How every bench process is built: node, CommonJS, with sourcemaps. */
+const nodeProcess = {
   outdir: out,
   bundle: true,
   platform: 'node',
@@ -60,18 +60,16 @@ await esbuild.build({
   sourcemap: true,
   sourcesContent: false,
   logLevel: 'warning',
+};
+
+await esbuild.build({
+  ...nodeProcess,
+  entryPoints: { run: join(root, 'bench', 'run.ts'), hostEntry: join(root, 'bench', 'host', 'entry.ts') },
   external: ['vscode', 'playwright-core'],
 });
 
 await esbuild.build({
+  ...nodeProcess,
   entryPoints: { team: join(root, 'bench', 'teamDay.ts') },
-  outdir: out,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  sourcemap: true,
-  sourcesContent: false,
-  logLevel: 'warning',
   alias: { vscode: join(root, 'bench', 'teamVscode.ts') },
 });

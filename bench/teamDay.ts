@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LARGE_SIGNALS } from '../test/simulator/signals';
 import { startSimulator, type RecordedRequest } from '../test/simulator/server';
+import { mulberry32 } from '../test/simulator/random';
 import { SimulatedClock } from './simClock';
 import { median } from './stats';
 import { configureTeam, DESIGN, type MachineStorage, newStorage, type Outcome, SIGNALS_CHECK_EVERY_MS, TeamMachine } from './teamMachine';
@@ -34,22 +35,10 @@ interface Done {
   outcome: Outcome;
 }
 
-/** mulberry32: the same machine does the same things in every row. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Makes Math.random a seeded sequence, so what the extension draws at random (a spread of times) is the same every run; returns the undo. */
 function seedMathRandom(seed: number): () => void {
   const real = Math.random;
-  Math.random = random(seed);
+  Math.random = mulberry32(seed);
   return () => void (Math.random = real);
 }
 
@@ -124,7 +113,7 @@ function scheduleDay(
   done: Done[],
   requests: RecordedRequest[],
 ): void {
-  const next = random(1_000 * (k + 1) + day);
+  const next = mulberry32(1_000 * (k + 1) + day);
   const between = (from: number, to: number) => from + next() * (to - from);
   const arrive = midnight + 9 * HOUR + between(0, 30) * MINUTE;
   const leave = midnight + 17 * HOUR + between(0, 30) * MINUTE;

@@ -14,7 +14,20 @@ import { WindowSync } from '../../src/sync/windowSync';
 import type { Simulator } from '../simulator/server';
 import type { TestSeam } from '../support/extensionUnderTest';
 import { git, pushBranch, pushCommit, writeFile } from '../support/gitRepo';
-import { KEY, leaveWindowClean, PROJECT, requestsTo, ScriptedUser, seam, setProject, signIn, tooltipText, waitFor, withSimulator } from './support';
+import {
+  KEY,
+  leaveWindowClean,
+  PROJECT,
+  requestsTo,
+  ScriptedUser,
+  seam,
+  stepsBuildOnEachOther,
+  setProject,
+  signIn,
+  tooltipText,
+  waitFor,
+  withSimulator,
+} from './support';
 
 const BRANCH = 'mintlify/agent-preview';
 const QUICKSTART = 'docs/quickstart.mdx';
@@ -30,7 +43,6 @@ describe("the agent's branch as a preview (Preview Branch, Open Rendered Page, A
   let origin: string;
   let jobId: string;
   let review: ReviewResult;
-  let failed = false;
 
   const row = () => (s.tree.getChildren() ?? []).map((n) => s.tree.getTreeItem(n)).find((i) => i.id === `job:${jobId}`);
   const tooltip = () => tooltipText(row()?.tooltip);
@@ -68,14 +80,10 @@ describe("the agent's branch as a preview (Preview Branch, Open Rendered Page, A
     await leaveWindowClean(s);
     await sim.close();
   });
-  beforeEach(function () {
-    if (failed) this.skip();
-    user = new ScriptedUser(s.ui);
-  });
-  afterEach(function () {
-    user.restore();
-    if (this.currentTest?.state === 'failed') failed = true;
-  });
+  stepsBuildOnEachOther(
+    () => s,
+    (next) => (user = next),
+  );
 
   it("deploys the job's branch with one POST after saying what it does, reads the status until success, and opens quickstart.mdx's page beside its diff", async () => {
     review = (await vscode.commands.executeCommand<ReviewResult | undefined>('mintlifyAgent.reviewChanges', jobId))!;

@@ -18,7 +18,19 @@ import { WindowSync } from '../../src/sync/windowSync';
 import { TOOLS } from '../../src/tools/toolNames';
 import type { Simulator } from '../simulator/server';
 import { pushBranch, pushCommit, writeFile } from '../support/gitRepo';
-import { leaveWindowClean, PROJECT, requestsTo, rowCommands, ScriptedUser, seam, setProject, signIn, waitFor, withSimulator } from './support';
+import {
+  leaveWindowClean,
+  PROJECT,
+  requestsTo,
+  rowCommands,
+  ScriptedUser,
+  seam,
+  stepsBuildOnEachOther,
+  setProject,
+  signIn,
+  waitFor,
+  withSimulator,
+} from './support';
 import { capResult } from '../../src/tools/toolTexts';
 
 const BRANCH = 'mintlify/agent-review-comments';
@@ -75,7 +87,6 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
   let latest: ReviewResult;
   let fresh = '';
   const ids: Record<'range' | 'line' | 'other', string> = { range: '', line: '', other: '' };
-  let failed = false;
 
   const threads = () => s.reviewComments.threads;
   const row = () => (s.tree.getChildren() ?? []).map((n) => s.tree.getTreeItem(n)).find((i) => i.id === `job:${jobId}`);
@@ -126,14 +137,10 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
     await leaveWindowClean(s);
     await sim.close();
   });
-  beforeEach(function () {
-    if (failed) this.skip();
-    user = new ScriptedUser(s.ui);
-  });
-  afterEach(function () {
-    user.restore();
-    if (this.currentTest?.state === 'failed') failed = true;
-  });
+  stepsBuildOnEachOther(
+    () => s,
+    (next) => (user = next),
+  );
 
   it("takes comments on the agent's side only, keeps them as one pending review on the job's row, after a reload and in another window", async () => {
     first = (await vscode.commands.executeCommand<ReviewResult | undefined>('mintlifyAgent.reviewChanges', jobId))!;

@@ -151,6 +151,25 @@ export class ScriptedUser {
   }
 }
 
+/**
+ * For a suite whose steps build on each other, as a writer's session does: each step gets a new
+ * scripted user (handed to `onUser`, restored after it), and once a step fails the later ones are
+ * skipped (test/run.ts counts a skipped test as failed).
+ */
+export function stepsBuildOnEachOther(seamOf: () => TestSeam, onUser: (user: ScriptedUser) => void): void {
+  let failed = false;
+  let user: ScriptedUser | undefined;
+  beforeEach(function () {
+    if (failed) this.skip();
+    user = new ScriptedUser(seamOf().ui);
+    onUser(user);
+  });
+  afterEach(function () {
+    user?.restore();
+    if (this.currentTest?.state === 'failed') failed = true;
+  });
+}
+
 export async function withSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const sim = await startSimulator({ projects: [PROJECT, 'other-project'], ...options });
   await vscode.workspace.getConfiguration('mintlifyAgent').update('apiBaseUrl', sim.url, vscode.ConfigurationTarget.Global);

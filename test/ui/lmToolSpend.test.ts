@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { DEMO_API_KEY } from '../simulator/demo';
 import { findRepoRoot } from '../host/codeServer';
-import { PROJECT, stepsBuildOnEachOther, UiSession } from './uiSession';
+import { PROJECT, stepsBuildOnEachOther, UiSession, screenshotOnFailure } from './uiSession';
 import { expectVisible, TIMEOUTS, type Workbench } from './workbench';
 
 describe('the editor’s AI spends the hour only when the writer says yes (UI)', function () {
@@ -28,10 +28,7 @@ describe('the editor’s AI spends the hour only when the writer says yes (UI)',
     await wb.setProjectId(PROJECT);
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed')
-      await wb.screenshot(`failed-lm-spend-${this.currentTest.title.replace(/[^\w]+/g, '-').slice(0, 50)}`).catch(() => undefined);
-  });
+  screenshotOnFailure('lm-spend', () => wb);
 
   after(async () => {
     await session?.stop();

@@ -14,7 +14,7 @@ import { HOSTILE_TEXTS } from '../simulator/signals';
 import { findRepoRoot } from '../host/codeServer';
 import { evidenceBlock, quotedItem } from '../support/evidenceBlock';
 import { waitFor } from '../support/waitFor';
-import { PROJECT, stepsBuildOnEachOther, UiSession } from './uiSession';
+import { PROJECT, stepsBuildOnEachOther, UiSession, screenshotOnFailure } from './uiSession';
 import { expectVisible, TIMEOUTS, type Workbench } from './workbench';
 
 const PROMPT = 'Rewrite step 3 of docs/quickstart.mdx for Windows readers; change nothing else.';
@@ -37,10 +37,7 @@ describe('a language model tool asks the writer first (UI)', function () {
     await wb.setProjectId(PROJECT);
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed')
-      await wb.screenshot(`failed-lm-tools-${this.currentTest.title.replace(/[^\w]+/g, '-').slice(0, 50)}`).catch(() => undefined);
-  });
+  screenshotOnFailure('lm-tools', () => wb);
 
   after(async () => {
     await session?.stop();

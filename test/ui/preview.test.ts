@@ -9,7 +9,7 @@ import { findRepoRoot } from '../host/codeServer';
 import { DEMO_API_KEY } from '../simulator/demo';
 import type { Simulator } from '../simulator/server';
 import { git, pushBranch, writeFile } from '../support/gitRepo';
-import { PROJECT, stepsBuildOnEachOther, UiSession } from './uiSession';
+import { PROJECT, stepsBuildOnEachOther, UiSession, screenshotOnFailure } from './uiSession';
 import { expectVisible, TIMEOUTS, type Workbench } from './workbench';
 
 const BRANCH = 'mintlify/agent-ui-preview';
@@ -41,10 +41,7 @@ describe("the agent's branch as a preview, its page beside the diff (UI)", funct
     sim.previews.setCommit(BRANCH, git(process.cwd(), 'ls-remote', repository.url, `refs/heads/${BRANCH}`).split(/\s/)[0]);
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed')
-      await wb.screenshot(`preview-failed-${this.currentTest.title.replace(/[^\w]+/g, '-').slice(0, 40)}`).catch(() => undefined);
-  });
+  screenshotOnFailure('preview', () => wb);
 
   after(async () => {
     await session?.stop();

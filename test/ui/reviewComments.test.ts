@@ -10,7 +10,7 @@ import { findRepoRoot } from '../host/codeServer';
 import { DEMO_API_KEY } from '../simulator/demo';
 import type { Simulator } from '../simulator/server';
 import { pushBranch, pushCommit, writeFile } from '../support/gitRepo';
-import { PROJECT, stepsBuildOnEachOther, UiSession } from './uiSession';
+import { PROJECT, stepsBuildOnEachOther, UiSession, screenshotOnFailure } from './uiSession';
 import { expectVisible, TIMEOUTS, type Workbench } from './workbench';
 
 const BRANCH = 'mintlify/agent-ui-review';
@@ -51,10 +51,7 @@ describe('review comments on the agent branch, sent as one follow-up (UI)', func
     jobId = sim.addJob(PROJECT, { status: 'completed', prompt: 'Tidy the quickstart', source: { repository: repository.url, ref: BRANCH }, nextRound }).id;
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed')
-      await wb.screenshot(`review-comments-failed-${this.currentTest.title.replace(/[^\w]+/g, '-').slice(0, 40)}`).catch(() => undefined);
-  });
+  screenshotOnFailure('review-comments', () => wb);
 
   after(async () => {
     await session?.stop();

@@ -162,6 +162,15 @@ export class UiSession {
  * fails, the later steps of that suite are not run (they count as failed, and the run says so)
  * instead of each waiting out its bounds on a state that never came. The other suites still run.
  */
+/** After each failed step, a screenshot of the workbench named `<name>-failed-<step title>` (best effort: a closed page takes none). */
+export function screenshotOnFailure(name: string, workbench: () => Workbench | undefined): void {
+  afterEach(async function () {
+    const wb = workbench();
+    if (this.currentTest?.state !== 'failed' || !wb || wb.page.isClosed()) return;
+    await wb.screenshot(`${name}-failed-${this.currentTest.title.replace(/[^\w]+/g, '-').slice(0, 50)}`).catch(() => undefined);
+  });
+}
+
 export function stepsBuildOnEachOther(): void {
   let failed: string | undefined;
   beforeEach(function () {
