@@ -226,6 +226,9 @@ export async function signIn(s: TestSeam): Promise<void> {
   } finally {
     user.restore();
   }
+  // The key's bucket in the shared ledger is named in the background: until then the hour's count is
+  // unknown, and a writer's fetch would ask about that first (a question no step here answers).
+  await waitFor('the hour’s count known after signing in', () => s.gate.used() !== undefined);
 }
 
 /** Leaves the window as the other files expect it: no editors, no jobs polling, no project, no key. */
