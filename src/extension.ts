@@ -138,7 +138,7 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
   });
   registerAskAboutThis(context, { command, docs: readers.docs, jobs, git, ui, log });
   const signals = registerSignals(context, { command, api, settings, jobs, sync, gate, readers, ui, log });
-  const codeFeedback = registerCodeFeedback(context, { command, signals, docs: readers.docs, settings, jobs, hour: sync.ledger, ui, log });
+  const codeFeedback = registerCodeFeedback(context, { command, signals, docs: readers.docs, settings, jobs, ledger: sync.ledger, ui, log });
   const preview = registerPreview(context, {
     command,
     api,

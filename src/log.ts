@@ -8,7 +8,8 @@ export interface Logger {
   debug(message: string): void;
   info(message: string): void;
   warn(message: string): void;
-  error(message: string | Error): void;
+  /** A message, or a caught value: an Error is logged with its stack, anything else as text. */
+  error(message: unknown): void;
   /** Another logger whose lines start with `[component]`. */
   scoped(component: string): Logger;
 }
@@ -20,7 +21,7 @@ export function createLogger(channel: vscode.LogOutputChannel, prefix = ''): Log
     debug: (m) => channel.debug(tag(m)),
     info: (m) => channel.info(tag(m)),
     warn: (m) => channel.warn(tag(m)),
-    error: (m) => channel.error(typeof m === 'string' ? tag(m) : tag(m.stack ?? m.message)),
+    error: (m) => channel.error(tag(m instanceof Error ? (m.stack ?? m.message) : String(m))),
     scoped: (component) => createLogger(channel, prefix ? `${prefix}:${component}` : component),
   };
 }

@@ -298,7 +298,7 @@ export class VisitorsExporter implements vscode.Disposable {
       message = vscode.l10n.t('Could not write {0}: {1}. No file was written.', fileName, errorText(error));
     }
     if (isApiError(error)) log.warn(`export failed after ${requests} request(s): ${[error.message, ...error.details].join('\n')}`);
-    else log.error(error instanceof Error ? error : String(error));
+    else log.error(error);
     background(showFailure(ui, { severity: view?.severity ?? 'error', actions: view?.actions ?? ['showLog'], message }), log, 'the export failure message');
     return { state: 'failed', requests, message };
   }
@@ -325,7 +325,7 @@ export async function exportTrend(trend: TrendExport, ui: Ui, log: Logger): Prom
   try {
     await writeUriAtomically(target, json ? trendToJson(trend, new Date().toISOString()) : trendToCsv(trend));
   } catch (error) {
-    log.error(error instanceof Error ? error : String(error));
+    log.error(error);
     background(ui.showMessage('error', vscode.l10n.t('Could not save the trend to {0}: {1}', fileName, errorText(error))), log, 'the trend export failure');
     return undefined;
   }

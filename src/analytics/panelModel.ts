@@ -358,7 +358,7 @@ export class PanelModel {
   private fail(error: unknown, identity: string): void {
     this.settledFor = identity;
     if (isApiError(error)) this.deps.log.warn(`loading visitors failed: ${[error.message, ...error.details].join('\n')}`);
-    else this.deps.log.error(error instanceof Error ? error : String(error));
+    else this.deps.log.error(error);
     const view = loadFailureView(error, this.deps.l10n);
     if (view.silent) return;
     if (view.retryAfterMs !== undefined) this.retryAt = this.now() + view.retryAfterMs;

@@ -26,7 +26,7 @@ export interface PanelSettings {
 
 export interface PanelModelDeps {
   pager: PagerPort;
-  log: { warn(message: string): void; error(message: string | Error): void };
+  log: { warn(message: string): void; error(message: unknown): void };
   /** Posts to the webview. Called only after its `ready`: before, it would not be listening. */
   send(message: ExtensionMessage): void;
   /** `vscode.l10n` in the extension, a plain formatter in unit tests. */

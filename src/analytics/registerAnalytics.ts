@@ -148,7 +148,7 @@ export function registerAnalytics(context: vscode.ExtensionContext, ports: Analy
       try {
         return await run(...args);
       } catch (error) {
-        log.error(error instanceof Error ? error : String(error));
+        log.error(error);
         background(showFailure(ui, failureView(error, what, vscode.l10n)), log, 'the failure message');
         return undefined;
       }

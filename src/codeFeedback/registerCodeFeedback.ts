@@ -28,7 +28,7 @@ export interface CodeFeedbackPorts {
   settings: Settings;
   jobs: JobStore;
   /** The shared ledger: every window's agent requests of the project this hour. */
-  hour: { agentRequestsThisHour(project: string): number };
+  ledger: { agentRequestsThisHour(project: string): number };
   ui: Ui;
   log: Logger;
 }
@@ -145,7 +145,7 @@ export function registerCodeFeedback(context: vscode.ExtensionContext, ports: Co
     const prompt = ref && (await promptFor(ref.uri, ref.line));
     if (!prompt) return noBlock();
     const project = deps.jobs.projectId ?? '';
-    const used = deps.hour.agentRequestsThisHour(project);
+    const used = deps.ledger.agentRequestsThisHour(project);
     const cost = vscode.l10n.t(
       "A new job or a follow-up: 1 agent request of the project's hour ({0} of {1} used, {2} left).",
       used,

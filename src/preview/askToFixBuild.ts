@@ -18,7 +18,7 @@ export interface FixBuildDeps {
   store: JobStore;
   ui: Ui;
   /** The shared ledger: every window's agent requests of the project this hour. */
-  hour: { agentRequestsThisHour(project: string): number };
+  ledger: { agentRequestsThisHour(project: string): number };
   log: Logger;
 }
 
@@ -33,7 +33,7 @@ export async function askToFixBuild(deps: FixBuildDeps, jobId: string, preview: 
   const tracked = store.get(jobId);
   const label = tracked ? jobLabel(tracked) : jobId;
   const composed = composeFixBuildPrompt(preview);
-  const used = deps.hour.agentRequestsThisHour(store.projectId ?? '');
+  const used = deps.ledger.agentRequestsThisHour(store.projectId ?? '');
   const notes = [
     vscode.l10n.t(
       "One follow-up to “{0}”: 1 agent request of the project's hour ({1} of {2} used, {3} left).",

@@ -33,7 +33,7 @@ export interface PreviewPorts {
   /** The previews' areas and the lease (previewModel.ts). */
   sync: PreviewSync;
   /** The request ledger: the organisation's deployments and the project's agent requests this hour. */
-  ledger: Pick<RequestLedger, 'previewDeploymentsWithin'> & FixBuildDeps['hour'];
+  ledger: Pick<RequestLedger, 'previewDeploymentsWithin'> & FixBuildDeps['ledger'];
   jobs: JobStore;
   /** The workspace's git: the round Review Changes showed last, a file's path in its repository. */
   git: Pick<ReviewHints, 'onDidFetchRound'> & RenderedPageDeps['hints'];
@@ -234,7 +234,7 @@ export function registerPreview(context: vscode.ExtensionContext, ports: Preview
     if (!jobId || !preview) return undefined;
     if (stageOf(preview) !== 'failed')
       return void ui.showMessage('info', vscode.l10n.t('The last preview of this job did not fail, so there is no build to fix.'));
-    return askToFixBuild({ store: jobs, ui, hour: ports.ledger, log }, jobId, preview);
+    return askToFixBuild({ store: jobs, ui, ledger: ports.ledger, log }, jobId, preview);
   }
 
   command(COMMANDS.previewBranch, (arg?: unknown) => previewBranch(arg));

@@ -74,7 +74,7 @@ export class ReadersStatusBar extends Disposable {
    */
   update({ refresh = false, fetch = true, asked = refresh }: { refresh?: boolean; fetch?: boolean; asked?: boolean } = {}): Promise<void> {
     const seq = ++this.seq;
-    return this.render(seq, refresh, fetch, asked).catch((error: unknown) => this.log.error(error instanceof Error ? error : new Error(String(error))));
+    return this.render(seq, refresh, fetch, asked).catch((error: unknown) => this.log.error(error));
   }
 
   private async render(seq: number, refresh: boolean, fetch: boolean, asked: boolean): Promise<void> {

@@ -40,7 +40,7 @@ export interface ReviewCommentsPorts {
   /** The pending reviews every window shares (reviewModel.ts). */
   sync: ReviewSync;
   /** The request ledger: the project's agent requests this hour, beside the send's cost. */
-  ledger: SendReviewDeps['hour'];
+  ledger: SendReviewDeps['ledger'];
   jobs: JobStore;
   /** The workspace's git: the rounds Review Changes fetches, and the diff between two of them. */
   git: ReviewHints;
@@ -104,7 +104,7 @@ export function registerReviewComments(context: vscode.ExtensionContext, ports: 
     const jobId = reviewJobOf(arg, threads) ?? (await pickPending(model, jobs, ui));
     if (!jobId) return undefined;
     try {
-      return await sendReview({ model, threads, store: jobs, ui, hour: ports.ledger, log }, jobId);
+      return await sendReview({ model, threads, store: jobs, ui, ledger: ports.ledger, log }, jobId);
     } catch (error) {
       failed('sendReview', `sending the review of ${jobId}`)(error);
       return undefined;

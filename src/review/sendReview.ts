@@ -25,7 +25,7 @@ export interface SendReviewDeps {
   store: JobStore;
   ui: Ui;
   /** The shared ledger: every window's agent requests of the project this hour. */
-  hour: { agentRequestsThisHour(project: string): number };
+  ledger: { agentRequestsThisHour(project: string): number };
   log: Logger;
 }
 
@@ -117,7 +117,7 @@ async function composeAndSend(deps: SendReviewDeps, jobId: string, label: string
   const composed = composeReviewPrompt({ instruction, branch: tracked.job?.ref ?? undefined, commit: tip, comments });
 
   const project = store.projectId ?? '';
-  const used = deps.hour.agentRequestsThisHour(project);
+  const used = deps.ledger.agentRequestsThisHour(project);
   const cost = vscode.l10n.t(
     "One follow-up to “{0}”: 1 agent request of the project's hour ({1} of {2} used, {3} left).",
     label,
