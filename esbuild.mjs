@@ -1,6 +1,7 @@
 // Builds the extension (node, CommonJS, `vscode` external) and the webview (browser) bundles.
 //   node esbuild.mjs               development build: sourcemaps, no minification
-//   node esbuild.mjs --production  release build: minified, no sourcemaps (used by `vsce package`)
+//   node esbuild.mjs --production  release build: minified, no sourcemaps (used by `vsce package` and
+//                                  `npm test`), held to its bloat guard (bundleGuard below): over it, exits 1
 //   node esbuild.mjs --watch       rebuild on change; prints problem-matcher markers for VS Code
 //   node esbuild.mjs --tests       development build plus every test bundle under out/test, and the
 //                                  extension the host tests load (out/test/extension: the manifest's
@@ -8,8 +9,9 @@
 //   node esbuild.mjs --production --metafile=meta.json
 //                                  also writes esbuild's account of what went into dist/extension.js (read by the bench)
 import * as esbuild from 'esbuild';
-import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -53,7 +55,7 @@ const extensionTargets = (entry, dist) => [
     // Node reads the bundle as UTF-8: the text's typographic quotes and ellipses stay one character
     // each, not a six-byte \u escape.
     charset: 'utf8',
-    metafile: Boolean(metafile),
+    metafile: production || Boolean(metafile),
   },
   {
     ...common,
@@ -115,4 +117,37 @@ if (watch) {
 } else {
   const [extension] = await Promise.all(targets.map((t) => esbuild.build(t)));
   if (metafile) writeFileSync(metafile, JSON.stringify(extension.metafile));
+  if (production) bundleGuard(extension.metafile);
+}
+
+/**
+ * The release bundle's bloat guard, run by every release build (`npm test`'s pretest, `vsce package`).
+ * Raising the budget is a decision taken in a diff, with BENCHMARKS.md's bundle rows beside it:
+ * - dist/extension.js stays within BUNDLE_BUDGET_KB. It is one CommonJS file on purpose (BENCHMARKS.md §1:
+ *   split into chunks loaded on first use, the extension loaded slower, not faster);
+ * - every library in it is one of package.json's dependencies or theirs: a devDependency imported by
+ *   src/ by mistake (the test tools, TypeScript, Prism) fails here rather than ships.
+ */
+function bundleGuard(meta) {
+  const BUNDLE_BUDGET_KB = 360;
+  const root = dirname(fileURLToPath(import.meta.url));
+  const manifest = (dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const direct = Object.keys(manifest(root).dependencies ?? {});
+  const allowed = new Set([...direct, ...direct.flatMap((name) => Object.keys(manifest(join(root, 'node_modules', name)).dependencies ?? {}))]);
+  const [output, { bytes, inputs }] = Object.entries(meta.outputs).find(([, o]) => o.entryPoint);
+  const weight = new Map();
+  for (const [path, input] of Object.entries(inputs)) {
+    const where = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1] ?? path.replace(/^(src\/[^/]+\/).*/, '$1');
+    weight.set(where, (weight.get(where) ?? 0) + input.bytesInOutput);
+  }
+  const problems = [];
+  if (bytes > BUNDLE_BUDGET_KB * 1024) problems.push(`${output} is ${(bytes / 1024).toFixed(1)} KB, over its budget of ${BUNDLE_BUDGET_KB} KB.`);
+  const foreign = [...weight.keys()].filter((where) => !where.startsWith('src') && !allowed.has(where));
+  if (foreign.length) problems.push(`${output} bundles ${foreign.join(', ')}, not among package.json's dependencies (or theirs).`);
+  if (!problems.length) return;
+  const heaviest = [...weight].sort((a, b) => b[1] - a[1]).slice(0, 8);
+  console.error(
+    ['✘ [bundle guard] ' + problems.join(' '), 'What weighs most:', ...heaviest.map(([where, b]) => `  ${where} ${(b / 1024).toFixed(1)} KB`)].join('\n'),
+  );
+  process.exit(1);
 }
