@@ -326,7 +326,8 @@ export async function exportTrend(trend: TrendExport, ui: Ui, log: Logger): Prom
     await writeUriAtomically(target, json ? trendToJson(trend, new Date().toISOString()) : trendToCsv(trend));
   } catch (error) {
     log.error(error);
-    background(ui.showMessage('error', vscode.l10n.t('Could not save the trend to {0}: {1}', fileName, errorText(error))), log, 'the trend export failure');
+    const message = vscode.l10n.t('Could not save the trend to {0}: {1}', fileName, errorText(error));
+    background(showFailure(ui, { severity: 'error', actions: ['showLog'], message }), log, 'the trend export failure');
     return undefined;
   }
   log.info(`exported the trend (${trend.points.length} points) to ${fileName}`);

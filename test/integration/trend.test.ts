@@ -4,7 +4,7 @@
 // cost is shown when it is more than four; settled buckets are kept in the shared store, so another
 // window's kept buckets cost nothing here and a Refresh asks again only for today.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -197,6 +197,22 @@ describe('the trend above the visitors table', function () {
       assert.deepEqual([json.unit, json.metric, json.points.length, json.points[0].total, json.previous], ['day', 'visitors', 7, first.total, null]);
       assert.equal(sim.requests.length, before, 'saving what is on screen asks nothing');
     } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('Export Trend to a folder that cannot be written says so, with Show Log, and leaves nothing there', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'mintlify-trend-'));
+    const user = new ScriptedUser(s.ui);
+    try {
+      user.saveAs(vscode.Uri.file(join(folder, 'gone', 'trend.csv')));
+      await webview.click('#trend-export');
+      const failure = await waitFor('the failure', () => user.messages.find((m) => m.level === 'error'));
+      assert.match(failure.message, /^Could not save the trend to trend\.csv: /);
+      assert.deepEqual(failure.actions, ['Show Log']);
+      assert.deepEqual(readdirSync(folder), [], 'no file, no temporary file');
+    } finally {
+      user.restore();
       rmSync(folder, { recursive: true, force: true });
     }
   });
