@@ -257,7 +257,10 @@ function publishContext(model: PreviewModel, jobs: JobStore): void {
   void vscode.commands.executeCommand('setContext', 'mintlifyAgent.previewReady', ready);
 }
 
-/** The row's words and marks once the job has a preview (a row without one is left as it was: Preview Branch is offered on every job row by the context key). */
+/**
+ * The row's words and marks once the job has a preview (a row without one is left as it was: Preview Branch
+ * is offered on every job row by the context key).
+ */
 function rowNote(model: PreviewModel, tracked: TrackedJob): RowNote | undefined {
   const preview = model.get(tracked.id);
   if (!preview) return undefined;

@@ -12,7 +12,10 @@ import { background } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 import { currentRange, fetchSnapshot, parseStoredSnapshot, type SignalsSnapshot } from './snapshot';
 
-/** The background refresh runs at most once a day: the last 30 days change little in an hour, and a team of ten refreshing hourly would spend the organisation's hour (Fetch Reader Signals fetches whenever asked). */
+/**
+ * The background refresh runs at most once a day: the last 30 days change little in an hour, and a team of
+ * ten refreshing hourly would spend the organisation's hour (Fetch Reader Signals fetches whenever asked).
+ */
 export const BACKGROUND_EVERY_MS = 24 * HOUR_MS;
 /** What a snapshot is assumed to cost before one has been fetched (the default site takes 10). */
 const FIRST_ESTIMATE = 12;

@@ -123,7 +123,10 @@ export class RequestLedger {
     background(written, this.log, 'writing the request ledger');
   }
 
-  /** Where a counted request counts: the project's agent hour, the organisation's preview deployments (a status read is not counted: the endpoint table's `counted`; an analytics request is reserved instead). */
+  /**
+   * Where a counted request counts: the project's agent hour, the organisation's preview deployments (a
+   * status read is not counted: the endpoint table's `counted`; an analytics request is reserved instead).
+   */
   private bucketOf(family: Family, entry: RequestLogEntry): string | undefined {
     if (family === 'agent') return agentBucket(projectOfAgentPath(entry.path) ?? '');
     if (!this.keyHash) return undefined;

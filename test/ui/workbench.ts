@@ -320,7 +320,10 @@ export class Workbench {
     if (!(await happens(step.then, timeout))) throw new Error(`${step.shows}: not seen ${timeout / 1000} s after running "${title}" from the command palette.`);
   }
 
-  /** Runs a command that opens the box titled `box` (an input box, a pick) and waits for the box: safe to run twice, a second box replaces the first and sends nothing. */
+  /**
+   * Runs a command that opens the box titled `box` (an input box, a pick) and waits for the box: safe to run
+   * twice, a second box replaces the first and sends nothing.
+   */
   async runCommandForBox(command: string, box: string | RegExp): Promise<void> {
     await this.runCommand(command, { then: this.quickInputTitled(box), shows: `the box titled ${String(box)}` });
   }
