@@ -81,7 +81,7 @@ export function registerAskAboutThis(_context: vscode.ExtensionContext, ports: A
  */
 export async function previewAndSend(
   ui: Ui,
-  store: JobStore,
+  jobs: JobStore,
   prompt: string,
   notes: readonly string[] = [],
 ): Promise<{ prompt: string; sent: PromptSent } | undefined> {
@@ -103,7 +103,7 @@ export async function previewAndSend(
   if (!send) return undefined; // the preview was closed: nothing to send
   const text = preview.getText();
   if (!text.trim()) return void ui.showMessage('error', vscode.l10n.t('The prompt is empty, so nothing was sent.'));
-  const target = await pickTarget(ui, store);
+  const target = await pickTarget(ui, jobs);
   if (!target) return undefined;
   const sent = target.jobId
     ? await vscode.commands.executeCommand<PromptSent | undefined>(COMMANDS.sendFollowUp, target.jobId, text)
@@ -113,11 +113,11 @@ export async function previewAndSend(
   return { prompt: text, sent: sent ?? { sent: false, outcomeUnknown: false } };
 }
 
-async function pickTarget(ui: Ui, store: JobStore): Promise<TargetItem | undefined> {
+async function pickTarget(ui: Ui, jobs: JobStore): Promise<TargetItem | undefined> {
   const items: TargetItem[] = [{ label: vscode.l10n.t('$(rocket) New job'), description: vscode.l10n.t('The agent opens a pull request when it is done') }];
-  const jobs = store.all();
-  if (jobs.length) items.push({ label: vscode.l10n.t('Follow-up to a tracked job'), kind: vscode.QuickPickItemKind.Separator });
-  for (const tracked of jobs) {
+  const all = jobs.all();
+  if (all.length) items.push({ label: vscode.l10n.t('Follow-up to a tracked job'), kind: vscode.QuickPickItemKind.Separator });
+  for (const tracked of all) {
     const status = tracked.notFound
       ? vscode.l10n.t('not found')
       : tracked.job?.status === 'unknown'

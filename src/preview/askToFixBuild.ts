@@ -15,7 +15,7 @@ import { composeFixBuildPrompt, FIX_LOG_LINES } from './fixBuildPrompt';
 import type { SharedPreview } from './previewRecord';
 
 export interface FixBuildDeps {
-  store: JobStore;
+  jobs: JobStore;
   ui: Ui;
   /** The shared ledger: every window's agent requests of the project this hour. */
   ledger: { agentRequestsThisHour(project: string): number };
@@ -29,11 +29,11 @@ export interface FixBuildSent {
 }
 
 export async function askToFixBuild(deps: FixBuildDeps, jobId: string, preview: SharedPreview): Promise<FixBuildSent> {
-  const { store, ui } = deps;
-  const tracked = store.get(jobId);
+  const { jobs, ui } = deps;
+  const tracked = jobs.get(jobId);
   const label = tracked ? jobLabel(tracked) : jobId;
   const composed = composeFixBuildPrompt(preview);
-  const used = deps.ledger.agentRequestsThisHour(store.projectId ?? '');
+  const used = deps.ledger.agentRequestsThisHour(jobs.projectId ?? '');
   const notes = [
     vscode.l10n.t(
       "One follow-up to “{0}”: 1 agent request of the project's hour ({1} of {2} used, {3} left).",

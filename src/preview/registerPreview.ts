@@ -234,7 +234,7 @@ export function registerPreview(context: vscode.ExtensionContext, ports: Preview
     if (!jobId || !preview) return undefined;
     if (stageOf(preview) !== 'failed')
       return void ui.showMessage('info', vscode.l10n.t('The last preview of this job did not fail, so there is no build to fix.'));
-    return askToFixBuild({ store: jobs, ui, ledger: ports.ledger, log }, jobId, preview);
+    return askToFixBuild({ jobs, ui, ledger: ports.ledger, log }, jobId, preview);
   }
 
   command(COMMANDS.previewBranch, (arg?: unknown) => previewBranch(arg));

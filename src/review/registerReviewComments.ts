@@ -104,7 +104,7 @@ export function registerReviewComments(context: vscode.ExtensionContext, ports: 
     const jobId = reviewJobOf(arg, threads) ?? (await pickPending(model, jobs, ui));
     if (!jobId) return undefined;
     try {
-      return await sendReview({ model, threads, store: jobs, ui, ledger: ports.ledger, log }, jobId);
+      return await sendReview({ model, threads, jobs, ui, ledger: ports.ledger, log }, jobId);
     } catch (error) {
       failed('sendReview', `sending the review of ${jobId}`)(error);
       return undefined;

@@ -76,7 +76,7 @@ export class ReviewThreads extends Disposable {
 
   constructor(
     private readonly model: ReviewModel,
-    private readonly store: JobStore,
+    private readonly jobs: JobStore,
     private readonly hints: ReviewHints,
     private readonly log: Logger,
   ) {
@@ -85,7 +85,7 @@ export class ReviewThreads extends Disposable {
     this.controller.options = { prompt: vscode.l10n.t('Comment for the agent…'), placeHolder: vscode.l10n.t('What should the agent change here? (Markdown)') };
     this.controller.commentingRangeProvider = { provideCommentingRanges: (document) => this.commentingRanges(document) };
     this.register({ dispose: () => [...this.shown.values()].forEach((s) => s.thread.dispose()) });
-    for (const event of [model.onDidChange, store.onDidChange, hints.onDidChange])
+    for (const event of [model.onDidChange, jobs.onDidChange, hints.onDidChange])
       this.register(event(() => background(this.redraw(), log, 'drawing the review comments')));
     this.register(hints.onDidFetchRound(({ jobId, commit }) => this.rounds.set(commit, jobId)));
     background(this.redraw(), log, 'drawing the review comments');
@@ -188,7 +188,7 @@ export class ReviewThreads extends Disposable {
   }
 
   private async draw(): Promise<void> {
-    const reviewed = this.store.all().filter((t) => this.model.comments(t.id).length);
+    const reviewed = this.jobs.all().filter((t) => this.model.comments(t.id).length);
     // Git is loaded only once there is a comment to draw: never at start for a window without one.
     const api = reviewed.length ? await this.hints.git() : undefined;
     const wanted = new Map<string, { tracked: TrackedJob; comment: ReviewComment; uri: vscode.Uri; placement: Placement }>();
@@ -302,7 +302,7 @@ export class ReviewThreads extends Disposable {
     }
     const api = typeof ref === 'string' ? await this.hints.git() : undefined;
     if (!api) return undefined;
-    for (const tracked of this.store.all()) {
+    for (const tracked of this.jobs.all()) {
       if (!this.isRoundOf(tracked.id, ref as string) || !tracked.job?.repository) continue;
       const clone = findClone(api, tracked.job.repository);
       const root = clone?.repository.rootUri.path.replace(/\/+$/, '');

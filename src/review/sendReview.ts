@@ -22,7 +22,7 @@ import type { ReviewThreads } from './reviewThreads';
 export interface SendReviewDeps {
   model: ReviewModel;
   threads: ReviewThreads;
-  store: JobStore;
+  jobs: JobStore;
   ui: Ui;
   /** The shared ledger: every window's agent requests of the project this hour. */
   ledger: { agentRequestsThisHour(project: string): number };
@@ -39,8 +39,8 @@ export interface ReviewSent {
 const underWay = new Map<string, { preview?: vscode.TextDocument }>();
 
 export async function sendReview(deps: SendReviewDeps, jobId: string): Promise<ReviewSent | undefined> {
-  const { store, ui } = deps;
-  const tracked = store.get(jobId);
+  const { jobs, ui } = deps;
+  const tracked = jobs.get(jobId);
   if (!tracked) return void ui.showMessage('info', vscode.l10n.t('Job {0} is not tracked here, so its review cannot be sent from this window.', jobId));
   const label = jobLabel(tracked);
   // The row and the thread's title both offer Send Review: the second click shows the first one's preview.
@@ -62,8 +62,8 @@ export async function sendReview(deps: SendReviewDeps, jobId: string): Promise<R
 }
 
 async function composeAndSend(deps: SendReviewDeps, jobId: string, label: string, flow: { preview?: vscode.TextDocument }): Promise<ReviewSent | undefined> {
-  const { model, store, ui } = deps;
-  const tracked = store.get(jobId)!;
+  const { model, jobs, ui } = deps;
+  const tracked = jobs.get(jobId)!;
   const pending = model.pending(jobId);
   if (!pending.length) {
     return void ui.showMessage(
@@ -116,7 +116,7 @@ async function composeAndSend(deps: SendReviewDeps, jobId: string, label: string
   });
   const composed = composeReviewPrompt({ instruction, branch: tracked.job?.ref ?? undefined, commit: tip, comments });
 
-  const project = store.projectId ?? '';
+  const project = jobs.projectId ?? '';
   const used = deps.ledger.agentRequestsThisHour(project);
   const cost = vscode.l10n.t(
     "One follow-up to “{0}”: 1 agent request of the project's hour ({1} of {2} used, {3} left).",

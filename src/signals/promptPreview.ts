@@ -21,6 +21,6 @@ export interface PreviewOptions {
   notes?: readonly string[];
 }
 
-export function agentPromptSender(ui: Ui, store: JobStore): PromptSender {
-  return { previewAndSend: (prompt, options) => previewAndSend(ui, store, prompt, options?.notes) };
+export function agentPromptSender(ui: Ui, jobs: JobStore): PromptSender {
+  return { previewAndSend: (prompt, options) => previewAndSend(ui, jobs, prompt, options?.notes) };
 }

@@ -442,7 +442,7 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
       user.answerMessage = (m) => m.actions.find((a) => a === 'Send Review' || a === 'Send Again');
       const [here, there] = await Promise.all([
         vscode.commands.executeCommand<ReviewSent | undefined>('mintlifyAgent.sendReview', jobId),
-        sendReview({ model: otherModel, threads: threads(), store: s.jobs, ui: s.ui, ledger: s.sync.ledger, log }, jobId),
+        sendReview({ model: otherModel, threads: threads(), jobs: s.jobs, ui: s.ui, ledger: s.sync.ledger, log }, jobId),
       ]);
       assert.equal(requestsTo(sim, 'POST', path).length, before + 1, `one request; messages: ${JSON.stringify(user.messages.map((m) => m.message))}`);
       assert.equal([here, there].filter((r) => r?.sent?.sent).length, 1, 'one window sent it');
@@ -508,7 +508,7 @@ describe('review comments on the agent branch, sent as one follow-up (Send Revie
       user.messages.length = 0;
       user.type('').type('');
       user.answerMessage = (m) => m.actions.find((a) => a === 'Send Review' || a === 'Send Again');
-      const there = sendReview({ model: otherModel, threads: threads(), store: s.jobs, ui: s.ui, ledger: s.sync.ledger, log }, jobId);
+      const there = sendReview({ model: otherModel, threads: threads(), jobs: s.jobs, ui: s.ui, ledger: s.sync.ledger, log }, jobId);
       await waitFor('the other window to find no send under way and write its claim', () => !held);
       const here = vscode.commands.executeCommand<ReviewSent | undefined>('mintlifyAgent.sendReview', jobId);
       await waitFor('this window’s send to reach the API', () => requestsTo(sim, 'POST', path).length > before);
