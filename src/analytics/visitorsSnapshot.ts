@@ -1,13 +1,19 @@
 // The readers figures in the editor all come from one snapshot per project and date range: every
 // row of the range, fetched in pages of 250 once, kept with its fetch time, persisted (bounded)
 // across reloads and refreshed at most once an hour unless the user asks. With 400 paths, opening
-// 50 pages in an hour costs 2 requests instead of 50. No vscode import: unit-tested directly.
+// 50 pages in an hour costs 2 requests instead of 50. The store fetches a range itself, with the
+// API client (`fetchRangeWith`): a request goes from here to the client and the hour's account,
+// never back through the readers that own the store. No vscode import: unit-tested directly.
 import * as z from 'zod/mini';
-import type { Grant, Reservation } from '../api/client';
+import type { ApiClient, Grant } from '../api/client';
+import { ApiError, isApiError } from '../api/errors';
+import { readPages } from '../api/paging';
 import { HOUR_MS } from '../util/clock';
 import { ENDPOINTS } from '../api/endpoints';
 import type { VisitorRow, VisitorTotals } from '../api/schemas';
-import { fetchAllVisitors, type FetchVisitors } from './visitorsQuery';
+import type { Logger } from '../log';
+import { JoinedGrant } from '../sync/hourGate';
+import { type FetchVisitors, VISITORS_LIST } from './visitorsQuery';
 import { normalizeSitePath } from '../docs/sitePaths';
 
 export const SNAPSHOT_PAGE_SIZE = ENDPOINTS.getVisitors.pageSize;
@@ -79,8 +85,9 @@ export function readersOf(snapshot: VisitorsSnapshot, sitePath: string): Readers
 
 /**
  * The one function that spends requests on a snapshot: pages of 250 by the paging rule, until the
- * API has no more or `maxPages` is reached. Its caller (the readers' fetchRange, src/readers/pageReaders.ts)
- * hands it a grant, and each request is reserved by it (src/sync/hourGate.ts) before it is sent.
+ * API has no more or `maxPages` is reached. Its caller (the store's fetch, {@link fetchRangeWith})
+ * hands it the client's page read and a grant, and each request is reserved by the grant
+ * (src/sync/hourGate.ts) before it is sent.
  */
 export async function fetchSnapshot(
   fetchPage: FetchVisitors,
@@ -91,10 +98,11 @@ export async function fetchSnapshot(
   const start = from?.gathering ? from : undefined;
   const skip = start ? start.pages * SNAPSHOT_PAGE_SIZE : 0;
   const fetchedAt = start?.fetchedAt ?? now();
-  const shifted: FetchVisitors = skip
-    ? (projectId, query, options) => fetchPage(projectId, { ...query, offset: (query.offset ?? 0) + skip }, options)
-    : fetchPage;
-  const all = await fetchAllVisitors(shifted, key.projectId, key, { maxPages: Math.max(1, maxPages - (start?.pages ?? 0)), signal, grant });
+  const all = await readPages(
+    VISITORS_LIST,
+    (page, signal) => fetchPage(key.projectId, { dateFrom: key.dateFrom, dateTo: key.dateTo, ...page, offset: (page.offset ?? 0) + skip }, { signal, grant }),
+    { maxPages: Math.max(1, maxPages - (start?.pages ?? 0)), signal },
+  );
   const seen = new Set(start?.rows.map((row) => row.path));
   const rows = start ? [...start.rows, ...all.rows.filter((row) => !seen.has(row.path))] : all.rows;
   const pages = (start?.pages ?? 0) + all.pages;
@@ -103,7 +111,7 @@ export async function fetchSnapshot(
   // Any stop before the API's end leaves paths beyond it unread: they may have readers.
   return {
     key,
-    totals: all.pages ? all.totals : (start?.totals ?? all.totals),
+    totals: all.first?.totals ?? start?.totals ?? { human: 0, ai: 0, total: 0 },
     rows,
     fetchedAt,
     pages,
@@ -111,6 +119,49 @@ export async function fetchSnapshot(
     ...(gathering && { gathering }),
     ...(expectedPages !== undefined && { expectedPages }),
   };
+}
+
+/** What the store's fetch of a range goes with: the client, the page cap (readers.maxPages, read at each fetch), the window's lifetime, the log. */
+export interface RangeFetchPorts {
+  api: Pick<ApiClient, 'getVisitors'>;
+  maxPages: () => number;
+  signal?: AbortSignal;
+  log: Pick<Logger, 'info'>;
+}
+
+/**
+ * The store's fetch of a whole range ({@link SnapshotStoreOptions.fetch}): {@link fetchSnapshot} with
+ * the client, each request reserved by `joined` (the grants of all who asked). Cut short by the
+ * hour, every page fetched is kept: the snapshot is still being gathered, and the next fetch goes on
+ * from it; only a fetch that got no page at all keeps nothing (not granted, or the 429).
+ */
+export function fetchRangeWith(ports: RangeFetchPorts): SnapshotStoreOptions['fetch'] {
+  return async (key, joined, kept) => {
+    const maxPages = ports.maxPages();
+    const from = kept?.gathering ? ` from page ${kept.pages + 1}` : '';
+    ports.log.info(
+      `readers: fetching ${key.dateFrom ?? 'all time'}..${key.dateTo ?? ''}${from} (at most ${maxPages} pages of 250${joined.background ? ', background' : ''})`,
+    );
+    let limited: ApiError | undefined;
+    const fetchPage: FetchVisitors = (projectId, query, options) =>
+      ports.api.getVisitors(projectId, query, options).catch((error: unknown) => {
+        // A 429 part way through background work keeps the pages before it (the shared wait holds the next).
+        if (!joined.background || !isApiError(error) || error.kind !== 'rateLimited') throw error;
+        limited = error;
+        throw new ApiError('notGranted', error.message);
+      });
+    const snapshot = await fetchSnapshot(fetchPage, key, { maxPages, signal: ports.signal, grant: joined, from: kept });
+    const fetched = snapshot.pages - (kept?.gathering ? kept.pages : 0);
+    if (limited && fetched === 0) throw limited;
+    if (joined.refused && fetched === 0) throw notGranted();
+    ports.log.info(`readers: ${snapshot.rows.length} paths in ${snapshot.pages} request(s)${snapshot.capped ? ' (capped)' : ''}`);
+    return snapshot;
+  };
+}
+
+/** A readers fetch the hour had no room for: not a failure (the next page shown may go). */
+export function notGranted(): ApiError {
+  return new ApiError('notGranted', 'Not granted: the organisation’s hour has no room for this fetch now.');
 }
 
 // ---- The store: memory, persistence, freshness, one fetch at a time per range --------------------
@@ -167,7 +218,10 @@ function fromStored(s: StoredSnapshot): VisitorsSnapshot {
 }
 
 export interface SnapshotStoreOptions {
-  /** Fetches a whole range (normally {@link fetchSnapshot} with the capped page count), each request reserved by `joined`; `kept`: what is kept of it (going on from it while still being gathered). */
+  /**
+   * Fetches a whole range (normally {@link fetchRangeWith}), each request reserved by `joined`;
+   * `kept`: what is kept of it (going on from it while still being gathered).
+   */
   fetch: (key: SnapshotKey, joined: JoinedGrant, kept?: VisitorsSnapshot) => Promise<VisitorsSnapshot>;
   storage: SnapshotStorage;
   now?: () => number;
@@ -189,36 +243,6 @@ export interface SnapshotSource {
   maxPages(): number;
   /** What fetching a range may cost, for the hour's gate: about what its kept whole snapshot took, else up to `cap` (maxPages unless said). */
   estimate(key: SnapshotKey, cap?: number): { estimate: number; upTo: boolean; cap: number; perPage?: boolean };
-}
-
-/**
- * The grant a range's fetch goes with: the grants of everyone who asked for it while it was on its
- * way, each in turn; `background` while only background work asked (then a cut keeps nothing).
- */
-export class JoinedGrant implements Grant {
-  private readonly grants: Grant[] = [];
-  private onlyBackground = true;
-
-  constructor(grant: Grant, background: boolean) {
-    this.join(grant, background);
-  }
-
-  join(grant: Grant, background: boolean): void {
-    this.grants.push(grant);
-    if (!background) this.onlyBackground = false;
-  }
-
-  get background(): boolean {
-    return this.onlyBackground;
-  }
-
-  async reserve(): Promise<Reservation | undefined> {
-    for (const grant of this.grants) {
-      const reservation = await grant.reserve();
-      if (reservation) return reservation;
-    }
-    return undefined;
-  }
 }
 
 export class SnapshotStore {

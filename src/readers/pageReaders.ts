@@ -5,10 +5,12 @@
 // passes the hour's gate with its own grant: one the user did not ask for (a page was just opened)
 // is background work, held to the ledger's ceiling and the machine's background share so the hour's
 // last analytics requests are kept for what someone asks; one the user asked for (Refresh, Change
-// Range, the click to load, the panel) is asked for, and held to what the hour has left. A fetch the
+// Range, the click to load, the panel) is asked for, and held to what the hour has left; one the
+// editor's AI makes after the writer's yes in a tool's dialog is held to what that dialog allowed.
+// load() makes each of these grants; the store then fetches with the client itself. A fetch the
 // hour has no room for is refused as one thing, the ApiError kind 'notGranted'.
 import * as vscode from 'vscode';
-import { ApiError, isApiError, type ApiClient, type Grant } from '../api';
+import { ApiError, isApiError, type ApiClient } from '../api';
 import type { Settings } from '../config';
 import { resolvePreset, type ResolvedRange } from '../analytics/dateRange';
 import { background } from '../util/background';
@@ -19,8 +21,7 @@ import { BACKGROUND_CEILING } from '../sync/ledger';
 import type { HourGate, HourGrant } from '../sync/hourGate';
 import { HOUR_MS } from '../util/clock';
 import { Disposable } from '../util/lifecycle';
-import { fetchSnapshot, isFreshFor, type JoinedGrant, SnapshotStore, snapshotId, type SnapshotKey, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
-import type { FetchVisitors } from '../analytics/visitorsQuery';
+import { fetchRangeWith, isFreshFor, notGranted, SnapshotStore, snapshotId, type SnapshotKey, type VisitorsSnapshot } from '../analytics/visitorsSnapshot';
 import { type BackgroundPlan, planBackground, rangeLabel, settledKeys } from './settledRanges';
 
 const RANGE_KEY = 'mintlifyAgent.readers.range';
@@ -61,8 +62,9 @@ export class PageReaders extends Disposable {
 
   constructor(private readonly deps: PageReadersDeps) {
     super();
+    // The store fetches a range itself, with the client: the one place the readers spend analytics requests.
     this.store = new SnapshotStore({
-      fetch: (key, grant, kept) => this.fetchRange(key, grant, kept),
+      fetch: fetchRangeWith({ api: deps.api, maxPages: () => deps.settings.readers.maxPages, signal: this.lifetime.signal, log: deps.log }),
       storage: deps.storage,
     });
     this.register(this.store.onDidFetch(() => this.changeEmitter.fire()));
@@ -111,12 +113,12 @@ export class PageReaders extends Disposable {
    * The current range's snapshot for a page being shown: the kept one while fresh, else a fetch,
    * unless a recent failure asked for a pause (then the kept one, possibly stale, or the failure).
    * `asked`: the user asked (Refresh implies it), and the gate asks them when the hour may not hold
-   * it; `grant`: they said yes elsewhere (a tool's confirmation); otherwise it is background work,
-   * and a fetch the hour has no room for returns the kept one, possibly stale, or is not granted
-   * (ApiError 'notGranted').
+   * it; `allowedForModel`: the writer said yes to that many requests in a language model tool's
+   * dialog (the editor's AI's grant, made here); otherwise it is background work, and a fetch the
+   * hour has no room for returns the kept one, possibly stale, or is not granted (ApiError 'notGranted').
    */
-  async load(now: RangeNow, options: { refresh?: boolean; asked?: boolean; grant?: Grant } = {}): Promise<VisitorsSnapshot> {
-    const { refresh = false, asked = refresh || options.grant !== undefined } = options;
+  async load(now: RangeNow, options: { refresh?: boolean; asked?: boolean; allowedForModel?: number } = {}): Promise<VisitorsSnapshot> {
+    const { refresh = false, allowedForModel, asked = refresh || allowedForModel !== undefined } = options;
     // Background work fetches the settled range unless a writer's fetch of the open one still stands;
     // a writer's click on a range still being gathered fetches the rest of it.
     const plan = asked ? undefined : this.backgroundPlan(now);
@@ -131,14 +133,15 @@ export class PageReaders extends Disposable {
       throw new PausedError(this.pausedUntil.get(id)!);
     }
     if (!plan && !refresh && kept && !kept.gathering && this.store.isFresh(kept)) return kept;
-    // Background work keeps every page it fetches (a range still being gathered goes on from there
-    // next time), so it asks for one request and goes on as far as its share allows.
-    const own = options.grant
-      ? undefined
-      : asked
-        ? await this.askFor(key, shown?.gathering ? rangeLabel(now.preset, key, vscode.l10n) : now.range.label)
-        : this.deps.gate.background('readers', 1);
-    const grant = options.grant ?? own;
+    // This load's own grant, ended with it. Background work keeps every page it fetches (a range
+    // still being gathered goes on from there next time), so it asks for one request and goes on as
+    // far as its share allows.
+    const grant =
+      allowedForModel !== undefined
+        ? this.deps.gate.granted(allowedForModel, true)
+        : asked
+          ? await this.askFor(key, shown?.gathering ? rangeLabel(now.preset, key, vscode.l10n) : now.range.label)
+          : this.deps.gate.background('readers', 1);
     if (!grant) {
       if (!asked)
         this.deps.log.info(
@@ -162,8 +165,8 @@ export class PageReaders extends Disposable {
       if (plan?.show) return plan.show;
       throw error;
     } finally {
-      // The grant was this load's: a later page shown or click asks anew.
-      own?.end();
+      // The grant was this load's: a later page shown, click or tool call asks anew.
+      grant.end();
     }
   }
 
@@ -207,48 +210,6 @@ export class PageReaders extends Disposable {
   private askFor(key: SnapshotKey, label: string): Promise<HourGrant | undefined> {
     return this.deps.gate.ask({ what: vscode.l10n.t('Loading the readers of {0}', label), ...this.estimate(key) });
   }
-
-  /** The one place the readers spend analytics requests, each reserved by `joined` (the grants of all who asked). */
-  private async fetchRange(key: SnapshotKey, joined: JoinedGrant, kept?: VisitorsSnapshot): Promise<VisitorsSnapshot> {
-    const maxPages = this.deps.settings.readers.maxPages;
-    const from = kept?.gathering ? ` from page ${kept.pages + 1}` : '';
-    this.deps.log.info(
-      `readers: fetching ${key.dateFrom ?? 'all time'}..${key.dateTo ?? ''}${from} (at most ${maxPages} pages of 250${joined.background ? ', background' : ''})`,
-    );
-    let refused = false;
-    const grant: Grant = {
-      reserve: async () => {
-        const reservation = await joined.reserve();
-        refused ||= !reservation;
-        return reservation;
-      },
-    };
-    let limited: ApiError | undefined;
-    const fetchPage: FetchVisitors = (projectId, query, options) =>
-      this.deps.api.getVisitors(projectId, query, options).catch((error: unknown) => {
-        // A 429 part way through background work keeps the pages before it (the shared wait holds the next).
-        if (!joined.background || !isApiError(error) || error.kind !== 'rateLimited') throw error;
-        limited = error;
-        throw new ApiError('notGranted', error.message);
-      });
-    const snapshot = await fetchSnapshot(fetchPage, key, {
-      maxPages,
-      signal: this.lifetime.signal,
-      grant,
-      from: kept,
-    });
-    // Cut short by the hour, every page fetched is kept: the snapshot is still being gathered, and
-    // the next fetch goes on from it. Only a fetch that got no page at all keeps nothing.
-    const fetched = snapshot.pages - (kept?.gathering ? kept.pages : 0);
-    if (limited && fetched === 0) throw limited;
-    if (refused && fetched === 0) throw notGranted();
-    this.deps.log.info(`readers: ${snapshot.rows.length} paths in ${snapshot.pages} request(s)${snapshot.capped ? ' (capped)' : ''}`);
-    return snapshot;
-  }
-}
-
-function notGranted(): ApiError {
-  return new ApiError('notGranted', 'Not granted: the organisation’s hour has no room for this fetch now.');
 }
 
 /** No background fetch until `until` (epoch ms), after a failure. */

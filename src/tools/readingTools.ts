@@ -94,10 +94,9 @@ export function readingTools(
           );
         }
         let snapshot: VisitorsSnapshot;
-        // The dialog's yes is this call's: it ends with it.
-        const grant = deps.gate.granted(verdict.terms.allowed, true);
         try {
-          snapshot = await deps.visitors.load(now, { grant }).finally(() => grant.end());
+          // The dialog's yes is this call's: the load makes its grant of it, and ends it with the load.
+          snapshot = await deps.visitors.load(now, { allowedForModel: verdict.terms.allowed });
         } catch (error) {
           if (isApiError(error) && error.kind === 'notGranted') return notGrantedText(deps);
           if (error instanceof PausedError)
