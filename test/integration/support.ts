@@ -8,6 +8,7 @@ import { waitFor } from '../support/waitFor';
 import { DEFAULT_TIMINGS } from '../../src/jobs/pollTimings';
 import { settledRange } from '../../src/readers/settledRanges';
 import { localToday } from '../../src/util/days';
+import { TEAMMATES_WAIT } from '../../src/sync/ledger';
 import type { ResolvedRange } from '../../src/analytics/dateRange';
 import type { SnapshotKey } from '../../src/analytics/visitorsSnapshot';
 
@@ -247,9 +248,14 @@ export async function freshAnalyticsHour(s: TestSeam): Promise<void> {
   await s.sync.update((state) => {
     // The key's bucket, this machine's background share of it, and the reservations released in them.
     for (const area of [state.ledger, state.released]) for (const bucket of Object.keys(area)) if (/^(analytics|background):/.test(bucket)) delete area[bucket];
+    // A 429's wait, and the teammates' 429 an earlier suite's export met (it holds background work for its wait).
     delete state.waits.analytics;
+    delete state.waits[TEAMMATES_WAIT];
   });
-  await waitFor('an empty analytics hour', () => s.sync.ledger.analyticsRequestsThisHour() === 0 && s.sync.ledger.familyWaitMs('analytics') === 0);
+  await waitFor(
+    'an empty analytics hour',
+    () => s.sync.ledger.analyticsRequestsThisHour() === 0 && s.sync.ledger.familyWaitMs('analytics') === 0 && s.sync.ledger.account.teammatesSeenUntil() === 0,
+  );
   // The gate counts this window's requests still on their way too: a request that never ended would show here.
   await waitFor(`the hour's gate to see all 100 left (it sees ${String(s.gate.left())})`, () => s.gate.left() === 100);
 }
