@@ -170,7 +170,10 @@ export class PageReaders extends Disposable {
     }
   }
 
-  /** The hour as background work sees it, to say why it was not granted: the requests used (undefined while not known), the ceiling and this machine's share. */
+  /**
+   * The hour as background work sees it, to say why it was not granted: the requests used (undefined while
+   * not known), the ceiling and this machine's share.
+   */
   backgroundRoom(): { used: number | undefined; ceiling: number; share: number } {
     return { used: this.deps.gate.used(), ceiling: BACKGROUND_CEILING, share: this.deps.gate.backgroundShare() };
   }
