@@ -9,8 +9,8 @@
 //   node esbuild.mjs --production --metafile=meta.json
 //                                  also writes esbuild's account of what went into dist/extension.js (read by the bench)
 import * as esbuild from 'esbuild';
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const production = process.argv.includes('--production');
@@ -131,14 +131,23 @@ if (watch) {
 function bundleGuard(meta) {
   const BUNDLE_BUDGET_KB = 360;
   const root = dirname(fileURLToPath(import.meta.url));
-  const manifest = (dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-  const direct = Object.keys(manifest(root).dependencies ?? {});
-  const allowed = new Set([...direct, ...direct.flatMap((name) => Object.keys(manifest(join(root, 'node_modules', name)).dependencies ?? {}))]);
+  const manifest = (name) => {
+    const file = join(root, 'node_modules', name, 'package.json');
+    return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  };
+  // package.json's dependencies, and theirs, all the way down.
+  const allowed = new Set();
+  const walk = (deps) => {
+    for (const name of Object.keys(deps ?? {})) if (!allowed.has(name) && allowed.add(name)) walk(manifest(name).dependencies);
+  };
+  walk(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).dependencies);
   const [output, { bytes, inputs }] = Object.entries(meta.outputs).find(([, o]) => o.entryPoint);
   const weight = new Map();
   for (const [path, input] of Object.entries(inputs)) {
-    // A library by its package name; our code by its folder of src/ (the bench builds from another folder: ../../../src/…).
-    const where = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1] ?? path.replace(/^(?:\.\.\/)*(src\/(?:[^/]+\/)?).*/, '$1');
+    // esbuild names inputs from the working directory (the bench builds from out/bench/extension): from the repository instead.
+    const file = relative(root, resolve(path)).split(sep).join('/');
+    // A library by its package name (the innermost node_modules/); our code by its folder of src/.
+    const where = /.*node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1] ?? file.replace(/^(src\/(?:[^/]+\/)?).*/, '$1');
     weight.set(where, (weight.get(where) ?? 0) + input.bytesInOutput);
   }
   const problems = [];
