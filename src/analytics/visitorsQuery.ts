@@ -1,7 +1,9 @@
-// Every visitors request the analytics features make goes through here. The platform allows 100
-// analytics requests per organisation per hour, so a page fetched once is kept in memory (going back
-// to page 1 costs nothing; see LIVE_PAGE_MAX_AGE_MS for how long), a page already on its way is awaited
-// instead of asked for twice, and an export pages by the one paging rule (src/api/paging.ts), so it ends whatever the server says.
+// The panel's and the export's visitors requests go through here (the readers' snapshot reads its
+// pages with VISITORS_LIST, in visitorsSnapshot.ts). The platform allows 100 analytics requests per
+// organisation per hour, so a page fetched once is kept in memory (going back to page 1 costs
+// nothing; see LIVE_PAGE_MAX_AGE_MS for how long), a page already on its way is awaited instead of
+// asked for twice, and an export pages by the one paging rule (src/api/paging.ts), so it ends
+// whatever the server says.
 // No vscode import: the unit tests run this against fakes.
 import type { CallOptions, Grant } from '../api/client';
 import { ENDPOINTS } from '../api/endpoints';

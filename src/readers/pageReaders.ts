@@ -6,7 +6,8 @@
 // is background work, held to the ledger's ceiling and the machine's background share so the hour's
 // last analytics requests are kept for what someone asks; one the user asked for (Refresh, Change
 // Range, the click to load, the panel) is asked for, and held to what the hour has left; one the
-// editor's AI makes after the writer's yes in a tool's dialog is held to what that dialog allowed.
+// editor's AI makes after the writer's yes in a tool's dialog is held to what that dialog allowed
+// (itself within the hour's first 60, the tool's rule).
 // load() makes each of these grants; the store then fetches with the client itself. A fetch the
 // hour has no room for is refused as one thing, the ApiError kind 'notGranted'.
 import * as vscode from 'vscode';

@@ -11,7 +11,8 @@
 // Every grant is then held request by request: never more than it was granted, never after its
 // action ended (`end()`), and each request reserved in the shared ledger before it is sent, written
 // and read back with every window's (hourAccount.ts), so two windows spending at once cannot pass
-// the hour. While the count is unknown (the key's bucket has no name, or this window's file cannot
+// the hour. One fetch several actions share (a readers snapshot on its way) goes with their grants
+// joined (`JoinedGrant`), each in turn. While the count is unknown (the key's bucket has no name, or this window's file cannot
 // be written) background work and the editor's AI get nothing, and a writer's question says so.
 // vscode for its types only (erased): the import is how `npm run l10n` finds the l10n.t calls.
 import type * as vscode from 'vscode';
@@ -101,7 +102,8 @@ export interface HourGrant extends Grant {
 /**
  * The grant one fetch goes with when several actions share it (the readers' snapshot of a range,
  * analytics/visitorsSnapshot.ts): the grants of everyone who asked for it while it was on its way,
- * each in turn; `background` while only background work asked (then a cut keeps nothing).
+ * each in turn; `background` while only background work asked (then a 429 part way through keeps
+ * the pages before it; once a writer has joined, the 429 is theirs to see).
  */
 export class JoinedGrant implements Grant {
   private readonly grants: Grant[] = [];

@@ -3,7 +3,9 @@
 import assert from 'node:assert/strict';
 import { createApiClient, type ApiClient } from '../../../src/api';
 import { aiPercent, readersPhrase } from '../../../src/readers/readersText';
-import { fetchSnapshot, readersOf, SnapshotStore, type SnapshotKey, type VisitorsSnapshot } from '../../../src/analytics/visitorsSnapshot';
+import { fetchRangeWith, fetchSnapshot, readersOf, SnapshotStore, type SnapshotKey, type VisitorsSnapshot } from '../../../src/analytics/visitorsSnapshot';
+import { JoinedGrant } from '../../../src/sync/hourGate';
+import { rejectsWith } from '../../support/rejectsWith';
 import { startSimulator, type Simulator } from '../../simulator/server';
 import { grantOf, unlimited } from '../../support/grants';
 import type { Grant } from '../../../src/api/client';
@@ -152,5 +154,54 @@ describe('readers snapshot', function () {
     assert.deepEqual(readersPhrase({ kind: 'read', row: { path: '/x', human: 1, ai: 0, total: 1 }, rank: 3 }, 'last7'), ['1 reader · {0}% AI', '0']);
     assert.deepEqual(readersPhrase({ kind: 'none' }, 'last30'), ['no readers {0}', 'in 30 days']);
     assert.equal(aiPercent(0, 0), 0);
+  });
+});
+
+describe('the store’s fetch of a range (fetchRangeWith), cut by the hour', function () {
+  this.timeout(20_000);
+  let sim: Simulator | undefined;
+  afterEach(() => sim?.close());
+
+  /** A site of 1,000 paths (4 pages of 250) whose organisation has `limit` analytics requests left this hour. */
+  async function fetchWith(limit: number) {
+    sim = await startSimulator({ pathCount: 1_000, analyticsLimitPerHour: limit });
+    const api = createApiClient({ baseUrl: () => sim!.url, getApiKey: async () => KEY });
+    const lines: string[] = [];
+    const fetch = fetchRangeWith({ api, maxPages: () => 40, log: { info: (line) => lines.push(line) } });
+    const key: SnapshotKey = { projectId: PROJECT, dateFrom: '2026-10-01', dateTo: '2026-10-31' };
+    return { fetch, key, lines, sent: () => sim!.requests.filter((r) => r.rawPath.endsWith('/visitors')).length };
+  }
+
+  it('background work met by a 429 part way keeps the pages before it, to go on from them', async () => {
+    const { fetch, key, lines } = await fetchWith(2);
+    const snapshot = await fetch(key, new JoinedGrant(unlimited, true));
+    assert.deepEqual([snapshot.pages, snapshot.rows.length, snapshot.gathering], [2, 500, true]);
+    assert.match(lines.at(-1)!, /^readers: 500 paths in 2 request\(s\) \(capped\)$/);
+  });
+
+  it('background work whose first page meets a 429 keeps nothing and says so with the 429', async () => {
+    const { fetch, key } = await fetchWith(0);
+    await rejectsWith(fetch(key, new JoinedGrant(unlimited, true)), 'rateLimited');
+  });
+
+  it('once a writer has joined, a 429 part way is theirs to see: the fetch fails with it', async () => {
+    const { fetch, key } = await fetchWith(2);
+    const joined = new JoinedGrant(unlimited, true);
+    joined.join(unlimited, false);
+    await rejectsWith(fetch(key, joined), 'rateLimited');
+  });
+
+  it('spends the joined grants each in turn, and with none left is not granted, sending nothing more', async () => {
+    const some = await fetchWith(100);
+    const joined = new JoinedGrant(grantOf(1), true);
+    joined.join(grantOf(2), false);
+    const snapshot = await some.fetch(some.key, joined);
+    assert.deepEqual([snapshot.pages, snapshot.gathering, joined.refused, some.sent()], [3, true, true, 3]);
+    await sim!.close();
+
+    const none = await fetchWith(100);
+    const empty = new JoinedGrant(grantOf(0), true);
+    await rejectsWith(none.fetch(none.key, empty), 'notGranted');
+    assert.deepEqual([empty.refused, none.sent()], [true, 0]);
   });
 });
