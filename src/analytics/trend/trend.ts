@@ -85,7 +85,7 @@ export class Trend {
   /**
    * Draws the trend of `ask`: at once when it costs a few requests or fewer and fits in the hour
    * (or `approve`: the user said Draw), else it waits for Draw. Resolves when the draw has ended;
-   * `refresh` asks again for the buckets that include today.
+   * `refresh` asks again for every bucket not settled yet (today's, and yesterday's in the hour after its end at UTC).
    */
   async load(ask: TrendAsk | undefined, options: { approve?: boolean; refresh?: boolean; signal?: AbortSignal } = {}): Promise<void> {
     if (!ask) return;
@@ -115,11 +115,9 @@ export class Trend {
     const plan = this.plan(ask);
     if (!plan.ok) return;
     const { buckets, previous } = this.bucketsOf(ask, plan.buckets);
-    const absent = new Set(this.deps.series.missing(ask.projectId, subjectOf(ask), buckets));
-    const cost = this.cost(
-      ask,
-      buckets.filter((bucket) => absent.has(bucket) || (refresh && bucket.open)),
-    );
+    // What the series will fetch, and so what the grant must cover: on Refresh every bucket not
+    // settled yet, yesterday's too in the hour after its end at UTC (not only the one with today).
+    const cost = this.cost(ask, this.deps.series.missing(ask.projectId, subjectOf(ask), buckets, refresh));
     // Only a Draw pays for more than a few requests: a chart drawn before (whole or in part) stays as it is.
     if ((this.mustAsk(ask, cost) || this.drawn.get(id)?.partial) && !approve) return;
     const t = this.deps.l10n;

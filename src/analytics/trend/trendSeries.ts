@@ -80,15 +80,16 @@ export class TrendSeries {
   }
 
   /** The buckets that would take a request now. */
-  missing(projectId: string, subject: TrendSubject, buckets: readonly TrendBucket[]): TrendBucket[] {
-    return buckets.filter((bucket) => !this.known(projectId, subject, bucket, false));
+  missing(projectId: string, subject: TrendSubject, buckets: readonly TrendBucket[], refresh = false): TrendBucket[] {
+    return buckets.filter((bucket) => !this.known(projectId, subject, bucket, refresh));
   }
 
   /**
    * Every bucket's figures: kept ones without a request, the rest fetched (three at a time, newest
    * first) reserved by `grant`; those it did not reach come back `missing`. What was fetched is
    * kept even when another request fails, so trying again costs only what is still missing.
-   * `refresh` asks again for the buckets that include today.
+   * `refresh` asks again for every bucket not settled yet: today's, and yesterday's in the hour after
+   * its end at UTC (isSettled).
    */
   async load(
     projectId: string,

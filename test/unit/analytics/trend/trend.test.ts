@@ -17,10 +17,10 @@ describe('the panel’s trend (src/analytics/trend/trend.ts)', () => {
   });
 
   /** The hour's real gate over a ledger that holds `100 - left` requests sent 40 minutes ago; every request is reserved in it before it is sent. */
-  function hour(left: number) {
-    const ledger = memoryLedger(() => NOW);
-    ledger.sent(100 - left, NOW - 40 * 60_000);
-    const gate = new HourGate(ledger.account, { showMessage: async () => undefined }, l10n, () => NOW);
+  function hour(left: number, now = NOW) {
+    const ledger = memoryLedger(() => now);
+    ledger.sent(100 - left, now - 40 * 60_000);
+    const gate = new HourGate(ledger.account, { showMessage: async () => undefined }, l10n, () => now);
     return {
       gate,
       ledger,
@@ -32,10 +32,10 @@ describe('the panel’s trend (src/analytics/trend/trend.ts)', () => {
     };
   }
 
-  function setup(left = 100) {
+  function setup(left = 100, now = NOW) {
     const api = new Api();
-    const series = new TrendSeries({ kept: new Kept(), fetchTotals: api.fetchTotals, now: () => NOW });
-    const { gate, times, ledger } = hour(left);
+    const series = new TrendSeries({ kept: new Kept(), fetchTotals: api.fetchTotals, now: () => now });
+    const { gate, times, ledger } = hour(left, now);
     const trend = new Trend({ series, l10n, today: () => TODAY, gate });
     return { api, trend, times, ledger };
   }
@@ -83,6 +83,21 @@ describe('the panel’s trend (src/analytics/trend/trend.ts)', () => {
     assert.match(trend.view(month)?.message ?? '', /18 points are not fetched yet/);
     await trend.load(month, { approve: true });
     assert.equal(api.requests.length, 30, 'Draw fetches the 18 left');
+  });
+
+  it('Refresh in the hour after midnight at UTC asks again for yesterday too, which is not settled yet, and pays for it', async () => {
+    const { api, trend } = setup(100, Date.parse(`${TODAY}T00:30:00Z`));
+    const days = ask('2026-11-22');
+    await trend.load(days);
+    assert.equal(api.requests.length, 4);
+    await trend.load(days, { refresh: true });
+    assert.deepEqual(
+      api.requests.slice(4).map((r) => r.dateFrom),
+      [TODAY, '2026-11-24'],
+      'today and yesterday, newest first',
+    );
+    const drawn = trend.view(days);
+    assert.deepEqual([drawn?.status, drawn?.cost, drawn?.points.some((p) => p.missing)], ['ready', '2 requests for 4 points; 2 kept from before.', false]);
   });
 
   it('draws the previous period point for point when comparing', async () => {
