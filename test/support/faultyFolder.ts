@@ -109,7 +109,7 @@ export class FaultyFolder {
         try {
           resolve(act());
         } catch (error) {
-          reject(error);
+          reject(error instanceof Error ? error : new Error(String(error)));
         }
       }, late);
     });
