@@ -14,12 +14,15 @@
 //           heartbeat's, every few seconds); until then `lastWriteOk` is false.
 //   list    the read fails whole: nothing is merged, `lastReadWhole` is false.
 //   read    a file that cannot be read (not a missing one) keeps what was last merged of it, and the
-//           read is not whole: a reservation read back so is not counted (hourAccount.ts).
+//           read is not whole: a reservation read back so is not counted (hourAccount.ts). After an
+//           hour out of reach it no longer holds the count unknown: whatever it held has left the
+//           hour, and a window whose file stays unreadable that long is taken for gone (logged).
 //   remove  a dead window's file that cannot be removed (read-only, locked, or a newer version's,
 //           which only a window of that version may collect) is remembered with its text and not
 //           merged again while it stays the same: an idle window never writes because of it.
 //   rename  a damaged file that cannot be set aside is remembered the same way (warned once).
 import * as z from 'zod/mini';
+import { HOUR_MS } from '../util/clock';
 import { Lease, type Presence } from './lease';
 import { Presence as PresenceSchema, SCHEMA_VERSION } from './sharedSchema';
 import { emptyState, HybridClock, KNOWN_AREAS, mergeState, pruneState, type SyncState, SyncStateSchema } from './syncState';
@@ -47,6 +50,8 @@ export interface SyncLog {
  */
 const FORMAT = 1;
 const FILE = /^w-[\w.-]+\.json$/;
+/** How often a read that merged nothing still prunes (a request leaving the hour is news): the heartbeat's pace. */
+const PRUNE_EVERY_MS = 5_000;
 
 /** A window's file. Its presence is that window's own (not carried); its state is parsed by SyncStateSchema, or area by area when newer. */
 const ReplicaFile = z.looseObject({
@@ -95,12 +100,14 @@ export class SharedStore {
    * skipped while it stays the same, so they are neither merged nor written about again.
    */
   private readonly retired = new Map<string, string>();
-  /** Files whose last read failed: warned about once, until they can be read again. */
-  private readonly unreadable = new Set<string>();
+  /** Files whose reads fail, since when: warned about once, until they can be read again. */
+  private readonly unreadable = new Map<string, number>();
   /** The state changed since the last write of our file began (a merge or a change of ours), or it was never written. */
   private unwritten = true;
   /** The last write of our file that was tried failed. */
   private lastWriteFailed = false;
+  /** When the state was last pruned. */
+  private prunedAt = Number.NEGATIVE_INFINITY;
   /** The last write of our file succeeded (none yet: false). */
   lastWriteOk = false;
   /** The last read listed and read every file (none yet: false). */
@@ -145,7 +152,8 @@ export class SharedStore {
   /** refresh(), saying which areas the read changed and whether it was whole; rejects when the folder cannot be listed. */
   async refreshAreas(): Promise<ReadResult> {
     this.lastReadWhole = false;
-    const before = areaTexts(this.state);
+    // Taken before the first change of this read: a read that finds nothing new costs no serialising.
+    let before: Map<string, string | undefined> | undefined;
     const names = (await this.fs.list()).filter((n) => FILE.test(n) && n !== fileOf(this.window));
     const present = new Set<string>();
     let whole = true;
@@ -155,11 +163,14 @@ export class SharedStore {
       try {
         text = await this.fs.read(name);
       } catch (error) {
-        // What was merged of it stays; the read is not whole (see the header).
-        whole = false;
-        if (this.lastText.has(name)) present.add(name);
+        // What was merged of it stays; the read is not whole (see the header), for an hour at most.
+        const since = this.unreadable.get(name) ?? this.now();
         if (!this.unreadable.has(name)) this.log.warn(`${name} could not be read (${String(error)}); what was read of it before is kept`);
-        this.unreadable.add(name);
+        this.unreadable.set(name, since);
+        if (this.now() - since <= HOUR_MS) {
+          whole = false;
+          if (this.lastText.has(name)) present.add(name);
+        }
         continue;
       }
       if (this.unreadable.delete(name)) this.log.info(`${name} can be read again`);
@@ -182,6 +193,7 @@ export class SharedStore {
       present.add(name);
       this.lease.observe(file.presence);
       this.clock.observe(file.state);
+      before ??= areaTexts(this.state);
       this.state = mergeState(this.state, file.state, this.now());
     }
     for (const name of this.lastText.keys()) {
@@ -189,10 +201,14 @@ export class SharedStore {
       this.lastText.delete(name);
       this.newer.delete(name);
     }
-    // Only now, with every file merged (see pruneState).
-    pruneState(this.state, { now: this.now(), apiBaseUrl: this.apiBaseUrl });
-    const after = areaTexts(this.state);
-    const changed = [...new Set([...before.keys(), ...after.keys()])].filter((area) => before.get(area) !== after.get(area));
+    // Only now, with every file merged (see pruneState); when nothing was merged, once a beat (what expires, expires).
+    if (before || this.now() - this.prunedAt >= PRUNE_EVERY_MS) {
+      before ??= areaTexts(this.state);
+      pruneState(this.state, { now: this.now(), apiBaseUrl: this.apiBaseUrl });
+      this.prunedAt = this.now();
+    }
+    const after = before && areaTexts(this.state);
+    const changed = before && after ? [...new Set([...before.keys(), ...after.keys()])].filter((area) => before.get(area) !== after.get(area)) : [];
     if (changed.length) this.unwritten = true;
     this.lastReadWhole = whole;
     await this.collectDead(present);

@@ -137,6 +137,9 @@ describe('the shared state under faults: issue 47’s findings, on the productio
     assert.ok(sent[0] + sent[1] <= 6, `${sent[0] + sent[1]} sent with 6 left`);
     assert.equal(sent[0], 0, 'the window that cannot read its peer sends nothing');
     assert.equal(a.gate.used(), undefined, 'and says its count is not known');
+    // A file out of reach for an hour no longer holds the count unknown: what it held has left the hour.
+    await clock.advance(HOUR_MS + BEAT_MS);
+    assert.equal(a.gate.used(), sent[1], 'known again, without the file out of reach');
   });
 
   it('3c. a clock stepped back keeps the hour’s count, and lets it go within an hour of the step', async () => {
