@@ -97,6 +97,7 @@ if (tests) {
       'test/demo.ts',
       'test/support/concurrentWriter.ts',
       ...testEntries('test/unit'),
+      ...testEntries('test/faults'),
       ...testEntries('test/integration'),
       ...testEntries('test/restricted'),
       ...testEntries('test/contract'),

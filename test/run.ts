@@ -1,5 +1,5 @@
 // `npm test`: runs every tier and ends with one line `N passed, N failed`.
-//   node out/test/run.js            all tiers: unit, host, contract, ui
+//   node out/test/run.js            all tiers: unit, faults, host, contract, ui
 //   node out/test/run.js unit host  only those tiers
 //   MINTLIFY_TEST_GREP=pattern       only the tests whose full title matches, in every tier
 import Mocha from 'mocha';
@@ -48,6 +48,14 @@ function runMocha(dir: string, options: Mocha.MochaOptions): Promise<TierResult>
 /** Unit tier: plain node, no vscode; real HTTP against the simulator. */
 function runUnit(): Promise<TierResult> {
   return runMocha(join(__dirname, 'unit'), { timeout: 10_000 });
+}
+
+/**
+ * Fault tier: the shared state's production wiring (src/sync/windowReplica.ts) in several windows on
+ * one folder that fails, stalls and lies by a seeded schedule, on a fake clock; plain node.
+ */
+function runFaults(): Promise<TierResult> {
+  return runMocha(join(__dirname, 'faults'), { timeout: 60_000 });
 }
 
 /**
@@ -126,7 +134,7 @@ async function runUi(): Promise<TierResult> {
   return result;
 }
 
-const tiers: Record<string, () => Promise<TierResult>> = { unit: runUnit, host: runHost, contract: runContract, ui: runUi };
+const tiers: Record<string, () => Promise<TierResult>> = { unit: runUnit, faults: runFaults, host: runHost, contract: runContract, ui: runUi };
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);

@@ -138,6 +138,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       throw error;
     }
 
+    // Cancelled while its reservation was written (a click on another range): nothing leaves, nothing is counted.
+    if (request.signal?.aborted) {
+      const error = new ApiError('cancelled', 'The request was cancelled before it was sent.', { reached: 'no' });
+      log(undefined, error, false);
+      throw error;
+    }
+
     try {
       const { status, value } = await attempt(base, key, request, schema);
       log(status);
