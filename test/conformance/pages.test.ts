@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ignoreRules } from '../../src/docs/ignoreRules';
-import { docCandidates, sitePathOf } from '../../src/docs/sitePaths';
+import { docCandidates, normalizeSitePath, sitePathOf } from '../../src/docs/sitePaths';
 import { judge, SEED, Tally, withTree, type Judge } from './judge';
 
 const FOLDERS = [
@@ -92,6 +92,29 @@ describe('conformance: the pages of a docs tree', function () {
       }
     }
     tally.report('files of generated trees');
+  });
+
+  it('takes two paths for one page, with or without the base path, when Mintlify does', () => {
+    // Not generated: `index/index`, the index page of a folder named index, which Mintlify's
+    // comparison takes for the home page one level down only (`/index/index` is `/`, `/index/index/index` is not).
+    const path = fc
+      .tuple(
+        fc.constantFrom('', '/'),
+        fc.array(fc.constantFrom('guides', 'index', 'Index', 'docs', 'a b', 'indexes'), { maxLength: 3 }),
+        fc.constantFrom('', '/'),
+      )
+      .filter(([, segments]) => !segments.join('/').includes('index/index'))
+      .map(([lead, segments, trail]) => `${lead}${segments.join('/')}${trail}`);
+    const tally = new Tally<{ a: string; b: string; base: string }>();
+    for (const { a, b, base } of fc.sample(fc.record({ a: path, b: path, base: fc.constantFrom('', '/docs', '/docs/guides') }), {
+      seed: SEED,
+      numRuns: 2_000,
+    })) {
+      const [strippedA, strippedB] = [a, b].map((p) => j.common.stripLeadingBasePath(p.startsWith('/') ? p : `/${p}`, base));
+      const judged = j.common.isEqualIgnoringLeadingSlash(strippedA ?? '', strippedB ?? '');
+      tally.check({ a, b, base }, normalizeSitePath(a, base) === normalizeSitePath(b, base), judged);
+    }
+    tally.report('pairs of site paths');
   });
 
   it('the site path of every page leads back to its file', () => {
