@@ -83,7 +83,7 @@ describe('conformance: code blocks and imports', function () {
   it("reads each fence's language and title as Mintlify does", function () {
     const tally = new Tally<string>();
     for (const info of fc.sample(INFO, { seed: SEED, numRuns: 1_000 })) {
-      const [node] = codeNodes(j.common.getAST(`\`\`\`${info}\ncode\n\`\`\`\n`) as CodeNode);
+      const [node] = codeNodes(j.common.getAST(`\`\`\`${info}\ncode\n\`\`\`\n`));
       const judged = { lang: node?.lang || undefined, title: j.common.parseMetaString(node?.meta ?? '').filename || undefined };
       tally.check(info, fenceMeta(info), judged);
     }
