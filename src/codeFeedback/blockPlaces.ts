@@ -13,7 +13,7 @@ import type { PendingComment, SnapshotRange } from '../signals/snapshot';
 import { background } from '../util/background';
 import { daysBetween } from '../util/days';
 import { Disposable } from '../util/lifecycle';
-import { relativeTo } from '../docs/sitePaths';
+import { normalizeSitePath, relativeTo } from '../docs/sitePaths';
 import { generatedApiOperation, importedFiles, matchSnippets, type SourceText } from './blockMatching';
 import { goneText, problemText, WARNING_FROM } from './feedbackText';
 
@@ -66,7 +66,7 @@ export class BlockPlaces extends Disposable {
     super();
     this.register(signals.onDidChange(() => this.matchAll()));
     this.register(docs.onDidChange(() => this.matchAll()));
-    this.register(settings.onDidChange((change) => change.affects('codeFeedback') && this.matchAll()));
+    this.register(settings.onDidChange((change) => (change.affects('codeFeedback') || change.affects('docs.basePath')) && this.matchAll()));
     this.register(vscode.workspace.onDidOpenTextDocument((document) => this.match(document)));
     this.register(vscode.workspace.onDidCloseTextDocument((document) => this.drop(document.uri.toString())));
     this.register(vscode.workspace.onDidChangeTextDocument((event) => this.edited(event.document)));
@@ -135,7 +135,8 @@ export class BlockPlaces extends Disposable {
     const snapshot = this.settings.codeFeedback.enabled ? this.signals.current() : undefined;
     const page = snapshot && (await this.docs.pageOf(uri));
     if (!snapshot || !page) return undefined;
-    const items = snapshot.pending.filter((c) => c.path === page.sitePath && c.snippet);
+    // Compared again here: a snapshot kept by an older version holds `/x/index`, and the base path may have changed since.
+    const items = snapshot.pending.filter((c) => c.snippet && normalizeSitePath(c.path, this.settings.docsBasePath) === page.sitePath);
     if (!items.length) return undefined;
     const sources: SourceText[] = [{ key: uri.toString(), text }];
     const files = new Map<string, vscode.Uri>([[uri.toString(), uri]]);

@@ -39,33 +39,19 @@ export function problemText(items: readonly PendingComment[], days: number, l10n
 /** What a writer is told of a block's twins: the feedback may be about another block with the same code. */
 export function twinsText(twins: number, l10n: L10n): string {
   return twins === 1
-    ? l10n.t('Another block on this page has the same code: the feedback may be about that one.')
-    : l10n.t('{0} other blocks on this page have the same code: the feedback may be about one of those.', twins);
+    ? l10n.t('Another block here has the same code: it may be about that one.')
+    : l10n.t('{0} other blocks here have the same code: it may be about one of them.', twins);
 }
 
 /**
  * The Problems entry at the top of a page for the feedback no block of its files matches: on a
- * page whose API reference Mintlify generates (`api`, its operation), that is where its request and
- * response samples are; elsewhere, a block that is no longer on the page.
+ * page whose API reference Mintlify generates (`api`, its operation), most likely its samples there;
+ * elsewhere, a block that is no longer on the page.
  */
 export function goneText(items: readonly PendingComment[], days: number, l10n: L10n, api?: string): string {
   const newest = newestFirst(items)[0];
   const quoted = newest ? oneLine(newest.comment.text, PROBLEM_CHARS) : '';
-  if (api !== undefined)
-    return items.length === 1
-      ? l10n.t(
-          '1 reader’s feedback (last {0} days) is about code in no file of this page, most likely a sample of the API reference Mintlify generates for {1}: “{2}”',
-          days,
-          oneLine(api, 80),
-          quoted,
-        )
-      : l10n.t(
-          '{0} readers’ feedback (last {1} days) is about code in no file of this page, most likely samples of the API reference Mintlify generates for {2}: “{3}”',
-          items.length,
-          days,
-          oneLine(api, 80),
-          quoted,
-        );
+  if (api !== undefined) return l10n.t('{0} (last {1} days): “{2}”', goneLensTitle(items.length, l10n, api), days, quoted);
   return items.length === 1
     ? l10n.t('1 reader’s feedback (last {0} days) is about a code block that is no longer on this page: “{1}”', days, quoted)
     : l10n.t('{0} readers’ feedback (last {1} days) is about a code block that is no longer on this page: “{2}”', items.length, days, quoted);
@@ -76,22 +62,13 @@ export function lensTitle(count: number, l10n: L10n): string {
   return count === 1 ? l10n.t('1 reader flagged this block') : l10n.t('{0} readers flagged this block', count);
 }
 
-/** The CodeLens at the top of a page for the feedback no block of its files matches (see {@link goneText}). */
+/** The CodeLens and hover title at the top of a page for the feedback no block of its files matches (see {@link goneText}). */
 export function goneLensTitle(count: number, l10n: L10n, api?: string): string {
   if (api !== undefined)
-    return count === 1
-      ? l10n.t('1 reader’s feedback is most likely about the API reference generated for {0}', oneLine(api, 80))
-      : l10n.t('{0} readers’ feedback is most likely about the API reference generated for {1}', count, oneLine(api, 80));
+    return l10n.t('Readers’ feedback on code in no file of this page ({0}): most likely the API reference generated for {1}', count, oneLine(api, 80));
   return count === 1
     ? l10n.t('1 reader’s feedback is about a code block that is no longer on this page')
     : l10n.t('{0} readers’ feedback is about a code block that is no longer on this page', count);
-}
-
-/** The hover's title over the feedback no block of a page's files matches (see {@link goneText}). */
-export function goneHoverTitle(l10n: L10n, api?: string): string {
-  return api !== undefined
-    ? l10n.t('Readers’ feedback about code in no file of this page: most likely the API reference generated for {0}', oneLine(api, 80))
-    : l10n.t('Readers’ feedback about a code block that is no longer on this page');
 }
 
 /** One comment of the hover: who, when and its status, then the comment as one escaped line. */

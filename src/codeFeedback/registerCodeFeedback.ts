@@ -14,7 +14,7 @@ import { markdownEscaped } from '../util/markdownText';
 import { COMMANDS, type RegisterCommand } from '../commands';
 import { blockInstruction, buildBlockPrompt } from './blockPrompt';
 import { BlockPlaces, type FlaggedPlace, type PagePlaces } from './blockPlaces';
-import { goneHoverTitle, goneLensTitle, hoverEntries, lensTitle, twinsText } from './feedbackText';
+import { goneLensTitle, hoverEntries, lensTitle, twinsText } from './feedbackText';
 
 const DOCS = [{ pattern: '**/*.{md,mdx}' }];
 /** The chat VS Code opens with a prefilled question (not sent until the writer sends it). */
@@ -106,7 +106,8 @@ export function registerCodeFeedback(context: vscode.ExtensionContext, ports: Co
           ),
           new vscode.Range(found.place.startLine, 0, found.place.endLine, 0),
         );
-      if (position.line === 0 && page?.gone.length) return new vscode.Hover(hoverText(goneHoverTitle(vscode.l10n, page.generatedApi), page.gone));
+      if (position.line === 0 && page?.gone.length)
+        return new vscode.Hover(hoverText(goneLensTitle(page.gone.length, vscode.l10n, page.generatedApi), page.gone));
       return undefined;
     },
   };

@@ -77,32 +77,17 @@ function globSource(glob: string): string | undefined {
       }
     } else if (char === '?') out += '[^/]';
     else if (char === '[') {
-      const end = bracketEnd(glob, i);
-      if (end === undefined) return undefined;
-      out += bracketSource(glob.slice(i + 1, end));
-      i = end;
+      // A `]` first in it is a member; nothing negates one to Mintlify's matcher (`[!a]`, `[^a]`: the mark or `a`).
+      const bracket = /^\[(\]?(?:\\.|[^\]])*)\]/.exec(glob.slice(i));
+      if (!bracket) return undefined;
+      out += `(?!/)[${(bracket[1] ?? '').replace(/\\(.)/g, '$1').replace(/[\\\]^[]/g, '\\$&')}]`;
+      i += bracket[0].length - 1;
     } else if (char === '\\' && glob[i + 1] === '*') {
       // `\*` is a wildcard all the same to Mintlify's matcher: the backslash is dropped.
     } else if (char === '\\') out += escapeRegExp(glob[++i] ?? '');
     else out += escapeRegExp(char);
   }
   return out;
-}
-
-/** The index of the `]` closing the bracket expression opened at `start`; a `]` first in it is a member. */
-function bracketEnd(glob: string, start: number): number | undefined {
-  let i = start + 1;
-  if (glob[i] === ']') i++;
-  for (; i < glob.length; i++) {
-    if (glob[i] === '\\') i++;
-    else if (glob[i] === ']') return i;
-  }
-  return undefined;
-}
-
-/** A bracket expression's members. Nothing negates one to Mintlify's matcher: `[!a]` and `[^a]` are `a` or the mark. */
-function bracketSource(members: string): string {
-  return `(?!/)[${members.replace(/\\(.)/g, '$1').replace(/[\\\]^[]/g, '\\$&')}]`;
 }
 
 function escapeRegExp(text: string): string {

@@ -57,9 +57,9 @@ describe('code-block feedback', () => {
       const items = [item('x', { comment: 'wrong flag' })];
       assert.equal(
         problemText(items, 30, l10n, 1),
-        '1 reader flagged this code block (last 30 days): “wrong flag” Another block on this page has the same code: the feedback may be about that one.',
+        '1 reader flagged this code block (last 30 days): “wrong flag” Another block here has the same code: it may be about that one.',
       );
-      assert.match(problemText(items, 30, l10n, 2), /2 other blocks on this page have the same code/);
+      assert.match(problemText(items, 30, l10n, 2), /2 other blocks here have the same code/);
       assert.equal(problemText(items, 30, l10n, 0), '1 reader flagged this code block (last 30 days): “wrong flag”');
     });
 
@@ -67,9 +67,12 @@ describe('code-block feedback', () => {
       const items = [item('curl --request POST', { comment: 'missing header' })];
       assert.equal(
         goneText(items, 30, l10n, 'POST /users'),
-        '1 reader’s feedback (last 30 days) is about code in no file of this page, most likely a sample of the API reference Mintlify generates for POST /users: “missing header”',
+        'Readers’ feedback on code in no file of this page (1): most likely the API reference generated for POST /users (last 30 days): “missing header”',
       );
-      assert.equal(goneLensTitle(2, l10n, 'POST /users'), '2 readers’ feedback is most likely about the API reference generated for POST /users');
+      assert.equal(
+        goneLensTitle(2, l10n, 'POST /users'),
+        'Readers’ feedback on code in no file of this page (2): most likely the API reference generated for POST /users',
+      );
       assert.match(goneText(items, 30, l10n), /no longer on this page/);
     });
   });
