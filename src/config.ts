@@ -179,6 +179,16 @@ export class Settings implements vscode.Disposable {
   /** mintlifyAgent.codeFeedback.*: readers' feedback on a code block, at the block's lines. */
   readonly codeFeedback = codeFeedbackSettings(() => this.config);
 
+  /**
+   * The path the docs site is served under (`/docs` for example.com/docs; mintlifyAgent.docs.basePath),
+   * with one leading slash and none trailing; empty for a site at its domain's root or a value that is no path.
+   */
+  get docsBasePath(): string {
+    const raw = this.config.get<unknown>('docs.basePath');
+    const path = typeof raw === 'string' ? raw.trim().replace(/^\/*/, '/').replace(/\/+$/, '') : '';
+    return /^(?:\/[^/?#\s]+)+$/.test(path) && !path.split('/').includes('..') ? path : '';
+  }
+
   /** How long a fetch of an agent's branch may take (mintlifyAgent.git.fetchTimeoutSeconds, 5 to 600, default 60). */
   get gitFetchTimeoutMs(): number {
     return wholeInRange(this.config.get<number>('git.fetchTimeoutSeconds'), 5, 600, 60) * 1000;
