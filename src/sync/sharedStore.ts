@@ -157,7 +157,7 @@ export class SharedStore {
     const names = (await this.fs.list()).filter((n) => FILE.test(n) && n !== fileOf(this.window));
     const present = new Set<string>();
     let whole = true;
-    for (const name of this.retired.keys()) if (!names.includes(name)) this.retired.delete(name);
+    for (const gone of [this.retired, this.unreadable]) for (const name of gone.keys()) if (!names.includes(name)) gone.delete(name);
     for (const name of names) {
       let text: string | undefined;
       try {
