@@ -129,6 +129,12 @@ export async function branchChanges(api: GitApi, repository: GitRepository, tip:
   return { base, resources: changes.map((change) => toResource(api, change, base, tip)) };
 }
 
+/** What the commits from `base` (excluded) to `tip` change, as `vscode.changes` rows: a run of the agent's commits. */
+export async function runChanges(api: GitApi, repository: GitRepository, base: string, tip: string): Promise<ChangeResource[]> {
+  const changes = await repository.diffBetween(base, tip);
+  return changes.map((change) => toResource(api, change, base, tip));
+}
+
 function toResource(api: GitApi, change: GitChange, base: string, tip: string): ChangeResource {
   switch (change.status) {
     case GitStatus.INDEX_ADDED:
