@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { Settings } from '../config';
 import { isTerminal, jobLabel, type JobStore, type TrackedJob } from '../jobs/jobStore';
-import { type DirectLook, hasNoPullRequest } from '../jobs/jobOutcome';
+import { type DirectLook, hasNoPullRequest, noPullRequestText } from '../jobs/jobOutcome';
 import { agentCommitsOn, commitRuns } from './directCommits';
 import { gitRunner } from './gitProcess';
 import type { JobTracker } from '../jobs/jobTracker';
@@ -170,13 +170,8 @@ export function registerReviewChanges(context: vscode.ExtensionContext, ports: R
     hints.lookedAt(tracked, look);
     const title = vscode.l10n.t('Published directly: {0} ({1})', jobLabel(tracked), ref);
     if (!commits.length) {
-      void ui.showMessage(
-        'info',
-        vscode.l10n.t(
-          'The agent opened no pull request, and {0} (fetched just now) has no commit by the Mintlify agent (mintlify[bot]) from while the job ran. It may have changed nothing, or committed under another name.',
-          ref,
-        ),
-      );
+      // The row's tooltip says the same (jobOutcome.ts): what git showed, never that nothing changed.
+      void ui.showMessage('info', noPullRequestText(tracked, look, true));
       return { title, resources: [], shownAs: 'multiDiff', tip, commits: [] };
     }
     // Each run of the agent's commits one diff: a teammate's commit between two runs is not the agent's.

@@ -47,20 +47,23 @@ export function noPullRequestText(tracked: TrackedJob, look: DirectLook | undefi
       'The agent opened no pull request, and the fetched {0} has no commit by the Mintlify agent (mintlify[bot]) from while the job ran. It may have changed nothing, or committed under another name.',
       look.branch,
     );
-  const unknown = branch
-    ? vscode.l10n.t(
-        'The agent opened no pull request: it changed nothing, or committed directly to {0} (the project’s review process setting decides which). The platform does not say which.',
-        branch,
-      )
-    : vscode.l10n.t(
-        'The agent opened no pull request: it changed nothing, or committed directly to your deployment branch (the project’s review process setting decides which). The platform does not say which.',
-      );
+  const unknown = vscode.l10n.t(
+    'The agent opened no pull request: it changed nothing, or committed directly to {0} (the project’s review process setting decides which). The platform does not say which.',
+    branch ?? deploymentBranch(),
+  );
   return reviewable ? `${unknown} ${vscode.l10n.t('Review Changes fetches the branch and shows the agent’s commits on it from while the job ran.')}` : unknown;
 }
 
 /** The finish notification's message for a completed job without a pull request. */
 export function noPullRequestNotice(label: string, branch: string | undefined): string {
-  return branch
-    ? vscode.l10n.t('Agent job “{0}” completed without a pull request: it changed nothing, or committed directly to {1}.', label, branch)
-    : vscode.l10n.t('Agent job “{0}” completed without a pull request: it changed nothing, or committed directly to your deployment branch.', label);
+  return vscode.l10n.t(
+    'Agent job “{0}” completed without a pull request: it changed nothing, or committed directly to {1}.',
+    label,
+    branch ?? deploymentBranch(),
+  );
+}
+
+/** Where the agent commits when it opens no pull request, when the job names no branch. */
+function deploymentBranch(): string {
+  return vscode.l10n.t({ message: 'your deployment branch', comment: ['Ends "committed directly to {0}" when the job names no branch.'] });
 }

@@ -217,7 +217,7 @@ describe('review the agent branch (Review Changes, Check Out Branch)', function 
       assert.deepEqual([result.commits, result.resources], [[], []]);
       assert.match(
         user.lastMessage()!.message,
-        /^The agent opened no pull request, and docs-live \(fetched just now\) has no commit by the Mintlify agent \(mintlify\[bot\]\) from while the job ran\. It may have changed nothing, or committed under another name\.$/,
+        /^The agent opened no pull request, and the fetched docs-live has no commit by the Mintlify agent \(mintlify\[bot\]\) from while the job ran\. It may have changed nothing, or committed under another name\.$/,
       );
       const row = await waitFor('the row', () => (String(item(job.id).description).includes('no agent commits found') ? item(job.id) : undefined));
       assert.match(String(row.description), /^completed · no pull request, no agent commits found · review here/);
