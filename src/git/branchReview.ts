@@ -12,6 +12,9 @@ import { WordedFailure } from '../errorMessages';
 /** A reason the review or checkout cannot go on, with the buttons that help (the failure table shows it). */
 export class ReviewProblem extends WordedFailure {}
 
+/** The branch is not on the remote (merged and deleted, or never pushed). */
+export class BranchGone extends ReviewProblem {}
+
 /** One row of `vscode.changes`: the file, its content before (undefined: added), after (undefined: deleted). */
 export type ChangeResource = [resource: vscode.Uri, original: vscode.Uri | undefined, modified: vscode.Uri | undefined];
 
@@ -102,7 +105,7 @@ export async function fetchBranch(clone: Clone, ref: string, { timeoutMs, token 
     }
     const reason = gitReason(error);
     if (/couldn't find remote ref|no such ref|NoRemoteReference/i.test(`${reason} ${(error as { gitErrorCode?: string }).gitErrorCode ?? ''}`)) {
-      throw new ReviewProblem(
+      throw new BranchGone(
         vscode.l10n.t('The branch {0} is gone from {1} (merged or deleted). Open the pull request to see what became of it.', ref, remote.name),
         ['openPullRequest'],
       );

@@ -15,6 +15,7 @@ import type { Logger } from '../log';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
 import {
+  BranchGone,
   branchChanges,
   type ChangeResource,
   runChanges,
@@ -150,7 +151,19 @@ export function registerReviewChanges(context: vscode.ExtensionContext, ports: R
     const { tip, commits } = await ui.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0}…', ref), cancellable: true },
       async (_progress, token) => {
-        const fetched = await fetchBranch(clone, ref, { timeoutMs: settings.gitFetchTimeoutMs, token });
+        const fetched = await fetchBranch(clone, ref, { timeoutMs: settings.gitFetchTimeoutMs, token }).catch((error: unknown) => {
+          // No pull request to open: a branch that is not there is said as what git shows.
+          if (!(error instanceof BranchGone)) throw error;
+          throw new ReviewProblem(
+            vscode.l10n.t(
+              'The agent opened no pull request, and {0} is not on {1}, so git shows no commit of it there. It may have changed nothing, or its branch was deleted.',
+              ref,
+              clone.remote.name,
+            ),
+            [],
+            'info',
+          );
+        });
         const stop = new AbortController();
         const subscription = token.onCancellationRequested(() => stop.abort());
         try {

@@ -223,6 +223,18 @@ describe('review the agent branch (Review Changes, Check Out Branch)', function 
       assert.match(String(row.description), /^completed · no pull request, no agent commits found · review here/);
       untouched();
     });
+
+    it('a branch that is not on the remote is said as what git shows, with no pull request to open', async () => {
+      const job = sim.addJob(PROJECT, { status: 'completed', prLink: null, source: { repository: origin, ref: 'mintlify/agent-never-pushed' } });
+      await s.tracker.track(job.id);
+      const result = await vscode.commands.executeCommand('mintlifyAgent.reviewChanges', job.id);
+      assert.equal(result, undefined);
+      const said = user.lastMessage()!;
+      assert.equal(said.level, 'info');
+      assert.match(said.message, /^The agent opened no pull request, and mintlify\/agent-never-pushed is not on origin, so git shows no commit of it there\./);
+      assert.deepEqual(said.actions, ['Show Log'], 'no pull request to open');
+      untouched();
+    });
   });
 
   describe('each failure says why and what to do, and changes nothing', () => {
