@@ -165,9 +165,13 @@ export class Settings implements vscode.Disposable {
     return { value: DEFAULT_PAGE_SIZE, invalid: raw };
   }
 
-  /** A hint of how many machines share the organisation's hour: this machine's background share is 60 divided by it (hourGate.ts). A restricted setting. */
+  /**
+   * A hint of how many machines share the organisation's hour: this machine's background share is
+   * divided by it (hourGate.ts). Like apiBaseUrl, only the user's (or remote machine's) value
+   * counts, trusted folder or not: a cloned repository must not set every teammate's share.
+   */
   get analyticsTeamSize(): number {
-    return wholeInRange(userValueIfUntrusted(this.config, 'analytics.teamSize'), 1, 60, 10);
+    return wholeInRange(this.config.inspect<number>('analytics.teamSize')?.globalValue, 1, 60, 10);
   }
 
   /** mintlifyAgent.readers.*: the page readers' status item, CodeLens and Explorer marks. */

@@ -10,7 +10,8 @@ export type ApiErrorKind =
   | 'redirectRefused' //   3xx: not followed, so the key went nowhere else
   | 'unauthorized' //      401
   | 'forbidden' //         403: read-only key or IP allow-list
-  | 'notFound' //          404
+  | 'notFound' //          404 with the platform's own error answer: what the path names is not there
+  | 'withdrawn' //         410, or a 404 that is not the platform's error answer: the operation itself is gone
   | 'rateLimited' //       429
   | 'invalidRequest' //    400 (or another 4xx) from the server
   | 'serverError' //       5xx
@@ -30,6 +31,7 @@ export const API_ERROR_KINDS: readonly ApiErrorKind[] = [
   'unauthorized',
   'forbidden',
   'notFound',
+  'withdrawn',
   'rateLimited',
   'invalidRequest',
   'serverError',

@@ -76,6 +76,11 @@ export class DocsLocator extends Disposable {
     };
   }
 
+  /** The docs roots: the folders holding docs.json/mint.json, shallow first (none without a config file). */
+  roots(): Promise<vscode.Uri[]> {
+    return this.findConfigRoots();
+  }
+
   /** The workspace file behind a site path: the first candidate that exists under a docs root. */
   async fileOf(sitePath: string): Promise<vscode.Uri | undefined> {
     return fileForSitePath(sitePath, await this.findConfigRoots());
@@ -133,7 +138,8 @@ async function readIgnoreRules(docsRoot: vscode.Uri): Promise<IgnoreRules> {
   }
 }
 
-async function isFile(uri: vscode.Uri): Promise<boolean> {
+/** Whether a file is there (not a folder; a name the file system refuses is not one). */
+export async function isFile(uri: vscode.Uri): Promise<boolean> {
   try {
     return (await vscode.workspace.fs.stat(uri)).type === vscode.FileType.File;
   } catch {
