@@ -214,7 +214,8 @@ export function registerPreview(context: vscode.ExtensionContext, ports: Preview
       );
       target = picked?.target;
     }
-    return target && openRenderedPage(pages, preview, target);
+    // A diff's title passes its side (a page) or Review Changes' own URI: the command came from a diff.
+    return target && openRenderedPage(pages, preview, target, arg instanceof vscode.Uri);
   }
 
   async function showLog(arg: unknown): Promise<void> {
