@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { createApiClient } from '../../src/api';
 import type { ReviewResult } from '../../src/git/registerReviewChanges';
 import type { FixBuildSent } from '../../src/preview/askToFixBuild';
+import { BuildLogs } from '../../src/preview/buildLogs';
 import { PreviewModel } from '../../src/preview/previewModel';
 import type { SharedPreview } from '../../src/preview/previewRecord';
 import type { Opened } from '../../src/preview/renderedPage';
@@ -76,6 +77,7 @@ describe("the agent's branch as a preview (Preview Branch, Open Rendered Page, A
     await s.sync.update((state) => {
       delete state.previews[PROJECT];
       delete state.previewPlans[PROJECT];
+      delete state.buildFixes[PROJECT];
     });
     await leaveWindowClean(s);
     await sim.close();
@@ -166,6 +168,7 @@ describe("the agent's branch as a preview (Preview Branch, Open Rendered Page, A
       () => PROJECT,
       quiet,
       () => 5_000,
+      new BuildLogs(vscode.Uri.joinPath(s.sync.dir, '..', 'previewLogs'), quiet),
     );
     try {
       await reloaded.ready;
@@ -202,7 +205,8 @@ describe("the agent's branch as a preview (Preview Branch, Open Rendered Page, A
     const messagesBefore = requestsTo(sim, 'POST', `/job/${jobId}/message`).length;
     let previewText = '';
     user.answerMessage = async (m) => {
-      if (!m.actions.includes('Send Follow-up')) return undefined;
+      // The fix's question beside its preview (a job's finish notice offers Send Follow-up too).
+      if (!m.actions.includes('Send Follow-up') || !m.message.includes('The preview is exactly what the agent will get')) return undefined;
       // The preview is shown before it asks; the workbench may tell this host which editor is active a moment later.
       const editor = await waitFor('the preview to be the active editor', () =>
         vscode.window.activeTextEditor?.document.getText().startsWith('The preview deployment') ? vscode.window.activeTextEditor : undefined,
