@@ -38,8 +38,13 @@ export function inputProblem(error: ApiError, l10n: L10n): string {
   }
 }
 
+/**
+ * ": what the server said", to go before the sentence's own period: a message that ends its
+ * sentence ("…on your current plan.") loses that period, or the sentence would end in two.
+ */
 export function serverSaid(error: ApiError): string {
-  return error.serverMessage ? `: ${error.serverMessage}` : '';
+  const said = error.serverMessage?.replace(/[\s.]+$/, '');
+  return said ? `: ${said}` : '';
 }
 
 export function networkReason(error: ApiError, l10n: L10n): string {

@@ -35,6 +35,12 @@ export type PromptSent = { sent: true; jobId: string } | { sent: false; outcomeU
  */
 export interface SendWatch {
   onOutcome(sent: PromptSent): void;
+  /**
+   * Asked before a Retry or Send Again the writer picked sends the prompt once more: false stops it,
+   * the watcher having told the writer why (another window sends it, or sent it meanwhile). A caller
+   * that sends from one window at a time claims the send again here.
+   */
+  again?(): Promise<boolean>;
 }
 
 const isSendWatch = (value: unknown): value is SendWatch =>
@@ -135,12 +141,9 @@ export function registerJobCommands(command: RegisterCommand, tracker: JobTracke
       }
       watch?.onOutcome(notSent(error));
       // The tracker kept the prompt as the job's unsent prompt. Retry is offered only when nothing
-      // can have arrived; "Send Again" says that it may duplicate.
-      const again = await reportFailure('send', error, {
-        jobId,
-        retry: () => sendFollowUp(jobId, prompt, watch),
-        sendAgain: () => sendFollowUp(jobId, prompt, watch),
-      });
+      // can have arrived; "Send Again" says that it may duplicate. Either asks the watcher first.
+      const once = async () => ((await (watch?.again?.() ?? true)) ? sendFollowUp(jobId, prompt, watch) : undefined);
+      const again = await reportFailure('send', error, { jobId, retry: once, sendAgain: once });
       return isPromptSent(again) ? again : notSent(error);
     }
   }

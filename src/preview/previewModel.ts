@@ -4,7 +4,10 @@
 // a deadline per request, backoff with jitter, Retry-After, slower while no window of the project
 // has the focus) and only by the window that leads the project (the poller lease), within a bound
 // past which the row says the status did not end. Nothing is sent at start: a preview still
-// building when a window opens is read again by the scheduler, a finished one never.
+// building when a window opens is read again by the scheduler, a finished one never. A build's log
+// is kept apart from the shared state (buildLogs.ts), written before the record that says what the
+// build came to, and read when the writer asks for it: in any window, or from the platform again
+// when this machine has none (a record of an earlier version, or a window that closed between the two).
 import * as vscode from 'vscode';
 import { type ApiClient, ApiError, FAMILIES, type UpdateStatus } from '../api';
 import { JobPoller } from '../jobs/jobPoller';
@@ -13,13 +16,17 @@ import type { SharedPreview } from '../sync/previewState';
 import type { WindowSync } from '../sync/windowSync';
 import { background } from '../util/background';
 import { Disposable, timeout } from '../util/lifecycle';
-import { deployed, isFollowed, PREVIEW_STATUS_BOUND_MS, PREVIEW_TIMINGS, stageOf, withStatus } from './previewRecord';
+import type { BuildLogs } from './buildLogs';
+import { type BuildLog, deployed, isFollowed, keptLog, PREVIEW_STATUS_BOUND_MS, PREVIEW_TIMINGS, stageOf, withStatus } from './previewRecord';
 
 /** A status read of one job's preview came back with something new: its stage, for the notices. */
 export interface PreviewChange {
   jobId: string;
   preview: SharedPreview;
 }
+
+/** A build's log when the writer asks for it: the kept one, or why there is none (still building and none yet; the platform's answer to reading it again). */
+export type LogRead = { log: BuildLog } | { none: 'building' } | { error: ApiError };
 
 /** What the previews use of the shared state: their areas, the reviews' (the tip Review Changes fetched), and the lease (who reads the status). */
 export type PreviewSync = Pick<WindowSync, 'previews' | 'previewPlans' | 'reviews' | 'lease' | 'ready'>;
@@ -37,6 +44,10 @@ export class PreviewModel extends Disposable {
   private last = '';
   private stages = new Map<string, string>();
   private started = false;
+  /** Status ID → what was last kept of its log here (its length and last line): a log is written when it changed. */
+  private readonly keptLogs = new Map<string, string>();
+  /** Status ID → a read of its log from the platform under way (one at a time). */
+  private readonly reading = new Map<string, Promise<LogRead>>();
 
   constructor(
     private readonly sync: PreviewSync,
@@ -44,6 +55,8 @@ export class PreviewModel extends Disposable {
     private readonly project: () => string | undefined,
     private readonly log: Logger,
     deadlineMs: () => number,
+    /** The builds' logs this machine keeps. */
+    private readonly logs: BuildLogs,
   ) {
     super();
     this.poller = new JobPoller(
@@ -57,12 +70,14 @@ export class PreviewModel extends Disposable {
     );
     this.register({ dispose: () => this.poller.dispose() });
     for (const event of [sync.previews.onDidChange, sync.previewPlans.onDidChange, sync.lease.onDidChange]) this.register(event(() => this.check()));
-    // After the shared store's first read: what is building is followed, nothing else is sent.
+    // After the shared store's first read: what is building is followed, nothing else is sent; the
+    // logs of deployments no record names any more go.
     background(
       sync.ready.then(() => {
         if (this.isDisposed) return;
         this.started = true;
         this.check();
+        return logs.prune(Object.values(sync.previews.value).flatMap((jobs) => Object.values(jobs).map((p) => p.v.statusId)));
       }),
       log,
       'following the previews still building',
@@ -83,6 +98,37 @@ export class PreviewModel extends Disposable {
   planRefusedAt(): number | undefined {
     const project = this.project();
     return project ? (this.sync.previewPlans.value[project]?.v ?? undefined) : undefined;
+  }
+
+  /**
+   * The log of the job's build: as this machine keeps it; else, once the build ended, read again
+   * from the platform (a status read, which the hour does not count) and kept.
+   */
+  async logOf(jobId: string): Promise<LogRead | undefined> {
+    const preview = this.get(jobId);
+    if (!preview) return undefined;
+    const kept = await this.logs.read(preview.statusId);
+    if (kept) return { log: kept };
+    if (stageOf(preview) === 'building') return { none: 'building' };
+    const { statusId } = preview;
+    let read = this.reading.get(statusId);
+    if (!read) {
+      read = this.readLogAgain(statusId).finally(() => this.reading.delete(statusId));
+      this.reading.set(statusId, read);
+    }
+    return read;
+  }
+
+  private async readLogAgain(statusId: string): Promise<LogRead> {
+    try {
+      const log = keptLog(statusId, await this.api.getUpdateStatus(statusId));
+      background(this.logs.keep(log), this.log, `keeping the build log of ${statusId}`);
+      return { log };
+    } catch (error) {
+      const failure = error instanceof ApiError ? error : new ApiError('invalidResponse', String(error));
+      this.log.warn(`the build log of ${statusId} could not be read again: ${failure.message}`);
+      return { error: failure };
+    }
   }
 
   /** The branch's tip the writer last fetched (Review Changes), shared with the reviews. */
@@ -149,9 +195,16 @@ export class PreviewModel extends Disposable {
       return isFollowed(before, now) ? 'continue' : this.giveUp(project, jobId, before, now);
     }
     this.errors.delete(jobId);
-    const after = withStatus(before, result.value as UpdateStatus, now);
-    background(this.put(project, jobId, after), this.log, `keeping the status of ${jobId}'s preview`);
-    if (stageOf(after) === 'failed') this.logFailure(jobId, after);
+    const status = result.value as UpdateStatus;
+    const after = withStatus(before, status, now);
+    const log = keptLog(before.statusId, status);
+    // The log first: a window that sees the build ended finds its log kept.
+    background(
+      this.keepLog(log).then(() => this.put(project, jobId, after)),
+      this.log,
+      `keeping the status of ${jobId}'s preview`,
+    );
+    if (stageOf(after) === 'failed') this.logFailure(jobId, after, log);
     if (stageOf(after) !== 'building') return 'stop';
     return isFollowed(after, now) ? 'continue' : this.giveUp(project, jobId, after, now);
   }
@@ -166,9 +219,21 @@ export class PreviewModel extends Disposable {
     return 'stop';
   }
 
-  private logFailure(jobId: string, preview: SharedPreview): void {
-    this.log.warn(`preview of ${jobId} (${preview.branch}) failed to build: ${preview.summary ?? 'no summary'}`);
-    for (const line of preview.logs ?? []) this.log.warn(`  ${line}`);
+  /** Keeps a log that changed since it was last kept here; a failed write is logged, and the log is read again when asked for. */
+  private async keepLog(log: BuildLog): Promise<void> {
+    const seen = `${log.total}\n${log.lines.at(-1) ?? ''}`;
+    if (!log.total || this.keptLogs.get(log.statusId) === seen) return;
+    try {
+      await this.logs.keep(log);
+      this.keptLogs.set(log.statusId, seen);
+    } catch (error) {
+      this.log.warn(`the build log of ${log.statusId} could not be kept: ${String(error)}`);
+    }
+  }
+
+  private logFailure(jobId: string, preview: SharedPreview, log: BuildLog): void {
+    this.log.warn(`preview of ${jobId} (${preview.branch}) failed to build: ${log.summary ?? 'no summary'}`);
+    for (const line of log.lines) this.log.warn(`  ${line}`);
   }
 
   /** Reads what changed in the shared state: fires, follows what is building, tells of new stages. */

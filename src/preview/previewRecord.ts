@@ -5,13 +5,42 @@
 // our key. No vscode import: unit-tested.
 import type { PreviewDeployment, UpdateStatus } from '../api';
 import { DEFAULT_TIMINGS, type PollTimings } from '../jobs/pollTimings';
-import type { SharedPreview } from '../sync/previewState';
+import { boundPreview, type SharedPreview } from '../sync/previewState';
 
 export type { SharedPreview };
 
-/** The most log lines the shared file keeps of one build (the last ones: where a build says what broke), and their length. */
+/** The most log lines kept of one build (the last ones: where a build says what broke), and their length. */
 export const KEPT_LOG_LINES = 200;
 export const KEPT_LOG_LINE_CHARS = 1_000;
+
+/**
+ * A build's log as this machine keeps it (buildLogs.ts), not in the shared state: its last lines,
+ * each cut to KEPT_LOG_LINE_CHARS, with what the platform sent counted, so that whatever quotes it
+ * can say how much it leaves out.
+ */
+export interface BuildLog {
+  /** The deployment's status ID: whose log this is. */
+  statusId: string;
+  lines: string[];
+  /** Each kept line's length as the platform sent it. */
+  lengths: number[];
+  /** How many lines the platform sent. */
+  total: number;
+  /** The build's summary, whole. */
+  summary?: string;
+}
+
+/** The log of a status read, as it is kept. */
+export function keptLog(statusId: string, status: UpdateStatus): BuildLog {
+  const last = status.logs.slice(-KEPT_LOG_LINES);
+  return {
+    statusId,
+    lines: last.map((line) => line.slice(0, KEPT_LOG_LINE_CHARS)),
+    lengths: last.map((line) => line.length),
+    total: status.logs.length,
+    ...(status.summary !== undefined && { summary: status.summary }),
+  };
+}
 
 /** How long a status is followed after the deployment was asked for: past it, the row says so and polling stops. */
 export const PREVIEW_STATUS_BOUND_MS = 20 * 60_000;
@@ -37,21 +66,24 @@ export function deployed(branch: string, answer: PreviewDeployment, now: number)
   return { branch, statusId: answer.statusId, ...(answer.previewUrl && { previewUrl: answer.previewUrl }), requestedAt: now, status: 'queued' };
 }
 
-/** The record after a status read: the status, its summary, the kept logs, the commit and the screenshots. */
+/**
+ * The record after a status read, as every window shares it: the status, its summary, the commit,
+ * its files and the screenshots, bounded (the log is kept apart: keptLog).
+ */
 export function withStatus(before: SharedPreview, status: UpdateStatus, now: number): SharedPreview {
-  const logs = status.logs.slice(-KEPT_LOG_LINES).map((line) => (line.length > KEPT_LOG_LINE_CHARS ? `${line.slice(0, KEPT_LOG_LINE_CHARS)}…` : line));
   const commit = status.commit;
-  return {
-    ...before,
+  // A commit's files replace the earlier ones, and what was left out of them.
+  const { filesLeftOut: _earlier, ...rest } = before;
+  return boundPreview({
+    ...(commit ? rest : before),
     status: status.status === 'unknown' ? status.reportedStatus : status.status,
     checkedAt: now,
     ...(status.summary !== undefined && { summary: status.summary }),
-    logs,
     ...(commit?.sha && { sha: commit.sha }),
     ...(commit && { files: { added: commit.added, modified: commit.modified, removed: commit.removed } }),
     ...(status.screenshotLight && { screenshotLight: status.screenshotLight }),
     ...(status.screenshotDark && { screenshotDark: status.screenshotDark }),
-  };
+  });
 }
 
 export type Stage = 'building' | 'ready' | 'failed' | 'unfinished';

@@ -20,6 +20,8 @@ import type { RequestLedger } from '../sync/requestLedger';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
 import { askToFixBuild, type FixBuildDeps, type FixBuildSent } from './askToFixBuild';
+import { BuildFixes, type BuildFixSync } from './buildFixes';
+import { BuildLogs } from './buildLogs';
 import { PreviewModel, type PreviewSync } from './previewModel';
 import { isOlder, openable, type SharedPreview, stageOf } from './previewRecord';
 import { changedPages, type Opened, openRenderedPage, pageOfUri, type PageTarget, type RenderedPageDeps } from './renderedPage';
@@ -30,8 +32,8 @@ const LOG_SCHEME = 'mintlify-preview-log';
 export interface PreviewPorts {
   command: RegisterCommand;
   api: ApiClient;
-  /** The previews' areas and the lease (previewModel.ts). */
-  sync: PreviewSync;
+  /** The previews' areas, the fixes of their builds and the lease (previewModel.ts, buildFixes.ts). */
+  sync: PreviewSync & BuildFixSync;
   /** The request ledger: the organisation's deployments and the project's agent requests this hour. */
   ledger: Pick<RequestLedger, 'previewDeploymentsWithin'> & FixBuildDeps['ledger'];
   jobs: JobStore;
@@ -60,7 +62,9 @@ export function registerPreview(context: vscode.ExtensionContext, ports: Preview
     () => jobs.projectId,
     log,
     () => ports.settings.requestTimeoutMs,
+    new BuildLogs(vscode.Uri.joinPath(context.globalStorageUri, 'previewLogs'), log),
   );
+  const fixes = new BuildFixes(ports.sync, () => jobs.projectId);
   const pages: RenderedPageDeps = { docs: ports.docs, hints: ports.git, ui, log };
   /** The jobs whose deployment this window sent: its notices (ready, failed) are shown here. */
   const mine = new Set<string>();
@@ -73,7 +77,7 @@ export function registerPreview(context: vscode.ExtensionContext, ports: Preview
     ports.git.onDidFetchRound(({ jobId }) => (lastReviewed = jobId)),
     vscode.workspace.registerTextDocumentContentProvider(LOG_SCHEME, {
       onDidChange: logChanged.event,
-      provideTextDocumentContent: (uri) => buildLog(model.get(decodeURIComponent(uri.path.split('/')[1] ?? ''))),
+      provideTextDocumentContent: (uri) => buildLogText(model, decodeURIComponent(uri.path.split('/')[1] ?? '')),
     }),
     model.onDidChange(() => {
       publishContext(model, jobs);
@@ -210,11 +214,17 @@ export function registerPreview(context: vscode.ExtensionContext, ports: Preview
       const home: PageTarget = { sitePath: '/' };
       const picked = await ui.showQuickPick(
         [...changed, home].map((p) => ({ label: p.sitePath, description: p.repositoryPath ?? vscode.l10n.t('the home page'), target: p })),
-        { title: vscode.l10n.t('Open Rendered Page'), placeHolder: vscode.l10n.t('A page the agent changed, or the home page') },
+        {
+          title: vscode.l10n.t('Open Rendered Page'),
+          placeHolder: preview.filesLeftOut
+            ? vscode.l10n.t('A page the agent changed, or the home page ({0} more files of the commit are not listed)', preview.filesLeftOut)
+            : vscode.l10n.t('A page the agent changed, or the home page'),
+        },
       );
       target = picked?.target;
     }
-    return target && openRenderedPage(pages, preview, target);
+    // A diff's title passes its side (a page) or Review Changes' own URI: the command came from a diff.
+    return target && openRenderedPage(pages, preview, target, arg instanceof vscode.Uri);
   }
 
   async function showLog(arg: unknown): Promise<void> {
@@ -234,7 +244,7 @@ export function registerPreview(context: vscode.ExtensionContext, ports: Preview
     if (!jobId || !preview) return undefined;
     if (stageOf(preview) !== 'failed')
       return void ui.showMessage('info', vscode.l10n.t('The last preview of this job did not fail, so there is no build to fix.'));
-    return askToFixBuild({ jobs, ui, ledger: ports.ledger, log }, jobId, preview);
+    return askToFixBuild({ jobs, ui, ledger: ports.ledger, logOf: (id) => model.logOf(id), fixes, log }, jobId, preview);
   }
 
   command(COMMANDS.previewBranch, (arg?: unknown) => previewBranch(arg));
@@ -300,14 +310,33 @@ function rowNote(model: PreviewModel, tracked: TrackedJob): RowNote | undefined 
   };
 }
 
-/** The readable view of a build: its summary, branch, commit and every kept log line, as plain text. */
-function buildLog(preview: SharedPreview | undefined): string {
+/**
+ * The readable view of a build: its summary, branch, commit and every kept log line, as plain text,
+ * saying what the kept copy leaves out of what the platform sent.
+ */
+async function buildLogText(model: PreviewModel, jobId: string): Promise<string> {
+  const preview = model.get(jobId);
   if (!preview) return vscode.l10n.t('No preview of this job is known in this window.');
+  const read = await model.logOf(jobId);
+  const log = read && 'log' in read ? read.log : undefined;
+  const lines = log
+    ? log.lines.map((line, i) => {
+        const more = (log.lengths[i] ?? line.length) - line.length;
+        return more > 0 ? vscode.l10n.t('{0}… ({1} more characters not kept)', line, more) : line;
+      })
+    : [];
   return [
     vscode.l10n.t('Preview of {0}: {1}', preview.branch, preview.status),
-    preview.summary ? vscode.l10n.t('Summary: {0}', preview.summary) : '',
+    (log?.summary ?? preview.summary) ? vscode.l10n.t('Summary: {0}', log?.summary ?? preview.summary ?? '') : '',
     preview.sha ? vscode.l10n.t('Commit: {0}', preview.sha) : '',
     '',
-    ...(preview.logs?.length ? preview.logs : [vscode.l10n.t('(no log lines yet)')]),
+    ...(log && log.total > log.lines.length ? [vscode.l10n.t('(the first {0} of its {1} lines are not kept)', log.total - log.lines.length, log.total)] : []),
+    ...(lines.length
+      ? lines
+      : [
+          read && 'error' in read
+            ? vscode.l10n.t('(its log could not be read: {0})', failureView(read.error, 'previewStatus', vscode.l10n).message)
+            : vscode.l10n.t('(no log lines yet)'),
+        ]),
   ].join('\n');
 }

@@ -27,16 +27,24 @@ export interface PageTarget {
 export type Opened = { url: string } | { removed: string } | { notPage: string } | { refused: string };
 
 /**
- * The Simple Browser beside the active editor (the diff). Its `simpleBrowser.api.open` (which
- * activates it) takes where to show; `simpleBrowser.show`, the palette's, opens in the active group,
- * over the diff, so it is only the fallback for a build whose Simple Browser lacks the first.
+ * The Simple Browser beside the active editor (the diff, when one is): true. Its
+ * `simpleBrowser.api.open` (which activates it) takes where to show; `simpleBrowser.show`, the
+ * palette's, opens in the active group, over the diff, so it is only the fallback for a build whose
+ * Simple Browser lacks the first: false.
  */
-async function showInSimpleBrowser(url: URL): Promise<void> {
+async function showInSimpleBrowser(url: URL): Promise<boolean> {
   try {
     await vscode.commands.executeCommand('simpleBrowser.api.open', vscode.Uri.parse(url.href), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+    return true;
   } catch {
     await vscode.commands.executeCommand('simpleBrowser.show', url.href);
+    return false;
   }
+}
+
+/** Whether the active editor is a diff: a text diff, or Review Changes' (whose tab input the API does not name, so `fromDiff` says it: its title's button). */
+function diffIsActive(fromDiff: boolean): boolean {
+  return fromDiff || vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff;
 }
 
 /** The workspace file of a diff's side: Review Changes' sides are `git:` URIs whose path is the file's. */
@@ -66,8 +74,11 @@ export async function changedPages(deps: RenderedPageDeps, preview: SharedPrevie
   return pages;
 }
 
-/** Opens the page of the preview beside the diff; a removed page, a non-page or an address we do not open says so. */
-export async function openRenderedPage(deps: RenderedPageDeps, preview: SharedPreview, target: PageTarget): Promise<Opened> {
+/**
+ * Opens the page of the preview beside the active editor (the diff, when `fromDiff`: the command came
+ * from a diff's title); a removed page, a non-page or an address we do not open says so.
+ */
+export async function openRenderedPage(deps: RenderedPageDeps, preview: SharedPreview, target: PageTarget, fromDiff: boolean): Promise<Opened> {
   if (target.repositoryPath && removedIn(preview, target.repositoryPath)) {
     void deps.ui.showMessage('info', vscode.l10n.t('The agent removed {0}, so the preview has no {1} page to show.', target.repositoryPath, target.sitePath));
     return { removed: target.sitePath };
@@ -77,9 +88,15 @@ export async function openRenderedPage(deps: RenderedPageDeps, preview: SharedPr
     void deps.ui.showMessage('warning', vscode.l10n.t('The preview’s address “{0}” is not an https address, so it is not opened.', preview.previewUrl ?? ''));
     return { refused: preview.previewUrl ?? '' };
   }
-  await showInSimpleBrowser(url);
+  // Said before it opens: the Simple Browser becomes the active editor.
+  const besideDiff = diffIsActive(fromDiff);
+  const beside = await showInSimpleBrowser(url);
   const external = vscode.l10n.t('Open in Browser');
-  const answered = deps.ui.showMessage('info', vscode.l10n.t('{0} of the preview is open beside the diff.', target.sitePath), external).then(async (choice) => {
+  const where =
+    beside && besideDiff
+      ? vscode.l10n.t('{0} of the preview is open beside the diff.', target.sitePath)
+      : vscode.l10n.t('{0} of the preview is open in the Simple Browser.', target.sitePath);
+  const answered = deps.ui.showMessage('info', where, external).then(async (choice) => {
     if (choice === external) await deps.ui.openExternal(vscode.Uri.parse(url.href));
   });
   background(answered, deps.log, "the rendered page's notice");

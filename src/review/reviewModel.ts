@@ -4,7 +4,8 @@
 // change shows in this window at once; the promise each change returns is its write to the shared
 // folder, which a caller may let go (util/background.ts) without losing the change here.
 import * as vscode from 'vscode';
-import { applyReviewChange, type ReviewChange, type ReviewRecord, type ReviewSending, type SharedReviewComment } from '../sync/reviewState';
+import { FollowUpClaims, type SendClaim } from '../jobs/followUpClaims';
+import { applyReviewChange, type ReviewChange, type ReviewRecord, type ReviewSending, type SharedReviewComment, type SharedReviews } from '../sync/reviewState';
 import type { WindowSync } from '../sync/windowSync';
 import { Disposable } from '../util/lifecycle';
 
@@ -27,21 +28,8 @@ export interface SentReview {
 /** What the model uses of the shared state: the reviews' area, the windows' lease (which are live), and a read of every window's file now. */
 export type ReviewSync = Pick<WindowSync, 'reviews' | 'lease' | 'refresh'>;
 
-/**
- * The longest the first of several windows that claimed a review at once waits for the others to
- * step back (each does as soon as it has read the claims back, so about one read of the shared
- * folder): a bound on a wait for a condition, never a settle time. Past it, no window sends.
- */
-export const CLAIM_WAIT_MS = 10_000;
-
-/**
- * A send's mark older than this is not a send under way, even from a window still open: its
- * outcome was never recorded (no send waits this long for its answer), so it may have arrived.
- */
-export const SENDING_MAX_MS = 10 * 60_000;
-
 /** Sending the review: this window may send it now (release() when the send ended without a word), or another send is under way. */
-export type SendClaim = { release(): Promise<void> } | { busy: ReviewSending };
+export type { SendClaim };
 
 export class ReviewModel extends Disposable {
   private readonly emitter = this.register(new vscode.EventEmitter<void>());
@@ -49,8 +37,8 @@ export class ReviewModel extends Disposable {
   readonly onDidChange = this.emitter.event;
   private lastProject: string | undefined;
   private seq = 0;
-  /** Job id → this window's claim to send its review, until the send's outcome is recorded. */
-  private readonly claimed = new Map<string, string>();
+  /** Sending a review from one window at a time: the claims and the mark in each job's record. */
+  private readonly claims: FollowUpClaims;
 
   constructor(
     private readonly sync: ReviewSync,
@@ -59,6 +47,14 @@ export class ReviewModel extends Disposable {
   ) {
     super();
     this.lastProject = project();
+    this.claims = new FollowUpClaims({
+      lease: sync.lease,
+      refresh: () => sync.refresh(),
+      onDidChange: sync.reviews.onDidChange,
+      project,
+      marks: (p, jobId) => sync.reviews.value[p]?.[jobId],
+      change: (p, jobId, edit) => sync.reviews.change((reviews, next) => edit(recordIn(reviews, p, jobId), next)),
+    });
     this.register(sync.reviews.onDidChange(() => this.emitter.fire()));
     // The jobs view's project changed: the lease hears it first.
     this.register(
@@ -104,105 +100,22 @@ export class ReviewModel extends Disposable {
    * send whose outcome was never recorded (its window closed first).
    */
   lost(jobId: string): number | undefined {
-    const record = this.record(jobId);
-    const sending = record?.sending?.v;
-    return record?.lost?.v ?? (sending && this.orphaned(sending) ? sending.at : undefined);
+    return this.record(jobId)?.lost?.v ?? this.claims.orphanedAt(jobId);
   }
 
   /** A send of the review under way, in this window or another, if any. */
   inFlight(jobId: string): ReviewSending | undefined {
-    const sending = this.record(jobId)?.sending?.v ?? undefined;
-    return sending && !this.orphaned(sending) ? sending : undefined;
-  }
-
-  /** A send of the review under way in another window, if any. */
-  sendingElsewhere(jobId: string): ReviewSending | undefined {
-    const sending = this.inFlight(jobId);
-    return sending?.window !== this.sync.lease.windowId ? sending : undefined;
-  }
-
-  /** A mark whose send can no longer record its outcome: its window closed, or it is too old. */
-  private orphaned(sending: ReviewSending): boolean {
-    return (sending.window !== this.sync.lease.windowId && !this.sync.lease.isLive(sending.window)) || Date.now() - sending.at > SENDING_MAX_MS;
+    return this.claims.inFlight(jobId);
   }
 
   /**
-   * Claims the review for this window to send, unless a send of it is already under way: as the
-   * hour's account reserves a request (src/sync/hourAccount.ts), the claim is written to this
-   * window's file first, then every window's file is read back, and this window sends only if no
-   * other window's claim stands beside it. Of two windows claiming at once the one that reads later
-   * sees both claims; the one that read first may have seen only its own and sent. So a window that
-   * sees another claim steps back, unless its own is the first of them: then it waits (bounded) for
-   * the others to step back, and sends only if by then no other window is sending, no send lost its
-   * answer meanwhile, (and, its caller checks, none of the comments was sent). Sending, the mark
-   * `sending` shows it to every window; both go when markSent or setLost records the outcome, or
-   * with release().
+   * Claims the review for this window to send, unless a send of it is already under way
+   * (src/jobs/followUpClaims.ts): a send that lost its answer meanwhile stands against the claim (and,
+   * its caller checks, one that sent any of the comments). Sending, the mark `sending` shows it to
+   * every window; both go when markSent or setLost records the outcome, or with release().
    */
-  async claimSend(jobId: string): Promise<SendClaim> {
-    const project = this.project();
-    await this.sync.refresh();
-    const busy = this.sendingElsewhere(jobId) ?? this.claimsOf(jobId).find((c) => c.window !== this.sync.lease.windowId);
-    if (busy) return { busy };
-    const lostBefore = this.lost(jobId);
-    const mark: ReviewSending = { window: this.sync.lease.windowId, at: Date.now(), id: this.newId() };
-    this.claimed.set(jobId, mark.id);
-    const release = async () => {
-      if (this.claimed.get(jobId) === mark.id) this.claimed.delete(jobId);
-      await this.endClaim(jobId, mark);
-    };
-    const others = () => (project ? this.sync.lease.peersOn(project).length : 0);
-    /** Written to this window's file, or the error when another window of the project cannot see it (sending could make two sends). */
-    const write = async (change: ReviewChange) => {
-      try {
-        await this.change(jobId, change);
-      } catch (error) {
-        if (!others()) return;
-        await release().catch(() => undefined);
-        throw error;
-      }
-    };
-    await write({ claim: mark.id, value: mark });
-    // Read back: every window's claims, this one's among them.
-    await this.sync.refresh();
-    const rival = await this.contest(jobId, mark);
-    const stands = rival ?? this.sendingElsewhere(jobId) ?? (this.lost(jobId) !== lostBefore ? mark : undefined);
-    if (stands) {
-      await release().catch(() => undefined);
-      return { busy: stands };
-    }
-    await write({ sending: mark });
-    return { release };
-  }
-
-  /** Claims to send the review that may still be acted on: not ended, from a window still open, not older than SENDING_MAX_MS. */
-  private claimsOf(jobId: string): ReviewSending[] {
-    return Object.values(this.record(jobId)?.claims ?? {}).flatMap((c) => (c.v && !this.orphaned(c.v) ? [c.v] : []));
-  }
-
-  /**
-   * The claim that stands against `mark` after it was read back, if any: one before it (the earlier
-   * claim, the id breaking a tie), or one that did not step back within CLAIM_WAIT_MS while no other
-   * window was sending.
-   */
-  private async contest(jobId: string, mark: ReviewSending): Promise<ReviewSending | undefined> {
-    const seen = this.claimsOf(jobId).filter((c) => c.id !== mark.id);
-    const first = seen.find((c) => c.at < mark.at || (c.at === mark.at && c.id < mark.id));
-    if (first || !seen.length) return first;
-    const ids = new Set(seen.map((c) => c.id));
-    const standing = () => this.claimsOf(jobId).filter((c) => ids.has(c.id));
-    await until(this.sync.reviews.onDidChange, () => !standing().length || this.sendingElsewhere(jobId) !== undefined, CLAIM_WAIT_MS);
-    return standing()[0];
-  }
-
-  /** Ends this window's claim, and its mark if it is the one that stands, in one write. */
-  private endClaim(jobId: string, mark: ReviewSending): Promise<void> {
-    const project = this.project();
-    if (!project) return Promise.resolve();
-    const marked = this.record(jobId)?.sending?.v?.id === mark.id;
-    return this.sync.reviews.change((reviews, next) => {
-      applyReviewChange(reviews, project, jobId, { claim: mark.id, value: null }, next);
-      if (marked) applyReviewChange(reviews, project, jobId, { sending: null }, next);
-    });
+  claimSend(jobId: string): Promise<SendClaim> {
+    return this.claims.claim(jobId, () => this.lost(jobId));
   }
 
   /** A new id for a comment written in this window: never another window's. */
@@ -236,8 +149,7 @@ export class ReviewModel extends Disposable {
     if (!project) return;
     // Every window's latest edits first: an edit made elsewhere while the send was under way is kept.
     await this.sync.refresh();
-    const mine = this.endsWithOutcome(jobId);
-    const claim = this.takeClaim(jobId);
+    const end = this.claims.ending(jobId);
     const writes = composed.flatMap(({ id, jobId: _job, ...comment }) => {
       const now = this.comment(jobId, id);
       if (!now) return [];
@@ -249,8 +161,7 @@ export class ReviewModel extends Disposable {
     return this.sync.reviews.change((reviews, next) => {
       for (const { id, value } of writes) applyReviewChange(reviews, project, jobId, { comment: id, value }, next);
       if (lost) applyReviewChange(reviews, project, jobId, { lost: null }, next);
-      if (mine) applyReviewChange(reviews, project, jobId, { sending: null }, next);
-      if (claim) applyReviewChange(reviews, project, jobId, { claim, value: null }, next);
+      end?.(recordIn(reviews, project, jobId), next);
     });
   }
 
@@ -261,13 +172,11 @@ export class ReviewModel extends Disposable {
   /** Records that a send lost its answer at `at` (undefined: no send is in doubt), and ends this window's send under way. */
   setLost(jobId: string, at: number | undefined): Promise<void> {
     const project = this.project();
-    const mine = this.endsWithOutcome(jobId);
-    const claim = this.takeClaim(jobId);
-    if (!project || ((this.record(jobId)?.lost?.v ?? undefined) === at && !mine && !claim)) return Promise.resolve();
+    const end = this.claims.ending(jobId);
+    if (!project || ((this.record(jobId)?.lost?.v ?? undefined) === at && !end)) return Promise.resolve();
     return this.sync.reviews.change((reviews, next) => {
       applyReviewChange(reviews, project, jobId, { lost: at ?? null }, next);
-      if (mine) applyReviewChange(reviews, project, jobId, { sending: null }, next);
-      if (claim) applyReviewChange(reviews, project, jobId, { claim, value: null }, next);
+      end?.(recordIn(reviews, project, jobId), next);
     });
   }
 
@@ -277,37 +186,15 @@ export class ReviewModel extends Disposable {
     return this.sync.reviews.change((reviews, next) => applyReviewChange(reviews, project, jobId, change, next));
   }
 
-  /** This window's claim to send the job's review, which the outcome recorded now ends; undefined for none. */
-  private takeClaim(jobId: string): string | undefined {
-    const claim = this.claimed.get(jobId);
-    this.claimed.delete(jobId);
-    return claim;
-  }
-
-  /** Whether an outcome recorded here ends the review's sending mark: this window's, or an orphaned one. */
-  private endsWithOutcome(jobId: string): boolean {
-    const sending = this.record(jobId)?.sending?.v;
-    return !!sending && (sending.window === this.sync.lease.windowId || this.orphaned(sending));
-  }
-
   private record(jobId: string): ReviewRecord | undefined {
     const project = this.project();
     return project ? this.sync.reviews.value[project]?.[jobId] : undefined;
   }
 }
 
-/** Resolves true once `done()` holds (checked now and at each `changed`), false if it still does not after `ms`. */
-function until(changed: vscode.Event<unknown>, done: () => boolean, ms: number): Promise<boolean> {
-  if (done()) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const finish = (ok: boolean) => {
-      listener.dispose();
-      clearTimeout(timer);
-      resolve(ok);
-    };
-    const listener = changed(() => done() && finish(true));
-    const timer = setTimeout(() => finish(done()), ms);
-  });
+/** The job's review in `reviews`, made if absent. */
+function recordIn(reviews: SharedReviews, project: string, jobId: string): ReviewRecord {
+  return ((reviews[project] ??= {})[jobId] ??= { c: {} });
 }
 
 /** The same comment as composed: its place, its lines and its words. */

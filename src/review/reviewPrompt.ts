@@ -40,12 +40,20 @@ export interface ReviewPromptInput {
   maxChars?: number;
 }
 
+export interface ComposedComment {
+  of: number;
+  place: string;
+  words: string;
+}
+
 export interface ReviewPrompt {
   prompt: string;
   /** How many comments were cut to fit. */
   shortened: number;
   /** Whether the prompt still exceeds the limit (an instruction longer than it: never cut). */
   tooLong: boolean;
+  /** Each comment as the prompt has it, in the prompt's order: its index in the input, the end of its heading line (its place), its words (cut ones end with "…"). */
+  parts: ComposedComment[];
 }
 
 /** A fence of backticks longer than any run of backticks in `lines` (at least three). */
@@ -73,10 +81,12 @@ interface Kept {
 
 export function composeReviewPrompt(input: ReviewPromptInput): ReviewPrompt {
   const max = input.maxChars ?? REVIEW_PROMPT_MAX_CHARS;
-  const comments = inReviewOrder(input.comments);
+  const order = inReviewOrder(input.comments.map((c, of) => ({ ...c, of })));
+  const comments: ReviewCommentInput[] = order;
+  const partsOf = (kept: readonly Kept[]) => order.map((c, i) => ({ of: c.of, place: placeOf(c), words: wordsAsSent(c, kept[i]) }));
   const whole: Kept[] = comments.map((c) => ({ lines: c.lines.length, bodyChars: c.body.length }));
   let prompt = render(input, comments, whole);
-  if (prompt.length <= max) return { prompt, shortened: 0, tooLong: false };
+  if (prompt.length <= max) return { prompt, shortened: 0, tooLong: false, parts: partsOf(whole) };
   // The quoted lines and the words are what may be cut; everything else stays. A number of characters for
   // them is shared out equally (a small comment keeps all of it and leaves the rest to the others); the
   // largest number whose prompt, with the marks its cuts add, fits is found by bisection.
@@ -90,7 +100,48 @@ export function composeReviewPrompt(input: ReviewPromptInput): ReviewPrompt {
   const kept = share(comments, low);
   prompt = render(input, comments, kept);
   const shortened = kept.filter((k, i) => k.lines < comments[i].lines.length || k.lastLineChars !== undefined || k.bodyChars < comments[i].body.length).length;
-  return { prompt, shortened, tooLong: prompt.length > max };
+  return { prompt, shortened, tooLong: prompt.length > max, parts: partsOf(kept) };
+}
+
+/**
+ * Which of the composed comments the text sent still holds (by their index in the input): the
+ * writer may cut a comment from the preview, and a comment cut was not sent. The text is read in
+ * parts, each from a line that starts with "--- " (a comment's heading) to the next; a comment is in
+ * the text when its words, as the prompt has them, are whole lines of a part: first of a part whose
+ * heading names its place (file and lines, whatever number the writer gave it), else of any part no
+ * other comment's words were found in. Two comments with the same words are told apart by their
+ * headings; words the writer edited are no longer the comment's.
+ */
+export function commentsIn(sent: string, composed: Pick<ReviewPrompt, 'parts'>): Set<number> {
+  const parts: { heading: string; body: string }[] = [{ heading: '', body: '\n' }];
+  for (const line of sent.replace(/\r\n?/g, '\n').split('\n')) {
+    if (line.startsWith('--- ')) parts.push({ heading: line, body: '\n' });
+    else parts[parts.length - 1].body += `${line}\n`;
+  }
+  const used = new Set<number>();
+  const found = new Set<number>();
+  const holds = (part: number, words: string) => !used.has(part) && parts[part].body.includes(`\n${words.replace(/\r\n?/g, '\n')}\n`);
+  for (const byPlace of [true, false])
+    for (const c of composed.parts) {
+      if (found.has(c.of)) continue;
+      const part = parts.findIndex((p, i) => (!byPlace || p.heading.endsWith(c.place)) && holds(i, c.words));
+      if (part < 0) continue;
+      used.add(part);
+      found.add(c.of);
+    }
+  return found;
+}
+
+/** The end of a comment's heading: its file and lines. */
+function placeOf(c: ReviewCommentInput): string {
+  const at = c.earlier
+    ? `${linesWord(c.startLine, c.endLine)} of your earlier version (commit ${short(c.earlier.commit)}${c.earlier.changed ? '; you have changed them since' : ''})`
+    : linesWord(c.startLine, c.endLine);
+  return `: ${c.path}, ${at} ---`;
+}
+
+function wordsAsSent(c: ReviewCommentInput, k: Kept): string {
+  return k.bodyChars < c.body.length ? `${c.body.slice(0, k.bodyChars).trimEnd()}…` : c.body;
 }
 
 function size(c: ReviewCommentInput): number {
@@ -141,10 +192,7 @@ function render(input: ReviewPromptInput, comments: readonly ReviewCommentInput[
   );
   comments.forEach((c, i) => {
     const k = kept[i];
-    const at = c.earlier
-      ? `${linesWord(c.startLine, c.endLine)} of your earlier version (commit ${short(c.earlier.commit)}${c.earlier.changed ? '; you have changed them since' : ''})`
-      : linesWord(c.startLine, c.endLine);
-    out.push('', `--- Comment ${i + 1} of ${n}: ${c.path}, ${at} ---`);
+    out.push('', `--- Comment ${i + 1} of ${n}${placeOf(c)}`);
     const quoted = c.lines.slice(0, k.lines);
     if (k.lastLineChars !== undefined && quoted.length) quoted[quoted.length - 1] = quoted[quoted.length - 1].slice(0, k.lastLineChars);
     if (quoted.length) {
@@ -155,8 +203,8 @@ function render(input: ReviewPromptInput, comments: readonly ReviewCommentInput[
       const whole = k.lastLineChars === undefined ? k.lines : k.lines - 1;
       out.push(`${SHORTENED} ${whole} of the ${c.lines.length} lines quoted in full; read the rest in ${c.path}.`);
     }
-    if (k.bodyChars < c.body.length) out.push(`${c.body.slice(0, k.bodyChars).trimEnd()}…`, SHORTENED);
-    else out.push(c.body);
+    out.push(wordsAsSent(c, k));
+    if (k.bodyChars < c.body.length) out.push(SHORTENED);
   });
   out.push('', '--- End of review ---');
   return out.join('\n');

@@ -3,9 +3,11 @@
 // every other prompt, with its cost beside it (one agent request of the project's hour, and what is
 // left), and sends it through Send Follow-up: exactly one request, its failures reported and kept
 // there, an answer that was lost never sent again unasked. Only a send the API took marks the
-// comments sent, exactly as they were composed (one edited meanwhile stays pending); a lost answer
-// leaves the review pending, saying so the moment it is known. A review is in flight once at most:
-// one Send Review per job in a window, and a shared mark across windows (ReviewModel.claimSend).
+// comments sent, exactly as they were composed, and only those still in the text sent (one cut from
+// the preview, or edited meanwhile, stays pending); a lost answer leaves the review pending, saying
+// so the moment it is known; a refused one (a 429) sent nothing, and says so at once. A review is in
+// flight once at most, Retry included: one Send Review per job in a window, and a shared mark across
+// windows (ReviewModel.claimSend).
 import * as vscode from 'vscode';
 import { chooseToSend, closePreview, previewNotes } from '../agent/previewEditor';
 import { COMMANDS } from '../commands';
@@ -16,7 +18,7 @@ import { HOURLY_LIMIT } from '../sync/ledger';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
 import { clockTime, type ReviewComment, type ReviewModel } from './reviewModel';
-import { composeReviewPrompt, REVIEW_PROMPT_MAX_CHARS, type ReviewCommentInput } from './reviewPrompt';
+import { commentsIn, composeReviewPrompt, REVIEW_PROMPT_MAX_CHARS, type ReviewCommentInput } from './reviewPrompt';
 import type { ReviewThreads } from './reviewThreads';
 
 export interface SendReviewDeps {
@@ -156,7 +158,14 @@ async function composeAndSend(deps: SendReviewDeps, jobId: string, label: string
     void ui.showMessage('error', vscode.l10n.t('The prompt is empty, so nothing was sent. The review is still pending.'));
     return { composed: composed.prompt };
   }
-  const sent = await sendOnce(deps, jobId, pending, text);
+  // A comment the writer cut from the preview was not sent: it stays pending.
+  const inText = commentsIn(text, composed);
+  const sent = await sendOnce(
+    deps,
+    jobId,
+    pending.filter((_, i) => inText.has(i)),
+    text,
+  );
   // Not sent (another window sends the review): the preview, and any edit of it, stays open.
   if (sent) await closePreview(preview);
   return { composed: composed.prompt, ...(sent && { sent }) };
@@ -164,27 +173,32 @@ async function composeAndSend(deps: SendReviewDeps, jobId: string, label: string
 
 /**
  * Sends the composed review unless another window is sending it, or sent some of its comments
- * since they were composed; records the outcome the moment it is known (sent, or maybe arrived),
- * which ends the shared mark. Undefined: nothing was sent, and the writer was told why.
+ * since they were composed; and so does each Retry or Send Again the writer picks from the failure
+ * message. Each try's outcome is recorded the moment it is known, which ends the shared mark: sent
+ * (the comments `inText` become sent), maybe arrived (the review says so), or refused (nothing
+ * arrived: the mark ends at once, not when the failure message is answered). Undefined: nothing was
+ * sent, and the writer was told why.
  */
-async function sendOnce(deps: SendReviewDeps, jobId: string, composed: readonly ReviewComment[], text: string): Promise<PromptSent | undefined> {
+async function sendOnce(deps: SendReviewDeps, jobId: string, inText: readonly ReviewComment[], text: string): Promise<PromptSent | undefined> {
   const { model, ui, log } = deps;
-  const claim = await model.claimSend(jobId);
-  if ('busy' in claim) {
-    void ui.showMessage(
-      'info',
-      vscode.l10n.t(
-        "Nothing was sent: this review is being sent from another window (since {0}). The preview stays open; the job's row shows when that send ends.",
-        clockTime(claim.busy.at),
-      ),
-    );
-    return undefined;
-  }
-  let recorded = false;
-  try {
+  /** This try's claim, until its outcome is recorded. */
+  let claim: { release(): Promise<void> } | undefined;
+  const take = async (): Promise<boolean> => {
+    const got = await model.claimSend(jobId);
+    if ('busy' in got) {
+      void ui.showMessage(
+        'info',
+        vscode.l10n.t(
+          "Nothing was sent: this review is being sent from another window (since {0}). The preview stays open; the job's row shows when that send ends.",
+          clockTime(got.busy.at),
+        ),
+      );
+      return false;
+    }
     const pendingNow = new Set(model.pending(jobId).map((c) => c.id));
-    const gone = composed.filter((c) => !pendingNow.has(c.id) && model.comment(jobId, c.id)?.sentAt !== undefined);
+    const gone = inText.filter((c) => !pendingNow.has(c.id) && model.comment(jobId, c.id)?.sentAt !== undefined);
     if (gone.length) {
+      background(got.release(), log, `ending the send of the review of ${jobId}`);
       void ui.showMessage(
         'info',
         vscode.l10n.t(
@@ -192,18 +206,26 @@ async function sendOnce(deps: SendReviewDeps, jobId: string, composed: readonly 
           gone.length,
         ),
       );
-      return undefined;
+      return false;
     }
-    const watch: SendWatch = {
-      onOutcome: (outcome) => {
-        if (outcome.sent) background(model.markSent(jobId, composed, Date.now()), log, `marking the review of ${jobId} sent`);
-        else if (outcome.outcomeUnknown) background(model.setLost(jobId, Date.now()), log, `noting that the review of ${jobId} may have arrived`);
-        else return;
-        recorded = true;
-      },
-    };
+    claim = got;
+    return true;
+  };
+  if (!(await take())) return undefined;
+  const watch: SendWatch = {
+    onOutcome: (outcome) => {
+      const held = claim;
+      claim = undefined;
+      if (outcome.sent) background(model.markSent(jobId, inText, Date.now()), log, `marking the review of ${jobId} sent`);
+      else if (outcome.outcomeUnknown) background(model.setLost(jobId, Date.now()), log, `noting that the review of ${jobId} may have arrived`);
+      else if (held) background(held.release(), log, `ending the refused send of the review of ${jobId}`);
+    },
+    again: take,
+  };
+  try {
     return (await vscode.commands.executeCommand<PromptSent | undefined>(COMMANDS.sendFollowUp, jobId, text, watch)) ?? { sent: false, outcomeUnknown: false };
   } finally {
-    if (!recorded) background(claim.release(), log, `ending the send of the review of ${jobId}`);
+    // Ended without an outcome (stopped before sending): the mark goes.
+    if (claim) background(claim.release(), log, `ending the send of the review of ${jobId}`);
   }
 }

@@ -10,7 +10,7 @@ import * as z from 'zod/mini';
  * Which areas and fields the writer of a file knew: raised by one whenever an area or a field is
  * added (see CONTRIBUTING.md, "a shared area"). 1: files written before the number existed.
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** A window's presence in its own file: read by the lease (lease.ts), never carried into another window's file. */
 export const Presence = z.object({
@@ -118,12 +118,18 @@ export const SharedPreview = z.looseObject({
   requestedAt: z.number(),
   /** queued, in_progress, success, failure (the platform's), or a word it added later. */
   status: z.string(),
+  /** The build's summary, cut to what the shared file keeps (previewState.ts boundPreview). */
   summary: z.optional(z.string()),
-  /** The build's logs, cut to what the shared file keeps (src/preview/previewRecord.ts). */
+  /**
+   * The build's logs, as versions before schema 7 kept them here. No longer written: a build's log is
+   * kept beside the shared folder (src/preview/buildLogs.ts), and a record read with one drops it.
+   */
   logs: z.optional(z.array(z.string())),
-  /** The commit the platform built, and its files. */
+  /** The commit the platform built, and its files: each list cut to what the shared file keeps (previewState.ts boundPreview). */
   sha: z.optional(z.string()),
   files: z.optional(z.looseObject({ added: z.array(z.string()), modified: z.array(z.string()), removed: z.array(z.string()) })),
+  /** How many of the commit's files the lists above leave out (absent: none). */
+  filesLeftOut: z.optional(z.number()),
   screenshotLight: z.optional(z.string()),
   screenshotDark: z.optional(z.string()),
   /** When a window last read the status (ms), and when the status stopped being read before it ended (the bound). */
@@ -131,6 +137,20 @@ export const SharedPreview = z.looseObject({
   gaveUpAt: z.optional(z.number()),
 });
 export type SharedPreview = z.infer<typeof SharedPreview>;
+
+/** The last Ask the Agent to Fix the Build sent for a job: for which build (its status ID), when (ms), and whether its answer was lost. */
+export const BuildFixSent = z.looseObject({ statusId: z.string(), at: z.number(), lost: z.optional(z.boolean()) });
+export type BuildFixSent = z.infer<typeof BuildFixSent>;
+
+/** Ask the Agent to Fix the Build of a job's failed preview (src/preview), sent from one window at a time: as a review's send (ReviewRecord). */
+export const BuildFixRecord = z.looseObject({
+  /** The send under way, or null once its outcome is known. */
+  sending: z.optional(versioned(z.nullable(ReviewSending))),
+  /** Every window's claim to send it, by the claim's id (null once it ended). */
+  claims: z.optional(z.record(z.string(), versioned(z.nullable(ReviewSending)))),
+  sent: z.optional(versioned(z.nullable(BuildFixSent))),
+});
+export type BuildFixRecord = z.infer<typeof BuildFixRecord>;
 
 // Elements a newer version adds after the figures are kept (the rest), and carried with the tuple,
 // which every merge takes whole; the type names the elements this version reads and writes.

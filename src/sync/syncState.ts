@@ -10,6 +10,7 @@
 // interleavings.
 import * as z from 'zod/mini';
 import {
+  BuildFixRecord,
   canonical,
   eitherOf,
   JobRecord,
@@ -26,7 +27,7 @@ import {
 } from './sharedSchema';
 import { boundByUse, inScope, pruneTrendAreas } from './trendBounds';
 import { CLAIM_KEPT_MS, mergeReview, pruneReviews, reviewStamps } from './reviewState';
-import { planStamps, previewStamps, prunePreviews } from './previewState';
+import { buildFixStamps, mergeBuildFix, planStamps, previewStamps, pruneBuildFixes, prunePreviews } from './previewState';
 import { HOUR_MS } from '../util/clock';
 import { lastRemoval } from './jobChanges';
 import { pruneWaits } from './sharedWaits';
@@ -162,6 +163,13 @@ const AREAS = {
     schema: z._default(z.record(z.string(), versioned(z.nullable(z.number()))), () => ({})),
     merge: (a, b) => mergeRecordsBy(a, b, later),
     stamps: planStamps,
+  }),
+  /** project id → job id → Ask the Agent to Fix the Build of its preview: sent from one window at a time (previewState.ts), with its job; claims after an hour. */
+  buildFixes: area({
+    schema: perProject(BuildFixRecord),
+    merge: (a, b) => mergeProjects(a, b, mergeBuildFix),
+    prune: (fixes, { now, state }): void => pruneBuildFixes(fixes, now - CLAIM_KEPT_MS, (p, j) => (state as SyncState).jobs[p]?.[j] !== undefined),
+    stamps: buildFixStamps,
   }),
   /** bucket (`agent:<project>`, `analytics:<key hash>`, `preview:<key hash>`) → entry id → when the request was sent. */
   ledger: area({

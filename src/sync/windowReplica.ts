@@ -74,6 +74,8 @@ export class WindowReplica extends Disposable {
   /** The preview deployments of the agent's branches, and the plans that have none (src/preview). */
   readonly previews: SharedArea<'previews'>;
   readonly previewPlans: SharedArea<'previewPlans'>;
+  /** Ask the Agent to Fix the Build, sent from one window at a time (src/preview). */
+  readonly buildFixes: SharedArea<'buildFixes'>;
   protected readonly log: SyncLog;
   private readonly clock: Clock;
   private readonly areas: readonly SharedArea<AreaName>[];
@@ -110,7 +112,8 @@ export class WindowReplica extends Disposable {
     this.reviews = area('reviews');
     this.previews = area('previews');
     this.previewPlans = area('previewPlans');
-    this.areas = [this.jobs, this.drafts, this.links, this.reviews, this.previews, this.previewPlans];
+    this.buildFixes = area('buildFixes');
+    this.areas = [this.jobs, this.drafts, this.links, this.reviews, this.previews, this.previewPlans, this.buildFixes];
     this.register({ dispose: () => [this.ledger, this.lease, ...this.areas].forEach((part) => part.dispose()) });
     // After the constructors (this one's subclass included) have run, and after activate() has returned.
     this.ready = Promise.resolve().then(() => this.start());

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { createApiClient } from '../../src/api';
 import type { ReviewResult } from '../../src/git/registerReviewChanges';
 import type { FixBuildSent } from '../../src/preview/askToFixBuild';
+import { BuildLogs } from '../../src/preview/buildLogs';
 import { PreviewModel } from '../../src/preview/previewModel';
 import type { SharedPreview } from '../../src/preview/previewRecord';
 import type { Opened } from '../../src/preview/renderedPage';
@@ -76,6 +77,7 @@ describe("the agent's branch as a preview (Preview Branch, Open Rendered Page, A
     await s.sync.update((state) => {
       delete state.previews[PROJECT];
       delete state.previewPlans[PROJECT];
+      delete state.buildFixes[PROJECT];
     });
     await leaveWindowClean(s);
     await sim.close();
@@ -122,6 +124,10 @@ describe("the agent's branch as a preview (Preview Branch, Open Rendered Page, A
     const modified = review.resources.find(([r]) => r.path.endsWith(`/${QUICKSTART}`))![2]!;
     const opened = await vscode.commands.executeCommand<Opened | undefined>('mintlifyAgent.openRenderedPage', modified);
     assert.deepEqual(opened, { url: `${preview.previewUrl}/quickstart` });
+    assert.ok(
+      user.messages.some((m) => m.message === '/quickstart of the preview is open beside the diff.'),
+      JSON.stringify(user.messages),
+    );
     const path = new URL(preview.previewUrl!).pathname;
     await waitFor(
       'the Simple Browser beside the diff to load /quickstart from the preview',
@@ -141,6 +147,17 @@ describe("the agent's branch as a preview (Preview Branch, Open Rendered Page, A
     assert.equal(statusReads().length, readsWhenReady, 'no status read once it ended');
   });
 
+  it("Open Rendered Page from the job's row with no diff open says the page is in the Simple Browser, not beside a diff", async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await waitFor('no editor open', () => vscode.window.tabGroups.all.every((g) => g.tabs.length === 0));
+    const preview = s.preview.model.get(jobId)!;
+    user.pick((items) => items.find((i) => i.label === '/'));
+    const opened = await vscode.commands.executeCommand<Opened | undefined>('mintlifyAgent.openRenderedPage', jobId);
+    assert.deepEqual(opened, { url: `${preview.previewUrl}/` });
+    const notice = user.messages.find((m) => m.actions.includes('Open in Browser'));
+    assert.equal(notice?.message, '/ of the preview is open in the Simple Browser.', JSON.stringify(user.messages));
+  });
+
   it('a reload shows the same preview and sends nothing', async () => {
     const sent = sim.requests.length;
     const reloaded = new WindowSync(s.sync.dir, quiet, memento);
@@ -151,6 +168,7 @@ describe("the agent's branch as a preview (Preview Branch, Open Rendered Page, A
       () => PROJECT,
       quiet,
       () => 5_000,
+      new BuildLogs(vscode.Uri.joinPath(s.sync.dir, '..', 'previewLogs'), quiet),
     );
     try {
       await reloaded.ready;
@@ -186,9 +204,14 @@ describe("the agent's branch as a preview (Preview Branch, Open Rendered Page, A
 
     const messagesBefore = requestsTo(sim, 'POST', `/job/${jobId}/message`).length;
     let previewText = '';
-    user.answerMessage = (m) => {
-      if (!m.actions.includes('Send Follow-up')) return undefined;
-      previewText = vscode.window.activeTextEditor!.document.getText();
+    user.answerMessage = async (m) => {
+      // The fix's question beside its preview (a job's finish notice offers Send Follow-up too).
+      if (!m.actions.includes('Send Follow-up') || !m.message.includes('The preview is exactly what the agent will get')) return undefined;
+      // The preview is shown before it asks; the workbench may tell this host which editor is active a moment later.
+      const editor = await waitFor('the preview to be the active editor', () =>
+        vscode.window.activeTextEditor?.document.getText().startsWith('The preview deployment') ? vscode.window.activeTextEditor : undefined,
+      );
+      previewText = editor.document.getText();
       assert.match(m.message, /1 agent request of the project's hour/);
       return 'Send Follow-up';
     };

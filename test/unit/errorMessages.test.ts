@@ -232,6 +232,18 @@ describe('failure table', () => {
     });
   });
 
+  it("a server's message that ends its sentence gets no second period, in any context", () => {
+    const plan = new ApiError('forbidden', 'Forbidden', { status: 403, serverMessage: 'Preview deployments are not available on your current plan.' });
+    const view = failureView(plan, 'preview', l10n);
+    assert.match(view.message, /\(403\): Preview deployments are not available on your current plan\. Pro and Enterprise plans have them\./);
+    for (const context of FAILURE_CONTEXTS)
+      for (const kind of FAILURE_KINDS) {
+        const error = sample(kind);
+        const said = new ApiError(kind, error.message, { status: error.status, reached: error.reached, serverMessage: 'The server says so.' });
+        assert.doesNotMatch(failureView(said, context, l10n, { tracked: true }).message, /\.\./, `${kind} while ${context}`);
+      }
+  });
+
   it('every button has a label of its own', () => {
     const labels = FAILURE_ACTIONS.map((action) => actionLabel(action, l10n));
     for (const label of labels) assert.ok(label.length > 2, label);

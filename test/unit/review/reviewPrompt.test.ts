@@ -1,6 +1,6 @@
 // Send Review to Agent: the follow-up a pending review becomes (src/review/reviewPrompt.ts).
 import assert from 'node:assert/strict';
-import { composeReviewPrompt, fenceFor, REVIEW_PROMPT_MAX_CHARS, SHORTENED, type ReviewCommentInput } from '../../../src/review/reviewPrompt';
+import { commentsIn, composeReviewPrompt, fenceFor, REVIEW_PROMPT_MAX_CHARS, SHORTENED, type ReviewCommentInput } from '../../../src/review/reviewPrompt';
 
 const comment = (path: string, startLine: number, endLine: number, lines: string[], body: string): ReviewCommentInput => ({
   path,
@@ -98,5 +98,37 @@ describe('composeReviewPrompt (Send Review to Agent)', () => {
     const result = composeReviewPrompt({ instruction: 'x'.repeat(500), comments: [comment('a.mdx', 1, 1, ['y'.repeat(300)], 'z')], maxChars: 400 });
     assert.equal(result.tooLong, true);
     assert.ok(result.prompt.startsWith('x'.repeat(500)));
+  });
+
+  it('tells which comments the text sent still holds: a comment the writer cut from the preview was not sent', () => {
+    const comments = [
+      comment('docs/quickstart.mdx', 9, 9, ['Run the CLI.'], 'Say which CLI.'),
+      comment('docs/guides/errors.mdx', 5, 5, ['A 429 means wait.'], 'Link the rate limits page.'),
+      comment('docs/quickstart.mdx', 3, 4, ['Install it:', '`npm i mint`'], 'Use **pnpm** here.\n\nAnd say why.'),
+      comment('docs/quickstart.mdx', 12, 12, ['Say which CLI.'], 'Typo.'),
+      comment('docs/quickstart.mdx', 14, 14, ['Run it.'], 'Typo.'),
+    ];
+    const composed = composeReviewPrompt({ comments });
+    assert.deepEqual([...commentsIn(composed.prompt, composed)].sort(), [0, 1, 2, 3, 4], 'sent as composed: all of them');
+    // The writer deletes the block of the errors guide's comment, and the first of the two "Typo." ones.
+    const blocks = composed.prompt.split('\n\n--- ');
+    const cut = blocks.filter((b) => !b.startsWith('Comment 1 of 5') && !b.startsWith('Comment 4 of 5')).join('\n\n--- ');
+    assert.deepEqual([...commentsIn(cut, composed)].sort(), [0, 2, 4]);
+    // …and numbers the rest again: a heading still names its comment by its file and lines.
+    let n = 0;
+    const renumbered = cut.replace(/--- Comment \d+ of 5:/g, () => `--- Comment ${++n} of 3:`);
+    assert.equal(n, 3);
+    assert.deepEqual([...commentsIn(renumbered, composed)].sort(), [0, 2, 4]);
+    // Words edited in the preview are not the comment's words; words that are only part of a line are not a comment either.
+    assert.deepEqual([...commentsIn(composed.prompt.replace('Say which CLI.\n', 'Say which CLI, please.\n'), composed)].sort(), [1, 2, 3, 4]);
+    assert.deepEqual([...commentsIn(composed.prompt.replace(/\n/g, '\r\n'), composed)].sort(), [0, 1, 2, 3, 4], 'line ends as Windows writes them');
+    assert.deepEqual([...commentsIn('', composed)], []);
+  });
+
+  it('a comment cut to fit is in the text sent by the words the prompt kept of it', () => {
+    const long = 'w'.repeat(3_000);
+    const composed = composeReviewPrompt({ comments: [comment('a.mdx', 1, 1, ['x'], long), comment('b.mdx', 1, 1, ['y'], 'Short.')], maxChars: 1_000 });
+    assert.equal(composed.shortened, 1);
+    assert.deepEqual([...commentsIn(composed.prompt, composed)].sort(), [0, 1]);
   });
 });

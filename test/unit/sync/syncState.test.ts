@@ -79,6 +79,18 @@ const AREAS: Record<string, fc.Arbitrary<unknown>> = {
     ),
   ),
   previewPlans: fc.dictionary(key, register(fc.option(small, { nil: null })), { maxKeys: 2 }),
+  buildFixes: perProject(
+    loose(
+      fc.record(
+        {
+          sending: register(fc.option(loose(fc.record({ window: key, at: small, id: key })), { nil: null })),
+          claims: fc.dictionary(key, register(fc.option(loose(fc.record({ window: key, at: small, id: key })), { nil: null })), { maxKeys: 2 }),
+          sent: register(fc.option(loose(fc.record({ statusId: key, at: small, lost: fc.boolean() }, { requiredKeys: ['statusId', 'at'] })), { nil: null })),
+        },
+        { requiredKeys: [] },
+      ),
+    ),
+  ),
   // An area a newer version wrote, carried whole.
   annotations: fc.option(fc.dictionary(key, small, { maxKeys: 2 }), { nil: undefined }),
 };
