@@ -82,10 +82,15 @@ function presenceFile(window: string, at: number, options: { schema?: number; cl
 function addJunk(machine: Machine, what: 'newer' | 'locked' | 'damaged' | 'unreadable', at: number, n: number): void {
   const folder = machine.folder;
   const name = `w-${what}${n}.json`;
-  if (what === 'newer') folder.files.set(name, presenceFile(`${what}${n}`, at, { schema: SCHEMA_VERSION + 1, closed: true, state: { future: { n } } }));
-  if (what === 'locked') (folder.files.set(name, presenceFile(`${what}${n}`, at, { closed: true })), folder.fixed.add(name));
-  if (what === 'damaged') (folder.files.set(name, '{"format": 1, "pres'), folder.fixed.add(name));
-  if (what === 'unreadable') (folder.files.set(name, presenceFile(`${what}${n}`, at, { closed: true })), folder.unreadable.add(name), folder.fixed.add(name));
+  const text =
+    what === 'newer'
+      ? presenceFile(`${what}${n}`, at, { schema: SCHEMA_VERSION + 1, closed: true, state: { future: { n } } })
+      : what === 'damaged'
+        ? '{"format": 1, "pres'
+        : presenceFile(`${what}${n}`, at, { closed: true });
+  folder.files.set(name, text);
+  if (what !== 'newer') folder.fixed.add(name);
+  if (what === 'unreadable') folder.unreadable.add(name);
   folder.onWrite(name);
 }
 
