@@ -384,12 +384,16 @@ the same deferral built as CommonJS (the deferred modules' code not run until fi
 file (medians 66 and 66 ms, n=8). So the bundle stays one CommonJS file; its size is watched here.
 
 **Its budget** is the bloat guard in esbuild.mjs, run by every release build and so by \`npm test\`: dist/extension.js
-at most 360 KB, and no library in it that is not one of package.json's dependencies (or theirs). A change that adds
+at most 420 KB, and no library in it that is not one of package.json's dependencies (or theirs). A change that adds
 weight fails there and raises the number in a diff, with these rows beside it. It is not 280 KB, the figure once
 asked for when the bundle was 300.7 KB: since then preview deployments, feedback on code blocks, the export that
 goes on after a 429 and the readers' settled ranges added about 55 KB of code that runs, and what esbuild's table
 blames is features, not waste (zod/mini and ky are 45 KB; the biggest file of src/ is 7.7 KB). Under 280 KB would
-take about 80 KB of it loaded on first use instead, which the measurement above found slower in VS Code, not faster.`;
+take about 80 KB of it loaded on first use instead, which the measurement above found slower in VS Code, not faster.
+It went from 360 to 420 KB in one round (issues 47 to 50) for behaviour writers rely on, each measured in the rows above:
+the shared state's fault handling (a replica that says when it could not write or read whole, capped and expiring waits),
+Mintlify's own page, ignore and fence rules, a job's direct commits and the agent's instructions, build logs kept beside
+the shared state with one fix in flight per build, and the site's search replayed before and after a fix.`;
   if (!r.host) return `## 1. Activation and bundles\n\nActivation was not measured in this run (\`--no-host\`).\n\n${bundles}\n`;
   const starts = r.host.starts;
   const enteredFirst = starts.filter((x) => !x.activeAtEntry).length;
