@@ -42,6 +42,13 @@ export const COMMANDS = {
   openRenderedPage: 'mintlifyAgent.openRenderedPage',
   showPreviewLog: 'mintlifyAgent.showPreviewLog',
   askToFixBuild: 'mintlifyAgent.askToFixBuild',
+  setAssistantKey: 'mintlifyAgent.setAssistantKey',
+  clearAssistantKey: 'mintlifyAgent.clearAssistantKey',
+  setSiteDomain: 'mintlifyAgent.setSiteDomain',
+  checkSearch: 'mintlifyAgent.checkSearch',
+  openSearchPage: 'mintlifyAgent.openSearchPage',
+  showSearchReplay: 'mintlifyAgent.showSearchReplay',
+  sendSearchMisses: 'mintlifyAgent.sendSearchMisses',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

@@ -1,6 +1,7 @@
 // The `when`-clause keys behind the welcome views and menus: mintlifyAgent.hasApiKey,
 // mintlifyAgent.hasProject (and projectUnconfirmed: an untrusted folder's project waiting for the
-// user's yes) and mintlifyAgent.hasJobs. Each is set only when its value changes.
+// user's yes), mintlifyAgent.hasJobs, and for the site's search mintlifyAgent.hasAssistantKey and
+// mintlifyAgent.searchReady (the assistant key and the site's domain). Each is set only when its value changes.
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from './auth/apiKey';
 import type { Settings } from './config';
@@ -8,12 +9,13 @@ import type { JobStore } from './jobs/jobStore';
 
 export interface ContextKeysPorts {
   keys: Pick<ApiKeyStore, 'hasKey' | 'onDidChange'>;
+  assistantKeys: Pick<ApiKeyStore, 'hasKey' | 'onDidChange'>;
   settings: Settings;
   jobs: JobStore;
 }
 
 export function registerContextKeys(context: vscode.ExtensionContext, ports: ContextKeysPorts): void {
-  const { keys, settings, jobs } = ports;
+  const { keys, assistantKeys, settings, jobs } = ports;
   const last = new Map<string, boolean>();
   const set = (name: string, value: boolean) => {
     if (last.get(name) === value) return;
@@ -25,7 +27,9 @@ export function registerContextKeys(context: vscode.ExtensionContext, ports: Con
     set('hasProject', Boolean(settings.projectId));
     set('projectUnconfirmed', Boolean(settings.unconfirmedProject));
     set('hasJobs', jobs.all().length > 0);
+    set('hasAssistantKey', assistantKeys.hasKey);
+    set('searchReady', assistantKeys.hasKey && settings.search.siteDomain !== undefined);
   };
-  context.subscriptions.push(keys.onDidChange(update), settings.onDidChange(update), jobs.onDidChange(update));
+  context.subscriptions.push(keys.onDidChange(update), assistantKeys.onDidChange(update), settings.onDidChange(update), jobs.onDidChange(update));
   update();
 }

@@ -16,6 +16,8 @@ import {
   OpenTrendFigures,
   perProject,
   ReviewRecord,
+  SearchCheck,
+  SearchReplay,
   SharedPreview,
   SharedSignalLink,
   type Stamp,
@@ -27,6 +29,7 @@ import {
 import { boundByUse, inScope, pruneTrendAreas } from './trendBounds';
 import { CLAIM_KEPT_MS, mergeReview, pruneReviews, reviewStamps } from './reviewState';
 import { planStamps, previewStamps, prunePreviews } from './previewState';
+import { laterCheck, pruneChecks, pruneSearchJobs, searchJobStamps } from './searchState';
 import { HOUR_MS } from '../util/clock';
 import { lastRemoval } from './jobChanges';
 import { compareStamps, everyValue, later, laterFetch, mergeProjects, mergeRecordsBy } from './stampMerge';
@@ -161,6 +164,22 @@ const AREAS = {
     schema: z._default(z.record(z.string(), versioned(z.nullable(z.number()))), () => ({})),
     merge: (a, b) => mergeRecordsBy(a, b, later),
     stamps: planStamps,
+  }),
+  /**
+   * the site's domain identifier → search term → what the site's search returned for it, when: the
+   * later check wins; kept a day, at most searchState.ts MAX_KEPT_CHECKS in all (src/search).
+   */
+  searchChecks: area({
+    schema: perProject(SearchCheck),
+    merge: (a, b) => mergeProjects(a, b, laterCheck),
+    prune: (checks, { now }): void => pruneChecks(checks, now),
+  }),
+  /** project id → job id → the searches it addresses, before its change and after it went live (src/search), with its job. */
+  searchJobs: area({
+    schema: perProject(versioned(SearchReplay)),
+    merge: (a, b) => mergeProjects(a, b, later),
+    prune: (jobs, { state }): void => pruneSearchJobs(jobs, (p, j) => (state as SyncState).jobs[p]?.[j] !== undefined),
+    stamps: searchJobStamps,
   }),
   /** bucket (`agent:<project>`, `analytics:<key hash>`, `preview:<key hash>`) → entry id → when the request was sent. */
   ledger: area({

@@ -5,7 +5,7 @@
 // (`ledger`, and the hour's account over it), the poller lease and focus (`lease`), the kept trends
 // (`trends`), and one handle per area a feature owns (`jobs`, `drafts`, `links`, `reviews`,
 // `previews`, `previewPlans`: sharedArea.ts), each with an event that fires only when its area
-// changed. Nothing here touches the network, and nothing runs during activate() but setting up: the
+// changed (and `searchChecks`, `searchJobs`: src/search). Nothing here touches the network, and nothing runs during activate() but setting up: the
 // first read starts right after.
 import * as vscode from 'vscode';
 import { background } from '../util/background';
@@ -55,6 +55,9 @@ export class WindowSync extends Disposable {
   /** The preview deployments of the agent's branches, and the plans that have none (src/preview). */
   readonly previews: SharedArea<'previews'>;
   readonly previewPlans: SharedArea<'previewPlans'>;
+  /** What the site's search returned for each term checked in the last day, and each job's searches before and after (src/search). */
+  readonly searchChecks: SharedArea<'searchChecks'>;
+  readonly searchJobs: SharedArea<'searchJobs'>;
   private readonly areas: readonly SharedArea<AreaName>[];
   private lastRead = 0;
   private reading: Promise<void> | undefined;
@@ -93,7 +96,9 @@ export class WindowSync extends Disposable {
     this.reviews = area('reviews');
     this.previews = area('previews');
     this.previewPlans = area('previewPlans');
-    this.areas = [this.jobs, this.drafts, this.links, this.reviews, this.previews, this.previewPlans];
+    this.searchChecks = area('searchChecks');
+    this.searchJobs = area('searchJobs');
+    this.areas = [this.jobs, this.drafts, this.links, this.reviews, this.previews, this.previewPlans, this.searchChecks, this.searchJobs];
     this.register({ dispose: () => [this.ledger, this.lease, ...this.areas].forEach((part) => part.dispose()) });
     // Built in start(), after activate() has returned: the folder, the watcher and the first read are not on its path.
     this.ready = this.start();

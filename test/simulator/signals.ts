@@ -232,6 +232,11 @@ export class SignalsDataSet {
     return this.threads.get(id);
   }
 
+  /** Every term whose hits click a page, with that page: the site's search finds each on its page (search.ts). */
+  clickedTerms(): { searchQuery: string; page: string }[] {
+    return this.terms.flatMap((term) => (term.page ? [{ searchQuery: term.searchQuery, page: term.page }] : []));
+  }
+
   /** Terms with at least one hit in the range: hits desc, then term asc. */
   searchesIn(fromMs?: number, toMs?: number): SearchesResult {
     const rows: SearchRow[] = [];
