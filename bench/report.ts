@@ -15,6 +15,7 @@ import { MERGE_TIME_TEXT, type MergeTimeRun } from './mergeTime';
 import { LM_TOOLS_TEXT, type LmToolsRun } from './lmTools';
 import { reviewRequestsRows, reviewRequestsSection, type ReviewRequestsRun } from './reviewRequests';
 import { previewRequestsRows, previewRequestsSection, type PreviewRequestsRun } from './previewRequests';
+import { searchRequestsRows, searchRequestsSection, type SearchRequestsRun } from './searchRequests';
 import { PAGE_TREND_TEXT, TREND_NOW, TREND_TEXT, type TrendRun, type TrendStep } from './trend';
 import { type HourGateRow, hourGateLines, hourGateSection } from './hourGate';
 import { teamLines, teamSection } from './team';
@@ -63,6 +64,8 @@ export interface BenchResults {
   previewRequests?: PreviewRequestsRun[];
   /** Figure 16, a team against the organisation's hour; absent in results made before it existed. */
   team?: TeamResult;
+  /** Figure 17, the site's search; absent in results made before it existed. */
+  searchRequests?: SearchRequestsRun[];
   seconds: number;
 }
 
@@ -308,6 +311,7 @@ function rows(r: BenchResults): Row[] {
   for (const row of reviewRequestsRows(r.reviewRequests ?? [])) add('14 Review', row.figure, row.value);
   for (const row of previewRequestsRows(r.previewRequests ?? [])) add('15 Preview', row.figure, row.value);
   for (const line of teamLines(r.team)) add('16 Team', line.figure, line.value);
+  for (const row of searchRequestsRows(r.searchRequests ?? [])) add('17 Search', row.figure, row.value);
   return out;
 }
 
@@ -344,6 +348,7 @@ export function renderMarkdown(r: BenchResults): string {
     (results: BenchResults) => reviewRequestsSection(results.reviewRequests),
     (results: BenchResults) => previewRequestsSection(results.previewRequests),
     (results: BenchResults) => teamSection(results.team),
+    (results: BenchResults) => searchRequestsSection(results.searchRequests),
     findingsSection,
   ].map((section) => section(r));
   return `# Benchmarks

@@ -12,6 +12,7 @@
 //     --windows-only   only the several-windows figures (with VS Code unless --no-host); prints, never writes
 //     --activation-only  only figure 1: bundles, what weighs in them, activation (with VS Code unless --no-host); prints, never writes
 //     --preview-only   only figure 15 (requests for one preview); prints, never writes
+//     --search-only    only figure 17 (requests of the site's search); prints, never writes
 //     --team-only      only figure 16: a team of 1, 3 and 10 machines against the organisation's hour; prints its summary lines and section, never writes
 //     --no-write       print the table only
 import * as fs from 'node:fs';
@@ -29,6 +30,7 @@ import { renderMarkdown, renderTable, type BenchResults } from './report';
 import { measureReview, type ReviewResult } from './review';
 import { measureReviewRequests } from './reviewRequests';
 import { measurePreviewRequests, previewRequestsRows } from './previewRequests';
+import { measureSearchRequests, searchRequestsRows, searchRequestsSection } from './searchRequests';
 import { measureMergeTime } from './mergeTime';
 import { measurePaging } from './paging';
 import { measureSignals } from './signals';
@@ -49,6 +51,7 @@ interface Options {
   windowsOnly: boolean;
   activationOnly: boolean;
   previewOnly: boolean;
+  searchOnly: boolean;
   teamOnly: boolean;
 }
 
@@ -63,6 +66,7 @@ function parseOptions(args: readonly string[]): Options {
     windowsOnly: false,
     activationOnly: false,
     previewOnly: false,
+    searchOnly: false,
     teamOnly: false,
   };
   for (let i = 0; i < args.length; i++) {
@@ -81,6 +85,7 @@ function parseOptions(args: readonly string[]): Options {
     else if (arg === '--windows-only') options.windowsOnly = true;
     else if (arg === '--activation-only') options.activationOnly = true;
     else if (arg === '--preview-only') options.previewOnly = true;
+    else if (arg === '--search-only') options.searchOnly = true;
     else if (arg === '--team-only') options.teamOnly = true;
     else throw new Error(`unknown option ${arg}; see the top of bench/run.ts`);
   }
@@ -96,6 +101,12 @@ async function main(): Promise<void> {
   if (options.activationOnly) return activationOnly(options, repoRoot, log);
   if (options.previewOnly) {
     for (const row of previewRequestsRows(await measurePreviewRequests())) log(`${row.figure}: ${row.value}`);
+    return;
+  }
+  if (options.searchOnly) {
+    const runs = await measureSearchRequests();
+    for (const row of searchRequestsRows(runs)) process.stdout.write(`| 17 Search | ${row.figure} | ${row.value.replaceAll('|', '\\|')} |\n`);
+    process.stdout.write(`\n${searchRequestsSection(runs)}`);
     return;
   }
   if (options.teamOnly) return teamOnly(log);
@@ -145,6 +156,8 @@ async function main(): Promise<void> {
   const reviewRequests = await measureReviewRequests();
   log('preview: requests for one preview from the click to ready, builds of 30 s to 10 min…');
   const previewRequests = await measurePreviewRequests();
+  log("site search: checking the gap inbox's searches, and one job's before and after…");
+  const searchRequests = await measureSearchRequests();
   log(`team: ${TEAM_SIZES.join(', ')} machines, each its own extension, against one organisation's hour, through working days…`);
   const team = measureTeam();
 
@@ -181,6 +194,7 @@ async function main(): Promise<void> {
     hourGate,
     reviewRequests,
     previewRequests,
+    searchRequests,
     team,
     seconds: (Date.now() - began) / 1000,
   };

@@ -165,6 +165,7 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
     sync,
     jobs,
     signals,
+    git,
     docs: readers.docs,
     rows: tree,
     ledger: sync.ledger,

@@ -13,13 +13,14 @@ import type { Settings } from '../config';
 import type { DocsLocator } from '../docs/docsLocator';
 import { failureView } from '../errorMessages';
 import { mergeWithFiles } from '../git/jobMerge';
+import type { ReviewHints } from '../git/reviewHints';
 import type { JobStore, TrackedJob } from '../jobs/jobStore';
 import type { RowNote, RowNotes } from '../jobs/jobsTree';
 import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
 import type { SignalsHandle } from '../signals/registerSignals';
 import type { LiveSearch } from '../signals/signalsCommands';
-import { signalId } from '../signals/signalsModel';
+import { buildInbox, signalId } from '../signals/signalsModel';
 import type { WindowSync } from '../sync/windowSync';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
@@ -41,6 +42,8 @@ export interface SearchPorts {
   jobs: JobStore;
   /** The inbox's searches and their links to jobs, and the hooks of Reader Signals this feature fills. */
   signals: Pick<SignalsHandle, 'store' | 'links' | 'jobNotes' | 'rowNotes'> & { liveSearch: LiveSearch | undefined };
+  /** The workspace's git: a pull that brings a job's merge is a reason to look for it (loaded only while a job waits). */
+  git: Pick<ReviewHints, 'git'>;
   /** Which file a site path is, and which page a file is (the one mapping). */
   docs: Pick<DocsLocator, 'fileOf' | 'pageOf'>;
   /** The Agent Jobs rows: a job's searches before and after. */
@@ -102,6 +105,14 @@ export function registerSearch(context: vscode.ExtensionContext, ports: SearchPo
 
   // Reader Signals: a term's row says what its check found (kept checks only: drawing sends nothing).
   const searchPrefix = signalId.search('');
+  // Redrawn when a check is kept (here or in another window), or the key or the site changes.
+  const notesChanged = new vscode.EventEmitter<void>();
+  context.subscriptions.push(
+    notesChanged,
+    ports.sync.searchChecks.onDidChange(() => notesChanged.fire()),
+    assistantKeys.onDidChange(() => notesChanged.fire()),
+    settings.onDidChange((change) => change.affects('search') && notesChanged.fire()),
+  );
   ports.signals.rowNotes({
     noteOf: (id) => {
       if (!searchable()) return undefined;
@@ -113,7 +124,7 @@ export function registerSearch(context: vscode.ExtensionContext, ports: SearchPo
       const gap = gapOf(check, check.expect, true);
       return { text: checkNote(check, gap), tooltip: checkTooltip(term, check, gap) };
     },
-    onDidChange: ports.sync.searchChecks.onDidChange,
+    onDidChange: notesChanged.event,
   });
 
   // A prompt about searches readers gave up on: which gap, the results today, and the before of the job it reaches.
@@ -160,6 +171,25 @@ export function registerSearch(context: vscode.ExtensionContext, ports: SearchPo
     onDidChange: replays.onDidChange,
   });
 
+  // A pull (or a fetch) is what usually brings the merge: once a job waits for its after, each
+  // change of the workspace's repositories is a reason to look (local git only, bounded per job).
+  let watchingGit = false;
+  const watchGit = () => {
+    const waiting = project() && replays.all(project() ?? '').some(([, replay]) => replay.afterAt === undefined);
+    if (watchingGit || !waiting || !vscode.workspace.isTrusted) return;
+    watchingGit = true;
+    const watched = ports.git.git().then((api) => {
+      if (!api) return void (watchingGit = false);
+      const watch = (repository: { state: { onDidChange: vscode.Event<void> } }) =>
+        context.subscriptions.push(repository.state.onDidChange(() => replays.considerAll()));
+      api.repositories.forEach(watch);
+      context.subscriptions.push(api.onDidOpenRepository(watch));
+    });
+    background(watched, log, "watching the workspace's git for merges");
+  };
+  context.subscriptions.push(replays.onDidChange(watchGit), settings.onDidChange(watchGit));
+  background(ports.sync.ready.then(watchGit), log, "watching the workspace's git for merges");
+
   const deps: SearchCommandDeps = { ...ports, log, checks, replays, searchable, gapFor, expectedPage, fail };
   registerSearchCommands(context, deps);
   return handle;
@@ -169,7 +199,7 @@ export function registerSearch(context: vscode.ExtensionContext, ports: SearchPo
 function groupNote(store: SignalsHandle['store'], checks: SearchChecks): { text: string; tooltip: string } | undefined {
   const snapshot = store.current();
   if (!snapshot) return undefined;
-  const terms = snapshot.searches.filter((s) => s.topClickedPage === null && s.ctr === 0).map((s) => s.searchQuery);
+  const terms = buildInbox(snapshot).searches.map((s) => s.searchQuery);
   const kept = terms.flatMap((t) => checks.kept(t) ?? []);
   if (!kept.length) return undefined;
   const nothing = kept.filter((c) => !c.hits.length).length;

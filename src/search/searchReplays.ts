@@ -18,7 +18,7 @@ import { isThisRound, withAfter, withBefore } from './searchReplay';
 
 /** How often a waiting job's merge is looked for while the window has the focus, and the least time between two looks at one job. */
 export const LOOK_EVERY_MS = 3 * 60_000;
-export const LOOK_GAP_MS = 20_000;
+export const LOOK_GAP_MS = 5_000;
 /** After a replay failed (a 429, the key refused), the next try waits this long or for a new key. */
 export const RETRY_AFTER_FAILURE_MS = 10 * 60_000;
 
@@ -60,7 +60,7 @@ export class SearchReplays extends Disposable {
   private readonly lastLook = new Map<string, number>();
   private readonly failedAt = new Map<string, number>();
   private readonly stop = new AbortController();
-  private wake: ReturnType<typeof setTimeout> | undefined;
+  private wake: { at: number; timer: ReturnType<typeof setTimeout> } | undefined;
 
   constructor(private readonly deps: SearchReplaysDeps) {
     super();
@@ -71,7 +71,7 @@ export class SearchReplays extends Disposable {
     this.register(deps.jobs.onDidChange(consider));
     this.register(vscode.window.onDidChangeWindowState((state) => state.focused && consider()));
     const timer = setInterval(() => vscode.window.state.focused && consider(), LOOK_EVERY_MS);
-    this.register({ dispose: () => (clearInterval(timer), clearTimeout(this.wake), this.stop.abort()) });
+    this.register({ dispose: () => (clearInterval(timer), clearTimeout(this.wake?.timer), this.stop.abort()) });
     background(deps.sync.ready.then(consider), deps.log, 'looking for the searches to replay');
   }
 
@@ -108,14 +108,34 @@ export class SearchReplays extends Disposable {
     const now = Date.now();
     for (const [jobId, replay] of this.all(project)) {
       if (replay.afterAt !== undefined || this.looking.has(jobId)) continue;
-      if (now - (this.lastLook.get(jobId) ?? 0) < LOOK_GAP_MS || now - (this.failedAt.get(jobId) ?? 0) < RETRY_AFTER_FAILURE_MS) continue;
+      if (now - (this.failedAt.get(jobId) ?? 0) < RETRY_AFTER_FAILURE_MS) continue;
       const job = this.deps.jobs.get(jobId)?.job;
       if (job?.status !== 'completed' || !job.prLink) continue;
+      // Looked at a moment ago: looked at again once the gap has passed, so the news that came meanwhile is not missed.
+      const next = (this.lastLook.get(jobId) ?? 0) + LOOK_GAP_MS;
+      if (now < next) {
+        this.wakeAt(next);
+        continue;
+      }
       this.lastLook.set(jobId, now);
       const look = this.look(project, jobId, job).finally(() => this.looking.delete(jobId));
       this.looking.set(jobId, look);
       background(look, this.deps.log, `replaying the searches of job ${jobId}`);
     }
+  }
+
+  /** Considers every job again at `at` (the earliest time asked for wins). */
+  private wakeAt(at: number): void {
+    if (this.isDisposed || (this.wake && this.wake.at <= at)) return;
+    clearTimeout(this.wake?.timer);
+    const timer = setTimeout(
+      () => {
+        this.wake = undefined;
+        this.considerAll();
+      },
+      Math.max(0, at - Date.now()) + 50,
+    );
+    this.wake = { at, timer };
   }
 
   private async look(project: string, jobId: string, job: AgentJob): Promise<void> {
@@ -128,8 +148,8 @@ export class SearchReplays extends Disposable {
     const due = live.at + this.deps.deployWaitMs();
     if (Date.now() < due) {
       // The deploy is given its time; looked at again then.
-      clearTimeout(this.wake);
-      this.wake = setTimeout(() => (this.lastLook.delete(jobId), this.considerAll()), due - Date.now() + 100);
+      this.lastLook.delete(jobId);
+      this.wakeAt(due);
       return;
     }
     const domain = this.deps.searchable();

@@ -63,12 +63,14 @@ export function replaySummary(outcome: ReplayOutcome): string {
   const total = outcome.terms.length;
   const parts: string[] = [];
   if (outcome.pages.length) {
-    const ranks = outcome.ranks ? (outcome.ranks.min === outcome.ranks.max ? `#${outcome.ranks.min}` : `${outcome.ranks.min}–${outcome.ranks.max}`) : '';
     const samePage = outcome.finds.every((t) => t.after?.kind === 'finds' && t.after.page === outcome.page);
+    const { min, max } = outcome.ranks ?? { min: 0, max: 0 };
     parts.push(
-      outcome.page && samePage
-        ? vscode.l10n.t('{0} of {1} searches readers gave up on now find {2} (ranks {3})', outcome.finds.length, total, path(outcome.page), ranks)
-        : vscode.l10n.t('{0} of {1} searches readers gave up on now find the changed pages', outcome.finds.length, total),
+      !outcome.page || !samePage
+        ? vscode.l10n.t('{0} of {1} searches readers gave up on now find the changed pages', outcome.finds.length, total)
+        : min === max
+          ? vscode.l10n.t('{0} of {1} searches readers gave up on now find {2} (rank {3})', outcome.finds.length, total, path(outcome.page), min)
+          : vscode.l10n.t('{0} of {1} searches readers gave up on now find {2} (ranks {3}–{4})', outcome.finds.length, total, path(outcome.page), min, max),
     );
   } else {
     parts.push(vscode.l10n.t('{0} of {1} searches readers gave up on now find results where they found nothing', outcome.newlyFound.length, total));

@@ -40,7 +40,7 @@ export interface SimulatorOptions {
   /** Injectable clock (ms since epoch); default Date.now. All time logic uses it. */
   now?: () => number;
   /** Sizes of the reader-signals data set; default DEFAULT_SIGNALS, LARGE_SIGNALS for the large site. */
-  signals?: { feedbackItems: number; assistantTurns: number; searchTerms: number };
+  signals?: { feedbackItems: number; assistantTurns: number; searchTerms: number; searchGapEvery?: number };
   /** Added to every answer (on top of any latency fault); default 0. Used by the CLI's --latency-ms. */
   latencyMs?: number;
 }
