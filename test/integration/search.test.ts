@@ -17,6 +17,7 @@ import type { JobNode } from '../../src/jobs/jobsTree';
 import { replayOutcome } from '../../src/search/searchOutcome';
 import { replayNote } from '../../src/search/searchText';
 import { LIVE_SEARCH_TITLE } from '../../src/signals/evidencePrompt';
+import { MAX_RESULT_CHARS } from '../../src/tools/toolTexts';
 import type { SignalNode } from '../../src/signals/signalsTree';
 import { SharedStore } from '../../src/sync/sharedStore';
 import type { Simulator } from '../simulator/server';
@@ -344,6 +345,23 @@ describe("searches readers gave up on, checked against the site's own search", f
     assert.ok(Object.keys(reloaded.state.searchChecks[DOMAIN] ?? {}).length >= terms.length, 'the checks are kept for every window');
     assert.equal(searches().length, 0);
     assert.equal(sim.requests.length, 0, 'no request at all');
+  });
+
+  it("gives the editor's AI the checks and the job's before and after: read-only, capped, quoted as data", async () => {
+    sim.clearRequests();
+    const result = await vscode.lm.invokeTool('get_mintlifySearchChecks', { input: {}, toolInvocationToken: undefined });
+    const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+    assert.equal(sim.requests.length, 0, 'it never searches');
+    assert.ok(text.length <= MAX_RESULT_CHARS, `capped: ${text.length}`);
+    const block = evidenceBlock(text);
+    assert.equal(text.split(block.markers.end).length, 2, 'one end marker: no term closes the block');
+    assert.match(block.before, /checked against the docs site's own search .* no request was sent/);
+    const inside = block.lines.join('\n');
+    for (const term of Object.keys(s.search.replays.get(PROJECT, jobId)?.terms ?? {})) {
+      assert.ok(inside.includes(JSON.stringify(term.slice(0, 30)).slice(0, -1)), `${term}, quoted inside the block`);
+      assert.ok(!block.before.includes(term), `${term}, never outside it`);
+    }
+    assert.ok(inside.includes(`job "${jobId}": after its change went live`), 'the job, before and after');
   });
 
   it('sends the misses back as one follow-up, quoted as data, and they start the next round', async () => {
