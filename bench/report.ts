@@ -18,6 +18,7 @@ import { previewRequestsRows, previewRequestsSection, type PreviewRequestsRun } 
 import { searchRequestsRows, searchRequestsSection, type SearchRequestsRun } from './searchRequests';
 import { PAGE_TREND_TEXT, TREND_NOW, TREND_TEXT, type TrendRun, type TrendStep } from './trend';
 import { type HourGateRow, hourGateLines, hourGateSection } from './hourGate';
+import { type SoakResult, soakLines, soakSection } from './soak';
 import { teamLines, teamSection } from './team';
 import type { TeamResult } from './teamResult';
 import { FILTER_TERM } from './webview';
@@ -64,7 +65,9 @@ export interface BenchResults {
   previewRequests?: PreviewRequestsRun[];
   /** Figure 16, a team against the organisation's hour; absent in results made before it existed. */
   team?: TeamResult;
-  /** Figure 17, the site's search; absent in results made before it existed. */
+  /** Figure 17; absent in results made before it existed. */
+  soak?: SoakResult;
+  /** Figure 18, the site's search; absent in results made before it existed. */
   searchRequests?: SearchRequestsRun[];
   seconds: number;
 }
@@ -311,7 +314,8 @@ function rows(r: BenchResults): Row[] {
   for (const row of reviewRequestsRows(r.reviewRequests ?? [])) add('14 Review', row.figure, row.value);
   for (const row of previewRequestsRows(r.previewRequests ?? [])) add('15 Preview', row.figure, row.value);
   for (const line of teamLines(r.team)) add('16 Team', line.figure, line.value);
-  for (const row of searchRequestsRows(r.searchRequests ?? [])) add('17 Search', row.figure, row.value);
+  for (const line of soakLines(r.soak)) add('17 Soak', line.figure, line.value);
+  for (const row of searchRequestsRows(r.searchRequests ?? [])) add('18 Search', row.figure, row.value);
   return out;
 }
 
@@ -348,6 +352,7 @@ export function renderMarkdown(r: BenchResults): string {
     (results: BenchResults) => reviewRequestsSection(results.reviewRequests),
     (results: BenchResults) => previewRequestsSection(results.previewRequests),
     (results: BenchResults) => teamSection(results.team),
+    (results: BenchResults) => soakSection(results.soak),
     (results: BenchResults) => searchRequestsSection(results.searchRequests),
     findingsSection,
   ].map((section) => section(r));

@@ -1,4 +1,4 @@
-// Figure 17: requests of the site's own search. Checking the gap inbox's searches readers gave up on
+// Figure 18: requests of the site's own search. Checking the gap inbox's searches readers gave up on
 // (N terms), then the same day again, from a second window, and a day later; and one job's before and
 // after (its terms checked, the prompt that records the before, the one replay once its change is
 // live), from one window and with a second one open. Through the real SearchChecks and ApiClient to
@@ -127,7 +127,7 @@ export function searchRequestsRows(runs: readonly SearchRequestsRun[]): { figure
 }
 
 export function searchRequestsSection(runs: readonly SearchRequestsRun[] | undefined): string {
-  return `## 17. The site's search: checking searches readers gave up on, and a job's before and after
+  return `## 18. The site's search: checking searches readers gave up on, and a job's before and after
 
 ${SEARCH_REQUESTS_TEXT}${runs?.length ? '' : ' Not measured in this run.'}
 A term's results are kept a day in the shared state, so a second check, another window or a reload sends nothing;

@@ -42,6 +42,7 @@ export const COMMANDS = {
   openRenderedPage: 'mintlifyAgent.openRenderedPage',
   showPreviewLog: 'mintlifyAgent.showPreviewLog',
   askToFixBuild: 'mintlifyAgent.askToFixBuild',
+  openAgentInstructions: 'mintlifyAgent.openAgentInstructions',
   setAssistantKey: 'mintlifyAgent.setAssistantKey',
   clearAssistantKey: 'mintlifyAgent.clearAssistantKey',
   setSiteDomain: 'mintlifyAgent.setSiteDomain',

@@ -1,8 +1,11 @@
 // The `when`-clause keys behind the welcome views and menus: mintlifyAgent.hasApiKey,
 // mintlifyAgent.hasProject (and projectUnconfirmed: an untrusted folder's project waiting for the
-// user's yes), mintlifyAgent.hasJobs, and for the site's search mintlifyAgent.hasAssistantKey and
-// mintlifyAgent.searchReady (the assistant key and the site's domain). Each is set only when its value changes.
+// user's yes), mintlifyAgent.hasJobs, mintlifyAgent.withdrawn.<endpoint> for an operation the
+// platform said is gone (its menus stop offering it; another API address starts afresh), and for
+// the site's search mintlifyAgent.hasAssistantKey and mintlifyAgent.searchReady (the assistant key
+// and the site's domain). Each is set only when its value changes.
 import * as vscode from 'vscode';
+import type { EndpointName } from './api';
 import type { ApiKeyStore } from './auth/apiKey';
 import type { Settings } from './config';
 import type { JobStore } from './jobs/jobStore';
@@ -12,6 +15,8 @@ export interface ContextKeysPorts {
   assistantKeys: Pick<ApiKeyStore, 'hasKey' | 'onDidChange'>;
   settings: Settings;
   jobs: JobStore;
+  /** The API client's word that an endpoint's operation is gone. */
+  withdrawn: vscode.Event<EndpointName>;
 }
 
 export function registerContextKeys(context: vscode.ExtensionContext, ports: ContextKeysPorts): void {
@@ -30,6 +35,23 @@ export function registerContextKeys(context: vscode.ExtensionContext, ports: Con
     set('hasAssistantKey', assistantKeys.hasKey);
     set('searchReady', assistantKeys.hasKey && settings.search.siteDomain !== undefined);
   };
-  context.subscriptions.push(keys.onDidChange(update), assistantKeys.onDidChange(update), settings.onDidChange(update), jobs.onDidChange(update));
+  const gone = new Set<EndpointName>();
+  let baseUrl = settings.apiBaseUrl;
+  context.subscriptions.push(
+    keys.onDidChange(update),
+    assistantKeys.onDidChange(update),
+    settings.onDidChange(update),
+    jobs.onDidChange(update),
+    ports.withdrawn((endpoint) => {
+      gone.add(endpoint);
+      set(`withdrawn.${endpoint}`, true);
+    }),
+    settings.onDidChange(() => {
+      if (settings.apiBaseUrl === baseUrl) return;
+      baseUrl = settings.apiBaseUrl;
+      for (const endpoint of gone) set(`withdrawn.${endpoint}`, false);
+      gone.clear();
+    }),
+  );
   update();
 }

@@ -34,7 +34,7 @@ import { checkNote, checkTooltip, replayNote, replaySummary, termLine } from './
 export interface SearchPorts {
   command: RegisterCommand;
   api: Pick<ApiClient, 'searchSite'>;
-  settings: Pick<Settings, 'projectId' | 'search' | 'onDidChange'>;
+  settings: Pick<Settings, 'projectId' | 'search' | 'docsBasePath' | 'onDidChange'>;
   /** The assistant key's store (its own slot): whether one is set, and when it changes. */
   assistantKeys: Pick<ApiKeyStore, 'hasKey' | 'onDidChange'>;
   /** The checks every window shares, each job's before and after, and who leads the project (the one window that replays). */
@@ -66,7 +66,13 @@ export function registerSearch(context: vscode.ExtensionContext, ports: SearchPo
   const { settings, assistantKeys, docs, ui } = ports;
   const log = ports.log.scoped('search');
   const searchable = () => (assistantKeys.hasKey ? settings.search.siteDomain : undefined);
-  const checks = new SearchChecks({ api: ports.api, area: ports.sync.searchChecks, domain: () => settings.search.siteDomain, log });
+  const checks = new SearchChecks({
+    api: ports.api,
+    area: ports.sync.searchChecks,
+    domain: () => settings.search.siteDomain,
+    basePath: () => settings.docsBasePath,
+    log,
+  });
   const replays = new SearchReplays({
     sync: ports.sync,
     checks,

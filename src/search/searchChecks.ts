@@ -20,6 +20,8 @@ export interface SearchChecksDeps {
   area: SharedArea<'searchChecks'>;
   /** The site's domain identifier (the setting); undefined: no search is possible. */
   domain: () => string | undefined;
+  /** The path the site is served under (`/docs`), taken off the results' paths; none when absent. */
+  basePath?: () => string;
   now?: () => number;
   log?: { warn(message: string): void };
 }
@@ -93,7 +95,7 @@ export class SearchChecks {
         try {
           run.requests++;
           const results = await this.deps.api.searchSite(domain, { query: term, pageSize: CHECK_PAGE_SIZE }, { signal: options.signal });
-          made.set(term, { at: this.now(), hits: keptHits(results), ...(options.expect && { expect: options.expect }) });
+          made.set(term, { at: this.now(), hits: keptHits(results, this.deps.basePath?.()), ...(options.expect && { expect: options.expect }) });
         } catch (error) {
           // Nothing left this machine (a refused term, no key): that term did not cost a request.
           if (error instanceof ApiError && error.reached === 'no') run.requests--;

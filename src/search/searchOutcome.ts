@@ -21,10 +21,13 @@ export const FOUND_RANK = 3;
 /** How many results a check asks for: enough to see a page ranked 7th. */
 export const CHECK_PAGE_SIZE = MAX_KEPT_HITS;
 
-/** The results as kept: each path normalised to a site path and cut, the content of the first few cut short. */
-export function keptHits(results: SearchResults): SearchHit[] {
+/**
+ * The results as kept: each path normalised to a site path (without the site's base path, when it is
+ * served under one) and cut, the content of the first few cut short.
+ */
+export function keptHits(results: SearchResults, basePath = ''): SearchHit[] {
   return results.slice(0, MAX_KEPT_HITS).map((result, i) => {
-    const path = cut(result.path ? normalizeSitePath(result.path) : '', MAX_HIT_PATH);
+    const path = cut(result.path ? normalizeSitePath(result.path, basePath) : '', MAX_HIT_PATH);
     const content = i < CONTENT_HITS && result.content ? cut(result.content.replace(/\s+/g, ' ').trim(), MAX_HIT_CONTENT) : undefined;
     return content ? { p: path, c: content } : { p: path };
   });
