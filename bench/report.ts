@@ -15,6 +15,7 @@ import { MERGE_TIME_TEXT, type MergeTimeRun } from './mergeTime';
 import { LM_TOOLS_TEXT, type LmToolsRun } from './lmTools';
 import { reviewRequestsRows, reviewRequestsSection, type ReviewRequestsRun } from './reviewRequests';
 import { previewRequestsRows, previewRequestsSection, type PreviewRequestsRun } from './previewRequests';
+import { searchRequestsRows, searchRequestsSection, type SearchRequestsRun } from './searchRequests';
 import { PAGE_TREND_TEXT, TREND_NOW, TREND_TEXT, type TrendRun, type TrendStep } from './trend';
 import { type HourGateRow, hourGateLines, hourGateSection } from './hourGate';
 import { type SoakResult, soakLines, soakSection } from './soak';
@@ -66,6 +67,8 @@ export interface BenchResults {
   team?: TeamResult;
   /** Figure 17; absent in results made before it existed. */
   soak?: SoakResult;
+  /** Figure 18, the site's search; absent in results made before it existed. */
+  searchRequests?: SearchRequestsRun[];
   seconds: number;
 }
 
@@ -312,6 +315,7 @@ function rows(r: BenchResults): Row[] {
   for (const row of previewRequestsRows(r.previewRequests ?? [])) add('15 Preview', row.figure, row.value);
   for (const line of teamLines(r.team)) add('16 Team', line.figure, line.value);
   for (const line of soakLines(r.soak)) add('17 Soak', line.figure, line.value);
+  for (const row of searchRequestsRows(r.searchRequests ?? [])) add('18 Search', row.figure, row.value);
   return out;
 }
 
@@ -349,6 +353,7 @@ export function renderMarkdown(r: BenchResults): string {
     (results: BenchResults) => previewRequestsSection(results.previewRequests),
     (results: BenchResults) => teamSection(results.team),
     (results: BenchResults) => soakSection(results.soak),
+    (results: BenchResults) => searchRequestsSection(results.searchRequests),
     findingsSection,
   ].map((section) => section(r));
   return `# Benchmarks

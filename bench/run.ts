@@ -12,6 +12,7 @@
 //     --windows-only   only the several-windows figures (with VS Code unless --no-host); prints, never writes
 //     --activation-only  only figure 1: bundles, what weighs in them, activation (with VS Code unless --no-host); prints, never writes
 //     --preview-only   only figure 15 (requests for one preview); prints, never writes
+//     --search-only    only figure 18 (requests of the site's search); prints, never writes
 //     --team-only      only figure 16: a team of 1, 3 and 10 machines against the organisation's hour; prints its summary lines and section, never writes
 //     --soak-only      only figure 17: a simulated day of 1 and 3 windows under faults; prints its summary lines and section, never writes
 //     --no-write       print the table only
@@ -30,6 +31,7 @@ import { renderMarkdown, renderTable, type BenchResults } from './report';
 import { measureReview, type ReviewResult } from './review';
 import { measureReviewRequests } from './reviewRequests';
 import { measurePreviewRequests, previewRequestsRows } from './previewRequests';
+import { measureSearchRequests, searchRequestsRows, searchRequestsSection } from './searchRequests';
 import { measureMergeTime } from './mergeTime';
 import { measurePaging } from './paging';
 import { measureSignals } from './signals';
@@ -51,6 +53,7 @@ interface Options {
   windowsOnly: boolean;
   activationOnly: boolean;
   previewOnly: boolean;
+  searchOnly: boolean;
   teamOnly: boolean;
   soakOnly: boolean;
 }
@@ -66,6 +69,7 @@ function parseOptions(args: readonly string[]): Options {
     windowsOnly: false,
     activationOnly: false,
     previewOnly: false,
+    searchOnly: false,
     teamOnly: false,
     soakOnly: false,
   };
@@ -85,6 +89,7 @@ function parseOptions(args: readonly string[]): Options {
     else if (arg === '--windows-only') options.windowsOnly = true;
     else if (arg === '--activation-only') options.activationOnly = true;
     else if (arg === '--preview-only') options.previewOnly = true;
+    else if (arg === '--search-only') options.searchOnly = true;
     else if (arg === '--team-only') options.teamOnly = true;
     else if (arg === '--soak-only') options.soakOnly = true;
     else throw new Error(`unknown option ${arg}; see the top of bench/run.ts`);
@@ -101,6 +106,12 @@ async function main(): Promise<void> {
   if (options.activationOnly) return activationOnly(options, repoRoot, log);
   if (options.previewOnly) {
     for (const row of previewRequestsRows(await measurePreviewRequests())) log(`${row.figure}: ${row.value}`);
+    return;
+  }
+  if (options.searchOnly) {
+    const runs = await measureSearchRequests();
+    for (const row of searchRequestsRows(runs)) process.stdout.write(`| 18 Search | ${row.figure} | ${row.value.replaceAll('|', '\\|')} |\n`);
+    process.stdout.write(`\n${searchRequestsSection(runs)}`);
     return;
   }
   if (options.teamOnly) return teamOnly(log);
@@ -151,6 +162,8 @@ async function main(): Promise<void> {
   const reviewRequests = await measureReviewRequests();
   log('preview: requests for one preview from the click to ready, builds of 30 s to 10 min…');
   const previewRequests = await measurePreviewRequests();
+  log("site search: checking the gap inbox's searches, and one job's before and after…");
+  const searchRequests = await measureSearchRequests();
   log(`team: ${TEAM_SIZES.join(', ')} machines, each its own extension, against one organisation's hour, through working days…`);
   const team = measureTeam();
   log(`soak: a simulated day of ${SOAK_WINDOWS.join(' and ')} windows under faults, and an export through a bad Retry-After…`);
@@ -189,6 +202,7 @@ async function main(): Promise<void> {
     hourGate,
     reviewRequests,
     previewRequests,
+    searchRequests,
     team,
     soak,
     seconds: (Date.now() - began) / 1000,

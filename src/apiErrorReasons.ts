@@ -2,7 +2,7 @@
 // refused input, the server's own message, a connection that failed. vscode is imported for its
 // types only; the caller passes `vscode.l10n`.
 import type * as vscode from 'vscode';
-import { type ApiError, MAX_PAGE_SIZE } from './api';
+import { type ApiError, MAX_PAGE_SIZE, MAX_SEARCH_QUERY, SEARCH_MAX_PAGE_SIZE } from './api';
 
 type L10n = Pick<typeof vscode.l10n, 't'>;
 
@@ -23,6 +23,16 @@ export function inputProblem(error: ApiError, l10n: L10n): string {
       return l10n.t('The job names no branch to deploy.');
     case 'emptyPrompt':
       return l10n.t('The prompt is empty. Type an instruction for the agent.');
+    case 'emptyDomain':
+      return l10n.t('The site’s domain identifier is empty. Run “Mintlify: Set Site Domain”.');
+    case 'badDomain':
+      return l10n.t('"{0}" is not a site domain identifier (the end of the dashboard’s URL, as in acme for acme.mintlify.site).', value);
+    case 'emptySearchQuery':
+      return l10n.t('The search term is empty.');
+    case 'longSearchQuery':
+      return l10n.t('The search term is longer than {0} characters: it is not checked.', MAX_SEARCH_QUERY);
+    case 'searchPageSize':
+      return l10n.t('A search’s page size must be a whole number from 1 to {0} (got {1}).', SEARCH_MAX_PAGE_SIZE, value);
     case 'pageSize':
       return l10n.t('Page size must be a whole number from 1 to {0} (got {1}).', MAX_PAGE_SIZE, value);
     case 'offset':

@@ -43,6 +43,13 @@ export const COMMANDS = {
   showPreviewLog: 'mintlifyAgent.showPreviewLog',
   askToFixBuild: 'mintlifyAgent.askToFixBuild',
   openAgentInstructions: 'mintlifyAgent.openAgentInstructions',
+  setAssistantKey: 'mintlifyAgent.setAssistantKey',
+  clearAssistantKey: 'mintlifyAgent.clearAssistantKey',
+  setSiteDomain: 'mintlifyAgent.setSiteDomain',
+  checkSearch: 'mintlifyAgent.checkSearch',
+  openSearchPage: 'mintlifyAgent.openSearchPage',
+  showSearchReplay: 'mintlifyAgent.showSearchReplay',
+  sendSearchMisses: 'mintlifyAgent.sendSearchMisses',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

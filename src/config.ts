@@ -193,6 +193,9 @@ export class Settings implements vscode.Disposable {
     return /^(?:\/[^/?#\s]+)+$/.test(path) && !path.split('/').includes('..') ? path : '';
   }
 
+  /** mintlifyAgent.search.*: the site's own search (its domain identifier; the key is the assistant key's slot, src/auth/assistantKey.ts). */
+  readonly search = searchSettings(() => this.config);
+
   /** How long a fetch of an agent's branch may take (mintlifyAgent.git.fetchTimeoutSeconds, 5 to 600, default 60). */
   get gitFetchTimeoutMs(): number {
     return wholeInRange(this.config.get<number>('git.fetchTimeoutSeconds'), 5, 600, 60) * 1000;
@@ -235,6 +238,27 @@ function signalsSettings(config: () => vscode.WorkspaceConfiguration) {
     /** Analytics requests an hour this window's background refresh may use (of the ledger's shared ceiling). A restricted setting. */
     get backgroundShare(): number {
       return wholeInRange(userValueIfUntrusted(config(), 'signals.backgroundShare'), 0, 60, 20);
+    },
+  };
+}
+
+function searchSettings(config: () => vscode.WorkspaceConfiguration) {
+  return {
+    /**
+     * The site's domain identifier (`<domain>.mintlify.site`), or undefined. A machine setting, read
+     * from the user's own settings only: a cloned workspace cannot point the assistant key at another site.
+     */
+    get siteDomain(): string | undefined {
+      const value = config().inspect<string>('search.siteDomain')?.globalValue;
+      return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+    },
+    /** How long after a job's merge the site is taken as deployed, and its searches are searched again (mintlifyAgent.search.deployWaitMinutes, 0 to 120, default 5). */
+    get deployWaitMs(): number {
+      return wholeInRange(config().get<number>('search.deployWaitMinutes'), 0, 120, 5) * 60_000;
+    },
+    /** Written to the user's (machine) settings, where it is read; undefined clears it. */
+    async setSiteDomain(domain: string | undefined): Promise<void> {
+      await config().update('search.siteDomain', domain, vscode.ConfigurationTarget.Global);
     },
   };
 }

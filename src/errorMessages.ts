@@ -25,6 +25,7 @@ export type FailureContext =
   | 'editComment'
   | 'deleteComment'
   | 'sendReview'
+  | 'search'
   | 'startUp';
 export const FAILURE_CONTEXTS: readonly FailureContext[] = [
   'readJob',
@@ -39,6 +40,7 @@ export const FAILURE_CONTEXTS: readonly FailureContext[] = [
   'editComment',
   'deleteComment',
   'sendReview',
+  'search',
   'startUp',
 ];
 
@@ -47,6 +49,9 @@ export const SENDING_CONTEXTS: readonly FailureContext[] = ['send', 'create', 'p
 
 /** The contexts whose caller can run the failed step again (the others offer no Retry). */
 const RETRYABLE: ReadonlySet<FailureContext> = new Set(['readJob', 'send', 'create', 'analytics', 'preview', 'previewStatus', 'git']);
+
+/** The site's own search (src/search) is sent with the assistant key to the site's domain: its refusals name those. */
+const SEARCH_CONTEXTS: ReadonlySet<FailureContext> = new Set(['search']);
 
 /**
  * What a button does. `sendAgain` sends a follow-up whose outcome is unknown once more (its label
@@ -65,6 +70,8 @@ export const FAILURE_ACTIONS = [
   'gitSettings',
   'waitForJob',
   'manageTrust',
+  'setAssistantKey',
+  'setSiteDomain',
   'showLog',
 ] as const;
 export type FailureAction = (typeof FAILURE_ACTIONS)[number];
@@ -117,6 +124,10 @@ function tableView(error: unknown, context: FailureContext, l10n: L10n, options:
   if (!(error instanceof ApiError)) return { message: unexpected(context, doing, errorText(error), l10n), severity: 'error', actions: ['showLog'] };
   const sending = SENDING_CONTEXTS.includes(context);
   const previews = context === 'preview' || context === 'previewStatus';
+  if (SEARCH_CONTEXTS.has(context)) {
+    const view = searchView(error, l10n);
+    if (view) return view;
+  }
   if (error.kind === 'cancelled' && !(sending && sendOutcome(error) === 'unknown')) return { message: '', severity: 'none', actions: [] };
   // A POST that may have been acted on is never offered a plain Retry: sending it again could act
   // twice (start the agent twice, deploy twice), so the writer is told what may have happened.
@@ -291,6 +302,10 @@ export function actionLabel(action: FailureAction, l10n: L10n): string {
       return l10n.t('Tell Me When It Finishes');
     case 'manageTrust':
       return l10n.t('Manage Workspace Trust');
+    case 'setAssistantKey':
+      return l10n.t('Set Assistant Key');
+    case 'setSiteDomain':
+      return l10n.t('Set Site Domain');
     case 'showLog':
       return l10n.t('Show Log');
   }
@@ -346,6 +361,8 @@ function doingText(context: FailureContext, l10n: L10n): string {
       return l10n.t('Deleting the review comment');
     case 'sendReview':
       return l10n.t('Sending the review');
+    case 'search':
+      return l10n.t('Searching the site');
     case 'startUp':
       return l10n.t('Starting Mintlify Agent & Analytics');
   }
@@ -385,4 +402,43 @@ function unknownOutcome(context: 'send' | 'create' | 'preview', error: ApiError,
     severity: 'warning',
     actions: ['trackJob', 'showLog'],
   };
+}
+
+/**
+ * The site's search's own words (the assistant key, the site's domain, its own limit); undefined for
+ * a failure worded as any other request's (a timeout, a network failure, a broken answer).
+ */
+function searchView(error: ApiError, l10n: L10n): FailureView | undefined {
+  const failed = (reason: string, actions: FailureAction[], severity: FailureSeverity = 'error'): FailureView => ({
+    message: l10n.t('Searching the site failed: {0}', reason),
+    severity,
+    actions: [...actions, 'showLog'],
+  });
+  switch (error.kind) {
+    case 'noApiKey':
+      return failed(l10n.t('No assistant API key is set. Nothing was sent.'), ['setAssistantKey']);
+    case 'unauthorized':
+      return failed(l10n.t('The site’s search did not accept the assistant API key (401): it may be wrong or revoked. Set a valid assistant key.'), [
+        'setAssistantKey',
+      ]);
+    case 'forbidden':
+      return failed(l10n.t('The assistant API key may not search this site (403): it belongs to another deployment, or was turned off.'), [
+        'setAssistantKey',
+        'setSiteDomain',
+      ]);
+    case 'notFound':
+      return failed(l10n.t('The platform knows no site by this domain identifier (404){0}. Check the site’s domain.', serverSaid(error)), ['setSiteDomain']);
+    case 'rateLimited': {
+      const when =
+        error.retryAfterMs !== undefined
+          ? tryAgainIn(error.retryAfterMs, l10n)
+          : l10n.t('The site’s search allows 10,000 requests an hour for the organisation; try again in a few minutes.');
+      return {
+        ...failed(l10n.t('The site’s search asked to wait (429). {0} The checks already made are kept.', when), [], 'warning'),
+        retryAfterMs: error.retryAfterMs ?? 0,
+      };
+    }
+    default:
+      return undefined;
+  }
 }

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { createApiClient, type EndpointName, type RequestLogEntry } from './api';
 import type { ApiKeyStore } from './auth/apiKey';
 import { registerAuth } from './auth/registerAuth';
+import { registerAssistantKey } from './auth/assistantKey';
 import { type AnalyticsHandle, registerAnalytics } from './analytics/registerAnalytics';
 import { ANALYTICS_VIEW_TYPE } from './analytics/analyticsPanel';
 import { Settings } from './config';
@@ -25,6 +26,7 @@ import { createLogger, type Logger } from './log';
 import { type ReadersHandle, registerReaders } from './readers/registerReaders';
 import { registerReviewComments, type ReviewCommentsHandle } from './review/registerReviewComments';
 import { type PreviewHandle, registerPreview } from './preview/registerPreview';
+import { registerSearch, type SearchHandle } from './search/registerSearch';
 import { registerSignals, type SignalsHandle } from './signals/registerSignals';
 import { registerToolNames, registerTools } from './tools/registerTools';
 import type { ToolTable } from './tools/toolPorts';
@@ -56,6 +58,8 @@ export interface Parts {
   reviewComments: ReviewCommentsHandle;
   /** The agent's branch as a preview deployment, its pages beside their diffs (src/preview). */
   preview: PreviewHandle;
+  /** The site's own search: searches readers gave up on, checked, and replayed once a job's change is live (src/search). */
+  search: SearchHandle;
   /** The language model tools, as registered (src/tools). */
   tools: ToolTable;
   /** How long start() took (performance.now); the log says it too. */
@@ -116,15 +120,16 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
   const sync = new WindowSync(vscode.Uri.joinPath(context.globalStorageUri, 'sync'), log.scoped('sync'), context.globalState, () => settings.apiBaseUrl);
   context.subscriptions.push(settings, sync);
   const keys = registerAuth(context, { command, settings, ledger: sync.ledger, ui, log });
+  const assistantKeys = registerAssistantKey(context, { command, settings, ui, log });
   const withdrawn = new vscode.EventEmitter<EndpointName>();
   context.subscriptions.push(withdrawn);
-  const api = createClient(context, settings, keys, sync, log, onRequest, withdrawn);
+  const api = createClient(context, settings, { admin: keys, assistant: assistantKeys }, sync, log, onRequest, withdrawn);
   const gate = new HourGate(sync.ledger.account, ui, vscode.l10n, Date.now, () => settings.analyticsTeamSize);
   const git = new ReviewHints(log.scoped('git'));
   context.subscriptions.push(git);
 
   const { jobs, tracker, tree, statusBar, onDidShowView } = registerJobs(context, { command, api, keys, settings, sync, git, ui, log });
-  registerContextKeys(context, { keys, settings, jobs, withdrawn: withdrawn.event });
+  registerContextKeys(context, { keys, assistantKeys, settings, jobs, withdrawn: withdrawn.event });
   registerReviewChanges(context, { command, git, jobs, tracker, settings, ui, log });
   const reviewComments = registerReviewComments(context, { command, sync, ledger: sync.ledger, jobs, git, rows: tree, ui, log });
   const readers = registerReaders(context, { command, api, settings, keys, gate, ui, log });
@@ -156,6 +161,21 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
     ui,
     log,
   });
+  const search = registerSearch(context, {
+    command,
+    api,
+    settings,
+    assistantKeys,
+    sync,
+    jobs,
+    signals,
+    git,
+    docs: readers.docs,
+    rows: tree,
+    ledger: sync.ledger,
+    ui,
+    log,
+  });
   const tools = registerTools(context, {
     keys,
     settings,
@@ -167,13 +187,14 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
     tracker,
     gate,
     reviews: reviewComments,
+    searches: search,
     ui,
     log,
   });
 
   const startMs = performance.now() - began;
   log.info(`activated ${String((context.extension.packageJSON as { version?: unknown }).version)} (built in ${startMs.toFixed(1)} ms)`);
-  return { ui, jobs, tracker, statusBar, tree, sync, gate, analytics, readers, signals, codeFeedback, reviewComments, preview, tools, startMs };
+  return { ui, jobs, tracker, statusBar, tree, sync, gate, analytics, readers, signals, codeFeedback, reviewComments, preview, search, tools, startMs };
 }
 
 /** The log: one output channel, and the command that shows it. */
@@ -188,7 +209,7 @@ function createLog(context: vscode.ExtensionContext, command: RegisterCommand): 
 function createClient(
   context: vscode.ExtensionContext,
   settings: Settings,
-  keys: ApiKeyStore,
+  keys: { admin: ApiKeyStore; assistant: ApiKeyStore },
   sync: WindowSync,
   log: Logger,
   onRequest: ((entry: RequestLogEntry) => void) | undefined,
@@ -197,7 +218,8 @@ function createClient(
   const logApi = logRequest(log.scoped('api'));
   return createApiClient({
     baseUrl: () => settings.apiBaseUrl,
-    getApiKey: () => keys.get(),
+    getApiKey: () => keys.admin.get(),
+    getAssistantKey: () => keys.assistant.get(),
     timeoutMs: () => settings.requestTimeoutMs,
     userAgent: `mintlify-agent-analytics/${String((context.extension.packageJSON as { version?: unknown }).version)} (VS Code ${vscode.version})`,
     onRequest: (entry) => {

@@ -1,8 +1,8 @@
 // Shows a failure as the table in errorMessages.ts describes it, with the buttons that fix it: the
 // one way a failure reaches the writer. The buttons that open a command (Set API Key, Set Project ID,
-// Open Git Settings, Manage Workspace Trust, Show Log) run it here; the caller gets the others to
-// handle itself (Retry, Send Again, Open Job, Track Job, Stop Tracking, Open Pull Request, Tell Me
-// When It Finishes).
+// Open Git Settings, Manage Workspace Trust, Set Assistant Key, Set Site Domain, Show Log) run it
+// here; the caller gets the others to handle itself (Retry, Send Again, Open Job, Track Job, Stop
+// Tracking, Open Pull Request, Tell Me When It Finishes).
 import * as vscode from 'vscode';
 import { actionLabel, type FailureAction, type FailureView } from './errorMessages';
 import type { Ui } from './ui';
@@ -14,6 +14,8 @@ const ACTION_COMMANDS: Partial<Record<FailureAction, [command: CommandId | 'work
   setProjectId: [COMMANDS.setProjectId],
   gitSettings: ['workbench.action.openSettings', 'git.enabled'],
   manageTrust: ['workbench.trust.manage'],
+  setAssistantKey: [COMMANDS.setAssistantKey],
+  setSiteDomain: [COMMANDS.setSiteDomain],
   showLog: [COMMANDS.showLog],
 };
 

@@ -7,8 +7,9 @@ import * as z from 'zod/mini';
 import { checkBaseUrl } from './baseUrl';
 import { type EndpointName, ENDPOINTS, type Endpoints, FAMILIES, type Family, type ListQuery } from './endpoints';
 import { ApiError, formatWait, parseRetryAfter, type Reached } from './errors';
-import { checkBranch, checkId, checkPrompt, checkQuery, checkThreadId } from './inputs';
+import { checkBranch, checkDomain, checkId, checkPrompt, checkQuery, checkSearch, checkThreadId } from './inputs';
 import { ErrorBody } from './schemas';
+import type { SearchQuery } from './searchSchemas';
 import { type Clock, systemClock } from '../util/clock';
 
 export interface RequestLogEntry {
@@ -30,6 +31,8 @@ export interface ApiClientOptions {
   baseUrl: () => string;
   /** Read before every request; undefined means no key is stored. */
   getApiKey: () => Promise<string | undefined>;
+  /** The assistant API key, for the endpoints the table marks `key: 'assistant'` (the site's search); absent: none is stored. */
+  getAssistantKey?: () => Promise<string | undefined>;
   /** Per attempt, covering connect, headers and the whole body. Read before every request. */
   timeoutMs?: () => number;
   /** `mintlify-agent-analytics/<version> (VS Code <version>)`, given by the host. */
@@ -81,7 +84,9 @@ type InputArgs<E> = E extends { rowId: unknown }
     ? [prompt: string]
     : E extends { body: 'branch' }
       ? [branch: string]
-      : [];
+      : E extends { body: 'search' }
+        ? [search: SearchQuery]
+        : [];
 type Method<E extends Endpoints[keyof Endpoints]> = (
   ...args: [...PathArgs<E['path']>, ...InputArgs<E>, options?: CallOptions]
 ) => Promise<z.output<E['schema']>>;
@@ -97,6 +102,7 @@ const ID_CHECKS: Record<string, (id: string) => string> = {
   jobId: (id) => checkId('job', id),
   threadId: checkThreadId,
   statusId: (id) => checkId('status', id),
+  domain: checkDomain,
 };
 
 interface Request {
@@ -107,6 +113,8 @@ interface Request {
   signal?: AbortSignal;
   /** The family's own deadline, when shorter than the setting's (endpoints.ts FAMILIES). */
   deadlineMs?: number;
+  /** Sent with the assistant API key (endpoints.ts `key`). */
+  key?: 'assistant';
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
@@ -135,8 +143,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     let key: string | undefined;
     try {
       base = checkBaseUrl(options.baseUrl());
-      key = await options.getApiKey();
-      if (!key) throw new ApiError('noApiKey', 'No Mintlify API key is set. Run "Mintlify: Set API Key".');
+      if (request.key === 'assistant') {
+        key = await options.getAssistantKey?.();
+        if (!key) throw new ApiError('noApiKey', 'No assistant API key is set. Run "Mintlify: Set Assistant Key".');
+      } else {
+        key = await options.getApiKey();
+        if (!key) throw new ApiError('noApiKey', 'No Mintlify API key is set. Run "Mintlify: Set API Key".');
+      }
     } catch (error) {
       // Logged too, so "no request" can be told apart from "no attempt".
       if (error instanceof ApiError) log(undefined, error, false);
@@ -235,6 +248,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const { signal, grant } = (args[names.length + (takes ? 1 : 0)] ?? {}) as CallOptions;
       if (takes === 'prompt')
         return call({ method: 'post', target: path, json: { prompt: checkPrompt(input as string) }, signal }, entry.schema as z.ZodMiniType<unknown>);
+      if (takes === 'search')
+        return call(
+          { method: 'post', target: path, json: checkSearch(input as SearchQuery), signal, deadlineMs, ...('key' in entry && { key: entry.key }) },
+          entry.schema as z.ZodMiniType<unknown>,
+        );
       if (takes === 'branch')
         return call(
           { method: 'post', target: path, json: { branch: checkBranch(input as string) }, signal, deadlineMs },

@@ -8,8 +8,10 @@
 //   checked (inputs.ts) and encoded one segment each.
 // `family`: the platform's rate-limit bucket. agent: 100 an hour per project, counting creating a
 //   job and sending a follow-up; analytics: 100 requests an hour for the whole organisation, every
-//   analytics endpoint together; preview: 5 preview deployments a minute for the organisation
+//   analytics endpoint together; preview: 5 preview deployments a minute for the organisation;
+//   search: the site's own search, 10,000 an hour for the organisation, never the analytics hour
 //   (FAMILIES says each family's limit and deadline). A 429 holds back the whole family (every window).
+// `key: 'assistant'`: sent with the assistant API key (its own slot), not the admin key.
 // `counted: false`: the platform does not count the endpoint in its family's hour (reading a job's
 //   status: its limit is on the two sends), so neither does the shared ledger; the poller's own
 //   rules bound it (jobs/jobPoller.ts).
@@ -26,18 +28,21 @@ import type * as z from 'zod/mini';
 import { AgentJob, VisitorsPage } from './schemas';
 import { PreviewDeployment, UpdateStatus } from './previewSchemas';
 import { AssistantPage, AssistantThread, FeedbackByPage, FeedbackPage, SearchesPage, ViewsPage } from './signalsSchemas';
+import { SearchResults } from './searchSchemas';
 
-export type Family = 'agent' | 'analytics' | 'preview';
+export type Family = 'agent' | 'analytics' | 'preview' | 'search';
 
 /**
  * Each family's own limit (what the platform allows, per `perMs`) and, where it has one, its own
  * deadline per request. A preview's status is a small answer read again and again while a build
  * runs: one that takes longer than 15 s is retried by the poller's backoff rather than waited for.
+ * A search answers in well under a second: one that takes 15 s is reported, not waited for.
  */
 export const FAMILIES: Record<Family, { limit: number; perMs: number; deadlineMs?: number }> = {
   agent: { limit: 100, perMs: 3_600_000 },
   analytics: { limit: 100, perMs: 3_600_000 },
   preview: { limit: 5, perMs: 60_000, deadlineMs: 15_000 },
+  search: { limit: 10_000, perMs: 3_600_000, deadlineMs: 15_000 },
 };
 export type Paging = 'cursor' | 'offset' | 'none';
 
@@ -48,8 +53,10 @@ interface Common<S extends z.ZodMiniType> {
   family: Family;
   /** False: not counted in the family's hour (the table's head says why). */
   counted?: false;
-  /** POSTs whose body is `{ prompt }` or `{ branch }`: the method takes it after the path's ids. */
-  body?: 'prompt' | 'branch';
+  /** POSTs whose body is `{ prompt }`, `{ branch }` or a search (`{ query, pageSize }`): the method takes it after the path's ids. */
+  body?: 'prompt' | 'branch' | 'search';
+  /** Sent with the assistant API key instead of the admin key. */
+  key?: 'assistant';
 }
 
 /** One request answers everything (a job, a thread, the top feedback pages). */
@@ -83,6 +90,19 @@ export const ENDPOINTS = {
   // The External API: deploys a branch as a preview (or redeploys it), and the status of that deployment.
   createPreview: { method: 'POST', path: '/v1/project/preview/{projectId}', body: 'branch', schema: PreviewDeployment, family: 'preview', paging: 'none' },
   getUpdateStatus: { method: 'GET', path: '/v1/project/update-status/{statusId}', schema: UpdateStatus, family: 'preview', counted: false, paging: 'none' },
+  // The discovery API (server `<base>/discovery`): the live site's search, as readers search it. Not
+  // counted in the ledger: its limit is 100 times the analytics hour, and each search is one a writer
+  // asked for (a check, a replay of a job's terms), so only a 429's wait is shared.
+  searchSite: {
+    method: 'POST',
+    path: '/discovery/v1/search/{domain}',
+    body: 'search',
+    key: 'assistant',
+    schema: SearchResults,
+    family: 'search',
+    counted: false,
+    paging: 'none',
+  },
   // 100 pages of 250 is 25,000 paths: the readers' default is 40 (10,000 paths), the large site needs 40.
   getVisitors: list({
     method: 'GET',

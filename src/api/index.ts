@@ -6,3 +6,4 @@ export * from './inputs';
 export * from './schemas';
 export * from './signalsSchemas';
 export * from './previewSchemas';
+export * from './searchSchemas';

@@ -2,6 +2,7 @@
 // request: the platform's rate limits are too tight to spend a request learning that a limit is 0.
 import { ENDPOINTS, type Endpoint, type ListQuery } from './endpoints';
 import { ApiError, type InputProblem } from './errors';
+import { SEARCH_MAX_PAGE_SIZE, type SearchQuery } from './searchSchemas';
 
 /** The query of the panel's pages (visitors, views). */
 export type VisitorsQuery = Pick<ListQuery, 'dateFrom' | 'dateTo' | 'limit' | 'offset'>;
@@ -35,6 +36,31 @@ export function checkBranch(branch: string): string {
 export function checkPrompt(prompt: string): string {
   if (!prompt.trim()) throw invalid('The prompt is empty. Type an instruction for the agent.', 'emptyPrompt');
   return prompt;
+}
+
+/** The longest search term sent: a reader's search is a few words; a longer "term" is not one to replay. */
+export const MAX_SEARCH_QUERY = 500;
+
+/**
+ * The site's domain identifier (`<domain>.mintlify.site`, the end of the dashboard's URL) goes into
+ * the path: letters, digits, `-`, `_` and `.` only (never `.` or `..` alone), so it stays one segment.
+ */
+export function checkDomain(domain: string): string {
+  const trimmed = domain.trim();
+  if (!trimmed) throw invalid("The site's domain identifier is empty.", 'emptyDomain');
+  if (!/^[A-Za-z0-9._-]{1,100}$/.test(trimmed) || /^\.{1,2}$/.test(trimmed))
+    throw invalid(`"${trimmed.slice(0, 100)}" is not a site domain identifier.`, 'badDomain', trimmed.slice(0, 100));
+  return trimmed;
+}
+
+/** A search's body: a term of 1 to MAX_SEARCH_QUERY characters, and a page size of 1 to 50 when given. */
+export function checkSearch(search: SearchQuery): SearchQuery {
+  const { query, pageSize } = search;
+  if (typeof query !== 'string' || !query.trim()) throw invalid('The search term is empty.', 'emptySearchQuery');
+  if (query.length > MAX_SEARCH_QUERY) throw invalid(`The search term is longer than ${MAX_SEARCH_QUERY} characters.`, 'longSearchQuery', query.length);
+  if (pageSize !== undefined && (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > SEARCH_MAX_PAGE_SIZE))
+    throw invalid(`A search's page size must be a whole number from 1 to ${SEARCH_MAX_PAGE_SIZE} (got ${pageSize}).`, 'searchPageSize', pageSize);
+  return { query, ...(pageSize !== undefined && { pageSize }) };
 }
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -1,5 +1,6 @@
-// The admin API key: checked before it is stored, kept only in SecretStorage, cached in memory,
-// and in step across windows through secrets.onDidChange.
+// An API key in its own SecretStorage slot: checked before it is stored, kept only there, cached in
+// memory, and in step across windows through secrets.onDidChange. The admin key has the first slot;
+// the assistant key of the site's search (src/auth/assistantKey.ts) has its own.
 import * as vscode from 'vscode';
 import { background, type BackgroundLog } from '../util/background';
 import { Disposable } from '../util/lifecycle';
@@ -12,10 +13,17 @@ export function validateApiKey(raw: string): string | undefined {
   const key = raw.trim();
   if (!key) return vscode.l10n.t('Paste your Mintlify admin API key.');
   if (/\s/.test(key)) return vscode.l10n.t('An API key has no spaces in it. Paste the key alone.');
-  if (key.startsWith('mint_dsc_') || key.startsWith('mint_us_')) {
+  if (key.startsWith('mint_dsc_')) {
+    return vscode.l10n.t(
+      'This is not an admin API key: keys starting with "{0}" are assistant API keys, for the site\'s search ("Mintlify: Set Assistant Key"). Create an admin API key, starting with "mint_", on the dashboard\'s API keys page ({1}).',
+      'mint_dsc_',
+      API_KEYS_PAGE,
+    );
+  }
+  if (key.startsWith('mint_us_')) {
     return vscode.l10n.t(
       'This is not an admin API key (keys starting with "{0}" are for other Mintlify APIs). Create an admin API key, starting with "mint_", on the dashboard\'s API keys page ({1}).',
-      key.startsWith('mint_dsc_') ? 'mint_dsc_' : 'mint_us_',
+      'mint_us_',
       API_KEYS_PAGE,
     );
   }
@@ -24,6 +32,15 @@ export function validateApiKey(raw: string): string | undefined {
   }
   return undefined;
 }
+
+/** A key's slot in SecretStorage and the check a key must pass to be stored there. */
+export interface KeySlot {
+  readonly secret: string;
+  /** A sentence saying what is wrong with the key, or undefined. */
+  validate(raw: string): string | undefined;
+}
+
+export const ADMIN_KEY_SLOT: KeySlot = { secret: SECRET_KEY, validate: validateApiKey };
 
 export class ApiKeyStore extends Disposable {
   private readonly emitter = this.register(new vscode.EventEmitter<void>());
@@ -37,6 +54,7 @@ export class ApiKeyStore extends Disposable {
   constructor(
     private readonly secrets: vscode.SecretStorage,
     log: BackgroundLog,
+    private readonly slot: KeySlot = ADMIN_KEY_SLOT,
   ) {
     super();
     this.key = this.read();
@@ -48,7 +66,7 @@ export class ApiKeyStore extends Disposable {
     );
     this.register(
       secrets.onDidChange((e) => {
-        if (e.key !== SECRET_KEY) return;
+        if (e.key !== slot.secret) return;
         const before = this.known;
         this.key = this.read();
         // Our own set() or clear() already told everyone; another window's change is news.
@@ -71,16 +89,16 @@ export class ApiKeyStore extends Disposable {
   }
 
   async set(raw: string): Promise<void> {
-    const problem = validateApiKey(raw);
+    const problem = this.slot.validate(raw);
     if (problem) throw new Error(problem);
     const key = raw.trim();
-    await this.secrets.store(SECRET_KEY, key);
+    await this.secrets.store(this.slot.secret, key);
     // Ready when set() returns: a command run next must not wait for the change event.
     this.settle(key);
   }
 
   async clear(): Promise<void> {
-    await this.secrets.delete(SECRET_KEY);
+    await this.secrets.delete(this.slot.secret);
     this.settle(undefined);
   }
 
@@ -92,7 +110,7 @@ export class ApiKeyStore extends Disposable {
   }
 
   private async read(): Promise<string | undefined> {
-    const key = await Promise.resolve(this.secrets.get(SECRET_KEY)).catch(() => undefined);
+    const key = await Promise.resolve(this.secrets.get(this.slot.secret)).catch(() => undefined);
     this.present = Boolean(key);
     this.known = key;
     return key;

@@ -73,7 +73,15 @@ export interface Evidence {
   comments: PendingComment[];
   questions: UnansweredQuestion[];
   searches: EvidenceSearch[];
+  /**
+   * What the site's own search returns for the searches today (src/search): lines already quoted by
+   * their maker, said in the block after the searches, under LIVE_SEARCH_TITLE.
+   */
+  live?: readonly string[];
 }
+
+/** The title of the live search's lines in the evidence block. */
+export const LIVE_SEARCH_TITLE = "What the site's search returns for them today (searched as readers search)";
 
 /** The evidence of a page: its feedback counts, all its pending comments and unanswered questions, its low-CTR searches. */
 export function pageEvidence(snapshot: SignalsSnapshot, path: string, files: string[]): Evidence {
@@ -98,6 +106,20 @@ export function searchEvidence(snapshot: SignalsSnapshot, searchQuery: string): 
     comments: [],
     questions: [],
     searches: snapshot.searches.filter((s) => s.searchQuery === searchQuery),
+  };
+}
+
+/** The evidence of several searches readers gave up on (the inbox's group), in the order given. */
+export function searchesEvidence(snapshot: SignalsSnapshot, searchQueries: readonly string[]): Evidence {
+  const rows = new Map(snapshot.searches.map((s) => [s.searchQuery, s]));
+  return {
+    subject: { kind: 'search', searchQuery: searchQueries[0] ?? '' },
+    files: [],
+    range: snapshot.range,
+    feedback: undefined,
+    comments: [],
+    questions: [],
+    searches: searchQueries.flatMap((q) => rows.get(q) ?? []),
   };
 }
 
@@ -126,8 +148,9 @@ export function suggestedInstruction(evidence: Evidence): string {
     return `Improve ${page} using the reader feedback, unanswered assistant questions and searches below. ${act}`;
   }
   if (subject.kind === 'search') {
+    const several = evidence.searches.length > 1;
     return (
-      'Readers search the docs for the term below and click no result. Make the docs answer it: add or improve the page that should be found, with the words readers use. ' +
+      `Readers search the docs for the ${several ? 'terms' : 'term'} below and click no result. Make the docs answer ${several ? 'them' : 'it'}: add or improve the page that should be found, with the words readers use. ` +
       act
     );
   }
@@ -172,6 +195,7 @@ export function buildEvidencePrompt(instruction: string, evidence: Evidence, mar
     (s) =>
       `${quote(s.searchQuery)}: ${s.hits} searches, ${Math.round(s.ctr * 100)}% clicked a result${s.topClickedPage ? `, mostly ${quote(s.topClickedPage)}` : ', no result clicked'}`,
   );
+  if (evidence.live?.length) lines.push(`${LIVE_SEARCH_TITLE}:`, ...evidence.live);
   const text = evidenceText([instruction.trim()], lines, markers);
   return { prompt: text.text, evidence: text, notIncluded };
 }

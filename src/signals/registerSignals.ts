@@ -17,7 +17,7 @@ import { appendPageHealth } from './healthTooltip';
 import { agentPromptSender, type PromptSender } from './promptPreview';
 import { jobBadge, linkedJobState, SignalJobs } from './signalJobs';
 import { pageHealth, signalId } from './signalsModel';
-import { registerSignalsCommands } from './signalsCommands';
+import { type LiveSearch, registerSignalsCommands } from './signalsCommands';
 import type { SignalsList } from './snapshot';
 import { SignalsStore } from './signalsStore';
 import { SignalsTreeProvider } from './signalsTree';
@@ -58,6 +58,12 @@ export interface SignalsHandle {
    * says how much of it is about blocks the page no longer has): one sentence each, or undefined.
    */
   impactNotes: ((path: string) => Promise<string | undefined>)[];
+  /** What features above this one add to Did It Help?'s answer about a signal's job (src/search: its searches before and after): a sentence, or undefined. */
+  jobNotes: ((jobId: string) => string | undefined)[];
+  /** The site's own search for a prompt about searches readers gave up on (src/search sets it); undefined: none. */
+  liveSearch: LiveSearch | undefined;
+  /** Notes other features add to the view's rows (src/search: what a term's check found). */
+  rowNotes: SignalsTreeProvider['addNotes'];
 }
 
 /** Builds the store, the view and the links, and registers the commands. */
@@ -79,7 +85,17 @@ export function registerSignals(context: vscode.ExtensionContext, ports: Signals
   const tree = new SignalsTreeProvider(store, deps.jobs, links, { rankByAiShare: () => deps.settings.signals.rankByAiShare, projectId });
   const view = vscode.window.createTreeView(SIGNALS_VIEW, { treeDataProvider: tree, showCollapseAll: true });
   // Swappable by tests, like the Ui: the commands send through the handle's sender.
-  const handle: SignalsHandle = { store, tree, view, links, sender: agentPromptSender(deps.ui, deps.jobs), impactNotes: [] };
+  const handle: SignalsHandle = {
+    store,
+    tree,
+    view,
+    links,
+    sender: agentPromptSender(deps.ui, deps.jobs),
+    impactNotes: [],
+    jobNotes: [],
+    liveSearch: undefined,
+    rowNotes: (notes) => tree.addNotes(notes),
+  };
   const sender: PromptSender = { previewAndSend: (prompt, options) => handle.sender.previewAndSend(prompt, options) };
 
   const describeView = () => {
@@ -166,6 +182,8 @@ export function registerSignals(context: vscode.ExtensionContext, ports: Signals
       ui: deps.ui,
       log,
       impactNotes: handle.impactNotes,
+      jobNotes: handle.jobNotes,
+      liveSearch: () => handle.liveSearch,
     },
     command,
   );

@@ -23,7 +23,7 @@ import { countWindow, WINDOW_MOST_REQUESTS, type WindowCuts } from './impactChec
 import { MOST_REQUESTS } from './snapshot';
 import type { PromptSender } from './promptPreview';
 import type { SignalJobs } from './signalJobs';
-import { evidenceFor, parseSignalRef, pathOf, signalIdsOf, type SignalRef } from './signalRef';
+import { evidenceFor, parseSignalRef, pathOf, searchTermsOf, signalIdsOf, type SignalRef } from './signalRef';
 import type { SignalsStore } from './signalsStore';
 import { type SignalNode } from './signalsTree';
 import { COMMANDS, type RegisterCommand } from '../commands';
@@ -42,6 +42,19 @@ export interface SignalsCommandDeps {
   log: Logger;
   /** Sentences other features add to Did It Help?'s answer about a page (SignalsHandle.impactNotes). */
   impactNotes: readonly ((path: string) => Promise<string | undefined>)[];
+  /** Sentences other features add to Did It Help?'s answer about a job a signal is linked to (SignalsHandle.jobNotes). */
+  jobNotes: readonly ((jobId: string) => string | undefined)[];
+  /** What a feature above adds to a prompt about searches readers gave up on (SignalsHandle.liveSearch); read at each ask. */
+  liveSearch: () => LiveSearch | undefined;
+}
+
+/**
+ * The site's own search, for a prompt about searches readers gave up on (src/search): what it
+ * returns for them now, as evidence lines (quoted by it) and a sentence for the instruction saying
+ * which gap it is; `record` keeps them with the job the prompt reached (the before).
+ */
+export interface LiveSearch {
+  prepare(terms: readonly string[]): Promise<{ lines: readonly string[]; instruction: string; record(projectId: string, jobId: string): void } | undefined>;
 }
 
 export function registerSignalsCommands(deps: SignalsCommandDeps, command: RegisterCommand): void {
@@ -93,13 +106,16 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
     }
     const path = pathOf(ref);
     const files = path ? await filesOf(deps.docs, path) : [];
-    const evidence = evidenceFor(snapshot, ref, files);
+    const terms = searchTermsOf(ref);
+    // The site's search today, when it can be asked: which gap this is, and the before of the job the prompt reaches.
+    const live = terms.length ? await deps.liveSearch()?.prepare(terms) : undefined;
+    const evidence = { ...evidenceFor(snapshot, ref, files), ...(live && { live: live.lines }) };
     const instruction = await ui.showInputBox({
       title: vscode.l10n.t('Ask the Agent to Address This'),
       prompt: vscode.l10n.t(
         'Your instruction to the agent. The readers’ evidence is added below it, quoted as data; you will see the whole prompt before it is sent.',
       ),
-      value: suggestedInstruction(evidence),
+      value: live ? `${suggestedInstruction(evidence)} ${live.instruction}` : suggestedInstruction(evidence),
       ignoreFocusOut: true,
       validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Type an instruction for the agent.')),
     });
@@ -121,9 +137,10 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
         jobId: sent.jobId,
         signalIds: signalIdsOf(ref),
         path,
-        searches: ref.kind === 'search' ? [ref.searchQuery] : evidence.searches.map((s) => s.searchQuery),
+        searches: terms.length ? terms : evidence.searches.map((s) => s.searchQuery),
         askedAt: new Date().toISOString(),
       });
+      live?.record(projectId, sent.jobId);
       void ui.showMessage('info', vscode.l10n.t('The agent is on it (job {0}). The signal shows the job’s state.', sent.jobId));
     } catch (error) {
       fail(vscode.l10n.t('Sending the prompt'), error);
@@ -151,11 +168,20 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
   const checkImpact = async (arg?: unknown) => {
     const projectId = deps.projectId();
     const ref = parseSignalRef(arg);
-    const path = ref && pathOf(ref);
-    if (!projectId || !ref || !path) return;
+    if (!projectId || !ref) return;
+    const path = pathOf(ref);
     const link = signalIdsOf(ref)
       .map((id) => deps.links.jobFor(projectId, id))
       .find((j) => j);
+    const jobNotes = link ? deps.jobNotes.flatMap((note) => note(link.jobId) ?? []) : [];
+    if (!path) {
+      // Searches readers gave up on: the same-day answer is the site's own search, before and after (src/search).
+      if (!link) return void ui.showMessage('info', vscode.l10n.t('No agent job addresses this search yet.'));
+      return void ui.showMessage(
+        'info',
+        jobNotes.join(' ') || vscode.l10n.t('Job {0} addresses this search; its change is not live yet, so there is nothing to compare.', link.jobId),
+      );
+    }
     const noJob = () => void ui.showMessage('info', vscode.l10n.t('No agent job for {0} has finished with a pull request yet.', path));
     if (!link) return noJob();
     const job = deps.jobs.get(link.jobId)?.job;
@@ -187,7 +213,7 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
                     day,
                   );
           const windows = comparisonWindows(event.at, Date.now());
-          if (!windows) return vscode.l10n.t('Not enough days {0}: the comparison needs a week after it.', since);
+          if (!windows) return [vscode.l10n.t('Not enough days {0}: the comparison needs a week after it.', since), ...jobNotes].join(' ');
           const target = { path, searches: link.searches };
           const atMost = 2 * (WINDOW_MOST_REQUESTS - (link.searches.length ? 0 : ENDPOINTS.getSearches.maxPages));
           const grant = await deps.gate.ask({ what: vscode.l10n.t('Did It Help?'), estimate: atMost, upTo: true });
@@ -210,7 +236,13 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
             before.requests + after.requests,
           );
           const notes = (await Promise.all(deps.impactNotes.map((note) => note(path).catch(() => undefined)))).filter((n): n is string => !!n);
-          return [answer, ...cutNotes(before.cutShort, vscode.l10n.t('before')), ...cutNotes(after.cutShort, vscode.l10n.t('after')), ...notes].join(' ');
+          return [
+            answer,
+            ...cutNotes(before.cutShort, vscode.l10n.t('before')),
+            ...cutNotes(after.cutShort, vscode.l10n.t('after')),
+            ...notes,
+            ...jobNotes,
+          ].join(' ');
         },
       );
       if (stop.signal.aborted) return void ui.showMessage('info', vscode.l10n.t('Did It Help? cancelled.'));

@@ -1,6 +1,7 @@
 // The "Reader Signals" view: three groups (pages with 👎 or pending comments, searches that found
 // no click, unanswered assistant questions), each node with its evidence in the tooltip (built on
-// hover) and, when an agent job addresses it, the job's state beside it. Built from the kept
+// hover) and, when an agent job addresses it, the job's state beside it (and what other features
+// note of it: src/search, what the site's search returns for a term). Built from the kept
 // snapshot only: showing the view never sends a request. A draw reads the setting and the linked
 // jobs once, for all its rows.
 import * as vscode from 'vscode';
@@ -8,6 +9,7 @@ import { formatCount } from '../readers/readersText';
 import { commandLink } from '../util/commandLink';
 import type { JobStore } from '../jobs/jobStore';
 import { Disposable } from '../util/lifecycle';
+import { MAX_ITEMS } from './evidencePrompt';
 import { appendPageHealth } from './healthTooltip';
 import { jobBadge, type SignalJobs } from './signalJobs';
 import { buildInbox, indexSignalJobs, pageHealth, type Inbox, type SignalJobIndex, type PageSignal, type QuestionGroup, type SearchGap } from './signalsModel';
@@ -22,7 +24,8 @@ const fmt = formatCount;
 type GroupId = 'pages' | 'searches' | 'questions';
 
 export type SignalNode =
-  | { type: 'group'; id: GroupId; count: number }
+  /** The searches' group carries the ref of its most searched terms (Ask the Agent to Address This). */
+  | { type: 'group'; id: GroupId; count: number; ref?: SignalRef }
   | { type: 'page'; signal: PageSignal; ref: SignalRef }
   | { type: 'search'; signal: SearchGap; ref: SignalRef }
   | { type: 'questionGroup'; group: QuestionGroup; ref: SignalRef }
@@ -37,10 +40,17 @@ interface Draw {
   jobs: SignalJobIndex;
 }
 
+/** What another feature adds to a signal's row (src/search: what a term's check found), by the signal's id (`group:searches` for that group). */
+export interface SignalRowNotes {
+  noteOf(id: string): { text: string; tooltip: string } | undefined;
+  readonly onDidChange: vscode.Event<void>;
+}
+
 export class SignalsTreeProvider extends Disposable implements vscode.TreeDataProvider<SignalNode> {
   private readonly emitter = this.register(new vscode.EventEmitter<SignalNode | undefined>());
   readonly onDidChangeTreeData = this.emitter.event;
   private draw: Draw | undefined;
+  private readonly notes: SignalRowNotes[] = [];
 
   constructor(
     private readonly store: SignalsStore,
@@ -55,6 +65,18 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
     // With no draw since the last rebuild, the next draw reads every job afresh anyway.
     this.register(jobs.onDidChange((changed) => (!changed || changed.some((job) => this.draw?.jobs.jobIds.has(job.id))) && rebuild()));
     this.register(links.onDidChange(rebuild));
+  }
+
+  /** Adds another feature's notes to the rows, redrawn when they change. */
+  addNotes(notes: SignalRowNotes): void {
+    this.notes.push(notes);
+    this.register(notes.onDidChange(() => this.emitter.fire(undefined)));
+    this.emitter.fire(undefined);
+  }
+
+  private noteOf(id: string): { text: string; tooltip: string } | undefined {
+    const notes = this.notes.flatMap((n) => n.noteOf(id) ?? []);
+    return notes.length ? { text: notes.map((n) => n.text).join(' · '), tooltip: notes.map((n) => n.tooltip).join('\n\n') } : undefined;
   }
 
   /** Ranks, links or the snapshot changed: the next draw reads them again. */
@@ -85,7 +107,12 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
     if (!node) {
       return [
         { type: 'group', id: 'pages', count: inbox.pages.length },
-        { type: 'group', id: 'searches', count: inbox.searches.length },
+        {
+          type: 'group',
+          id: 'searches',
+          count: inbox.searches.length,
+          ...(inbox.searches.length && { ref: { kind: 'searches', searchQueries: inbox.searches.slice(0, MAX_ITEMS).map((s) => s.searchQuery) } }),
+        },
         { type: 'group', id: 'questions', count: inbox.questions.reduce((n, g) => n + g.questions.length, 0) },
       ];
     }
@@ -102,8 +129,12 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
   getTreeItem(node: SignalNode): vscode.TreeItem {
     const draw = this.rowDraw();
     switch (node.type) {
-      case 'group':
-        return groupItem(node.id, node.count);
+      case 'group': {
+        const item = groupItem(node.id, node.count);
+        const note = this.noteOf(`group:${node.id}`);
+        if (note) item.description = `${String(item.description)} · ${note.text}`;
+        return item;
+      }
       case 'page': {
         const { signal } = node;
         const item = new vscode.TreeItem(showInvisible(signal.path), vscode.TreeItemCollapsibleState.None);
@@ -125,7 +156,8 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
         const { signal } = node;
         const item = new vscode.TreeItem(`"${showInvisible(signal.searchQuery)}"`, vscode.TreeItemCollapsibleState.None);
         item.id = signal.id;
-        item.description = this.withJob(draw, vscode.l10n.t('{0} searches · no click', fmt(signal.hits)), signal.id);
+        const note = this.noteOf(signal.id);
+        item.description = this.withJob(draw, vscode.l10n.t('{0} searches · no click', fmt(signal.hits)) + (note ? ` · ${note.text}` : ''), signal.id);
         item.iconPath = new vscode.ThemeIcon('search');
         item.contextValue = 'signal:search';
         return item;
@@ -169,8 +201,10 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
     const draw = this.rowDraw();
     if (!draw) return undefined;
     switch (node.type) {
-      case 'group':
-        return undefined;
+      case 'group': {
+        const note = this.noteOf(`group:${node.id}`);
+        return note && new vscode.MarkdownString().appendText(note.tooltip);
+      }
       case 'page': {
         const md = trusted();
         md.appendMarkdown('**').appendText(showInvisible(node.signal.path)).appendMarkdown('**\n\n');
@@ -188,6 +222,8 @@ export class SignalsTreeProvider extends Disposable implements vscode.TreeDataPr
           ),
         );
         if (signal.lastSearchedAt) md.appendMarkdown('\n\n').appendText(vscode.l10n.t('Last searched {0}.', signal.lastSearchedAt.slice(0, 10)));
+        const note = this.noteOf(signal.id);
+        if (note) md.appendMarkdown('\n\n').appendText(note.tooltip);
         this.appendJob(md, draw, signal.id);
         md.appendMarkdown(`\n\n${askLink(node.ref)}`);
         return md;

@@ -50,11 +50,12 @@ export function newSalt(): string {
   return [...globalThis.crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** The family of a request path (`/v2/agent/…`, `/v1/analytics/…`, `/v1/project/…`), undefined for others. */
+/** The family of a request path (`/v2/agent/…`, `/v1/analytics/…`, `/v1/project/…`, `/discovery/…`), undefined for others. */
 export function familyOf(path: string): Family | undefined {
   if (path.startsWith('/v2/agent/')) return 'agent';
   if (path.startsWith('/v1/analytics/')) return 'analytics';
   if (path.startsWith('/v1/project/')) return 'preview';
+  if (path.startsWith('/discovery/')) return 'search';
   return undefined;
 }
 

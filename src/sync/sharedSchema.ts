@@ -151,6 +151,33 @@ export const BuildFixRecord = z.looseObject({
   sent: z.optional(versioned(z.nullable(BuildFixSent))),
 });
 export type BuildFixRecord = z.infer<typeof BuildFixRecord>;
+/** One result of the site's search as kept (src/search): its site path and, for the first few, the start of its content. */
+export const SearchHit = z.looseObject({ p: z.string(), c: z.optional(z.string()) });
+export type SearchHit = z.infer<typeof SearchHit>;
+
+/** What the site's search returned for a term (its results, best first), when (ms), and the page the writer expected, if named. */
+export const SearchCheck = z.looseObject({ at: z.number(), hits: z.array(SearchHit), expect: z.optional(z.string()) });
+export type SearchCheck = z.infer<typeof SearchCheck>;
+
+/** A term of a job's searches: its results when the job was asked (the before) and once its change was live (the after). */
+export const SearchTermReplay = z.looseObject({ before: SearchCheck, after: z.optional(SearchCheck) });
+export type SearchTermReplay = z.infer<typeof SearchTermReplay>;
+
+/** The searches readers gave up on that a job addresses, before its change and after it went live (src/search). */
+export const SearchReplay = z.looseObject({
+  /** The site's domain identifier they were searched on. */
+  domain: z.string(),
+  /** The page the writer expected them to find, if named. */
+  expect: z.optional(z.string()),
+  /** When the job was asked (ms): a merge before it is an older change's. */
+  askedAt: z.number(),
+  terms: z.record(z.string(), SearchTermReplay),
+  /** The change that went live: its merge commit, when (ms), and the site paths of the pages it changed. */
+  live: z.optional(z.looseObject({ commit: z.string(), at: z.number(), pages: z.array(z.string()) })),
+  /** When the after was searched (ms). */
+  afterAt: z.optional(z.number()),
+});
+export type SearchReplay = z.infer<typeof SearchReplay>;
 
 // Elements a newer version adds after the figures are kept (the rest), and carried with the tuple,
 // which every merge takes whole; the type names the elements this version reads and writes.

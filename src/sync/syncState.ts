@@ -17,6 +17,8 @@ import {
   OpenTrendFigures,
   perProject,
   ReviewRecord,
+  SearchCheck,
+  SearchReplay,
   SharedPreview,
   SharedSignalLink,
   type Stamp,
@@ -28,6 +30,7 @@ import {
 import { boundByUse, inScope, pruneTrendAreas } from './trendBounds';
 import { CLAIM_KEPT_MS, mergeReview, pruneReviews, reviewStamps } from './reviewState';
 import { buildFixStamps, mergeBuildFix, planStamps, previewStamps, pruneBuildFixes, prunePreviews } from './previewState';
+import { laterCheck, pruneChecks, pruneSearchJobs, searchJobStamps } from './searchState';
 import { HOUR_MS } from '../util/clock';
 import { lastRemoval } from './jobChanges';
 import { pruneWaits } from './sharedWaits';
@@ -170,6 +173,22 @@ const AREAS = {
     merge: (a, b) => mergeProjects(a, b, mergeBuildFix),
     prune: (fixes, { now, state }): void => pruneBuildFixes(fixes, now - CLAIM_KEPT_MS, (p, j) => (state as SyncState).jobs[p]?.[j] !== undefined),
     stamps: buildFixStamps,
+  }),
+  /**
+   * the site's domain identifier → search term → what the site's search returned for it, when: the
+   * later check wins; kept a day, at most searchState.ts MAX_KEPT_CHECKS in all (src/search).
+   */
+  searchChecks: area({
+    schema: perProject(SearchCheck),
+    merge: (a, b) => mergeProjects(a, b, laterCheck),
+    prune: (checks, { now }): void => pruneChecks(checks, now),
+  }),
+  /** project id → job id → the searches it addresses, before its change and after it went live (src/search), with its job. */
+  searchJobs: area({
+    schema: perProject(versioned(SearchReplay)),
+    merge: (a, b) => mergeProjects(a, b, later),
+    prune: (jobs, { state }): void => pruneSearchJobs(jobs, (p, j) => (state as SyncState).jobs[p]?.[j] !== undefined),
+    stamps: searchJobStamps,
   }),
   /** bucket (`agent:<project>`, `analytics:<key hash>`, `preview:<key hash>`) → entry id → when the request was sent. */
   ledger: area({

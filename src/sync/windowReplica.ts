@@ -76,6 +76,9 @@ export class WindowReplica extends Disposable {
   readonly previewPlans: SharedArea<'previewPlans'>;
   /** Ask the Agent to Fix the Build, sent from one window at a time (src/preview). */
   readonly buildFixes: SharedArea<'buildFixes'>;
+  /** What the site's search returned for each term checked in the last day, and each job's searches before and after (src/search). */
+  readonly searchChecks: SharedArea<'searchChecks'>;
+  readonly searchJobs: SharedArea<'searchJobs'>;
   protected readonly log: SyncLog;
   private readonly clock: Clock;
   private readonly areas: readonly SharedArea<AreaName>[];
@@ -113,7 +116,9 @@ export class WindowReplica extends Disposable {
     this.previews = area('previews');
     this.previewPlans = area('previewPlans');
     this.buildFixes = area('buildFixes');
-    this.areas = [this.jobs, this.drafts, this.links, this.reviews, this.previews, this.previewPlans, this.buildFixes];
+    this.searchChecks = area('searchChecks');
+    this.searchJobs = area('searchJobs');
+    this.areas = [this.jobs, this.drafts, this.links, this.reviews, this.previews, this.previewPlans, this.buildFixes, this.searchChecks, this.searchJobs];
     this.register({ dispose: () => [this.ledger, this.lease, ...this.areas].forEach((part) => part.dispose()) });
     // After the constructors (this one's subclass included) have run, and after activate() has returned.
     this.ready = Promise.resolve().then(() => this.start());

@@ -2,7 +2,8 @@
 // in globalStorageUri (shared by every window of the profile, on the machine that runs the extension
 // hosts: desktop, remote and code-server alike, reached through workspace.fs: vscodeSyncFs.ts), a
 // file watcher on it, and the window's focus. Each feature takes the part of it it uses, by name
-// (`ledger`, `lease`, `trends`, `jobs`, `drafts`, `links`, `reviews`, `previews`, `previewPlans`, `buildFixes`).
+// (`ledger`, `lease`, `trends`, `jobs`, `drafts`, `links`, `reviews`, `previews`, `previewPlans`, `buildFixes`,
+// `searchChecks`, `searchJobs`).
 // Nothing runs during activate() but setting up: the folder, the watcher and the first read start
 // right after.
 import * as vscode from 'vscode';

@@ -19,12 +19,13 @@ import { Blocked, type Confirmations } from './confirmation';
 import { notGrantedText, missingSetup, modelNotGranted, textInput, type ToolPorts, type ToolInput, type ToolTable } from './toolPorts';
 import { TOOLS } from './toolNames';
 import { agentJobsText, agentJobText, gapInboxText, readerEvidenceText, TOP_ROWS, visitorsText } from './toolTexts';
+import { searchChecksText } from './searchTexts';
 
 /** `confirmations`: what a dialog offered, so that only its own invoke spends it (confirmation.ts). */
 export function readingTools(
   deps: ToolPorts,
   confirmations: Confirmations,
-): Pick<ToolTable, typeof TOOLS.readerEvidence | typeof TOOLS.gapInbox | typeof TOOLS.visitors | typeof TOOLS.agentJobs> {
+): Pick<ToolTable, typeof TOOLS.readerEvidence | typeof TOOLS.gapInbox | typeof TOOLS.visitors | typeof TOOLS.agentJobs | typeof TOOLS.searchChecks> {
   /** The kept reader signals of the project, or why there are none (no request either way). */
   const keptSignals = async () => {
     const snapshot = await deps.signals.load();
@@ -108,6 +109,25 @@ export function readingTools(
           throw error;
         }
         return visitorsText(snapshot, preset, top, snapshot !== kept);
+      },
+    },
+
+    [TOOLS.searchChecks]: {
+      // Read-only: the checks a writer made and the jobs' replays, as kept; the tool never searches.
+      invoke: async (input) => {
+        const domain = deps.searches?.searchable();
+        if (!deps.searches || !domain)
+          return vscode.l10n.t(
+            'The site’s own search is not set up here: the writer sets an assistant API key ("Mintlify: Set Assistant Key", a key starting with mint_dsc_) and the site’s domain identifier. Nothing was sent.',
+          );
+        const term = textInput(input, 'term');
+        const checks = deps.searches.checks.all().filter(([t]) => term === undefined || t === term);
+        const jobs = deps.settings.projectId ? deps.searches.replays.all(deps.settings.projectId) : [];
+        return searchChecksText(
+          domain,
+          checks,
+          jobs.filter(([, replay]) => term === undefined || Object.hasOwn(replay.terms, term)),
+        );
       },
     },
 

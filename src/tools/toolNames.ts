@@ -11,6 +11,7 @@ export const TOOLS = {
   startAgentJob: 'start_mintlifyAgentJob',
   sendFollowUp: 'send_mintlifyAgentFollowUp',
   fetchReaderSignals: 'fetch_mintlifyReaderSignals',
+  searchChecks: 'get_mintlifySearchChecks',
 } as const;
 
 export type ToolName = (typeof TOOLS)[keyof typeof TOOLS];

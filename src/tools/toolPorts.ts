@@ -9,6 +9,7 @@ import type { SnapshotSource } from '../analytics/visitorsSnapshot';
 import type { DocsLocator } from '../docs/docsLocator';
 import type { PageReaders } from '../readers/pageReaders';
 import type { SignalsStore } from '../signals/signalsStore';
+import type { SearchHandle } from '../search/registerSearch';
 import type { HourGate } from '../sync/hourGate';
 import { BACKGROUND_CEILING, HOURLY_LIMIT } from '../sync/ledger';
 import type { Ui } from '../ui';
@@ -34,6 +35,8 @@ export interface ToolPorts {
   gate: HourGate;
   /** The reviews sent to each job, and the one pending (src/review); optional so the tools work without it. */
   reviews?: { factsOf(jobId: string): ReviewFacts | undefined };
+  /** The site's own search: its kept checks and each job's before and after (src/search); optional so the tools work without it. */
+  searches?: Pick<SearchHandle, 'searchable'> & { checks: Pick<SearchHandle['checks'], 'all'>; replays: Pick<SearchHandle['replays'], 'all'> };
   ui: Ui;
   log: Logger;
 }

@@ -40,7 +40,7 @@ const LABEL_CHARS = 80;
 
 const fmt = formatCount;
 /** An API text in a list row, quoted and cut as the evidence prompt cuts reader text. */
-const rowQuote = (text: string) => quoteText({ text }, ROW_QUOTE);
+export const rowQuote = (text: string) => quoteText({ text }, ROW_QUOTE);
 const kept = (fetchedAt: string) => `kept from ${fetchedAt}; no request was sent`;
 
 /** A tool's answer: plain text (no reader or API text in it), or a text with an evidence block. */
@@ -217,7 +217,7 @@ function jobLine(tracked: JobFacts): string {
 }
 
 /** A titled list of at most `max` rows, numbered, with a visible "(n more not included)". */
-function section<T>(lines: string[], title: string, items: readonly T[], max: number, line: (item: T) => string): void {
+export function section<T>(lines: string[], title: string, items: readonly T[], max: number, line: (item: T) => string): void {
   lines.push(`${title} (${fmt(items.length)}${items.length > max ? `, the first ${max}` : ''}):`);
   if (!items.length) lines.push('- none');
   items.slice(0, max).forEach((item, i) => lines.push(`${i + 1}. ${line(item)}`));

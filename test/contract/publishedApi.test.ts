@@ -210,6 +210,40 @@ describe('the flows against the published OpenAPI (Prism)', function () {
     assert.ok((tally(deployed)[status] ?? 0) >= 1, 'its status was read');
   });
 
+  it("checks a search readers gave up on against the site's own search, with the assistant key, as the discovery spec takes it", async () => {
+    const search = 'POST /discovery/v1/search/{domain}';
+    const checked = await flow('site search', async (user) => {
+      user.type('mint_dsc_contract_key').type('https://app.mintlify.com/acme-org/acme-docs');
+      await vscode.commands.executeCommand('mintlifyAgent.setAssistantKey');
+      user.type('single sign-on');
+      user.pick(() => undefined);
+      await vscode.commands.executeCommand('mintlifyAgent.checkSearch');
+    });
+    // The jobs' and the preview's pollers go on meanwhile; of the search and the analytics hour, only the one search.
+    assert.deepEqual(tally(checked, 'POST /discovery'), { [search]: 1 }, 'one search');
+    assert.deepEqual(tally(checked, analytics('')), {}, 'nothing of the analytics hour');
+    assert.deepEqual(
+      checked.filter((e) => e.operation === search).map((e) => e.url),
+      ['/discovery/v1/search/acme-docs'],
+    );
+    // Undocumented: whether a preview deployment's identifier (`<branch>.mintlify.app`) names a search
+    // index. The spec takes any identifier in the path, so this request is valid too; what the platform
+    // answers for it is not said, so the extension searches only the site's own domain (README).
+    const preview = await flow('a preview domain', async (user) => {
+      user.type('https://acme-docs-feature-sso.mintlify.app');
+      await vscode.commands.executeCommand('mintlifyAgent.setSiteDomain');
+      user.type('single sign-on');
+      user.pick(() => undefined);
+      await vscode.commands.executeCommand('mintlifyAgent.checkSearch');
+    });
+    assert.deepEqual(
+      preview.filter((e) => e.operation === search).map((e) => e.url),
+      ['/discovery/v1/search/acme-docs-feature-sso'],
+    );
+    await vscode.commands.executeCommand('mintlifyAgent.clearAssistantKey');
+    await vscode.workspace.getConfiguration('mintlifyAgent').update('search.siteDomain', undefined, vscode.ConfigurationTarget.Global);
+  });
+
   it('sent nothing the spec rejects during the whole run, background requests between flows included', () => {
     process.stdout.write(`      the whole run: ${api.exchanges.length} request(s): ${JSON.stringify(tally(api.exchanges))}\n`);
     assert.ok(api.exchanges.length > 0, 'the flows reached Prism');

@@ -2,8 +2,8 @@
  * The platform's published OpenAPI files (test/contract/spec/) served by Prism, a validating mock
  * we did not write: every request is checked against the spec, and one the spec rejects is
  * answered with an error and an `sl-violations` header naming what was wrong. Prism serves one
- * document a process, so one runs per file (the agent API, the analytics API, the External API) and a small proxy
- * on 127.0.0.1 gives the extension one base URL, routing by path, and records every exchange. The
+ * document a process, so one runs per file (the agent API, the analytics API, the External API, the
+ * discovery API of the site's search) and a small proxy on 127.0.0.1 gives the extension one base URL, routing by path, and records every exchange. The
  * proxy also flags a query parameter the spec does not declare, which Prism lets through.
  * No network: Prism comes from npm (`@stoplight/prism-cli`) and reads the files from disk.
  */
@@ -37,9 +37,16 @@ export interface PublishedApi {
   close(): Promise<void>;
 }
 
-const SPECS = { agent: 'mintlify-admin-openapi.json', analytics: 'mintlify-analytics-openapi.json', external: 'mintlify-external-openapi.json' } as const;
+const SPECS = {
+  agent: 'mintlify-admin-openapi.json',
+  analytics: 'mintlify-analytics-openapi.json',
+  external: 'mintlify-external-openapi.json',
+  discovery: 'mintlify-discovery-openapi.json',
+} as const;
 /** The External API's server is `https://api.mintlify.com/v1` and its paths start after it; Prism matches the paths alone. */
 const EXTERNAL_PREFIX = '/v1/project/';
+/** The discovery API's server is `https://api.mintlify.com/discovery` (the site's search): the same. */
+const DISCOVERY_PREFIX = '/discovery/';
 /** Prism takes about 1.5 s to read a document here; generous for a loaded machine. */
 const READY_WITHIN_MS = 60_000;
 
@@ -112,6 +119,8 @@ export async function startPublishedApi(log: (line: string) => void): Promise<Pu
     started.push(analytics.child);
     const external = await startPrism(root, SPECS.external, log);
     started.push(external.child);
+    const discovery = await startPrism(root, SPECS.discovery, log);
+    started.push(discovery.child);
     const exchanges: Exchange[] = [];
     const operations = readOperations(Object.values(SPECS).map((spec) => path.join(root, 'test', 'contract', 'spec', spec)));
     const proxy = http.createServer((request, response) => {
@@ -119,8 +128,10 @@ export async function startPublishedApi(log: (line: string) => void): Promise<Pu
       const url = request.url ?? '';
       const { operation, undeclared } = match(operations, method, url);
       const outside = url.startsWith(EXTERNAL_PREFIX);
-      const port = url.startsWith('/v1/analytics/') ? analytics.port : outside ? external.port : agent.port;
-      const upstream = http.request({ host: '127.0.0.1', port, method, path: outside ? url.slice('/v1'.length) : url, headers: request.headers }, (answer) => {
+      const searching = url.startsWith(DISCOVERY_PREFIX);
+      const port = url.startsWith('/v1/analytics/') ? analytics.port : outside ? external.port : searching ? discovery.port : agent.port;
+      const upstreamPath = outside ? url.slice('/v1'.length) : searching ? url.slice('/discovery'.length) : url;
+      const upstream = http.request({ host: '127.0.0.1', port, method, path: upstreamPath, headers: request.headers }, (answer) => {
         const header = answer.headers['sl-violations'];
         const violations = [...(header ? (JSON.parse(String(header)) as { message: string }[]).map((v) => v.message) : []), ...undeclared];
         exchanges.push({ method, operation, url, status: answer.statusCode ?? 0, violations, at: Date.now() });

@@ -8,7 +8,8 @@ export type Route =
   | { name: SignalsRouteName; method: 'GET'; projectId: string }
   | { name: 'assistantThread'; method: 'GET'; projectId: string; threadId: string }
   | { name: 'createPreview'; method: 'POST'; projectId: string }
-  | { name: 'updateStatus'; method: 'GET'; statusId: string };
+  | { name: 'updateStatus'; method: 'GET'; statusId: string }
+  | { name: 'search'; method: 'POST'; domain: string };
 
 /** The reader-signals list endpoints. */
 export type SignalsRouteName = 'views' | 'feedback' | 'feedbackByPage' | 'assistant' | 'searches';
@@ -20,6 +21,10 @@ const LISTS: Record<string, SignalsRouteName> = { views: 'views', feedback: 'fee
  */
 export function matchRoute(segments: readonly string[]): Route | undefined {
   const [root, version, area, projectId, resource, jobId, action, ...rest] = segments;
+  // The discovery API: /discovery/v1/search/{domain}.
+  if (root === '' && version === 'discovery' && area === 'v1' && projectId === 'search' && resource && jobId === undefined) {
+    return { name: 'search', method: 'POST', domain: resource };
+  }
   // The External API: /v1/project/preview/{projectId}, /v1/project/update-status/{statusId}.
   if (root === '' && version === 'v1' && area === 'project' && resource && jobId === undefined) {
     if (projectId === 'preview') return { name: 'createPreview', method: 'POST', projectId: resource };

@@ -36,6 +36,7 @@ import { checkPromptBody, checkRange, checkVisitorsQuery, DAY_MS } from './valid
 import { pageOf, VisitorsDataSet } from './visitors';
 import { endlessPage, isListRoute } from './endlessPaging';
 import { PreviewDeployments } from './previews';
+import { SiteSearch } from './search';
 
 export type * from './types';
 
@@ -81,6 +82,7 @@ class SimulatorServer implements Simulator {
   private readonly agentLimiter: SlidingWindowLimiter;
   private readonly analyticsLimiter: SlidingWindowLimiter;
   readonly previews: PreviewDeployments;
+  readonly search: SiteSearch;
   private readonly clock: () => number;
   private readonly latencyMs: number;
   private port = 0;
@@ -106,6 +108,7 @@ class SimulatorServer implements Simulator {
     this.analyticsLimiter = new SlidingWindowLimiter(nonNegative('analyticsLimitPerHour', options.analyticsLimitPerHour ?? 100));
     this.readOnly = new Set(options.readOnlyKeys ?? []);
     this.previews = new PreviewDeployments(this.clock, options.previews);
+    this.search = new SiteSearch(this.clock, () => ({ paths: this.visitors.paths, clicked: this.signals().clickedTerms() }), options.search);
 
     this.server = createServer((req, res) => this.onRequest(req, res));
     this.server.on('connection', (socket) => {
@@ -196,6 +199,7 @@ class SimulatorServer implements Simulator {
     this.agentLimiter.reset();
     this.analyticsLimiter.reset();
     this.previews.reset();
+    this.search.reset();
   }
 
   visitorsFor(projectId: string, range: VisitorsRange): { totals: VisitorCounts; visitors: VisitorRow[] } {
@@ -305,6 +309,11 @@ class SimulatorServer implements Simulator {
     const { route, record, headers } = incoming;
     if (!route) return errorReply(404, 'Not found');
     if (record.method !== route.method) return errorReply(405, 'Method not allowed', undefined, { Allow: route.method });
+    // The discovery API takes an assistant key, not an admin key: its own checks (search.ts).
+    if (route.name === 'search') {
+      if (incoming.bodyTooLarge) return errorReply(413, 'Request body too large');
+      return this.search.answer(route.domain, headers.authorization, headers['content-type'], incoming.body, this.revoked);
+    }
     const auth = this.authenticate(headers.authorization);
     if (!auth.ok) return errorReply(401, auth.error);
     if (route.method === 'POST' && this.readOnly.has(auth.key)) return errorReply(403, 'This API key is read-only');

@@ -18,6 +18,8 @@ export interface SignalsSizes {
   feedbackItems: number;
   assistantTurns: number;
   searchTerms: number;
+  /** Every how many search terms one is a gap (searched, never clicked); default 9. */
+  searchGapEvery?: number;
 }
 
 /** The default data set, and the sizes of a large site (its 10,000 pages come from `pathCount`). */
@@ -201,7 +203,7 @@ export class SignalsDataSet {
     turns.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
     this.turns = turns;
 
-    this.terms = makeTerms(seed, paths, pagePicker, startMs, span, sizes.searchTerms);
+    this.terms = makeTerms(seed, paths, pagePicker, startMs, span, sizes.searchTerms, sizes.searchGapEvery ?? 9);
   }
 
   feedbackIn(fromMs?: number, toMs?: number): FeedbackItem[] {
@@ -230,6 +232,11 @@ export class SignalsDataSet {
 
   thread(id: string): AssistantThread | undefined {
     return this.threads.get(id);
+  }
+
+  /** Every term whose hits click a page, with that page: the site's search finds each on its page (search.ts). */
+  clickedTerms(): { searchQuery: string; page: string }[] {
+    return this.terms.flatMap((term) => (term.page ? [{ searchQuery: term.searchQuery, page: term.page }] : []));
   }
 
   /** Terms with at least one hit in the range: hits desc, then term asc. */
@@ -370,6 +377,7 @@ function makeTerms(
   startMs: number,
   span: number,
   count: number,
+  gapEvery: number,
 ): SearchTerm[] {
   const seen = new Set<string>();
   const terms: SearchTerm[] = [];
@@ -379,8 +387,8 @@ function makeTerms(
     if (seen.has(searchQuery)) searchQuery = `${searchQuery} ${rank}`;
     seen.add(searchQuery);
     const hitCount = Math.max(1, Math.round(900 / Math.pow(rank + 1, 0.85)));
-    // Every ninth term is a gap: searched often, never clicked. Some others click rarely on /quickstart.
-    const noClick = rank % 9 === 4;
+    // Every ninth term (by default) is a gap: searched often, never clicked. Some others click rarely on /quickstart.
+    const noClick = rank % gapEvery === 4 % gapEvery;
     const page = noClick ? undefined : rank % 7 === 2 && paths.includes(HOSTILE_PAGE) ? HOSTILE_PAGE : pagePicker(rng);
     const clickRate = noClick ? 0 : page === HOSTILE_PAGE ? 0.08 : 0.25 + rng() * 0.6;
     const hitTimes = Array.from({ length: hitCount }, () => startMs + randomInt(rng, span)).sort((a, b) => a - b);

@@ -1,6 +1,7 @@
 // Public types of the Mintlify admin API simulator. Kept in their own module so the pure parts
 // (jobs, visitors, faults) and the HTTP server can share them without import cycles.
 import type { PreviewDeployments, PreviewOptions } from './previews';
+import type { SiteSearch, SiteSearchOptions } from './search';
 
 /** What a job becomes when its active period ends. */
 export type JobOutcome = 'pr' | 'noChanges' | 'fail';
@@ -12,6 +13,8 @@ export interface SimulatorOptions {
   port?: number;
   /** Preview deployments: how long each is queued and builds, the organisation's deployments a minute. */
   previews?: PreviewOptions;
+  /** The site's own search: its domain identifier and the organisation's searches an hour (search.ts). */
+  search?: SiteSearchOptions;
   /** Known project ids; default ['demo-project']. Any other projectId gets 404 {error:'Project not found'}. */
   projects?: string[];
   /** `source` of every job created through the API; default the GitHub demo repository and a made-up branch. */
@@ -37,7 +40,7 @@ export interface SimulatorOptions {
   /** Injectable clock (ms since epoch); default Date.now. All time logic uses it. */
   now?: () => number;
   /** Sizes of the reader-signals data set; default DEFAULT_SIGNALS, LARGE_SIGNALS for the large site. */
-  signals?: { feedbackItems: number; assistantTurns: number; searchTerms: number };
+  signals?: { feedbackItems: number; assistantTurns: number; searchTerms: number; searchGapEvery?: number };
   /** The docs site the assistant's page URLs point into (default DOCS_SITE); `https://acme.dev/docs` for a site served under a base path. */
   docsSite?: string;
   /** Added to every answer (on top of any latency fault); default 0. Used by the CLI's --latency-ms. */
@@ -184,6 +187,8 @@ export interface Simulator {
   resetRateLimits(): void;
   /** Preview deployments (External API) and the rendered site their URLs point at (previews.ts). */
   readonly previews: PreviewDeployments;
+  /** The site's own search (discovery API) over an index of the simulated site, and its deploys (search.ts). */
+  readonly search: SiteSearch;
   /** `source` of the jobs created through the API from now on; undefined restores the default. */
   setNewJobSource(source: { repository: string; ref: string } | undefined): void;
 

@@ -34,6 +34,7 @@ export function activate(context: vscode.ExtensionContext): TestSeam {
     codeFeedback: true,
     reviewComments: true,
     preview: true,
+    search: true,
     tools: true,
     startMs: true,
   } satisfies Record<keyof Parts, true>;

@@ -34,6 +34,13 @@ export function analyticsSpec(): OpenApiDocument {
   return JSON.parse(readFileSync(join(specDir(), 'mintlify-analytics-openapi.json'), 'utf8')) as OpenApiDocument;
 }
 
+/** The discovery OpenAPI as published (the site's search and assistant; a copy kept next to the simulator). */
+export function discoverySpec(): OpenApiDocument & {
+  paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>>;
+} {
+  return JSON.parse(readFileSync(join(specDir(), 'mintlify-discovery-openapi.json'), 'utf8')) as ReturnType<typeof discoverySpec>;
+}
+
 /** test/simulator/spec, found from wherever under out/test/ the test that bundles this lies. */
 function specDir(): string {
   for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {

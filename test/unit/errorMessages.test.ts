@@ -78,6 +78,22 @@ describe('failure table', () => {
           return;
         }
         assert.ok(view.actions.includes('showLog'), 'every shown failure offers the log');
+        if (context === 'search' && ['noApiKey', 'unauthorized', 'forbidden', 'notFound', 'rateLimited'].includes(kind)) {
+          // The site's search: the assistant key and the site's domain, never the admin key or the project.
+          const fixes: Partial<Record<ApiErrorKind, string[]>> = {
+            noApiKey: ['setAssistantKey'],
+            unauthorized: ['setAssistantKey'],
+            forbidden: ['setAssistantKey', 'setSiteDomain'],
+            notFound: ['setSiteDomain'],
+            rateLimited: [],
+          };
+          assert.deepEqual(view.actions, [...(fixes[kind] ?? []), 'showLog']);
+          assert.match(view.message, /^Searching the site failed: /);
+          if (kind === 'unauthorized') assert.match(view.message, /assistant API key \(401\)/);
+          if (kind === 'forbidden') assert.match(view.message, /\(403\)/);
+          if (kind === 'rateLimited') assert.equal(view.retryAfterMs, 20_000);
+          return;
+        }
         switch (kind) {
           case 'noApiKey':
           case 'unauthorized':

@@ -33,6 +33,7 @@ describe('the walkthrough in the manifest', () => {
       openAnalytics: ['onCommand:mintlifyAgent.openAnalytics'],
       askAboutPage: ['onCommand:mintlifyAgent.askAboutThis'],
       pageReaders: ['onContext:mintlifyAgent.pageReadersShown'],
+      checkSearches: ['onContext:mintlifyAgent.searchReady'],
     });
   });
 

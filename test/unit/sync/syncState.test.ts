@@ -23,6 +23,12 @@ const link = loose(
     askedAt: fc.constantFrom('2026-01-01', '2026-02-01'),
   }),
 );
+const searchCheck = loose(
+  fc.record(
+    { at: small, hits: fc.array(loose(fc.record({ p: key, c: key }, { requiredKeys: ['p'] })), { maxLength: 2 }), expect: key },
+    { requiredKeys: ['at', 'hits'] },
+  ),
+);
 const job = loose(
   fc.record({
     tracked: register(fc.boolean()),
@@ -88,6 +94,25 @@ const AREAS: Record<string, fc.Arbitrary<unknown>> = {
           sent: register(fc.option(loose(fc.record({ statusId: key, at: small, lost: fc.boolean() }, { requiredKeys: ['statusId', 'at'] })), { nil: null })),
         },
         { requiredKeys: [] },
+      ),
+    ),
+  ),
+  // Two checks at the same instant differ by their results or expected page: the tie is broken by the values.
+  searchChecks: perProject(searchCheck),
+  searchJobs: perProject(
+    register(
+      loose(
+        fc.record(
+          {
+            domain: key,
+            expect: key,
+            askedAt: small,
+            terms: fc.dictionary(key, loose(fc.record({ before: searchCheck, after: searchCheck }, { requiredKeys: ['before'] })), { maxKeys: 2 }),
+            live: loose(fc.record({ commit: key, at: small, pages: fc.array(key, { maxLength: 2 }) })),
+            afterAt: small,
+          },
+          { requiredKeys: ['domain', 'askedAt', 'terms'] },
+        ),
       ),
     ),
   ),
