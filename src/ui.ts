@@ -2,6 +2,7 @@
 // is VS Code's own window; the integration tests swap in a scripted one (a seam we own) so they
 // can answer prompts and read exactly what a user would have been told.
 import * as vscode from 'vscode';
+import { toAbortSignal } from './util/cancellation';
 import { plainText } from './util/plainText';
 
 export type MessageLevel = 'info' | 'warning' | 'error';
@@ -39,4 +40,26 @@ export const vscodeUi: Ui = {
 /** A fresh object per activation: a test may replace its methods and put them back. */
 export function createUi(): Ui {
   return { ...vscodeUi };
+}
+
+export type ProgressReport = vscode.Progress<{ message?: string; increment?: number }>;
+
+/**
+ * A notification with Cancel, its task given a signal that Cancel aborts (and `also`, a caller's own
+ * token: a chat's stop for a tool's send). The one way a cancellable action shows its progress.
+ */
+export function withCancellableProgress<R>(
+  ui: Ui,
+  title: string,
+  task: (signal: AbortSignal, progress: ProgressReport) => Promise<R>,
+  also?: vscode.CancellationToken,
+): Thenable<R> {
+  return ui.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+    const cancel = toAbortSignal(token, also);
+    try {
+      return await task(cancel.signal, progress);
+    } finally {
+      cancel.dispose();
+    }
+  });
 }

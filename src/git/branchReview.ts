@@ -3,6 +3,7 @@
 // Every step that cannot go on throws a ReviewProblem: a sentence and the buttons that help. Only
 // the fetch writes anything (the remote-tracking ref); the working tree is touched by checkout only.
 import { execFile } from 'node:child_process';
+import { toAbortSignal } from '../util/cancellation';
 import * as vscode from 'vscode';
 import { type GitApi, type GitChange, type GitRemote, type GitRepository, GitStatus, gitReason } from './gitApi';
 import { BoundedRunError, runBounded } from '../util/bounded';
@@ -79,8 +80,7 @@ export class ReviewCancelled extends Error {
  */
 export async function fetchBranch(clone: Clone, ref: string, { timeoutMs, token }: { timeoutMs: number; token?: vscode.CancellationToken }): Promise<string> {
   const { repository, remote } = clone;
-  const cancelled = new AbortController();
-  const subscription = token?.onCancellationRequested(() => cancelled.abort());
+  const cancelled = toAbortSignal(token);
   try {
     await runBounded(
       (signal) => {
@@ -88,7 +88,7 @@ export async function fetchBranch(clone: Clone, ref: string, { timeoutMs, token 
         signal.addEventListener('abort', () => stopGit.cancel());
         return repository.fetch({ remote: remote.name, ref, cancellationToken: stopGit.token }).finally(() => stopGit.dispose());
       },
-      { timeoutMs, signal: token?.isCancellationRequested ? AbortSignal.abort() : cancelled.signal },
+      { timeoutMs, signal: cancelled.signal },
     );
   } catch (error) {
     if (error instanceof BoundedRunError && error.reason === 'cancelled') throw new ReviewCancelled();
@@ -115,7 +115,7 @@ export async function fetchBranch(clone: Clone, ref: string, { timeoutMs, token 
       ['retry'],
     );
   } finally {
-    subscription?.dispose();
+    cancelled.dispose();
   }
   try {
     return (await repository.getCommit(`refs/remotes/${remote.name}/${ref}`)).hash;

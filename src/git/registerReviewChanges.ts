@@ -4,6 +4,7 @@
 // without a pull request may have committed straight to its branch: Review Changes fetches it and
 // shows exactly the agent's commits from while the job ran (directCommits.ts), or says it found none.
 import * as vscode from 'vscode';
+import { toAbortSignal } from '../util/cancellation';
 import type { Settings } from '../config';
 import { isTerminal, jobLabel, type JobStore, type TrackedJob } from '../jobs/jobStore';
 import { type DirectLook, hasNoPullRequest, noPullRequestText } from '../jobs/jobOutcome';
@@ -164,8 +165,7 @@ export function registerReviewChanges(context: vscode.ExtensionContext, ports: R
             'info',
           );
         });
-        const stop = new AbortController();
-        const subscription = token.onCancellationRequested(() => stop.abort());
+        const stop = toAbortSignal(token);
         try {
           const git = gitRunner(api.git.path, clone.repository.rootUri.fsPath, { signal: stop.signal });
           return { tip: fetched, commits: await agentCommitsOn(git, clone.remote.name, ref, { from, to }) };
@@ -173,7 +173,7 @@ export function registerReviewChanges(context: vscode.ExtensionContext, ports: R
           if (stop.signal.aborted) throw new ReviewCancelled();
           throw new ReviewProblem(vscode.l10n.t('Fetched {0}, but git cannot read its history: {1}.', ref, errorText(error)));
         } finally {
-          subscription.dispose();
+          stop.dispose();
         }
       },
     );

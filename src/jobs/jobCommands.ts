@@ -7,7 +7,7 @@ import { ApiError, sendOutcome } from '../api';
 import { type FailureContext, failureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
-import type { Ui } from '../ui';
+import { type Ui, withCancellableProgress } from '../ui';
 import { parseJobReference } from './jobReference';
 import { jobLabel, type JobStore } from './jobStore';
 import type { JobTracker } from './jobTracker';
@@ -95,11 +95,7 @@ export function registerJobCommands(command: RegisterCommand, tracker: JobTracke
   }
 
   function withProgress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Thenable<T> {
-    return ui.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) => {
-      const controller = new AbortController();
-      token.onCancellationRequested(() => controller.abort());
-      return task(controller.signal);
-    });
+    return withCancellableProgress(ui, title, task);
   }
 
   /** A tracked job picked by the user; `typed` also offers a job ID typed in (one not tracked). */

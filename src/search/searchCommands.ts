@@ -17,7 +17,7 @@ import type { SignalsHandle } from '../signals/registerSignals';
 import { buildInbox } from '../signals/signalsModel';
 import { HOURLY_LIMIT } from '../sync/ledger';
 import type { SearchCheck } from '../sync/searchState';
-import type { Ui } from '../ui';
+import { type Ui, withCancellableProgress } from '../ui';
 import { LARGE_CHECK, type SearchChecks } from './searchChecks';
 import { type Gap, misses, replayOutcome } from './searchOutcome';
 import { missesPrompt } from './searchPrompt';
@@ -103,13 +103,8 @@ export function registerSearchCommands(context: vscode.ExtensionContext, deps: S
       );
       if ((await ui.showMessage('info', asked, go)) !== go) return;
     }
-    const stop = new AbortController();
-    const run = await ui.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the live search of “{0}”…', domain), cancellable: true },
-      (_progress, token) => {
-        token.onCancellationRequested(() => stop.abort());
-        return checks.check(terms, { fresh, signal: stop.signal, ...(expect && { expect }) });
-      },
+    const run = await withCancellableProgress(ui, vscode.l10n.t('Checking the live search of “{0}”…', domain), (signal) =>
+      checks.check(terms, { fresh, signal, ...(expect && { expect }) }),
     );
     if (run.error && !(run.error instanceof ApiError && run.error.kind === 'cancelled')) deps.fail(vscode.l10n.t('Checking the live search'), run.error);
     deps.log.info(`checked ${run.checks.size} of ${terms.length} searches (${run.requests} requests)`);

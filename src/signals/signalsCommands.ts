@@ -13,7 +13,7 @@ import { failureView } from '../errorMessages';
 import { showFailure } from '../showFailure';
 import type { JobStore } from '../jobs/jobStore';
 import type { Logger } from '../log';
-import type { Ui } from '../ui';
+import { type Ui, withCancellableProgress } from '../ui';
 import { background } from '../util/background';
 import { utcDay } from '../util/days';
 import { mergeOfJobBranch } from '../git/jobMerge';
@@ -185,71 +185,63 @@ export function registerSignalsCommands(deps: SignalsCommandDeps, command: Regis
     const noJob = () => void ui.showMessage('info', vscode.l10n.t('No agent job for {0} has finished with a pull request yet.', path));
     if (!link) return noJob();
     const job = deps.jobs.get(link.jobId)?.job;
-    const stop = new AbortController();
+    // The notification's Cancel, seen after it closed.
+    let cancel: AbortSignal | undefined;
     try {
-      const answer = await ui.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Did It Help?'), cancellable: true },
-        async (progress, token) => {
-          token.onCancellationRequested(() => stop.abort());
-          if (token.isCancellationRequested) stop.abort();
-          const { signal } = stop;
-          if (job?.ref && vscode.workspace.isTrusted) progress.report({ message: vscode.l10n.t('looking for the merge of {0} in the git history…', job.ref) });
-          // Local git only (no fetch). A git that fails or runs out of time is no error here: the job's finish counts.
-          const merge = await mergeOfJobBranch(job, signal).catch((error: unknown) => {
-            if (signal.aborted) throw error;
-            log.warn(`merge lookup: ${String(error)}`);
-            return undefined;
-          });
-          const event = changeEvent(link.finishedAt ? Date.parse(link.finishedAt) : undefined, Date.parse(link.askedAt), merge);
-          if (!event) return undefined;
-          const day = utcDay(event.at);
-          const since =
-            event.kind === 'merge'
-              ? vscode.l10n.t('since the merge of {0} on {1}', event.branch, day)
-              : vscode.workspace.isTrusted
-                ? vscode.l10n.t('since the job finished on {0}', day)
-                : vscode.l10n.t(
-                    'since the job finished on {0} (this folder is not trusted, so its git history was not read for the merge; trust the folder to count from the merge)',
-                    day,
-                  );
-          const windows = comparisonWindows(event.at, Date.now());
-          if (!windows) return [vscode.l10n.t('Not enough days {0}: the comparison needs a week after it.', since), ...jobNotes].join(' ');
-          const target = { path, searches: link.searches };
-          const atMost = 2 * (WINDOW_MOST_REQUESTS - (link.searches.length ? 0 : ENDPOINTS.getSearches.maxPages));
-          const grant = await deps.gate.ask({ what: vscode.l10n.t('Did It Help?'), estimate: atMost, upTo: true });
-          if (!grant) return vscode.l10n.t('Did It Help? was not checked: it was not fetched.');
-          progress.report({ message: vscode.l10n.t('comparing {0} days before and after…', windows.days) });
-          const before = await countWindow(deps.api, projectId, target, windows.before, { signal, grant });
-          const after = await countWindow(deps.api, projectId, target, windows.after, { signal, grant }).finally(() => grant.end());
-          const result = compareWindows(before, after, link.searches.length > 0);
-          const parts = [
-            vscode.l10n.t('not-helpful share: {0}', describe(result.thumbsDownShare)),
-            vscode.l10n.t('unanswered questions: {0}', describe(result.unansweredShare)),
-            ...(result.searchClickRate ? [vscode.l10n.t('clicks on its searches: {0}', describe(result.searchClickRate))] : []),
-          ];
-          const answer = vscode.l10n.t(
-            '{0}, {1} days before vs after, {2}: {3}. ({4} requests)',
-            path,
-            windows.days,
-            since,
-            parts.join('; '),
-            before.requests + after.requests,
-          );
-          const notes = (await Promise.all(deps.impactNotes.map((note) => note(path).catch(() => undefined)))).filter((n): n is string => !!n);
-          return [
-            answer,
-            ...cutNotes(before.cutShort, vscode.l10n.t('before')),
-            ...cutNotes(after.cutShort, vscode.l10n.t('after')),
-            ...notes,
-            ...jobNotes,
-          ].join(' ');
-        },
-      );
-      if (stop.signal.aborted) return void ui.showMessage('info', vscode.l10n.t('Did It Help? cancelled.'));
+      const answer = await withCancellableProgress(ui, vscode.l10n.t('Did It Help?'), async (signal, progress) => {
+        cancel = signal;
+        if (job?.ref && vscode.workspace.isTrusted) progress.report({ message: vscode.l10n.t('looking for the merge of {0} in the git history…', job.ref) });
+        // Local git only (no fetch). A git that fails or runs out of time is no error here: the job's finish counts.
+        const merge = await mergeOfJobBranch(job, signal).catch((error: unknown) => {
+          if (signal.aborted) throw error;
+          log.warn(`merge lookup: ${String(error)}`);
+          return undefined;
+        });
+        const event = changeEvent(link.finishedAt ? Date.parse(link.finishedAt) : undefined, Date.parse(link.askedAt), merge);
+        if (!event) return undefined;
+        const day = utcDay(event.at);
+        const since =
+          event.kind === 'merge'
+            ? vscode.l10n.t('since the merge of {0} on {1}', event.branch, day)
+            : vscode.workspace.isTrusted
+              ? vscode.l10n.t('since the job finished on {0}', day)
+              : vscode.l10n.t(
+                  'since the job finished on {0} (this folder is not trusted, so its git history was not read for the merge; trust the folder to count from the merge)',
+                  day,
+                );
+        const windows = comparisonWindows(event.at, Date.now());
+        if (!windows) return [vscode.l10n.t('Not enough days {0}: the comparison needs a week after it.', since), ...jobNotes].join(' ');
+        const target = { path, searches: link.searches };
+        const atMost = 2 * (WINDOW_MOST_REQUESTS - (link.searches.length ? 0 : ENDPOINTS.getSearches.maxPages));
+        const grant = await deps.gate.ask({ what: vscode.l10n.t('Did It Help?'), estimate: atMost, upTo: true });
+        if (!grant) return vscode.l10n.t('Did It Help? was not checked: it was not fetched.');
+        progress.report({ message: vscode.l10n.t('comparing {0} days before and after…', windows.days) });
+        const before = await countWindow(deps.api, projectId, target, windows.before, { signal, grant });
+        const after = await countWindow(deps.api, projectId, target, windows.after, { signal, grant }).finally(() => grant.end());
+        const result = compareWindows(before, after, link.searches.length > 0);
+        const parts = [
+          vscode.l10n.t('not-helpful share: {0}', describe(result.thumbsDownShare)),
+          vscode.l10n.t('unanswered questions: {0}', describe(result.unansweredShare)),
+          ...(result.searchClickRate ? [vscode.l10n.t('clicks on its searches: {0}', describe(result.searchClickRate))] : []),
+        ];
+        const answer = vscode.l10n.t(
+          '{0}, {1} days before vs after, {2}: {3}. ({4} requests)',
+          path,
+          windows.days,
+          since,
+          parts.join('; '),
+          before.requests + after.requests,
+        );
+        const notes = (await Promise.all(deps.impactNotes.map((note) => note(path).catch(() => undefined)))).filter((n): n is string => !!n);
+        return [answer, ...cutNotes(before.cutShort, vscode.l10n.t('before')), ...cutNotes(after.cutShort, vscode.l10n.t('after')), ...notes, ...jobNotes].join(
+          ' ',
+        );
+      });
+      if (cancel?.aborted) return void ui.showMessage('info', vscode.l10n.t('Did It Help? cancelled.'));
       if (answer === undefined) return noJob();
       void ui.showMessage('info', answer);
     } catch (error) {
-      if (stop.signal.aborted) return void ui.showMessage('info', vscode.l10n.t('Did It Help? cancelled.'));
+      if (cancel?.aborted) return void ui.showMessage('info', vscode.l10n.t('Did It Help? cancelled.'));
       fail(vscode.l10n.t('Checking whether it helped'), error);
     }
   };

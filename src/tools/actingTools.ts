@@ -7,6 +7,7 @@
 // held to its grant request by request. A failure is the tool's answer, not a notification
 // waiting for a click, so the model's turn never hangs on a button.
 import * as vscode from 'vscode';
+import { withCancellableProgress } from '../ui';
 import { ApiError, sendOutcome } from '../api';
 import { cutShortText } from '../cutShortText';
 import { failureView } from '../errorMessages';
@@ -26,12 +27,7 @@ export function actingTools(
 ): Pick<ToolTable, typeof TOOLS.startAgentJob | typeof TOOLS.sendFollowUp | typeof TOOLS.fetchReaderSignals> {
   /** Runs a send under the same cancellable notification as the palette's commands. */
   const sending = <T>(title: string, token: vscode.CancellationToken, send: (signal: AbortSignal) => Promise<T>) =>
-    deps.ui.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, cancel) => {
-      const stop = new AbortController();
-      cancel.onCancellationRequested(() => stop.abort());
-      token.onCancellationRequested(() => stop.abort());
-      return send(stop.signal);
-    });
+    withCancellableProgress(deps.ui, title, send, token);
 
   return {
     [TOOLS.startAgentJob]: confirmedTool<{ project: string; prompt: string }>(TOOLS.startAgentJob, confirmations, {
