@@ -1,7 +1,7 @@
 // Figure 13, the hour's gate: for each action a writer (or the editor's AI, after its dialog's Yes)
 // takes, the analytics requests it sent against what the gate allowed it, when the organisation's
 // hour is untouched (100 left), half used (50) and nearly spent (6). The real HourGate
-// (src/sync/hourGate.ts) over a ledger that records every request the real ApiClient sends to the
+// (src/hour/hourGate.ts) over a ledger that records every request the real ApiClient sends to the
 // real simulator over HTTP (5,000 paths: 20 pages of 250 a range); the writer answers every
 // question with its first button (Compare, Fetch N: what fits). Each action starts from the same
 // hour; requests are counted by the simulator.
@@ -19,7 +19,7 @@ import { ENDPOINTS } from '../src/api/endpoints';
 import { comparisonWindows } from '../src/signals/didItHelp';
 import { countWindow, WINDOW_MOST_REQUESTS } from '../src/signals/impactCheck';
 import { currentRange, fetchSnapshot as fetchSignals, MOST_REQUESTS } from '../src/signals/snapshot';
-import { type HourGrant, HourGate, type SpendAsk } from '../src/sync/hourGate';
+import { type HourGrant, HourGate, type SpendAsk } from '../src/hour/hourGate';
 import { HOUR_MS } from '../src/util/clock';
 import { localToday } from '../src/util/days';
 import { startSimulator, type Simulator } from '../test/simulator/server';

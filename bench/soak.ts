@@ -11,7 +11,7 @@ import { fetcherFor } from '../src/analytics/metric';
 import { createApiClient } from '../src/api';
 import { applyJobChange } from '../src/sync/jobChanges';
 import { BEAT_MS } from '../src/sync/lease';
-import { HOURLY_LIMIT } from '../src/sync/ledger';
+import { HOURLY_LIMIT } from '../src/hour/ledger';
 import { SCHEMA_VERSION } from '../src/sync/sharedSchema';
 import { HOUR_MS } from '../src/util/clock';
 import { startSimulator } from '../test/simulator/server';

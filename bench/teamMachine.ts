@@ -26,7 +26,7 @@ import type { Logger } from '../src/log';
 import { PageReaders } from '../src/readers/pageReaders';
 import { MOST_REQUESTS } from '../src/signals/snapshot';
 import { SignalsStore } from '../src/signals/signalsStore';
-import { HourGate } from '../src/sync/hourGate';
+import { HourGate } from '../src/hour/hourGate';
 import { WindowSync } from '../src/sync/windowSync';
 import type { Ui } from '../src/ui';
 import { localToday } from '../src/util/days';

@@ -19,7 +19,7 @@ import { addDays, type Day, localToday } from '../src/util/days';
 import { startSimulator } from '../test/simulator/server';
 import { l10n } from '../test/support/l10n';
 import { API_KEY, PROJECT } from './pollingClients';
-import { HourGate } from '../src/sync/hourGate';
+import { HourGate } from '../src/hour/hourGate';
 import { memoryLedger } from '../test/support/memoryLedger';
 
 /** The fixed instant of the first view: Wednesday 2026-03-18, 12:00 UTC (the same calendar day from UTC−12 to UTC+11). */

@@ -15,7 +15,7 @@ import { endpointOf } from '../src/api/endpoints';
 import { JobPoller } from '../src/jobs/jobPoller';
 import { DEFAULT_TIMINGS } from '../src/jobs/pollTimings';
 import { BEAT_MS } from '../src/sync/lease';
-import { agentBucket, countInHour, recordRequest } from '../src/sync/ledger';
+import { agentBucket, countInHour, recordRequest } from '../src/hour/ledger';
 import { SharedStore, type SyncFs } from '../src/sync/sharedStore';
 import { applyJobChange } from '../src/sync/jobChanges';
 import { startSimulator } from '../test/simulator/server';

@@ -264,7 +264,7 @@ function tableView(error: unknown, context: FailureContext, l10n: L10n, options:
         canRetry,
       );
     case 'notGranted':
-      // The gate (sync/hourGate.ts) refused: asked first when a writer asked, so no Retry here.
+      // The gate (hour/hourGate.ts) refused: asked first when a writer asked, so no Retry here.
       return failed(
         l10n.t(
           'Not granted: the organisation’s hour has no room for this request on this machine’s count (teammates on other machines also spend it). Nothing was sent; try again once the hour has room.',

@@ -30,7 +30,7 @@ import { registerSearch, type SearchHandle } from './search/registerSearch';
 import { registerSignals, type SignalsHandle } from './signals/registerSignals';
 import { registerToolNames, registerTools } from './tools/registerTools';
 import type { ToolTable } from './tools/toolPorts';
-import { HourGate } from './sync/hourGate';
+import { HourGate } from './hour/hourGate';
 import { WindowSync } from './sync/windowSync';
 import { showFailure } from './showFailure';
 import { createUi, type Ui, vscodeUi } from './ui';

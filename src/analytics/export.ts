@@ -21,7 +21,7 @@ import { showFailure } from '../showFailure';
 import { type ExportFormat, type ExportStatus, type Metric } from '../shared/protocol';
 import { ENDPOINTS } from '../api/endpoints';
 import { countingSent } from '../api/paging';
-import type { HourGate } from '../sync/hourGate';
+import type { HourGate } from '../hour/hourGate';
 import { writeUriAtomically } from '../sync/safeWrite';
 import type { Ui } from '../ui';
 import type { ResolvedRange } from './dateRange';

@@ -8,7 +8,7 @@ import { type FailureContext, failureView } from '../errorMessages';
 import type { Logger } from '../log';
 import { showFailure } from '../showFailure';
 import { EXTENSION_COMMANDS, PRESETS, type ExportStatus, type PresetId } from '../shared/protocol';
-import type { HourGate } from '../sync/hourGate';
+import type { HourGate } from '../hour/hourGate';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
 import { AnalyticsPanel, type AnalyticsPanelDeps } from './analyticsPanel';

@@ -225,7 +225,7 @@ export interface FetchAllOptions {
   onPage?: (pages: number, rows: number) => void;
   /** Fewer pages than the table's cap. */
   maxPages?: number;
-  /** The grant for these requests (sync/hourGate.ts): when it reserves no more, the fetch is cut short ('notGranted'). */
+  /** The grant for these requests (hour/hourGate.ts): when it reserves no more, the fetch is cut short ('notGranted'). */
   grant?: Grant;
 }
 

@@ -12,7 +12,7 @@ import { HOUR_MS } from '../util/clock';
 import { ENDPOINTS } from '../api/endpoints';
 import type { VisitorRow, VisitorTotals } from '../api/schemas';
 import type { Logger } from '../log';
-import { JoinedGrant } from '../sync/hourGate';
+import { JoinedGrant } from '../hour/joinedGrant';
 import { type FetchVisitors, VISITORS_LIST } from './visitorsQuery';
 import { normalizeSitePath } from '../docs/sitePaths';
 import { isSettled } from './trend/trendBuckets';
@@ -99,7 +99,7 @@ export function readersOf(snapshot: VisitorsSnapshot, sitePath: string): Readers
  * The one function that spends requests on a snapshot: pages of 250 by the paging rule, until the
  * API has no more or `maxPages` is reached. Its caller (the store's fetch, {@link fetchRangeWith})
  * hands it the client's page read and a grant, and each request is reserved by the grant
- * (src/sync/hourGate.ts) before it is sent.
+ * (src/hour/hourGate.ts) before it is sent.
  */
 export async function fetchSnapshot(
   fetchPage: FetchVisitors,

@@ -57,13 +57,13 @@ export interface ApiClientOptions {
 export interface CallOptions {
   signal?: AbortSignal;
   /**
-   * The grant of the action that asked (sync/hourGate.ts): an analytics request without one, or
+   * The grant of the action that asked (hour/hourGate.ts): an analytics request without one, or
    * one its grant refuses a reservation, is not sent (ApiError 'notGranted').
    */
   grant?: Grant;
 }
 
-/** Leave to spend the organisation's analytics hour, given by the one gate (sync/hourGate.ts) to one action. */
+/** Leave to spend the organisation's analytics hour, given by the one gate (hour/hourGate.ts) to one action. */
 export interface Grant {
   /** One more request, reserved in the shared ledger before it is sent; undefined: not sent. */
   reserve(): Promise<Reservation | undefined>;

@@ -10,7 +10,7 @@
 //   repeatedCursor the next cursor is one already sent
 //   emptyPage      a page with no rows, although the API said there were more
 //   noNewRows      a page whose rows were all seen before (by the table's rowId)
-//   notGranted     the request's grant gave no reservation for the next one (sync/hourGate.ts): nothing
+//   notGranted     the request's grant gave no reservation for the next one (hour/hourGate.ts): nothing
 //                  more was sent (the ApiError kind of the same name, read as a cut, not a failure)
 import type { ListQuery, Paging } from './endpoints';
 import { isApiError } from './errors';

@@ -8,7 +8,7 @@ import type { DocsLocator } from '../docs/docsLocator';
 import type { JobStore } from '../jobs/jobStore';
 import type { Logger } from '../log';
 import type { SignalsHandle } from '../signals/registerSignals';
-import { HOURLY_LIMIT } from '../sync/ledger';
+import { HOURLY_LIMIT } from '../hour/ledger';
 import type { Ui } from '../ui';
 import { markdownEscaped } from '../util/markdownText';
 import { COMMANDS, type RegisterCommand } from '../commands';

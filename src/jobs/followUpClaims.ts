@@ -1,6 +1,6 @@
 // A follow-up the extension composes for a job (a review: src/review; a fix of the build:
 // src/preview) is sent from one window at a time, across every window of the profile. As the hour's
-// account reserves a request (src/sync/hourAccount.ts), a window's claim is written to its own file
+// account reserves a request (src/hour/hourAccount.ts), a window's claim is written to its own file
 // first, then every window's file is read back, and the window sends only if no other window's claim
 // stands beside it. Of two windows claiming at once the one that reads later sees both claims; the
 // one that read first may have seen only its own and sent. So a window that sees another claim steps

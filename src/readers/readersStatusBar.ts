@@ -6,7 +6,7 @@ import type { DocPage, DocsLocator } from '../docs/docsLocator';
 import { isApiError } from '../api';
 import { failureView } from '../errorMessages';
 import type { Logger } from '../log';
-import { HOURLY_LIMIT } from '../sync/ledger';
+import { HOURLY_LIMIT } from '../hour/ledger';
 import { background } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 import { PausedError, type PageReaders } from './pageReaders';

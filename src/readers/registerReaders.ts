@@ -14,7 +14,7 @@ import { ReadersCodeLens } from './readersCodeLens';
 import { ReadersDecorations } from './readersDecorations';
 import { ReadersStatusBar } from './readersStatusBar';
 import type { SnapshotSource } from '../analytics/visitorsSnapshot';
-import type { HourGate } from '../sync/hourGate';
+import type { HourGate } from '../hour/hourGate';
 import { COMMANDS, type RegisterCommand } from '../commands';
 
 export interface ReadersPorts {

@@ -14,7 +14,7 @@ import { COMMANDS } from '../commands';
 import type { PromptSent, SendWatch } from '../jobs/jobCommands';
 import { jobLabel, type JobStore } from '../jobs/jobStore';
 import type { Logger } from '../log';
-import { HOURLY_LIMIT } from '../sync/ledger';
+import { HOURLY_LIMIT } from '../hour/ledger';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
 import { clockTime, type ReviewComment, type ReviewModel } from './reviewModel';

@@ -15,7 +15,7 @@ import type { Logger } from '../log';
 import { pageUrl } from '../preview/previewRecord';
 import type { SignalsHandle } from '../signals/registerSignals';
 import { buildInbox } from '../signals/signalsModel';
-import { HOURLY_LIMIT } from '../sync/ledger';
+import { HOURLY_LIMIT } from '../hour/ledger';
 import type { SearchCheck } from '../sync/searchState';
 import { type Ui, withCancellableProgress } from '../ui';
 import { LARGE_CHECK, type SearchChecks } from './searchChecks';

@@ -17,7 +17,7 @@ export type WindowCuts = Partial<Record<'votes' | 'questions' | 'searches', CutS
 
 export interface WindowOptions {
   signal?: AbortSignal;
-  /** The grant (sync/hourGate.ts): when it reserves no more, the window's lists are cut short ('notGranted'). */
+  /** The grant (hour/hourGate.ts): when it reserves no more, the window's lists are cut short ('notGranted'). */
   grant: Grant;
 }
 

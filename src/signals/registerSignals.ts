@@ -11,7 +11,7 @@ import type { Logger } from '../log';
 import type { DocsLocator } from '../docs/docsLocator';
 import type { ReadersStatusBar } from '../readers/readersStatusBar';
 import type { WindowSync } from '../sync/windowSync';
-import type { HourGate } from '../sync/hourGate';
+import type { HourGate } from '../hour/hourGate';
 import type { Ui } from '../ui';
 import { appendPageHealth } from './healthTooltip';
 import { agentPromptSender, type PromptSender } from './promptPreview';

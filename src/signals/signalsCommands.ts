@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
 import { ENDPOINTS } from '../api/endpoints';
 import type { CutShort } from '../api/paging';
-import type { HourGate } from '../sync/hourGate';
+import type { HourGate } from '../hour/hourGate';
 import { cutShortText } from '../cutShortText';
 import type { DocsLocator } from '../docs/docsLocator';
 import { openDocPage } from '../docs/openDocPage';

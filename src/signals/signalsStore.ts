@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { type ApiClient, DEFAULT_BASE_URL, type Grant } from '../api';
 import type { Logger } from '../log';
-import type { HourGate } from '../sync/hourGate';
+import type { HourGate } from '../hour/hourGate';
 import { HOUR_MS } from '../util/clock';
 import { writeUriAtomically } from '../sync/safeWrite';
 import { background } from '../util/background';

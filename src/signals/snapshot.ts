@@ -137,7 +137,7 @@ export class SnapshotStopped extends Error {
 export interface FetchOptions {
   signal?: AbortSignal;
   /**
-   * The grant for these requests (sync/hourGate.ts), one reservation a request. When it reserves no
+   * The grant for these requests (hour/hourGate.ts), one reservation a request. When it reserves no
    * more the snapshot stops (SnapshotStopped, nothing kept), or with `partial` the lists read so far
    * are kept, the rest cut short ('notGranted').
    */

@@ -4,7 +4,7 @@
 // the ledger's analyticsRequestsThisHour() (requestLedger.ts), for the analytics panel.
 import * as vscode from 'vscode';
 import type { Settings } from '../config';
-import { HOURLY_LIMIT } from './ledger';
+import { HOURLY_LIMIT } from '../hour/ledger';
 import type { WindowSync } from './windowSync';
 
 /** How often the figure is redrawn while nothing happens: requests slide out of the hour. */

@@ -7,7 +7,7 @@
 import { endpointOf, type RequestLogEntry } from '../api';
 import { background } from '../util/background';
 import { Emitter } from '../util/emitter';
-import { HourAccount } from './hourAccount';
+import { HourAccount } from '../hour/hourAccount';
 import {
   agentBucket,
   countInHour,
@@ -19,8 +19,8 @@ import {
   projectOfAgentPath,
   recordRequest,
   timesInHour,
-} from './ledger';
-import { recordAnalytics429, recordWait, waitMs } from './sharedWaits';
+} from '../hour/ledger';
+import { recordAnalytics429, recordWait, waitMs } from '../hour/sharedWaits';
 import type { SharedStore, SyncLog } from './sharedStore';
 import type { SyncState } from './syncState';
 

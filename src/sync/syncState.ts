@@ -33,7 +33,7 @@ import { buildFixStamps, mergeBuildFix, planStamps, previewStamps, pruneBuildFix
 import { laterCheck, pruneChecks, pruneSearchJobs, searchJobStamps } from './searchState';
 import { HOUR_MS } from '../util/clock';
 import { lastRemoval } from './jobChanges';
-import { pruneWaits } from './sharedWaits';
+import { pruneWaits } from '../hour/sharedWaits';
 import { compareStamps, everyValue, later, laterFetch, mergeProjects, mergeRecordsBy } from './stampMerge';
 
 export { compareStamps } from './stampMerge';

@@ -3,11 +3,11 @@
 // one folder that misbehaves on purpose (test/support/faultyFolder.ts), on a fake clock.
 import assert from 'node:assert/strict';
 import { BEAT_MS } from '../../src/sync/lease';
-import { analyticsBucket, HOURLY_LIMIT, keyBucketHash } from '../../src/sync/ledger';
+import { analyticsBucket, HOURLY_LIMIT, keyBucketHash } from '../../src/hour/ledger';
 import { SCHEMA_VERSION } from '../../src/sync/sharedSchema';
 import { ADDRESS_LASTS_MS } from '../../src/sync/sharedTrends';
 import { LONGEST_WAIT_MS } from '../../src/api/errors';
-import { TEAMMATES_WAIT } from '../../src/sync/sharedWaits';
+import { TEAMMATES_WAIT } from '../../src/hour/sharedWaits';
 import { HOUR_MS } from '../../src/util/clock';
 import { FakeClock } from '../support/fakeClock';
 import { KEY, Machine, type TestWindow } from '../support/windowsOnOneFolder';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { BEAT_MS } from '../../src/sync/lease';
-import { analyticsBucket, BACKGROUND_CEILING, HOURLY_LIMIT, keyBucketHash } from '../../src/sync/ledger';
+import { analyticsBucket, BACKGROUND_CEILING, HOURLY_LIMIT, keyBucketHash } from '../../src/hour/ledger';
 import { SCHEMA_VERSION } from '../../src/sync/sharedSchema';
 import { FakeClock } from '../support/fakeClock';
 import type { FaultKind, Operation } from '../support/faultyFolder';

@@ -84,7 +84,7 @@ describe('agent jobs', function () {
     user = new ScriptedUser(s.ui);
     sim.clearFaults();
     sim.resetRateLimits();
-    // A fresh server's limits: the shared ledger's count and 429 wait (src/sync/ledger.ts) go too.
+    // A fresh server's limits: the shared ledger's count and 429 wait (src/hour/ledger.ts) go too.
     await s.sync.update((state) => void Object.assign(state, { waits: {}, ledger: {} }));
   });
   afterEach(() => user.restore());

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../support/extensionUnderTest';
-import { BACKGROUND_CEILING } from '../../src/sync/ledger';
+import { BACKGROUND_CEILING } from '../../src/hour/ledger';
 import type { Simulator } from '../simulator/server';
 import {
   backgroundRange,

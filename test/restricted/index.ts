@@ -3,4 +3,4 @@
  * every `*.test.js` beside this file, results to MINTLIFY_TEST_RESULTS), in a host whose folder is
  * not trusted (test/run.ts, runRestrictedHost).
  */
-export { run } from '../integration/index';
+export { run } from '../integration';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { DEFAULT_MAX_PAGES } from '../../src/api/paging';
-import { startingShareOf } from '../../src/sync/hourGate';
+import { startingShareOf } from '../../src/hour/hourGate';
 import { showInvisible } from '../../src/util/visibleText';
 import type { TestSeam } from '../support/extensionUnderTest';
 import type { Simulator } from '../simulator/server';

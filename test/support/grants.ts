@@ -1,5 +1,5 @@
 // Leave to spend the analytics hour, for tests that call the API client directly: the client sends
-// no analytics request without a reservation (src/api/client.ts). The real gate is src/sync/hourGate.ts;
+// no analytics request without a reservation (src/api/client.ts). The real gate is src/hour/hourGate.ts;
 // these stand in for it where the hour is not what the test is about, or count what was taken.
 import type { Grant } from '../../src/api/client';
 import type { FetchVisitors } from '../../src/analytics/visitorsQuery';

@@ -1,9 +1,9 @@
-// The shared ledger of one window in memory (src/sync/hourAccount.ts over a state nobody else
+// The shared ledger of one window in memory (src/hour/hourAccount.ts over a state nobody else
 // writes), for tests of the hour's gate and what spends through it. `sent(n, at)` records what
 // other windows reserved; two windows sharing one folder are built from SharedStore in the tests
-// that are about them (test/unit/sync/hourAccount.test.ts).
-import { HourAccount } from '../../src/sync/hourAccount';
-import { recordRequest } from '../../src/sync/ledger';
+// that are about them (test/unit/hour/hourAccount.test.ts).
+import { HourAccount } from '../../src/hour/hourAccount';
+import { recordRequest } from '../../src/hour/ledger';
 import { emptyState, type SyncState } from '../../src/sync/syncState';
 
 export const KEY_HASH = 'k';

@@ -4,7 +4,7 @@
 // misbehaves on purpose (faultyFolder.ts). The folder's watcher is played by the folder itself: a
 // write that lands tells every window, a little later, as VS Code's watcher does. Used by the
 // fault tier (test/faults/) and the benchmark's soak (bench/soak.ts).
-import { HourGate } from '../../src/sync/hourGate';
+import { HourGate } from '../../src/hour/hourGate';
 import type { InstallState } from '../../src/sync/requestLedger';
 import type { SyncFs } from '../../src/sync/sharedStore';
 import { WindowReplica } from '../../src/sync/windowReplica';

@@ -9,9 +9,9 @@
 import type * as vscode from 'vscode';
 import type { Metric, TrendPoint, TrendView } from '../../shared/protocol';
 import { waitText } from '../../errorMessages';
-import type { HourGate } from '../../sync/hourGate';
-import { CONFIRM_ABOVE_REQUESTS } from '../../sync/hourGate';
-import { HOURLY_LIMIT } from '../../sync/ledger';
+import type { HourGate } from '../../hour/hourGate';
+import { CONFIRM_ABOVE_REQUESTS } from '../../hour/hourGate';
+import { HOURLY_LIMIT } from '../../hour/ledger';
 import { type Day, daysBetween } from '../../util/days';
 import { showInvisible } from '../../util/visibleText';
 import type { ResolvedRange } from '../dateRange';

@@ -16,7 +16,7 @@ import type { ExtensionMessage, ViewState } from '../../../src/shared/protocol';
 import { startSimulator, type Simulator } from '../../simulator/server';
 import { l10n } from '../../support/l10n';
 
-/** A metric's page request with leave for every request: these tests are about paging, not the hour (its gate: test/unit/sync/hourGate.test.ts). */
+/** A metric's page request with leave for every request: these tests are about paging, not the hour (its gate: test/unit/hour/hourGate.test.ts). */
 const fetcherFor = (api: MetricApi, metric: Metric): FetchVisitors => withLeave(metricFetcher(api, metric));
 
 const PROJECT = 'demo-project';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createApiClient, type ApiClient } from '../../../src/api';
 import { aiPercent, readersPhrase } from '../../../src/readers/readersText';
 import { fetchRangeWith, fetchSnapshot, readersOf, SnapshotStore, type SnapshotKey, type VisitorsSnapshot } from '../../../src/analytics/visitorsSnapshot';
-import { JoinedGrant } from '../../../src/sync/hourGate';
+import { JoinedGrant } from '../../../src/hour/joinedGrant';
 import { rejectsWith } from '../../support/rejectsWith';
 import { startSimulator, type Simulator } from '../../simulator/server';
 import { grantOf, unlimited } from '../../support/grants';

@@ -2,7 +2,7 @@
 // simulator over real HTTP: the request's shape, the status moving on, and each refusal's kind.
 import assert from 'node:assert/strict';
 import { createApiClient, type ApiClient, FAMILIES } from '../../../src/api';
-import { familyOf } from '../../../src/sync/ledger';
+import { familyOf } from '../../../src/hour/ledger';
 import { startSimulator, type Simulator } from '../../simulator/server';
 import { rejectsWith } from '../../support/rejectsWith';
 

@@ -4,7 +4,7 @@
 // needed or spent.
 import assert from 'node:assert/strict';
 import { type ApiClient, createApiClient, endpointOf, ENDPOINTS, FAMILIES, type RequestLogEntry } from '../../../src/api';
-import { familyOf } from '../../../src/sync/ledger';
+import { familyOf } from '../../../src/hour/ledger';
 import { startSimulator, type Simulator } from '../../simulator/server';
 import { FakeClock } from '../../support/fakeClock';
 import { rejectsWith } from '../../support/rejectsWith';

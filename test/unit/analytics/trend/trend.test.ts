@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { Trend, type TrendAsk } from '../../../../src/analytics/trend/trend';
 import { TrendCutShort, TrendSeries } from '../../../../src/analytics/trend/trendSeries';
 import { addDays } from '../../../../src/util/days';
-import { HourGate } from '../../../../src/sync/hourGate';
+import { HourGate } from '../../../../src/hour/hourGate';
 import { memoryLedger } from '../../../support/memoryLedger';
 import { Api, Kept, l10n, NOW, TODAY } from './trendFixtures';
 

@@ -1,13 +1,13 @@
-// The account of the organisation's hour (src/sync/hourAccount.ts) under the hour's gate
-// (src/sync/hourGate.ts), as the extension wires them (src/sync/windowReplica.ts), in two windows
+// The account of the organisation's hour (src/hour/hourAccount.ts) under the hour's gate
+// (src/hour/hourGate.ts), as the extension wires them (src/sync/windowReplica.ts), in two windows
 // sharing one folder. fast-check's scheduler runs every operation of the folder in a random order,
 // so the two windows' reservations, reads and releases interleave every way it finds. Faults on top
 // of the interleavings are the fault tier's (test/faults/).
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Reservation } from '../../../src/api/client';
-import type { HourGate, HourGrant } from '../../../src/sync/hourGate';
-import { analyticsBucket, BACKGROUND_CEILING, HOURLY_LIMIT, keyBucketHash, recordRequest } from '../../../src/sync/ledger';
+import type { HourGate, HourGrant } from '../../../src/hour/hourGate';
+import { analyticsBucket, BACKGROUND_CEILING, HOURLY_LIMIT, keyBucketHash, recordRequest } from '../../../src/hour/ledger';
 import type { SyncFs } from '../../../src/sync/sharedStore';
 import { FakeClock } from '../../support/fakeClock';
 import { KEY, Machine, type TestWindow } from '../../support/windowsOnOneFolder';
@@ -78,7 +78,7 @@ async function act(gate: HourGate, ops: readonly Op[], given: Given[], afterEnd:
   }
 }
 
-describe('the account of the organisation’s hour, two windows at once (src/sync/hourAccount.ts)', () => {
+describe('the account of the organisation’s hour, two windows at once (src/hour/hourAccount.ts)', () => {
   it('never reserves past what is left, holds background work and the editor’s AI to the ceiling, ends grants with their action, and frees released slots', async () => {
     await fc.assert(
       fc.asyncProperty(

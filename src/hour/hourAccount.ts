@@ -13,9 +13,8 @@
 // the next write that succeeds; the count is known again at the next whole read. Teammates on other
 // machines are not in the ledger at all: their spend shows only as 429s.
 // No vscode import: the window's glue (windowReplica.ts) and the tests give it the store.
-import { analyticsBucket, backgroundBucket, recordRequest, releaseRequest, timesInHour } from './ledger';
+import { analyticsBucket, type HourAreas, backgroundBucket, recordRequest, releaseRequest, timesInHour } from './ledger';
 import { TEAMMATES_WAIT, waitUntil } from './sharedWaits';
-import type { SyncState } from './syncState';
 
 /** One request's place in the ledger. */
 export interface LedgerHold {
@@ -54,13 +53,13 @@ export interface HourLedger {
 }
 
 export interface AccountStore {
-  readonly state: SyncState;
+  readonly state: HourAreas;
   /** This window's id: the ledger entries it wrote start with it. */
   readonly window: string;
   /** Whether this window's last write succeeded and its last read of every window's file was whole. */
   readonly whole: boolean;
   /** Applies a change in memory at once (before it returns), then writes this window's file. */
-  update(change: (state: SyncState) => void): Promise<void>;
+  update(change: (state: HourAreas) => void): Promise<void>;
   /** Reads every window's file; starts after any write that has ended; resolves whether the read was whole. */
   readAll(): Promise<boolean>;
   nextEntryId(): string;

@@ -1,12 +1,12 @@
-// The one gate for the organisation's analytics hour (src/sync/hourGate.ts), over a real ledger
-// state (src/sync/ledger.ts, src/sync/syncState.ts): what is left, the true wait until N requests
+// The one gate for the organisation's analytics hour (src/hour/hourGate.ts), over a real ledger
+// state (src/hour/ledger.ts, src/sync/syncState.ts): what is left, the true wait until N requests
 // are free, the one wording of a cost, what an asked spend is granted, background work held to the
 // ceiling and its share, and every grant held request by request, together, to what the hour has left.
 import assert from 'node:assert/strict';
-import { BACKGROUND_CEILING } from '../../../src/sync/ledger';
-import { recordAnalytics429, TEAMMATES_BELOW } from '../../../src/sync/sharedWaits';
+import { BACKGROUND_CEILING } from '../../../src/hour/ledger';
+import { recordAnalytics429, TEAMMATES_BELOW } from '../../../src/hour/sharedWaits';
 import type { SyncState } from '../../../src/sync/syncState';
-import { CONFIRM_ABOVE_REQUESTS, HourGate } from '../../../src/sync/hourGate';
+import { CONFIRM_ABOVE_REQUESTS, HourGate } from '../../../src/hour/hourGate';
 import { HOUR_MS } from '../../../src/util/clock';
 import { memoryLedger } from '../../support/memoryLedger';
 
@@ -37,7 +37,7 @@ function window({ now = () => NOW, answer = undefined as string | undefined, tea
   return { state, sent, gate, asked, send };
 }
 
-describe('the hour’s gate (src/sync/hourGate.ts)', () => {
+describe('the hour’s gate (src/hour/hourGate.ts)', () => {
   it('counts what is left from every window’s ledger entries of the hour, this window’s reservations included', async () => {
     const w = window();
     w.sent(30, NOW - 10 * 60_000);

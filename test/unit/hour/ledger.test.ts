@@ -1,12 +1,12 @@
-// The shared ledger (src/sync/ledger.ts): the requests of every window counted over a sliding hour,
+// The shared ledger (src/hour/ledger.ts): the requests of every window counted over a sliding hour,
 // background work held at its ceiling, a 429 shared by its family; and the analytics bucket's name,
 // a salted hash of the key under a per-install random salt, so the files on disk hold no
 // fingerprint of the key, the same for every window of the install even when two of them created
 // a salt at once.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { agentBucket, analyticsBucket, countInHour, keyBucketHash, newSalt, recordRequest } from '../../../src/sync/ledger';
-import { recordAnalytics429, recordWait, TEAMMATES_BELOW, TEAMMATES_WAIT, waitMs } from '../../../src/sync/sharedWaits';
+import { agentBucket, analyticsBucket, countInHour, keyBucketHash, newSalt, recordRequest } from '../../../src/hour/ledger';
+import { recordAnalytics429, recordWait, TEAMMATES_BELOW, TEAMMATES_WAIT, waitMs } from '../../../src/hour/sharedWaits';
 import { emptyState, mergeState } from '../../../src/sync/syncState';
 import { HOUR_MS } from '../../../src/util/clock';
 import { SharedStore } from '../../../src/sync/sharedStore';

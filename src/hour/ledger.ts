@@ -5,7 +5,17 @@
 import { createHmac } from 'node:crypto';
 import type { Family } from '../api/endpoints';
 import { HOUR_MS } from '../util/clock';
-import type { SyncState } from './syncState';
+
+/**
+ * The shared state's areas the hour reads and writes (src/sync/syncState.ts AREAS, whose state is one):
+ * bucket → entry id → when it was sent (`ledger`) or released unsent (`released`), and family → until when
+ * the platform said to wait (`waits`).
+ */
+export interface HourAreas {
+  ledger: Record<string, Record<string, number>>;
+  released: Record<string, Record<string, number>>;
+  waits: Record<string, number>;
+}
 
 /** What the platform allows per bucket and hour. */
 export const HOURLY_LIMIT = 100;
@@ -65,12 +75,12 @@ export function projectOfAgentPath(path: string): string | undefined {
   return segment ? decodeURIComponent(segment.split('?')[0]) : undefined;
 }
 
-export function recordRequest(state: SyncState, bucket: string, entryId: string, at: number): void {
+export function recordRequest(state: HourAreas, bucket: string, entryId: string, at: number): void {
   (state.ledger[bucket] ??= {})[entryId] = at;
 }
 
 /** Marks a reservation of the ledger released: it was never sent, and its slot is free again (hourAccount.ts). */
-export function releaseRequest(state: SyncState, bucket: string, entryId: string, at: number): void {
+export function releaseRequest(state: HourAreas, bucket: string, entryId: string, at: number): void {
   (state.released[bucket] ??= {})[entryId] = at;
 }
 
@@ -82,7 +92,7 @@ export function releaseRequest(state: SyncState, bucket: string, entryId: string
  * sent when this window first saw it ahead (`ahead`, kept by the caller across calls; now, without
  * one), so a step back neither empties the hour nor holds a request in it for more than an hour.
  */
-export function timesInHour(state: SyncState, bucket: string, now: number, ahead?: Map<string, number>): number[] {
+export function timesInHour(state: HourAreas, bucket: string, now: number, ahead?: Map<string, number>): number[] {
   const released = state.released[bucket] ?? {};
   const times: number[] = [];
   for (const [id, at] of Object.entries(state.ledger[bucket] ?? {})) {
@@ -99,7 +109,7 @@ export function timesInHour(state: SyncState, bucket: string, now: number, ahead
 }
 
 /** Requests sent in the hour before `now` (see timesInHour for `ahead`). */
-export function countInHour(state: SyncState, bucket: string, now: number, ahead?: Map<string, number>): number {
+export function countInHour(state: HourAreas, bucket: string, now: number, ahead?: Map<string, number>): number {
   return timesInHour(state, bucket, now, ahead).length;
 }
 
