@@ -1,6 +1,6 @@
 // Figure 2, status freshness: how long after a job changes on the server our scheduler knows it.
 //
-// Method: one simulated clock drives the real JobPoller and the real simulator (see simClock.ts);
+// Method: one simulated clock drives the real StatusPoller and the real simulator (see simClock.ts);
 // requests are real HTTP through the real ApiClient. Each trial takes a finished job, sends it a
 // real follow-up (POST .../message), hands it to the scheduler as JobTracker does after a prompt,
 // and lets the job finish on the server at a random moment (seeded). The delay is the simulated

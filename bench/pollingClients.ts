@@ -1,7 +1,7 @@
 // The two ways of following agent jobs that the polling benchmarks compare, driven by the same
 // simulated clock and talking real HTTP to the same kind of simulator.
 //
-// - OurScheduler: the extension's own JobPoller with its shipped DEFAULT_TIMINGS (the 60 s steady
+// - OurScheduler: the extension's own StatusPoller with its shipped DEFAULT_TIMINGS (the 60 s steady
 //   interval is the setting's default), wired exactly as JobTracker wires it: startup catch-up read
 //   1 s after activation, fast phase after a create or follow-up, stop at a terminal status.
 //   JobTracker itself needs the vscode API, so this is its polling part without the tree.
@@ -9,8 +9,8 @@
 //   finished. Charitably it stops at archived too (as src/jobs/jobStore.ts isTerminal does), waits 5 s after a
 //   follow-up (the POST's answer is a fresh read), and never polls a job it knows is finished.
 import type { AgentJob, ApiClient } from '../src/api';
-import { JobPoller } from '../src/jobs/jobPoller';
-import { DEFAULT_TIMINGS } from '../src/jobs/pollTimings';
+import { StatusPoller } from '../src/poll/statusPoller';
+import { DEFAULT_TIMINGS } from '../src/poll/pollTimings';
 import type { SimulatedClock } from './simClock';
 
 export const PROJECT = 'bench-project';
@@ -35,14 +35,14 @@ export interface PollingClient {
 const STARTUP_DELAY_MS = 1_000;
 
 export class OurScheduler implements PollingClient {
-  private readonly poller: JobPoller;
+  private readonly poller: StatusPoller;
 
   constructor(
     api: ApiClient,
     private readonly clock: SimulatedClock,
     observe: Observer,
   ) {
-    this.poller = new JobPoller(
+    this.poller = new StatusPoller(
       {
         fetch: (jobId, signal) => clock.track(api.getJob(PROJECT, jobId, { signal })),
         onResult: (jobId, result) => {

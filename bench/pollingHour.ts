@@ -2,7 +2,7 @@
 // the naive loop of the platform docs, each against its own simulator on its own simulated clock
 // (same script, same job timelines). Requests are counted by the simulator (what reached the API).
 import { createApiClient, type ApiClient } from '../src/api';
-import { DEFAULT_TIMINGS } from '../src/jobs/pollTimings';
+import { DEFAULT_TIMINGS } from '../src/poll/pollTimings';
 import { startSimulator, type AddJobInit } from '../test/simulator/server';
 import { API_KEY, NaiveLoop, OurScheduler, PROJECT, TERMINAL, type Observer, type PollingClient } from './pollingClients';
 import { SimulatedClock } from './simClock';

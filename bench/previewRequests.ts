@@ -1,12 +1,12 @@
 // Figure 15: requests for one preview, from the click to the page being ready. Preview Branch sends
-// one POST; the status is then read by the jobs' scheduler (src/jobs/jobPoller.ts) with the preview's
+// one POST; the status is then read by the status poller (src/poll/statusPoller.ts) with the preview's
 // timings (src/preview/previewRecord.ts PREVIEW_TIMINGS) until it says success. Both go through the
 // real ApiClient to the real simulator over HTTP, on a simulated clock both read (bench/simClock.ts),
 // so time moves only between requests and every figure is scheduling alone. Against it: the floor of
 // our delay bounds, reading at the 5 s interval the whole time (never sooner: a read every 5 s is
 // the most any poll of ours makes), which needs ceil(build / 5 s) reads to see the end.
 import { createApiClient, type UpdateStatus } from '../src/api';
-import { JobPoller } from '../src/jobs/jobPoller';
+import { StatusPoller } from '../src/poll/statusPoller';
 import { PREVIEW_TIMINGS } from '../src/preview/previewRecord';
 import { startSimulator } from '../test/simulator/server';
 import { API_KEY, PROJECT } from './pollingClients';
@@ -35,7 +35,7 @@ async function run(buildMs: number): Promise<PreviewRequestsRun> {
     const api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => API_KEY, timers: clock });
     const { statusId } = await clock.track(api.createPreview(PROJECT, 'mintlify/agent-bench'));
     let seenAt: number | undefined;
-    const poller = new JobPoller(
+    const poller = new StatusPoller(
       {
         fetch: (_id, signal) => clock.track(api.getUpdateStatus(statusId, { signal })),
         onResult: (_id, result) => {

@@ -3,7 +3,7 @@ import type { HostBenchResult } from './activation';
 import { DEFAULT_PAGE_SIZE as DEFAULT_SESSION_PAGE_SIZE, LATENCY_MS, SESSION_TEXT, type AnalyticsResult } from './analytics';
 import { kb, type BundleInput, type BundleSize } from './bundles';
 import type { FreshnessPhase } from './freshness';
-import { DEFAULT_TIMINGS } from '../src/jobs/pollTimings';
+import { DEFAULT_TIMINGS } from '../src/poll/pollTimings';
 import { NAIVE_INTERVAL_MS } from './pollingClients';
 import { SCENARIO_TEXT, summarizeDelays, type HourResult } from './pollingHour';
 import { formatSpread, ratio, spread } from './stats';
@@ -440,7 +440,7 @@ The server's and browser's output of every start goes to artifacts/bench/host.lo
 function freshnessSection(r: BenchResults): string {
   return `## 2. Status freshness
 
-**Measured:** the extension's real \`JobPoller\` with its shipped timings (every ${DEFAULT_TIMINGS.fastIntervalMs / 1000} s for the ${DEFAULT_TIMINGS.fastPhaseMs / 1000} s after a
+**Measured:** the extension's real \`StatusPoller\` with its shipped timings (every ${DEFAULT_TIMINGS.fastIntervalMs / 1000} s for the ${DEFAULT_TIMINGS.fastPhaseMs / 1000} s after a
 create or follow-up, then the setting's default ${DEFAULT_TIMINGS.intervalMs / 1000} s; ${DEFAULT_TIMINGS.unfocusedFactor} times slower while the window is unfocused), wired as
 \`JobTracker\` wires it, talking real HTTP through the real \`ApiClient\` to the real simulator. Poller and simulator share
 one simulated clock (bench/simClock.ts): time jumps to the next timer only once every request in flight has been answered
@@ -459,7 +459,7 @@ function windowsSection(r: BenchResults): string {
   return `## 3b. Several windows, one client
 
 **Scenario** (bench/windows.ts), one hour of simulated time run three times, with 1, 2 and 3 windows open on one project:
-${WINDOWS_SCENARIO} Each window is the extension's own \`JobPoller\` and \`SharedStore\` (lease, ledger, merge), wired as
+${WINDOWS_SCENARIO} Each window is the extension's own \`StatusPoller\` and \`SharedStore\` (lease, ledger, merge), wired as
 \`JobTracker.followWindows\` wires them, on one simulated clock against the real HTTP simulator; the windows' files share
 one in-memory folder. GETs and the agent requests the platform counts (sends; a status read is not counted) are counted by
 the simulator; the ledger's count is what every window reads from the shared store at the end of the hour (they must be equal).
@@ -488,7 +488,7 @@ function pollingSection(r: BenchResults): string {
 against their own simulator on their own simulated clock (as in figure 2), with the same job timelines; GET requests are
 counted by the simulator. Both also send the same ${ours.postRequests} POSTs (the user's create and follow-ups), not counted above.
 
-- **Ours**: \`JobPoller\` as in figure 2, plus what \`JobTracker\` adds: a catch-up read of every unfinished job 1 s after
+- **Ours**: \`StatusPoller\` as in figure 2, plus what \`JobTracker\` adds: a catch-up read of every unfinished job 1 s after
   activation, and \`setFocused\` on window focus changes.
 - **Naive**: the platform docs' loop, per job: GET, then again every ${NAIVE_INTERVAL_MS / 1000} s until the job is finished. Charitably
   it stops at archived too (as src/jobs/jobStore.ts isTerminal does), waits ${NAIVE_INTERVAL_MS / 1000} s after a follow-up (the POST's answer is a
@@ -682,7 +682,7 @@ function findingsSection(r: BenchResults): string {
 - **Polling against a budget.** In the scripted hour ours made ${ours.getRequests} GET requests, with at most ${r.hour.maxActive} jobs active at once.
   The simulator rate-limits only POSTs; if the platform's "100 agent requests per project per
   hour" counts GETs too, two jobs active for an hour at the default interval spend more than all of it (60 reads an hour
-  each while focused). \`JobPoller\` keeps no budget across jobs: the steady interval does not stretch with the number of
+  each while focused). \`StatusPoller\` keeps no budget across jobs: the steady interval does not stretch with the number of
   active jobs or with a job's age.
 - **Several windows, one project.** Each VS Code window runs its own \`JobTracker\`, so two windows on the same project poll
   the same jobs twice. Not measured here (one window per start).

@@ -1,4 +1,4 @@
-// Simulated time for the scheduler benchmarks. The JobPoller (through its Clock) and the simulator
+// Simulated time for the scheduler benchmarks. The StatusPoller (through its Clock) and the simulator
 // (through its `now`) read this one clock, while the requests between them are real HTTP on the
 // loopback. Time moves only when nothing is in flight: run the earliest timer, wait until every
 // request it started has been answered and its answer handled, then move on. So a poll costs no

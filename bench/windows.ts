@@ -1,5 +1,5 @@
 // Figure: several windows, one client. One scripted hour run with 1, 2 and 3 windows on
-// one project, each window being the extension's own pieces (JobPoller, SharedStore with its lease
+// one project, each window being the extension's own pieces (StatusPoller, SharedStore with its lease
 // and ledger) wired the way JobTracker.followWindows wires them, all on one simulated clock against
 // the real HTTP simulator; the store's files live in one in-memory folder (the disk version is
 // timed separately below). GETs are counted at the simulator. With 2 and 3 windows the window that
@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AgentJob, type ApiClient, createApiClient } from '../src/api';
 import { endpointOf } from '../src/api/endpoints';
-import { JobPoller } from '../src/jobs/jobPoller';
-import { DEFAULT_TIMINGS } from '../src/jobs/pollTimings';
+import { StatusPoller } from '../src/poll/statusPoller';
+import { DEFAULT_TIMINGS } from '../src/poll/pollTimings';
 import { BEAT_MS } from '../src/sync/lease';
 import { agentBucket, countInHour, recordRequest } from '../src/hour/ledger';
 import { SharedStore, type SyncFs } from '../src/sync/sharedStore';
@@ -69,7 +69,7 @@ function memoryFs(files: Map<string, string>): SyncFs {
 
 class BenchWindow {
   readonly store: SharedStore;
-  readonly poller: JobPoller;
+  readonly poller: StatusPoller;
   closed = false;
 
   constructor(
@@ -81,7 +81,7 @@ class BenchWindow {
     this.store = new SharedStore(memoryFs(files), id, { info: () => undefined, warn: () => undefined }, clock.now);
     this.store.presence.project = PROJECT;
     this.store.presence.focused = true;
-    this.poller = new JobPoller(
+    this.poller = new StatusPoller(
       {
         // JobTracker.fetchJob: a status read is not counted in the agent's hour (the endpoint table's
         // `counted: false`), so it is neither held to the ledger's ceiling nor written to the ledger;

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { COMMANDS, type RegisterCommand } from '../commands';
 import { type DocsLocator, isFile } from '../docs/docsLocator';
 import type { Logger } from '../log';
-import { writeUriAtomically } from '../sync/safeWrite';
+import { writeUriAtomically } from '../util/safeWrite';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
 

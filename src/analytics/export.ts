@@ -3,7 +3,7 @@
 // request, and a visitors range fetched here becomes that snapshot (snapshotReuse.ts).
 //
 // The file lands wherever the save dialog pointed: the extension host's disk in a remote window, or
-// a virtual file system. It is written by the extension's one safe writer (sync/atomicWrite.ts):
+// a virtual file system. It is written by the extension's one safe writer (util/atomicWrite.ts):
 // a temporary file next to the target, renamed over it at the end, so a cancel or a failure at any
 // point leaves no half file and no temporary one (and an older file at the target untouched).
 //
@@ -22,7 +22,7 @@ import { type ExportFormat, type ExportStatus, type Metric } from '../shared/pro
 import { ENDPOINTS } from '../api/endpoints';
 import { countingSent } from '../api/paging';
 import type { HourGate } from '../hour/hourGate';
-import { writeUriAtomically } from '../sync/safeWrite';
+import { writeUriAtomically } from '../util/safeWrite';
 import type { Ui } from '../ui';
 import type { ResolvedRange } from './dateRange';
 import { exportText, type TrendExport, trendToCsv, trendToJson } from './exportFormats';

@@ -14,7 +14,7 @@
 // `key: 'assistant'`: sent with the assistant API key (its own slot), not the admin key.
 // `counted: false`: the platform does not count the endpoint in its family's hour (reading a job's
 //   status: its limit is on the two sends), so neither does the shared ledger; the poller's own
-//   rules bound it (jobs/jobPoller.ts).
+//   rules bound it (poll/statusPoller.ts).
 // `paging`: cursor (`cursor` → `nextCursor`), offset (`offset` → `hasMore`), none (one request).
 // `pageSize`: the largest `limit` the OpenAPI allows, which is what every fetch asks for (the
 //   fewest requests for the same rows).

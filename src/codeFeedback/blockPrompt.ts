@@ -3,7 +3,7 @@
 // (src/signals/evidencePrompt.ts) holding the block as it is now and the readers' comments, each
 // one JSON string. Reader text is never part of the instruction; the page's site path comes from
 // readers' traffic, so it stays in the block too. Pure: no vscode.
-import { evidenceMarkers, type EvidenceMarkers, type EvidenceText, evidenceText, MAX_ITEMS, quote, quoteText } from '../signals/evidencePrompt';
+import { evidenceMarkers, type EvidenceMarkers, type EvidenceText, evidenceText, MAX_ITEMS, quote, quoteText } from '../prompt/quotedEvidence';
 import type { PendingComment, SnapshotRange } from '../signals/snapshot';
 import { newestFirst } from './feedbackText';
 

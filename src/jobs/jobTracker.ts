@@ -15,8 +15,8 @@ import { Disposable, timeout } from '../util/lifecycle';
 import { LateWrites } from './lateWrites';
 import { NOTIFICATION_ACTIONS, type NotificationAction, notificationLabels } from './finishNotice';
 import { noPullRequestNotice } from './jobOutcome';
-import { JobPoller } from './jobPoller';
-import { DEFAULT_TIMINGS } from './pollTimings';
+import { StatusPoller } from '../poll/statusPoller';
+import { DEFAULT_TIMINGS } from '../poll/pollTimings';
 import { type Clock, systemClock } from '../util/clock';
 import { isTerminal, isTerminalStatus, jobLabel, type JobStore, type TrackedJob } from './jobStore';
 import { errorText } from '../util/errorText';
@@ -39,7 +39,7 @@ export interface JobTrackerDeps {
 const STARTUP_DELAY_MS = 1_000;
 
 export class JobTracker extends Disposable {
-  readonly poller: JobPoller;
+  readonly poller: StatusPoller;
   /** The shared store's writes after the API said yes: late at worst, never a failed send. */
   private readonly lateWrites: LateWrites;
   private readonly pausedEmitter = this.register(new vscode.EventEmitter<boolean>());
@@ -61,7 +61,7 @@ export class JobTracker extends Disposable {
     super();
     this.intervalSetting = deps.settings.pollIntervalMs;
     this.baseUrlSetting = deps.settings.apiBaseUrl;
-    this.poller = new JobPoller(
+    this.poller = new StatusPoller(
       {
         fetch: (jobId, signal) => this.fetchJob(jobId, signal),
         onResult: (jobId, result) => this.onPollResult(jobId, result),

@@ -7,7 +7,7 @@
 // (buildFixes.ts); a build already fixed, or whose fix lost its answer, is sent again only if the
 // writer says so.
 import * as vscode from 'vscode';
-import { chooseToSend, closePreview } from '../agent/previewEditor';
+import { chooseToSend, closePreview } from '../prompt/promptPreview';
 import { COMMANDS } from '../commands';
 import { failureView } from '../errorMessages';
 import type { PromptSent, SendWatch } from '../jobs/jobCommands';

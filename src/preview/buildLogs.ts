@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import type { Logger } from '../log';
-import { writeUriAtomically } from '../sync/safeWrite';
+import { writeUriAtomically } from '../util/safeWrite';
 import type { BuildLog } from './previewRecord';
 
 const StoredLog = z.object({

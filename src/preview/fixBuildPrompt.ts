@@ -4,7 +4,7 @@
 // write access to the docs wrote: so each line is one quoted JSON string, the lines are capped, and
 // the block says it is data, never instructions. What it leaves out is counted from what the
 // platform sent (the kept log's counts), never from a copy already cut. No vscode import: unit-tested.
-import { evidenceMarkers, type EvidenceText, evidenceText, quote } from '../signals/evidencePrompt';
+import { evidenceMarkers, type EvidenceText, evidenceText, quote } from '../prompt/quotedEvidence';
 import type { BuildLog, SharedPreview } from './previewRecord';
 
 /** The most log lines quoted (the last ones) and the longest line. */

@@ -1,6 +1,6 @@
 // The previews of the current project's agent jobs: what every window shares (the `previews` and
 // `previewPlans` areas, src/sync/previewState.ts), the one deployment a click sends, and the reading
-// of its status until it ends. The status is read by the jobs' own scheduler (src/jobs/jobPoller.ts:
+// of its status until it ends. The status is read by the status poller (src/poll/statusPoller.ts:
 // a deadline per request, backoff with jitter, Retry-After, slower while no window of the project
 // has the focus) and only by the window that leads the project (the poller lease), within a bound
 // past which the row says the status did not end. Nothing is sent at start: a preview still
@@ -10,7 +10,7 @@
 // when this machine has none (a record of an earlier version, or a window that closed between the two).
 import * as vscode from 'vscode';
 import { type ApiClient, ApiError, FAMILIES, type UpdateStatus } from '../api';
-import { JobPoller } from '../jobs/jobPoller';
+import { StatusPoller } from '../poll/statusPoller';
 import type { Logger } from '../log';
 import type { SharedPreview } from '../sync/previewState';
 import type { WindowSync } from '../sync/windowSync';
@@ -38,7 +38,7 @@ export class PreviewModel extends Disposable {
   private readonly stageEmitter = this.register(new vscode.EventEmitter<PreviewChange>());
   /** Fires when a job's preview changed stage (seen here first or read from another window). */
   readonly onDidChangeStage = this.stageEmitter.event;
-  readonly poller: JobPoller;
+  readonly poller: StatusPoller;
   /** The last error of a status read, per job (this window's; shown in the tooltip). */
   private readonly errors = new Map<string, ApiError>();
   private last = '';
@@ -59,7 +59,7 @@ export class PreviewModel extends Disposable {
     private readonly logs: BuildLogs,
   ) {
     super();
-    this.poller = new JobPoller(
+    this.poller = new StatusPoller(
       {
         fetch: (jobId, signal) => this.readStatus(jobId, signal),
         onResult: (jobId, result) => this.onStatus(jobId, result),

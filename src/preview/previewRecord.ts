@@ -4,7 +4,7 @@
 // opened only when they are https (or plain http on loopback, which is the simulator's), never with
 // our key. No vscode import: unit-tested.
 import type { PreviewDeployment, UpdateStatus } from '../api';
-import { DEFAULT_TIMINGS, type PollTimings } from '../jobs/pollTimings';
+import { DEFAULT_TIMINGS, type PollTimings } from '../poll/pollTimings';
 import { boundPreview, type SharedPreview } from '../sync/previewState';
 
 export type { SharedPreview };

@@ -9,7 +9,7 @@
 // flight once at most, Retry included: one Send Review per job in a window, and a shared mark across
 // windows (ReviewModel.claimSend).
 import * as vscode from 'vscode';
-import { chooseToSend, closePreview, previewNotes } from '../agent/previewEditor';
+import { chooseToSend, closePreview, previewNotes } from '../prompt/promptPreview';
 import { COMMANDS } from '../commands';
 import type { PromptSent, SendWatch } from '../jobs/jobCommands';
 import { jobLabel, type JobStore } from '../jobs/jobStore';

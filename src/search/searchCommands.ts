@@ -4,7 +4,7 @@
 // misses quoted as data in the nonce-marked evidence block), and the notification of a replay.
 import * as vscode from 'vscode';
 import { ApiError } from '../api';
-import { chooseToSend, closePreview } from '../agent/previewEditor';
+import { chooseToSend, closePreview } from '../prompt/promptPreview';
 import { COMMANDS, type RegisterCommand } from '../commands';
 import type { DocsLocator } from '../docs/docsLocator';
 import { normalizeSitePath } from '../docs/sitePaths';

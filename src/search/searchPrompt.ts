@@ -5,7 +5,7 @@
 // paths and content are reader and API text: they are quoted (src/signals/evidencePrompt.ts's
 // `quote`) inside the nonce-marked evidence block, never in the instruction. Plain English, as
 // every prompt of ours; pure: no vscode.
-import { evidenceMarkers, type EvidenceMarkers, type EvidenceText, evidenceText, quote } from '../signals/evidencePrompt';
+import { evidenceMarkers, type EvidenceMarkers, type EvidenceText, evidenceText, quote } from '../prompt/quotedEvidence';
 import type { SearchCheck } from '../sync/searchState';
 import { FOUND_RANK, type Gap, isContentGap, type ReplayOutcome, type Standing, type TermOutcome } from './searchOutcome';
 

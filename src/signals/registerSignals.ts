@@ -14,7 +14,7 @@ import type { WindowSync } from '../sync/windowSync';
 import type { HourGate } from '../hour/hourGate';
 import type { Ui } from '../ui';
 import { appendPageHealth } from './healthTooltip';
-import { agentPromptSender, type PromptSender } from './promptPreview';
+import { agentPromptSender, type PromptSender } from './promptSender';
 import { jobBadge, linkedJobState, SignalJobs } from './signalJobs';
 import { pageHealth, signalId } from './signalsModel';
 import { type LiveSearch, registerSignalsCommands } from './signalsCommands';

@@ -1,7 +1,8 @@
 // Which signal a command is about: a page, a search term (or the inbox's group of them), or a group of unanswered questions. It
 // arrives from tree nodes and from tooltip links (JSON in a command URI), so it is checked.
 // No vscode import.
-import { categoryEvidence, MAX_ITEMS, pageEvidence, searchEvidence, searchesEvidence, type Evidence } from './evidencePrompt';
+import { MAX_ITEMS } from '../prompt/quotedEvidence';
+import { categoryEvidence, pageEvidence, searchEvidence, searchesEvidence, type Evidence } from './evidencePrompt';
 import { signalId } from './signalsModel';
 import type { SignalsSnapshot } from './snapshot';
 

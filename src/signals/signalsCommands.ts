@@ -21,7 +21,7 @@ import { changeEvent, comparisonWindows, compareWindows, type Change } from './d
 import { buildEvidencePrompt, suggestedInstruction } from './evidencePrompt';
 import { countWindow, WINDOW_MOST_REQUESTS, type WindowCuts } from './impactCheck';
 import { MOST_REQUESTS } from './snapshot';
-import type { PromptSender } from './promptPreview';
+import type { PromptSender } from './promptSender';
 import type { SignalJobs } from './signalJobs';
 import { evidenceFor, parseSignalRef, pathOf, searchTermsOf, signalIdsOf, type SignalRef } from './signalRef';
 import type { SignalsStore } from './signalsStore';

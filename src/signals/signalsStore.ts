@@ -7,7 +7,7 @@ import { type ApiClient, DEFAULT_BASE_URL, type Grant } from '../api';
 import type { Logger } from '../log';
 import type { HourGate } from '../hour/hourGate';
 import { HOUR_MS } from '../util/clock';
-import { writeUriAtomically } from '../sync/safeWrite';
+import { writeUriAtomically } from '../util/safeWrite';
 import { background } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 import { currentRange, fetchSnapshot, parseStoredSnapshot, type SignalsSnapshot } from './snapshot';
@@ -175,7 +175,7 @@ export class SignalsStore extends Disposable {
   private async save(snapshot: SignalsSnapshot): Promise<void> {
     try {
       await vscode.workspace.fs.createDirectory(this.deps.storageDir);
-      // Every window writes this file: safely (sync/atomicWrite.ts), so another window reading it meanwhile sees the old snapshot or the new one, whole.
+      // Every window writes this file: safely (util/atomicWrite.ts), so another window reading it meanwhile sees the old snapshot or the new one, whole.
       await writeUriAtomically(this.fileOf(snapshot.projectId), JSON.stringify(snapshot));
     } catch (error) {
       this.deps.log.warn(`signals: could not keep the snapshot: ${String(error)}`);

@@ -9,7 +9,7 @@ import { formatCount } from '../readers/readersText';
 import { commandLink } from '../util/commandLink';
 import type { JobStore } from '../jobs/jobStore';
 import { Disposable } from '../util/lifecycle';
-import { MAX_ITEMS } from './evidencePrompt';
+import { MAX_ITEMS } from '../prompt/quotedEvidence';
 import { appendPageHealth } from './healthTooltip';
 import { jobBadge, type SignalJobs } from './signalJobs';
 import { buildInbox, indexSignalJobs, pageHealth, type Inbox, type SignalJobIndex, type PageSignal, type QuestionGroup, type SearchGap } from './signalsModel';

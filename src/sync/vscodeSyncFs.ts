@@ -3,7 +3,7 @@
 // (the replica puts each under a deadline: windowReplica.ts); a read answers undefined only for a
 // file that is not there, so a file that exists and cannot be read is never taken for a missing one.
 import * as vscode from 'vscode';
-import { writeUriAtomically } from './safeWrite';
+import { writeUriAtomically } from '../util/safeWrite';
 import type { SyncFs } from './sharedStore';
 
 export function vscodeSyncFs(dir: vscode.Uri): SyncFs {

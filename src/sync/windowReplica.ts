@@ -6,7 +6,7 @@
 // (test/faults/) and the benchmark's soak run this very class over a folder that fails, stalls and
 // lies by a seeded schedule, on a fake clock. Nothing here touches the network.
 import { background } from '../util/background';
-import { type RetryEnd, retryWithBackoff } from '../util/backoff';
+import { type RetryEnd, retryWithBackoff } from '../util/writeRetry';
 import { runBounded } from '../util/bounded';
 import { type Clock, systemClock } from '../util/clock';
 import { Disposable } from '../util/lifecycle';

@@ -3,7 +3,7 @@
 // each agent job's searches before its change and after it went live. Plain English, compact and
 // capped like every tool's answer (toolTexts.ts); every term and path is inside the evidence block,
 // quoted. Pure: no vscode.
-import { evidenceMarkers, type EvidenceMarkers, type EvidenceText, evidenceText, quote } from '../signals/evidencePrompt';
+import { evidenceMarkers, type EvidenceMarkers, type EvidenceText, evidenceText, quote } from '../prompt/quotedEvidence';
 import { FOUND_RANK, gapOf, replayOutcome } from '../search/searchOutcome';
 import { standingText } from '../search/searchPrompt';
 import type { SearchCheck, SearchReplay } from '../sync/searchState';

@@ -9,16 +9,8 @@
 import type { VisitorsSnapshot } from '../analytics/visitorsSnapshot';
 import type { AgentJob } from '../api/schemas';
 import { aiPercent, formatCount } from '../readers/readersText';
-import {
-  buildEvidencePrompt,
-  evidenceMarkers,
-  evidenceText,
-  pageEvidence,
-  quote,
-  quoteText,
-  type EvidenceMarkers,
-  type EvidenceText,
-} from '../signals/evidencePrompt';
+import { evidenceMarkers, evidenceText, quote, quoteText, type EvidenceMarkers, type EvidenceText } from '../prompt/quotedEvidence';
+import { buildEvidencePrompt, pageEvidence } from '../signals/evidencePrompt';
 import { buildInbox, pageHealth } from '../signals/signalsModel';
 import type { SignalsSnapshot } from '../signals/snapshot';
 import { oneLine } from '../util/visibleText';

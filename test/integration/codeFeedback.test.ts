@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../support/extensionUnderTest';
-import { quote } from '../../src/signals/evidencePrompt';
+import { quote } from '../../src/prompt/quotedEvidence';
 import { evidenceBlock } from '../support/evidenceBlock';
 import type { Simulator } from '../simulator/server';
 import { CODE_FEEDBACK, FLAGGED_PAGE_LINES } from '../simulator/signals';

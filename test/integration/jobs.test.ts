@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../support/extensionUnderTest';
-import { DEFAULT_TIMINGS } from '../../src/jobs/pollTimings';
+import { DEFAULT_TIMINGS } from '../../src/poll/pollTimings';
 import { applyJobChange } from '../../src/sync/jobChanges';
 import type { Simulator } from '../simulator/server';
 import {
@@ -170,7 +170,7 @@ describe('agent jobs', function () {
       assert.deepEqual(note.actions, ['Open Pull Request', 'Send Follow-up']);
       const polls = requestsTo(sim, 'GET', `/job/${jobId}`);
       assert.ok(polls.length >= 1);
-      // (The spacing of polls is the scheduler's, tested with a fake clock in test/unit/jobs/jobPoller.test.ts.)
+      // (The spacing of polls is the scheduler's, tested with a fake clock in test/unit/poll/statusPoller.test.ts.)
       // Never polled while terminal: the sentinel keeps being polled meanwhile.
       const sentinelBefore = requestsTo(sim, 'GET', `/job/${sentinel.id}`).length;
       await waitFor('three more polls of the sentinel', () => requestsTo(sim, 'GET', `/job/${sentinel.id}`).length >= sentinelBefore + 3);

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../support/extensionUnderTest';
-import { MAX_QUOTE, quote } from '../../src/signals/evidencePrompt';
+import { MAX_QUOTE, quote } from '../../src/prompt/quotedEvidence';
 import { MOST_REQUESTS } from '../../src/signals/snapshot';
 import { TOOL_NAMES, TOOLS } from '../../src/tools/toolNames';
 import { capResult, MAX_RESULT_CHARS, ROW_QUOTE, TOP_ROWS } from '../../src/tools/toolTexts';

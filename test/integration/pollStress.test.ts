@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { DEFAULT_TIMINGS, WATCHDOG_MARGIN_MS } from '../../src/jobs/pollTimings';
+import { DEFAULT_TIMINGS, WATCHDOG_MARGIN_MS } from '../../src/poll/pollTimings';
 import type { TestSeam } from '../support/extensionUnderTest';
 import { collectGarbage } from '../support/gc';
 import { mulberry32, pick, randomInt } from '../simulator/random';

@@ -21,7 +21,7 @@ import { MAX_RESULT_CHARS } from '../../src/tools/toolTexts';
 import type { SignalNode } from '../../src/signals/signalsTree';
 import { SharedStore } from '../../src/sync/sharedStore';
 import type { Simulator } from '../simulator/server';
-import { DEFAULT_TIMINGS } from '../../src/jobs/pollTimings';
+import { DEFAULT_TIMINGS } from '../../src/poll/pollTimings';
 import { evidenceBlock, quotedItem } from '../support/evidenceBlock';
 import { nodeSyncFs } from '../support/nodeSyncFs';
 import {

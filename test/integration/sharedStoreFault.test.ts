@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../support/extensionUnderTest';
 import type { PromptSent } from '../../src/jobs/jobCommands';
-import { DEFAULT_TIMINGS } from '../../src/jobs/pollTimings';
+import { DEFAULT_TIMINGS } from '../../src/poll/pollTimings';
 import type { Simulator } from '../simulator/server';
 import {
   freshAnalyticsHour,

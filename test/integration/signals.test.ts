@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../support/extensionUnderTest';
 import { comparisonWindows } from '../../src/signals/didItHelp';
-import { MAX_ITEMS, quote } from '../../src/signals/evidencePrompt';
+import { MAX_ITEMS, quote } from '../../src/prompt/quotedEvidence';
 import { evidenceBlock } from '../support/evidenceBlock';
 import { SignalsStore } from '../../src/signals/signalsStore';
 import type { SignalNode } from '../../src/signals/signalsTree';

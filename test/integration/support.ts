@@ -5,7 +5,7 @@ import type { TestSeam } from '../support/extensionUnderTest';
 import type { MessageLevel, Ui } from '../../src/ui';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server';
 import { waitFor } from '../support/waitFor';
-import { DEFAULT_TIMINGS } from '../../src/jobs/pollTimings';
+import { DEFAULT_TIMINGS } from '../../src/poll/pollTimings';
 import { settledRange } from '../../src/readers/settledRanges';
 import { localToday } from '../../src/util/days';
 import { TEAMMATES_WAIT } from '../../src/hour/sharedWaits';

@@ -1,10 +1,10 @@
 // A second process writing one file many times with the extension's disk writer
-// (src/sync/atomicWrite.ts writeOnDisk), for the unit test of two writers at once
-// (test/unit/sync/atomicWrite.test.ts): `node concurrentWriter.js <file> <writer id> <rounds> <bytes> <start at>`.
+// (src/util/atomicWrite.ts writeOnDisk), for the unit test of two writers at once
+// (test/unit/util/atomicWrite.test.ts): `node concurrentWriter.js <file> <writer id> <rounds> <bytes> <start at>`.
 // Each text is whole JSON naming its writer and round, padded to about <bytes>. Prints the number
 // of writes that failed, and exits 0. Round n starts at <start at> + n × 10 ms, so two of them write
 // in step whenever each was loaded.
-import { writeOnDisk } from '../../src/sync/atomicWrite';
+import { writeOnDisk } from '../../src/util/atomicWrite';
 
 /** Each round's slot: longer than one write, so the rounds do not drift apart. */
 const ROUND_MS = 10;

@@ -1,7 +1,7 @@
 // The evidence block of a prompt or a tool's answer, found as a model is told to find it: the begin
 // marker names the nonce, and the block ends only at the end marker with that nonce. No vscode.
 import assert from 'node:assert/strict';
-import { evidenceMarkers, type EvidenceMarkers } from '../../src/signals/evidencePrompt';
+import { evidenceMarkers, type EvidenceMarkers } from '../../src/prompt/quotedEvidence';
 
 export interface FoundBlock {
   markers: EvidenceMarkers;

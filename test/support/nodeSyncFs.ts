@@ -1,9 +1,9 @@
 // The shared store's folder on the real disk (node:fs), for unit tests and the benchmark; writes go
-// through the extension's own disk writer (src/sync/atomicWrite.ts writeOnDisk), the one
-// src/sync/safeWrite.ts picks for a `file:` folder.
+// through the extension's own disk writer (src/util/atomicWrite.ts writeOnDisk), the one
+// src/util/safeWrite.ts picks for a `file:` folder.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { writeOnDisk } from '../../src/sync/atomicWrite';
+import { writeOnDisk } from '../../src/util/atomicWrite';
 import type { SyncFs } from '../../src/sync/sharedStore';
 
 export function nodeSyncFs(dir: string): SyncFs {

@@ -10,7 +10,7 @@ import { createApiClient, type ApiClient } from '../../../src/api';
 import { exportText } from '../../../src/analytics/exportFormats';
 import { ExportPages, fetchExportPages, SHORTEST_WAIT_MS } from '../../../src/analytics/exportPages';
 import { fetcherFor } from '../../../src/analytics/metric';
-import { writeOnDisk } from '../../../src/sync/atomicWrite';
+import { writeOnDisk } from '../../../src/util/atomicWrite';
 import { startSimulator, type Simulator } from '../../simulator/server';
 import { FakeClock } from '../../support/fakeClock';
 import { grantOf } from '../../support/grants';

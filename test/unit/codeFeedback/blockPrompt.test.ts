@@ -2,7 +2,7 @@
 // its reader text quoted inside the evidence block. No vscode import.
 import assert from 'node:assert/strict';
 import { blockInstruction, buildBlockPrompt } from '../../../src/codeFeedback/blockPrompt';
-import { evidenceMarkers, quote } from '../../../src/signals/evidencePrompt';
+import { evidenceMarkers, quote } from '../../../src/prompt/quotedEvidence';
 import { evidenceBlock } from '../../support/evidenceBlock';
 import { hostile, item } from './feedbackItem';
 

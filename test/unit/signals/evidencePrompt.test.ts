@@ -1,7 +1,8 @@
 // The evidence prompt (src/signals/evidencePrompt.ts) with the simulator's hostile reader text:
 // quoted, cut and inside the nonce-marked block. No vscode import.
 import assert from 'node:assert/strict';
-import { buildEvidencePrompt, MAX_ITEMS, MAX_QUOTE, pageEvidence, quote, suggestedInstruction } from '../../../src/signals/evidencePrompt';
+import { MAX_ITEMS, MAX_QUOTE, quote } from '../../../src/prompt/quotedEvidence';
+import { buildEvidencePrompt, pageEvidence, suggestedInstruction } from '../../../src/signals/evidencePrompt';
 import type { SignalsSnapshot } from '../../../src/signals/snapshot';
 import { HOSTILE_PAGE, HOSTILE_TEXTS } from '../../simulator/signals';
 import { evidenceBlock } from '../../support/evidenceBlock';

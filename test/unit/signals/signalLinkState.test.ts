@@ -1,6 +1,6 @@
 // The signal-to-job links every window shares (src/signals/signalLinkState.ts): merged per job, so
 // two windows linking two signals at once keep both, and kept when an earlier version wrote them.
-// Real files in a temp folder; no vscode. The safe write is test/unit/sync/atomicWrite.test.ts.
+// Real files in a temp folder; no vscode. The safe write is test/unit/util/atomicWrite.test.ts.
 import assert from 'node:assert/strict';
 import { promises as fs, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

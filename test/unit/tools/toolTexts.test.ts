@@ -3,7 +3,7 @@
 // the simulator's site, with its hostile reader text, checks the rest over real HTTP). No vscode import.
 import assert from 'node:assert/strict';
 import { createApiClient } from '../../../src/api';
-import { evidenceMarkers, MAX_QUOTE, quote } from '../../../src/signals/evidencePrompt';
+import { evidenceMarkers, MAX_QUOTE, quote } from '../../../src/prompt/quotedEvidence';
 import { buildInbox } from '../../../src/signals/signalsModel';
 import { fetchSnapshot, type SignalsSnapshot } from '../../../src/signals/snapshot';
 import {

@@ -2,7 +2,7 @@
 // escaped, as prompts quote them: a right-to-left override cannot make one path read as another.
 import assert from 'node:assert/strict';
 import { oneLine, showInvisible } from '../../../src/util/visibleText';
-import { quote } from '../../../src/signals/evidencePrompt';
+import { quote } from '../../../src/prompt/quotedEvidence';
 
 const CONTROLS = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c'];
 

@@ -1,8 +1,8 @@
 // The scheduler's timing, pinned with a fake clock: no real time passes in these tests.
 import assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api';
-import { JobPoller, type PollVerdict } from '../../../src/jobs/jobPoller';
-import { DEFAULT_TIMINGS, WATCHDOG_MARGIN_MS } from '../../../src/jobs/pollTimings';
+import { StatusPoller, type PollVerdict } from '../../../src/poll/statusPoller';
+import { DEFAULT_TIMINGS, WATCHDOG_MARGIN_MS } from '../../../src/poll/pollTimings';
 import { FakeClock } from '../../support/fakeClock';
 
 type Answer = { value: string } | { error: ApiError } | 'hang';
@@ -10,7 +10,7 @@ type Answer = { value: string } | { error: ApiError } | 'hang';
 function setup(answer: (jobId: string, call: number) => Answer, verdict: (jobId: string, result: unknown) => PollVerdict = () => 'continue') {
   const clock = new FakeClock();
   const calls: { jobId: string; at: number; signal: AbortSignal }[] = [];
-  const poller = new JobPoller(
+  const poller = new StatusPoller(
     {
       fetch(jobId, signal) {
         calls.push({ jobId, at: clock.now(), signal });
@@ -30,7 +30,7 @@ function setup(answer: (jobId: string, call: number) => Answer, verdict: (jobId:
 
 const ok = { value: 'active' };
 
-describe('JobPoller', () => {
+describe('StatusPoller', () => {
   it('on standby sends nothing, and on taking over counts from the last read another window made', async () => {
     const { clock, poller, times } = setup(() => ok);
     poller.setStandby(true);
@@ -97,7 +97,7 @@ describe('JobPoller', () => {
     const resolvers: (() => void)[] = [];
     const clock = new FakeClock();
     let started = 0;
-    const poller = new JobPoller(
+    const poller = new StatusPoller(
       {
         fetch: () => {
           started++;
@@ -179,7 +179,7 @@ describe('JobPoller', () => {
     const resolvers: ((value: string) => void)[] = [];
     const clock = new FakeClock();
     const seen: unknown[] = [];
-    const poller = new JobPoller(
+    const poller = new StatusPoller(
       {
         fetch: () => new Promise((resolve) => resolvers.push(resolve)),
         onResult: (_id, result) => (seen.push('value' in result ? result.value : 'error'), 'continue'),
@@ -238,7 +238,7 @@ describe('JobPoller', () => {
     const failing = new ApiError('serverError', 'boom', { status: 500 });
     const clock = new FakeClock();
     const calls: number[] = [];
-    const poller: JobPoller = new JobPoller(
+    const poller: StatusPoller = new StatusPoller(
       {
         fetch: () => (calls.push(clock.now() / 1000), calls.length === 1 ? Promise.reject(failing) : Promise.resolve('active')),
         onResult: (jobId) => (poller.noteShared(jobId, clock.now() + 1, undefined), 'continue'),
@@ -263,7 +263,7 @@ describe('JobPoller', () => {
       const pending: Pending[] = [];
       const results: string[] = [];
       const lines: string[] = [];
-      const poller = new JobPoller(
+      const poller = new StatusPoller(
         {
           fetch: (_jobId, signal) => new Promise((resolve) => pending.push({ at: clock.now() / 1000, signal, resolve })),
           onResult: (_jobId, result) => (results.push('error' in result ? result.error.kind : String(result.value)), onResult(result)),
@@ -324,7 +324,7 @@ describe('JobPoller', () => {
     it('logs a poll that ends by its deadline, with when the next one is due', async () => {
       const clock = new FakeClock();
       const lines: string[] = [];
-      const poller = new JobPoller(
+      const poller = new StatusPoller(
         {
           fetch: () => Promise.reject(new ApiError('timeout', 'The Mintlify API did not answer in time.', { reached: 'maybe' })),
           onResult: () => 'continue',
@@ -346,7 +346,7 @@ describe('JobPoller', () => {
     function hangingSetup() {
       const clock = new FakeClock();
       const calls: { jobId: string; signal: AbortSignal }[] = [];
-      const poller = new JobPoller(
+      const poller = new StatusPoller(
         {
           fetch(jobId, signal) {
             calls.push({ jobId, signal });

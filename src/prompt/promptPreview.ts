@@ -5,6 +5,8 @@
 // preview (the `resource in mintlifyAgent.promptPreviews` when clause, from the context key set here).
 import * as vscode from 'vscode';
 import { COMMANDS, type RegisterCommand } from '../commands';
+import type { PromptSent } from '../jobs/jobCommands';
+import { jobLabel, type JobStore } from '../jobs/jobStore';
 import type { Ui } from '../ui';
 import { background, type BackgroundLog } from '../util/background';
 
@@ -105,4 +107,71 @@ export function previewNotes(preview: vscode.TextDocument, notes: readonly strin
             ),
     },
   );
+}
+
+interface TargetItem extends vscode.QuickPickItem {
+  jobId?: string;
+}
+
+/**
+ * The preview every "ask the agent" flow shares (this one and the reader signals' Ask the Agent to
+ * Address This): the prompt opens in an editor, the user may change any of it, and what is sent is
+ * that editor's text once they choose where to send it. Resolves with the text and what became of
+ * it (`sent`: the created job's id from the API's answer, or the follow-up's job; else whether the
+ * outcome is unknown), or undefined when they stopped before sending. `notes` (its cost) show above
+ * the preview's first line and in the notification, and are not sent.
+ */
+export async function previewAndSend(
+  ui: Ui,
+  jobs: JobStore,
+  prompt: string,
+  notes: readonly string[] = [],
+): Promise<{ prompt: string; sent: PromptSent } | undefined> {
+  const preview = await vscode.workspace.openTextDocument({ language: 'markdown', content: prompt });
+  await vscode.window.showTextDocument(preview, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+  const lenses = notes.length ? previewNotes(preview, notes) : undefined;
+  const ask = notes.length
+    ? {
+        message: `${notes.join(' ')} ${vscode.l10n.t('This is exactly what the agent will get (edit it in the editor if you like). Send it?')}`,
+        button: vscode.l10n.t('Choose Where to Send…'),
+      }
+    : undefined;
+  let send: boolean;
+  try {
+    send = await chooseToSend(ui, preview, ask);
+  } finally {
+    lenses?.dispose();
+  }
+  if (!send) return undefined; // the preview was closed: nothing to send
+  const text = preview.getText();
+  if (!text.trim()) return void ui.showMessage('error', vscode.l10n.t('The prompt is empty, so nothing was sent.'));
+  const target = await pickTarget(ui, jobs);
+  if (!target) return undefined;
+  const sent = target.jobId
+    ? await vscode.commands.executeCommand<PromptSent | undefined>(COMMANDS.sendFollowUp, target.jobId, text)
+    : await vscode.commands.executeCommand<PromptSent | undefined>(COMMANDS.startJob, text);
+  await closePreview(preview);
+  // The commands resolve with a result whenever they were given a prompt; a missing one is a failure reported there.
+  return { prompt: text, sent: sent ?? { sent: false, outcomeUnknown: false } };
+}
+
+async function pickTarget(ui: Ui, jobs: JobStore): Promise<TargetItem | undefined> {
+  const items: TargetItem[] = [{ label: vscode.l10n.t('$(rocket) New job'), description: vscode.l10n.t('The agent opens a pull request when it is done') }];
+  const all = jobs.all();
+  if (all.length) items.push({ label: vscode.l10n.t('Follow-up to a tracked job'), kind: vscode.QuickPickItemKind.Separator });
+  for (const tracked of all) {
+    const status = tracked.notFound
+      ? vscode.l10n.t('not found')
+      : tracked.job?.status === 'unknown'
+        ? tracked.job.reportedStatus
+        : (tracked.job?.status ?? vscode.l10n.t('not checked yet'));
+    const active = tracked.job?.status === 'active';
+    items.push({
+      label: `${active ? '$(sync~spin) ' : ''}${jobLabel(tracked)}`,
+      description: active ? vscode.l10n.t('{0} · still working', status) : status,
+      detail: tracked.id,
+      jobId: tracked.id,
+    });
+  }
+  return ui.showQuickPick(items, { title: vscode.l10n.t('Send to the agent as…'), placeHolder: vscode.l10n.t('A new job, or a follow-up to a tracked job') });
 }

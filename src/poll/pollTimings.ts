@@ -1,4 +1,4 @@
-// How often the job poller reads (jobPoller.ts): the steady and fast intervals, the unfocused
+// How often the job poller reads (statusPoller.ts): the steady and fast intervals, the unfocused
 // slow-down, the reads' own hourly bound, backoff, and the watchdog's margin. No vscode import.
 
 export interface PollTimings {

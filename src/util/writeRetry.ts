@@ -1,6 +1,6 @@
 // A bounded retry: after a failure, wait, try again, each wait longer than the last, and stop
 // after the last wait, so a store that stays broken is not written for ever. No vscode import:
-// unit-tested with fake timers (test/unit/util/backoff.test.ts).
+// unit-tested with fake timers (test/unit/util/writeRetry.test.ts).
 import { type Clock, systemClock } from './clock';
 
 /** Why a retry ended without a success: the caller's signal stopped it before the next try. */

@@ -11,7 +11,7 @@
 // fsync, rename, cleanup (and removal on the process's exit). Any other file system (a virtual one,
 // reached only through vscode.workspace.fs) is written through the caller's operations with a random
 // temporary name; that API has no fsync, so the flush is the file system's own. No vscode import:
-// src/sync/safeWrite.ts picks the road for a URI.
+// src/util/safeWrite.ts picks the road for a URI.
 import { randomBytes } from 'node:crypto';
 import writeFileAtomic from 'write-file-atomic';
 

@@ -1,4 +1,4 @@
-// The one safe writer (src/sync/atomicWrite.ts) that the shared store's files, the kept signals
+// The one safe writer (src/util/atomicWrite.ts) that the shared store's files, the kept signals
 // snapshot and the exports use: a reader sees the old file or the new one, whole; two processes
 // writing one file at once never leave a corrupt or half file; a write that fails leaves the old file
 // and no temporary file. Real files and real processes; no vscode.
@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { promises as fs, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AtomicWriteOps, writeAtomic, writeOnDisk } from '../../../src/sync/atomicWrite';
+import { type AtomicWriteOps, writeAtomic, writeOnDisk } from '../../../src/util/atomicWrite';
 
 /** Runs test/support/concurrentWriter.ts in a process of its own, from `startAt` on; resolves with the writes that failed. */
 function writerProcess(file: string, writer: string, rounds: number, bytes: number, startAt: number): Promise<number> {
@@ -26,7 +26,7 @@ function writerProcess(file: string, writer: string, rounds: number, bytes: numb
   });
 }
 
-describe('the safe writer (src/sync/atomicWrite.ts)', function () {
+describe('the safe writer (src/util/atomicWrite.ts)', function () {
   this.timeout(120_000);
   let dir: string;
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'atomic-'))));

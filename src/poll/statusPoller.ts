@@ -1,7 +1,8 @@
-// One scheduler for every tracked job: a single setTimeout chain that wakes for the earliest due
-// job. It never has two requests for the same job in flight and caps requests in flight overall.
-// Jobs are polled fast for a minute after they start or get a follow-up, then at the configured
-// interval; several-fold slower while the window is unfocused, with a catch-up on refocus;
+// The status poller: one scheduler for every status the extension keeps fresh (the tracked agent
+// jobs, jobs/jobTracker.ts; the preview deployments' builds, preview/previewModel.ts, with their own
+// timings: pollTimings.ts): a single setTimeout chain that wakes for the earliest due one. It never
+// has two requests for the same one in flight and caps requests in flight overall. A job is polled
+// fast for a minute after it starts or gets a follow-up, then at the configured interval; several-fold slower while the window is unfocused, with a catch-up on refocus;
 // failures back off exponentially with jitter, honouring Retry-After. A 401 (or no key) stops all
 // polling until resume(). With several windows open only one polls (the others stand by, following
 // the shared last-read times so a takeover reads nothing twice in a row). A watchdog retires a poll
@@ -47,7 +48,7 @@ interface Entry {
   retireAt: number;
 }
 
-export class JobPoller {
+export class StatusPoller {
   private readonly entries = new Map<string, Entry>();
   private timer: unknown;
   private timerDueAt = Number.POSITIVE_INFINITY;

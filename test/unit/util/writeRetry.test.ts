@@ -1,10 +1,10 @@
-// The bounded retry (src/util/backoff.ts) of a write to the shared store that failed: it tries
+// The bounded retry (src/util/writeRetry.ts) of a write to the shared store that failed: it tries
 // again after each wait, each longer, then stops; the store that a failed write does not stop.
 // Fake timers for the waits; the store on an in-memory folder that fails on demand.
 import assert from 'node:assert/strict';
 import { SharedStore, type SyncFs } from '../../../src/sync/sharedStore';
 import { applyJobChange } from '../../../src/sync/jobChanges';
-import { retryWithBackoff } from '../../../src/util/backoff';
+import { retryWithBackoff } from '../../../src/util/writeRetry';
 import { FakeClock, settled } from '../../support/fakeClock';
 import { memoryFs } from '../../support/memorySyncFs';
 

@@ -4,7 +4,7 @@
 // Job / Send Follow-up, so a failed send is reported, kept as a draft and never repeated unasked.
 import type { JobStore } from '../jobs/jobStore';
 import type { PromptSent } from '../jobs/jobCommands';
-import { previewAndSend } from '../agent/askAboutThis';
+import { previewAndSend } from '../prompt/promptPreview';
 import type { Ui } from '../ui';
 
 export interface PromptSender {
