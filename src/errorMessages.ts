@@ -12,22 +12,8 @@ import { ApiError, API_ERROR_KINDS, sendOutcome, splitWait } from './api';
 import { inputProblem, networkReason, serverSaid } from './apiErrorReasons';
 import { errorText } from './util/errorText';
 
-export type FailureContext =
-  | 'readJob'
-  | 'send'
-  | 'create'
-  | 'analytics'
-  | 'export'
-  | 'preview'
-  | 'previewStatus'
-  | 'git'
-  | 'addComment'
-  | 'editComment'
-  | 'deleteComment'
-  | 'sendReview'
-  | 'search'
-  | 'startUp';
-export const FAILURE_CONTEXTS: readonly FailureContext[] = [
+/** What was being done when a failure came: each has its words in the table below. */
+export const FAILURE_CONTEXTS = [
   'readJob',
   'send',
   'create',
@@ -42,7 +28,8 @@ export const FAILURE_CONTEXTS: readonly FailureContext[] = [
   'sendReview',
   'search',
   'startUp',
-];
+] as const;
+export type FailureContext = (typeof FAILURE_CONTEXTS)[number];
 
 /** The contexts whose request is a POST the platform may act on: a lost answer is never met with a plain Retry. */
 export const SENDING_CONTEXTS: readonly FailureContext[] = ['send', 'create', 'preview'];

@@ -16,7 +16,7 @@ import { type CodeFeedbackHandle, registerCodeFeedback } from './codeFeedback/re
 import { registerContextKeys } from './contextKeys';
 import { registerReviewChanges } from './git/registerReviewChanges';
 import { ReviewHints } from './git/reviewHints';
-import { failureView, sharedWaitMessage } from './errorMessages';
+import { sharedWaitMessage } from './errorMessages';
 import type { JobStore } from './jobs/jobStore';
 import type { JobTracker } from './jobs/jobTracker';
 import type { JobsStatusBar } from './jobs/jobsStatusBar';
@@ -32,7 +32,7 @@ import { registerToolNames, registerTools } from './tools/registerTools';
 import type { ToolTable } from './tools/toolPorts';
 import { HourGate } from './hour/hourGate';
 import { WindowSync } from './sync/windowSync';
-import { showFailure } from './showFailure';
+import { reportFailure } from './reportFailure';
 import { createUi, type Ui, vscodeUi } from './ui';
 import { timeout } from './util/lifecycle';
 import { lazyFeature, type LazyFeature } from './util/lazyFeature';
@@ -88,7 +88,8 @@ export function load(context: vscode.ExtensionContext, onRequest?: (entry: Reque
     } catch (error) {
       // What was half built is let go, and the user is told once (every later command fails with the same error).
       for (const part of context.subscriptions.splice(before).reverse()) part.dispose();
-      showFailure(vscodeUi, failureView(error, 'startUp', vscode.l10n)).catch(() => undefined);
+      // The error goes on to VS Code, whose log has it: no log of ours was built.
+      reportFailure({ ui: vscodeUi, log: { warn: () => undefined, error: () => undefined } }, error, { context: 'startUp' }).catch(() => undefined);
       throw error;
     }
   });

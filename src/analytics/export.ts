@@ -15,9 +15,9 @@ import { posix } from 'node:path';
 import * as vscode from 'vscode';
 import { isApiError, type ApiClient } from '../api';
 import { cutShortText } from '../cutShortText';
-import { failureView, type FailureView } from '../errorMessages';
+import { failureView } from '../errorMessages';
 import type { Logger } from '../log';
-import { showFailure } from '../showFailure';
+import { reportFailure } from '../reportFailure';
 import { type ExportFormat, type ExportStatus, type Metric } from '../shared/protocol';
 import { ENDPOINTS } from '../api/endpoints';
 import { countingSent } from '../api/paging';
@@ -290,18 +290,12 @@ export class VisitorsExporter implements vscode.Disposable {
       void ui.showMessage('info', message);
       return { state: 'cancelled', requests };
     }
-    let message: string;
-    let view: FailureView | undefined;
-    if (isApiError(error)) {
-      // The shared failure table, plus what the export adds: how far it got, and that no file was written.
-      view = failureView(error, 'export', vscode.l10n);
-      message = vscode.l10n.t('{0} ({1}) No file was written.', view.message, used);
-    } else {
-      message = vscode.l10n.t('Could not write {0}: {1}. No file was written.', fileName, errorText(error));
-    }
-    if (isApiError(error)) log.warn(`export failed after ${requests} request(s): ${[error.message, ...error.details].join('\n')}`);
-    else log.error(error);
-    background(showFailure(ui, { severity: view?.severity ?? 'error', actions: view?.actions ?? ['showLog'], message }), log, 'the export failure message');
+    // The shared failure table, plus what the export adds: how far it got, and that no file was written.
+    const message = isApiError(error)
+      ? vscode.l10n.t('{0} ({1}) No file was written.', failureView(error, 'export', vscode.l10n).message, used)
+      : vscode.l10n.t('Could not write {0}: {1}. No file was written.', fileName, errorText(error));
+    const doing = isApiError(error) ? `export failed after ${requests} request(s)` : `writing the export to ${fileName}`;
+    background(reportFailure({ ui, log }, error, { context: 'export', doing, message: () => message }), log, 'the export failure message');
     return { state: 'failed', requests, message };
   }
 }
@@ -327,9 +321,12 @@ export async function exportTrend(trend: TrendExport, ui: Ui, log: Logger): Prom
   try {
     await writeUriAtomically(target, json ? trendToJson(trend, new Date().toISOString()) : trendToCsv(trend));
   } catch (error) {
-    log.error(error);
     const message = vscode.l10n.t('Could not save the trend to {0}: {1}', fileName, errorText(error));
-    background(showFailure(ui, { severity: 'error', actions: ['showLog'], message }), log, 'the trend export failure');
+    background(
+      reportFailure({ ui, log }, error, { context: 'export', doing: `saving the trend to ${fileName}`, message: () => message }),
+      log,
+      'the trend export failure',
+    );
     return undefined;
   }
   log.info(`exported the trend (${trend.points.length} points) to ${fileName}`);

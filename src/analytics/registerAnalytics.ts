@@ -4,10 +4,10 @@
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
 import type { Settings } from '../config';
-import { type FailureContext, failureView } from '../errorMessages';
+import type { FailureContext } from '../errorMessages';
 import type { Logger } from '../log';
-import { showFailure } from '../showFailure';
-import { EXTENSION_COMMANDS, PRESETS, type ExportStatus, type PresetId } from '../shared/protocol';
+import { type FailurePorts, reportFailure, showNotice } from '../reportFailure';
+import { PRESETS, type ExportStatus, type PresetId } from '../shared/protocol';
 import type { HourGate } from '../hour/hourGate';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
@@ -82,7 +82,7 @@ export function registerAnalytics(context: vscode.ExtensionContext, ports: Analy
     ui,
     log,
     onDidChangeApiKey: deps.onDidChangeApiKey,
-    pageSizeSetting: pageSizeWarner(settings, ui),
+    pageSizeSetting: pageSizeWarner(settings, { ui, log }),
     exportVisitors: (request) => exporter.run(request),
     exportTrend: (trend) => exportTrend(trend, ui, log),
     fetchPrevious: deps.snapshots && previousFetcher(deps.snapshots, gate, ui),
@@ -116,11 +116,7 @@ export function registerAnalytics(context: vscode.ExtensionContext, ports: Analy
   const exportVisitors = async (): Promise<ExportStatus | undefined> => {
     const projectId = settings.projectId;
     if (!projectId) {
-      const setProjectId = vscode.l10n.t('Set Project ID');
-      const answered = ui.showMessage('warning', vscode.l10n.t('Set the Mintlify project ID before exporting visitors.'), setProjectId).then(async (choice) => {
-        if (choice === setProjectId) await vscode.commands.executeCommand(EXTENSION_COMMANDS.setProjectId);
-      });
-      background(answered, log, 'the message asking for a project ID');
+      showNotice({ ui, log }, 'warning', vscode.l10n.t('Set the Mintlify project ID before exporting visitors.'), 'setProjectId');
       return undefined;
     }
     let request = current?.exportRequest('csv');
@@ -142,17 +138,17 @@ export function registerAnalytics(context: vscode.ExtensionContext, ports: Analy
   command(COMMANDS.openAnalytics, guard('analytics', openAnalytics));
   command(COMMANDS.exportVisitors, guard('export', exportVisitors));
 
-  /** No rejected promise escapes a command: the user gets a short message, the log the details. */
+  /** No rejected promise escapes a command: the user gets a short message (Retry runs the command again), the log the details. */
   function guard<R>(what: FailureContext, run: (...args: unknown[]) => R | Promise<R>): (...args: unknown[]) => Promise<R | undefined> {
-    return async (...args) => {
+    const guarded = async (...args: unknown[]): Promise<R | undefined> => {
       try {
         return await run(...args);
       } catch (error) {
-        log.error(error);
-        background(showFailure(ui, failureView(error, what, vscode.l10n)), log, 'the failure message');
+        background(reportFailure({ ui, log }, error, { context: what, on: { retry: () => guarded(...args) } }), log, 'the failure message');
         return undefined;
       }
     };
+    return guarded;
   }
 
   return {
@@ -254,7 +250,7 @@ function trendDeps(api: ApiClient, kept: KeptTrendStore, gate: HourGate, snapsho
  * Reads the page size setting; a value outside 1..250 falls back to 50 with a line in the panel
  * every time and a notification once per bad value (not again on every settings change).
  */
-function pageSizeWarner(settings: Settings, ui: Ui): AnalyticsPanelDeps['pageSizeSetting'] {
+function pageSizeWarner(settings: Settings, ports: FailurePorts): AnalyticsPanelDeps['pageSizeSetting'] {
   let warnedAbout: string | undefined;
   return () => {
     const { value, invalid } = settings.analyticsPageSize;
@@ -271,9 +267,9 @@ function pageSizeWarner(settings: Settings, ui: Ui): AnalyticsPanelDeps['pageSiz
     );
     if (warnedAbout !== shown) {
       warnedAbout = shown;
-      const openSettings = vscode.l10n.t('Open Settings');
-      void ui.showMessage('warning', notice, openSettings).then((choice) => {
-        if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', PAGE_SIZE_SETTING);
+      showNotice(ports, 'warning', notice, {
+        label: vscode.l10n.t('Open Settings'),
+        run: () => vscode.commands.executeCommand('workbench.action.openSettings', PAGE_SIZE_SETTING),
       });
     }
     return { value, notice };

@@ -34,8 +34,7 @@ import { type GitApi, loadGitApi } from './gitApi';
 import type { ReviewHints } from './reviewHints';
 import { isSafeBranchName } from './branchName';
 import { COMMANDS, type RegisterCommand } from '../commands';
-import { failureView } from '../errorMessages';
-import { showFailure } from '../showFailure';
+import { reportFailure } from '../reportFailure';
 import { errorText } from '../util/errorText';
 
 /** What Review Changes opened; returned to the caller (the tests compare it with git). */
@@ -254,16 +253,19 @@ export function registerReviewChanges(context: vscode.ExtensionContext, ports: R
       return await doing(jobId);
     } catch (error) {
       if (error instanceof ReviewCancelled) return void log.info(`${jobId}: the fetch was cancelled`);
-      const view = failureView(error, 'git', vscode.l10n);
-      log.warn(`${jobId}: ${view.message}`);
-      const choice = await showFailure(ui, view);
-      if (choice === 'retry') return run(jobId, doing);
-      if (choice === 'openPullRequest') await vscode.commands.executeCommand(COMMANDS.openPullRequest, jobId);
-      if (choice === 'waitForJob') {
-        waiting.add(jobId);
-        await tracker.refresh(jobId);
-      }
-      return undefined;
+      const retried = await reportFailure({ ui, log }, error, {
+        context: 'git',
+        doing: jobId,
+        on: {
+          retry: () => run(jobId, doing),
+          openPullRequest: () => vscode.commands.executeCommand(COMMANDS.openPullRequest, jobId),
+          waitForJob: () => {
+            waiting.add(jobId);
+            return tracker.refresh(jobId);
+          },
+        },
+      });
+      return retried as T | undefined;
     }
   }
 

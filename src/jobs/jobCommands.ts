@@ -4,18 +4,16 @@
 // lost, and one whose answer was lost is never sent again without the user knowing.
 import * as vscode from 'vscode';
 import { ApiError, sendOutcome } from '../api';
-import { type FailureContext, failureView } from '../errorMessages';
+import type { FailureContext } from '../errorMessages';
 import type { Logger } from '../log';
-import { showFailure } from '../showFailure';
+import { reportFailure as reportFailureToUser } from '../reportFailure';
 import { type Ui, withCancellableProgress } from '../ui';
 import { parseJobReference } from './jobReference';
 import { jobLabel, type JobStore } from './jobStore';
 import type { JobTracker } from './jobTracker';
 import { type JobNode, statusKey } from './jobsTree';
 import { jobIdOf, pickJob } from './jobPick';
-import { waitOutRateLimit } from './rateLimitWait';
 import { COMMANDS, type CommandId, type RegisterCommand } from '../commands';
-import { errorText } from '../util/errorText';
 
 /** Commands get a tree node (inline/context menus) or a job id (notifications, other commands). */
 type JobArg = JobNode | string | undefined;
@@ -65,26 +63,18 @@ export function registerJobCommands(command: RegisterCommand, tracker: JobTracke
     jobId?: string;
   }
 
-  /** Tells the user what failed, as the failure table says, and runs the button they pick (resolving with a Retry's or Send Again's result). */
-  async function reportFailure(context: FailureContext, error: unknown, handlers: FailureHandlers = {}): Promise<unknown> {
-    // Taken now, so the wait counts from the 429, not from the click.
-    const notBefore = error instanceof ApiError && error.kind === 'rateLimited' ? Date.now() + (error.retryAfterMs ?? 0) : 0;
+  /** Tells the user what failed (src/reportFailure.ts) with the buttons these handlers honour, resolving with a Retry's or Send Again's result. */
+  function reportFailure(context: FailureContext, error: unknown, handlers: FailureHandlers = {}): Promise<unknown> {
     const { jobId } = handlers;
-    const view = failureView(error, context, vscode.l10n, { tracked: jobId !== undefined && store.get(jobId) !== undefined });
-    if (view.severity === 'none') return undefined;
-    log.error(`${context}: ${errorText(error)}`);
-    view.actions = view.actions.filter(
-      (a) => (a !== 'retry' || handlers.retry) && (a !== 'sendAgain' || handlers.sendAgain) && ((a !== 'openJob' && a !== 'stopTracking') || jobId),
-    );
-    const choice = await showFailure(ui, view);
-    if (choice === 'retry' && handlers.retry) {
-      // After a 429 nothing is sent before Retry-After: a countdown the user can cancel.
-      if (await waitOutRateLimit(ui, notBefore)) return handlers.retry();
-    } else if (choice === 'sendAgain') return handlers.sendAgain?.();
-    else if (choice === 'openJob' && jobId) await openJob(jobId);
-    else if (choice === 'trackJob') await vscode.commands.executeCommand(COMMANDS.trackJob);
-    else if (choice === 'stopTracking' && jobId) await tracker.stopTracking(jobId);
-    return undefined;
+    return reportFailureToUser({ ui, log }, error, {
+      context,
+      tracked: jobId !== undefined && store.get(jobId) !== undefined,
+      on: {
+        ...(handlers.retry && { retry: handlers.retry }),
+        ...(handlers.sendAgain && { sendAgain: handlers.sendAgain }),
+        ...(jobId && { openJob: () => openJob(jobId), stopTracking: () => tracker.stopTracking(jobId) }),
+      },
+    });
   }
 
   /** Shows the job in the Agent Jobs view, reading it afresh; an untracked job is tracked. */

@@ -5,7 +5,7 @@
 // succeeds again, that the other windows may not see the job yet. It never fails the send.
 import * as vscode from 'vscode';
 import type { Logger } from '../log';
-import { showFailure } from '../showFailure';
+import { showNotice } from '../reportFailure';
 import type { WindowSync } from '../sync/windowSync';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
@@ -38,6 +38,6 @@ export class LateWrites {
     const message = vscode.l10n.t(
       'Other VS Code windows may not see this job yet: this window could not save it to the folder the windows share. It is tracked here, and saving is tried again.',
     );
-    background(showFailure(this.ui, { severity: 'warning', message, actions: ['showLog'] }), this.log, 'the warning about the other windows');
+    showNotice({ ui: this.ui, log: this.log }, 'warning', message, 'showLog');
   }
 }

@@ -15,7 +15,7 @@ import type { ReviewHints } from '../git/reviewHints';
 import { jobLabel, type JobStore, type TrackedJob } from '../jobs/jobStore';
 import { JobNode, type RowNote, type RowNotes } from '../jobs/jobsTree';
 import type { Logger } from '../log';
-import { showFailure } from '../showFailure';
+import { reportFailure } from '../reportFailure';
 import type { RequestLedger } from '../sync/requestLedger';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
@@ -25,7 +25,6 @@ import { BuildLogs } from './buildLogs';
 import { PreviewModel, type PreviewSync } from './previewModel';
 import { isOlder, openable, type SharedPreview, stageOf } from './previewRecord';
 import { changedPages, type Opened, openRenderedPage, pageOfUri, type PageTarget, type RenderedPageDeps } from './renderedPage';
-import { errorText } from '../util/errorText';
 
 const LOG_SCHEME = 'mintlify-preview-log';
 
@@ -182,10 +181,13 @@ export function registerPreview(context: vscode.ExtensionContext, ports: Preview
       log.info(`preview of ${jobId}: ${branch} deployed (status ${preview.statusId})`);
       return preview;
     } catch (error) {
-      log.warn(`preview of ${jobId}: deploying ${branch} failed: ${errorText(error)}`);
-      const choice = await showFailure(ui, failureView(error, 'preview', vscode.l10n));
       // Retry is offered only when nothing can have been deployed: it is the writer's second click.
-      return choice === 'retry' ? send(jobId, branch) : undefined;
+      const retried = await reportFailure({ ui, log }, error, {
+        context: 'preview',
+        doing: `preview of ${jobId}: deploying ${branch}`,
+        on: { retry: () => send(jobId, branch) },
+      });
+      return retried as SharedPreview | undefined;
     } finally {
       deploying.delete(jobId);
     }

@@ -9,15 +9,14 @@ import type { JobStore, TrackedJob } from '../jobs/jobStore';
 import { jobIdOf, pickJob } from '../jobs/jobPick';
 import { JobNode, type RowNote, type RowNotes } from '../jobs/jobsTree';
 import type { Logger } from '../log';
-import { type FailureContext, failureView } from '../errorMessages';
-import { showFailure } from '../showFailure';
+import type { FailureContext } from '../errorMessages';
+import { reportFailure } from '../reportFailure';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
 import { ReviewModel, type ReviewComment, type ReviewSync } from './reviewModel';
 import { ReviewNote, ReviewThreads } from './reviewThreads';
 import { inReviewOrder } from './reviewPrompt';
 import { sendReview, type ReviewSent, type SendReviewDeps } from './sendReview';
-import { errorText } from '../util/errorText';
 
 /** A comment as the agent jobs tool tells it (src/tools/toolTexts.ts ReviewFacts). */
 interface CommentFacts {
@@ -64,8 +63,7 @@ export function registerReviewComments(context: vscode.ExtensionContext, ports: 
   ports.rows.addNotes({ noteOf: (tracked) => rowNote(model, tracked), onDidChange: model.onDidChange });
 
   const failed = (context: FailureContext, what: string) => (error: unknown) => {
-    log.warn(`${what}: ${errorText(error)}`);
-    background(showFailure(ui, failureView(error, context, vscode.l10n)), log, `${what}: the failure message`);
+    background(reportFailure({ ui, log }, error, { context, doing: what }), log, `${what}: the failure message`);
   };
 
   command(COMMANDS.addReviewComment, async (reply: vscode.CommentReply) => {

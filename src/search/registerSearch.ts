@@ -11,13 +11,12 @@ import type { ApiKeyStore } from '../auth/apiKey';
 import type { RegisterCommand } from '../commands';
 import type { Settings } from '../config';
 import type { DocsLocator } from '../docs/docsLocator';
-import { failureView } from '../errorMessages';
 import { mergeWithFiles } from '../git/jobMerge';
 import type { ReviewHints } from '../git/reviewHints';
 import type { JobStore, TrackedJob } from '../jobs/jobStore';
 import type { RowNote, RowNotes } from '../jobs/jobsTree';
 import type { Logger } from '../log';
-import { showFailure } from '../showFailure';
+import { reportFailure } from '../reportFailure';
 import type { SignalsHandle } from '../signals/registerSignals';
 import type { LiveSearch } from '../signals/signalsCommands';
 import { buildInbox, signalId } from '../signals/signalsModel';
@@ -90,8 +89,7 @@ export function registerSearch(context: vscode.ExtensionContext, ports: SearchPo
   });
   const handle: SearchHandle = { checks, replays, searchable };
   const fail = (doing: string, error: unknown) => {
-    log.warn(`${doing}: ${String(error)}`);
-    background(showFailure(ui, failureView(error, 'search', vscode.l10n)), log, `${doing}: the failure message`);
+    background(reportFailure({ ui, log }, error, { context: 'search', doing }), log, `${doing}: the failure message`);
   };
   context.subscriptions.push(
     replays,

@@ -9,8 +9,7 @@ import type { HourGate } from '../hour/hourGate';
 import { cutShortText } from '../cutShortText';
 import type { DocsLocator } from '../docs/docsLocator';
 import { openDocPage } from '../docs/openDocPage';
-import { failureView } from '../errorMessages';
-import { showFailure } from '../showFailure';
+import { reportFailure } from '../reportFailure';
 import type { JobStore } from '../jobs/jobStore';
 import type { Logger } from '../log';
 import { type Ui, withCancellableProgress } from '../ui';
@@ -60,17 +59,9 @@ export interface LiveSearch {
 export function registerSignalsCommands(deps: SignalsCommandDeps, command: RegisterCommand): void {
   const { store, ui, log } = deps;
   // The failure table words it (and offers Set API Key, Show Log…); the log keeps what we were doing.
+  // Failures of a retry report themselves.
   const fail = (doing: string, error: unknown, retry?: () => Promise<unknown>) => {
-    log.warn(`${doing}: ${String(error)}`);
-    const view = failureView(error, 'analytics', vscode.l10n);
-    if (view.severity === 'none') return;
-    if (!retry) view.actions = view.actions.filter((a) => a !== 'retry');
-    // Its other buttons run their own commands; Retry is ours. Failures of a retry report themselves.
-    background(
-      showFailure(ui, view).then((choice) => choice === 'retry' && retry?.()),
-      log,
-      `${doing}: the failure message`,
-    );
+    background(reportFailure({ ui, log }, error, { context: 'analytics', doing, on: retry && { retry } }), log, `${doing}: the failure message`);
   };
 
   const refresh = async () => {
