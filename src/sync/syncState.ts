@@ -8,6 +8,15 @@
 // order of merging can matter. What a newer version added (an area, a field) is kept whole and
 // written back as it came (sharedSchema.ts). No vscode import: unit-tested with thousands of random
 // interleavings.
+//
+// An area is one entry of AREAS below: `schema` (with a default, usually `perProject(…)`: files
+// written before the area have none; a `z.looseObject` for every object, so a later version's fields
+// survive this one), `merge` (a last-writer-wins register is `later`, a union `mergeRecordsBy`; ties
+// broken with `eitherOf`, never by argument order), and if it needs them `prune` (its bound, run after
+// every file of a read is merged) and `stamps` (if it holds `Stamp`s). The file's schema, the
+// SyncState type, the empty state and the merge follow from the entry. Never change an area's or a
+// field's shape: add a new one (an older version keeps what it does not know, but cannot read a shape
+// it knows changed), and raise SCHEMA_VERSION by one.
 import * as z from 'zod/mini';
 import {
   BuildFixRecord,
