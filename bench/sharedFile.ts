@@ -5,7 +5,8 @@
 import { previousBuckets, trendBuckets } from '../src/analytics/trend/trendBuckets';
 import { trendKey, type TrendSubject } from '../src/analytics/trend/trendSeries';
 import { SCHEMA_VERSION } from '../src/sync/sharedSchema';
-import { emptyState, HybridClock, keepTrends, pruneState, setSignalLink, type SyncState, type TrendFigures } from '../src/sync/syncState';
+import { emptyState, HybridClock, keepTrends, pruneState, type SyncState, type TrendFigures } from '../src/sync/syncState';
+import { setSignalLink } from '../test/support/stateWrites';
 import { applyJobChange } from '../src/sync/jobChanges';
 import { PAGE_TRENDS_KEPT, SITE_DAYS_KEPT, SITE_SPANS_KEPT, SITE_WEEKS_KEPT, trendScope } from '../src/sync/trendBounds';
 import { addDays, daysBetween } from '../src/util/days';

@@ -190,10 +190,6 @@ export type Endpoints = typeof ENDPOINTS;
 export type EndpointName = keyof Endpoints;
 /** The endpoints read page after page (paging.ts). */
 export type ListName = { [K in EndpointName]: Endpoints[K] extends { rowId: unknown } ? K : never }[EndpointName];
-/** What one request of an endpoint answers. */
-export type PageOf<K extends EndpointName> = z.output<Endpoints[K]['schema']>;
-/** A row of a list endpoint's page. */
-export type RowOf<K extends ListName> = ReturnType<Endpoints[K]['rows']>[number];
 
 /** The entry a request was sent to, by its method and its path (the query ignored); undefined for none. */
 export function endpointOf(method: string, path: string): Endpoint | undefined {

@@ -7,9 +7,8 @@
 import * as vscode from 'vscode';
 import type { AgentJob, ApiError } from '../api';
 import type { WindowSync } from '../sync/windowSync';
-import { emptyState, type JobRecord, type SyncState } from '../sync/syncState';
+import type { JobRecord } from '../sync/syncState';
 import { applyJobChange, type JobChange as SharedJobChange, visiblePrompts } from '../sync/jobChanges';
-import { background, type BackgroundLog } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 
 export interface PromptEntry {
@@ -60,37 +59,8 @@ export function jobLabel(tracked: TrackedJob): string {
   return first.length > 80 ? `${first.slice(0, 79)}…` : first;
 }
 
-/** Where versions before the shared store kept each project's list (read once, never deleted). */
-function legacyKey(projectId: string): string {
-  return `mintlifyAgent.trackedJobs/${projectId}`;
-}
-
-function isTrackedJob(value: unknown): value is TrackedJob {
-  const v = value as Partial<TrackedJob> | null;
-  return typeof v?.id === 'string' && Array.isArray(v.prompts) && typeof v.trackedAt === 'string';
-}
-
 /** Fields of TrackedJob kept as last-writer-wins registers (prompts are a union, see syncState). */
 const FIELDS = ['job', 'checkedAt', 'notFound', 'unsentPrompt', 'trackedAt'] as const;
-
-/**
- * The old globalState list as shared state, stamped at time 0 so that anything any window has
- * changed since wins over it: reading it again (in every window, at every start) changes nothing.
- */
-export function legacyState(projectId: string, list: readonly TrackedJob[]): SyncState {
-  const state = emptyState();
-  const s = { t: 0, w: 'legacy' };
-  const jobs: Record<string, JobRecord> = {};
-  for (const t of list) {
-    const f: JobRecord['f'] = {};
-    for (const name of FIELDS) if (t[name] !== undefined) f[name] = { v: t[name], s };
-    const p: JobRecord['p'] = {};
-    t.prompts.forEach((prompt, i) => (p[`legacy.${i}`] = { text: prompt.text, sentAt: prompt.sentAt, s: { t: 0, w: `legacy.${String(i).padStart(6, '0')}` } }));
-    jobs[t.id] = { tracked: { v: true, s }, f, p };
-  }
-  state.jobs[projectId] = jobs;
-  return state;
-}
 
 function newJob(id: string): TrackedJob {
   return { id, prompts: [], trackedAt: new Date().toISOString() };
@@ -126,11 +96,7 @@ export class JobStore extends Disposable {
   private readonly errors = new Map<string, ApiError>();
   private project: string | undefined;
 
-  constructor(
-    private readonly state: vscode.Memento,
-    private readonly sync: JobsSync,
-    private readonly log: BackgroundLog,
-  ) {
+  constructor(private readonly sync: JobsSync) {
     super();
     // A change of the jobs, here or in another window (or the first read of the store), redraws the rows that changed.
     this.register(sync.jobs.onDidChange(() => this.reread()));
@@ -145,7 +111,6 @@ export class JobStore extends Disposable {
     this.project = projectId;
     this.errors.clear();
     this.sync.lease.setProject(projectId);
-    if (projectId) this.migrate(projectId);
     this.reread(true);
   }
 
@@ -248,22 +213,5 @@ export class JobStore extends Disposable {
     this.tracked = next;
     const sameList = !force && before.length === next.length && before.every((t, i) => t.id === next[i]?.id);
     this.emitter.fire(sameList ? next.filter((t, i) => JSON.stringify(t) !== JSON.stringify(before[i])) : undefined);
-  }
-
-  /** Brings the list an older version kept in globalState into the shared store. */
-  private migrate(projectId: string): void {
-    const stored = this.state.get<unknown>(legacyKey(projectId));
-    if (stored === undefined) return;
-    if (!Array.isArray(stored)) {
-      this.log.warn(`the stored list of tracked jobs for ${projectId} is not a list; it is left in place, unread`);
-      return;
-    }
-    const valid = stored.filter(isTrackedJob);
-    if (valid.length < stored.length)
-      this.log.warn(`${stored.length - valid.length} stored job(s) of ${projectId} could not be read; they are left in globalState (${legacyKey(projectId)})`);
-    if (!valid.length) return;
-    const legacy = legacyState(projectId, valid);
-    const merged = this.sync.ready.then(() => this.sync.jobs.mergeIn(legacy.jobs));
-    background(merged, this.log, `bringing the stored jobs of ${projectId} into the shared store`);
   }
 }

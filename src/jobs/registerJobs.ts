@@ -11,7 +11,7 @@ import type { Logger } from '../log';
 import { showLedger } from '../sync/ledgerView';
 import type { Ui } from '../ui';
 import { registerJobCommands } from './jobCommands';
-import { JobStore } from './jobStore';
+import { JobStore, type JobsSync } from './jobStore';
 import { JobTracker, type JobTrackerDeps } from './jobTracker';
 import { JobsStatusBar } from './jobsStatusBar';
 import { type ReviewHint, JobsTreeProvider } from './jobsTree';
@@ -22,7 +22,7 @@ export interface JobsPorts {
   keys: ApiKeyStore;
   settings: Settings;
   /** The jobs' shared area, the poller's lease and the hour's agent requests, shared with the other windows. */
-  sync: JobTrackerDeps['sync'] & ConstructorParameters<typeof JobStore>[1] & Parameters<typeof showLedger>[2];
+  sync: JobTrackerDeps['sync'] & JobsSync & Parameters<typeof showLedger>[2];
   /** Which finished jobs can be reviewed in this workspace (src/git/reviewHints.ts): the row's "review here" and the finish notice's Review Changes. */
   git: ReviewHint;
   ui: Ui;
@@ -41,7 +41,7 @@ export interface JobsHandle {
 
 export function registerJobs(context: vscode.ExtensionContext, ports: JobsPorts): JobsHandle {
   const { api, keys, settings, sync, git, ui, log } = ports;
-  const store = new JobStore(context.globalState, sync, log.scoped('store'));
+  const store = new JobStore(sync);
   const tracker = new JobTracker({ api, store, keys, settings, ui, sync, log: log.scoped('jobs'), canReview: (t) => git.isReviewable(t) });
   const tree = new JobsTreeProvider(store, tracker, keys, git);
   const statusBar = new JobsStatusBar(store);

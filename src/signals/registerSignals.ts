@@ -81,7 +81,7 @@ export function registerSignals(context: vscode.ExtensionContext, ports: Signals
     apiBaseUrl: () => deps.settings.apiBaseUrl,
     basePath: () => deps.settings.docsBasePath,
   });
-  const links = new SignalJobs(deps.sync, context.globalState, log);
+  const links = new SignalJobs(deps.sync, log);
   const tree = new SignalsTreeProvider(store, deps.jobs, links, { rankByAiShare: () => deps.settings.signals.rankByAiShare, projectId });
   const view = vscode.window.createTreeView(SIGNALS_VIEW, { treeDataProvider: tree, showCollapseAll: true });
   // Swappable by tests, like the Ui: the commands send through the handle's sender.

@@ -7,12 +7,11 @@ import type { TrackedJob } from '../jobs/jobStore';
 import type { WindowSync } from '../sync/windowSync';
 import { background, type BackgroundLog } from '../util/background';
 import { Disposable } from '../util/lifecycle';
-import { finishLinks, isSignalJob, legacyLinks, linkJob, type SignalJob } from './signalLinkState';
+import { finishLinks, linkJob, type SignalJob } from './signalLinkState';
 
 export type { SignalJob } from './signalLinkState';
 
 /** Where versions before the shared store kept each project's links. */
-const LEGACY_PREFIX = 'mintlifyAgent.signals.jobs/';
 
 export class SignalJobs extends Disposable {
   private readonly emitter = this.register(new vscode.EventEmitter<void>());
@@ -20,13 +19,11 @@ export class SignalJobs extends Disposable {
   readonly onDidChange = this.emitter.event;
 
   constructor(
-    private readonly sync: Pick<WindowSync, 'links' | 'ready' | 'writeAgain'>,
-    legacy: vscode.Memento,
+    private readonly sync: Pick<WindowSync, 'links' | 'writeAgain'>,
     private readonly log: BackgroundLog,
   ) {
     super();
     this.register(sync.links.onDidChange(() => this.emitter.fire()));
-    this.migrate(legacy);
   }
 
   /** The project's links, the newest linked first. */
@@ -59,27 +56,6 @@ export class SignalJobs extends Disposable {
   /** The newest job addressing this signal. */
   jobFor(projectId: string, signalId: string): SignalJob | undefined {
     return this.all(projectId).find((j) => j.signalIds.includes(signalId));
-  }
-
-  /** Brings every project's globalState list into the shared store once the store is read. */
-  private migrate(state: vscode.Memento): void {
-    const lists = new Map<string, SignalJob[]>();
-    for (const key of state.keys()) {
-      if (!key.startsWith(LEGACY_PREFIX)) continue;
-      const stored = state.get<unknown>(key);
-      if (!Array.isArray(stored)) {
-        this.log.warn(`the stored signal links under ${key} are not a list; they are left in place, unread`);
-        continue;
-      }
-      const valid = stored.filter(isSignalJob);
-      if (valid.length < stored.length)
-        this.log.warn(`${stored.length - valid.length} stored signal link(s) under ${key} could not be read; they are left in globalState`);
-      if (valid.length) lists.set(key.slice(LEGACY_PREFIX.length), valid);
-    }
-    if (!lists.size) return;
-    const legacy = legacyLinks(lists);
-    const merged = this.sync.ready.then(() => this.sync.links.mergeIn(legacy.links));
-    background(merged, this.log, 'bringing the stored signal links into the shared store');
   }
 }
 

@@ -2,7 +2,7 @@
 // links' area (src/sync/sharedArea.ts), and the lists kept in globalState by versions before it,
 // turned into shared state. No vscode (unit-tested).
 import type { SharedArea } from '../sync/sharedArea';
-import { emptyState, type SharedSignalLink, type SyncState } from '../sync/syncState';
+import type { SharedSignalLink } from '../sync/syncState';
 
 export interface SignalJob {
   jobId: string;
@@ -50,19 +50,4 @@ export function finishLinks(links: SharedArea<'links'>, project: string, isDone:
     for (const [id, { v }] of Object.entries(area[project] ?? {}))
       if (!v.finishedAt && isDone(v.jobId)) (area[project] ??= {})[id] = { v: toShared({ ...v, path: v.path, finishedAt: at }), s: stamp() };
   });
-}
-
-/**
- * The old globalState lists as shared state, stamped at time 0 (like the legacy jobs, jobStore.ts)
- * so any change a window made since wins, and bringing them in again changes nothing.
- */
-export function legacyLinks(lists: ReadonlyMap<string, readonly SignalJob[]>): SyncState {
-  const state = emptyState();
-  for (const [project, list] of lists) {
-    const links: SyncState['links'][string] = {};
-    // Newest first in the old list: after every link made since, in the same order.
-    list.forEach((job, i) => (links[job.jobId] ??= { v: { ...toShared(job), linkedAt: -i }, s: { t: 0, w: `legacy.${String(i).padStart(6, '0')}` } }));
-    state.links[project] = links;
-  }
-  return state;
 }

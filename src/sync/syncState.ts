@@ -20,7 +20,6 @@
 import * as z from 'zod/mini';
 import {
   BuildFixRecord,
-  canonical,
   eitherOf,
   JobRecord,
   OpenTrendFigures,
@@ -282,11 +281,6 @@ export function mergeState(a: SyncState, b: SyncState, now?: number): SyncState 
   return state;
 }
 
-/** Whether two states hold the same, whatever the order of their keys. */
-export function sameState(a: SyncState, b: SyncState): boolean {
-  return canonical(a) === canonical(b);
-}
-
 function pruneLedger(ledger: SyncState['ledger'], now: number): void {
   for (const [bucket, entries] of Object.entries(ledger)) {
     const kept = Object.fromEntries(Object.entries(entries).filter(([, at]) => at > now - HOUR_MS));
@@ -365,14 +359,6 @@ export class HybridClock {
   }
 }
 
-export function setDraft(state: SyncState, project: string, key: string, text: string | undefined, clock: HybridClock): void {
-  (state.drafts[project] ??= {})[key] = { v: text ?? null, s: clock.next() };
-}
-
-export function setSignalLink(state: SyncState, project: string, link: SharedSignalLink, clock: HybridClock): void {
-  (state.links[project] ??= {})[link.jobId] = { v: link, s: clock.next() };
-}
-
 /**
  * Keeps trend buckets of a scope (trendBounds.ts trendScope): settled ones for good within their
  * kind's bound (no stamp: a settled figure never changes), open ones by their fetch time. `now`
@@ -404,8 +390,4 @@ export function useTrends(state: SyncState, scope: string, keys: readonly string
     changed = true;
   }
   return changed;
-}
-
-export function draftOf(state: SyncState, project: string, key: string): string | undefined {
-  return state.drafts[project]?.[key]?.v ?? undefined;
 }

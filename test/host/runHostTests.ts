@@ -18,7 +18,9 @@ import { BRIDGE_ENV, startWebviewBridge, type WebviewBridge } from './webviewBri
 
 export const RESULTS_ENV = 'MINTLIFY_TEST_RESULTS';
 
-const DEFAULT_TIMEOUT_MS = 10 * 60_000;
+/** The bound on a whole run once the workbench is up; and on a stretch without a test starting (a hang). */
+const DEFAULT_TIMEOUT_MS = 45 * 60_000;
+const SILENCE_MS = 5 * 60_000;
 const POLL_INTERVAL_MS = 250;
 const TAIL_LINES = 80;
 
@@ -33,7 +35,7 @@ export interface RunHostTestsOptions {
   workspaceFolder: string;
   /** Absolute path of the compiled test entry, out/test/integration/index.js. */
   testsEntry: string;
-  /** Bound on the wait for results once the workbench is up; 10 minutes by default. */
+  /** Bound on the wait for results once the workbench is up (45 minutes by default); a run where no test starts for 5 minutes ends sooner. */
   timeoutMs?: number;
   log: (s: string) => void;
   extraEnv?: Record<string, string>;
@@ -98,17 +100,45 @@ export async function runHostTests(opts: RunHostTestsOptions): Promise<HostTestR
   }
 }
 
-/** Polls for the results file until it holds valid results, the server dies, or the bound passes. */
+/**
+ * Polls for the results file until it holds valid results, the server dies, no test has started for
+ * SILENCE_MS (the entry appends each title to `<file>.progress`: test/integration/index.ts), or the
+ * bound passes. A run that hangs is named by the last test it started.
+ */
 async function waitForResults(file: string, host: Host, timeoutMs: number, transcript: Transcript): Promise<HostTestResults> {
   const deadline = Date.now() + timeoutMs;
+  let heard = { size: -1, at: Date.now() };
   for (;;) {
     const results = readResults(file);
     if (results) return results;
-    if (!host.serverAlive()) throw transcript.failure('code-server exited before the tests wrote their results.');
-    if (Date.now() > deadline) {
-      throw transcript.failure(`No test results in ${file} after ${timeoutMs / 1000}s: the extension host did not load or finish the test entry.`);
+    if (!host.serverAlive()) throw transcript.failure(`code-server exited before the tests wrote their results${lastStarted(file)}.`);
+    const size = progressSize(file);
+    if (size !== heard.size) heard = { size, at: Date.now() };
+    if (Date.now() - heard.at > SILENCE_MS) {
+      throw transcript.failure(
+        `No test started for ${SILENCE_MS / 1000}s and no results in ${file}: the extension host did not load the test entry or a test hangs${lastStarted(file)}.`,
+      );
     }
+    if (Date.now() > deadline) throw transcript.failure(`No test results in ${file} after ${timeoutMs / 1000}s${lastStarted(file)}.`);
     await delay(POLL_INTERVAL_MS);
+  }
+}
+
+function progressSize(file: string): number {
+  try {
+    return fs.statSync(`${file}.progress`).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** ", the last test started: <title>", from the entry's progress file, if it wrote one. */
+function lastStarted(file: string): string {
+  try {
+    const lines = fs.readFileSync(`${file}.progress`, 'utf8').trim().split('\n');
+    return `; the last test started: "${lines[lines.length - 1]}" (${lines.length} started)`;
+  } catch {
+    return '; no test started';
   }
 }
 

@@ -29,7 +29,10 @@ export async function run(): Promise<void> {
   const ours = [vscode.extensions.getExtension(EXTENSION_ID)?.extensionPath, path.resolve(__dirname, '..')].filter((p): p is string => p !== undefined);
   const rejections = new UnhandledRejectionWatch(ours);
   try {
-    results = await runMocha(findTestFiles(__dirname), (title) => (rejections.during = title));
+    results = await runMocha(findTestFiles(__dirname), (title) => {
+      rejections.during = title;
+      progress(title);
+    });
   } catch (err) {
     // Loading a test file threw, or mocha itself did: still one failure, never silence.
     results = { passed: 0, failed: 1, report: `The integration tests could not run:\n${describeError(err)}\n\n0 passing, 1 failing\n` };
@@ -77,6 +80,12 @@ function runMocha(files: string[], onRunnable: (title: string) => void): Promise
     runner.on(EVENT_HOOK_BEGIN, (hook) => onRunnable(hook.fullTitle()));
     runner.on(EVENT_HOOK_END, () => onRunnable(test));
   });
+}
+
+/** Appends the title of what starts to `<results>.progress`: the launcher knows the run goes on, and where it stopped if it hangs. */
+function progress(title: string): void {
+  const file = process.env[RESULTS_ENV];
+  if (file) fs.appendFileSync(`${file}.progress`, `${title.replace(/\n/g, ' ')}\n`);
 }
 
 function writeResults(results: Results): void {

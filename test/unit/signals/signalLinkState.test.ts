@@ -1,13 +1,12 @@
 // The signal-to-job links every window shares (src/signals/signalLinkState.ts): merged per job, so
-// two windows linking two signals at once keep both, and kept when an earlier version wrote them.
+// two windows linking two signals at once keep both, and a file written before links were shared is read.
 // Real files in a temp folder; no vscode. The safe write is test/unit/util/atomicWrite.test.ts.
 import assert from 'node:assert/strict';
 import { promises as fs, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SharedStore } from '../../../src/sync/sharedStore';
-import { legacyLinks } from '../../../src/signals/signalLinkState';
-import { emptyState, HybridClock, mergeState, setSignalLink } from '../../../src/sync/syncState';
+import { setSignalLink } from '../../support/stateWrites';
 import { nodeSyncFs } from '../../support/nodeSyncFs';
 
 const quiet = { info: () => undefined, warn: () => undefined };
@@ -50,19 +49,5 @@ describe('shared store: signal links', () => {
     const store = new SharedStore(nodeSyncFs(dir), 'wa', quiet);
     await store.refresh();
     assert.deepEqual(await fs.readdir(dir), ['w-old.json']);
-  });
-});
-
-describe('signal links kept by earlier versions', () => {
-  it('come in once, lose nothing, and never undo a change made since', () => {
-    const list = [link('job_new', 'page:/b'), link('job_old', 'page:/a'), { ...link('job_new', 'page:/stale') }];
-    const legacy = legacyLinks(new Map([['proj', list]]));
-    assert.deepEqual(Object.keys(legacy.links.proj ?? {}).sort(), ['job_new', 'job_old']);
-    assert.deepEqual(legacy.links.proj?.job_new?.v.signalIds, ['page:/b'], 'the newest entry of a job, as the old list kept it first');
-    const state = emptyState();
-    setSignalLink(state, 'proj', { ...link('job_old', 'page:/a'), finishedAt: '2026-11-01T00:00:00.000Z' }, new HybridClock('w', () => 1));
-    const once = mergeState(state, legacy);
-    assert.equal(once.links.proj?.job_old?.v.finishedAt, '2026-11-01T00:00:00.000Z', 'a change made since wins');
-    assert.deepEqual(mergeState(once, legacy), once, 'bringing them in again changes nothing');
   });
 });

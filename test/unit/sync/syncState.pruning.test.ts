@@ -1,7 +1,8 @@
 // The pruning that bounds the shared files (the areas' prune in src/sync/syncState.ts): old
 // tombstones, cleared drafts, hidden prompts and links go, everything newer or shown stays.
 import assert from 'node:assert/strict';
-import { emptyState, HybridClock, pruneState, setDraft, setSignalLink, SHARED_HISTORY_MAX_AGE_MS } from '../../../src/sync/syncState';
+import { emptyState, HybridClock, pruneState, SHARED_HISTORY_MAX_AGE_MS } from '../../../src/sync/syncState';
+import { setDraft, setSignalLink } from '../../support/stateWrites';
 import { applyJobChange } from '../../../src/sync/jobChanges';
 
 const link = (jobId: string, signal: string, askedAt = new Date().toISOString()) => ({

@@ -4,7 +4,8 @@
 // without one fails the first test.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { emptyState, KNOWN_AREAS, mergeState, type SyncState, sameState } from '../../../src/sync/syncState';
+import { emptyState, KNOWN_AREAS, mergeState, type SyncState } from '../../../src/sync/syncState';
+import { sameState } from '../../support/stateWrites';
 
 // Small domains, so that random states collide: the same keys, equal stamps, equal totals.
 const key = fc.constantFrom('a', 'b', 'c');

@@ -2,16 +2,8 @@
 // trends, page trends go least recently used first, another API address's trends are forgotten,
 // and a link stays while its job is tracked.
 import assert from 'node:assert/strict';
-import {
-  emptyState,
-  HybridClock,
-  keepTrends,
-  pruneState,
-  setSignalLink,
-  SHARED_HISTORY_MAX_AGE_MS,
-  type TrendFigures,
-  useTrends,
-} from '../../../src/sync/syncState';
+import { emptyState, HybridClock, keepTrends, pruneState, SHARED_HISTORY_MAX_AGE_MS, type TrendFigures, useTrends } from '../../../src/sync/syncState';
+import { setSignalLink } from '../../support/stateWrites';
 import { applyJobChange } from '../../../src/sync/jobChanges';
 import { PAGE_TRENDS_KEPT, SITE_WEEKS_KEPT, trendScope } from '../../../src/sync/trendBounds';
 import { addDays } from '../../../src/util/days';
