@@ -151,10 +151,18 @@ export class SharedStore {
 
   /** refresh(), saying which areas the read changed and whether it was whole; rejects when the folder cannot be listed. */
   async refreshAreas(): Promise<ReadResult> {
-    this.lastReadWhole = false;
     // Taken before the first change of this read: a read that finds nothing new costs no serialising.
     let before: Map<string, string | undefined> | undefined;
-    const names = (await this.fs.list()).filter((n) => FILE.test(n) && n !== fileOf(this.window));
+    // lastReadWhole says what the last read that ended found: a read under way leaves it as it was
+    // (an account consulted meanwhile must not see a healthy folder as uncertain).
+    let listed: string[];
+    try {
+      listed = await this.fs.list();
+    } catch (error) {
+      this.lastReadWhole = false;
+      throw error;
+    }
+    const names = listed.filter((n) => FILE.test(n) && n !== fileOf(this.window));
     const present = new Set<string>();
     let whole = true;
     for (const gone of [this.retired, this.unreadable]) for (const name of gone.keys()) if (!names.includes(name)) gone.delete(name);

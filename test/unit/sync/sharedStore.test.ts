@@ -210,3 +210,33 @@ describe('shared store: the merge', function () {
     }
   });
 });
+
+describe('shared store: what the last read found', () => {
+  it('stays whole while a healthy folder is read again (the hour is not uncertain mid-read), and not whole once a read fails', async () => {
+    const files = new Map<string, string>();
+    await new SharedStore(memoryFs(files), 'other', quiet).write();
+    // The folder as this window sees it: healthy, then slow to read, then failing to list.
+    let folder = memoryFs(files);
+    const fs: SyncFs = {
+      list: () => folder.list(),
+      read: (name) => folder.read(name),
+      writeAtomic: (name, text) => folder.writeAtomic(name, text),
+      rename: (from, to) => folder.rename(from, to),
+      remove: (name) => folder.remove(name),
+    };
+    const store = new SharedStore(fs, 'mine', quiet);
+    await store.refreshAreas();
+    assert.equal(store.lastReadWhole, true);
+    let release: (() => void) | undefined;
+    folder = { ...memoryFs(files), read: (name) => new Promise((resolve) => (release = () => resolve(files.get(name)))) };
+    const reading = store.refreshAreas();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.ok(release, 'the read is under way');
+    assert.equal(store.lastReadWhole, true, 'a read under way leaves what the last one found');
+    release();
+    assert.equal((await reading).whole, true);
+    folder = { ...memoryFs(files), list: () => Promise.reject(new Error('EIO')) };
+    await assert.rejects(store.refreshAreas());
+    assert.equal(store.lastReadWhole, false);
+  });
+});
