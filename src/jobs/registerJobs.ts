@@ -50,6 +50,6 @@ export function registerJobs(context: vscode.ExtensionContext, ports: JobsPorts)
   const shown = new vscode.EventEmitter<void>();
   context.subscriptions.push(store, tracker, tree, statusBar, view, showLedger(view, statusBar, sync, store, settings), shown);
   context.subscriptions.push(view.onDidChangeVisibility(({ visible }) => visible && shown.fire()));
-  registerJobCommands(ports.command, tracker, store, ui, log.scoped('commands'));
+  registerJobCommands(context, { command: ports.command, tracker, store, ui, log: log.scoped('commands') });
   return { jobs: store, tracker, tree, statusBar, onDidShowView: shown.event };
 }

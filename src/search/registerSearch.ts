@@ -24,7 +24,7 @@ import type { WindowSync } from '../sync/windowSync';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
 import { SearchChecks } from './searchChecks';
-import { registerSearchCommands, type SearchCommandDeps } from './searchCommands';
+import { registerSearchCommands, type SearchCommandPorts } from './searchCommands';
 import { gapOf, type Gap, replayOutcome } from './searchOutcome';
 import { gapInstruction, liveLines } from './searchPrompt';
 import { SearchReplays } from './searchReplays';
@@ -194,7 +194,7 @@ export function registerSearch(context: vscode.ExtensionContext, ports: SearchPo
   context.subscriptions.push(replays.onDidChange(watchGit), settings.onDidChange(watchGit));
   background(ports.sync.ready.then(watchGit), log, "watching the workspace's git for merges");
 
-  const deps: SearchCommandDeps = { ...ports, log, checks, replays, searchable, gapFor, expectedPage, fail };
+  const deps: SearchCommandPorts = { ...ports, log, checks, replays, searchable, gapFor, expectedPage, fail };
   registerSearchCommands(context, deps);
   return handle;
 }

@@ -24,7 +24,7 @@ import { missesPrompt } from './searchPrompt';
 import type { SearchReplays } from './searchReplays';
 import { gapSentence, replaySummary, termLine } from './searchText';
 
-export interface SearchCommandDeps {
+export interface SearchCommandPorts {
   command: RegisterCommand;
   checks: SearchChecks;
   replays: SearchReplays;
@@ -46,7 +46,7 @@ interface ResultItem extends vscode.QuickPickItem {
   send?: boolean;
 }
 
-export function registerSearchCommands(context: vscode.ExtensionContext, deps: SearchCommandDeps): void {
+export function registerSearchCommands(context: vscode.ExtensionContext, deps: SearchCommandPorts): void {
   const { command, checks, replays, ui } = deps;
 
   /** Says what is missing (the key, the site), with the command that sets it; true when search can be used. */

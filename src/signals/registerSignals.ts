@@ -169,24 +169,22 @@ export function registerSignals(context: vscode.ExtensionContext, ports: Signals
     // Another project: its kept snapshot (the same project: nothing to do); another API address: its own, if one is kept.
     deps.settings.onDidChange((change) => background(store.load(change.affects('apiBaseUrl')), log, 'reading the kept signals')),
   );
-  registerSignalsCommands(
-    {
-      api: deps.api,
-      store,
-      links,
-      jobs: deps.jobs,
-      docs: deps.readers.docs,
-      sender,
-      projectId,
-      gate: deps.gate,
-      ui: deps.ui,
-      log,
-      impactNotes: handle.impactNotes,
-      jobNotes: handle.jobNotes,
-      liveSearch: () => handle.liveSearch,
-    },
+  registerSignalsCommands(context, {
     command,
-  );
+    api: deps.api,
+    store,
+    links,
+    jobs: deps.jobs,
+    docs: deps.readers.docs,
+    sender,
+    projectId,
+    gate: deps.gate,
+    ui: deps.ui,
+    log,
+    impactNotes: handle.impactNotes,
+    jobNotes: handle.jobNotes,
+    liveSearch: () => handle.liveSearch,
+  });
   // The kept snapshot is read from disk now (no request), so the tooltip and the view have it, and
   // the daily refresh is checked: a view visible from the start sends no visibility event.
   background(

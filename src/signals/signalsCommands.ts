@@ -27,7 +27,8 @@ import type { SignalsStore } from './signalsStore';
 import { type SignalNode } from './signalsTree';
 import { COMMANDS, type RegisterCommand } from '../commands';
 
-export interface SignalsCommandDeps {
+export interface SignalsCommandPorts {
+  command: RegisterCommand;
   api: ApiClient;
   store: SignalsStore;
   links: SignalJobs;
@@ -56,7 +57,8 @@ export interface LiveSearch {
   prepare(terms: readonly string[]): Promise<{ lines: readonly string[]; instruction: string; record(projectId: string, jobId: string): void } | undefined>;
 }
 
-export function registerSignalsCommands(deps: SignalsCommandDeps, command: RegisterCommand): void {
+export function registerSignalsCommands(_context: vscode.ExtensionContext, deps: SignalsCommandPorts): void {
+  const { command } = deps;
   const { store, ui, log } = deps;
   // The failure table words it (and offers Set API Key, Show Log…); the log keeps what we were doing.
   // Failures of a retry report themselves.
