@@ -631,7 +631,7 @@ function lmToolsSection(r: BenchResults): string {
   return `## 11. Language model tools: the size of each answer
 
 ${LM_TOOLS_TEXT} Lists are cut in src/tools/toolTexts.ts (10 rows, 5 question groups, 25 paths, 15 jobs, 120 characters
-a quoted row) and reader text as in src/signals/evidencePrompt.ts (8 items, 400 characters a quote); the whole answer at
+a quoted row) and reader text as in src/prompt/quotedEvidence.ts (8 items, 400 characters a quote); the whole answer at
 \`MAX_RESULT_CHARS\`. ${r.lmTools?.length ? '' : 'Not measured in this run.'}
 
 Reproduce: \`npm run bench\` (it runs with \`--no-host\` too).
