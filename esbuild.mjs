@@ -101,6 +101,7 @@ if (tests) {
       ...testEntries('test/restricted'),
       ...testEntries('test/contract'),
       ...testEntries('test/ui'),
+      ...testEntries('test/today'),
     ],
     outdir: 'out/test',
     outbase: 'test',
