@@ -3,7 +3,8 @@
 //   node esbuild.mjs --production  release build: minified, no sourcemaps (used by `vsce package` and
 //                                  `npm test`), held to its bloat guard (bundleGuard below): over it, exits 1
 //   node esbuild.mjs --watch       rebuild on change; prints problem-matcher markers for VS Code
-//   node esbuild.mjs --tests       development build plus every test bundle under out/test, and the
+//   node esbuild.mjs --tests       development build plus every test bundle under out/test (Mintlify's
+//                                  packages, the conformance tier's judge, left outside them), and the
 //                                  extension the host tests load (out/test/extension: the manifest's
 //                                  files copied, dist/ built from test/support/extensionUnderTest.ts)
 //   node esbuild.mjs --production --metafile=meta.json
@@ -97,18 +98,21 @@ if (tests) {
       'test/demo.ts',
       'test/support/concurrentWriter.ts',
       ...testEntries('test/unit'),
+      ...testEntries('test/faults'),
       ...testEntries('test/integration'),
       ...testEntries('test/restricted'),
       ...testEntries('test/contract'),
       ...testEntries('test/ui'),
       ...testEntries('test/today'),
+      ...testEntries('test/conformance'),
     ],
     outdir: 'out/test',
     outbase: 'test',
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['vscode', 'mocha', 'playwright-core', '@vscode/test-electron', '@vscode/l10n-dev'],
+    // Mintlify's packages, the conformance tier's judge, are ES modules loaded from node_modules with import().
+    external: ['vscode', 'mocha', 'playwright-core', '@vscode/test-electron', '@vscode/l10n-dev', '@mintlify/common', '@mintlify/prebuild'],
   });
 }
 
@@ -130,7 +134,7 @@ if (watch) {
  *   src/ by mistake (the test tools, TypeScript, Prism) fails here rather than ships.
  */
 function bundleGuard(meta) {
-  const BUNDLE_BUDGET_KB = 360;
+  const BUNDLE_BUDGET_KB = 380;
   const root = dirname(fileURLToPath(import.meta.url));
   const manifest = (name) => {
     const file = join(root, 'node_modules', name, 'package.json');

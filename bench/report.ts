@@ -17,6 +17,7 @@ import { reviewRequestsRows, reviewRequestsSection, type ReviewRequestsRun } fro
 import { previewRequestsRows, previewRequestsSection, type PreviewRequestsRun } from './previewRequests';
 import { PAGE_TREND_TEXT, TREND_NOW, TREND_TEXT, type TrendRun, type TrendStep } from './trend';
 import { type HourGateRow, hourGateLines, hourGateSection } from './hourGate';
+import { type SoakResult, soakLines, soakSection } from './soak';
 import { teamLines, teamSection } from './team';
 import type { TeamResult } from './teamResult';
 import { FILTER_TERM } from './webview';
@@ -63,6 +64,8 @@ export interface BenchResults {
   previewRequests?: PreviewRequestsRun[];
   /** Figure 16, a team against the organisation's hour; absent in results made before it existed. */
   team?: TeamResult;
+  /** Figure 17; absent in results made before it existed. */
+  soak?: SoakResult;
   seconds: number;
 }
 
@@ -308,6 +311,7 @@ function rows(r: BenchResults): Row[] {
   for (const row of reviewRequestsRows(r.reviewRequests ?? [])) add('14 Review', row.figure, row.value);
   for (const row of previewRequestsRows(r.previewRequests ?? [])) add('15 Preview', row.figure, row.value);
   for (const line of teamLines(r.team)) add('16 Team', line.figure, line.value);
+  for (const line of soakLines(r.soak)) add('17 Soak', line.figure, line.value);
   return out;
 }
 
@@ -344,6 +348,7 @@ export function renderMarkdown(r: BenchResults): string {
     (results: BenchResults) => reviewRequestsSection(results.reviewRequests),
     (results: BenchResults) => previewRequestsSection(results.previewRequests),
     (results: BenchResults) => teamSection(results.team),
+    (results: BenchResults) => soakSection(results.soak),
     findingsSection,
   ].map((section) => section(r));
   return `# Benchmarks

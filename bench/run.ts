@@ -13,6 +13,7 @@
 //     --activation-only  only figure 1: bundles, what weighs in them, activation (with VS Code unless --no-host); prints, never writes
 //     --preview-only   only figure 15 (requests for one preview); prints, never writes
 //     --team-only      only figure 16: a team of 1, 3 and 10 machines against the organisation's hour; prints its summary lines and section, never writes
+//     --soak-only      only figure 17: a simulated day of 1 and 3 windows under faults; prints its summary lines and section, never writes
 //     --no-write       print the table only
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -35,6 +36,7 @@ import { measureSignals } from './signals';
 import { measurePageTrends, measureTrend } from './trend';
 import { measureHourGate } from './hourGate';
 import { measureSharedFile } from './sharedFile';
+import { measureSoak, soakLines, soakSection, SOAK_WINDOWS } from './soak';
 import { measureTeam, teamLines, teamSection, TEAM_SIZES } from './team';
 import { measureWindows } from './windows';
 import { measurePropagationInVsCode } from './windowsInVsCode';
@@ -50,6 +52,7 @@ interface Options {
   activationOnly: boolean;
   previewOnly: boolean;
   teamOnly: boolean;
+  soakOnly: boolean;
 }
 
 function parseOptions(args: readonly string[]): Options {
@@ -64,6 +67,7 @@ function parseOptions(args: readonly string[]): Options {
     activationOnly: false,
     previewOnly: false,
     teamOnly: false,
+    soakOnly: false,
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -82,6 +86,7 @@ function parseOptions(args: readonly string[]): Options {
     else if (arg === '--activation-only') options.activationOnly = true;
     else if (arg === '--preview-only') options.previewOnly = true;
     else if (arg === '--team-only') options.teamOnly = true;
+    else if (arg === '--soak-only') options.soakOnly = true;
     else throw new Error(`unknown option ${arg}; see the top of bench/run.ts`);
   }
   return options;
@@ -99,6 +104,7 @@ async function main(): Promise<void> {
     return;
   }
   if (options.teamOnly) return teamOnly(log);
+  if (options.soakOnly) return soakOnly(log);
   const loadAtStart = os.loadavg()[0] ?? 0;
   if (loadAtStart > os.cpus().length / 2) {
     log(
@@ -147,6 +153,8 @@ async function main(): Promise<void> {
   const previewRequests = await measurePreviewRequests();
   log(`team: ${TEAM_SIZES.join(', ')} machines, each its own extension, against one organisation's hour, through working days…`);
   const team = measureTeam();
+  log(`soak: a simulated day of ${SOAK_WINDOWS.join(' and ')} windows under faults, and an export through a bad Retry-After…`);
+  const soak = await measureSoak();
 
   let review: ReviewResult | undefined;
   if (options.host) {
@@ -182,6 +190,7 @@ async function main(): Promise<void> {
     reviewRequests,
     previewRequests,
     team,
+    soak,
     seconds: (Date.now() - began) / 1000,
   };
   process.stdout.write(`${renderTable(results)}\n`);
@@ -216,6 +225,14 @@ function teamOnly(log: (line: string) => void): void {
   // Its lines of the summary table, then its section: what a full run writes into BENCHMARKS.md.
   for (const line of teamLines(team)) process.stdout.write(`| 16 Team | ${line.figure} | ${line.value.replaceAll('|', '\\|')} |\n`);
   process.stdout.write(`\n${teamSection(team)}`);
+}
+
+/** Figure 17 alone (a day under faults), its section printed and not written: for whoever changes the shared state or the hour. */
+async function soakOnly(log: (line: string) => void): Promise<void> {
+  log(`soak: a simulated day of ${SOAK_WINDOWS.join(' and ')} windows under faults, and an export through a bad Retry-After…`);
+  const soak = await measureSoak();
+  for (const line of soakLines(soak)) process.stdout.write(`| 17 Soak | ${line.figure} | ${line.value.replaceAll('|', '\\|')} |\n`);
+  process.stdout.write(`\n${soakSection(soak)}`);
 }
 
 /** Figure 1 alone (bundles, their biggest inputs, activation), printed and not written: for whoever changes what activate() builds or imports. */

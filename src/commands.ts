@@ -42,6 +42,7 @@ export const COMMANDS = {
   openRenderedPage: 'mintlifyAgent.openRenderedPage',
   showPreviewLog: 'mintlifyAgent.showPreviewLog',
   askToFixBuild: 'mintlifyAgent.askToFixBuild',
+  openAgentInstructions: 'mintlifyAgent.openAgentInstructions',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

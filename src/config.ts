@@ -165,9 +165,13 @@ export class Settings implements vscode.Disposable {
     return { value: DEFAULT_PAGE_SIZE, invalid: raw };
   }
 
-  /** A hint of how many machines share the organisation's hour: this machine's background share is 60 divided by it (hourGate.ts). A restricted setting. */
+  /**
+   * A hint of how many machines share the organisation's hour: this machine's background share is
+   * divided by it (hourGate.ts). Like apiBaseUrl, only the user's (or remote machine's) value
+   * counts, trusted folder or not: a cloned repository must not set every teammate's share.
+   */
   get analyticsTeamSize(): number {
-    return wholeInRange(userValueIfUntrusted(this.config, 'analytics.teamSize'), 1, 60, 10);
+    return wholeInRange(this.config.inspect<number>('analytics.teamSize')?.globalValue, 1, 60, 10);
   }
 
   /** mintlifyAgent.readers.*: the page readers' status item, CodeLens and Explorer marks. */
@@ -178,6 +182,16 @@ export class Settings implements vscode.Disposable {
 
   /** mintlifyAgent.codeFeedback.*: readers' feedback on a code block, at the block's lines. */
   readonly codeFeedback = codeFeedbackSettings(() => this.config);
+
+  /**
+   * The path the docs site is served under (`/docs` for example.com/docs; mintlifyAgent.docs.basePath),
+   * with one leading slash and none trailing; empty for a site at its domain's root or a value that is no path.
+   */
+  get docsBasePath(): string {
+    const raw = this.config.get<unknown>('docs.basePath');
+    const path = typeof raw === 'string' ? raw.trim().replace(/^\/*/, '/').replace(/\/+$/, '') : '';
+    return /^(?:\/[^/?#\s]+)+$/.test(path) && !path.split('/').includes('..') ? path : '';
+  }
 
   /** How long a fetch of an agent's branch may take (mintlifyAgent.git.fetchTimeoutSeconds, 5 to 600, default 60). */
   get gitFetchTimeoutMs(): number {

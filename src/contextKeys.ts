@@ -1,7 +1,10 @@
 // The `when`-clause keys behind the welcome views and menus: mintlifyAgent.hasApiKey,
 // mintlifyAgent.hasProject (and projectUnconfirmed: an untrusted folder's project waiting for the
-// user's yes) and mintlifyAgent.hasJobs. Each is set only when its value changes.
+// user's yes), mintlifyAgent.hasJobs, and mintlifyAgent.withdrawn.<endpoint> for an operation the
+// platform said is gone (its menus stop offering it; another API address starts afresh). Each is
+// set only when its value changes.
 import * as vscode from 'vscode';
+import type { EndpointName } from './api';
 import type { ApiKeyStore } from './auth/apiKey';
 import type { Settings } from './config';
 import type { JobStore } from './jobs/jobStore';
@@ -10,6 +13,8 @@ export interface ContextKeysPorts {
   keys: Pick<ApiKeyStore, 'hasKey' | 'onDidChange'>;
   settings: Settings;
   jobs: JobStore;
+  /** The API client's word that an endpoint's operation is gone. */
+  withdrawn: vscode.Event<EndpointName>;
 }
 
 export function registerContextKeys(context: vscode.ExtensionContext, ports: ContextKeysPorts): void {
@@ -26,6 +31,22 @@ export function registerContextKeys(context: vscode.ExtensionContext, ports: Con
     set('projectUnconfirmed', Boolean(settings.unconfirmedProject));
     set('hasJobs', jobs.all().length > 0);
   };
-  context.subscriptions.push(keys.onDidChange(update), settings.onDidChange(update), jobs.onDidChange(update));
+  const gone = new Set<EndpointName>();
+  let baseUrl = settings.apiBaseUrl;
+  context.subscriptions.push(
+    keys.onDidChange(update),
+    settings.onDidChange(update),
+    jobs.onDidChange(update),
+    ports.withdrawn((endpoint) => {
+      gone.add(endpoint);
+      set(`withdrawn.${endpoint}`, true);
+    }),
+    settings.onDidChange(() => {
+      if (settings.apiBaseUrl === baseUrl) return;
+      baseUrl = settings.apiBaseUrl;
+      for (const endpoint of gone) set(`withdrawn.${endpoint}`, false);
+      gone.clear();
+    }),
+  );
   update();
 }

@@ -191,6 +191,18 @@ function tableView(error: unknown, context: FailureContext, l10n: L10n, options:
         );
       }
       return failed(l10n.t('Not found (404){0}. Check the project ID.', said), ['setProjectId', ...canRetry]);
+    case 'withdrawn':
+      // Not a failure to retry: the platform took the operation away (an endpoint can come and go
+      // within a month). Said calmly, once offered no more in this window (the client sends no more).
+      return {
+        message: l10n.t(
+          '{0}: the Mintlify API no longer offers this ({1}). It is not offered again in this window; an update of the extension may bring it back.',
+          doing,
+          error.status === undefined ? l10n.t('it said so earlier') : String(error.status),
+        ),
+        severity: 'info',
+        actions: ['showLog'],
+      };
     case 'rateLimited': {
       const when =
         error.retryAfterMs !== undefined

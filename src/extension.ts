@@ -3,13 +3,14 @@
 // is disposed with the extension. That turn is the only deferral: every feature is built in start(),
 // which reads only what is kept (globalState, files, secrets) and sends no request.
 import * as vscode from 'vscode';
-import { createApiClient, type RequestLogEntry } from './api';
+import { createApiClient, type EndpointName, type RequestLogEntry } from './api';
 import type { ApiKeyStore } from './auth/apiKey';
 import { registerAuth } from './auth/registerAuth';
 import { type AnalyticsHandle, registerAnalytics } from './analytics/registerAnalytics';
 import { ANALYTICS_VIEW_TYPE } from './analytics/analyticsPanel';
 import { Settings } from './config';
 import { registerAskAboutThis } from './agent/askAboutThis';
+import { registerAgentInstructions } from './agent/agentInstructions';
 import { type CodeFeedbackHandle, registerCodeFeedback } from './codeFeedback/registerCodeFeedback';
 import { registerContextKeys } from './contextKeys';
 import { registerReviewChanges } from './git/registerReviewChanges';
@@ -115,13 +116,15 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
   const sync = new WindowSync(vscode.Uri.joinPath(context.globalStorageUri, 'sync'), log.scoped('sync'), context.globalState, () => settings.apiBaseUrl);
   context.subscriptions.push(settings, sync);
   const keys = registerAuth(context, { command, settings, ledger: sync.ledger, ui, log });
-  const api = createClient(context, settings, keys, sync, log, onRequest);
+  const withdrawn = new vscode.EventEmitter<EndpointName>();
+  context.subscriptions.push(withdrawn);
+  const api = createClient(context, settings, keys, sync, log, onRequest, withdrawn);
   const gate = new HourGate(sync.ledger.account, ui, vscode.l10n, Date.now, () => settings.analyticsTeamSize);
   const git = new ReviewHints(log.scoped('git'));
   context.subscriptions.push(git);
 
-  const { jobs, tracker, tree, statusBar } = registerJobs(context, { command, api, keys, settings, sync, git, ui, log });
-  registerContextKeys(context, { keys, settings, jobs });
+  const { jobs, tracker, tree, statusBar, onDidShowView } = registerJobs(context, { command, api, keys, settings, sync, git, ui, log });
+  registerContextKeys(context, { keys, settings, jobs, withdrawn: withdrawn.event });
   registerReviewChanges(context, { command, git, jobs, tracker, settings, ui, log });
   const reviewComments = registerReviewComments(context, { command, sync, ledger: sync.ledger, jobs, git, rows: tree, ui, log });
   const readers = registerReaders(context, { command, api, settings, keys, gate, ui, log });
@@ -137,6 +140,7 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
     log,
   });
   registerAskAboutThis(context, { command, docs: readers.docs, jobs, git, ui, log });
+  registerAgentInstructions(context, { command, docs: readers.docs, onDidShowJobs: onDidShowView, ui, log });
   const signals = registerSignals(context, { command, api, settings, jobs, sync, gate, readers, ui, log });
   const codeFeedback = registerCodeFeedback(context, { command, signals, docs: readers.docs, settings, jobs, ledger: sync.ledger, ui, log });
   const preview = registerPreview(context, {
@@ -188,6 +192,7 @@ function createClient(
   sync: WindowSync,
   log: Logger,
   onRequest: ((entry: RequestLogEntry) => void) | undefined,
+  withdrawn: vscode.EventEmitter<EndpointName>,
 ) {
   const logApi = logRequest(log.scoped('api'));
   return createApiClient({
@@ -202,6 +207,10 @@ function createClient(
     },
     familyWaitMs: (family) => sync.ledger.familyWaitMs(family),
     sharedWaitMessage: (ms) => sharedWaitMessage(ms, vscode.l10n),
+    onWithdrawn: (endpoint) => {
+      log.scoped('api').warn(`the platform no longer offers ${endpoint}: not asked again in this window`);
+      withdrawn.fire(endpoint);
+    },
   });
 }
 

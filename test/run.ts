@@ -1,5 +1,5 @@
 // `npm test`: runs every tier and ends with one line `N passed, N failed`.
-//   node out/test/run.js            all tiers: unit, host, contract, ui, today
+//   node out/test/run.js            all tiers: unit, faults, conformance, host, contract, ui, today
 //   node out/test/run.js unit host  only those tiers
 //   MINTLIFY_TEST_GREP=pattern       only the tests whose full title matches, in every tier
 import Mocha from 'mocha';
@@ -51,6 +51,23 @@ function runMocha(dirs: string | string[], options: Mocha.MochaOptions, only?: (
 /** Unit tier: plain node, no vscode; real HTTP against the simulator. */
 function runUnit(): Promise<TierResult> {
   return runMocha(join(__dirname, 'unit'), { timeout: 10_000 });
+}
+
+/**
+ * Fault tier: the shared state's production wiring (src/sync/windowReplica.ts) in several windows on
+ * one folder that fails, stalls and lies by a seeded schedule, on a fake clock; plain node.
+ */
+function runFaults(): Promise<TierResult> {
+  return runMocha(join(__dirname, 'faults'), { timeout: 60_000 });
+}
+
+/**
+ * Conformance tier: the page, snippet, ignore and code-block rules against Mintlify's own published
+ * packages (test/conformance/judge.ts) on generated docs trees. Plain node like the unit tier, in a
+ * tier of its own because loading the judge alone takes a dozen seconds.
+ */
+function runConformance(): Promise<TierResult> {
+  return runMocha(join(__dirname, 'conformance'), { timeout: 60_000 });
 }
 
 /**
@@ -161,7 +178,15 @@ async function runToday(): Promise<TierResult> {
   }
 }
 
-const tiers: Record<string, () => Promise<TierResult>> = { unit: runUnit, host: runHost, contract: runContract, ui: runUi, today: runToday };
+const tiers: Record<string, () => Promise<TierResult>> = {
+  unit: runUnit,
+  faults: runFaults,
+  conformance: runConformance,
+  host: runHost,
+  contract: runContract,
+  ui: runUi,
+  today: runToday,
+};
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);

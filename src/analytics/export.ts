@@ -176,7 +176,9 @@ export class VisitorsExporter implements vscode.Disposable {
                   rows: kept.rows,
                   pages: kept.pages,
                 };
-            if (!reused && !result.cutShort && request.metric === 'visitors') {
+            // Only a range read in one go is the range's snapshot: one read in parts around a 429 is
+            // from more than one moment (a path may have changed page between its parts).
+            if (!reused && !result.cutShort && kept.waits === 0 && request.metric === 'visitors') {
               this.deps.reuse?.offer({ key, totals: result.totals, rows: result.rows, fetchedAt: startedAt, pages: result.pages, capped: false });
             }
             progress.report({ message: vscode.l10n.t('writing {0}…', fileName) });

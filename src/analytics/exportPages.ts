@@ -21,8 +21,11 @@ import type { Clock } from '../util/clock';
 import { isSettled } from './trend/trendBuckets';
 import { EXPORT_PAGE_SIZE, fetchAllVisitors, type FetchVisitors, VISITORS_LIST } from './visitorsQuery';
 
-/** A 429 that names no wait: every window holds the family back this long (sync/windowSync.ts), and so does the export. */
+/** A 429 that names no wait: every window holds the family back this long (sync/requestLedger.ts), and so does the export. */
 export const UNNAMED_WAIT_MS = 60_000;
+
+/** The shortest wait an export takes after a 429 (a `Retry-After: 0` included), so it never asks again in a loop. */
+export const SHORTEST_WAIT_MS = 1_000;
 
 /**
  * A wait after which fewer pages than this came through before the next 429 says the hour is still
@@ -30,6 +33,7 @@ export const UNNAMED_WAIT_MS = 60_000;
  * up to LONGEST_WAIT_MS, so an export does not meet a 429 for every page it gets.
  */
 export const PAGES_WORTH_A_WAIT = 4;
+/** The longest a doubled wait grows (a wait the platform names may be longer: up to an hour, api/errors.ts). */
 export const LONGEST_WAIT_MS = 5 * 60_000;
 
 /** Every row an export has fetched so far, each path once, in the API's order: what it keeps across a wait, and what Cancel may still write. */
@@ -127,7 +131,7 @@ export function rangeSettled(range: { dateTo: string | undefined }, now: number)
 /** The wait a 429 named (or the one every window holds after it), or undefined for any other failure. */
 function waitOf(error: unknown): number | undefined {
   if (!isApiError(error) || error.kind !== 'rateLimited') return undefined;
-  return Math.max(0, error.retryAfterMs ?? UNNAMED_WAIT_MS);
+  return Math.max(SHORTEST_WAIT_MS, error.retryAfterMs ?? UNNAMED_WAIT_MS);
 }
 
 function sameTotals(a: VisitorTotals, b: VisitorTotals): boolean {

@@ -15,6 +15,7 @@ import type { Logger } from '../log';
 import { JoinedGrant } from '../sync/hourGate';
 import { type FetchVisitors, VISITORS_LIST } from './visitorsQuery';
 import { normalizeSitePath } from '../docs/sitePaths';
+import { isSettled } from './trend/trendBuckets';
 
 export const SNAPSHOT_PAGE_SIZE = ENDPOINTS.getVisitors.pageSize;
 export const MAX_AGE_MS = HOUR_MS;
@@ -41,6 +42,8 @@ export interface VisitorsSnapshot {
   /**
    * Still being gathered: the hour gave out first, the pages fetched are kept, and the next fetch
    * goes on from the page after them (offset paging over the same range) instead of starting again.
+   * Only a range settled when its first page was fetched ({@link settledWhen}): a range that
+   * includes today re-orders its rows as visits come in, so its later pages are not the same list's.
    */
   gathering?: boolean;
   /** The pages the range took when it was last fetched whole: "18 of 40 pages fetched". */
@@ -59,6 +62,15 @@ export type ReadersFigure =
 export function isFreshFor(snapshot: Pick<VisitorsSnapshot, 'fetchedAt'>, now: number, maxAgeMs = MAX_AGE_MS): boolean {
   const age = now - snapshot.fetchedAt;
   return age >= 0 && age < maxAgeMs;
+}
+
+/**
+ * Whether the range's days had all ended (here and at the platform) at `at`: its rows, their order
+ * and its totals no longer change, so pages fetched at different times are pages of one list.
+ * All time never is.
+ */
+export function settledWhen(key: Pick<SnapshotKey, 'dateTo'>, at: number): boolean {
+  return key.dateTo !== undefined && isSettled({ dateTo: key.dateTo }, at);
 }
 
 export function snapshotId(key: SnapshotKey): string {
@@ -95,18 +107,31 @@ export async function fetchSnapshot(
   { maxPages, signal, now = Date.now, grant, from }: { maxPages: number; signal?: AbortSignal; now?: () => number; grant?: Grant; from?: VisitorsSnapshot },
 ): Promise<VisitorsSnapshot> {
   // Going on from a snapshot still being gathered: its pages stand, the next one is asked by offset.
-  const start = from?.gathering ? from : undefined;
+  const start = from?.gathering && settledWhen(key, from.fetchedAt) ? from : undefined;
   const skip = start ? start.pages * SNAPSHOT_PAGE_SIZE : 0;
   const fetchedAt = start?.fetchedAt ?? now();
+  // Totals that moved since the kept pages were fetched mean their rows moved too: nothing more is
+  // asked after the first page that says so, and the range starts again from its first page.
+  let moved = false;
   const all = await readPages(
     VISITORS_LIST,
-    (page, signal) => fetchPage(key.projectId, { dateFrom: key.dateFrom, dateTo: key.dateTo, ...page, offset: (page.offset ?? 0) + skip }, { signal, grant }),
-    { maxPages: Math.max(1, maxPages - (start?.pages ?? 0)), signal },
+    async (page, signal) => {
+      const answer = await fetchPage(
+        key.projectId,
+        { dateFrom: key.dateFrom, dateTo: key.dateTo, ...page, offset: (page.offset ?? 0) + skip },
+        { signal, grant },
+      );
+      if (start && !sameTotals(answer.totals, start.totals)) moved = true;
+      return answer;
+    },
+    { maxPages: Math.max(1, maxPages - (start?.pages ?? 0)), signal, enough: () => moved },
   );
+  if (moved) return fetchSnapshot(fetchPage, key, { maxPages, signal, now, grant, ...(from && { from: { ...from, gathering: undefined } }) });
   const seen = new Set(start?.rows.map((row) => row.path));
   const rows = start ? [...start.rows, ...all.rows.filter((row) => !seen.has(row.path))] : all.rows;
   const pages = (start?.pages ?? 0) + all.pages;
-  const gathering = all.cutShort?.reason === 'notGranted' && pages < maxPages;
+  // Only a settled range is gathered: one that includes today is kept as what it is, cut short (its paths beyond may have readers).
+  const gathering = all.cutShort?.reason === 'notGranted' && pages < maxPages && settledWhen(key, fetchedAt);
   const expectedPages = from && !from.capped ? from.pages : from?.expectedPages;
   // Any stop before the API's end leaves paths beyond it unread: they may have readers.
   return {
@@ -121,6 +146,10 @@ export async function fetchSnapshot(
   };
 }
 
+function sameTotals(a: VisitorTotals, b: VisitorTotals): boolean {
+  return a.human === b.human && a.ai === b.ai && a.total === b.total;
+}
+
 /** What the store's fetch of a range goes with: the client, the page cap (readers.maxPages, read at each fetch), the window's lifetime, the log. */
 export interface RangeFetchPorts {
   api: Pick<ApiClient, 'getVisitors'>;
@@ -132,8 +161,10 @@ export interface RangeFetchPorts {
 /**
  * The store's fetch of a whole range ({@link SnapshotStoreOptions.fetch}): {@link fetchSnapshot} with
  * the client, each request reserved by `joined` (the grants of all who asked). Cut short by the
- * hour, every page fetched is kept: the snapshot is still being gathered, and the next fetch goes on
- * from it; only a fetch that got no page at all keeps nothing (not granted, or the 429).
+ * hour, every page fetched is kept: a settled range is still being gathered, and the next fetch goes
+ * on from it (or starts again if its totals moved); a range that includes today is kept cut short,
+ * and fetched again from its first page. Only a fetch that got no page at all keeps nothing (not
+ * granted, or the 429).
  */
 export function fetchRangeWith(ports: RangeFetchPorts): SnapshotStoreOptions['fetch'] {
   return async (key, joined, kept) => {
@@ -151,7 +182,8 @@ export function fetchRangeWith(ports: RangeFetchPorts): SnapshotStoreOptions['fe
         throw new ApiError('notGranted', error.message);
       });
     const snapshot = await fetchSnapshot(fetchPage, key, { maxPages, signal: ports.signal, grant: joined, from: kept });
-    const fetched = snapshot.pages - (kept?.gathering ? kept.pages : 0);
+    // Pages fetched now: a range gone on with keeps its first fetch time; one started again (its totals moved) has a new one.
+    const fetched = kept?.gathering && snapshot.fetchedAt === kept.fetchedAt ? snapshot.pages - kept.pages : snapshot.pages;
     if (limited && fetched === 0) throw limited;
     if (joined.refused && fetched === 0) throw notGranted();
     ports.log.info(`readers: ${snapshot.rows.length} paths in ${snapshot.pages} request(s)${snapshot.capped ? ' (capped)' : ''}`);
@@ -205,14 +237,16 @@ function toStored(s: VisitorsSnapshot): StoredSnapshot {
 }
 
 function fromStored(s: StoredSnapshot): VisitorsSnapshot {
+  const key = { projectId: s.key.projectId, dateFrom: s.key.dateFrom ?? undefined, dateTo: s.key.dateTo ?? undefined };
   return {
-    key: { projectId: s.key.projectId, dateFrom: s.key.dateFrom ?? undefined, dateTo: s.key.dateTo ?? undefined },
+    key,
     totals: s.totals,
     rows: s.rows.map(([path, human, ai, total]) => ({ path, human, ai, total })),
     fetchedAt: s.fetchedAt,
     pages: s.pages,
     capped: s.capped,
-    ...(s.gathering && { gathering: true }),
+    // An older version gathered ranges that included today: such pages are kept as cut short, never gone on from.
+    ...(s.gathering && settledWhen(key, s.fetchedAt) && { gathering: true }),
     ...(s.expectedPages !== undefined && { expectedPages: s.expectedPages }),
   };
 }

@@ -5,7 +5,7 @@
 import ky, { HTTPError } from 'ky';
 import * as z from 'zod/mini';
 import { checkBaseUrl } from './baseUrl';
-import { ENDPOINTS, type Endpoints, FAMILIES, type Family, type ListQuery } from './endpoints';
+import { type EndpointName, ENDPOINTS, type Endpoints, FAMILIES, type Family, type ListQuery } from './endpoints';
 import { ApiError, formatWait, parseRetryAfter, type Reached } from './errors';
 import { checkBranch, checkId, checkPrompt, checkQuery, checkThreadId } from './inputs';
 import { ErrorBody } from './schemas';
@@ -44,6 +44,11 @@ export interface ApiClientOptions {
   familyWaitMs?: (family: Family) => number;
   /** The user's words for that refusal (the failure table's); absent: English. */
   sharedWaitMessage?: (ms: number) => string;
+  /**
+   * An endpoint answered that its operation is gone (ApiError 'withdrawn'): called once, and for the
+   * rest of this client's life a call to it at that base URL fails at once, unsent, so nothing asks it again.
+   */
+  onWithdrawn?: (endpoint: EndpointName) => void;
 }
 
 export interface CallOptions {
@@ -138,6 +143,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       throw error;
     }
 
+    // Cancelled while its reservation was written (a click on another range): nothing leaves, nothing is counted.
+    if (request.signal?.aborted) {
+      const error = new ApiError('cancelled', 'The request was cancelled before it was sent.', { reached: 'no' });
+      log(undefined, error, false);
+      throw error;
+    }
+
     try {
       const { status, value } = await attempt(base, key, request, schema);
       log(status);
@@ -184,8 +196,33 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     throw new ApiError('rateLimited', message, { retryAfterMs: wait });
   }
 
-  /** One method from a table entry: the path's ids, then the query or the prompt, then the call options. */
-  function method(entry: Endpoints[keyof Endpoints]) {
+  /** `<base URL> <endpoint>` of each endpoint that answered its operation is gone: not asked again (another API address may still offer it). */
+  const withdrawn = new Set<string>();
+
+  /** One method from a table entry, never sent again once its operation was withdrawn. */
+  function method(name: EndpointName, entry: Endpoints[keyof Endpoints]) {
+    const send = request(entry);
+    return async (...args: unknown[]) => {
+      const key = `${options.baseUrl()} ${name}`;
+      if (withdrawn.has(key)) {
+        throw new ApiError('withdrawn', `Not sent: the Mintlify API said earlier in this session that it no longer offers ${entry.method} ${entry.path}.`, {
+          subject: entry.path,
+        });
+      }
+      try {
+        return await send(...args);
+      } catch (error) {
+        if (error instanceof ApiError && error.kind === 'withdrawn' && !withdrawn.has(key)) {
+          withdrawn.add(key);
+          options.onWithdrawn?.(name);
+        }
+        throw error;
+      }
+    };
+  }
+
+  /** One request from a table entry: the path's ids, then the query or the prompt, then the call options. */
+  function request(entry: Endpoints[keyof Endpoints]) {
     const names = [...entry.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
     const takes = 'rowId' in entry ? 'query' : 'body' in entry ? entry.body : undefined;
     const deadlineMs = FAMILIES[entry.family].deadlineMs;
@@ -230,7 +267,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     };
   }
 
-  return Object.fromEntries(Object.entries(ENDPOINTS).map(([name, entry]) => [name, method(entry)])) as unknown as ApiClient;
+  return Object.fromEntries(Object.entries(ENDPOINTS).map(([name, entry]) => [name, method(name as EndpointName, entry)])) as unknown as ApiClient;
 }
 
 /** Parses a 2xx body; the message names the first field that breaks the contract. */
@@ -351,6 +388,11 @@ async function fromResponse(response: Response, cause: unknown, signal: AbortSig
   if (status === 401) return new ApiError('unauthorized', 'The Mintlify API did not accept the API key (401). Set a valid admin API key.', init);
   if (status === 403) {
     return new ApiError('forbidden', 'The API key is not allowed to do this (403): it may be read-only, or this IP address is not on the allow-list.', init);
+  }
+  // The platform answers a missing job or project with its own error body; a 410, or a 404 without
+  // that body (a router's page: the path itself is unknown), says the operation is gone.
+  if (status === 410 || (status === 404 && !body.success)) {
+    return new ApiError('withdrawn', `The Mintlify API no longer offers this operation (${status}).`, init);
   }
   if (status === 404) return new ApiError('notFound', `Not found (404)${said}.`, init);
   if (status === 429) {

@@ -1,5 +1,6 @@
 // One error type for everything that can go wrong talking to the API, with a `kind` the UI can
 // act on (offer "Set API Key", say when to retry, keep the unsent prompt, …).
+import { HOUR_MS } from '../util/clock';
 
 export type ApiErrorKind =
   | 'invalidInput' //      caught before sending: nothing was sent
@@ -9,7 +10,8 @@ export type ApiErrorKind =
   | 'redirectRefused' //   3xx: not followed, so the key went nowhere else
   | 'unauthorized' //      401
   | 'forbidden' //         403: read-only key or IP allow-list
-  | 'notFound' //          404
+  | 'notFound' //          404 with the platform's own error answer: what the path names is not there
+  | 'withdrawn' //         410, or a 404 that is not the platform's error answer: the operation itself is gone
   | 'rateLimited' //       429
   | 'invalidRequest' //    400 (or another 4xx) from the server
   | 'serverError' //       5xx
@@ -29,6 +31,7 @@ export const API_ERROR_KINDS: readonly ApiErrorKind[] = [
   'unauthorized',
   'forbidden',
   'notFound',
+  'withdrawn',
   'rateLimited',
   'invalidRequest',
   'serverError',
@@ -129,13 +132,18 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
-/** `Retry-After` is either delta-seconds or an HTTP date. Returns milliseconds, or undefined. */
+/**
+ * The longest wait a server may impose. A `Retry-After` past it is taken as this: a proxy that sends
+ * milliseconds as seconds (3600000) must not hold a family back for six weeks, in every window.
+ */
+export const LONGEST_WAIT_MS = HOUR_MS;
+
+/** `Retry-After` is either delta-seconds or an HTTP date. Returns milliseconds (at most LONGEST_WAIT_MS), or undefined. */
 export function parseRetryAfter(header: string | null, now = Date.now()): number | undefined {
   if (!header) return undefined;
   const trimmed = header.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  const date = /^\d+$/.test(trimmed) ? now + Number(trimmed) * 1000 : Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.min(LONGEST_WAIT_MS, Math.max(0, date - now));
 }
 
 /** A wait rounded as people say it: seconds under 90 s, else minutes, else hours and minutes. */

@@ -1,12 +1,16 @@
 // Which fenced code block of a docs page each reader's code-snippet feedback is about. The API
 // gives the snippet's text (and its fence's language and file name), never a line: so the match is
 // by text, made deterministic. Both sides are normalised the same way (line endings, each line's
-// indentation and inner runs of whitespace, blank lines), so a block indented inside `<CodeGroup>`
-// or `<Steps>`, or saved with CRLF, still matches; among equal blocks the fence's file name, then
-// its language, pick one, then the first in reading order (the page, then its imported snippet
-// files). A snippet no block matches is about a block that is no longer on the page.
+// indentation and inner runs of whitespace, blank lines, the highlight and diff marks a reader does
+// not copy), so a block indented inside `<CodeGroup>` or `<Steps>`, or saved with CRLF, still
+// matches; among equal blocks the fence's title (the feedback's file name; none when it has none),
+// then its language, pick one, then the first in reading order (the page, then the files it
+// imports), and the match says how many others were as likely (its twins). A snippet no block
+// matches is about a block that is no longer on the page.
 // Pure: no vscode.
+import { posix } from 'node:path';
 import type { CodeSnippet } from '../signals/snapshot';
+import { copiedLine, fenceMeta } from './fenceMeta';
 
 /** A fenced code block of a Markdown/MDX text. Lines are 0-based. */
 export interface FencedBlock {
@@ -16,7 +20,7 @@ export interface FencedBlock {
   endLine: number;
   /** The fence's language (` ```bash `), as written. */
   lang: string | undefined;
-  /** The fence's title or file name: ` ```bash install.sh `, `title="app.js"`, `filename="app.js"`. */
+  /** The fence's title, as Mintlify shows it above the block: ` ```bash install.sh `, `title="app.js"` (src/codeFeedback/fenceMeta.ts). */
   title: string | undefined;
   /** The lines between the fences, as written. */
   code: string;
@@ -33,6 +37,8 @@ export interface BlockMatch<T> {
   block: FencedBlock;
   /** The feedback about this block, in the order given. */
   items: T[];
+  /** How many other blocks had the same code and were as likely for some of the feedback: it may be about one of them. */
+  twins: number;
 }
 
 export interface Matching<T> {
@@ -44,8 +50,6 @@ export interface Matching<T> {
 
 const OPEN_FENCE = /^([ \t]*)(`{3,}|~{3,})(.*)$/;
 const CLOSE_FENCE = /^[ \t]*(`{3,}|~{3,})[ \t]*$/;
-/** Fence words that are options, not a title. */
-const FENCE_FLAGS = new Set(['wrap', 'lines', 'expandable']);
 
 /** Every fenced block of `text`, in order. */
 export function fencedBlocks(text: string): FencedBlock[] {
@@ -70,32 +74,50 @@ export function fencedBlocks(text: string): FencedBlock[] {
   return blocks;
 }
 
-/** The language (the first word) and the title of a fence's info string. */
-export function fenceMeta(info: string): { lang: string | undefined; title: string | undefined } {
-  const text = info.trim();
-  const lang = /^[^\s{]+/.exec(text)?.[0];
-  let rest = lang ? text.slice(lang.length) : text;
-  const named = /\b(?:title|filename)=(?:"([^"]*)"|'([^']*)'|(\S+))/.exec(rest);
-  if (named) return { lang, title: (named[1] ?? named[2] ?? named[3] ?? '').trim() || undefined };
-  rest = rest.replace(/\{[^}]*\}/g, ' ').replace(/\b[\w-]+=(?:"[^"]*"|'[^']*'|\S+)/g, ' ');
-  const words = rest.split(/\s+/).filter((w) => w && !FENCE_FLAGS.has(w));
-  return { lang, title: words.join(' ') || undefined };
-}
-
-/** The text both sides are compared as: each line trimmed, inner whitespace runs one space, blank lines dropped, `\n` between. */
+/** The text both sides are compared as: each line as copied, trimmed, inner whitespace runs one space, blank lines dropped, `\n` between. */
 export function normaliseCode(code: string): string {
   return code
     .split(/\r\n|\r|\n/)
-    .map((line) => line.trim().replace(/\s+/g, ' '))
+    .map((line) => copiedLine(line).trim().replace(/\s+/g, ' '))
     .filter((line) => line !== '')
     .join('\n');
 }
 
-/** The import specifiers of `text` that name a snippet file of the docs root (`/snippets/…`). */
-export function snippetImports(text: string): string[] {
+/**
+ * The Markdown and MDX files `text` imports, as Mintlify resolves them: each local import (`/…`,
+ * `./…`, `../…`) of a line starting with `import`, outside code blocks, relative to the importing file
+ * (`importingFile`, POSIX, relative to the docs root) or to the root, as paths relative to the docs
+ * root. A path never climbs out of the root: `/snippets/../../x.mdx` is the root's `x.mdx`, as Mintlify reads it.
+ */
+export function importedFiles(text: string, importingFile: string): string[] {
   const found = new Set<string>();
-  for (const m of text.matchAll(/^[ \t]*import\s[^;'"]*?\bfrom\s*(['"])(\/snippets\/[^'"]+)\1/gm)) if (m[2]) found.add(m[2]);
+  const code = new Set(fencedBlocks(text).flatMap((b) => Array.from({ length: b.endLine - b.startLine + 1 }, (_, i) => b.startLine + i)));
+  const lines = text.split(/\r\n|\r|\n/);
+  lines.forEach((line, i) => {
+    if (code.has(i) || !/^import[ \t{*]/.test(line)) return;
+    // One import may run over several lines (`import {\n  A,\n} from '…'`).
+    const source = /^import\s[^'"]*?['"]([^'"]+)['"]/.exec(lines.slice(i, i + 20).join('\n'))?.[1];
+    if (!source || !/^(?:\/|\.\.?\/)/.test(source) || !/\.mdx?$/.test(source)) return;
+    const resolved = source.startsWith('/') ? posix.normalize(source) : posix.resolve(posix.dirname(`/${importingFile}`), source);
+    found.add(resolved.slice(1));
+  });
   return [...found];
+}
+
+/**
+ * The operation whose API reference Mintlify generates on this page, from its frontmatter's
+ * `openapi:` (`POST /users`, a spec file's name before it left out) or `api:`: the request and
+ * response samples it shows are in no file. Undefined for a page that generates none.
+ */
+export function generatedApiOperation(text: string): string | undefined {
+  const frontmatter = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text)?.[1];
+  const value = frontmatter && /^(?:openapi|api):[ \t]*(?:"([^"]*)"|'([^']*)'|(.*))$/m.exec(frontmatter);
+  const words = value ? (value[1] ?? value[2] ?? value[3] ?? '').trim().split(/\s+/) : [];
+  // `[spec file] METHOD path`, or `METHOD url` for an `api:` page.
+  const [method, path] = words.slice(-2);
+  return words.length <= 3 && path && /^(?:get|put|post|delete|options|head|patch|trace|webhook)$/i.test(method ?? '')
+    ? `${method?.toUpperCase()} ${path}`
+    : undefined;
 }
 
 /**
@@ -106,7 +128,7 @@ export function snippetImports(text: string): string[] {
  */
 export function matchSnippets<T extends { snippet?: CodeSnippet }>(items: readonly T[], sources: readonly SourceText[]): Matching<T> {
   const all = sources.flatMap((source) => fencedBlocks(source.text).map((block) => ({ key: source.key, block, text: normaliseCode(block.code) })));
-  const byBlock = new Map<(typeof all)[number], T[]>();
+  const byBlock = new Map<(typeof all)[number], { items: T[]; twins: number }>();
   const gone: T[] = [];
   for (const item of items) {
     const snippet = item.snippet;
@@ -118,32 +140,41 @@ export function matchSnippets<T extends { snippet?: CodeSnippet }>(items: readon
       gone.push(item);
       continue;
     }
-    const list = byBlock.get(best);
-    if (list) list.push(item);
-    else byBlock.set(best, [item]);
+    const entry = byBlock.get(best.candidate) ?? { items: [], twins: 0 };
+    entry.items.push(item);
+    entry.twins = Math.max(entry.twins, best.twins);
+    byBlock.set(best.candidate, entry);
   }
-  const blocks = all.filter((c) => byBlock.has(c)).map((c) => ({ key: c.key, block: c.block, items: byBlock.get(c) ?? [] }));
+  const blocks = all.flatMap((c) => {
+    const entry = byBlock.get(c);
+    return entry ? [{ key: c.key, block: c.block, items: entry.items, twins: entry.twins }] : [];
+  });
   return { blocks, gone };
 }
 
-/** What a block's normalised text must be (`whole`) or begin with; undefined when nothing is left to compare. */
+/** What a block's normalised text must be (`whole`) or begin with (a snippet kept cut short); undefined when nothing is left to compare. */
 function wantedText(snippet: CodeSnippet): { text: string; whole: boolean } | undefined {
   const { text, fullLength } = snippet.code;
-  if (fullLength === undefined || fullLength <= text.length) {
-    const whole = normaliseCode(text);
-    return whole ? { text: whole, whole: true } : undefined;
-  }
-  // Cut short: its last line may be cut in the middle, so only the lines before it count.
-  const cut = text.search(/[^\r\n]*$/);
-  const prefix = normaliseCode(text.slice(0, cut));
-  return prefix ? { text: prefix, whole: false } : undefined;
+  const normalised = normaliseCode(text);
+  if (!normalised) return undefined;
+  // Cut short, its last line may end mid-word: the block's line then begins with it, so a
+  // one-line block longer than what was kept still matches.
+  return { text: normalised, whole: fullLength === undefined || fullLength <= text.length };
 }
 
-function pick<C extends { block: FencedBlock }>(candidates: readonly C[], snippet: CodeSnippet): C | undefined {
-  if (candidates.length < 2) return candidates[0];
-  const same = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && a.trim().toLowerCase() === b.trim().toLowerCase();
-  const score = (c: C) => (same(c.block.title, snippet.filename) ? 2 : 0) + (same(c.block.lang, snippet.lang) ? 1 : 0);
-  let best = candidates[0];
-  for (const c of candidates) if (best && score(c) > score(best)) best = c;
-  return best;
+/**
+ * The candidate the snippet is most likely about, and how many others were as likely: the block
+ * whose title is the snippet's file name, then whose language is its language; for a snippet with
+ * no file name an untitled block, then for one with no language an unlabelled one; then the first.
+ */
+function pick<C extends { block: FencedBlock }>(candidates: readonly C[], snippet: CodeSnippet): { candidate: C; twins: number } | undefined {
+  const name = (text: string | undefined) => text?.trim().toLowerCase() || undefined;
+  const [filename, lang] = [name(snippet.filename), name(snippet.lang)];
+  const score = ({ block }: C) =>
+    filename !== undefined
+      ? (name(block.title) === filename ? 8 : 0) + (lang !== undefined ? (name(block.lang) === lang ? 4 : 0) : name(block.lang) ? 0 : 1)
+      : (lang !== undefined ? (name(block.lang) === lang ? 4 : 0) : name(block.lang) ? 0 : 1) + (name(block.title) ? 0 : 2);
+  const best = Math.max(...candidates.map(score));
+  const likeliest = candidates.filter((c) => score(c) === best);
+  return likeliest[0] && { candidate: likeliest[0], twins: likeliest.length - 1 };
 }

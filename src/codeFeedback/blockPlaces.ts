@@ -1,5 +1,5 @@
 // Where readers' code-block feedback lies in the open docs pages, kept as the writer edits: each
-// open page (and the `/snippets/…` files it imports) is matched against the kept reader signals
+// open page (and the Markdown and MDX files it imports, as Mintlify resolves them) is matched against the kept reader signals
 // (src/codeFeedback/blockMatching.ts) when it opens, when the signals change and, a moment after
 // each edit, from the editor's text: so a block edited until it no longer matches moves to "no
 // longer on this page", and undo brings it back. No request: the snapshot is what Reader Signals
@@ -13,11 +13,14 @@ import type { PendingComment, SnapshotRange } from '../signals/snapshot';
 import { background } from '../util/background';
 import { daysBetween } from '../util/days';
 import { Disposable } from '../util/lifecycle';
-import { matchSnippets, snippetImports, type SourceText } from './blockMatching';
+import { normalizeSitePath, relativeTo } from '../docs/sitePaths';
+import { generatedApiOperation, importedFiles, matchSnippets, type SourceText } from './blockMatching';
 import { goneText, problemText, WARNING_FROM } from './feedbackText';
 
 /** How long after the last keystroke the page is matched again. */
 export const EDIT_SETTLE_MS = 250;
+/** The most files a page's imports are read from (a page importing itself, or a long chain, stops there). */
+const MAX_IMPORTED = 50;
 /** The Problems panel's source of every entry. */
 export const DIAGNOSTIC_SOURCE = 'Readers';
 
@@ -28,6 +31,8 @@ export interface FlaggedPlace {
   endLine: number;
   code: string;
   comments: PendingComment[];
+  /** Other blocks with the same code that some of the feedback is as likely to be about. */
+  twins: number;
 }
 
 /** One open page's feedback: on its blocks, and about blocks it no longer has. */
@@ -36,6 +41,8 @@ export interface PagePlaces {
   range: SnapshotRange;
   blocks: FlaggedPlace[];
   gone: PendingComment[];
+  /** The operation whose API reference Mintlify generates on the page (`POST /users`), where feedback no block of a file matches most likely is. */
+  generatedApi: string | undefined;
   /** The files matched (the page and its snippet files), for telling which edits concern it. */
   sources: string[];
 }
@@ -59,7 +66,7 @@ export class BlockPlaces extends Disposable {
     super();
     this.register(signals.onDidChange(() => this.matchAll()));
     this.register(docs.onDidChange(() => this.matchAll()));
-    this.register(settings.onDidChange((change) => change.affects('codeFeedback') && this.matchAll()));
+    this.register(settings.onDidChange((change) => (change.affects('codeFeedback') || change.affects('docs.basePath')) && this.matchAll()));
     this.register(vscode.workspace.onDidOpenTextDocument((document) => this.match(document)));
     this.register(vscode.workspace.onDidCloseTextDocument((document) => this.drop(document.uri.toString())));
     this.register(vscode.workspace.onDidChangeTextDocument((event) => this.edited(event.document)));
@@ -128,16 +135,21 @@ export class BlockPlaces extends Disposable {
     const snapshot = this.settings.codeFeedback.enabled ? this.signals.current() : undefined;
     const page = snapshot && (await this.docs.pageOf(uri));
     if (!snapshot || !page) return undefined;
-    const items = snapshot.pending.filter((c) => c.path === page.sitePath && c.snippet);
+    // Compared again here: a snapshot kept by an older version holds `/x/index`, and the base path may have changed since.
+    const items = snapshot.pending.filter((c) => c.snippet && normalizeSitePath(c.path, this.settings.docsBasePath) === page.sitePath);
     if (!items.length) return undefined;
     const sources: SourceText[] = [{ key: uri.toString(), text }];
     const files = new Map<string, vscode.Uri>([[uri.toString(), uri]]);
-    for (const specifier of snippetImports(text)) {
-      const uri = vscode.Uri.joinPath(page.docsRoot, specifier);
-      const snippet = await textOf(uri);
+    // The files it imports, and theirs, in reading order; each path stays inside the docs root.
+    const queue = importedFiles(text, relativeTo(uri.path, page.docsRoot.path) ?? '');
+    for (let next = queue.shift(); next !== undefined && files.size <= MAX_IMPORTED; next = queue.shift()) {
+      const imported = vscode.Uri.joinPath(page.docsRoot, ...next.split('/'));
+      if (files.has(imported.toString())) continue;
+      const snippet = await textOf(imported);
       if (snippet === undefined) continue;
-      sources.push({ key: uri.toString(), text: snippet });
-      files.set(uri.toString(), uri);
+      sources.push({ key: imported.toString(), text: snippet });
+      files.set(imported.toString(), imported);
+      queue.push(...importedFiles(snippet, next));
     }
     const matching = matchSnippets(items, sources);
     return {
@@ -149,8 +161,10 @@ export class BlockPlaces extends Disposable {
         endLine: m.block.endLine,
         code: m.block.code,
         comments: m.items,
+        twins: m.twins,
       })),
       gone: matching.gone,
+      generatedApi: generatedApiOperation(text),
       sources: sources.map((s) => s.key),
     };
   }
@@ -177,11 +191,18 @@ export class BlockPlaces extends Disposable {
           const severity = block.comments.length >= WARNING_FROM ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information;
           add(
             block.uri,
-            diagnostic(new vscode.Range(block.startLine, 0, block.endLine, Number.MAX_SAFE_INTEGER), problemText(block.comments, days, vscode.l10n), severity),
+            diagnostic(
+              new vscode.Range(block.startLine, 0, block.endLine, Number.MAX_SAFE_INTEGER),
+              problemText(block.comments, days, vscode.l10n, block.twins),
+              severity,
+            ),
           );
         }
         if (page.gone.length)
-          add(page.page.uri, diagnostic(new vscode.Range(0, 0, 0, 0), goneText(page.gone, days, vscode.l10n), vscode.DiagnosticSeverity.Information));
+          add(
+            page.page.uri,
+            diagnostic(new vscode.Range(0, 0, 0, 0), goneText(page.gone, days, vscode.l10n, page.generatedApi), vscode.DiagnosticSeverity.Information),
+          );
       }
       for (const { uri, list } of byFile.values()) this.diagnostics.set(uri, list);
     }

@@ -22,19 +22,36 @@ export function newestFirst<T extends Pick<PendingComment, 'createdAt' | 'id'>>(
   return [...items].sort((a, b) => compare(b.createdAt ?? '', a.createdAt ?? '') || compare(a.id, b.id));
 }
 
-/** The Problems entry of a block: "3 readers flagged this code block (last 30 days): 'fails on Windows'…". */
-export function problemText(items: readonly PendingComment[], days: number, l10n: L10n): string {
+/**
+ * The Problems entry of a block: "3 readers flagged this code block (last 30 days): 'fails on Windows'…",
+ * and, when other blocks have the same code (`twins`), that the feedback may be about one of them.
+ */
+export function problemText(items: readonly PendingComment[], days: number, l10n: L10n, twins = 0): string {
   const newest = newestFirst(items)[0];
   const quoted = newest ? oneLine(newest.comment.text, PROBLEM_CHARS) : '';
-  return items.length === 1
-    ? l10n.t('1 reader flagged this code block (last {0} days): “{1}”', days, quoted)
-    : l10n.t('{0} readers flagged this code block (last {1} days): “{2}”', items.length, days, quoted);
+  const text =
+    items.length === 1
+      ? l10n.t('1 reader flagged this code block (last {0} days): “{1}”', days, quoted)
+      : l10n.t('{0} readers flagged this code block (last {1} days): “{2}”', items.length, days, quoted);
+  return twins ? `${text} ${twinsText(twins, l10n)}` : text;
 }
 
-/** The Problems entry at the top of a page for the feedback no block matches. */
-export function goneText(items: readonly PendingComment[], days: number, l10n: L10n): string {
+/** What a writer is told of a block's twins: the feedback may be about another block with the same code. */
+export function twinsText(twins: number, l10n: L10n): string {
+  return twins === 1
+    ? l10n.t('Another block here has the same code: it may be about that one.')
+    : l10n.t('{0} other blocks here have the same code: it may be about one of them.', twins);
+}
+
+/**
+ * The Problems entry at the top of a page for the feedback no block of its files matches: on a
+ * page whose API reference Mintlify generates (`api`, its operation), most likely its samples there;
+ * elsewhere, a block that is no longer on the page.
+ */
+export function goneText(items: readonly PendingComment[], days: number, l10n: L10n, api?: string): string {
   const newest = newestFirst(items)[0];
   const quoted = newest ? oneLine(newest.comment.text, PROBLEM_CHARS) : '';
+  if (api !== undefined) return l10n.t('{0} (last {1} days): “{2}”', goneLensTitle(items.length, l10n, api), days, quoted);
   return items.length === 1
     ? l10n.t('1 reader’s feedback (last {0} days) is about a code block that is no longer on this page: “{1}”', days, quoted)
     : l10n.t('{0} readers’ feedback (last {1} days) is about a code block that is no longer on this page: “{2}”', items.length, days, quoted);
@@ -45,7 +62,10 @@ export function lensTitle(count: number, l10n: L10n): string {
   return count === 1 ? l10n.t('1 reader flagged this block') : l10n.t('{0} readers flagged this block', count);
 }
 
-export function goneLensTitle(count: number, l10n: L10n): string {
+/** The CodeLens and hover title at the top of a page for the feedback no block of its files matches (see {@link goneText}). */
+export function goneLensTitle(count: number, l10n: L10n, api?: string): string {
+  if (api !== undefined)
+    return l10n.t('Readers’ feedback on code in no file of this page ({0}): most likely the API reference generated for {1}', count, oneLine(api, 80));
   return count === 1
     ? l10n.t('1 reader’s feedback is about a code block that is no longer on this page')
     : l10n.t('{0} readers’ feedback is about a code block that is no longer on this page', count);

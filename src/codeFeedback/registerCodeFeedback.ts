@@ -14,7 +14,7 @@ import { markdownEscaped } from '../util/markdownText';
 import { COMMANDS, type RegisterCommand } from '../commands';
 import { blockInstruction, buildBlockPrompt } from './blockPrompt';
 import { BlockPlaces, type FlaggedPlace, type PagePlaces } from './blockPlaces';
-import { goneLensTitle, hoverEntries, lensTitle } from './feedbackText';
+import { goneLensTitle, hoverEntries, lensTitle, twinsText } from './feedbackText';
 
 const DOCS = [{ pattern: '**/*.{md,mdx}' }];
 /** The chat VS Code opens with a prefilled question (not sent until the writer sends it). */
@@ -78,7 +78,7 @@ export function registerCodeFeedback(context: vscode.ExtensionContext, ports: Co
       const result: vscode.CodeLens[] = [];
       const page = places.pageOf(document.uri);
       if (page?.gone.length)
-        result.push(new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title: goneLensTitle(page.gone.length, vscode.l10n), command: '' }));
+        result.push(new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title: goneLensTitle(page.gone.length, vscode.l10n, page.generatedApi), command: '' }));
       for (const { place } of places.blocksIn(document.uri)) {
         const at = new vscode.Range(place.startLine, 0, place.startLine, 0);
         const ref: BlockRef = { uri: document.uri.toString(), line: place.startLine };
@@ -99,11 +99,15 @@ export function registerCodeFeedback(context: vscode.ExtensionContext, ports: Co
       const page = places.pageOf(document.uri);
       if (found)
         return new vscode.Hover(
-          hoverText(vscode.l10n.t('Readers’ feedback on this code block'), found.place.comments),
+          hoverText(
+            vscode.l10n.t('Readers’ feedback on this code block'),
+            found.place.comments,
+            found.place.twins ? twinsText(found.place.twins, vscode.l10n) : undefined,
+          ),
           new vscode.Range(found.place.startLine, 0, found.place.endLine, 0),
         );
       if (position.line === 0 && page?.gone.length)
-        return new vscode.Hover(hoverText(vscode.l10n.t('Readers’ feedback about a code block that is no longer on this page'), page.gone));
+        return new vscode.Hover(hoverText(goneLensTitle(page.gone.length, vscode.l10n, page.generatedApi), page.gone));
       return undefined;
     },
   };
@@ -196,9 +200,10 @@ export function registerCodeFeedback(context: vscode.ExtensionContext, ports: Co
  * A hover: the title, then each comment's date, status and author, and the comment as one escaped
  * line. Everything from the API is escaped for Markdown (markdownEscaped); nothing is trusted, no HTML.
  */
-function hoverText(title: string, comments: FlaggedPlace['comments']): vscode.MarkdownString {
+function hoverText(title: string, comments: FlaggedPlace['comments'], note?: string): vscode.MarkdownString {
   const { entries, more } = hoverEntries(comments, vscode.l10n);
   const lines = [`**${markdownEscaped(title)}**`, ''];
+  if (note) lines.push(markdownEscaped(note), '');
   for (const entry of entries) lines.push(`${markdownEscaped(entry.about)}  `, `> ${markdownEscaped(entry.comment)}`, '');
   if (more) lines.push(markdownEscaped(vscode.l10n.t('({0} more not shown)', more)));
   const md = new vscode.MarkdownString(lines.join('\n'));

@@ -1,13 +1,16 @@
 // Where the docs live in this window and which page a file is. A Mintlify docs root is the folder
 // holding docs.json (mint.json before 2025), which may sit below the workspace folder (a monorepo's
 // `docs/`); without one, the workspace folder is the root. The config files are searched once and
-// again only when one is created or deleted, so asking about the active editor on every switch is
-// cheap.
+// again only when one is created or deleted, and a root's `.mintignore` is read once and again when
+// it changes, so asking about the active editor on every switch is cheap.
 import * as vscode from 'vscode';
 import { Disposable } from '../util/lifecycle';
+import { ignoreRules, type IgnoreRules } from './ignoreRules';
 import { docCandidates, docsRootOf, relativeTo, sitePathOf } from './sitePaths';
 
 const CONFIG_FILES = '**/{docs.json,mint.json}';
+/** The files of a docs root Mintlify leaves out of the site, beside its docs.json. */
+const IGNORE_FILE = '.mintignore';
 const EXCLUDE = '**/node_modules/**';
 
 /** A workspace file that is a page of the docs site. */
@@ -24,8 +27,10 @@ export interface DocPage {
 
 export class DocsLocator extends Disposable {
   private configRoots: Promise<vscode.Uri[]> | undefined;
+  /** Each docs root's ignore rules (by its URI), read on first use. */
+  private readonly ignores = new Map<string, Promise<IgnoreRules>>();
   private readonly changeEmitter = this.register(new vscode.EventEmitter<void>());
-  /** Fires when a docs.json/mint.json appears or goes, or the workspace folders change. */
+  /** Fires when a docs.json/mint.json or a .mintignore appears, changes or goes, or the workspace folders change. */
   readonly onDidChange = this.changeEmitter.event;
 
   constructor() {
@@ -38,6 +43,12 @@ export class DocsLocator extends Disposable {
     this.register(watcher.onDidCreate(forget));
     this.register(watcher.onDidDelete(forget));
     this.register(vscode.workspace.onDidChangeWorkspaceFolders(forget));
+    const ignoreWatcher = this.register(vscode.workspace.createFileSystemWatcher(`**/${IGNORE_FILE}`));
+    const reread = () => {
+      this.ignores.clear();
+      this.changeEmitter.fire();
+    };
+    for (const event of [ignoreWatcher.onDidCreate, ignoreWatcher.onDidChange, ignoreWatcher.onDidDelete]) this.register(event(reread));
   }
 
   /** The page a file is, or undefined for a file that is not one (wrong extension, outside the docs root, not a `file`-like scheme). */
@@ -53,20 +64,36 @@ export class DocsLocator extends Disposable {
     );
     if (rootPath === undefined) return undefined;
     const relative = relativeTo(uri.path, rootPath);
-    const sitePath = relative === undefined ? undefined : sitePathOf(relative);
+    const docsRoot = uri.with({ path: rootPath });
+    const sitePath = relative === undefined ? undefined : sitePathOf(relative, await this.ignoreRulesOf(docsRoot));
     if (sitePath === undefined) return undefined;
     return {
       uri,
       sitePath,
-      docsRoot: uri.with({ path: rootPath }),
+      docsRoot,
       workspacePath: relativeTo(uri.path, workspaceFolder.uri.path) ?? uri.path,
       workspaceFolder,
     };
   }
 
+  /** The docs roots: the folders holding docs.json/mint.json, shallow first (none without a config file). */
+  roots(): Promise<vscode.Uri[]> {
+    return this.findConfigRoots();
+  }
+
   /** The workspace file behind a site path: the first candidate that exists under a docs root. */
   async fileOf(sitePath: string): Promise<vscode.Uri | undefined> {
     return fileForSitePath(sitePath, await this.findConfigRoots());
+  }
+
+  /** The rules of a docs root: Mintlify's own, and its .mintignore's when it has one. */
+  private ignoreRulesOf(docsRoot: vscode.Uri): Promise<IgnoreRules> {
+    const key = docsRoot.toString();
+    const known = this.ignores.get(key);
+    if (known) return known;
+    const rules = readIgnoreRules(docsRoot);
+    this.ignores.set(key, rules);
+    return rules;
   }
 
   private findConfigRoots(): Promise<vscode.Uri[]> {
@@ -88,6 +115,7 @@ export async function fileForSitePath(sitePath: string, configRoots?: vscode.Uri
     if (seen.has(root.toString())) continue;
     seen.add(root.toString());
     for (const candidate of candidates) {
+      if (sitePathOf(candidate) === undefined) continue; // snippets/x.mdx is no page's file
       const uri = vscode.Uri.joinPath(root, ...candidate.split('/'));
       if (await isFile(uri)) return uri;
     }
@@ -102,7 +130,16 @@ async function findConfigRoots(): Promise<vscode.Uri[]> {
   return roots.sort((a, b) => a.path.split('/').length - b.path.split('/').length);
 }
 
-async function isFile(uri: vscode.Uri): Promise<boolean> {
+async function readIgnoreRules(docsRoot: vscode.Uri): Promise<IgnoreRules> {
+  try {
+    return ignoreRules(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(docsRoot, IGNORE_FILE))));
+  } catch {
+    return ignoreRules(); // no .mintignore: only Mintlify's own rules
+  }
+}
+
+/** Whether a file is there (not a folder; a name the file system refuses is not one). */
+export async function isFile(uri: vscode.Uri): Promise<boolean> {
   try {
     return (await vscode.workspace.fs.stat(uri)).type === vscode.FileType.File;
   } catch {

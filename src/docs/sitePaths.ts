@@ -5,10 +5,16 @@
 // the docs root, never a glob or a path that could climb out of it.
 // No vscode import: unit-tested directly.
 import { decodeSegment } from '../util/decodeSegment';
+import { ignoreRules, type IgnoreRules } from './ignoreRules';
 
-const PAGE_EXTENSIONS = ['.mdx', '.md'] as const;
-/** Folders Mintlify never serves as pages: reusable snippets, dependencies, hidden folders. */
-const NOT_PAGES = new Set(['snippets', 'node_modules']);
+/** A page's file: Markdown or MDX, the extension in lower case (Mintlify serves `Guide.MDX` as a file, not a page). */
+const PAGE_FILE = /^.+\.mdx?$/;
+/** Markdown files Mintlify never serves as pages, in any folder (`.md` only: `README.mdx` is a page). */
+const NOT_PAGE_MARKDOWN = /(?:^|\/)(?:readme|license|contributing|contribute)\.md$/i;
+/** The docs root's snippet folders and the agent skill files: content, not pages. */
+const NOT_PAGE_FILE = /^(?:_?snippets\/|skill\.md$|\.mintlify\/skills\/(?:.*\/)?skill\.md$)/i;
+/** What Mintlify ignores in a docs root without a .mintignore. */
+const ALWAYS_IGNORED = ignoreRules();
 
 /**
  * Site path → the files it may come from, best first. `/quickstart` → quickstart.mdx, quickstart.md,
@@ -31,25 +37,21 @@ export function docCandidates(path: string): string[] | undefined {
 }
 
 /**
- * File (relative to the docs root) → its site path: `quickstart.mdx` → `/quickstart`,
- * `guides/index.md` → `/guides`, `index.mdx` → `/`. Undefined for a file that is not a page: not
- * `.md`/`.mdx`, outside the root (`../x.md`), or in a folder the site does not serve (snippets,
- * node_modules, hidden folders). The inverse of {@link docCandidates}: the result's candidates
- * include the file.
+ * File (relative to the docs root) → its site path, as Mintlify serves it: `quickstart.mdx` →
+ * `/quickstart`, `guides/index.md` → `/guides` (Mintlify serves `/guides/index` too: the same page,
+ * see {@link normalizeSitePath}), `index.mdx` → `/`, `_partial.mdx` → `/_partial`. Undefined for a
+ * file that is not a page: not `.md`/`.mdx`, outside the root (`../x.md`), in the root's `snippets/`
+ * or `_snippets/`, a README, LICENSE, CONTRIBUTING or CONTRIBUTE `.md` in any folder, or one that
+ * Mintlify ignores (`ignore`: its own list, node_modules and tool folders among them, and the docs
+ * root's `.mintignore`). The inverse of {@link docCandidates}: the result's candidates include the file.
  */
-export function sitePathOf(relativeFile: string): string | undefined {
+export function sitePathOf(relativeFile: string, ignore: IgnoreRules = ALWAYS_IGNORED): string | undefined {
   const segments = relativeFile.split('/').filter((s) => s && s !== '.');
-  const name = segments.pop();
-  if (!name) return undefined;
-  const extension = PAGE_EXTENSIONS.find((ext) => name.toLowerCase().endsWith(ext));
-  if (!extension) return undefined;
-  const stem = name.slice(0, -extension.length);
-  if (!stem || stem.startsWith('.') || stem.startsWith('_')) return undefined;
-  for (const folder of segments) {
-    if (folder === '..' || folder.startsWith('.') || NOT_PAGES.has(folder)) return undefined;
-  }
-  if (stem !== 'index') segments.push(stem);
-  return `/${segments.join('/')}`;
+  if (segments.includes('..')) return undefined;
+  const file = segments.join('/');
+  if (!PAGE_FILE.test(segments.at(-1) ?? '') || NOT_PAGE_MARKDOWN.test(file) || NOT_PAGE_FILE.test(file) || ignore.ignores(file)) return undefined;
+  const slug = file.replace(/\.mdx?$/, '');
+  return `/${slug === 'index' ? '' : slug.replace(/\/index$/, '')}`;
 }
 
 /**
@@ -82,12 +84,18 @@ function isInside(path: string, folder: string): boolean {
  * (`/quickstart`, already decoded: a `?`, `#` or `%` in it is part of the page's name, as in the
  * simulator's `/guides/a b?c#d`) or, in `pageUrl` and sometimes a feedback `path`, by its full URL
  * (`https://docs.acme.dev/quickstart/?ref=nav`), whose query and fragment are dropped and whose
- * path is percent-decoded.
+ * path is percent-decoded. A section's page is one page under both of the paths Mintlify serves it
+ * at, `/guides` and `/guides/index` (its sidebar, redirects and llms.txt use the second): `/guides`.
+ * On a site served under a base path (`basePath` `/docs` for `example.com/docs`), a path that starts
+ * with it is read without it, as Mintlify strips it: `/docs/quickstart` → `/quickstart`.
  */
-export function normalizeSitePath(value: string): string {
+export function normalizeSitePath(value: string, basePath = ''): string {
   const text = value.trim();
   const url = /^https?:\/\//i.test(text) ? parseUrl(text) : undefined;
-  return rooted(url ? decodeSegments(url.pathname) : text);
+  const path = rooted(url ? decodeSegments(url.pathname) : text);
+  const base = rooted(basePath.trim());
+  const inSite = base === '/' ? path : path === base ? '/' : path.startsWith(`${base}/`) ? path.slice(base.length) : path;
+  return inSite === '/index' ? '/' : inSite.replace(/\/index$/, '');
 }
 
 /** `path` with one leading slash and no trailing one (`/` itself stays). */

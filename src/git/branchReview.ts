@@ -12,6 +12,9 @@ import { WordedFailure } from '../errorMessages';
 /** A reason the review or checkout cannot go on, with the buttons that help (the failure table shows it). */
 export class ReviewProblem extends WordedFailure {}
 
+/** The branch is not on the remote (merged and deleted, or never pushed). */
+export class BranchGone extends ReviewProblem {}
+
 /** One row of `vscode.changes`: the file, its content before (undefined: added), after (undefined: deleted). */
 export type ChangeResource = [resource: vscode.Uri, original: vscode.Uri | undefined, modified: vscode.Uri | undefined];
 
@@ -102,7 +105,7 @@ export async function fetchBranch(clone: Clone, ref: string, { timeoutMs, token 
     }
     const reason = gitReason(error);
     if (/couldn't find remote ref|no such ref|NoRemoteReference/i.test(`${reason} ${(error as { gitErrorCode?: string }).gitErrorCode ?? ''}`)) {
-      throw new ReviewProblem(
+      throw new BranchGone(
         vscode.l10n.t('The branch {0} is gone from {1} (merged or deleted). Open the pull request to see what became of it.', ref, remote.name),
         ['openPullRequest'],
       );
@@ -127,6 +130,12 @@ export async function branchChanges(api: GitApi, repository: GitRepository, tip:
   if (!base) throw new ReviewProblem(vscode.l10n.t("The agent's branch shares no history with your current branch, so there is nothing to compare it with."));
   const changes = await repository.diffBetween(base, tip);
   return { base, resources: changes.map((change) => toResource(api, change, base, tip)) };
+}
+
+/** What the commits from `base` (excluded) to `tip` change, as `vscode.changes` rows: a run of the agent's commits. */
+export async function runChanges(api: GitApi, repository: GitRepository, base: string, tip: string): Promise<ChangeResource[]> {
+  const changes = await repository.diffBetween(base, tip);
+  return changes.map((change) => toResource(api, change, base, tip));
 }
 
 function toResource(api: GitApi, change: GitChange, base: string, tip: string): ChangeResource {

@@ -1,17 +1,24 @@
 // Review Changes and Check Out Branch for an agent job (not the review comments on it: src/review). The git
 // work is in branchReview.ts; this file decides whether the job is ready and shows every problem
-// as the failure table does (src/errorMessages.ts), with the buttons that help.
+// as the failure table does (src/errorMessages.ts), with the buttons that help. A completed job
+// without a pull request may have committed straight to its branch: Review Changes fetches it and
+// shows exactly the agent's commits from while the job ran (directCommits.ts), or says it found none.
 import * as vscode from 'vscode';
 import type { Settings } from '../config';
 import { isTerminal, jobLabel, type JobStore, type TrackedJob } from '../jobs/jobStore';
+import { type DirectLook, hasNoPullRequest, noPullRequestText } from '../jobs/jobOutcome';
+import { agentCommitsOn, commitRuns } from './directCommits';
+import { gitRunner } from './gitProcess';
 import type { JobTracker } from '../jobs/jobTracker';
 import { jobIdOf, pickJob } from '../jobs/jobPick';
 import type { Logger } from '../log';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
 import {
+  BranchGone,
   branchChanges,
   type ChangeResource,
+  runChanges,
   checkOut,
   type Clone,
   fetchBranch,
@@ -28,6 +35,7 @@ import { isSafeBranchName } from './branchName';
 import { COMMANDS, type RegisterCommand } from '../commands';
 import { failureView } from '../errorMessages';
 import { showFailure } from '../showFailure';
+import { errorText } from '../util/errorText';
 
 /** What Review Changes opened; returned to the caller (the tests compare it with git). */
 export interface ReviewResult {
@@ -36,12 +44,14 @@ export interface ReviewResult {
   shownAs: 'multiDiff' | 'perFile';
   /** The commit of the agent's branch shown: its round. */
   tip: string;
+  /** A job without a pull request: the agent's commits shown (published directly), oldest first; none found: empty. */
+  commits?: string[];
 }
 
 export interface ReviewChangesPorts {
   command: RegisterCommand;
   /** The workspace's git: which jobs are cloned here, and where Review Changes says which round it fetched. */
-  git: Pick<ReviewHints, 'isReviewable' | 'fetchedRound'>;
+  git: Pick<ReviewHints, 'isReviewable' | 'fetchedRound' | 'lookedAt'>;
   jobs: JobStore;
   /** Tell Me When It Finishes reads the job again at once. */
   tracker: Pick<JobTracker, 'refresh'>;
@@ -104,7 +114,9 @@ export function registerReviewChanges(context: vscode.ExtensionContext, ports: R
   }
 
   async function review(jobId: string): Promise<ReviewResult | undefined> {
-    const { tracked, ref, api, clone } = await prepare(jobId);
+    const prepared = await prepare(jobId);
+    if (hasNoPullRequest(prepared.tracked)) return reviewDirect(prepared);
+    const { tracked, ref, api, clone } = prepared;
     const title = vscode.l10n.t('Agent changes: {0} ({1})', jobLabel(tracked), ref);
     const { tip, resources } = await ui.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0}…', ref), cancellable: true },
@@ -122,6 +134,71 @@ export function registerReviewChanges(context: vscode.ExtensionContext, ports: R
     const shownAs = await showChanges(title, resources);
     log.info(`review ${jobId}: ${resources.length} file(s) from ${ref} shown (${shownAs})`);
     return { title, resources, shownAs, tip };
+  }
+
+  /**
+   * A completed job without a pull request: the branch fetched (the writer asked), then the agent's
+   * commits on it from the job's start to the read that found it finished, each run of them one diff.
+   */
+  async function reviewDirect({ tracked, ref, api, clone }: Awaited<ReturnType<typeof prepare>>): Promise<ReviewResult> {
+    const from = Date.parse(tracked.job?.createdAt ?? '');
+    if (Number.isNaN(from)) {
+      throw new ReviewProblem(
+        vscode.l10n.t('The platform did not say when “{0}” started, so its commits on {1} cannot be told from others’.', jobLabel(tracked), ref),
+      );
+    }
+    const to = Date.parse(tracked.checkedAt ?? '') || Date.now();
+    const { tip, commits } = await ui.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0}…', ref), cancellable: true },
+      async (_progress, token) => {
+        const fetched = await fetchBranch(clone, ref, { timeoutMs: settings.gitFetchTimeoutMs, token }).catch((error: unknown) => {
+          // No pull request to open: a branch that is not there is said as what git shows.
+          if (!(error instanceof BranchGone)) throw error;
+          throw new ReviewProblem(
+            vscode.l10n.t(
+              'The agent opened no pull request, and {0} is not on {1}, so git shows no commit of it there. It may have changed nothing, or its branch was deleted.',
+              ref,
+              clone.remote.name,
+            ),
+            [],
+            'info',
+          );
+        });
+        const stop = new AbortController();
+        const subscription = token.onCancellationRequested(() => stop.abort());
+        try {
+          const git = gitRunner(api.git.path, clone.repository.rootUri.fsPath, { signal: stop.signal });
+          return { tip: fetched, commits: await agentCommitsOn(git, clone.remote.name, ref, { from, to }) };
+        } catch (error) {
+          if (stop.signal.aborted) throw new ReviewCancelled();
+          throw new ReviewProblem(vscode.l10n.t('Fetched {0}, but git cannot read its history: {1}.', ref, errorText(error)));
+        } finally {
+          subscription.dispose();
+        }
+      },
+    );
+    const look: DirectLook = commits.length
+      ? { kind: 'published', branch: ref, commits: commits.map(({ hash, subject }) => ({ hash, subject })) }
+      : { kind: 'noCommits', branch: ref };
+    hints.lookedAt(tracked, look);
+    const title = vscode.l10n.t('Published directly: {0} ({1})', jobLabel(tracked), ref);
+    if (!commits.length) {
+      // The row's tooltip says the same (jobOutcome.ts): what git showed, never that nothing changed.
+      void ui.showMessage('info', noPullRequestText(tracked, look, true));
+      return { title, resources: [], shownAs: 'multiDiff', tip, commits: [] };
+    }
+    // Each run of the agent's commits one diff: a teammate's commit between two runs is not the agent's.
+    const runs = commitRuns(commits);
+    const resources: ChangeResource[] = [];
+    let shownAs: ReviewResult['shownAs'] = 'multiDiff';
+    for (const [index, run] of runs.entries()) {
+      const rows = await runChanges(api, clone.repository, run.base, run.tip);
+      resources.push(...rows);
+      const part = runs.length === 1 ? title : vscode.l10n.t('{0}, part {1} of {2}', title, index + 1, runs.length);
+      if (rows.length) shownAs = await showChanges(part, rows);
+    }
+    log.info(`review ${tracked.id}: no pull request; ${commits.length} agent commit(s) on ${ref} in ${runs.length} run(s), ${resources.length} file(s) shown`);
+    return { title, resources, shownAs, tip, commits: commits.map((c) => c.hash) };
   }
 
   async function checkOutBranch(jobId: string): Promise<void> {

@@ -1,9 +1,11 @@
 // The workspace's git as the jobs, Review Changes, review comments, previews and Ask About This see
 // it: the Git extension's API loaded on first use (never during activation, never in a folder not
 // trusted), which finished jobs have their repository cloned here ("review here"), a file's path in
-// its repository, and the round Review Changes fetched last.
+// its repository, the round Review Changes fetched last, and what it found of a completed job
+// without a pull request (its commits on the branch: published directly, or none), for this session.
 import * as vscode from 'vscode';
 import { isTerminal, type TrackedJob } from '../jobs/jobStore';
+import { type DirectLook, hasNoPullRequest } from '../jobs/jobOutcome';
 import { background, type BackgroundLog } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 import { findClone } from './branchReview';
@@ -19,6 +21,8 @@ export class ReviewHints extends Disposable {
   private api: GitApi | undefined;
   private loading: Promise<GitApi | undefined> | undefined;
   private readonly remoteWatches = new Map<GitRepository, vscode.Disposable>();
+  /** What Review Changes found of a job without a pull request, and after how many prompts (a follow-up makes it stale). */
+  private readonly looks = new Map<string, { look: DirectLook; prompts: number }>();
 
   constructor(private readonly log: BackgroundLog) {
     super();
@@ -91,6 +95,18 @@ export class ReviewHints extends Disposable {
 
   fetchedRound(jobId: string, commit: string): void {
     this.roundEmitter.fire({ jobId, commit });
+  }
+
+  /** Review Changes looked in git at a completed job without a pull request: its row says what it found. */
+  lookedAt(tracked: TrackedJob, look: DirectLook): void {
+    this.looks.set(tracked.id, { look, prompts: tracked.prompts.length });
+    this.emitter.fire();
+  }
+
+  /** What was found of the job, while it is still the same completed job without a pull request. */
+  directLookOf(tracked: TrackedJob): DirectLook | undefined {
+    const kept = this.looks.get(tracked.id);
+    return kept && hasNoPullRequest(tracked) && kept.prompts === tracked.prompts.length ? kept.look : undefined;
   }
 
   /** True for a finished job with a branch whose repository this workspace is a clone of. */

@@ -14,6 +14,7 @@ import { background } from '../util/background';
 import { Disposable, timeout } from '../util/lifecycle';
 import { LateWrites } from './lateWrites';
 import { NOTIFICATION_ACTIONS, type NotificationAction, notificationLabels } from './finishNotice';
+import { noPullRequestNotice } from './jobOutcome';
 import { JobPoller } from './jobPoller';
 import { DEFAULT_TIMINGS } from './pollTimings';
 import { type Clock, systemClock } from '../util/clock';
@@ -48,6 +49,8 @@ export class JobTracker extends Disposable {
   /** False until the startup delay has passed and the shared store has been read. */
   private started = false;
   private baseUrlSetting: string;
+  /** The platform said reading jobs is gone (ApiError 'withdrawn'): nothing is polled again at this API address. */
+  private readsWithdrawn = false;
 
   /** The prompt of a "Start New Job" that failed, offered again in the next one (in any window). */
   get unsentCreatePrompt(): string | undefined {
@@ -276,7 +279,7 @@ export class JobTracker extends Disposable {
     for (const id of poller.watched()) if (!store.get(id)) poller.unwatch(id);
     for (const tracked of store.all()) {
       const checkedAt = tracked.checkedAt ? Date.parse(tracked.checkedAt) : undefined;
-      if (!isTerminal(tracked) && !poller.isWatching(tracked.id)) poller.watch(tracked.id, { lastAt: checkedAt ?? 0 });
+      if (!isTerminal(tracked) && !poller.isWatching(tracked.id) && !this.readsWithdrawn) poller.watch(tracked.id, { lastAt: checkedAt ?? 0 });
       else if (isTerminal(tracked) && !leader && poller.isWatching(tracked.id)) poller.unwatch(tracked.id);
       poller.noteShared(tracked.id, checkedAt, store.fastUntil(tracked.id));
     }
@@ -294,6 +297,12 @@ export class JobTracker extends Disposable {
       if (error.kind === 'notFound') {
         this.log.warn(`job ${jobId} is gone (404): polling stopped`);
         background(store.upsert(jobId, (t) => ({ ...t, notFound: true })).written, this.log, `recording that job ${jobId} is gone`);
+        return 'stop';
+      }
+      // Reading jobs itself is gone, not this job: kept as it was, and not read again this session.
+      if (error.kind === 'withdrawn') {
+        this.log.warn(`reading job ${jobId}: the platform no longer offers it; polling stopped`);
+        this.readsWithdrawn = true;
         return 'stop';
       }
       this.log.warn(`polling job ${jobId} failed: ${error.kind}: ${error.message}`);
@@ -322,7 +331,9 @@ export class JobTracker extends Disposable {
       if (this.deps.canReview?.(tracked)) actions.push('reviewChanges');
       actions.push('openPullRequest', 'sendFollowUp');
     } else if (job.status === 'completed') {
-      message = vscode.l10n.t('Agent job “{0}” completed with no files changed, so there is no pull request.', label);
+      // No pull request is all the platform says: nothing changed, or it was published directly (jobOutcome.ts).
+      message = noPullRequestNotice(label, job.ref);
+      if (this.deps.canReview?.(tracked)) actions.push('reviewChanges');
       actions.push('sendFollowUp');
     } else if (job.status === 'failed') {
       message = vscode.l10n.t('Agent job “{0}” failed.', label);
@@ -353,8 +364,10 @@ export class JobTracker extends Disposable {
   private onSettingsChanged(): void {
     const baseUrl = this.deps.settings.apiBaseUrl;
     if (baseUrl !== this.baseUrlSetting) {
-      // A fixed base URL should not wait out the backoff its failures earned.
+      // A fixed base URL should not wait out the backoff its failures earned; another address may offer what this one withdrew.
       this.baseUrlSetting = baseUrl;
+      this.readsWithdrawn = false;
+      this.followWindows();
       for (const tracked of this.deps.store.all()) this.poller.pollNow(tracked.id);
     }
     const intervalMs = this.deps.settings.pollIntervalMs;

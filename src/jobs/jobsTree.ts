@@ -9,6 +9,7 @@ import { tickWhileVisible } from '../util/visibleTicker';
 import type { JobTracker } from './jobTracker';
 import { jobLabel, type JobStore, type TrackedJob } from './jobStore';
 import { COMMANDS } from '../commands';
+import { completedWord, type DirectLook, hasNoPullRequest, noPullRequestText } from './jobOutcome';
 
 type StatusLook = { word: () => string; icon: string; color: string };
 
@@ -60,6 +61,8 @@ export class JobNode extends vscode.TreeItem {
     /** Its branch can be reviewed in this workspace (a clone of the job's repository). */
     reviewable = false,
     note?: RowNote,
+    /** What git showed of it, completed without a pull request, after a fetch the writer allowed. */
+    directLook?: DirectLook,
   ) {
     super(jobLabel(tracked), vscode.TreeItemCollapsibleState.None);
     const key = statusKey(tracked);
@@ -67,7 +70,7 @@ export class JobNode extends vscode.TreeItem {
     const look = error && key !== 'notFound' ? LOOKS.error : LOOKS[key];
     const lastActivity = tracked.prompts.at(-1)?.sentAt ?? tracked.job?.createdAt ?? tracked.trackedAt;
     const parts = [status];
-    if (tracked.job?.status === 'completed') parts.push(tracked.job.prLink ? vscode.l10n.t('PR ready') : vscode.l10n.t('no changes'));
+    if (tracked.job?.status === 'completed') parts.push(completedWord(tracked, directLook));
     if (reviewable) parts.push(vscode.l10n.t('review here'));
     if (note) parts.push(note.text);
     if (error && key !== 'notFound') parts.push(error.kind === 'rateLimited' ? vscode.l10n.t('rate limited') : vscode.l10n.t('cannot refresh'));
@@ -78,6 +81,9 @@ export class JobNode extends vscode.TreeItem {
     // A set of words (`job completed pr comments review`): each menu matches one (`viewItem =~ /\bpr\b/`), in any order.
     this.contextValue = ['job', key, tracked.job?.prLink && 'pr', note?.mark, reviewable && 'review'].filter(Boolean).join(' ');
     this.tooltip = tooltip(tracked, status, error);
+    if (hasNoPullRequest(tracked)) this.tooltip.appendMarkdown('\n\n').appendText(noPullRequestText(tracked, directLook, reviewable));
+    if (directLook?.kind === 'published')
+      for (const commit of directLook.commits) this.tooltip.appendMarkdown('\n- ').appendText(`${commit.hash.slice(0, 7)} ${commit.subject}`);
     if (reviewable)
       this.tooltip.appendMarkdown(`\n\n${vscode.l10n.t("This workspace is a clone of the job's repository: Review Changes opens its branch here.")}`);
     if (note) this.tooltip.appendMarkdown('\n\n').appendText(note.tooltip);
@@ -107,7 +113,7 @@ function tooltip(tracked: TrackedJob, status: string, error: ApiError | undefine
   row(vscode.l10n.t('Created'), job?.createdAt && new Date(job.createdAt).toLocaleString());
   row(vscode.l10n.t('Archived'), job?.archivedAt && new Date(job.archivedAt).toLocaleString());
   row(vscode.l10n.t('Pull request'), job?.prLink);
-  if (job?.status === 'completed' && !job.prLink) row(vscode.l10n.t('Pull request'), vscode.l10n.t('none (no files changed)'));
+  if (job?.status === 'completed' && !job.prLink) row(vscode.l10n.t('Pull request'), vscode.l10n.t('none'));
   row(vscode.l10n.t('Last checked'), tracked.checkedAt && new Date(tracked.checkedAt).toLocaleString());
   // Worded by the shared failure table, as a notification about the same error would be.
   if (error) row(vscode.l10n.t('Last error'), failureView(error, 'readJob', vscode.l10n, { tracked: true }).message);
@@ -140,6 +146,8 @@ export type JobsTreeNode = JobNode | NoticeNode;
 /** Whether a job's branch can be reviewed here (src/git); optional so the tree works without it. */
 export interface ReviewHint {
   isReviewable(tracked: TrackedJob): boolean;
+  /** What Review Changes found of a completed job without a pull request (its commits on the branch), undefined until it looked. */
+  directLookOf?(tracked: TrackedJob): DirectLook | undefined;
   readonly onDidChange: vscode.Event<void>;
 }
 
@@ -209,18 +217,22 @@ export class JobsTreeProvider extends Disposable implements vscode.TreeDataProvi
     if (this.nodes.size) this.emitter.fire([...this.nodes.values()]);
   }
 
+  private nodeOf(tracked: TrackedJob): JobNode {
+    return new JobNode(tracked, this.store.errorOf(tracked.id), this.review?.isReviewable(tracked), this.noteOf(tracked), this.review?.directLookOf?.(tracked));
+  }
+
   getTreeItem(node: JobsTreeNode): vscode.TreeItem {
     if (node instanceof JobNode) {
       // Rebuild from the store so a per-node refresh shows the latest state.
       const tracked = this.store.get(node.tracked.id);
-      return tracked ? new JobNode(tracked, this.store.errorOf(tracked.id), this.review?.isReviewable(tracked), this.noteOf(tracked)) : node;
+      return tracked ? this.nodeOf(tracked) : node;
     }
     return node;
   }
 
   getChildren(parent?: JobsTreeNode): JobsTreeNode[] {
     if (parent || !this.keys.hasKey || !this.store.projectId) return [];
-    const jobs = this.store.all().map((t) => new JobNode(t, this.store.errorOf(t.id), this.review?.isReviewable(t), this.noteOf(t)));
+    const jobs = this.store.all().map((t) => this.nodeOf(t));
     this.nodes = new Map(jobs.map((n) => [n.tracked.id, n]));
     if (!jobs.length || !this.tracker.poller.isPaused) return jobs;
     const notice = new NoticeNode(vscode.l10n.t('Polling stopped: the API key was not accepted. Set API Key…'), {

@@ -35,6 +35,8 @@ export interface JobsHandle {
   tracker: JobTracker;
   tree: JobsTreeProvider;
   statusBar: JobsStatusBar;
+  /** Fires each time the Agent Jobs view comes into sight. */
+  onDidShowView: vscode.Event<void>;
 }
 
 export function registerJobs(context: vscode.ExtensionContext, ports: JobsPorts): JobsHandle {
@@ -45,7 +47,9 @@ export function registerJobs(context: vscode.ExtensionContext, ports: JobsPorts)
   const statusBar = new JobsStatusBar(store);
   const view = vscode.window.createTreeView('mintlifyAgent.jobs', { treeDataProvider: tree, showCollapseAll: false });
   tree.keepTimesFresh(view);
-  context.subscriptions.push(store, tracker, tree, statusBar, view, showLedger(view, statusBar, sync, store, settings));
+  const shown = new vscode.EventEmitter<void>();
+  context.subscriptions.push(store, tracker, tree, statusBar, view, showLedger(view, statusBar, sync, store, settings), shown);
+  context.subscriptions.push(view.onDidChangeVisibility(({ visible }) => visible && shown.fire()));
   registerJobCommands(ports.command, tracker, store, ui, log.scoped('commands'));
-  return { jobs: store, tracker, tree, statusBar };
+  return { jobs: store, tracker, tree, statusBar, onDidShowView: shown.event };
 }

@@ -192,6 +192,7 @@ export class PageReaders extends Disposable {
     return planBackground(
       keys,
       keys.map((key) => this.store.cached(key)),
+      Date.now(),
     );
   }
 

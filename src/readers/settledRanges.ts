@@ -6,7 +6,7 @@
 // a day older, and the next range starts once it is whole. Counts of unique visitors cannot be
 // added up (a reader of two days is one reader of both), so a range is never pieced together from
 // other ranges' figures. Pure: no vscode, unit-tested directly.
-import type { VisitorsSnapshot, SnapshotKey } from '../analytics/visitorsSnapshot';
+import { settledWhen, type VisitorsSnapshot, type SnapshotKey } from '../analytics/visitorsSnapshot';
 import { presetLabels, resolvePreset, type ResolvedRange } from '../analytics/dateRange';
 import type { PresetId } from '../shared/protocol';
 import { addDays, type Day } from '../util/days';
@@ -44,13 +44,20 @@ export interface BackgroundPlan {
  * gathered is gone on with, whatever day it started (its pages stay true); once today's range is
  * whole there is nothing to fetch until the day changes; otherwise today's range starts. What is
  * shown meanwhile is the newest whole range, else the gathering one ("18 of 40 pages fetched").
+ * Just after midnight yesterday may not be over at the platform yet (visitorsSnapshot.ts
+ * `settledWhen`): a fetch cut short then is not gathered; it is shown, and today's range starts
+ * again once its days are over everywhere (at `now`).
  */
-export function planBackground(keys: readonly SnapshotKey[], kept: readonly (VisitorsSnapshot | undefined)[]): BackgroundPlan {
+export function planBackground(keys: readonly SnapshotKey[], kept: readonly (VisitorsSnapshot | undefined)[], now = Date.now()): BackgroundPlan {
+  const cutBeforeSettled = (snapshot: VisitorsSnapshot) => snapshot.capped && !snapshot.gathering && !settledWhen(snapshot.key, snapshot.fetchedAt);
   const gathering = kept.find((snapshot) => snapshot?.gathering);
-  const whole = kept.find((snapshot) => snapshot && !snapshot.gathering);
+  const whole = kept.find((snapshot) => snapshot && !snapshot.gathering && !cutBeforeSettled(snapshot));
   if (gathering) return { fetch: gathering.key, show: whole ?? gathering };
   if (whole && whole === kept[0]) return { show: whole };
-  return { fetch: keys[0], ...(whole && { show: whole }) };
+  const cut = kept[0] && cutBeforeSettled(kept[0]) ? kept[0] : undefined;
+  const show = whole ?? cut;
+  if (cut && !settledWhen(keys[0], now)) return { show: show! };
+  return { fetch: keys[0], ...(show && { show }) };
 }
 
 /** "2026-03-01 to 2026-03-30" for a key's days (its dateTo is exclusive); undefined for All time. */

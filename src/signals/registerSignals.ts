@@ -73,6 +73,7 @@ export function registerSignals(context: vscode.ExtensionContext, ports: Signals
     windowShare: () => deps.settings.signals.backgroundShare,
     log,
     apiBaseUrl: () => deps.settings.apiBaseUrl,
+    basePath: () => deps.settings.docsBasePath,
   });
   const links = new SignalJobs(deps.sync, context.globalState, log);
   const tree = new SignalsTreeProvider(store, deps.jobs, links, { rankByAiShare: () => deps.settings.signals.rankByAiShare, projectId });

@@ -84,14 +84,15 @@ export class SignalJobs extends Disposable {
 }
 
 /** Where a linked job stands, from the tracked job's last state: what the logic compares (never the badge's words). */
-export type LinkedJobState = 'asked' | 'active' | 'prReady' | 'doneNoChanges' | 'failed';
+export type LinkedJobState = 'asked' | 'active' | 'prReady' | 'doneNoPullRequest' | 'failed';
 
 export function linkedJobState(tracked: TrackedJob | undefined): LinkedJobState | undefined {
   const job = tracked?.job;
   if (!tracked) return undefined;
   if (!job) return 'asked';
   if (job.status === 'active') return 'active';
-  if (job.status === 'completed') return job.prLink ? 'prReady' : 'doneNoChanges';
+  // No pull request is not "no changes": the agent may have committed directly (src/jobs/jobOutcome.ts).
+  if (job.status === 'completed') return job.prLink ? 'prReady' : 'doneNoPullRequest';
   if (job.status === 'failed') return 'failed';
   return undefined;
 }
@@ -104,7 +105,7 @@ export function jobBadge(tracked: TrackedJob | undefined): string | undefined {
     asked: vscode.l10n.t('job asked'),
     active: vscode.l10n.t('job active'),
     prReady: vscode.l10n.t('PR ready'),
-    doneNoChanges: vscode.l10n.t('job done, no changes'),
+    doneNoPullRequest: vscode.l10n.t('job done, no PR'),
     failed: vscode.l10n.t('job failed'),
   };
   return badges[state];

@@ -30,6 +30,8 @@ export interface SignalsStoreDeps {
   windowShare: () => number;
   log: Logger;
   now?: () => number;
+  /** The path the docs site is served under (the setting), read off the paths the API reports. */
+  basePath?: () => string;
   /** The API address in force: a snapshot kept from another one is not this one's (it is never shown, and the next fetch replaces it). */
   apiBaseUrl?: () => string;
 }
@@ -155,6 +157,7 @@ export class SignalsStore extends Disposable {
       // A background refresh stops rather than pass the ceiling half-way (nothing is kept then);
       // the writer's keeps what fit in its grant, the rest cut short.
       partial: !background,
+      basePath: this.deps.basePath?.(),
     });
     this.deps.log.info(`signals: ${snapshot.requests} request(s) (the page sizes allow no fewer than ${snapshot.minimum})`);
     // A grant that gave nothing read nothing: the kept snapshot, if any, stays.

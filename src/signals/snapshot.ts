@@ -144,6 +144,8 @@ export interface FetchOptions {
   grant: Grant;
   /** A user's fetch: keep what fit in the grant. */
   partial?: boolean;
+  /** The path the site is served under (`/docs`), read off every page path and URL the API reports (src/docs/sitePaths.ts). */
+  basePath?: string;
   now?: () => number;
 }
 
@@ -166,6 +168,7 @@ export function minimumRequests(rows: { pending: number; turns: number; searches
 export async function fetchSnapshot(api: ApiClient, projectId: string, range: SnapshotRange, options: FetchOptions): Promise<SignalsSnapshot> {
   let requests = 0;
   const { signal, grant } = options;
+  const pagePath = (value: string) => normalizeSitePath(value, options.basePath);
   const cutShort: Partial<Record<SignalsList, CutShort>> = {};
   const dates = { dateFrom: range.dateFrom, dateTo: range.dateTo };
   /** One list by the paging rule, each request counted, its cut recorded under `list`. */
@@ -197,7 +200,7 @@ export async function fetchSnapshot(api: ApiClient, projectId: string, range: Sn
     if (!item.comment?.trim()) continue;
     const comment: PendingComment = {
       id: item.id,
-      path: normalizeSitePath(item.path),
+      path: pagePath(item.path),
       comment: keep(item.comment),
       createdAt: item.createdAt ?? undefined,
       source: item.source,
@@ -216,7 +219,7 @@ export async function fetchSnapshot(api: ApiClient, projectId: string, range: Sn
       id: turn.id,
       timestamp: turn.timestamp,
       query: keep(turn.query),
-      path: turn.pageUrl ? normalizeSitePath(turn.pageUrl) : undefined,
+      path: turn.pageUrl ? pagePath(turn.pageUrl) : undefined,
       category: turn.queryCategory ?? undefined,
     });
   }
@@ -226,19 +229,19 @@ export async function fetchSnapshot(api: ApiClient, projectId: string, range: Sn
     searchQuery: row.searchQuery,
     hits: row.hits,
     ctr: row.ctr,
-    topClickedPage: row.topClickedPage ? normalizeSitePath(row.topClickedPage) : null,
+    topClickedPage: row.topClickedPage ? pagePath(row.topClickedPage) : null,
     lastSearchedAt: row.lastSearchedAt,
   }));
 
   const viewPages = await read('views', ENDPOINTS.getViews, (page, signal) => api.getViews(projectId, query(page), { signal, grant }), VIEW_PAGES);
-  const views: ViewCounts[] = viewPages.rows.map((row) => ({ path: normalizeSitePath(row.path), human: row.human, ai: row.ai, total: row.total }));
+  const views: ViewCounts[] = viewPages.rows.map((row) => ({ path: pagePath(row.path), human: row.human, ai: row.ai, total: row.total }));
 
   return {
     version: 1,
     projectId,
     range,
     fetchedAt: new Date(options.now?.() ?? Date.now()).toISOString(),
-    byPage: byPage.rows.map((row) => ({ ...row, path: normalizeSitePath(row.path) })),
+    byPage: byPage.rows.map((row) => ({ ...row, path: pagePath(row.path) })),
     byPageHasMore: cutShort.byPage?.reason === 'cap',
     pending,
     questions,

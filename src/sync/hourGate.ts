@@ -12,8 +12,10 @@
 // action ended (`end()`), and each request reserved in the shared ledger before it is sent, written
 // and read back with every window's (hourAccount.ts), so two windows spending at once cannot pass
 // the hour. One fetch several actions share (a readers snapshot on its way) goes with their grants
-// joined (`JoinedGrant`), each in turn. While the count is unknown (the key's bucket has no name, or this window's file cannot
-// be written) background work and the editor's AI get nothing, and a writer's question says so.
+// joined (`JoinedGrant`), each in turn. While the count is unknown (the key's bucket has no name) or
+// uncertain (this window's file could not be written or every file read back: hourAccount.ts),
+// background work and the editor's AI get nothing; a writer's question says so, and a writer's
+// request that goes while it is uncertain is told once (and still held to what is known to be left).
 // vscode for its types only (erased): the import is how `npm run l10n` finds the l10n.t calls.
 import type * as vscode from 'vscode';
 import type { Grant, Reservation } from '../api/client';
@@ -22,6 +24,7 @@ import type { Ui } from '../ui';
 import { HOUR_MS } from '../util/clock';
 import type { HourLedger } from './hourAccount';
 import { BACKGROUND_CEILING, freesInMs, HOURLY_LIMIT } from './ledger';
+import { TEAMMATES_REMEMBERED_MS } from './sharedWaits';
 
 export type { HourLedger };
 
@@ -52,8 +55,6 @@ export function startingShareOf(teamSize: number): number {
 const BACKGROUND_REGROW_MS = HOUR_MS;
 /** A machine that has seen no 429 doubles its background share this often, up to the ceiling: it may well be alone. */
 const BACKGROUND_DOUBLE_MS = HOUR_MS / 2;
-/** A teammates' 429 this long ago no longer says they fill the hour: background work grows again as on a machine that never saw one. */
-const BACKGROUND_FORGET_429_MS = 7 * 24 * HOUR_MS;
 
 /** Above this many requests an asked spend that wants a yes (Compare, a page's range, the trend) asks even when it fits. */
 export const CONFIRM_ABOVE_REQUESTS = 4;
@@ -146,6 +147,8 @@ export class HourGate {
   private readonly backgroundSent = new Map<string, number[]>();
   /** When this window's gate began: a machine with no 429 seen grows its background share from here. */
   private readonly opened: number;
+  /** A writer was told the count is uncertain; told again only after it was certain once more. */
+  private toldUncertain = false;
 
   constructor(
     private readonly ledger: HourLedger,
@@ -158,8 +161,13 @@ export class HourGate {
     this.opened = now();
   }
 
-  /** Requests of the hour so far, every window's reservations included; undefined while the count is unknown. */
+  /** Requests of the hour so far, every window's reservations included; undefined while the count is unknown or uncertain. */
   used(): number | undefined {
+    return this.ledger.certain() ? this.ledger.analyticsTimes()?.length : undefined;
+  }
+
+  /** Requests of the hour known to be spent (a lower bound while the count is uncertain); undefined while the key's bucket has no name. */
+  private usedAtLeast(): number | undefined {
     return this.ledger.analyticsTimes()?.length;
   }
 
@@ -219,9 +227,9 @@ export class HourGate {
     const teammates = this.ledger.teammatesSeenUntil();
     const now = this.now();
     if (now < until) return 0;
-    if (teammates > 0 && now - teammates < BACKGROUND_FORGET_429_MS)
+    if (teammates > 0 && now - teammates < TEAMMATES_REMEMBERED_MS)
       return Math.min(share, Math.ceil(share / 2) + Math.floor((now - teammates) / BACKGROUND_REGROW_MS));
-    const quietSince = Math.max(this.opened, until, teammates > 0 ? teammates + BACKGROUND_FORGET_429_MS : 0);
+    const quietSince = Math.max(this.opened, until, teammates > 0 ? teammates + TEAMMATES_REMEMBERED_MS : 0);
     return Math.min(BACKGROUND_CEILING, startingShareOf(this.teamSize()) * 2 ** Math.floor(Math.max(0, now - quietSince) / BACKGROUND_DOUBLE_MS));
   }
 
@@ -251,8 +259,10 @@ export class HourGate {
    * is left (and, `forModel`, within the background ceiling: see SpendAsk.forModel).
    */
   granted(allowed: number, forModel = false): HourGrant {
-    // An unknown count holds the editor's AI closed; what a writer asked goes, its question said so.
-    return forModel ? this.grant(allowed, 'model', () => (this.modelRoom() ?? 0) > 0) : this.grant(allowed, 'writer', () => (this.left() ?? 1) > 0);
+    // An unknown count holds the editor's AI closed; what a writer asked goes, its question said so,
+    // within what is known to be left.
+    const knownLeft = () => HOURLY_LIMIT - (this.usedAtLeast() ?? 0);
+    return forModel ? this.grant(allowed, 'model', () => (this.modelRoom() ?? 0) > 0) : this.grant(allowed, 'writer', () => knownLeft() > 0);
   }
 
   /** What the editor's AI may still spend this hour: what is left, within the background ceiling (see SpendAsk.forModel). */
@@ -286,7 +296,7 @@ export class HourGate {
     const count = t.t('left this hour on this machine’s count (teammates on other machines also spend it)');
     if (room === undefined || left === undefined) {
       const unknown = t.t(
-        '{0} takes {1}. The hour’s count is not known in this window (the shared state cannot be written or the key is not read yet), so background work and the editor’s AI are held until it is.',
+        '{0} takes {1}. The hour’s count is not known in this window (its shared state could not be written or read whole, or the key is not read yet), so background work and the editor’s AI are held until it is.',
         spend.what,
         cost,
       );
@@ -351,6 +361,8 @@ export class HourGate {
       if (!hold || ended) return refuse();
       // An unknown count is a full one for work nobody asked for and for the editor's AI.
       if (!hold.counted && holder !== 'writer') return refuse();
+      if (!hold.counted) this.tellUncertain();
+      else this.toldUncertain = false;
       let settled = false;
       return {
         end: (wasSent: boolean) => {
@@ -368,6 +380,18 @@ export class HourGate {
       },
       allowed,
     };
+  }
+
+  /** A writer's request goes while the count is uncertain: said once, until it is certain again. */
+  private tellUncertain(): void {
+    if (this.toldUncertain) return;
+    this.toldUncertain = true;
+    void this.ui.showMessage(
+      'warning',
+      this.l10n.t(
+        'The organisation’s analytics hour cannot be counted for certain in this window: its shared state could not be written or read back whole. What you asked for is fetched; your other windows may not count it until the disk answers again, and background work and the editor’s AI are held until then.',
+      ),
+    );
   }
 
   private sharedSoFar(purpose: string): number {

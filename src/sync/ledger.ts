@@ -2,6 +2,7 @@
 // (`agent:<project>`, `analytics:<salted hash of the key>`), and which endpoint families the server asked
 // us to leave alone (429 Retry-After). Pure functions over the shared state; the window glue
 // records and reads through them.
+import { createHmac } from 'node:crypto';
 import type { Family } from '../api/endpoints';
 import { HOUR_MS } from '../util/clock';
 import type { SyncState } from './syncState';
@@ -39,14 +40,9 @@ export function backgroundBucket(keyHash: string): string {
  * install's random salt. A plain hash of the key would be the same on every machine, a
  * fingerprint that tells who uses which key; salted, it means nothing outside this install.
  */
-export async function keyBucketHash(salt: string, key: string): Promise<string> {
-  const subtle = globalThis.crypto.subtle;
-  const hmacKey = await subtle.importKey('raw', new TextEncoder().encode(salt), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const digest = await subtle.sign('HMAC', hmacKey, new TextEncoder().encode(key));
-  return [...new Uint8Array(digest)]
-    .slice(0, 8)
-    .map((b) => b.toString(16).padStart(2, '0'))
-    .join('');
+export function keyBucketHash(salt: string, key: string): string {
+  // Synchronous (node's crypto): the bucket is named in the same turn the salt or the key arrives.
+  return createHmac('sha256', salt).update(key).digest('hex').slice(0, 16);
 }
 
 /** A fresh random salt (128 bits, hex). */
@@ -77,18 +73,33 @@ export function releaseRequest(state: SyncState, bucket: string, entryId: string
   (state.released[bucket] ??= {})[entryId] = at;
 }
 
-/** When each request of the bucket in the hour before `now` was reserved (released ones left out), oldest first. */
-export function timesInHour(state: SyncState, bucket: string, now: number): number[] {
+/**
+ * When each request of the bucket in the hour before `now` was reserved (released ones left out), oldest first.
+ *
+ * An entry stamped after `now` was written before the clock stepped back (a manual change, an NTP
+ * correction after a resume): its true age is not known, only that it was sent by now. It counts as
+ * sent when this window first saw it ahead (`ahead`, kept by the caller across calls; now, without
+ * one), so a step back neither empties the hour nor holds a request in it for more than an hour.
+ */
+export function timesInHour(state: SyncState, bucket: string, now: number, ahead?: Map<string, number>): number[] {
   const released = state.released[bucket] ?? {};
-  return Object.entries(state.ledger[bucket] ?? {})
-    .filter(([id, at]) => at > now - HOUR_MS && at <= now && released[id] === undefined)
-    .map(([, at]) => at)
-    .sort((a, b) => a - b);
+  const times: number[] = [];
+  for (const [id, at] of Object.entries(state.ledger[bucket] ?? {})) {
+    if (released[id] !== undefined) continue;
+    let when = at;
+    if (at > now) {
+      const key = `${bucket} ${id}`;
+      when = ahead?.get(key) ?? now;
+      ahead?.set(key, when);
+    }
+    if (when > now - HOUR_MS) times.push(when);
+  }
+  return times.sort((a, b) => a - b);
 }
 
-/** Requests sent in the hour before `now`. */
-export function countInHour(state: SyncState, bucket: string, now: number): number {
-  return timesInHour(state, bucket, now).length;
+/** Requests sent in the hour before `now` (see timesInHour for `ahead`). */
+export function countInHour(state: SyncState, bucket: string, now: number, ahead?: Map<string, number>): number {
+  return timesInHour(state, bucket, now, ahead).length;
 }
 
 /**
@@ -103,33 +114,4 @@ export function freesInMs(times: readonly number[], now: number, wanted: number,
   // Requests on their way count from now: only the ledger's older entries can leave before them.
   if (mustLeave > times.length) return HOUR_MS;
   return Math.max(1, times[mustLeave - 1] + HOUR_MS - now);
-}
-
-/** Records a 429's Retry-After for a family (the later wait wins). */
-export function recordWait(state: SyncState, family: Family, until: number): void {
-  state.waits[family] = Math.max(state.waits[family] ?? 0, until);
-}
-
-/** The `waits` key of the last 429 that said teammates spend the hour (recordAnalytics429). */
-export const TEAMMATES_WAIT = 'analyticsTeammates';
-
-/**
- * Below this many of the hour's requests on this machine's own count, a 429 says teammates spend it:
- * at least a tenth of the hour was someone else's. At or above it the 429 may well be this machine's
- * own doing (a writer alone who exported twice), which says nothing about a team.
- */
-export const TEAMMATES_BELOW = 90;
-
-/**
- * Records an analytics 429: its wait for every window, and, when this machine's own count of the hour
- * (`own`, undefined while unknown) was under TEAMMATES_BELOW, that teammates spend the hour.
- */
-export function recordAnalytics429(state: SyncState, until: number, own: number | undefined): void {
-  recordWait(state, 'analytics', until);
-  if (own === undefined || own < TEAMMATES_BELOW) state.waits[TEAMMATES_WAIT] = Math.max(state.waits[TEAMMATES_WAIT] ?? 0, until);
-}
-
-/** Milliseconds until the family may be sent to again, 0 when it may now. */
-export function waitMs(state: SyncState, family: Family, now: number): number {
-  return Math.max(0, (state.waits[family] ?? 0) - now);
 }

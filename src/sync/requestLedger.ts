@@ -17,12 +17,10 @@ import {
   newSalt,
   previewBucket,
   projectOfAgentPath,
-  recordAnalytics429,
   recordRequest,
-  recordWait,
   timesInHour,
-  waitMs,
 } from './ledger';
+import { recordAnalytics429, recordWait, waitMs } from './sharedWaits';
 import type { SharedStore, SyncLog } from './sharedStore';
 import type { SyncState } from './syncState';
 
@@ -42,8 +40,8 @@ export interface InstallState {
 export interface LedgerHost {
   readonly store: SharedStore;
   update(change: (state: SyncState) => void): Promise<void>;
-  /** Reads every window's file now. */
-  readAll(): Promise<void>;
+  /** Reads every window's file now; resolves whether the read was whole. */
+  readAll(): Promise<boolean>;
 }
 
 export class RequestLedger {
@@ -55,13 +53,20 @@ export class RequestLedger {
   /** Held in memory only, to name the analytics bucket again if the salt changes; never written. */
   private key: string | undefined;
   private keyHash: string | undefined;
+  /** The key and the hash its bucket was last named by: a new hash for the same key moves this window's reservations (hourAccount.ts named). */
+  private namedBy: { key: string; hash: string } | undefined;
   private salt: string | undefined;
+  /** Why the salt could not be agreed on at the last try, logged once until it can. */
+  private saltTrouble: string | undefined;
+  /** Agent and preview entries seen stamped ahead of the clock (ledger.ts timesInHour). */
+  private readonly ahead = new Map<string, number>();
 
   constructor(
     private readonly host: LedgerHost,
     /** The install's globalState, where the salt is kept. */
     private readonly install: InstallState,
     private readonly log: SyncLog,
+    private readonly now: () => number = Date.now,
   ) {
     this.emitter = new Emitter<void>((error) => log.warn(`a listener of the request ledger failed: ${String(error)}`));
     this.onDidChange = this.emitter.event;
@@ -71,11 +76,16 @@ export class RequestLedger {
         get state() {
           return store.state;
         },
+        window: store.window,
+        get whole() {
+          return store.lastWriteOk && store.lastReadWhole;
+        },
         update: (change) => this.update(change),
         readAll: () => host.readAll(),
         nextEntryId: () => store.nextEntryId(),
       },
       () => this.keyHash,
+      now,
     );
   }
 
@@ -101,7 +111,7 @@ export class RequestLedger {
     if (endpointOf(entry.method, entry.path)?.counted === false) {
       if (entry.status === 429)
         background(
-          this.update((state) => recordWait(state, family, Date.now() + (entry.error?.retryAfterMs ?? DEFAULT_429_WAIT_MS))),
+          this.update((state) => recordWait(state.waits, family, this.now() + (entry.error?.retryAfterMs ?? DEFAULT_429_WAIT_MS), this.now())),
           this.log,
           "sharing the API's wait",
         );
@@ -116,9 +126,10 @@ export class RequestLedger {
     const written = this.update((state) => {
       if (bucket) recordRequest(state, bucket, id, entry.startedAt);
       if (entry.status !== 429) return;
-      const until = Date.now() + (entry.error?.retryAfterMs ?? DEFAULT_429_WAIT_MS);
-      if (family === 'analytics') recordAnalytics429(state, until, own);
-      else recordWait(state, family, until);
+      const now = this.now();
+      const until = now + (entry.error?.retryAfterMs ?? DEFAULT_429_WAIT_MS);
+      if (family === 'analytics') recordAnalytics429(state.waits, until, own, now);
+      else recordWait(state.waits, family, until, now);
     });
     background(written, this.log, 'writing the request ledger');
   }
@@ -135,13 +146,15 @@ export class RequestLedger {
 
   /** Every window's preview deployments with this key in the `windowMs` before now; undefined until the key's bucket is named. */
   previewDeploymentsWithin(windowMs: number): number | undefined {
-    const now = Date.now();
-    return this.keyHash === undefined ? undefined : timesInHour(this.state, previewBucket(this.keyHash), now).filter((at) => at > now - windowMs).length;
+    const now = this.now();
+    return this.keyHash === undefined
+      ? undefined
+      : timesInHour(this.state, previewBucket(this.keyHash), now, this.ahead).filter((at) => at > now - windowMs).length;
   }
 
   /** Every window's sends to the agent for the project in the last hour: jobs created and follow-ups (what the platform counts). */
   agentRequestsThisHour(project: string): number {
-    return countInHour(this.state, agentBucket(project), Date.now());
+    return countInHour(this.state, agentBucket(project), this.now(), this.ahead);
   }
 
   /**
@@ -155,7 +168,7 @@ export class RequestLedger {
 
   /** How long any window must still leave this endpoint family alone after a 429; 0: go. */
   familyWaitMs(family: Family): number {
-    return waitMs(this.state, family, Date.now());
+    return waitMs(this.state.waits, family, this.now());
   }
 
   /** Analytics requests are counted per key: a salted hash of it (never the key) names the bucket. */
@@ -176,9 +189,24 @@ export class RequestLedger {
     await this.nameKeyBucket();
   }
 
-  /** After a read of every window's file: another window's lower salt is the one every window converges on. */
+  /**
+   * After a read of every window's file: another window's lower salt is the one every window
+   * converges on; a salt not agreed on yet (its first write failed or passed its deadline) is tried
+   * again, so the count is known as soon as the disk lets it be. Never rejects: a failure is logged
+   * once, and the next read tries again.
+   */
   async followRead(changed: boolean): Promise<void> {
-    if (this.salt !== undefined && this.state.salt !== this.salt) await this.followSalt();
+    if (this.salt === undefined || this.state.salt !== this.salt) {
+      try {
+        await this.followSalt();
+        if (this.saltTrouble !== undefined) this.log.info('the analytics bucket is named: the hour’s count is known again');
+        this.saltTrouble = undefined;
+      } catch (error) {
+        const trouble = String(error);
+        if (trouble !== this.saltTrouble) this.log.warn(`could not name the analytics bucket yet (${trouble}); trying again with every read`);
+        this.saltTrouble = trouble;
+      }
+    }
     if (changed) this.changed();
   }
 
@@ -193,10 +221,11 @@ export class RequestLedger {
 
   private async nameKeyBucket(): Promise<void> {
     const { key, salt } = this;
-    const hash = key && salt ? await keyBucketHash(salt, key) : undefined;
-    // A newer key or salt may have arrived while this one was hashed.
-    if (key !== this.key || salt !== this.salt) return;
+    const hash = key && salt ? keyBucketHash(salt, key) : undefined;
     this.keyHash = hash;
-    if (hash) await this.account.named(hash);
+    if (!key || !hash) return;
+    const previous = this.namedBy?.key === key ? this.namedBy.hash : undefined;
+    this.namedBy = { key, hash };
+    await this.account.named(hash, previous);
   }
 }

@@ -7,15 +7,30 @@
 // Files of windows that closed or died are removed once their state is in ours (a newer version's
 // file only by a window of that version: see parse). What the files hold is described once, in
 // sharedSchema.ts and syncState.ts; how a file is written safely, in atomicWrite.ts. No vscode import.
+//
+// Faults are part of the contract (test/faults/ drives them by a seeded schedule). Every operation
+// may fail or pass its deadline (the window's glue bounds each: windowReplica.ts). What each means:
+//   write   this window's changes stay in memory and go with the next write that succeeds (the
+//           heartbeat's, every few seconds); until then `lastWriteOk` is false.
+//   list    the read fails whole: nothing is merged, `lastReadWhole` is false.
+//   read    a file that cannot be read (not a missing one) keeps what was last merged of it, and the
+//           read is not whole: a reservation read back so is not counted (hourAccount.ts). After an
+//           hour out of reach it no longer holds the count unknown: whatever it held has left the
+//           hour, and a window whose file stays unreadable that long is taken for gone (logged).
+//   remove  a dead window's file that cannot be removed (read-only, locked, or a newer version's,
+//           which only a window of that version may collect) is remembered with its text and not
+//           merged again while it stays the same: an idle window never writes because of it.
+//   rename  a damaged file that cannot be set aside is remembered the same way (warned once).
 import * as z from 'zod/mini';
+import { HOUR_MS } from '../util/clock';
 import { Lease, type Presence } from './lease';
 import { Presence as PresenceSchema, SCHEMA_VERSION } from './sharedSchema';
 import { emptyState, HybridClock, KNOWN_AREAS, mergeState, pruneState, type SyncState, SyncStateSchema } from './syncState';
 
-/** The folder's operations; names are plain file names inside it. */
+/** The folder's operations; names are plain file names inside it. Each rejects when it fails. */
 export interface SyncFs {
   list(): Promise<string[]>;
-  /** undefined when the file does not exist (any more). */
+  /** undefined when the file does not exist (any more); a file that exists and cannot be read rejects. */
   read(name: string): Promise<string | undefined>;
   /** Writes a temp file and renames it over `name`, so readers see the old or the new file whole. */
   writeAtomic(name: string, text: string): Promise<void>;
@@ -35,6 +50,8 @@ export interface SyncLog {
  */
 const FORMAT = 1;
 const FILE = /^w-[\w.-]+\.json$/;
+/** How often a read that merged nothing still prunes (a request leaving the hour is news): the heartbeat's pace. */
+const PRUNE_EVERY_MS = 5_000;
 
 /** A window's file. Its presence is that window's own (not carried); its state is parsed by SyncStateSchema, or area by area when newer. */
 const ReplicaFile = z.looseObject({
@@ -56,6 +73,14 @@ function areaTexts(state: SyncState): Map<string, string | undefined> {
   return new Map(Object.entries(state).map(([area, value]) => [area, JSON.stringify(value)]));
 }
 
+/** What a read of every window's file found. */
+export interface ReadResult {
+  /** The areas the read changed (a newer version's included). */
+  changed: string[];
+  /** Every file was listed and read (or found gone): what the state holds is every window's. */
+  whole: boolean;
+}
+
 export function fileOf(window: string): string {
   return `w-${window}.json`;
 }
@@ -69,6 +94,24 @@ export class SharedStore {
   private readonly lastText = new Map<string, string>();
   /** The files a newer version wrote: read, never set aside, and never removed by this window (it may not carry all they hold). */
   private readonly newer = new Set<string>();
+  /**
+   * Files this window is done with but could not remove or set aside (a dead window's file that is
+   * read-only or a newer version's; a damaged file that cannot be moved), with the text they had:
+   * skipped while it stays the same, so they are neither merged nor written about again.
+   */
+  private readonly retired = new Map<string, string>();
+  /** Files whose reads fail, since when: warned about once, until they can be read again. */
+  private readonly unreadable = new Map<string, number>();
+  /** The state changed since the last write of our file began (a merge or a change of ours), or it was never written. */
+  private unwritten = true;
+  /** The last write of our file that was tried failed. */
+  private lastWriteFailed = false;
+  /** When the state was last pruned. */
+  private prunedAt = Number.NEGATIVE_INFINITY;
+  /** The last write of our file succeeded (none yet: false). */
+  lastWriteOk = false;
+  /** The last read listed and read every file (none yet: false). */
+  lastReadWhole = false;
   /** The API address whose trends are kept (the others' are forgotten); all while undefined. */
   apiBaseUrl: string | undefined;
   private writeChain: Promise<void> = Promise.resolve();
@@ -103,24 +146,44 @@ export class SharedStore {
    * Damaged files are set aside (renamed, never deleted) with a warning.
    */
   async refresh(): Promise<boolean> {
-    return (await this.refreshAreas()).length > 0;
+    return (await this.refreshAreas()).changed.length > 0;
   }
 
-  /** refresh(), returning the names of the areas the read changed (a newer version's included). */
-  async refreshAreas(): Promise<string[]> {
-    const before = areaTexts(this.state);
+  /** refresh(), saying which areas the read changed and whether it was whole; rejects when the folder cannot be listed. */
+  async refreshAreas(): Promise<ReadResult> {
+    this.lastReadWhole = false;
+    // Taken before the first change of this read: a read that finds nothing new costs no serialising.
+    let before: Map<string, string | undefined> | undefined;
     const names = (await this.fs.list()).filter((n) => FILE.test(n) && n !== fileOf(this.window));
     const present = new Set<string>();
+    let whole = true;
+    for (const gone of [this.retired, this.unreadable]) for (const name of gone.keys()) if (!names.includes(name)) gone.delete(name);
     for (const name of names) {
-      const text = await this.fs.read(name).catch(() => undefined);
+      let text: string | undefined;
+      try {
+        text = await this.fs.read(name);
+      } catch (error) {
+        // What was merged of it stays; the read is not whole (see the header), for an hour at most.
+        const since = this.unreadable.get(name) ?? this.now();
+        if (!this.unreadable.has(name)) this.log.warn(`${name} could not be read (${String(error)}); what was read of it before is kept`);
+        this.unreadable.set(name, since);
+        if (this.now() - since <= HOUR_MS) {
+          whole = false;
+          if (this.lastText.has(name)) present.add(name);
+        }
+        continue;
+      }
+      if (this.unreadable.delete(name)) this.log.info(`${name} can be read again`);
       if (text === undefined) continue;
+      if (this.retired.get(name) === text) continue;
+      this.retired.delete(name);
       if (this.lastText.get(name) === text) {
         present.add(name);
         continue;
       }
       const file = this.parse(name, text);
       if (file === 'damaged') {
-        await this.setAside(name);
+        await this.setAside(name, text);
         continue;
       }
       if (!file) continue;
@@ -130,6 +193,7 @@ export class SharedStore {
       present.add(name);
       this.lease.observe(file.presence);
       this.clock.observe(file.state);
+      before ??= areaTexts(this.state);
       this.state = mergeState(this.state, file.state, this.now());
     }
     for (const name of this.lastText.keys()) {
@@ -137,17 +201,24 @@ export class SharedStore {
       this.lastText.delete(name);
       this.newer.delete(name);
     }
-    // Only now, with every file merged (see pruneState).
-    pruneState(this.state, { now: this.now(), apiBaseUrl: this.apiBaseUrl });
-    const after = areaTexts(this.state);
-    const changed = [...new Set([...before.keys(), ...after.keys()])].filter((area) => before.get(area) !== after.get(area));
+    // Only now, with every file merged (see pruneState); when nothing was merged, once a beat (what expires, expires).
+    if (before || this.now() - this.prunedAt >= PRUNE_EVERY_MS) {
+      before ??= areaTexts(this.state);
+      pruneState(this.state, { now: this.now(), apiBaseUrl: this.apiBaseUrl });
+      this.prunedAt = this.now();
+    }
+    const after = before && areaTexts(this.state);
+    const changed = before && after ? [...new Set([...before.keys(), ...after.keys()])].filter((area) => before.get(area) !== after.get(area)) : [];
+    if (changed.length) this.unwritten = true;
+    this.lastReadWhole = whole;
     await this.collectDead(present);
-    return changed;
+    return { changed, whole };
   }
 
   /** Applies a change made in this window and writes our file. */
   update(change: (state: SyncState) => void): Promise<void> {
     change(this.state);
+    this.unwritten = true;
     return this.write();
   }
 
@@ -166,8 +237,18 @@ export class SharedStore {
     if (this.queued) return this.queued;
     const next = this.writeChain.then(async () => {
       this.queued = undefined;
+      this.unwritten = false;
       const text = JSON.stringify({ format: FORMAT, schema: SCHEMA_VERSION, presence: this.presence, state: this.state });
-      await this.fs.writeAtomic(fileOf(this.window), text);
+      try {
+        await this.fs.writeAtomic(fileOf(this.window), text);
+      } catch (error) {
+        this.lastWriteOk = false;
+        this.lastWriteFailed = true;
+        this.unwritten = true;
+        throw error;
+      }
+      this.lastWriteOk = true;
+      this.lastWriteFailed = false;
       this.writesDone++;
     });
     this.queued = next;
@@ -225,25 +306,45 @@ export class SharedStore {
     return salt;
   }
 
-  private async setAside(name: string): Promise<void> {
+  private async setAside(name: string, text: string): Promise<void> {
     const aside = `${name}.damaged-${this.now()}`;
     try {
       await this.fs.rename(name, aside);
       this.log.warn(`${name} in the shared store could not be read; it is kept as ${aside} and the other windows' data is used`);
     } catch (error) {
-      this.log.warn(`${name} in the shared store could not be read or set aside: ${String(error)}`);
+      // Not parsed, nor warned about, again while it stays as it is.
+      this.retired.set(name, text);
+      this.log.warn(`${name} in the shared store could not be read or set aside (${String(error)}); it is left as it is and skipped while it stays so`);
     }
   }
 
-  /** Removes the files of windows that closed or died, once our file holds their state. */
+  /**
+   * Removes the files of windows that closed or died, once our file holds their state. One that
+   * stays (a newer version's, or one that cannot be removed) is retired: skipped while unchanged.
+   */
   private async collectDead(present: Set<string>): Promise<void> {
     const dead = this.lease.deadWindows().filter((w) => present.has(fileOf(w)));
-    if (!dead.length) return;
-    await this.write();
+    // While our file cannot be written their files stay: the heartbeat tries again, once a beat.
+    if (!dead.length || this.lastWriteFailed) return;
+    if (this.unwritten) await this.write();
+    else await this.writeChain;
+    if (!this.lastWriteOk) return;
     for (const window of dead) {
+      const name = fileOf(window);
+      const text = this.lastText.get(name);
       // A newer version's file is left for a window of that version to collect.
-      if (!this.newer.has(fileOf(window))) await this.fs.remove(fileOf(window)).catch(() => undefined);
-      this.lastText.delete(fileOf(window));
+      let removed = false;
+      if (!this.newer.has(name)) {
+        try {
+          await this.fs.remove(name);
+          removed = true;
+        } catch (error) {
+          this.log.info(`${name} of a closed window could not be removed (${String(error)}); it is skipped while it stays as it is`);
+        }
+      }
+      if (!removed && text !== undefined) this.retired.set(name, text);
+      this.lastText.delete(name);
+      this.newer.delete(name);
       this.lease.forget(window);
     }
   }

@@ -29,6 +29,7 @@ import { CLAIM_KEPT_MS, mergeReview, pruneReviews, reviewStamps } from './review
 import { planStamps, previewStamps, prunePreviews } from './previewState';
 import { HOUR_MS } from '../util/clock';
 import { lastRemoval } from './jobChanges';
+import { pruneWaits } from './sharedWaits';
 import { compareStamps, everyValue, later, laterFetch, mergeProjects, mergeRecordsBy } from './stampMerge';
 
 export { compareStamps } from './stampMerge';
@@ -177,10 +178,11 @@ const AREAS = {
     merge: (a, b) => mergeProjects(a, b, Math.max),
     prune: (released, { now }): void => pruneLedger(released, now),
   }),
-  /** endpoint family → no request before this time (ms since the epoch), from a 429's Retry-After. */
+  /** endpoint family → no request before this time (ms since the epoch), from a 429's Retry-After; capped and expiring (sharedWaits.ts). */
   waits: area({
     schema: z._default(z.record(z.string(), z.number()), () => ({})),
     merge: (a, b) => mergeRecordsBy(a, b, Math.max),
+    prune: (waits, { now }): void => pruneWaits(waits, now),
   }),
   /**
    * The install's random salt for naming the analytics bucket (ledger.ts keyBucket), so the files

@@ -76,7 +76,7 @@ export function modelNotGranted(deps: Pick<ToolPorts, 'gate'>): boolean {
 export function notGrantedText(deps: Pick<ToolPorts, 'gate'>): string {
   if (deps.gate.left() === undefined) {
     return vscode.l10n.t(
-      'The hour’s count of the organisation’s analytics requests is not known in this window yet (its shared state cannot be written, or the key is not read yet), and the editor’s AI is held until it is. Nothing was sent; ask the writer to fetch it in the views.',
+      'The hour’s count of the organisation’s analytics requests is not known in this window yet (its shared state could not be written or read back whole, or the key is not read yet), and the editor’s AI is held until it is. Nothing was sent; ask the writer to fetch it in the views.',
     );
   }
   if (deps.gate.left() === 0) {

@@ -1,5 +1,6 @@
 // Long-lived objects own their listeners and timers and let go of all of them in dispose().
 import type * as vscode from 'vscode';
+import { timerDelay } from './clock';
 
 export abstract class Disposable implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
@@ -24,6 +25,6 @@ export abstract class Disposable implements vscode.Disposable {
 
 /** A `setTimeout` that is a disposable, so it cannot outlive its owner. */
 export function timeout(ms: number, callback: () => void): vscode.Disposable {
-  const handle = setTimeout(callback, ms);
+  const handle = setTimeout(callback, timerDelay(ms));
   return { dispose: () => clearTimeout(handle) };
 }

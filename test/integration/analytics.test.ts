@@ -361,6 +361,12 @@ describe('visitor analytics', function () {
     assert.deepEqual(readdirSync(folder), ['visitors.csv'], 'no temporary file left');
     // All time includes today: read before and after the wait, which the message says.
     assert.match(status.caveat ?? '', /includes today and was read before and after a wait/);
+    // Read in parts, it is not the range's snapshot: the readers do not show its figures as the range's whole.
+    assert.equal(
+      s.readers.pageReaders.store.cached({ projectId: PROJECT, dateFrom: undefined, dateTo: undefined }),
+      undefined,
+      'not kept as the range’s snapshot',
+    );
     await waitFor('the message', () =>
       user.messages.find((m) => /^Exported .* rows to visitors\.csv with \d+ requests\. The range includes today/.test(m.message)),
     );

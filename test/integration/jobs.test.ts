@@ -362,9 +362,14 @@ describe('agent jobs', function () {
     }
     after(() => vscode.workspace.getConfiguration('mintlifyAgent').update('jobs.notify', undefined, vscode.ConfigurationTarget.Global));
 
-    it('says so when a job completed without changing files', async () => {
+    it('says only that there is no pull request when a job completed without one: it may have committed directly', async () => {
       const [note] = await finish('noChanges', 'all');
-      assert.match(String(note?.message), /completed with no files changed, so there is no pull request/);
+      assert.match(
+        String(note?.message),
+        /^Agent job “.+” completed without a pull request: it changed nothing, or committed directly to mintlify\/agent-\w+\.$/,
+      );
+      assert.doesNotMatch(String(note?.message), /no files changed|no changes/);
+      // Not a clone of the job's repository here: nothing to look in.
       assert.deepEqual(note?.actions, ['Send Follow-up']);
     });
     it('"failures" notifies a failure but not a completion', async () => {
@@ -675,6 +680,61 @@ describe('agent jobs', function () {
       assert.equal(new Set(late.map((r) => r.rawPath)).size, 10, 'every job is still read after the 60th read');
       assert.equal(s.sync.ledger.agentRequestsThisHour(HOUR_PROJECT), 0, 'reads are not sends');
       for (const job of jobs) await vscode.commands.executeCommand('mintlifyAgent.stopTracking', job.id);
+    });
+  });
+
+  describe('an operation the platform withdrew (a 410, or a router’s 404 page): said calmly, then not asked again', () => {
+    const GONE_PROJECT = 'withdrawn-project';
+    let gone: Simulator;
+    before(async () => {
+      // Its own API address: what this platform withdrew stays withdrawn for that address only.
+      gone = await withSimulator({ jobDurationMs: 1_000, projects: [GONE_PROJECT] });
+      await setProject(GONE_PROJECT);
+      await waitFor('the project', () => s.jobs.projectId === GONE_PROJECT);
+    });
+    after(async () => {
+      await setUserSetting('apiBaseUrl', sim.url);
+      await setProject(PROJECT);
+      await waitFor('the project again', () => s.jobs.projectId === PROJECT);
+      await gone.close();
+    });
+
+    it('a follow-up answered 410 says so as information, once sent, never again this session; the job is not called gone', async () => {
+      const job = gone.addJob(GONE_PROJECT, { status: 'completed', prLink: null });
+      await s.tracker.track(job.id);
+      gone.addFault({ fault: { kind: 'status', status: 410 }, pathIncludes: '/message' });
+      user.answerMessage = () => undefined;
+      user.type('Retitle the page');
+      await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', job.id);
+      const said = user.lastMessage();
+      assert.equal(said?.level, 'info');
+      assert.match(String(said?.message), /^Sending the follow-up: the Mintlify API no longer offers this \(410\)\. It is not offered again in this window/);
+      assert.deepEqual(said?.actions, ['Show Log'], 'no Retry: nothing to try again');
+      user.type('Retitle the page');
+      await vscode.commands.executeCommand('mintlifyAgent.sendFollowUp', job.id);
+      assert.match(String(user.lastMessage()?.message), /no longer offers this \(it said so earlier\)/);
+      assert.equal(requestsTo(gone, 'POST', `/job/${job.id}/message`).length, 1, 'sent once, never again');
+      assert.notEqual(s.jobs.get(job.id)?.notFound, true);
+      await vscode.commands.executeCommand('mintlifyAgent.stopTracking', job.id);
+    });
+
+    it('a job read answered by a router’s 404 page stops polling, keeps the job as it was, and Refresh sends nothing more', async () => {
+      const job = gone.addJob(GONE_PROJECT, { activeForMs: 3_600_000 });
+      await s.tracker.track(job.id);
+      assert.ok(s.tracker.poller.isWatching(job.id));
+      gone.addFault({ fault: { kind: 'status', status: 404, html: true }, method: 'GET', pathIncludes: `/job/${job.id}` });
+      await vscode.commands.executeCommand('mintlifyAgent.refreshJob', job.id);
+      await waitFor('polling to stop', () => !s.tracker.poller.isWatching(job.id));
+      const tracked = s.jobs.get(job.id)!;
+      assert.equal(tracked.job?.status, 'active', 'kept as it was last read');
+      assert.notEqual(tracked.notFound, true, 'not a missing job: the operation is gone');
+      const reads = requestsTo(gone, 'GET', `/job/${job.id}`).length;
+      await vscode.commands.executeCommand('mintlifyAgent.refreshJob', job.id);
+      await waitFor('the refusal', () => s.jobs.errorOf(job.id)?.reached === 'no');
+      assert.equal(requestsTo(gone, 'GET', `/job/${job.id}`).length, reads, 'nothing more sent');
+      const row = await jobItem(s, job.id);
+      assert.match(String(row?.tooltip), /Last error:\*\* Reading the job: the Mintlify API no longer offers this/);
+      await vscode.commands.executeCommand('mintlifyAgent.stopTracking', job.id);
     });
   });
 });

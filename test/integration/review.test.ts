@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { TestSeam } from '../support/extensionUnderTest';
 import type { ReviewResult } from '../../src/git/registerReviewChanges';
 import type { Simulator } from '../simulator/server';
-import { AGENT_BRANCH, AGENT_BRANCH_CHANGES } from '../support/gitRepo';
+import { AGENT_BRANCH, AGENT_BRANCH_CHANGES, MINTLIFY_BOT, pushBranch, pushCommit, writeFile } from '../support/gitRepo';
 import { leaveWindowClean, PROJECT, rowCommands, ScriptedUser, seam, setProject, waitFor, withSimulator, signIn } from './support';
 
 function git(cwd: string, ...args: string[]): string {
@@ -148,6 +148,95 @@ describe('review the agent branch (Review Changes, Check Out Branch)', function 
     untouched();
   });
 
+  describe('a completed job without a pull request: published directly, or not', () => {
+    // The project's deployment branch, the job's branch: the agent commits straight to it (no pull request).
+    const LIVE = 'docs-live';
+    const MINUTE = 60_000;
+    const TEAMMATE = { name: 'Ada', email: 'ada@example.com' };
+    const commits: Record<string, string> = {};
+    let start: number;
+    const item = (jobId: string) => tree().find((i) => i.id === `job:${jobId}`)!;
+    const tooltip = (jobId: string) => (item(jobId).tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ').replace(/\\/g, '');
+    const noPullRequestJob = (createdAt: number) =>
+      sim.addJob(PROJECT, { status: 'completed', prLink: null, source: { repository: origin, ref: LIVE }, createdAt: new Date(createdAt).toISOString() });
+
+    before(() => {
+      start = Date.now() - 30 * MINUTE;
+      // Before the job: a teammate's work, and an earlier job of the agent's.
+      pushBranch({ url: origin }, LIVE, (clone) => writeFile(clone, 'docs/live-note.mdx', 'Live.\n'));
+      const on = (name: string, file: string, who: typeof TEAMMATE, at: number) =>
+        (commits[name] = pushCommit({ url: origin }, LIVE, name, (clone) => writeFile(clone, file, `${name}\n`), { ...who, at }));
+      on('earlier job', 'docs/earlier.mdx', MINTLIFY_BOT, start - 60 * MINUTE);
+      // While it ran: two commits of the agent, a teammate's, one more of the agent's.
+      on('agent: add the SDK page', 'docs/direct-sdks.mdx', MINTLIFY_BOT, start + 5 * MINUTE);
+      on('agent: clarify the quickstart', AGENT_BRANCH_CHANGES.modified, MINTLIFY_BOT, start + 6 * MINUTE);
+      on('teammate: a note', 'docs/team-note.mdx', TEAMMATE, start + 10 * MINUTE);
+      on('agent: fix the SDK page', 'docs/direct-sdks.mdx', MINTLIFY_BOT, start + 12 * MINUTE);
+    });
+
+    it('says only that there is no pull request; Review Changes fetches the branch and shows exactly the agent’s commits while it ran', async () => {
+      const headBefore = git(root, 'rev-parse', 'HEAD');
+      const job = noPullRequestJob(start);
+      await s.tracker.track(job.id);
+      const before = await waitFor('the row', () => (String(item(job.id)?.description).includes('review here') ? item(job.id) : undefined));
+      assert.match(String(before.description), /^completed · no pull request · review here/);
+      assert.doesNotMatch(String(before.description), /no changes/);
+      assert.match(tooltip(job.id), /The agent opened no pull request: it changed nothing, or committed directly to docs-live/);
+      assert.doesNotMatch(tooltip(job.id), /no files changed/);
+
+      const result = (await vscode.commands.executeCommand<ReviewResult | undefined>('mintlifyAgent.reviewChanges', job.id))!;
+      assert.ok(result, `no review; messages: ${JSON.stringify(user.messages)}`);
+      const agent = ['agent: add the SDK page', 'agent: clarify the quickstart', 'agent: fix the SDK page'].map((name) => commits[name]);
+      assert.deepEqual(result.commits, agent, 'the agent’s three commits, not the teammate’s, not the earlier job’s');
+      // Two runs, each its own diff: the teammate's commit between them is in neither.
+      const rows = result.resources.map(([resource, original, modified]) => [
+        vscode.workspace.asRelativePath(resource),
+        original ? (JSON.parse(original.query) as { ref: string }).ref : 'none',
+        modified ? (JSON.parse(modified.query) as { ref: string }).ref : 'none',
+      ]);
+      assert.deepEqual(rows, [
+        ['docs/direct-sdks.mdx', 'none', agent[1]],
+        [AGENT_BRANCH_CHANGES.modified, commits['earlier job'], agent[1]],
+        ['docs/direct-sdks.mdx', commits['teammate: a note'], agent[2]],
+      ]);
+      assert.equal(result.tip, git(root, 'rev-parse', `origin/${LIVE}`));
+      const after = await waitFor('the row to say what git showed', () =>
+        String(item(job.id).description).includes('published directly') ? item(job.id) : undefined,
+      );
+      assert.match(String(after.description), /^completed · published directly · review here/);
+      assert.match(tooltip(job.id), /committed directly to docs-live \(3 commits while the job ran\)/);
+      for (const hash of agent) assert.ok(tooltip(job.id).includes(hash.slice(0, 7)), `the tooltip lists ${hash.slice(0, 7)}`);
+      untouched();
+      assert.equal(git(root, 'rev-parse', 'HEAD'), headBefore);
+    });
+
+    it('with no commit of the agent while it ran, says what git showed, never that nothing changed', async () => {
+      const job = noPullRequestJob(Date.now() - 2 * MINUTE);
+      await s.tracker.track(job.id);
+      const result = (await vscode.commands.executeCommand<ReviewResult | undefined>('mintlifyAgent.reviewChanges', job.id))!;
+      assert.deepEqual([result.commits, result.resources], [[], []]);
+      assert.match(
+        user.lastMessage()!.message,
+        /^The agent opened no pull request, and the fetched docs-live has no commit by the Mintlify agent \(mintlify\[bot\]\) from while the job ran\. It may have changed nothing, or committed under another name\.$/,
+      );
+      const row = await waitFor('the row', () => (String(item(job.id).description).includes('no agent commits found') ? item(job.id) : undefined));
+      assert.match(String(row.description), /^completed · no pull request, no agent commits found · review here/);
+      untouched();
+    });
+
+    it('a branch that is not on the remote is said as what git shows, with no pull request to open', async () => {
+      const job = sim.addJob(PROJECT, { status: 'completed', prLink: null, source: { repository: origin, ref: 'mintlify/agent-never-pushed' } });
+      await s.tracker.track(job.id);
+      const result = await vscode.commands.executeCommand('mintlifyAgent.reviewChanges', job.id);
+      assert.equal(result, undefined);
+      const said = user.lastMessage()!;
+      assert.equal(said.level, 'info');
+      assert.match(said.message, /^The agent opened no pull request, and mintlify\/agent-never-pushed is not on origin, so git shows no commit of it there\./);
+      assert.deepEqual(said.actions, ['Show Log'], 'no pull request to open');
+      untouched();
+    });
+  });
+
   describe('each failure says why and what to do, and changes nothing', () => {
     async function failure(source: { repository: string; ref: string | null }, status: 'completed' | 'active' = 'completed') {
       const jobId = await finishedJob(source, status);
@@ -158,7 +247,7 @@ describe('review the agent branch (Review Changes, Check Out Branch)', function 
       }
       untouched();
       assert.equal(git(root, 'for-each-ref'), refsBefore, 'no ref was made or moved');
-      assert.equal(user.messages.length, 2, 'one message per command');
+      assert.equal(user.messages.length, 2, `one message per command: ${JSON.stringify(user.messages.map((m) => m.message))}`);
       assert.equal(user.messages[0].message, user.messages[1].message);
       return user.messages[0];
     }

@@ -12,9 +12,22 @@ import type { TestSeam } from '../support/extensionUnderTest';
 import type { PromptSent } from '../../src/jobs/jobCommands';
 import { DEFAULT_TIMINGS } from '../../src/jobs/pollTimings';
 import type { Simulator } from '../simulator/server';
-import { leaveWindowClean, PROJECT, requestsTo, ScriptedUser, seam, setProject, signIn, waitFor, withSimulator, FAST_POLL_TIMINGS } from './support';
+import {
+  freshAnalyticsHour,
+  leaveWindowClean,
+  PROJECT,
+  requestsTo,
+  ScriptedUser,
+  seam,
+  setProject,
+  signIn,
+  waitFor,
+  withSimulator,
+  FAST_POLL_TIMINGS,
+} from './support';
 
 const OTHER_WINDOWS = /Other VS Code windows may not see this job yet/;
+const UNCERTAIN = /cannot be counted for certain/;
 
 describe('a send the API took while the shared store cannot be written', function () {
   this.timeout(60_000);
@@ -45,6 +58,20 @@ describe('a send the API took while the shared store cannot be written', functio
       return file.state?.jobs?.[PROJECT]?.[jobId];
     } catch {
       return undefined;
+    }
+  }
+
+  /** The analytics requests of the hour this window's own file holds (what other windows count). */
+  function analyticsInSharedFile(): number {
+    try {
+      const file = JSON.parse(readFileSync(join(folder, `w-${s.sync.windowId}.json`), 'utf8')) as {
+        state?: { ledger?: Record<string, Record<string, number>> };
+      };
+      return Object.entries(file.state?.ledger ?? {})
+        .filter(([bucket]) => bucket.startsWith('analytics:'))
+        .reduce((sum, [, entries]) => sum + Object.keys(entries).length, 0);
+    } catch {
+      return -1;
     }
   }
 
@@ -172,5 +199,21 @@ describe('a send the API took while the shared store cannot be written', functio
       ['Add an example request', 'Also link the changelog'].every((text) => sharedPrompts(job.id).includes(text)),
     );
     await s.tracker.stopTracking(job.id);
+  });
+
+  it('the analytics hour meanwhile: not known, background work held, a writer’s request goes and is told once; known again once the folder is back, the request in the shared file', async () => {
+    await freshAnalyticsHour(s);
+    breakSharedFolder();
+    await waitFor('the count not known once the folder fails (the heartbeat’s write, the next read)', () => s.gate.used() === undefined);
+    assert.equal(s.gate.background('readers', 1), undefined, 'background work is held');
+    const grant = s.gate.granted(2);
+    const reservations = await Promise.all([grant.reserve(), grant.reserve()]);
+    for (const reservation of reservations) reservation?.end(true);
+    assert.equal(reservations.filter(Boolean).length, 2, 'what the writer asked for goes');
+    assert.equal(user.messages.filter((m) => m.level === 'warning' && UNCERTAIN.test(m.message)).length, 1, 'told once that the count is uncertain');
+
+    repairSharedFolder();
+    await waitFor('the count known again, holding the two', () => s.gate.used() === 2);
+    await waitFor('the two in the shared file, for the other windows', () => analyticsInSharedFile() === 2);
   });
 });

@@ -8,7 +8,7 @@ import { waitFor } from '../support/waitFor';
 import { DEFAULT_TIMINGS } from '../../src/jobs/pollTimings';
 import { settledRange } from '../../src/readers/settledRanges';
 import { localToday } from '../../src/util/days';
-import { TEAMMATES_WAIT } from '../../src/sync/ledger';
+import { TEAMMATES_WAIT } from '../../src/sync/sharedWaits';
 import type { ResolvedRange } from '../../src/analytics/dateRange';
 import type { SnapshotKey } from '../../src/analytics/visitorsSnapshot';
 

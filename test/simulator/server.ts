@@ -76,6 +76,7 @@ class SimulatorServer implements Simulator {
   private readonly visitors: VisitorsDataSet;
   private signalsData: SignalsDataSet | undefined;
   private readonly signalsSeed: number;
+  private readonly docsSite: string | undefined;
   private readonly signalsSizes: SimulatorOptions['signals'];
   private readonly agentLimiter: SlidingWindowLimiter;
   private readonly analyticsLimiter: SlidingWindowLimiter;
@@ -99,6 +100,7 @@ class SimulatorServer implements Simulator {
       today: options.today ?? new Date(this.now()).toISOString().slice(0, 10),
     });
     this.signalsSeed = options.seed ?? 42;
+    this.docsSite = options.docsSite;
     this.signalsSizes = options.signals ?? DEFAULT_SIGNALS;
     this.agentLimiter = new SlidingWindowLimiter(nonNegative('agentPostLimitPerHour', options.agentPostLimitPerHour ?? 100));
     this.analyticsLimiter = new SlidingWindowLimiter(nonNegative('analyticsLimitPerHour', options.analyticsLimitPerHour ?? 100));
@@ -231,7 +233,14 @@ class SimulatorServer implements Simulator {
   /** Built on first use: the large site's 20,000 turns are not worth building for a jobs test. */
   private signals(): SignalsDataSet {
     const endMs = this.visitors.startMs + this.visitors.dayCount * DAY_MS;
-    this.signalsData ??= new SignalsDataSet(this.signalsSeed, this.visitors.paths, this.visitors.startMs, endMs, this.signalsSizes ?? DEFAULT_SIGNALS);
+    this.signalsData ??= new SignalsDataSet(
+      this.signalsSeed,
+      this.visitors.paths,
+      this.visitors.startMs,
+      endMs,
+      this.signalsSizes ?? DEFAULT_SIGNALS,
+      this.docsSite,
+    );
     return this.signalsData;
   }
 

@@ -174,7 +174,7 @@ export class SignalsDataSet {
   private readonly terms: readonly SearchTerm[];
 
   /** Items cover [startMs, endMs). */
-  constructor(seed: number, paths: readonly string[], startMs: number, endMs: number, sizes: SignalsSizes) {
+  constructor(seed: number, paths: readonly string[], startMs: number, endMs: number, sizes: SignalsSizes, site = DOCS_SITE) {
     const pagePicker = zipfPicker(paths);
     const trouble = (path: string): number => (path === HOSTILE_PAGE ? 0.55 : 0.1 + (mix32(hashText(path) ^ seed) % 1000) / 2000);
     const span = Math.max(1, endMs - startMs);
@@ -191,11 +191,11 @@ export class SignalsDataSet {
     const turns: AssistantTurn[] = [];
     for (let i = 0; i < sizes.assistantTurns; i++) {
       const rng = mulberry32(mix32(seed ^ mix32(0xa5510000 + i)));
-      const turn = makeTurn(rng, pagePicker(rng), trouble, startMs + randomInt(rng, span));
+      const turn = makeTurn(rng, pagePicker(rng), trouble, startMs + randomInt(rng, span), site);
       turns.push(turn);
       this.threads.set(turn.id, threadOf(turn, rng));
     }
-    const hostile = hostileTurn(endMs);
+    const hostile = hostileTurn(endMs, site);
     turns.push(hostile);
     this.threads.set(hostile.id, threadOf(hostile, mulberry32(seed)));
     turns.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
@@ -317,7 +317,7 @@ function codeFeedback(endMs: number): FeedbackItem[] {
   }));
 }
 
-function makeTurn(rng: () => number, path: string, trouble: (path: string) => number, at: number): AssistantTurn {
+function makeTurn(rng: () => number, path: string, trouble: (path: string) => number, at: number, site: string): AssistantTurn {
   const unanswered = rng() < trouble(path) * 0.6;
   const topic = pick(rng, TOPICS);
   return {
@@ -326,14 +326,14 @@ function makeTurn(rng: () => number, path: string, trouble: (path: string) => nu
     query: `How do I ${topic}?`,
     response: unanswered ? 'I could not find this in the documentation.' : `To ${topic}, follow the steps on ${path}.`,
     responseType: rng() < 0.05 ? 'clarifying_question' : 'answer',
-    sources: unanswered ? [] : [{ title: path, url: pageUrl(path) }],
+    sources: unanswered ? [] : [{ title: path, url: pageUrl(path, site) }],
     resolutionStatus: unanswered ? 'unanswered' : 'answered',
     queryCategory: rng() < 0.8 ? pick(rng, CATEGORIES) : null,
-    pageUrl: rng() < 0.85 ? pageUrl(path) : null,
+    pageUrl: rng() < 0.85 ? pageUrl(path, site) : null,
   };
 }
 
-function hostileTurn(endMs: number): AssistantTurn {
+function hostileTurn(endMs: number, site: string): AssistantTurn {
   const at = endMs - 30 * 60_000;
   return {
     id: ulid(at, mulberry32(7)),
@@ -344,7 +344,7 @@ function hostileTurn(endMs: number): AssistantTurn {
     sources: [],
     resolutionStatus: 'unanswered',
     queryCategory: null,
-    pageUrl: pageUrl(HOSTILE_PAGE),
+    pageUrl: pageUrl(HOSTILE_PAGE, site),
   };
 }
 
@@ -407,9 +407,9 @@ function zipfPicker(paths: readonly string[]): (rng: () => number) => string {
   };
 }
 
-/** The page's public URL; each segment encoded, so `?`, `#` and spaces stay in the path. */
-export function pageUrl(path: string): string {
-  return DOCS_SITE + path.split('/').map(encodeURIComponent).join('/');
+/** The page's public URL on `site`; each segment encoded, so `?`, `#` and spaces stay in the path. */
+export function pageUrl(path: string, site = DOCS_SITE): string {
+  return site + path.split('/').map(encodeURIComponent).join('/');
 }
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

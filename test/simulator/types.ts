@@ -38,6 +38,8 @@ export interface SimulatorOptions {
   now?: () => number;
   /** Sizes of the reader-signals data set; default DEFAULT_SIGNALS, LARGE_SIGNALS for the large site. */
   signals?: { feedbackItems: number; assistantTurns: number; searchTerms: number };
+  /** The docs site the assistant's page URLs point into (default DOCS_SITE); `https://acme.dev/docs` for a site served under a base path. */
+  docsSite?: string;
   /** Added to every answer (on top of any latency fault); default 0. Used by the CLI's --latency-ms. */
   latencyMs?: number;
 }

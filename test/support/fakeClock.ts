@@ -12,13 +12,20 @@ interface Armed {
 }
 
 export class FakeClock implements Clock {
+  /** Monotonic time: what timers run on. */
   private time = 0;
+  /** The wall clock's step from it (step()): what now() adds, as a clock set back or forward does; timers are not moved. */
+  private offset = 0;
   private armed: Armed[] = [];
   private nextId = 1;
   /** Every delay asked of setTimeout, in order (intervals not included). */
   readonly delays: number[] = [];
 
-  now = (): number => this.time;
+  constructor(start = 0) {
+    this.offset = start;
+  }
+
+  now = (): number => this.time + this.offset;
   setTimeout = (callback: () => void, ms: number): unknown => {
     this.delays.push(ms);
     return this.arm(callback, ms);
@@ -43,6 +50,11 @@ export class FakeClock implements Clock {
     }
     this.time = end;
     await settled();
+  }
+
+  /** Steps the wall clock by `ms` (back when negative), as a manual change or an NTP correction does: timers keep their own time. */
+  step(ms: number): void {
+    this.offset += ms;
   }
 
   /** Moves time to the one timer armed, fires it and lets what it started run. */

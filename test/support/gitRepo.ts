@@ -25,6 +25,29 @@ export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', [...IDENTITY, ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
 
+/** Who makes a commit, and when (epoch ms; default now): the Mintlify agent commits as its GitHub App. */
+export interface Committer {
+  name: string;
+  email: string;
+  at?: number;
+}
+
+/** The Mintlify agent's identity on GitHub: its commits' author and committer. */
+export const MINTLIFY_BOT: Committer = { name: 'mintlify[bot]', email: '109931778+mintlify[bot]@users.noreply.github.com' };
+
+function commitEnv(as: Committer | undefined): NodeJS.ProcessEnv | undefined {
+  if (!as) return undefined;
+  const date = as.at === undefined ? undefined : `@${Math.floor(as.at / 1000)} +0000`;
+  return {
+    ...process.env,
+    GIT_AUTHOR_NAME: as.name,
+    GIT_AUTHOR_EMAIL: as.email,
+    GIT_COMMITTER_NAME: as.name,
+    GIT_COMMITTER_EMAIL: as.email,
+    ...(date && { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date }),
+  };
+}
+
 export interface TestRepository {
   /** The bare repository's `file://` URL: the workspace's origin and the jobs' `source.repository`. */
   url: string;
@@ -84,15 +107,18 @@ export function pushBranch(repo: Pick<TestRepository, 'url'>, branch: string, ch
   }
 }
 
-/** Pushes one more commit made by `change` on top of `branch` (the agent's next round): the branch moves. Returns the new commit. */
-export function pushCommit(repo: Pick<TestRepository, 'url'>, branch: string, message: string, change: (clone: string) => void): string {
+/**
+ * Pushes one more commit made by `change` on top of `branch` (the agent's next round): the branch
+ * moves. `as`: who commits and when (default the tests' identity, now). Returns the new commit.
+ */
+export function pushCommit(repo: Pick<TestRepository, 'url'>, branch: string, message: string, change: (clone: string) => void, as?: Committer): string {
   const scratch = mkdtempSync(join(tmpdir(), 'mintlify-scratch-'));
   try {
     git(scratch, 'clone', '--quiet', '--branch', branch, repo.url, 'clone');
     const clone = join(scratch, 'clone');
     change(clone);
     git(clone, 'add', '-A');
-    git(clone, 'commit', '-m', message);
+    execFileSync('git', [...IDENTITY, 'commit', '-m', message], { cwd: clone, stdio: ['ignore', 'pipe', 'pipe'], env: commitEnv(as) });
     git(clone, 'push', 'origin', branch);
     return git(clone, 'rev-parse', 'HEAD');
   } finally {

@@ -13,8 +13,10 @@ export function memoryLedger(now: () => number = Date.now, state: SyncState = em
   const account = new HourAccount(
     {
       state,
+      window: 'this',
+      whole: true,
       update: (change) => (change(state), Promise.resolve()),
-      readAll: () => Promise.resolve(),
+      readAll: () => Promise.resolve(true),
       nextEntryId: () => `this.${id++}`,
     },
     keyHash,

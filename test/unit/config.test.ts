@@ -42,8 +42,11 @@ describe('the settings hub', () => {
       'mintlifyAgent.signals.backgroundShare',
     ]);
     for (const key of restricted.map((k) => k.replace(/^mintlifyAgent\./, ''))) {
-      const read =
-        key === 'apiBaseUrl' ? /inspect<string>\('apiBaseUrl'\)\?\.globalValue/ : new RegExp(`userValueIfUntrusted\\([^']*'${key.replace('.', '\\.')}'\\)`);
+      // The address the key goes to and the share of every teammate: a workspace's value is never read, trusted or not.
+      const userOnly = ({ apiBaseUrl: 'string', 'analytics.teamSize': 'number' } as Record<string, string>)[key];
+      const read = userOnly
+        ? new RegExp(`inspect<${userOnly}>\\('${key.replace('.', '\\.')}'\\)\\?\\.globalValue`)
+        : new RegExp(`userValueIfUntrusted\\([^']*'${key.replace('.', '\\.')}'\\)`);
       assert.match(hub, read, `${key}: read as the user's value only when the folder is not trusted`);
       assert.ok(!hub.includes(`get<number>('${key}')`), `${key}: never read as get(), which would take a workspace value if VS Code did not drop it`);
     }

@@ -22,6 +22,7 @@ function sample(kind: ApiErrorKind, reached?: Reached): ApiError {
     unauthorized: 401,
     forbidden: 403,
     notFound: 404,
+    withdrawn: 410,
     rateLimited: 429,
     invalidRequest: 400,
     serverError: 502,
@@ -101,6 +102,12 @@ describe('failure table', () => {
             assert.match(view.message, /Job not found/);
             if (context === 'previewStatus') assert.match(view.message, /Deploy the preview again/);
             else assert.ok(view.actions.includes(context === 'readJob' || context === 'send' ? 'stopTracking' : 'setProjectId'));
+            break;
+          case 'withdrawn':
+            // Calm, and nothing to retry: the operation is gone, not failing.
+            assert.equal(view.severity, 'info');
+            assert.deepEqual(view.actions, ['showLog']);
+            assert.match(view.message, /no longer offers this \(410\)\. It is not offered again in this window/);
             break;
           case 'forbidden':
             if (previews) assert.match(view.message, /not available on this organisation’s plan \(403\)/);

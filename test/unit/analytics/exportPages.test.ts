@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApiClient, type ApiClient } from '../../../src/api';
 import { exportText } from '../../../src/analytics/exportFormats';
-import { ExportPages, fetchExportPages } from '../../../src/analytics/exportPages';
+import { ExportPages, fetchExportPages, SHORTEST_WAIT_MS } from '../../../src/analytics/exportPages';
 import { fetcherFor } from '../../../src/analytics/metric';
 import { writeOnDisk } from '../../../src/sync/atomicWrite';
 import { startSimulator, type Simulator } from '../../simulator/server';
@@ -131,6 +131,29 @@ describe('an export across a 429, at the simulator', function () {
     assert.deepEqual(waits, [60_000, 120_000], 'the platform named a minute both times');
     await fake.advance(120_000);
     await done;
+    assert.equal(kept.rows.length, PATHS);
+  });
+
+  it('a 429 that names no wait at all (Retry-After: 0), again and again, is waited out a second at least each time: never a loop of requests', async () => {
+    sim.addFault({ fault: { kind: 'rateLimit', retryAfterSeconds: 0 }, times: 5, pathIncludes: '/visitors' });
+    const kept = new ExportPages();
+    const waits: number[] = [];
+    const done = fetchExportPages(fetcherFor(api, 'visitors'), PROJECT, SETTLED, kept, {
+      signal: new AbortController().signal,
+      grant: grantOf(20),
+      clock,
+      onWait: (_, until) => waits.push(until - clock.now()),
+    });
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await waitFor(`wait ${attempt}`, () => waits.length === attempt && fake.pending === 1);
+      assert.equal(answered().length, attempt, 'one request before each wait');
+      await fake.advance(waits[attempt - 1]);
+    }
+    await done;
+    assert.ok(
+      waits.every((ms) => ms >= SHORTEST_WAIT_MS),
+      `waits ${waits.join(', ')} ms`,
+    );
     assert.equal(kept.rows.length, PATHS);
   });
 

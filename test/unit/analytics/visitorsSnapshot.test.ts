@@ -9,6 +9,7 @@ import { rejectsWith } from '../../support/rejectsWith';
 import { startSimulator, type Simulator } from '../../simulator/server';
 import { grantOf, unlimited } from '../../support/grants';
 import type { Grant } from '../../../src/api/client';
+import type { FetchVisitors } from '../../../src/analytics/visitorsQuery';
 
 const PROJECT = 'demo-project';
 const KEY = 'mint_unit_readers';
@@ -154,6 +155,64 @@ describe('readers snapshot', function () {
     assert.deepEqual(readersPhrase({ kind: 'read', row: { path: '/x', human: 1, ai: 0, total: 1 }, rank: 3 }, 'last7'), ['1 reader · {0}% AI', '0']);
     assert.deepEqual(readersPhrase({ kind: 'none' }, 'last30'), ['no readers {0}', 'in 30 days']);
     assert.equal(aiPercent(0, 0), 0);
+  });
+});
+
+describe('a range cut short by the hour: only a settled one is gathered (fetchSnapshot)', function () {
+  this.timeout(20_000);
+  // 600 paths: 3 pages of 250. The simulator's last day is 2026-11-20, and "now" is its noon.
+  const NOW = Date.parse('2026-11-20T12:00:00Z');
+  const now = () => NOW;
+  const sims: Simulator[] = [];
+  const simulator = async (seed: number) => {
+    const sim = await startSimulator({ today: '2026-11-20', pathCount: 600, analyticsLimitPerHour: 1000, seed });
+    sims.push(sim);
+    const api = createApiClient({ baseUrl: () => sim.url, getApiKey: async () => KEY });
+    const offsets = () => sim.requests.filter((r) => r.rawPath.endsWith('/visitors')).map((r) => Number(r.query.offset ?? 0));
+    return { sim, offsets, page: (grant: Grant) => ((projectId, query, options) => api.getVisitors(projectId, query, { ...options, grant })) as FetchVisitors };
+  };
+  after(() => Promise.all(sims.map((sim) => sim.close())));
+
+  it('a range that includes today is kept cut short, never gone on from by offset: the next fetch starts at its first page', async () => {
+    const today: SnapshotKey = { projectId: PROJECT, dateFrom: '2026-11-01', dateTo: '2026-11-21' };
+    const { sim, offsets, page } = await simulator(42);
+    const first = await fetchSnapshot(page(grantOf(1)), today, { maxPages: 40, now });
+    assert.deepEqual([first.pages, first.capped, first.gathering], [1, true, undefined], 'cut short, not "still being gathered"');
+    const truth = sim.visitorsFor(PROJECT, today).visitors;
+    assert.equal(readersOf(first, truth.at(-1)!.path).kind, 'beyondCap', 'a path it did not reach may have readers');
+
+    sim.clearRequests();
+    const next = await fetchSnapshot(page(unlimited), today, { maxPages: 40, now, from: first });
+    assert.deepEqual(offsets(), [0, 250, 500], 'read again from its first page: its rows re-order as today’s visits come in');
+    assert.deepEqual(next.rows, truth);
+  });
+
+  it('a kept snapshot of an older version that was "gathering" a range including today is read as cut short', async () => {
+    const today: SnapshotKey = { projectId: PROJECT, dateFrom: '2026-11-01', dateTo: '2026-11-21' };
+    const settled: SnapshotKey = { ...today, dateTo: '2026-11-15' };
+    const row = ['/a', 1, 0, 1];
+    const stored = (key: SnapshotKey) => ({ key, totals: { human: 1, ai: 0, total: 1 }, rows: [row], fetchedAt: NOW, pages: 1, capped: true, gathering: true });
+    const storage = new MemoryStorage();
+    storage.values.set('mintlifyAgent.readers.snapshots', [stored(today), stored(settled)]);
+    const store = new SnapshotStore({ fetch: () => Promise.reject(new Error('no fetch')), storage, now });
+    assert.deepEqual([store.cached(today)?.gathering, store.cached(today)?.capped], [undefined, true]);
+    assert.equal(store.cached(settled)?.gathering, true, 'a settled range still goes on');
+  });
+
+  it('a settled range whose totals moved since its kept pages starts again from its first page, and ends equal to the API', async () => {
+    const settled: SnapshotKey = { projectId: PROJECT, dateFrom: '2026-11-01', dateTo: '2026-11-15' };
+    const before = await simulator(42);
+    const kept = await fetchSnapshot(before.page(grantOf(1)), settled, { maxPages: 40, now });
+    assert.deepEqual([kept.pages, kept.gathering], [1, true]);
+    // The platform's figures for those days changed meanwhile (a recount, late events): another data set answers.
+    const after = await simulator(7);
+    const truth = after.sim.visitorsFor(PROJECT, settled);
+    assert.notDeepEqual(truth.totals, kept.totals);
+    const whole = await fetchSnapshot(after.page(unlimited), settled, { maxPages: 40, now, from: kept });
+    assert.deepEqual(after.offsets(), [250, 0, 250, 500], 'one page said the totals moved; then the whole range from its first page');
+    assert.deepEqual([whole.rows, whole.totals, whole.capped, whole.gathering], [truth.visitors, truth.totals, false, undefined]);
+    const missed = truth.visitors.filter((r) => readersOf(whole, r.path).kind !== 'read');
+    assert.deepEqual(missed, [], 'no page that had readers reads "no readers"');
   });
 });
 

@@ -465,5 +465,28 @@ describe('API client against the simulator', () => {
       await api.getVisitors(PROJECT, {}, { grant: unlimited });
       assert.deepEqual(sim.requests[0]?.query, {});
     });
+
+    it('a request cancelled while its reservation is written is not sent and frees its slot (fast clicks through the ranges)', async () => {
+      let written!: () => void;
+      const ends: boolean[] = [];
+      const grant = {
+        reserve: () => new Promise<{ end(sent: boolean): void }>((resolve) => (written = () => resolve({ end: (sent: boolean) => ends.push(sent) }))),
+      };
+      const click = new AbortController();
+      const fetching = api.getVisitors(PROJECT, { dateFrom: '2026-10-01', dateTo: '2026-10-08' }, { grant, signal: click.signal });
+      await waitFor('the reservation asked for', () => written);
+      click.abort(); // the writer picked another range
+      written();
+      const error = await rejectsWith(fetching, 'cancelled');
+      assert.equal(error.reached, 'no');
+      assert.deepEqual(ends, [false], 'the reservation is released: never sent');
+      assert.equal(sim.requests.length, 0, 'nothing reached the server');
+    });
+
+    it('a Retry-After past an hour (milliseconds sent as seconds) is taken as an hour', async () => {
+      sim.addFault({ fault: { kind: 'rateLimit', retryAfterSeconds: 3_600_000 }, times: 1, pathIncludes: '/visitors' });
+      const error = await rejectsWith(api.getVisitors(PROJECT, {}, { grant: unlimited }), 'rateLimited');
+      assert.equal(error.retryAfterMs, 3_600_000);
+    });
   });
 });

@@ -1,9 +1,12 @@
 // Readers' feedback on a code block: which block of a page a snippet is about
 // (src/codeFeedback/blockMatching.ts): exact, whitespace and CRLF, indented inside <CodeGroup>,
-// equal blocks told apart by file name, a block in an imported snippet file, a changed block.
+// equal blocks told apart by file name, a block in an imported snippet file, a changed block,
+// twins, a long one-line block, highlight and diff marks. test/conformance/codeBlocks.test.ts holds
+// the fence's title and the imports to Mintlify's own code.
 // No vscode import.
 import assert from 'node:assert/strict';
-import { fencedBlocks, fenceMeta, matchSnippets, normaliseCode, snippetImports } from '../../../src/codeFeedback/blockMatching';
+import { fencedBlocks, generatedApiOperation, importedFiles, matchSnippets, normaliseCode } from '../../../src/codeFeedback/blockMatching';
+import { copiedLine, fenceMeta } from '../../../src/codeFeedback/fenceMeta';
 import type { PendingComment } from '../../../src/signals/snapshot';
 import { item } from './feedbackItem';
 
@@ -65,18 +68,50 @@ describe('code-block feedback', () => {
       );
     });
 
-    it("reads a fence's title as Mintlify writes it: after the language, or title=/filename=, options left out", () => {
+    it("reads a fence's title as Mintlify does: title=, else the words after the language, its options left out", () => {
       assert.deepEqual(fenceMeta('javascript Example Request {2-4} wrap'), { lang: 'javascript', title: 'Example Request' });
-      assert.deepEqual(fenceMeta('python filename="app.py" lines'), { lang: 'python', title: 'app.py' });
       assert.deepEqual(fenceMeta('ts title=\'index.ts\' icon="npm"'), { lang: 'ts', title: 'index.ts' });
+      assert.deepEqual(fenceMeta('bash install.sh lines highlight={1}'), { lang: 'bash', title: 'install.sh' });
+      // filename= is no option of Mintlify's: a quoted value is taken out of the title's words, and names nothing.
+      assert.deepEqual(fenceMeta('python filename="app.py" lines'), { lang: 'python', title: undefined });
+      assert.deepEqual(fenceMeta('python filename=app.py'), { lang: 'python', title: 'filename=app.py' });
       assert.deepEqual(fenceMeta(''), { lang: undefined, title: undefined });
     });
 
-    it('lists only the /snippets/ imports', () => {
-      assert.deepEqual(snippetImports(`${PAGE}\nimport { Card } from "@acme/ui";\nimport Other from '/snippets/other.mdx'`), [
-        '/snippets/deploy.mdx',
-        '/snippets/other.mdx',
+    it('follows the Markdown and MDX files a page imports as Mintlify resolves them, never out of the docs root', () => {
+      const text = [
+        PAGE,
+        'import { Card } from "@acme/ui";',
+        "import Other from '/snippets/other.mdx'",
+        "import Up from '/snippets/../../../../etc/secret.mdx'",
+        "import Near from './near.md'",
+        "import Far from '../shared/far.mdx'",
+        "import Jsx from '/snippets/card.jsx'",
+        '```mdx',
+        "import Shown from '/snippets/in-a-code-block.mdx'",
+        '```',
+        'import {',
+        '  Split,',
+        "} from '/snippets/split.mdx';",
+      ].join('\n');
+      assert.deepEqual(importedFiles(text, 'guides/page.mdx'), [
+        'snippets/deploy.mdx',
+        'snippets/other.mdx',
+        'etc/secret.mdx',
+        'guides/near.md',
+        'shared/far.mdx',
+        'snippets/split.mdx',
       ]);
+      assert.deepEqual(importedFiles("import X from '../../../x.mdx'", 'a.mdx'), ['x.mdx']);
+    });
+
+    it('names the operation of a page whose API reference Mintlify generates', () => {
+      assert.equal(generatedApiOperation('---\ntitle: Create\nopenapi: "openapi.json post /users"\n---\n\nBody'), 'POST /users');
+      assert.equal(generatedApiOperation('---\nopenapi: GET /users/{id}\n---\n'), 'GET /users/{id}');
+      assert.equal(generatedApiOperation("---\napi: 'DELETE https://api.acme.dev/v1/users/{id}'\n---\n"), 'DELETE https://api.acme.dev/v1/users/{id}');
+      assert.equal(generatedApiOperation('---\ntitle: Guide\n---\nopenapi: GET /x'), undefined);
+      assert.equal(generatedApiOperation('---\nopenapi-schema: User\n---\n'), undefined);
+      assert.equal(generatedApiOperation('---\nopenapi: not an operation\n---\n'), undefined);
     });
   });
 
@@ -163,6 +198,69 @@ describe('code-block feedback', () => {
         [0],
       );
       assert.equal(matchSnippets([item(kept, { fullLength: long.length })], [{ key: 'page', text: '```bash\necho other\n```' }]).gone.length, 1);
+    });
+
+    it('says when other blocks have the same code, and prefers an untitled, unlabelled block for feedback with no file name or language', () => {
+      const page = [
+        '```bash setup.sh',
+        'acme init',
+        '```',
+        '',
+        '```',
+        'acme init',
+        '```',
+        '',
+        '```bash',
+        'acme init',
+        '```',
+        '',
+        '```',
+        'acme init',
+        '```',
+      ].join('\n');
+      const bare = item('acme init');
+      const bash = item('acme init', { lang: 'bash' });
+      const { blocks } = matchSnippets([bare, bash], [{ key: 'page', text: page }]);
+      assert.deepEqual(
+        blocks.map((b) => [b.block.startLine, b.items.map((i) => i.id), b.twins]),
+        [
+          [4, [bare.id], 1],
+          [8, [bash.id], 0],
+        ],
+      );
+      const named = matchSnippets([item('acme init', { lang: 'bash', filename: 'setup.sh' })], [{ key: 'page', text: page }]);
+      assert.deepEqual(
+        named.blocks.map((b) => [b.block.startLine, b.twins]),
+        [[0, 0]],
+      );
+    });
+
+    it('matches a one-line block longer than the characters kept by its kept beginning', () => {
+      const line = `curl -H "Authorization: Bearer ${'x'.repeat(3_000)}" https://api.acme.dev`;
+      const page = `\`\`\`bash\n${line}\n\`\`\`\n\n\`\`\`bash\necho other\n\`\`\`\n`;
+      const { blocks, gone } = matchSnippets([item(line.slice(0, 2_000), { fullLength: line.length })], [{ key: 'page', text: page }]);
+      assert.deepEqual([blocks.map((b) => b.block.startLine), gone.length], [[0], 0]);
+    });
+
+    it('matches a block with highlight and diff marks by the text a reader copies', () => {
+      const page = [
+        '```ts',
+        'const client = new Acme(); // [!code --]',
+        "const client = new Acme({ region: 'eu' }); // [!code ++]",
+        '// [!code highlight:2]',
+        'await client.deploy(); /* [!code focus] */',
+        '```',
+        '```python',
+        'acme.deploy()  # [!code hl]',
+        '```',
+      ].join('\n');
+      const copied = item("const client = new Acme();\nconst client = new Acme({ region: 'eu' });\nawait client.deploy();", { lang: 'ts' });
+      const py = item('acme.deploy()', { lang: 'python' });
+      const { blocks, gone } = matchSnippets([copied, py], [{ key: 'page', text: page }]);
+      assert.deepEqual([blocks.map((b) => b.block.startLine), gone.length], [[0, 6], 0]);
+      assert.equal(copiedLine('x = 1 # [!code ++:3]'), 'x = 1');
+      assert.equal(copiedLine('<p>hi</p> <!-- [!code --] -->'), '<p>hi</p>');
+      assert.equal(copiedLine('echo "[!code is text here]"'), 'echo "[!code is text here]"');
     });
 
     it('leaves out feedback with no snippet (kept by an older version), and a snippet of only whitespace is on no block', () => {

@@ -1,7 +1,7 @@
 // What the writer reads of code-block feedback (src/codeFeedback/feedbackText.ts): the hover's and
 // Problems' text, against hostile reader text. No vscode import.
 import assert from 'node:assert/strict';
-import { HOVER_CHARS, HOVER_ITEMS, hoverEntries, problemText } from '../../../src/codeFeedback/feedbackText';
+import { goneLensTitle, goneText, HOVER_CHARS, HOVER_ITEMS, hoverEntries, problemText } from '../../../src/codeFeedback/feedbackText';
 import { markdownEscaped } from '../../../src/util/markdownText';
 import { l10n } from '../../support/l10n';
 import { hostile, item } from './feedbackItem';
@@ -51,6 +51,29 @@ describe('code-block feedback', () => {
       ];
       assert.equal(problemText(items, 30, l10n), '3 readers flagged this code block (last 30 days): “fails on \\u202eWindows”');
       assert.equal(problemText(items.slice(0, 1), 30, l10n), '1 reader flagged this code block (last 30 days): “older”');
+    });
+
+    it('says when the same code is in other blocks of the page', () => {
+      const items = [item('x', { comment: 'wrong flag' })];
+      assert.equal(
+        problemText(items, 30, l10n, 1),
+        '1 reader flagged this code block (last 30 days): “wrong flag” Another block here has the same code: it may be about that one.',
+      );
+      assert.match(problemText(items, 30, l10n, 2), /2 other blocks here have the same code/);
+      assert.equal(problemText(items, 30, l10n, 0), '1 reader flagged this code block (last 30 days): “wrong flag”');
+    });
+
+    it('says feedback on a page whose API reference Mintlify generates is most likely about that, not a block that went', () => {
+      const items = [item('curl --request POST', { comment: 'missing header' })];
+      assert.equal(
+        goneText(items, 30, l10n, 'POST /users'),
+        'Readers’ feedback on code in no file of this page (1): most likely the API reference generated for POST /users (last 30 days): “missing header”',
+      );
+      assert.equal(
+        goneLensTitle(2, l10n, 'POST /users'),
+        'Readers’ feedback on code in no file of this page (2): most likely the API reference generated for POST /users',
+      );
+      assert.match(goneText(items, 30, l10n), /no longer on this page/);
     });
   });
 });

@@ -1,5 +1,7 @@
 // The file ↔ site path module, both directions on the same cases, and the docs root a file belongs to.
+// Mintlify's own code judges the same rules on generated trees in test/conformance/pages.test.ts.
 import assert from 'node:assert/strict';
+import { ignoreRules } from '../../../src/docs/ignoreRules';
 import { docCandidates, docsRootOf, normalizeSitePath, relativeTo, sitePathOf } from '../../../src/docs/sitePaths';
 
 /** [file relative to the docs root, its site path] */
@@ -12,7 +14,14 @@ const PAGES: [string, string][] = [
   ['guides/webhooks.md', '/guides/webhooks'],
   ['api-reference/endpoints/create-job.mdx', '/api-reference/endpoints/create-job'],
   ['api reference.mdx', '/api reference'],
-  ['Guides/Setup.MDX', '/Guides/Setup'],
+  ['Guides/Setup.mdx', '/Guides/Setup'],
+  // A leading underscore makes no difference to Mintlify: these are pages like any other.
+  ['_partial.mdx', '/_partial'],
+  ['guides/_draft.md', '/guides/_draft'],
+  // Only the docs root's snippets/ holds snippets; a README is a page as MDX; a hidden folder Mintlify does not ignore is served.
+  ['guides/snippets/intro.mdx', '/guides/snippets/intro'],
+  ['README.mdx', '/README'],
+  ['.hidden/page.mdx', '/.hidden/page'],
 ];
 
 describe('docs site paths', () => {
@@ -54,15 +63,40 @@ describe('docs site paths', () => {
       'images/logo.png',
       'quickstart.mdx.bak',
       'snippets/intro.mdx',
+      '_snippets/intro.mdx',
+      'Snippets/intro.mdx',
       'node_modules/pkg/README.md',
       '.github/PULL_REQUEST_TEMPLATE.md',
-      '_partial.mdx',
+      '.vscode/notes.md',
+      '.mintlify/AGENTS.md',
+      // Mintlify's own list, in any folder and either case, as .md only.
+      'README.md',
+      'guides/readme.md',
+      'LICENSE.md',
+      'CHANGELOG.md',
+      'api/changelog.md',
+      'CONTRIBUTING.md',
+      'contribute.md',
+      'skill.md',
+      // Mintlify reads only a lower-case extension as a page's.
+      'Guides/Setup.MDX',
       '../outside.mdx',
       '.mdx',
       '',
     ]) {
       it(JSON.stringify(file), () => assert.equal(sitePathOf(file), undefined));
     }
+  });
+
+  it("leaves out what the docs root's .mintignore names, and nothing else", () => {
+    const rules = ignoreRules('drafts/\n*.internal.mdx\n!keep.internal.mdx\n/api/v1/**\n');
+    assert.equal(sitePathOf('drafts/new.mdx', rules), undefined);
+    assert.equal(sitePathOf('guides/drafts/new.mdx', rules), undefined);
+    assert.equal(sitePathOf('guides/setup.internal.mdx', rules), undefined);
+    assert.equal(sitePathOf('keep.internal.mdx', rules), '/keep.internal');
+    assert.equal(sitePathOf('api/v1/users.mdx', rules), undefined);
+    assert.equal(sitePathOf('guides/api/v1/users.mdx', rules), '/guides/api/v1/users');
+    assert.equal(sitePathOf('drafts.mdx', rules), '/drafts', 'drafts/ names a folder only');
   });
 
   describe('the docs root of a file', () => {
@@ -97,6 +131,24 @@ describe('docs site paths', () => {
     // page /guides/a b?c#d is not taken for /guides/a b.
     assert.equal(normalizeSitePath('/guides/a b?c#d'), '/guides/a b?c#d');
     assert.equal(normalizeSitePath('/guides/100%-uptime/'), '/guides/100%-uptime');
+  });
+
+  it('is one page at both of the paths Mintlify serves a section at, /x and /x/index', () => {
+    assert.equal(normalizeSitePath('/guides/index'), '/guides');
+    assert.equal(normalizeSitePath('/guides/index/'), '/guides');
+    assert.equal(normalizeSitePath('/index'), '/');
+    assert.equal(normalizeSitePath('https://docs.acme.dev/guides/index?ref=nav'), '/guides');
+    assert.equal(normalizeSitePath('/guides/index'), sitePathOf('guides/index.mdx'));
+    assert.equal(normalizeSitePath('/guides/indexes'), '/guides/indexes');
+  });
+
+  it("reads a path without the site's base path, where the site is served under one", () => {
+    assert.equal(normalizeSitePath('https://acme.dev/docs/quickstart', '/docs'), '/quickstart');
+    assert.equal(normalizeSitePath('/docs/guides/index', '/docs/'), '/guides');
+    assert.equal(normalizeSitePath('https://acme.dev/docs', 'docs'), '/');
+    assert.equal(normalizeSitePath('/quickstart', '/docs'), '/quickstart', 'a path without it is kept');
+    assert.equal(normalizeSitePath('/docs-old/a', '/docs'), '/docs-old/a');
+    assert.equal(normalizeSitePath('/docs/a', ''), '/docs/a');
   });
 
   it("reads a page from a full URL too (the API's pageUrl), decoded, without query or trailing slash", () => {

@@ -39,8 +39,8 @@ describe('the release build’s bloat guard (esbuild.mjs)', function () {
   });
 
   it('fails past the budget, saying the size and what weighs most', () => {
-    const build = releaseBuild(`export const text = '${'x'.repeat(370 * 1024)}';\n`);
+    const build = releaseBuild(`export const text = '${'x'.repeat(390 * 1024)}';\n`);
     assert.equal(build.status, 1);
-    assert.match(build.stderr, /dist\/extension\.js is 370\.\d KB, over its budget of 360 KB\.\nWhat weighs most:\n {2}src\/ 370\.\d KB/);
+    assert.match(build.stderr, /dist\/extension\.js is 390\.\d KB, over its budget of 380 KB\.\nWhat weighs most:\n {2}src\/ 390\.\d KB/);
   });
 });

@@ -70,6 +70,14 @@ describe('background readers over settled ranges (src/readers/settledRanges.ts)'
     );
   });
 
+  it('just after midnight, before yesterday is over at the platform, a fetch cut short is shown, not gathered, and started again once it is over', () => {
+    const keys = settledKeys(PROJECT, 'last30', '2026-03-17', l10n);
+    // Fetched at 00:30 UTC: the platform's events of 03-16 may still land (an hour's grace), so its rows may still move.
+    const early: VisitorsSnapshot = { ...snapshot(keys[0], false), capped: true, fetchedAt: Date.parse('2026-03-17T00:30:00Z') };
+    assert.deepEqual(planBackground(keys, [early], Date.parse('2026-03-17T00:40:00Z')), { show: early }, 'nothing sent to be cut short again');
+    assert.deepEqual(planBackground(keys, [early], Date.parse('2026-03-17T02:00:00Z')), { fetch: keys[0], show: early }, 'fetched whole once settled');
+  });
+
   describe('against the simulator', () => {
     let sim: Simulator;
     let api: ApiClient;

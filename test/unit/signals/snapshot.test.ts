@@ -1,6 +1,7 @@
 // The reader-signals snapshot (src/signals/snapshot.ts) against the simulator over real HTTP: its
 // cost and its truth. No vscode import.
 import assert from 'node:assert/strict';
+import { normalizeSitePath } from '../../../src/docs/sitePaths';
 import { fetchSnapshot, minimumRequests, SEARCH_PAGES, SnapshotStopped, VIEW_PAGES, type SignalsSnapshot } from '../../../src/signals/snapshot';
 import { CODE_FEEDBACK, HOSTILE_TEXTS, LARGE_SIGNALS } from '../../simulator/signals';
 import { startSimulator, type Simulator } from '../../simulator/server';
@@ -103,6 +104,20 @@ describe('reader signals', () => {
         assert.ok(truth.searches.length > SEARCH_PAGES * 100 && truth.views.views.length > VIEW_PAGES * 250);
       } finally {
         await large.close();
+      }
+    });
+
+    it("reads the assistant's page URLs without the base path of a site served under one", async () => {
+      const under = await startSimulator({ today: '2026-11-20', analyticsLimitPerHour: 10_000, docsSite: 'https://acme.dev/docs' });
+      try {
+        const truth = under.signalsFor(PROJECT, RANGE).assistant.filter((t) => t.resolutionStatus === 'unanswered');
+        const pages = new Set(truth.map((t) => t.pageUrl && normalizeSitePath(t.pageUrl.replace('https://acme.dev/docs', 'https://acme.dev'))));
+        const read = await fetchSnapshot(client(under), PROJECT, RANGE, { grant: unlimited, basePath: '/docs' });
+        assert.ok(read.questions.length > 0 && truth.some((t) => t.pageUrl?.startsWith('https://acme.dev/docs/')));
+        for (const question of read.questions) assert.ok(question.path === undefined || pages.has(question.path), `${question.path} is a page of the site`);
+        assert.ok(read.questions.every((q) => !q.path?.startsWith('/docs/')));
+      } finally {
+        await under.close();
       }
     });
   });

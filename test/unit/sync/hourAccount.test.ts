@@ -1,55 +1,40 @@
 // The account of the organisation's hour (src/sync/hourAccount.ts) under the hour's gate
-// (src/sync/hourGate.ts), in two windows sharing one shared-store folder (SharedStore over an
-// in-memory folder). fast-check's scheduler runs every read and write of the folder in a random
-// order, so the two windows' reservations, reads and releases interleave every way it finds.
+// (src/sync/hourGate.ts), as the extension wires them (src/sync/windowReplica.ts), in two windows
+// sharing one folder. fast-check's scheduler runs every operation of the folder in a random order,
+// so the two windows' reservations, reads and releases interleave every way it finds. Faults on top
+// of the interleavings are the fault tier's (test/faults/).
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Reservation } from '../../../src/api/client';
-import { HourAccount } from '../../../src/sync/hourAccount';
-import { HourGate, type HourGrant } from '../../../src/sync/hourGate';
-import { analyticsBucket, BACKGROUND_CEILING, HOURLY_LIMIT, recordRequest } from '../../../src/sync/ledger';
-import { SharedStore, type SyncFs } from '../../../src/sync/sharedStore';
-import { memoryFs } from '../../support/memorySyncFs';
+import type { HourGate, HourGrant } from '../../../src/sync/hourGate';
+import { analyticsBucket, BACKGROUND_CEILING, HOURLY_LIMIT, keyBucketHash, recordRequest } from '../../../src/sync/ledger';
+import type { SyncFs } from '../../../src/sync/sharedStore';
+import { FakeClock } from '../../support/fakeClock';
+import { KEY, Machine, type TestWindow } from '../../support/windowsOnOneFolder';
 
 const NOW = Date.parse('2026-11-26T12:00:00Z');
-const l10n = { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) } as never;
-const log = { info: () => undefined, warn: () => undefined };
-const ui = { showMessage: async (_level: string, _message: string, ...actions: string[]) => actions[0] };
 
 /** Every operation of the folder waits for the scheduler's turn. */
-function scheduled(fs: SyncFs, s: fc.Scheduler): SyncFs {
-  return {
+function scheduled(s: fc.Scheduler): (fs: SyncFs) => SyncFs {
+  return (fs) => ({
     list: s.scheduleFunction(() => fs.list()),
     read: s.scheduleFunction((name: string) => fs.read(name)),
     writeAtomic: s.scheduleFunction((name: string, text: string) => fs.writeAtomic(name, text)),
     rename: (from, to) => fs.rename(from, to),
     remove: (name) => fs.remove(name),
-  };
+  });
 }
 
-/** A window: its store on the shared folder, its account and its gate. */
-function windowOn(fs: SyncFs, id: string, keyHash: () => string | undefined = () => 'k') {
-  const store = new SharedStore(fs, id, log, () => NOW);
-  const account = new HourAccount(
-    {
-      get state() {
-        return store.state;
-      },
-      update: (change) => store.update(change),
-      readAll: async () => void (await store.refresh()),
-      nextEntryId: () => store.nextEntryId(),
-    },
-    keyHash,
-    () => NOW,
-  );
-  return { store, account, gate: new HourGate(account, ui, l10n, () => NOW) };
-}
-
-/** What another machine reserved before: a third window's file. */
-async function spentBefore(files: Map<string, string>, count: number): Promise<void> {
-  const other = new SharedStore(memoryFs(files), 'other', log, () => NOW);
-  for (let i = 0; i < count; i++) recordRequest(other.state, analyticsBucket('k'), `other.${i}`, NOW - 20 * 60_000);
-  await other.write();
+/** A machine whose hour already holds `count` requests, reserved by a window that is still open. */
+async function machineThatSpent(count: number): Promise<{ machine: Machine; other: TestWindow }> {
+  const machine = new Machine(new FakeClock(NOW));
+  const other = machine.open('other');
+  await other.ready;
+  const hash = keyBucketHash(other.state.salt!, KEY);
+  await other.update((state) => {
+    for (let i = 0; i < count; i++) recordRequest(state, analyticsBucket(hash), `other.${i}`, NOW - 20 * 60_000);
+  });
+  return { machine, other };
 }
 
 type Holder = 'writer' | 'background' | 'model';
@@ -102,14 +87,12 @@ describe('the account of the organisation’s hour, two windows at once (src/syn
         fc.array(op, { maxLength: 5 }),
         fc.array(op, { maxLength: 5 }),
         async (s, usedBefore, opsA, opsB) => {
-          const files = new Map<string, string>();
-          await spentBefore(files, usedBefore);
-          const fs = scheduled(memoryFs(files), s);
-          const a = windowOn(fs, 'a');
-          const b = windowOn(fs, 'b');
+          const { machine } = await machineThatSpent(usedBefore);
+          const a = machine.open('a', { wrap: scheduled(s) });
+          const b = machine.open('b', { wrap: scheduled(s) });
           const given: Given[] = [];
           const afterEnd: (Reservation | undefined)[] = [];
-          await s.waitFor(Promise.all([a.store.refresh(), b.store.refresh()]));
+          await s.waitFor(Promise.all([a.ready, b.ready]));
           await s.waitFor(Promise.all([act(a.gate, opsA, given, afterEnd), act(b.gate, opsB, given, afterEnd)]));
           const sent = given.filter((g) => g.sent);
           assert.ok(sent.length <= HOURLY_LIMIT - usedBefore, `${sent.length} sent with ${HOURLY_LIMIT - usedBefore} left`);
@@ -121,9 +104,10 @@ describe('the account of the organisation’s hour, two windows at once (src/syn
           );
           // Once each has read the other's file, both count exactly what was sent: every released slot is free again.
           await s.waitFor(Promise.all([a.store.write(), b.store.write()]));
-          await s.waitFor(Promise.all([a.store.refresh(), b.store.refresh()]));
+          await s.waitFor(Promise.all([a.refresh(), b.refresh()]));
           assert.equal(a.gate.used(), usedBefore + sent.length);
           assert.equal(b.gate.used(), usedBefore + sent.length);
+          for (const window of [...machine.windows]) machine.close(window);
         },
       ),
       { numRuns: 150 },
@@ -131,18 +115,19 @@ describe('the account of the organisation’s hour, two windows at once (src/syn
   });
 
   it('with 6 left, two windows spending at once send at most 6 between them', async () => {
-    const files = new Map<string, string>();
-    await spentBefore(files, HOURLY_LIMIT - 6);
-    const a = windowOn(memoryFs(files), 'a');
-    const b = windowOn(memoryFs(files), 'b');
-    await Promise.all([a.store.refresh(), b.store.refresh()]);
+    const { machine } = await machineThatSpent(HOURLY_LIMIT - 6);
+    const a = machine.open('a');
+    const b = machine.open('b');
+    await Promise.all([a.ready, b.ready]);
     const grants = [a.gate.granted(6), b.gate.granted(6)];
     const reservations = await Promise.all(grants.flatMap((grant) => Array.from({ length: 6 }, () => grant.reserve())));
     assert.ok(reservations.filter(Boolean).length <= 6);
   });
 
   it('a reservation asked for while its action ends is released, never sent', async () => {
-    const a = windowOn(memoryFs(), 'a');
+    const { machine } = await machineThatSpent(0);
+    const a = machine.open('a');
+    await a.ready;
     const grant = a.gate.granted(3);
     const asked = grant.reserve();
     grant.end();
@@ -151,16 +136,17 @@ describe('the account of the organisation’s hour, two windows at once (src/syn
   });
 
   it('an unknown count (the key’s bucket has no name) holds background work and the editor’s AI closed; a writer’s request is kept and counted once the bucket is named', async () => {
-    const named: { hash?: string } = {};
-    const a = windowOn(memoryFs(), 'a', () => named.hash);
+    const machine = new Machine(new FakeClock(NOW));
+    const a = machine.open('a');
+    await a.ledger.setKey(undefined);
+    await a.ready;
     assert.equal(a.gate.used(), undefined);
     assert.equal(a.gate.background('readers', 1), undefined);
     assert.equal(await a.gate.granted(3, true).reserve(), undefined);
     const reservation = await a.gate.granted(1).reserve();
     assert.ok(reservation);
     reservation.end(true);
-    named.hash = 'k';
-    await a.account.named('k');
+    await a.ledger.setKey(KEY);
     assert.equal(a.gate.used(), 1);
   });
 });

@@ -3,7 +3,8 @@
 // are free, the one wording of a cost, what an asked spend is granted, background work held to the
 // ceiling and its share, and every grant held request by request, together, to what the hour has left.
 import assert from 'node:assert/strict';
-import { BACKGROUND_CEILING, recordAnalytics429, TEAMMATES_BELOW } from '../../../src/sync/ledger';
+import { BACKGROUND_CEILING } from '../../../src/sync/ledger';
+import { recordAnalytics429, TEAMMATES_BELOW } from '../../../src/sync/sharedWaits';
 import type { SyncState } from '../../../src/sync/syncState';
 import { CONFIRM_ABOVE_REQUESTS, HourGate } from '../../../src/sync/hourGate';
 import { HOUR_MS } from '../../../src/util/clock';
@@ -14,7 +15,7 @@ const NOW = Date.parse('2026-11-26T12:00:00Z');
 
 /** A window's shared state and the gate over it; `sent(n, at)` records what other windows sent. */
 /** A 429 that came while this machine's own count was low: teammates spend the hour (ledger.ts). */
-const teammates429 = (state: SyncState, until: number) => recordAnalytics429(state, until, 0);
+const teammates429 = (state: SyncState, until: number) => recordAnalytics429(state.waits, until, 0, until - 1);
 
 function window({ now = () => NOW, answer = undefined as string | undefined, teamSize = 10 } = {}) {
   const { state, account, sent } = memoryLedger(now);
@@ -204,7 +205,7 @@ describe('the hour’s gate (src/sync/hourGate.ts)', () => {
     const alone = window({ now: () => now });
     now = NOW + 20 * HOUR_MS;
     assert.equal(alone.gate.backgroundShare(), BACKGROUND_CEILING);
-    recordAnalytics429(alone.state, now + 60_000, TEAMMATES_BELOW); // a writer alone who spent the hour
+    recordAnalytics429(alone.state.waits, now + 60_000, TEAMMATES_BELOW, now); // a writer alone who spent the hour
     assert.equal(alone.gate.backgroundShare(), 0, 'none while the wait runs');
     now += 60_000;
     assert.equal(alone.gate.backgroundShare(), 6, 'then the starting share, not the team’s 1 or 2');

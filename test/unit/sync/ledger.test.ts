@@ -5,19 +5,8 @@
 // a salt at once.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import {
-  agentBucket,
-  analyticsBucket,
-  countInHour,
-  keyBucketHash,
-  newSalt,
-  recordAnalytics429,
-  recordRequest,
-  recordWait,
-  TEAMMATES_BELOW,
-  TEAMMATES_WAIT,
-  waitMs,
-} from '../../../src/sync/ledger';
+import { agentBucket, analyticsBucket, countInHour, keyBucketHash, newSalt, recordRequest } from '../../../src/sync/ledger';
+import { recordAnalytics429, recordWait, TEAMMATES_BELOW, TEAMMATES_WAIT, waitMs } from '../../../src/sync/sharedWaits';
 import { emptyState, mergeState } from '../../../src/sync/syncState';
 import { HOUR_MS } from '../../../src/util/clock';
 import { SharedStore } from '../../../src/sync/sharedStore';
@@ -31,12 +20,12 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 describe('shared store: the analytics bucket is named by a salted hash of the key', () => {
   it('differs from the plain hash of the key, and between installs', async () => {
     const salt = newSalt();
-    const named = await keyBucketHash(salt, KEY);
+    const named = keyBucketHash(salt, KEY);
     assert.match(named, /^[0-9a-f]{16}$/);
     assert.notEqual(named, sha256(KEY).slice(0, 16), 'not the unsalted 64-bit prefix');
-    assert.equal(await keyBucketHash(salt, KEY), named, 'the same key, the same name within the install');
-    assert.notEqual(await keyBucketHash(newSalt(), KEY), named, 'another install names it otherwise');
-    assert.notEqual(await keyBucketHash(salt, `${KEY}x`), named, 'another key, another bucket');
+    assert.equal(keyBucketHash(salt, KEY), named, 'the same key, the same name within the install');
+    assert.notEqual(keyBucketHash(newSalt(), KEY), named, 'another install names it otherwise');
+    assert.notEqual(keyBucketHash(salt, `${KEY}x`), named, 'another key, another bucket');
   });
 
   it('converges on one salt when two windows create theirs at once, so both count the key in one bucket', async () => {
@@ -56,8 +45,8 @@ describe('shared store: the analytics bucket is named by a salted hash of the ke
     assert.equal(agreedA, saltA < saltB ? saltA : saltB, 'the lowest wins');
 
     const now = Date.now();
-    const bucket = analyticsBucket(await keyBucketHash(agreedA, KEY));
-    assert.equal(analyticsBucket(await keyBucketHash(agreedB, KEY)), bucket);
+    const bucket = analyticsBucket(keyBucketHash(agreedA, KEY));
+    assert.equal(analyticsBucket(keyBucketHash(agreedB, KEY)), bucket);
     await a.update((state) => recordRequest(state, bucket, a.nextEntryId(), now - 1_000));
     await b.update((state) => recordRequest(state, bucket, b.nextEntryId(), now - 500));
     await a.refresh();
@@ -78,7 +67,7 @@ describe('shared store: the analytics bucket is named by a salted hash of the ke
     const files = new Map<string, string>();
     const store = new SharedStore(memoryFs(files), 'w', quiet);
     const salt = await store.adoptSalt(undefined, newSalt);
-    const bucket = analyticsBucket(await keyBucketHash(salt, KEY));
+    const bucket = analyticsBucket(keyBucketHash(salt, KEY));
     await store.update((state) => recordRequest(state, bucket, store.nextEntryId(), Date.now()));
     await store.beat();
     assert.ok(files.size > 0);
@@ -108,26 +97,26 @@ describe('shared store: the ledger', () => {
 
   it('records an analytics 429 as teammates spending the hour only when this machine’s own count was low', () => {
     const low = emptyState();
-    recordAnalytics429(low, 50_000, TEAMMATES_BELOW - 1);
+    recordAnalytics429(low.waits, 50_000, TEAMMATES_BELOW - 1, 10_000);
     assert.equal(low.waits.analytics, 50_000, 'every window waits');
     assert.equal(low.waits[TEAMMATES_WAIT], 50_000, 'someone else spent at least a tenth of the hour');
     const own = emptyState();
-    recordAnalytics429(own, 50_000, TEAMMATES_BELOW);
+    recordAnalytics429(own.waits, 50_000, TEAMMATES_BELOW, 10_000);
     assert.equal(own.waits.analytics, 50_000);
     assert.equal(own.waits[TEAMMATES_WAIT], undefined, 'this machine spent the hour itself: no sign of a team');
     const unknown = emptyState();
-    recordAnalytics429(unknown, 50_000, undefined);
+    recordAnalytics429(unknown.waits, 50_000, undefined, 10_000);
     assert.equal(unknown.waits[TEAMMATES_WAIT], 50_000, 'an unknown count is read as teammates: the careful side');
   });
 
   it('shares a 429: every window waits for the later Retry-After of the family', () => {
     const a = emptyState();
     const b = emptyState();
-    recordWait(a, 'agent', 40_000);
-    recordWait(b, 'agent', 30_000);
+    recordWait(a.waits, 'agent', 40_000, 10_000);
+    recordWait(b.waits, 'agent', 30_000, 10_000);
     const merged = mergeState(b, a);
-    assert.equal(waitMs(merged, 'agent', 10_000), 30_000);
-    assert.equal(waitMs(merged, 'analytics', 10_000), 0, 'the other family is not held');
-    assert.equal(waitMs(merged, 'agent', 40_000), 0);
+    assert.equal(waitMs(merged.waits, 'agent', 10_000), 30_000);
+    assert.equal(waitMs(merged.waits, 'analytics', 10_000), 0, 'the other family is not held');
+    assert.equal(waitMs(merged.waits, 'agent', 40_000), 0);
   });
 });

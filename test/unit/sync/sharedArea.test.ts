@@ -133,7 +133,7 @@ describe('an area of the shared state, through its handle', () => {
     await links.change((area, stamp) => ((area.proj ??= {}).job_a = { v: { jobId: 'job_a', signalIds: [], searches: [], askedAt: 'then' }, s: stamp() }));
     assert.deepEqual(fired, ['links']);
     await new SharedArea('drafts', other).change((area, stamp) => ((area.proj ??= {}).create = { v: 'typed elsewhere', s: stamp() }));
-    assert.deepEqual(await store.refreshAreas(), ['drafts']);
-    assert.deepEqual(await store.refreshAreas(), [], 'nothing new');
+    assert.deepEqual(await store.refreshAreas(), { changed: ['drafts'], whole: true });
+    assert.deepEqual(await store.refreshAreas(), { changed: [], whole: true }, 'nothing new');
   });
 });
