@@ -364,6 +364,16 @@ export class Workbench {
     await this.runCommand(command, { then: this.quickInputTitled(box), shows: `the box titled ${String(box)}` });
   }
 
+  /**
+   * Opens the command palette filtered by `filter` (nothing run: Escape closes it) and returns its
+   * row for the command titled exactly `title`, for each title asked.
+   */
+  async paletteFilteredBy(filter: string): Promise<(title: string) => Locator> {
+    await this.openQuickInput('F1');
+    await this.quickInputField.fill(`>${filter}`, { timeout: TIMEOUTS.ui });
+    return (title) => this.quickInput.locator('.monaco-list-row').filter({ has: this.page.locator('.label-name').filter({ hasText: exactly(title) }) });
+  }
+
   /** View: Close All Editors, done when no editor tab is left. */
   async closeAllEditors(): Promise<void> {
     await this.runCommand('View: Close All Editors', { then: { gone: this.editorTabs.first() }, shows: 'no editor open' });
