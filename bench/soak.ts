@@ -110,9 +110,9 @@ async function soakDay(count: number, seed: number): Promise<SoakRun> {
     windows.forEach((w, i) => {
       if (w.gate.used() === undefined) unknownSince[i] ??= clock.now();
       else if (unknownSince[i] !== undefined) {
-        longestUnknown = Math.max(longestUnknown, clock.now() - unknownSince[i]!);
+        longestUnknown = Math.max(longestUnknown, clock.now() - unknownSince[i]);
         const healed = healedAt[i];
-        if (healed !== undefined && healed >= unknownSince[i]!) longestAfterRecovery = Math.max(longestAfterRecovery, clock.now() - healed);
+        if (healed !== undefined && healed >= unknownSince[i]) longestAfterRecovery = Math.max(longestAfterRecovery, clock.now() - healed);
         unknownSince[i] = undefined;
       }
     });

@@ -83,9 +83,19 @@ function addJunk(machine: Machine, what: 'newer' | 'locked' | 'damaged' | 'unrea
   const folder = machine.folder;
   const name = `w-${what}${n}.json`;
   if (what === 'newer') folder.files.set(name, presenceFile(`${what}${n}`, at, { schema: SCHEMA_VERSION + 1, closed: true, state: { future: { n } } }));
-  if (what === 'locked') (folder.files.set(name, presenceFile(`${what}${n}`, at, { closed: true })), folder.fixed.add(name));
-  if (what === 'damaged') (folder.files.set(name, '{"format": 1, "pres'), folder.fixed.add(name));
-  if (what === 'unreadable') (folder.files.set(name, presenceFile(`${what}${n}`, at, { closed: true })), folder.unreadable.add(name), folder.fixed.add(name));
+  if (what === 'locked') {
+    folder.files.set(name, presenceFile(`${what}${n}`, at, { closed: true }));
+    folder.fixed.add(name);
+  }
+  if (what === 'damaged') {
+    folder.files.set(name, '{"format": 1, "pres');
+    folder.fixed.add(name);
+  }
+  if (what === 'unreadable') {
+    folder.files.set(name, presenceFile(`${what}${n}`, at, { closed: true }));
+    folder.unreadable.add(name);
+    folder.fixed.add(name);
+  }
   folder.onWrite(name);
 }
 
