@@ -24,8 +24,10 @@ export interface VersionFigures {
   release: CodeServerRelease;
   /** VS Code's "Activation: N ms" (code loading + activate()), one per start. */
   activation: Spread;
-  cold: Spread;
-  warm: Spread;
+  cold: Spread | undefined;
+  warm: Spread | undefined;
+  /** What the status bar said instead of the figure, when it did not come. */
+  notShown: string[];
 }
 
 export async function measureVersions(opts: { starts: number; log: (line: string) => void }): Promise<VersionFigures[]> {
@@ -42,14 +44,25 @@ export async function measureVersions(opts: { starts: number; log: (line: string
       const activation: number[] = [];
       const cold: number[] = [];
       const warm: number[] = [];
+      const notShown: string[] = [];
       for (let i = 1; i <= opts.starts; i++) {
         opts.log(`  VS Code ${release.vscode}: start ${i}/${opts.starts}…`);
         const one = await oneStart(opts.log);
         activation.push(one.activationMs);
-        cold.push(one.coldMs);
-        warm.push(one.warmMs);
+        for (const [figure, into] of [
+          [one.coldMs, cold],
+          [one.warmMs, warm],
+        ] as const)
+          if (typeof figure === 'number') into.push(figure);
+          else notShown.push(figure);
       }
-      results.push({ release, activation: spread(activation), cold: spread(cold), warm: spread(warm) });
+      results.push({
+        release,
+        activation: spread(activation),
+        cold: cold.length ? spread(cold) : undefined,
+        warm: warm.length ? spread(warm) : undefined,
+        notShown,
+      });
     }
     return results;
   } finally {
@@ -58,7 +71,7 @@ export async function measureVersions(opts: { starts: number; log: (line: string
   }
 }
 
-async function oneStart(log: (line: string) => void): Promise<{ activationMs: number; coldMs: number; warmMs: number }> {
+async function oneStart(log: (line: string) => void): Promise<{ activationMs: number; coldMs: number | string; warmMs: number | string }> {
   const session = await UiSession.start(log);
   try {
     const wb = session.workbench;
@@ -75,20 +88,28 @@ async function oneStart(log: (line: string) => void): Promise<{ activationMs: nu
 
     await wb.signInToMintlify(DEMO_API_KEY);
     await wb.setProjectId(PROJECT);
-    const pageToFigure = async (file: string): Promise<number> => {
+    const readersItem = wb.page.locator('.part.statusbar .statusbar-item').filter({ hasText: /readers/ });
+    /** ms from the tab to the figure; the status bar's words instead when the figure did not come. */
+    const pageToFigure = async (file: string): Promise<number | string> => {
       await wb.goToFile(file);
       const name = file.split('/').pop() ?? file;
       await wb.editorTabs.filter({ hasText: name }).first().waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
       const shown = await wb.page.evaluate(() => performance.now());
       const figure = wb.page.locator('.part.statusbar .statusbar-item').filter({ hasText: /readers · \d+% AI/ });
-      await figure
+      const came = await figure
         .first()
         .waitFor({ state: 'visible', timeout: TIMEOUTS.poll })
-        .catch(async (error: unknown) => {
-          log(`screenshot: ${await wb.screenshot(`bench-no-figure-${name}`)}`);
-          throw error;
-        });
-      return (await wb.page.evaluate(() => performance.now())) - shown;
+        .then(() => true)
+        .catch(() => false);
+      if (came) return (await wb.page.evaluate(() => performance.now())) - shown;
+      const words = (
+        (await readersItem
+          .first()
+          .textContent({ timeout: TIMEOUTS.ui })
+          .catch(() => '')) ?? ''
+      ).trim();
+      log(`no readers figure for ${file}; the status bar says "${words}"; screenshot: ${await wb.screenshot(`bench-no-figure-${name}`)}`);
+      return words || 'no readers item';
     };
     const coldMs = await pageToFigure(COLD_PAGE);
     const warmMs = await pageToFigure(WARM_PAGE);
@@ -100,8 +121,13 @@ async function oneStart(log: (line: string) => void): Promise<{ activationMs: nu
 
 /** The summary lines: one per figure, the two versions side by side. */
 export function versionLines(results: readonly VersionFigures[]): { figure: string; value: string }[] {
-  const side = (pick: (r: VersionFigures) => Spread, unit: string, digits: number) =>
-    results.map((r) => `${r.release.vscode}: ${formatSpread(pick(r), unit, digits)}`).join(' · ');
+  const side = (pick: (r: VersionFigures) => Spread | undefined, unit: string, digits: number) =>
+    results
+      .map((r) => {
+        const figures = pick(r);
+        return `${r.release.vscode}: ${figures ? formatSpread(figures, unit, digits) : `not shown (the status bar said "${r.notShown[0] ?? '?'}")`}`;
+      })
+      .join(' · ');
   return [
     { figure: "activation, VS Code's own figure (Running Extensions: code loading + activate())", value: side((r) => r.activation, 'ms', 0) },
     { figure: 'opening a page → its readers figure, cold (the range fetched)', value: side((r) => r.cold, 'ms', 0) },
