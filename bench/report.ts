@@ -24,6 +24,7 @@ import type { TeamResult } from './teamResult';
 import { FILTER_TERM } from './webview';
 import { SHARED_FILE_SCENARIO, type SharedFileResult } from './sharedFile';
 import { WINDOWS_SCENARIO, type WindowsResult } from './windows';
+import { versionLines, versionsSection, type VersionFigures } from './versions';
 
 export interface BenchResults {
   when: string;
@@ -69,6 +70,8 @@ export interface BenchResults {
   soak?: SoakResult;
   /** Figure 18, the site's search; absent in results made before it existed. */
   searchRequests?: SearchRequestsRun[];
+  /** Figure 1b, VS Code 1.100 and today's side by side; absent with --no-host and in results made before it existed. */
+  versions?: VersionFigures[];
   seconds: number;
 }
 
@@ -112,6 +115,7 @@ function rows(r: BenchResults): Row[] {
   } else {
     add('1 Activation', 'activation in the VS Code host', 'not measured (--no-host)');
   }
+  for (const line of r.versions ? versionLines(r.versions) : []) add('1b Versions', line.figure, line.value);
   for (const b of r.bundles) add('1 Bundles', `${b.file} (release build)`, `${kb(b.rawBytes)} raw, ${kb(b.gzipBytes)} gzip`);
   for (const input of (r.bundleInputs ?? []).slice(0, BUNDLE_INPUTS_SHOWN)) {
     add('1 Bundles', `in dist/extension.js: ${input.name}`, `${kb(input.bytes)} (biggest: ${input.biggest.file}, ${kb(input.biggest.bytes)})`);
@@ -336,6 +340,7 @@ export function renderMarkdown(r: BenchResults): string {
   ].join('\n');
   const sections = [
     activationSection,
+    (results: BenchResults) => versionsSection(results.versions),
     freshnessSection,
     pollingSection,
     windowsSection,

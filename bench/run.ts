@@ -15,6 +15,7 @@
 //     --search-only    only figure 18 (requests of the site's search); prints, never writes
 //     --team-only      only figure 16: a team of 1, 3 and 10 machines against the organisation's hour; prints its summary lines and section, never writes
 //     --soak-only      only figure 17: a simulated day of 1 and 3 windows under faults; prints its summary lines and section, never writes
+//     --versions-only  only figure 1b: activation and page → figure in VS Code 1.100 and 1.139 side by side (--starts N each); prints, never writes
 //     --no-write       print the table only
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -40,6 +41,7 @@ import { measureHourGate } from './hourGate';
 import { measureSharedFile } from './sharedFile';
 import { measureSoak, soakLines, soakSection, SOAK_WINDOWS } from './soak';
 import { measureTeam, teamLines, teamSection, TEAM_SIZES } from './team';
+import { measureVersions, versionLines, versionsSection, type VersionFigures } from './versions';
 import { measureWindows } from './windows';
 import { measurePropagationInVsCode } from './windowsInVsCode';
 
@@ -56,6 +58,7 @@ interface Options {
   searchOnly: boolean;
   teamOnly: boolean;
   soakOnly: boolean;
+  versionsOnly: boolean;
 }
 
 function parseOptions(args: readonly string[]): Options {
@@ -72,6 +75,7 @@ function parseOptions(args: readonly string[]): Options {
     searchOnly: false,
     teamOnly: false,
     soakOnly: false,
+    versionsOnly: false,
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -92,6 +96,7 @@ function parseOptions(args: readonly string[]): Options {
     else if (arg === '--search-only') options.searchOnly = true;
     else if (arg === '--team-only') options.teamOnly = true;
     else if (arg === '--soak-only') options.soakOnly = true;
+    else if (arg === '--versions-only') options.versionsOnly = true;
     else throw new Error(`unknown option ${arg}; see the top of bench/run.ts`);
   }
   return options;
@@ -116,6 +121,7 @@ async function main(): Promise<void> {
   }
   if (options.teamOnly) return teamOnly(log);
   if (options.soakOnly) return soakOnly(log);
+  if (options.versionsOnly) return versionsOnly(options, log);
   const loadAtStart = os.loadavg()[0] ?? 0;
   if (loadAtStart > os.cpus().length / 2) {
     log(
@@ -170,7 +176,10 @@ async function main(): Promise<void> {
   const soak = await measureSoak();
 
   let review: ReviewResult | undefined;
+  let versions: VersionFigures[] | undefined;
   if (options.host) {
+    log(`versions: ${options.starts} fresh starts each of VS Code 1.100 and 1.139, the release build installed…`);
+    versions = await measureVersions({ starts: options.starts, log });
     log(`review: ${options.reviewRuns} clicks on Review Changes for a branch of 50 changed files…`);
     review = await measureReview({ repoRoot, runs: options.reviewRuns, log });
   }
@@ -205,6 +214,7 @@ async function main(): Promise<void> {
     searchRequests,
     team,
     soak,
+    versions,
     seconds: (Date.now() - began) / 1000,
   };
   process.stdout.write(`${renderTable(results)}\n`);
@@ -247,6 +257,13 @@ async function soakOnly(log: (line: string) => void): Promise<void> {
   const soak = await measureSoak();
   for (const line of soakLines(soak)) process.stdout.write(`| 17 Soak | ${line.figure} | ${line.value.replaceAll('|', '\\|')} |\n`);
   process.stdout.write(`\n${soakSection(soak)}`);
+}
+
+/** Figure 1b alone (VS Code 1.100 and today's side by side), printed and not written: for whoever changes activation or the readers' figure. */
+async function versionsOnly(options: Options, log: (line: string) => void): Promise<void> {
+  const versions = await measureVersions({ starts: options.starts, log });
+  for (const line of versionLines(versions)) process.stdout.write(`| 1b Versions | ${line.figure} | ${line.value.replaceAll('|', '\\|')} |\n`);
+  process.stdout.write(`\n${versionsSection(versions)}`);
 }
 
 /** Figure 1 alone (bundles, their biggest inputs, activation), printed and not written: for whoever changes what activate() builds or imports. */

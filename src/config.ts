@@ -2,7 +2,7 @@
 // its default and bounds, and one event says what changed. Features read settings only through
 // this (test/unit/config.test.ts checks that no other module reads the configuration).
 import * as vscode from 'vscode';
-import { DEFAULT_BASE_URL, ENDPOINTS } from './api';
+import { checkBaseUrl, DEFAULT_BASE_URL, ENDPOINTS } from './api';
 import { DEFAULT_MAX_PAGES } from './api/paging';
 
 const SECTION = 'mintlifyAgent';
@@ -25,6 +25,23 @@ export interface ConfiguredProject {
 const CONFIRMED_PROJECTS_KEY = 'mintlifyAgent.confirmedProjects';
 const MAX_CONFIRMED = 200;
 
+/**
+ * VS Code's own switch for its AI features (1.104+; before it, no such setting, so never on). When on,
+ * nothing of ours offers the editor's AI; the Mintlify agent, a service the user chose with their own
+ * key, stays. package.json's `when` clauses read it too (`config.chat.disableAIFeatures`).
+ */
+const EDITOR_AI_OFF = 'chat.disableAIFeatures';
+
+/** Whether the user turned VS Code's AI features off: then nothing of ours offers the editor's AI. Readable before the settings hub is built (activate() registers the tools by it). */
+export function editorAiOff(): boolean {
+  return vscode.workspace.getConfiguration().get<boolean>(EDITOR_AI_OFF) === true;
+}
+
+/** Calls `listener` when the user turns VS Code's AI features off or on. */
+export function onDidChangeEditorAi(listener: () => void): vscode.Disposable {
+  return vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(EDITOR_AI_OFF) && listener());
+}
+
 /** What changed: `affects('readers')` or `affects('signals.rankByAiShare')`, a key under `mintlifyAgent.`. */
 export interface SettingsChange {
   affects(key: string): boolean;
@@ -37,6 +54,9 @@ export class Settings implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<SettingsChange>();
   /** Fires when any `mintlifyAgent.*` setting changes, or the project follows another folder. */
   readonly onDidChange = this.emitter.event;
+  private readonly editorAiEmitter = new vscode.EventEmitter<void>();
+  /** Fires when the user turns VS Code's AI features off or on (`editorAiOff`); not a `mintlifyAgent.*` setting, so not in onDidChange. */
+  readonly onDidChangeEditorAi = this.editorAiEmitter.event;
   private readonly listeners = [
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(SECTION)) this.emitter.fire({ affects: (key) => e.affectsConfiguration(`${SECTION}.${key}`) });
@@ -44,6 +64,7 @@ export class Settings implements vscode.Disposable {
     // In a multi-root workspace the project follows the active docs file's folder.
     vscode.window.onDidChangeActiveTextEditor((editor) => this.follow(editor?.document.uri)),
     vscode.workspace.onDidChangeWorkspaceFolders(() => this.follow(vscode.window.activeTextEditor?.document.uri)),
+    onDidChangeEditorAi(() => this.editorAiEmitter.fire()),
     // A workspace project waiting for confirmation applies once the folder is trusted.
     vscode.workspace.onDidGrantWorkspaceTrust(() => this.emitter.fire({ affects: (key) => key === 'projectId' })),
   ];
@@ -196,6 +217,33 @@ export class Settings implements vscode.Disposable {
   /** mintlifyAgent.search.*: the site's own search (its domain identifier; the key is the assistant key's slot, src/auth/assistantKey.ts). */
   readonly search = searchSettings(() => this.config);
 
+  /**
+   * The published docs site (mintlifyAgent.docsSiteUrl), whose search MCP server is offered to the
+   * editor's AI: its https address without a trailing slash (http only to this machine, for tests),
+   * or the value that is not one. A restricted setting: a cloned folder cannot name the server.
+   * Unset, the site's own address from its domain identifier (mintlifyAgent.search.siteDomain:
+   * `https://<domain>.mintlify.site`), where every Mintlify site is served.
+   */
+  get docsSite(): { url?: string; invalid?: string } {
+    const raw = userValueIfUntrusted(this.config, 'docsSiteUrl');
+    if (typeof raw !== 'string' || !raw.trim()) {
+      // Only a bare identifier names a host under mintlify.site (never `x.evil.com/`).
+      const domain = this.search.siteDomain;
+      return domain && /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i.test(domain) ? { url: `https://${domain.toLowerCase()}.mintlify.site` } : {};
+    }
+    // The API address's rule (https, http only to this machine, no credentials, query or fragment).
+    try {
+      return { url: checkBaseUrl(raw) };
+    } catch {
+      return { invalid: raw.trim() };
+    }
+  }
+
+  /** Whether the user turned VS Code's AI features off (chat.disableAIFeatures): then nothing of ours offers the editor's AI. */
+  get editorAiOff(): boolean {
+    return editorAiOff();
+  }
+
   /** How long a fetch of an agent's branch may take (mintlifyAgent.git.fetchTimeoutSeconds, 5 to 600, default 60). */
   get gitFetchTimeoutMs(): number {
     return wholeInRange(this.config.get<number>('git.fetchTimeoutSeconds'), 5, 600, 60) * 1000;
@@ -204,6 +252,7 @@ export class Settings implements vscode.Disposable {
   dispose(): void {
     for (const listener of this.listeners) listener.dispose();
     this.emitter.dispose();
+    this.editorAiEmitter.dispose();
   }
 }
 

@@ -9,7 +9,7 @@ import { registerAuth } from './auth/registerAuth';
 import { registerAssistantKey } from './auth/assistantKey';
 import { type AnalyticsHandle, registerAnalytics } from './analytics/registerAnalytics';
 import { ANALYTICS_VIEW_TYPE } from './analytics/analyticsPanel';
-import { Settings } from './config';
+import { editorAiOff, onDidChangeEditorAi, Settings } from './config';
 import { registerAskAboutThis } from './agent/askAboutThis';
 import { registerAgentInstructions } from './agent/agentInstructions';
 import { type CodeFeedbackHandle, registerCodeFeedback } from './codeFeedback/registerCodeFeedback';
@@ -28,6 +28,7 @@ import { registerReviewComments, type ReviewCommentsHandle } from './review/regi
 import { type PreviewHandle, registerPreview } from './preview/registerPreview';
 import { registerSearch, type SearchHandle } from './search/registerSearch';
 import { registerSignals, type SignalsHandle } from './signals/registerSignals';
+import { registerSiteSearchMcp } from './siteMcp/registerSiteSearchMcp';
 import { registerToolNames, registerTools } from './tools/registerTools';
 import type { ToolTable } from './tools/toolPorts';
 import { HourGate } from './hour/hourGate';
@@ -94,7 +95,7 @@ export function load(context: vscode.ExtensionContext, onRequest?: (entry: Reque
     }
   });
   // The tools' names now (VS Code asks for them as soon as an activation returns); each builds the extension on first use.
-  registerToolNames(context, () => extension.get().tools);
+  registerToolNames(context, () => extension.get().tools, { off: editorAiOff, onDidChange: onDidChangeEditorAi });
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(ANALYTICS_VIEW_TYPE, { deserializeWebviewPanel: async (panel) => extension.get().analytics.revive(panel) }),
     timeout(0, () => {
@@ -177,6 +178,7 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
     ui,
     log,
   });
+  registerSiteSearchMcp(context, { settings, ui, log });
   const tools = registerTools(context, {
     keys,
     settings,

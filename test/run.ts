@@ -1,12 +1,14 @@
 // `npm test`: runs every tier and ends with one line `N passed, N failed`.
-//   node out/test/run.js            all tiers: unit, faults, conformance, host, contract, ui
+//   node out/test/run.js            all tiers: unit, faults, conformance, host, contract, ui, today
 //   node out/test/run.js unit host  only those tiers
 //   MINTLIFY_TEST_GREP=pattern       only the tests whose full title matches, in every tier
 import Mocha from 'mocha';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { runHostTests } from './host/runHostTests';
+import { packageExtension } from './host/vsix';
+import { INSTALLED_EXTENSION_ENV } from './ui/uiSession';
 import { makeTestRepository } from './support/gitRepo';
 import { RAISED_SETTINGS, RESTRICTED_PROJECT } from './restricted/project';
 
@@ -19,6 +21,7 @@ const repoRoot = resolve(__dirname, '..', '..');
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 function testFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return testFiles(path);
@@ -26,12 +29,12 @@ function testFiles(dir: string): string[] {
   });
 }
 
-/** Runs every `*.test.js` under `dir` with mocha in this process. */
-function runMocha(dir: string, options: Mocha.MochaOptions): Promise<TierResult> {
+/** Runs every `*.test.js` under `dirs` with mocha in this process. */
+function runMocha(dirs: string | string[], options: Mocha.MochaOptions, only?: (file: string) => boolean): Promise<TierResult> {
   // MINTLIFY_TEST_GREP runs only the matching tests (a developer's shortcut; CI never sets it).
   const grep = process.env.MINTLIFY_TEST_GREP;
   const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', forbidOnly: true, ...options, ...(grep && { grep }) });
-  for (const file of testFiles(dir)) mocha.addFile(file);
+  for (const file of [dirs].flat().flatMap(testFiles)) if (!only || only(file)) mocha.addFile(file);
   return new Promise((done) => {
     const runner = mocha.run(() => {
       const passed = runner.stats?.passes ?? 0;
@@ -143,6 +146,38 @@ async function runUi(): Promise<TierResult> {
   return result;
 }
 
+/**
+ * The UI suites that also run in today's VS Code, and why these: each drives what changed most
+ * in the workbench since 1.100 (the comment UI in the multi-file diff and its restore after a reload;
+ * a tool's confirmation dialog, the quick input and the notification toasts), and the ones left to
+ * the floor drive the same workbench parts again. test/today/ holds what only 1.101+ has (the MCP
+ * server definition) or only a packaged install shows.
+ */
+const TODAY_UI_SUITES = ['reviewComments.test.js', 'lmTools.test.js'];
+
+/**
+ * Today's VS Code (code-server 1.139, node 24, both installed into .vscode-test/ on first use) with
+ * the extension installed from the packaged `.vsix`, as a user installs it: the UI suites above and
+ * test/today/. The same Playwright steps as on the floor: the workbench's differences (the Chat view
+ * open on the right, its agent host) are met by waiting on what a person sees.
+ */
+async function runToday(): Promise<TierResult> {
+  rmSync(join(repoRoot, 'artifacts', 'ui-today'), { recursive: true, force: true });
+  const packaged = await packageExtension(repoRoot, log);
+  process.env[INSTALLED_EXTENSION_ENV] = packaged.folder;
+  try {
+    return await runMocha(
+      [join(__dirname, 'ui'), join(__dirname, 'today')],
+      { timeout: 4 * 60_000, slow: 60_000 },
+      (file) => file.startsWith(join(__dirname, 'today')) || TODAY_UI_SUITES.some((suite) => file.endsWith(`${join('ui', suite)}`)),
+    );
+  } finally {
+    log(`Screenshots and the host log: ${join(repoRoot, 'artifacts', 'ui-today')}`);
+    delete process.env[INSTALLED_EXTENSION_ENV];
+    packaged.dispose();
+  }
+}
+
 const tiers: Record<string, () => Promise<TierResult>> = {
   unit: runUnit,
   faults: runFaults,
@@ -150,6 +185,7 @@ const tiers: Record<string, () => Promise<TierResult>> = {
   host: runHost,
   contract: runContract,
   ui: runUi,
+  today: runToday,
 };
 
 async function main(): Promise<number> {

@@ -85,8 +85,10 @@ export function registerCodeFeedback(context: vscode.ExtensionContext, ports: Co
         result.push(
           new vscode.CodeLens(at, { title: lensTitle(place.comments.length, vscode.l10n), command: '' }),
           new vscode.CodeLens(at, { title: vscode.l10n.t('Ask the Agent to Fix It'), command: COMMANDS.askAgentToFixBlock, arguments: [ref] }),
-          new vscode.CodeLens(at, { title: vscode.l10n.t("Fix with the Editor's AI"), command: COMMANDS.fixBlockWithEditorAi, arguments: [ref] }),
         );
+        // Not offered while the user has turned VS Code's AI features off (the agent is not the editor's AI: it stays).
+        if (!deps.settings.editorAiOff)
+          result.push(new vscode.CodeLens(at, { title: vscode.l10n.t("Fix with the Editor's AI"), command: COMMANDS.fixBlockWithEditorAi, arguments: [ref] }));
       }
       return result;
     },
@@ -161,6 +163,12 @@ export function registerCodeFeedback(context: vscode.ExtensionContext, ports: Co
 
   command(COMMANDS.fixBlockWithEditorAi, async (arg?: unknown) => {
     const ref = refOf(arg);
+    if (deps.settings.editorAiOff) {
+      return void deps.ui.showMessage(
+        'info',
+        vscode.l10n.t("The editor's AI features are turned off (the chat.disableAIFeatures setting). Ask the Agent to Fix It works without them."),
+      );
+    }
     const prompt = ref && (await promptFor(ref.uri, ref.line));
     if (!prompt) return noBlock();
     if (!(await handle.chat.open(prompt))) {
@@ -190,6 +198,7 @@ export function registerCodeFeedback(context: vscode.ExtensionContext, ports: Co
     places,
     lensChanged,
     places.onDidChange(() => lensChanged.fire()),
+    deps.settings.onDidChangeEditorAi(() => lensChanged.fire()),
     vscode.languages.registerCodeLensProvider(DOCS, lenses),
     vscode.languages.registerHoverProvider(DOCS, hovers),
   );

@@ -9,7 +9,7 @@ import { type DirectLook, hasNoPullRequest } from '../jobs/jobOutcome';
 import { background, type BackgroundLog } from '../util/background';
 import { Disposable } from '../util/lifecycle';
 import { findClone } from './branchReview';
-import { type GitApi, loadGitApi } from './gitApi';
+import { type GitApi, type GitRepository, loadGitApi } from './gitApi';
 
 /** Knows, once Git is loaded, which finished jobs have their repository cloned in this workspace. */
 export class ReviewHints extends Disposable {
@@ -20,6 +20,7 @@ export class ReviewHints extends Disposable {
   readonly onDidFetchRound = this.roundEmitter.event;
   private api: GitApi | undefined;
   private loading: Promise<GitApi | undefined> | undefined;
+  private readonly remoteWatches = new Map<GitRepository, vscode.Disposable>();
   /** What Review Changes found of a job without a pull request, and after how many prompts (a follow-up makes it stale). */
   private readonly looks = new Map<string, { look: DirectLook; prompts: number }>();
 
@@ -36,14 +37,52 @@ export class ReviewHints extends Disposable {
       (api) => {
         if (typeof api === 'string') return undefined;
         this.api = api;
-        this.register(api.onDidOpenRepository(() => this.emitter.fire()));
-        this.register(api.onDidCloseRepository(() => this.emitter.fire()));
+        api.repositories.forEach((repository) => this.watchRemotes(repository));
+        this.register(
+          api.onDidOpenRepository((repository) => {
+            this.watchRemotes(repository);
+            this.emitter.fire();
+          }),
+        );
+        this.register(
+          api.onDidCloseRepository((repository) => {
+            this.remoteWatches.get(repository)?.dispose();
+            this.remoteWatches.delete(repository);
+            this.emitter.fire();
+          }),
+        );
+        this.register({
+          dispose: () => {
+            for (const watch of this.remoteWatches.values()) watch.dispose();
+          },
+        });
         this.emitter.fire();
         return api;
       },
       () => undefined,
     );
     return this.loading;
+  }
+
+  /**
+   * Git announces a repository before it has read its state, remotes included (its first
+   * `for-each-ref` and `status` are still running): which jobs are cloned here is known only once
+   * they are read. A window that read the shared reviews first (a reload does, often in VS Code 1.139)
+   * found no clone and drew no comment until something else changed, so a change of a repository's
+   * remotes is a change of the hints.
+   */
+  private watchRemotes(repository: GitRepository): void {
+    const remotesOf = () => JSON.stringify(repository.state.remotes.map((r) => [r.name, r.fetchUrl, r.pushUrl]));
+    let known = remotesOf();
+    this.remoteWatches.get(repository)?.dispose();
+    this.remoteWatches.set(
+      repository,
+      repository.state.onDidChange(() => {
+        if (remotesOf() === known) return;
+        known = remotesOf();
+        this.emitter.fire();
+      }),
+    );
   }
 
   /** The file's path relative to the root of the git repository holding it (POSIX), if Git knows one. */

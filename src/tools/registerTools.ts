@@ -34,17 +34,36 @@ export function registerTools(_context: vscode.ExtensionContext, ports: ToolPort
   return table;
 }
 
-/** Registers every contributed tool's name (in activate()); `tools` builds the extension on the first call, as a command does. */
-export function registerToolNames(context: vscode.ExtensionContext, tools: () => ToolTable): void {
-  for (const name of TOOL_NAMES) {
-    context.subscriptions.push(
+/** VS Code's switch for its AI features (src/config.ts): while it is off, no tool of ours is registered. */
+export interface EditorAiSwitch {
+  off(): boolean;
+  onDidChange(listener: () => void): vscode.Disposable;
+}
+
+/**
+ * Registers every contributed tool's name (in activate()); `tools` builds the extension on the first
+ * call, as a command does. While the user has turned VS Code's AI features off (chat.disableAIFeatures)
+ * none is registered, and the manifest's `when` hides them from agent mode: nothing of ours is offered
+ * to the editor's AI. Decided again each time the setting changes, without a reload.
+ */
+export function registerToolNames(context: vscode.ExtensionContext, tools: () => ToolTable, editorAi: EditorAiSwitch): void {
+  let registered: vscode.Disposable[] = [];
+  const unregister = () => {
+    for (const registration of registered.splice(0)) registration.dispose();
+  };
+  const follow = () => {
+    if (editorAi.off()) return unregister();
+    if (registered.length) return;
+    registered = TOOL_NAMES.map((name) =>
       vscode.lm.registerTool<unknown>(name, {
         prepareInvocation: (options) => tools()[name].prepareInvocation?.(inputOf(options.input)),
         invoke: async (options, token) =>
           new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(capResult(await tools()[name].invoke(inputOf(options.input), token)))]),
       }),
     );
-  }
+  };
+  follow();
+  context.subscriptions.push(editorAi.onDidChange(follow), { dispose: unregister });
 }
 
 /** The model fills the schema, but nothing checks it here: anything but an object reads as no input. */

@@ -4,9 +4,12 @@
  * only the npm registry and Debian's packages. `@vscode/test-electron` cannot run there: it
  * downloads VS Code from Microsoft's update server.
  *
- * The cache lives in `<repo>/.vscode-test/code-server-<version>/` (git-ignored). A stamp file is
- * written only after a complete, checked install, so a warm run costs two `stat`s and an
- * interrupted install is redone from scratch.
+ * Two releases: the engine floor (VS Code 1.100, which runs on the node running the tests) and
+ * today's VS Code (1.139), which needs node 24: that node comes from the npm registry too (the
+ * `node-linux-<arch>` package) and is installed beside it. Each lives in
+ * `<repo>/.vscode-test/<name>-<version>/` (git-ignored). A stamp file is written only after a
+ * complete, checked install, so a warm run costs two `stat`s and an interrupted install is redone
+ * from scratch.
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -14,17 +17,38 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { delay, guard, killGroup, signalGroup } from './processGuard';
 
-/** The newest code-server whose engines accept node 20 (4.103+ need node 22). */
-export const CODE_SERVER_VERSION = '4.100.3';
+/** A release of code-server the tests run in: its version, the VS Code it is, and the node it needs. */
+export interface CodeServerRelease {
+  codeServer: string;
+  vscode: string;
+  /** The version of the npm package `node-linux-<arch>` it runs on; undefined: the node running the tests. */
+  node?: string;
+}
+
+/** The engine floor: the newest code-server whose engines accept node 20 (4.103+ need node 22). */
+export const FLOOR_RELEASE: CodeServerRelease = { codeServer: '4.100.3', vscode: '1.100.3' };
+/** Today's VS Code (code-server 4.139 declares node 24). */
+export const TODAY_RELEASE: CodeServerRelease = { codeServer: '4.139.1', vscode: '1.139.1', node: '24.21.0' };
+
+/** The floor's code-server version (the tiers that load the checkout as a development extension run there). */
+export const CODE_SERVER_VERSION = FLOOR_RELEASE.codeServer;
+
+/** An installed release: the server's entry and the node that runs it. */
+export interface InstalledCodeServer {
+  release: CodeServerRelease;
+  serverMain: string;
+  node: string;
+}
 
 /** Debian packages the install and the tests need, with a binary that proves each is present. */
 const SYSTEM_PACKAGES: ReadonlyArray<{ name: string; binary?: string }> = [
   { name: 'libkrb5-dev' }, // code-server's `kerberos` native module does not build without it
   { name: 'ripgrep', binary: 'rg' }, // stands in for the ripgrep that @vscode/ripgrep downloads
   { name: 'chromium', binary: 'chromium' }, // the browser that runs the web workbench
+  { name: 'unzip', binary: 'unzip' }, // opens the packaged .vsix (vsix.ts)
 ];
 
-/** The range of @vscode/ripgrep that VS Code 1.100 depends on. */
+/** The range of @vscode/ripgrep that VS Code 1.100 and 1.139 depend on. */
 const RIPGREP_PACKAGE_RANGE = '@vscode/ripgrep@^1.15.11';
 /** The ripgrep build @vscode/ripgrep's postinstall looks for in its cache before downloading. */
 const RIPGREP_BUILD = 'v13.0.0-10';
@@ -32,7 +56,7 @@ const RIPGREP_BUILD = 'v13.0.0-10';
 const STAMP_FILE = '.installed.json';
 const INSTALL_LOG = 'install.log';
 const LOG_TAIL_LINES = 60;
-/** An install takes about a minute; a waiting run gives up well after that. */
+/** An install takes one to three minutes; a waiting run gives up well after that. */
 const LOCK_WAIT_MS = 10 * 60_000;
 /** How long a lock without a pid counts as being taken rather than abandoned. */
 const LOCK_STARTING_MS = 5_000;
@@ -43,50 +67,111 @@ export interface CodeServerOptions {
 }
 
 /**
- * Makes sure code-server is installed and returns the absolute path of its `server-main.js`.
- * Throws with an actionable message when something is missing that this process cannot install.
+ * Makes sure the floor's code-server is installed and returns the absolute path of its `server-main.js`
+ * (run with this process's node). Throws with an actionable message when something is missing that
+ * this process cannot install.
  */
 export async function ensureCodeServer(log: (s: string) => void, opts: CodeServerOptions = {}): Promise<string> {
-  const cacheDir = path.join(opts.repoRoot ?? findRepoRoot(__dirname), '.vscode-test', `code-server-${CODE_SERVER_VERSION}`);
-  const serverMain = path.join(cacheDir, 'node_modules', 'code-server', 'lib', 'vscode', 'out', 'server-main.js');
-  const stamp = expectedStamp();
+  return (await ensureRelease(FLOOR_RELEASE, log, opts)).serverMain;
+}
 
-  const isInstalled = (): boolean => readStamp(cacheDir) === stamp && fs.existsSync(serverMain);
-
+/** Makes sure `release` (and the node it needs) is installed; returns its server entry and that node. */
+export async function ensureRelease(release: CodeServerRelease, log: (s: string) => void, opts: CodeServerOptions = {}): Promise<InstalledCodeServer> {
+  const cache = path.join(opts.repoRoot ?? findRepoRoot(__dirname), '.vscode-test');
   await ensureSystemPackages(log);
-  if (isInstalled()) return serverMain;
+  const node = release.node ? await ensureNode(cache, release.node, log) : process.execPath;
+  const nodeAbi = release.node ? (await runChecked(node, ['-p', 'process.versions.modules'], process.env)).trim() : process.versions.modules;
+  const cacheDir = path.join(cache, `code-server-${release.codeServer}`);
+  const serverMain = path.join(cacheDir, 'node_modules', 'code-server', 'lib', 'vscode', 'out', 'server-main.js');
+  await ensureInstalled({
+    cacheDir,
+    checkFile: serverMain,
+    // The stamp names everything that makes an install unusable when it changes (native modules follow node's ABI).
+    stamp: JSON.stringify({ codeServer: release.codeServer, nodeAbi, arch: process.arch }),
+    what: `code-server ${release.codeServer} (VS Code ${release.vscode})`,
+    log,
+    install: async () => {
+      await seedRipgrepCache(os.tmpdir(), log);
+      await npmInstall(cacheDir, `code-server@${release.codeServer}`, codeServerEnv(node));
+    },
+  });
+  return { release, serverMain, node };
+}
 
+/** node `version` from the npm registry (`node-linux-<arch>`), cached; returns the binary's path. */
+async function ensureNode(cache: string, version: string, log: (s: string) => void): Promise<string> {
+  const name = `node-${process.platform}-${process.arch}`;
+  const cacheDir = path.join(cache, `node-${version}`);
+  const binary = path.join(cacheDir, 'node_modules', name, 'bin', 'node');
+  await ensureInstalled({
+    cacheDir,
+    checkFile: binary,
+    stamp: JSON.stringify({ package: name, version }),
+    what: `node ${version}`,
+    log,
+    install: () => npmInstall(cacheDir, `${name}@${version}`, process.env),
+  });
+  return binary;
+}
+
+/** The install's environment: `node` first on PATH (postinstall scripts and native builds use it), and the flags code-server's postinstall needs. */
+function codeServerEnv(node: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}`,
+    TMPDIR: os.tmpdir(), // the folder seeded above: @vscode/ripgrep finds its cache through os.tmpdir()
+    npm_config_unsafe_perm: 'true', // code-server's postinstall refuses to run as root otherwise
+    npm_config_yes: 'true', // node-pty's postinstall runs `npx node-gyp`, which would wait for a 'yes'
+  };
+  if (node === process.execPath) {
+    const nodeMajor = process.versions.node.split('.')[0] ?? '';
+    // code-server 4.100's postinstall insists on node 20; on another node, let it try, the tests will tell.
+    if (nodeMajor !== '20') env.FORCE_NODE_VERSION = nodeMajor;
+  } else {
+    // Native modules are built against that node's own headers (the package ships them in include/):
+    // node-gyp would otherwise download them from nodejs.org, or take a `nodedir` the machine's npm
+    // config names for its own node.
+    env.npm_config_nodedir = path.dirname(path.dirname(node));
+  }
+  return env;
+}
+
+interface Installable {
+  cacheDir: string;
+  /** A file the install makes: present together with the stamp, the install is complete. */
+  checkFile: string;
+  stamp: string;
+  what: string;
+  log: (s: string) => void;
+  install: () => Promise<void>;
+}
+
+/** Installs into `cacheDir` unless a complete install with the same stamp is there; one process at a time. */
+async function ensureInstalled(item: Installable): Promise<void> {
+  const isInstalled = (): boolean => readStamp(item.cacheDir) === item.stamp && fs.existsSync(item.checkFile);
+  if (isInstalled()) return;
   // Two test runs at once must not install into the same folder.
-  const unlock = await lockInstall(`${cacheDir}.lock`, log);
+  const unlock = await lockInstall(`${item.cacheDir}.lock`, item.what, item.log);
   try {
-    if (!isInstalled()) await install(cacheDir, serverMain, stamp, log); // the other run may have done it
+    if (!isInstalled()) await install(item); // the other run may have done it
   } finally {
     unlock();
   }
-  return serverMain;
 }
 
-async function install(cacheDir: string, serverMain: string, stamp: string, log: (s: string) => void): Promise<void> {
+async function install(item: Installable): Promise<void> {
   const started = Date.now();
-  log(`Installing code-server ${CODE_SERVER_VERSION} into ${cacheDir} (about a minute, once)...`);
+  item.log(`Installing ${item.what} into ${item.cacheDir} (one to three minutes, once)...`);
   // Whatever is there came from an install that did not finish: npm does not reliably repair
   // a tree whose postinstall scripts failed half-way, so start clean.
-  fs.rmSync(cacheDir, { recursive: true, force: true });
-  fs.mkdirSync(cacheDir, { recursive: true });
-
-  const tmpDir = os.tmpdir();
-  await seedRipgrepCache(tmpDir, log);
-  await npmInstallCodeServer(cacheDir, tmpDir);
-  if (!fs.existsSync(serverMain)) {
-    throw new Error(`npm install finished but ${serverMain} is missing; see ${path.join(cacheDir, INSTALL_LOG)}`);
+  fs.rmSync(item.cacheDir, { recursive: true, force: true });
+  fs.mkdirSync(item.cacheDir, { recursive: true });
+  await item.install();
+  if (!fs.existsSync(item.checkFile)) {
+    throw new Error(`npm install finished but ${item.checkFile} is missing; see ${path.join(item.cacheDir, INSTALL_LOG)}`);
   }
-  fs.writeFileSync(path.join(cacheDir, STAMP_FILE), stamp);
-  log(`code-server installed in ${((Date.now() - started) / 1000).toFixed(1)}s.`);
-}
-
-/** The stamp names everything that makes an install unusable when it changes (native modules follow node's ABI). */
-function expectedStamp(): string {
-  return JSON.stringify({ codeServer: CODE_SERVER_VERSION, nodeAbi: process.versions.modules, arch: process.arch });
+  fs.writeFileSync(path.join(item.cacheDir, STAMP_FILE), item.stamp);
+  item.log(`${item.what} installed in ${((Date.now() - started) / 1000).toFixed(1)}s.`);
 }
 
 function readStamp(cacheDir: string): string | undefined {
@@ -109,7 +194,7 @@ export function findRepoRoot(start: string): string {
 // Install lock: a folder created atomically, holding the owner's pid. A lock whose owner is gone
 // (killed mid-install) is stale and taken over.
 
-async function lockInstall(lockDir: string, log: (s: string) => void): Promise<() => void> {
+async function lockInstall(lockDir: string, what: string, log: (s: string) => void): Promise<() => void> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   let told = false;
   for (;;) {
@@ -119,8 +204,8 @@ async function lockInstall(lockDir: string, log: (s: string) => void): Promise<(
       fs.rmSync(lockDir, { recursive: true, force: true }); // stale: its holder died
       continue;
     }
-    if (Date.now() > deadline) throw new Error(`Another install of code-server (pid ${holder}) still holds ${lockDir}.`);
-    if (!told) log(`Waiting for another install of code-server (pid ${holder}) to finish...`);
+    if (Date.now() > deadline) throw new Error(`Another install of ${what} (pid ${holder}) still holds ${lockDir}.`);
+    if (!told) log(`Waiting for another install of ${what} (pid ${holder}) to finish...`);
     told = true;
     await delay(1_000);
   }
@@ -238,24 +323,13 @@ function ripgrepTarget(): string {
 // ---------------------------------------------------------------------------------------------
 // npm install
 
-async function npmInstallCodeServer(cacheDir: string, tmpDir: string): Promise<void> {
+async function npmInstall(cacheDir: string, spec: string, env: NodeJS.ProcessEnv): Promise<void> {
   fs.writeFileSync(
     path.join(cacheDir, 'package.json'),
-    JSON.stringify({ name: 'code-server-cache', private: true, description: 'Cache for integration tests' }, null, 2),
+    JSON.stringify({ name: 'vscode-test-cache', private: true, description: 'Cache for the tests that run in a real VS Code' }, null, 2),
   );
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    TMPDIR: tmpDir, // the folder seeded above: @vscode/ripgrep finds its cache through os.tmpdir()
-    npm_config_unsafe_perm: 'true', // code-server's postinstall refuses to run as root otherwise
-    npm_config_yes: 'true', // node-pty's postinstall runs `npx node-gyp`, which would wait for a 'yes'
-  };
-  const nodeMajor = process.versions.node.split('.')[0] ?? '';
-  if (nodeMajor !== '20') {
-    // code-server 4.100's postinstall insists on node 20; let it try, the tests will tell.
-    env.FORCE_NODE_VERSION = nodeMajor;
-  }
   const logFile = path.join(cacheDir, INSTALL_LOG);
-  const args = ['install', `code-server@${CODE_SERVER_VERSION}`, '--no-audit', '--no-fund'];
+  const args = ['install', spec, '--no-audit', '--no-fund'];
   const code = await runToFile('npm', args, env, cacheDir, logFile);
   if (code !== 0) {
     throw new Error(`npm ${args.join(' ')} failed (exit ${code}). Last lines of ${logFile}:\n${tailOfFile(logFile, LOG_TAIL_LINES)}`);

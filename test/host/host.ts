@@ -60,7 +60,11 @@ export interface HostOptions {
   workspaceFolder: string;
   /** A `.code-workspace` file to open instead of `workspaceFolder` (a multi-root workspace). */
   workspaceFile?: string;
-  extensionDevelopmentPath: string;
+  /**
+   * The extension under development, loaded from the checkout. Today's VS Code (1.139) ignores it:
+   * there the extension is one of `installedExtensions` (the packaged `.vsix`'s folder, vsix.ts).
+   */
+  extensionDevelopmentPath?: string;
   /**
    * Extension folders installed (copied into the server's extensions folder) before it starts: a
    * test harness's own extension. Not development extensions: the workbench loads only one of those.
@@ -88,6 +92,8 @@ export interface HostOptions {
   connectionToken?: string;
   /** `server-main.js`; installed through ensureCodeServer when omitted. */
   serverMain?: string;
+  /** The node that runs `serverMain` (today's code-server needs node 24); this process's node by default. */
+  node?: string;
   /** Receives every line the server prints and every browser console message; defaults to `log`. */
   output?: (source: OutputSource, line: string) => void;
   /**
@@ -127,7 +133,7 @@ export interface Host extends ServerHost {
 export function workbenchUrl(
   port: number,
   workspaceFolder: string | { file: string },
-  extensionDevelopmentPath: string,
+  extensionDevelopmentPath: string | undefined,
   extensionTestsPath?: string,
   connectionToken?: string,
 ): string {
@@ -135,14 +141,16 @@ export function workbenchUrl(
   // The server ignores --extensionDevelopmentPath/--extensionTestsPath; the web workbench takes
   // them from `payload`, as remote URIs on the server's file system.
   const remote = (p: string): string => `vscode-remote://${authority}${encodePath(path.resolve(p))}`;
-  const payload: Array<[string, string]> = [['extensionDevelopmentPath', remote(extensionDevelopmentPath)]];
+  const payload: Array<[string, string]> = [];
+  if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(extensionDevelopmentPath)]);
   if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
   const open =
     typeof workspaceFolder === 'string'
       ? `folder=${encodeURIComponent(path.resolve(workspaceFolder))}`
       : `workspace=${encodeURIComponent(path.resolve(workspaceFolder.file))}`;
   const token = connectionToken ? `&tkn=${encodeURIComponent(connectionToken)}` : '';
-  return `http://${authority}/?${open}&payload=${encodeURIComponent(JSON.stringify(payload))}${token}`;
+  const extensions = payload.length ? `&payload=${encodeURIComponent(JSON.stringify(payload))}` : '';
+  return `http://${authority}/?${open}${extensions}${token}`;
 }
 
 function encodePath(p: string): string {
@@ -165,7 +173,13 @@ export async function startHost(opts: HostOptions): Promise<ServerHost | Host> {
     writeSettings(dirs.userData, { ...DEFAULT_USER_SETTINGS, ...(restricted && RESTRICTED_SETTINGS), ...opts.userSettings });
 
     const port = opts.port ?? (await freePort());
-    const server = resources.startServer(serverMain, serverArgs(port, dirs, opts.connectionToken, restricted), serverEnv(opts.env), output);
+    const server = resources.startServer(
+      opts.node ?? process.execPath,
+      serverMain,
+      serverArgs(port, dirs, opts.connectionToken, restricted),
+      serverEnv(opts.env),
+      output,
+    );
     opts.log(`code-server listening on http://${HOST}:${port} (pid ${server.pid})`);
     const token = opts.connectionToken ? `?tkn=${encodeURIComponent(opts.connectionToken)}` : '';
     await waitForHttp(`http://${HOST}:${port}/${token}`, server, SERVER_READY_TIMEOUT_MS);
@@ -223,11 +237,11 @@ class HostResources {
     return dirs;
   }
 
-  startServer(serverMain: string, args: string[], env: NodeJS.ProcessEnv, output: (s: OutputSource, l: string) => void): ChildProcess {
+  startServer(node: string, serverMain: string, args: string[], env: NodeJS.ProcessEnv, output: (s: OutputSource, l: string) => void): ChildProcess {
     if (this.stopping) throw new Error('The host was stopped while it was starting.');
     // detached: the server gets its own process group, so stop() can kill it together with the
     // extension host, pty host and file watcher it forks.
-    const child = spawn(process.execPath, [serverMain, ...args], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, [serverMain, ...args], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     this.server = child;
     for (const stream of [child.stdout, child.stderr]) {
       // Blank lines: code-server's banner is mostly made of them.

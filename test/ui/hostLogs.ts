@@ -43,3 +43,17 @@ export function loggedCalls(userDataDir: string): LoggedCall[] {
   }
   return calls.sort((x, y) => x.at - y.at);
 }
+
+/** How many extension hosts of the server whose --user-data-dir is `userDataDir` have logged the extension's activation. */
+export function activationsLogged(userDataDir: string): number {
+  const logs = path.join(userDataDir, 'logs');
+  let count = 0;
+  for (const session of fs.existsSync(logs) ? fs.readdirSync(logs) : []) {
+    for (const dir of fs.readdirSync(path.join(logs, session)).filter((name) => /^exthost\d+$/.test(name))) {
+      const extension = fs.readdirSync(path.join(logs, session, dir)).find((name) => name.startsWith('mintlify-agent-analytics.'));
+      const file = extension && path.join(logs, session, dir, extension, LOG_NAME);
+      if (file && fs.existsSync(file) && /\[info\] activated /.test(fs.readFileSync(file, 'utf8'))) count++;
+    }
+  }
+  return count;
+}

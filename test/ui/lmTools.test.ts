@@ -11,9 +11,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEMO_API_KEY } from '../simulator/demo';
 import { HOSTILE_TEXTS } from '../simulator/signals';
-import { findRepoRoot } from '../host/codeServer';
 import { evidenceBlock, quotedItem } from '../support/evidenceBlock';
 import { waitFor } from '../support/waitFor';
+import { TOOL_INVOKER, ToolInvoker } from './toolInvoker';
 import { PROJECT, stepsBuildOnEachOther, UiSession, screenshotOnFailure } from './uiSession';
 import { expectVisible, TIMEOUTS, type Workbench } from './workbench';
 
@@ -30,8 +30,7 @@ describe('a language model tool asks the writer first (UI)', function () {
 
   before(async function () {
     this.timeout(8 * 60_000); // the first run installs code-server
-    const invoker = path.join(findRepoRoot(__dirname), 'test', 'fixtures', 'lm-tool-invoker');
-    session = await UiSession.start((line) => process.stdout.write(`    ${line}\n`), {}, [invoker], { project: PROJECT_B });
+    session = await UiSession.start((line) => process.stdout.write(`    ${line}\n`), {}, [TOOL_INVOKER], { project: PROJECT_B });
     wb = session.workbench;
     await wb.signInToMintlify(DEMO_API_KEY);
     await wb.setProjectId(PROJECT);
@@ -47,28 +46,13 @@ describe('a language model tool asks the writer first (UI)', function () {
   const posts = () => session!.sim.requests.filter((r) => r.method === 'POST' && decodeURIComponent(r.rawPath).endsWith(`/${PROJECT}/job`));
   const PROMPT_LABEL = 'The prompt, exactly as it will be sent (invisible and direction characters shown as \\u escapes):';
 
-  /** The harness's folder (test/fixtures/lm-tool-invoker): its global storage on the server. */
-  const harnessFile = (name: string) => path.join(session!.userDataDir, 'User', 'globalStorage', 'mintlify-agent-analytics-tests.lm-tool-invoker', name);
-
-  /** The chat's stand-in: the tool and its input, as agent mode would call it. */
-  async function invokeTool(tool: string, input: object): Promise<void> {
-    fs.rmSync(harnessFile('last-result.txt'), { force: true });
-    await wb.runCommandForBox('Test Harness: Invoke a Language Model Tool', 'Tool');
-    await wb.pickItem('Tool', tool);
-    await wb.typeInto('Tool input (JSON)', JSON.stringify(input));
-    await wb.pressEnterAndWaitForClose();
-  }
-
-  /** The whole answer the harness got (a notification shows at most 1,000 characters of it). */
-  async function answer(): Promise<string> {
-    const file = harnessFile('last-result.txt');
-    await waitFor(
-      () => `the harness's answer in ${file}`,
-      () => fs.existsSync(file),
-      TIMEOUTS.poll,
-    );
-    return fs.readFileSync(file, 'utf8');
-  }
+  const invoker = new ToolInvoker(
+    () => wb,
+    () => session!.userDataDir,
+  );
+  const harnessFile = (name: string) => invoker.file(name);
+  const invokeTool = (tool: string, input: object) => invoker.invoke(tool, input);
+  const answer = () => invoker.answer();
 
   /** Opens a file as if the writer clicked into it, through the harness: a modal dialog blocks the workbench meanwhile. */
   async function openBehindTheDialog(file: string): Promise<void> {

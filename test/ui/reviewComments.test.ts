@@ -2,15 +2,16 @@
 // a comment with the gutter "+" on the agent's side of Review Changes, "1 comment to send" on the
 // job's row, Send Review to Agent from the thread's title, the preview read, sent, the thread then
 // marked sent, the job active and then completed; then a send whose answer is lost, which the row
-// says at once, while the failure message still waits. Clicks and keys only.
+// says at once, while the failure message still waits; then a reload while git is still reading the
+// repository (the Git extension opens it before it knows its remotes), after which the pending comment
+// is drawn in the diff Review Changes opens again. Clicks and keys only.
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { findRepoRoot } from '../host/codeServer';
 import { DEMO_API_KEY } from '../simulator/demo';
+import type { Locator } from 'playwright-core';
 import type { Simulator } from '../simulator/server';
 import { pushBranch, pushCommit, writeFile } from '../support/gitRepo';
-import { PROJECT, stepsBuildOnEachOther, UiSession, screenshotOnFailure } from './uiSession';
+import { heldGit, type HeldGit } from '../support/heldGit';
+import { keepForReadme, PROJECT, stepsBuildOnEachOther, UiSession, screenshotOnFailure } from './uiSession';
 import { expectVisible, TIMEOUTS, type Workbench } from './workbench';
 
 const BRANCH = 'mintlify/agent-ui-review';
@@ -35,11 +36,13 @@ describe('review comments on the agent branch, sent as one follow-up (UI)', func
   let sim: Simulator;
   let wb: Workbench;
   let jobId = '';
+  /** VS Code's git (`git.path`): the last step holds its `git status` while the window reloads. */
+  const git: HeldGit = heldGit();
   stepsBuildOnEachOther();
 
   before(async function () {
     this.timeout(8 * 60_000);
-    session = await UiSession.start((line) => process.stdout.write(`    ${line}\n`));
+    session = await UiSession.start((line) => process.stdout.write(`    ${line}\n`), { 'git.path': git.path });
     sim = session.sim;
     wb = session.workbench;
     const repository = session.repository!;
@@ -54,7 +57,9 @@ describe('review comments on the agent branch, sent as one follow-up (UI)', func
   screenshotOnFailure('review-comments', () => wb);
 
   after(async () => {
+    git.release();
     await session?.stop();
+    git.remove();
   });
 
   /** The only job of this window (named by its ID until a prompt is sent from here, then by that prompt). */
@@ -158,7 +163,7 @@ describe('review comments on the agent branch, sent as one follow-up (UI)', func
     await wb.screenshot('review-comments-2-sent');
     await expectVisible('the job completed', job().locator('.custom-view-tree-node-item-icon.codicon-pass'), TIMEOUTS.poll);
     // The README shows the review being read before it is sent.
-    fs.copyFileSync(shot, path.join(findRepoRoot(__dirname), 'media', 'screenshots', 'review-comments.png'));
+    keepForReadme(shot, 'review-comments.png');
   });
 
   it('a send whose answer is lost: the row says the last send may have arrived while the failure message still waits', async () => {
@@ -205,5 +210,35 @@ describe('review comments on the agent branch, sent as one follow-up (UI)', func
     await wb.screenshot('review-comments-3-lost');
     const posts = sim.requests.filter((r) => r.method === 'POST' && r.rawPath.endsWith(`/job/${jobId}/message`)).length;
     assert.equal(posts, before + 1, 'one try, not repeated');
+  });
+
+  it('after a reload while git is still reading the repository, Review Changes draws the pending comment again once git has read it', async () => {
+    // The lost send's preview is still open, unsaved: it is let go, with the diff.
+    const dontSave = wb.page.locator('.monaco-dialog-box').getByRole('button', { name: "Don't Save" });
+    await wb.runCommand('View: Close All Editors', { then: dontSave, shows: 'the question about the unsaved preview', once: true });
+    await wb.clickAndExpect({ what: "Don't Save", click: dontSave, then: { gone: wb.editorTabs.first() }, shows: 'no editor open' });
+    // The branch as it is now (the sends above added a round): after the reload Review Changes fetches
+    // the same round, so the comment's round is no news there, and only what git reads can bring it back.
+    const reviewChanges = async (then: Locator, shows: string) =>
+      wb.clickAndExpect({ what: 'Review Changes on the job', click: await wb.inlineAction(job(), 'Review Changes'), then, shows });
+    const pendingThread = wb.page.locator('.review-widget').filter({ hasText: SECOND });
+    await reviewChanges(pendingThread, 'the pending comment in the diff of the latest round');
+    // Closed before the reload: what shows afterwards is the diff Review Changes opens, not a tab the reload restored.
+    await wb.closeAllEditors();
+    // Git opens the repository at once but reads its remotes with its first `git status`, held here
+    // until the window has read the pending review back: until then no job is known to be cloned here.
+    git.hold();
+    try {
+      await wb.reloadWindow();
+      // Secrets do not survive a reload in this web build (test/host/host.ts).
+      await wb.signInToMintlify(DEMO_API_KEY);
+      await expectVisible('the pending comment on the row, read back after the reload', job().filter({ hasText: '1 comment to send' }), TIMEOUTS.poll);
+    } finally {
+      git.release();
+    }
+    await expectVisible('"review here" once git has read the repository', job().filter({ hasText: 'review here' }), TIMEOUTS.poll);
+    await reviewChanges(agentSide().locator('.view-line').filter({ hasText: 'Run mint dev to preview.' }), "the agent's side in the multi-file diff");
+    await expectVisible('the pending comment drawn in the diff', pendingThread);
+    await wb.screenshot('review-comments-4-after-reload');
   });
 });

@@ -8,16 +8,32 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ensureCodeServer, findRepoRoot } from '../host/codeServer';
+import { ensureRelease, findRepoRoot, FLOOR_RELEASE, TODAY_RELEASE } from '../host/codeServer';
 import { startHost, type Host } from '../host/host';
 import { DEFAULT_PROJECT, startSimulator, type Simulator } from '../simulator/server';
 import { makeTestRepository, type TestRepository } from '../support/gitRepo';
+import { waitFor } from '../support/waitFor';
+import { activationsLogged } from './hostLogs';
 import { Workbench } from './workbench';
 
 export const PROJECT = DEFAULT_PROJECT;
 
-/** Screenshots, the host log and failure captures; git-ignored. */
-export const ARTIFACTS_DIR = path.join(findRepoRoot(__dirname), 'artifacts', 'ui');
+/**
+ * Set by test/run.ts's `today` tier: the folder of the packaged `.vsix` (test/host/vsix.ts). With it
+ * the session runs today's VS Code (code-server 1.139, which ignores a development extension) with
+ * that folder installed, as a user installs the extension; without it, the engine floor (1.100)
+ * with the checkout loaded as the development extension.
+ */
+export const INSTALLED_EXTENSION_ENV = 'MINTLIFY_UI_INSTALLED_EXTENSION';
+
+/** Screenshots, the host log and failure captures, git-ignored: artifacts/ui, or artifacts/ui-today for today's VS Code. */
+export const ARTIFACTS_DIR = path.join(findRepoRoot(__dirname), 'artifacts', process.env[INSTALLED_EXTENSION_ENV] ? 'ui-today' : 'ui');
+
+/** Copies a screenshot into media/screenshots/ for the README, which shows the floor's workbench (1.100); today's run keeps its own in ARTIFACTS_DIR. */
+export function keepForReadme(shot: string, name: string): void {
+  if (process.env[INSTALLED_EXTENSION_ENV]) return;
+  fs.copyFileSync(shot, path.join(findRepoRoot(__dirname), 'media', 'screenshots', name));
+}
 
 /**
  * Jobs stay active this long after a start or a follow-up: longer than the 5 s between polls in a
@@ -31,8 +47,15 @@ export interface SecondRoot {
   project: string;
 }
 
+/** What VS Code's workbench logs when the remote extension host did not start in time (it then runs without one). */
+const EXTENSION_HOST_LATE = 'remote extension host took longer than 60s to send its ready message';
+/** Longer than the 60 s VS Code waits for the extension host, plus its activation of the extension. */
+const EXTENSION_HOST_START_MS = 150_000;
+
 export class UiSession {
   private host: Host | undefined;
+  /** Set when the workbench said the extension host missed its start (EXTENSION_HOST_LATE). */
+  private extensionHostLate = false;
   /** The folder the workbench has open: a fresh copy of test/fixtures/workspace. */
   workspaceFolder = '';
   /** With a SecondRoot: the second folder of the multi-root workspace. */
@@ -105,14 +128,20 @@ export class UiSession {
     fs.appendFileSync(this.logFile, `\nUI session, ${new Date().toISOString()}\n`);
     const log = (line: string): void => fs.appendFileSync(this.logFile, `${line}\n`);
 
-    // The first run installs code-server (about a minute): say so on the terminal.
+    // The first run installs code-server (one to three minutes): say so on the terminal.
     const repoRoot = findRepoRoot(__dirname);
-    const serverMain = await ensureCodeServer(
+    const installedExtension = process.env[INSTALLED_EXTENSION_ENV];
+    const release = installedExtension ? TODAY_RELEASE : FLOOR_RELEASE;
+    const codeServer = await ensureRelease(
+      release,
       (line) => {
         log(line);
         progress(line);
       },
       { repoRoot },
+    );
+    log(
+      `VS Code ${release.vscode} (code-server ${release.codeServer}), the extension ${installedExtension ? `installed from ${installedExtension}` : 'under development'}`,
     );
 
     // A small data set: 400 paths keep the CSV export to two requests of 250 rows.
@@ -131,17 +160,39 @@ export class UiSession {
     this.host = await startHost({
       workspaceFolder: this.workspaceFolder,
       workspaceFile,
-      extensionDevelopmentPath: repoRoot,
-      installedExtensions: this.extraExtensions,
-      serverMain,
+      extensionDevelopmentPath: installedExtension ? undefined : repoRoot,
+      installedExtensions: [...(installedExtension ? [installedExtension] : []), ...this.extraExtensions],
+      serverMain: codeServer.serverMain,
+      node: codeServer.node,
       // View actions always on screen: a person sees them on hover, Playwright needs them without one.
       userSettings: { 'mintlifyAgent.apiBaseUrl': this.simulator.url, 'workbench.view.alwaysShowHeaderActions': true, ...this.extraSettings },
       log,
-      output: (source, line) => log(`[${source}] ${line}`),
+      output: (source, line) => {
+        if (source === 'browser' && line.includes(EXTENSION_HOST_LATE)) this.extensionHostLate = true;
+        log(`[${source}] ${line}`);
+      },
     });
     // Wide enough for the sidebar, an editor and the analytics table side by side.
     await this.host.page.setViewportSize({ width: 1280, height: 800 });
+    await this.waitForActivation(progress);
+    await this.workbench.hideSecondarySideBarIfShown();
     log(`Workbench: ${this.host.url}`);
+  }
+
+  /**
+   * Waits until the window's extension host has activated the extension. VS Code gives a remote
+   * extension host 60 s to say it is ready, then leaves the window without one; on a loaded 2-core
+   * machine node 24 (today's VS Code) has missed that. The window is then reloaded once, as a person
+   * would, with a line on the output.
+   */
+  private async waitForActivation(progress: (line: string) => void): Promise<void> {
+    const activated = () => activationsLogged(this.userDataDir) > 0;
+    await waitFor('the extension activated, or VS Code giving up on the extension host', () => activated() || this.extensionHostLate, EXTENSION_HOST_START_MS);
+    if (activated()) return;
+    progress('(the extension host did not start within the 60 s VS Code gives it: reloading the window once)');
+    this.extensionHostLate = false;
+    await this.workbench.reload();
+    await waitFor('the extension activated after the reload', activated, EXTENSION_HOST_START_MS);
   }
 
   /** A second copy of the fixture beside the first, naming its own project, and the workspace file that opens both. */

@@ -177,10 +177,46 @@ export class Workbench {
     return new Workbench(page, this.screenshotDir);
   }
 
+  /**
+   * Developer: Reload Window, as a person reloads: the workbench shuts down as it does for a reload
+   * (it saves which editors are open), then the page loads again with a new extension host. Done when
+   * the workbench shows again. The document before the reload carries a mark the reloaded one does
+   * not: its going is the evidence that the reload ran, so the command is run once.
+   */
+  async reloadWindow(): Promise<void> {
+    const reloaded = this.page.waitForEvent('domcontentloaded', { timeout: TIMEOUTS.poll });
+    await this.page.evaluate(() => document.body.setAttribute('data-before-reload', ''));
+    await this.runCommand('Developer: Reload Window', {
+      then: { gone: this.page.locator('body[data-before-reload]') },
+      shows: 'the window reloading',
+      once: true,
+    });
+    await reloaded;
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: TIMEOUTS.poll });
+  }
+
   /** Reloads this window (a new extension host) and waits for the workbench to show again. */
   async reload(): Promise<void> {
     await this.page.reload({ waitUntil: 'domcontentloaded' });
     await this.page.waitForSelector('.monaco-workbench', { timeout: TIMEOUTS.poll });
+  }
+
+  /**
+   * Hides the secondary side bar if the window shows one: today's VS Code opens its Chat view there
+   * at first start, which takes a quarter of the width the diffs, previews and the analytics table
+   * are read in. Decided on what is on screen once the Mintlify icon is there (the workbench has laid
+   * out its parts by then); a window without one is left as it is.
+   */
+  async hideSecondarySideBarIfShown(): Promise<void> {
+    await this.page.locator('.part.activitybar').getByRole('tab', { name: 'Mintlify', exact: true }).waitFor({ timeout: TIMEOUTS.poll });
+    const bar = this.page.locator('.part.auxiliarybar');
+    if (!(await bar.isVisible())) return;
+    await this.clickAndExpect({
+      what: 'Hide Secondary Side Bar',
+      click: bar.getByRole('button', { name: /^Hide Secondary Side Bar/ }),
+      then: { gone: bar },
+      shows: 'the secondary side bar hidden',
+    });
   }
 
   /** Tracks an agent job by its ID from the command palette (Mintlify: Track Job…). */
@@ -326,6 +362,16 @@ export class Workbench {
    */
   async runCommandForBox(command: string, box: string | RegExp): Promise<void> {
     await this.runCommand(command, { then: this.quickInputTitled(box), shows: `the box titled ${String(box)}` });
+  }
+
+  /**
+   * Opens the command palette filtered by `filter` (nothing run: Escape closes it) and returns its
+   * row for the command titled exactly `title`, for each title asked.
+   */
+  async paletteFilteredBy(filter: string): Promise<(title: string) => Locator> {
+    await this.openQuickInput('F1');
+    await this.quickInputField.fill(`>${filter}`, { timeout: TIMEOUTS.ui });
+    return (title) => this.quickInput.locator('.monaco-list-row').filter({ has: this.page.locator('.label-name').filter({ hasText: exactly(title) }) });
   }
 
   /** View: Close All Editors, done when no editor tab is left. */

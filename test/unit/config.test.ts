@@ -37,6 +37,7 @@ describe('the settings hub', () => {
     assert.deepEqual([...restricted].sort(), [
       'mintlifyAgent.analytics.teamSize',
       'mintlifyAgent.apiBaseUrl',
+      'mintlifyAgent.docsSiteUrl',
       'mintlifyAgent.jobs.pollIntervalSeconds',
       'mintlifyAgent.readers.maxPages',
       'mintlifyAgent.signals.backgroundShare',
