@@ -2,6 +2,7 @@
 // so with the hour's analytics requests (every window's) at the ceiling it is not granted, sends
 // nothing and the status item says why; Refresh, the click to load, is the user asking and is not
 // held to the background ceiling.
+import { settledWhen } from '../../src/analytics/visitorsSnapshot';
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestSeam } from '../support/extensionUnderTest';
@@ -112,7 +113,9 @@ describe('readers under the ledger ceiling', function () {
         `it started: the machine’s background share had room (${shown.text}; ${s.gate.used()} used, ${s.sync.ledger.account.backgroundTimes()?.length} background, share ${s.gate.backgroundShare()})`,
       );
       assert.equal(kept?.pages, sent, `every page it sent is kept (${sent} sent)`);
-      assert.ok(kept?.gathering, 'the range is still being gathered');
+      // In the hour after midnight UTC yesterday is not over at the platform yet: a cut fetch is shown, not gathered (settledRanges.ts).
+      if (settledWhen(key, kept.fetchedAt)) assert.ok(kept?.gathering, `the range is still being gathered (${sent} sent of ${key.dateFrom} to ${key.dateTo})`);
+      else assert.ok(kept?.capped && !kept.gathering, 'a range not over at the platform yet is shown cut short, not gathered');
       assert.ok(shown.figures?.kind === 'read' || /readers of Last 30 days \(\S+ to \S+\): \d+ pages fetched so far/.test(shown.text), shown.text);
       assert.ok(sent <= 6, `held to this machine’s background share of 6 (${sent} sent)`);
       // Shown again: the share is spent, and what is kept stands; nothing is sent to be thrown away.
@@ -142,15 +145,17 @@ describe('readers under the ledger ceiling', function () {
     assert.equal(visitorRequests(sim), snapshot.pages, 'what the user asks for is not held to the background ceiling');
   });
 
-  it("while a new key's bucket is being named the hour's count is unknown (not 0), and a request sent meanwhile counts in it", async () => {
-    // The bucket is named by a salted hash of the key, computed after the key changes: a request
-    // in that instant belongs to the new key, and background work must not read "0 used" then.
+  it("a new key's hour is its own from the instant the key changes: never the old key's count, and a request sent then counts in it", async () => {
+    // The bucket is named by a salted hash of the key, computed as the key changes (no await before
+    // it): a request in that instant belongs to the new key, and background work never reads the old key's count.
+    const before = s.sync.ledger.analyticsRequestsThisHour();
+    assert.ok(before !== undefined && before > 0, 'the old key has spent some of its hour in this suite');
     const naming = s.sync.ledger.setKey('mint_a_key_this_hour_has_not_seen');
     try {
-      assert.equal(s.sync.ledger.analyticsRequestsThisHour(), undefined);
-      void s.sync.ledger.account.reserve(Number.POSITIVE_INFINITY); // a request reserved while the bucket is named
+      assert.equal(s.sync.ledger.analyticsRequestsThisHour(), 0, "the new key's hour, not the old one's");
+      void s.sync.ledger.account.reserve(Number.POSITIVE_INFINITY); // a request reserved as the key changes
       await naming;
-      assert.equal(s.sync.ledger.analyticsRequestsThisHour(), 1, "the new key's hour holds the request sent while it was named");
+      assert.equal(s.sync.ledger.analyticsRequestsThisHour(), 1, "the new key's hour holds the request sent as it was named");
     } finally {
       await s.sync.ledger.setKey(KEY);
     }
