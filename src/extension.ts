@@ -15,7 +15,7 @@ import { registerAgentInstructions } from './agent/agentInstructions';
 import { type CodeFeedbackHandle, registerCodeFeedback } from './codeFeedback/registerCodeFeedback';
 import { registerContextKeys } from './contextKeys';
 import { registerReviewChanges } from './git/registerReviewChanges';
-import { ReviewHints } from './git/reviewHints';
+import { WorkspaceGit } from './git/workspaceGit';
 import { sharedWaitMessage } from './errorMessages';
 import type { JobStore } from './jobs/jobStore';
 import type { JobTracker } from './jobs/jobTracker';
@@ -127,7 +127,7 @@ function start(context: vscode.ExtensionContext, command: RegisterCommand, onReq
   context.subscriptions.push(withdrawn);
   const api = createClient(context, settings, { admin: keys, assistant: assistantKeys }, sync, log, onRequest, withdrawn);
   const gate = new HourGate(sync.ledger.account, ui, vscode.l10n, Date.now, () => settings.analyticsTeamSize);
-  const git = new ReviewHints(log.scoped('git'));
+  const git = new WorkspaceGit(log.scoped('git'));
   context.subscriptions.push(git);
 
   const { jobs, tracker, tree, statusBar, onDidShowView } = registerJobs(context, { command, api, keys, settings, sync, git, ui, log });

@@ -7,7 +7,7 @@
 // user can change any of it. What is sent is that editor's text when the user picks where to send.
 import * as vscode from 'vscode';
 import type { DocsLocator } from '../docs/docsLocator';
-import type { ReviewHints } from '../git/reviewHints';
+import type { WorkspaceGit } from '../git/workspaceGit';
 import type { JobStore } from '../jobs/jobStore';
 import type { Logger } from '../log';
 import type { Ui } from '../ui';
@@ -22,7 +22,7 @@ export interface AskAboutThisPorts {
   /** The tracked jobs a prompt may go to as a follow-up. */
   jobs: JobStore;
   /** The workspace's git: a file's path relative to its repository, the path the agent knows. */
-  git: Pick<ReviewHints, 'repositoryPathOf'>;
+  git: Pick<WorkspaceGit, 'repositoryPathOf'>;
   ui: Ui;
   log: Logger;
 }

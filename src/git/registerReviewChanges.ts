@@ -31,7 +31,7 @@ import {
   stash,
 } from './branchReview';
 import { type GitApi, loadGitApi } from './gitApi';
-import type { ReviewHints } from './reviewHints';
+import type { WorkspaceGit } from './workspaceGit';
 import { isSafeBranchName } from './branchName';
 import { COMMANDS, type RegisterCommand } from '../commands';
 import { reportFailure } from '../reportFailure';
@@ -51,7 +51,7 @@ export interface ReviewResult {
 export interface ReviewChangesPorts {
   command: RegisterCommand;
   /** The workspace's git: which jobs are cloned here, and where Review Changes says which round it fetched. */
-  git: Pick<ReviewHints, 'isReviewable' | 'fetchedRound' | 'lookedAt'>;
+  git: Pick<WorkspaceGit, 'isReviewable' | 'fetchedRound' | 'lookedAt'>;
   jobs: JobStore;
   /** Tell Me When It Finishes reads the job again at once. */
   tracker: Pick<JobTracker, 'refresh'>;

@@ -23,7 +23,7 @@ export interface JobsPorts {
   settings: Settings;
   /** The jobs' shared area, the poller's lease and the hour's agent requests, shared with the other windows. */
   sync: JobTrackerDeps['sync'] & JobsSync & Parameters<typeof showLedger>[2];
-  /** Which finished jobs can be reviewed in this workspace (src/git/reviewHints.ts): the row's "review here" and the finish notice's Review Changes. */
+  /** Which finished jobs can be reviewed in this workspace (src/git/workspaceGit.ts): the row's "review here" and the finish notice's Review Changes. */
   git: ReviewHint;
   ui: Ui;
   log: Logger;

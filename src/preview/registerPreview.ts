@@ -11,7 +11,7 @@ import type { Settings } from '../config';
 import type { DocsLocator } from '../docs/docsLocator';
 import { failureView } from '../errorMessages';
 import { isSafeBranchName } from '../git/branchName';
-import type { ReviewHints } from '../git/reviewHints';
+import type { WorkspaceGit } from '../git/workspaceGit';
 import { jobLabel, type JobStore, type TrackedJob } from '../jobs/jobStore';
 import { JobNode, type RowNote, type RowNotes } from '../jobs/jobsTree';
 import type { Logger } from '../log';
@@ -37,7 +37,7 @@ export interface PreviewPorts {
   ledger: Pick<RequestLedger, 'previewDeploymentsWithin'> & FixBuildDeps['ledger'];
   jobs: JobStore;
   /** The workspace's git: the round Review Changes showed last, a file's path in its repository. */
-  git: Pick<ReviewHints, 'onDidFetchRound'> & RenderedPageDeps['hints'];
+  git: Pick<WorkspaceGit, 'onDidFetchRound'> & RenderedPageDeps['hints'];
   docs: Pick<DocsLocator, 'pageOf'>;
   /** The Agent Jobs view, whose rows say "preview ready". */
   rows: { addNotes(notes: RowNotes): void };

@@ -5,14 +5,14 @@
 // value: opened only when it is https (or loopback in tests), and nothing of ours goes with it.
 import * as vscode from 'vscode';
 import type { DocsLocator } from '../docs/docsLocator';
-import type { ReviewHints } from '../git/reviewHints';
+import type { WorkspaceGit } from '../git/workspaceGit';
 import type { Ui } from '../ui';
 import { background, type BackgroundLog } from '../util/background';
 import { pageUrl, removedIn, type SharedPreview } from './previewRecord';
 
 export interface RenderedPageDeps {
   docs: Pick<DocsLocator, 'pageOf'>;
-  hints: Pick<ReviewHints, 'git' | 'repositoryPathOf'>;
+  hints: Pick<WorkspaceGit, 'git' | 'repositoryPathOf'>;
   ui: Ui;
   log: BackgroundLog;
 }

@@ -4,7 +4,7 @@
 // (sendReview.ts). Built in start() like every concern; sends nothing until the writer sends a review.
 import * as vscode from 'vscode';
 import { COMMANDS, type RegisterCommand } from '../commands';
-import type { ReviewHints } from '../git/reviewHints';
+import type { WorkspaceGit } from '../git/workspaceGit';
 import type { JobStore, TrackedJob } from '../jobs/jobStore';
 import { jobIdOf, pickJob } from '../jobs/jobPick';
 import { JobNode, type RowNote, type RowNotes } from '../jobs/jobsTree';
@@ -42,7 +42,7 @@ export interface ReviewCommentsPorts {
   ledger: SendReviewDeps['ledger'];
   jobs: JobStore;
   /** The workspace's git: the rounds Review Changes fetches, and the diff between two of them. */
-  git: ReviewHints;
+  git: WorkspaceGit;
   /** The Agent Jobs view, whose rows say "3 comments to send". */
   rows: { addNotes(notes: RowNotes): void };
   ui: Ui;

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { findClone, type Clone } from '../git/branchReview';
 import type { GitApi } from '../git/gitApi';
 import { gitRunner } from '../git/gitProcess';
-import type { ReviewHints } from '../git/reviewHints';
+import type { WorkspaceGit } from '../git/workspaceGit';
 import { jobLabel, type JobStore, type TrackedJob } from '../jobs/jobStore';
 import { WordedFailure } from '../errorMessages';
 import type { Logger } from '../log';
@@ -77,7 +77,7 @@ export class ReviewThreads extends Disposable {
   constructor(
     private readonly model: ReviewModel,
     private readonly jobs: JobStore,
-    private readonly hints: ReviewHints,
+    private readonly hints: WorkspaceGit,
     private readonly log: Logger,
   ) {
     super();

@@ -12,7 +12,7 @@ import type { RegisterCommand } from '../commands';
 import type { Settings } from '../config';
 import type { DocsLocator } from '../docs/docsLocator';
 import { mergeWithFiles } from '../git/jobMerge';
-import type { ReviewHints } from '../git/reviewHints';
+import type { WorkspaceGit } from '../git/workspaceGit';
 import type { JobStore, TrackedJob } from '../jobs/jobStore';
 import type { RowNote, RowNotes } from '../jobs/jobsTree';
 import type { Logger } from '../log';
@@ -42,7 +42,7 @@ export interface SearchPorts {
   /** The inbox's searches and their links to jobs, and the hooks of Reader Signals this feature fills. */
   signals: Pick<SignalsHandle, 'store' | 'links' | 'jobNotes' | 'rowNotes'> & { liveSearch: LiveSearch | undefined };
   /** The workspace's git: a pull that brings a job's merge is a reason to look for it (loaded only while a job waits). */
-  git: Pick<ReviewHints, 'git'>;
+  git: Pick<WorkspaceGit, 'git'>;
   /** Which file a site path is, and which page a file is (the one mapping). */
   docs: Pick<DocsLocator, 'fileOf' | 'pageOf'>;
   /** The Agent Jobs rows: a job's searches before and after. */

@@ -20,6 +20,7 @@ const LOCAL_ONLY: Readonly<Record<string, string>> = {
   'mintlifyAgent.signals.rankByAiShare': 'the order of the kept reader signals',
   'mintlifyAgent.codeFeedback.enabled': 'CodeLens, hover and Problems entries read from the kept reader signals',
   'mintlifyAgent.codeFeedback.problems': 'Problems entries read from the kept reader signals',
+  'mintlifyAgent.docs.basePath': 'how a docs file maps to its site path; no request reads it',
 };
 
 interface Setting {

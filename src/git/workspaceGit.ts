@@ -12,7 +12,7 @@ import { findClone } from './branchReview';
 import { type GitApi, type GitRepository, loadGitApi } from './gitApi';
 
 /** Knows, once Git is loaded, which finished jobs have their repository cloned in this workspace. */
-export class ReviewHints extends Disposable {
+export class WorkspaceGit extends Disposable {
   private readonly emitter = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.emitter.event;
   private readonly roundEmitter = this.register(new vscode.EventEmitter<{ jobId: string; commit: string }>());
