@@ -103,7 +103,8 @@ describe("a review's sends record what happened (refused, retried, cut from the 
           await waitFor('the other window to see no send under way', () => otherModel.inFlight(jobId) === undefined, 5_000);
           user.type('');
           otherSent = await sendReview({ model: otherModel, threads: s.reviewComments.threads, jobs: s.jobs, ui: s.ui, ledger: s.sync.ledger, log }, jobId);
-          await waitFor("the other window's send to reach this window", () => model().pending(jobId).length === 0);
+          // Through the folder both windows share (a write, the watcher, a read): a bound for a loaded machine.
+          await waitFor("the other window's send to reach this window", () => model().pending(jobId).length === 0, 30_000);
         } catch (error) {
           problem = error instanceof Error ? error : new Error(String(error));
         }
