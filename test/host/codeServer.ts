@@ -92,7 +92,7 @@ export async function ensureRelease(release: CodeServerRelease, log: (s: string)
     log,
     install: async () => {
       await seedRipgrepCache(os.tmpdir(), log);
-      await npmInstall(cacheDir, `code-server@${release.codeServer}`, codeServerEnv(node));
+      await npmInstall(cacheDir, `code-server@${release.codeServer}`, codeServerEnv(node), node);
     },
   });
   return { release, serverMain, node };
@@ -128,6 +128,12 @@ function codeServerEnv(node: string): NodeJS.ProcessEnv {
     // code-server 4.100's postinstall insists on node 20; on another node, let it try, the tests will tell.
     if (nodeMajor !== '20') env.FORCE_NODE_VERSION = nodeMajor;
   } else {
+    // Under `npm test` the outer npm hands its own node (node 20) to every child through npm_*
+    // variables (code-server's postinstall reads the node version from npm_config_user_agent, which
+    // the inner npm takes as its own config): the inner install starts from none of them.
+    for (const name of Object.keys(env)) if (/^npm_/i.test(name) || name === 'NODE') delete env[name];
+    env.npm_config_unsafe_perm = 'true';
+    env.npm_config_yes = 'true';
     // Native modules are built against that node's own headers (the package ships them in include/):
     // node-gyp would otherwise download them from nodejs.org, or take a `nodedir` the machine's npm
     // config names for its own node.
@@ -323,17 +329,29 @@ function ripgrepTarget(): string {
 // ---------------------------------------------------------------------------------------------
 // npm install
 
-async function npmInstall(cacheDir: string, spec: string, env: NodeJS.ProcessEnv): Promise<void> {
+/**
+ * `npm install spec` in `cacheDir`, run by `node` (this process's by default): npm gives its
+ * lifecycle scripts the node that runs it, so code-server's postinstall sees the node it checks for.
+ */
+async function npmInstall(cacheDir: string, spec: string, env: NodeJS.ProcessEnv, node = process.execPath): Promise<void> {
   fs.writeFileSync(
     path.join(cacheDir, 'package.json'),
     JSON.stringify({ name: 'vscode-test-cache', private: true, description: 'Cache for the tests that run in a real VS Code' }, null, 2),
   );
   const logFile = path.join(cacheDir, INSTALL_LOG);
   const args = ['install', spec, '--no-audit', '--no-fund'];
-  const code = await runToFile('npm', args, env, cacheDir, logFile);
+  const code =
+    node === process.execPath ? await runToFile('npm', args, env, cacheDir, logFile) : await runToFile(node, [npmCli(), ...args], env, cacheDir, logFile);
   if (code !== 0) {
     throw new Error(`npm ${args.join(' ')} failed (exit ${code}). Last lines of ${logFile}:\n${tailOfFile(logFile, LOG_TAIL_LINES)}`);
   }
+}
+
+/** npm's own entry, beside the node that runs this process (as `npm test` names it, or where node installs it). */
+function npmCli(): string {
+  const named = process.env.npm_execpath;
+  if (named && /npm-cli\.js$/.test(named) && fs.existsSync(named)) return named;
+  return path.join(path.dirname(fs.realpathSync(process.execPath)), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js');
 }
 
 export function tailOfFile(file: string, lines: number): string {

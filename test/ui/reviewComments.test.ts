@@ -204,6 +204,8 @@ describe('review comments on the agent branch, sent as one follow-up (UI)', func
       click: cost,
       then: wb.notification('may have arrived'),
       shows: 'the failure message',
+      // It comes after the dropped answer's deadline and one read of the job: a poll's bound, not a click's.
+      timeout: TIMEOUTS.poll,
     });
     // The failure message is not answered: the row already says what the writer must know.
     await expectVisible('the row saying the last send may have arrived', job().filter({ hasText: '1 comment to send (the last send lost its answer)' }));

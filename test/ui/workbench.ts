@@ -266,7 +266,16 @@ export class Workbench {
       await this.runCommandForBox('Mintlify: Set Project ID', 'Mintlify: Set Project ID');
       await this.typeInto('Mintlify: Set Project ID', projectId);
       await this.pressEnterAndWaitForClose();
-      if (await happens({ gone: asking }, TIMEOUTS.ui)) return;
+      if (await happens({ gone: asking }, TIMEOUTS.ui)) {
+        // The view names the project once the jobs follow it (the welcome can go before: today's VS
+        // Code redraws it first); a command run before that would find no project.
+        const named = this.sidebar
+          .locator('.composite.title, .pane-header')
+          .filter({ hasText: /Agent Jobs/i })
+          .filter({ hasText: projectId });
+        if (!(await happens(named.first(), TIMEOUTS.ui))) note(`the Agent Jobs view does not name the project "${projectId}" yet: going on`);
+        return;
+      }
       await this.screenshot(`set-project-did-not-take-${attempt}`).catch(() => undefined);
       if (attempt === 2) throw new Error(`the project ID "${projectId}": the Agent Jobs welcome still asks for it after setting it twice.`);
       note('the project ID box closed, but the Agent Jobs welcome still asks for the project: setting it again');
