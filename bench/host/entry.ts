@@ -117,9 +117,20 @@ async function measureReaders(seam: TestSeam): Promise<ReadersTiming> {
   const uris = READERS_PAGES.map((p) => vscode.Uri.joinPath(docs, `${p.slice(1)}.mdx`));
   for (const uri of uris) await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('# Page\n'));
   await until('the docs root', async () => (await seam.readers.docs.pageOf(uris[0])) !== undefined);
-  const time = async (uri: vscode.Uri) => {
+  // Cold: the writer's click on the item (a page shown is background work, held to this machine's
+  // share of a few requests an hour: a 40-page range is the writer's to load). Its question is answered yes.
+  const time = async (uri: vscode.Uri, asked = false) => {
     const started = performance.now();
     await vscode.window.showTextDocument(uri, { preview: false });
+    if (asked) {
+      const original = seam.ui.showMessage;
+      seam.ui.showMessage = async (_level, _message, ...actions) => actions[0];
+      try {
+        await seam.readers.statusBar.update({ asked: true });
+      } finally {
+        seam.ui.showMessage = original;
+      }
+    }
     await until(`the figure of ${uri.path}`, () => {
       const shown = seam.readers.statusBar.shown;
       return shown?.figures !== undefined && shown.page.uri.toString() === uri.toString();
@@ -139,7 +150,7 @@ async function measureReaders(seam: TestSeam): Promise<ReadersTiming> {
     });
     await seam.readers.pageReaders.store.clear();
     const before = visitors();
-    coldMs.push(await time(uris[(round * 2) % uris.length]));
+    coldMs.push(await time(uris[(round * 2) % uris.length], true));
     coldRequests = visitors() - before;
     warmMs.push(await time(uris[(round * 2 + 1) % uris.length]));
   }
