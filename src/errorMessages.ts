@@ -8,9 +8,10 @@
 // (nothing at run time, so the unit tier loads this module): the caller passes `vscode.l10n`, and
 // `npm run l10n` finds the `l10n.t(...)` strings below. The unit test covers every kind in every context.
 import type * as vscode from 'vscode';
-import { ApiError, API_ERROR_KINDS, sendOutcome, splitWait } from './api';
+import { ApiError, API_ERROR_KINDS, sendOutcome } from './api';
 import { inputProblem, networkReason, serverSaid } from './apiErrorReasons';
 import { errorText } from './util/errorText';
+import { tryAgainIn } from './waitWords';
 
 /** What was being done when a failure came: each has its words in the table below. */
 export const FAILURE_CONTEXTS = [
@@ -296,30 +297,6 @@ export function actionLabel(action: FailureAction, l10n: L10n): string {
     case 'showLog':
       return l10n.t('Show Log');
   }
-}
-
-/**
- * A 429 one window received holds every window back (the client's gate, src/api/client.ts): the call fails
- * unsent, and this says why, with the wait worded as the failure table words it.
- */
-export function sharedWaitMessage(ms: number, l10n: L10n): string {
-  return l10n.t('The Mintlify API asked to wait (429): no request is sent from any window before the wait is over. {0}', tryAgainIn(ms, l10n));
-}
-
-/** "Try again in 42 s.": one whole sentence per unit, so a translation can order it freely. */
-export function tryAgainIn(ms: number, l10n: L10n): string {
-  const wait = splitWait(ms);
-  if ('seconds' in wait) return l10n.t('Try again in {0} s.', wait.seconds);
-  if (!('hours' in wait)) return l10n.t('Try again in {0} min.', wait.minutes);
-  return wait.minutes ? l10n.t('Try again in {0} h {1} min.', wait.hours, wait.minutes) : l10n.t('Try again in {0} h.', wait.hours);
-}
-
-/** A wait as a duration: "40 s", "12 min", "1 h 5 min". */
-export function waitText(ms: number, l10n: L10n): string {
-  const wait = splitWait(ms);
-  if ('seconds' in wait) return l10n.t('{0} s', wait.seconds);
-  if (!('hours' in wait)) return l10n.t('{0} min', wait.minutes);
-  return wait.minutes ? l10n.t('{0} h {1} min', wait.hours, wait.minutes) : l10n.t('{0} h', wait.hours);
 }
 
 function doingText(context: FailureContext, l10n: L10n): string {

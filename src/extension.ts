@@ -16,7 +16,7 @@ import { type CodeFeedbackHandle, registerCodeFeedback } from './codeFeedback/re
 import { registerContextKeys } from './contextKeys';
 import { registerReviewChanges } from './git/registerReviewChanges';
 import { WorkspaceGit } from './git/workspaceGit';
-import { sharedWaitMessage } from './errorMessages';
+import { sharedWaitMessage } from './waitWords';
 import type { JobStore } from './jobs/jobStore';
 import type { JobTracker } from './jobs/jobTracker';
 import type { JobsStatusBar } from './jobs/jobsStatusBar';

@@ -19,7 +19,7 @@
 // vscode for its types only (erased): the import is how `npm run l10n` finds the l10n.t calls.
 import type * as vscode from 'vscode';
 import type { Grant, Reservation } from '../api/client';
-import { waitText } from '../errorMessages';
+import { waitText } from '../waitWords';
 import type { Ui } from '../ui';
 import { HOUR_MS } from '../util/clock';
 import type { HourLedger } from './hourAccount';

@@ -13,7 +13,7 @@ import type { SearchHandle } from '../search/registerSearch';
 import type { HourGate } from '../hour/hourGate';
 import { BACKGROUND_CEILING, HOURLY_LIMIT } from '../hour/ledger';
 import type { Ui } from '../ui';
-import { waitText } from '../errorMessages';
+import { waitText } from '../waitWords';
 import type { ToolName } from './toolNames';
 import type { ReviewFacts, ToolAnswer } from './toolTexts';
 

@@ -1,5 +1,6 @@
 // The one table from failure to what the user sees: every ApiError kind in every context, and the
 // failures that are not the API's (git, review comments, start-up).
+import { sharedWaitMessage } from '../../src/waitWords';
 import assert from 'node:assert/strict';
 import { ApiError, checkBaseUrl, checkId, checkQuery, ENDPOINTS, type ApiErrorKind, type Reached } from '../../src/api';
 import {
@@ -10,7 +11,6 @@ import {
   type FailureContext,
   failureView,
   SENDING_CONTEXTS,
-  sharedWaitMessage,
   WordedFailure,
 } from '../../src/errorMessages';
 import { l10n } from '../support/l10n';

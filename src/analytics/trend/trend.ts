@@ -8,7 +8,7 @@
 // Unit-tested with fakes.
 import type * as vscode from 'vscode';
 import type { Metric, TrendPoint, TrendView } from '../../shared/protocol';
-import { waitText } from '../../errorMessages';
+import { waitText } from '../../waitWords';
 import type { HourGate } from '../../hour/hourGate';
 import { CONFIRM_ABOVE_REQUESTS } from '../../hour/hourGate';
 import { HOURLY_LIMIT } from '../../hour/ledger';
