@@ -117,12 +117,22 @@ interface Request {
   key?: 'assistant';
 }
 
-export function createApiClient(options: ApiClientOptions): ApiClient {
+/**
+ * Sends one request and reads its answer: the key for its endpoint, nothing sent once cancelled,
+ * one deadline over connect, headers and body, and every call logged (sent or stopped before sending).
+ */
+function createCall(options: ApiClientOptions) {
   // No automatic retries: with 100 requests an hour, every request is one that the scheduler (with
   // its backoff) or the user (with a Retry button) chose to make. A POST is never repeated.
   // Redirects are not followed (the Authorization header must never go to another host) but
   // answered as what they are. ky's own timeout covers only the headers: ours covers the body too.
-  const http = ky.create({ retry: 0, throwHttpErrors: true, redirect: 'manual', timeout: false });
+  const http = ky.create({
+    retry: 0,
+    throwHttpErrors: true,
+    redirect: 'manual',
+    timeout: false,
+    headers: { Accept: 'application/json', ...(options.userAgent && { 'User-Agent': options.userAgent }) },
+  });
   const timers = options.timers ?? systemClock;
 
   async function call<T>(request: Request, schema: z.ZodMiniType<T>): Promise<T> {
@@ -188,7 +198,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         method: request.method,
         json: request.json,
         signal,
-        headers: { Authorization: `Bearer ${key}`, Accept: 'application/json', ...(options.userAgent && { 'User-Agent': options.userAgent }) },
+        headers: { Authorization: `Bearer ${key}` },
       });
       status = response.status;
       return { status, value: parseBody(schema, await readText(response, signal)) };
@@ -198,6 +208,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       timers.clearTimeout(timer);
     }
   }
+
+  return call;
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const call = createCall(options);
 
   /** A 429 another window received holds this family back until its Retry-After has passed. */
   function gate(family: Family): void {
@@ -234,34 +250,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     };
   }
 
-  /** One request from a table entry: the path's ids, then the query or the prompt, then the call options. */
+  /** One request from a table entry; an analytics request only with a reservation of the hour. */
   function request(entry: Endpoints[keyof Endpoints]) {
-    const names = [...entry.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
-    const takes = 'rowId' in entry ? 'query' : 'body' in entry ? entry.body : undefined;
-    const deadlineMs = FAMILIES[entry.family].deadlineMs;
+    const schema = entry.schema as z.ZodMiniType<unknown>;
     return async (...args: unknown[]) => {
       gate(entry.family);
-      let at = 0;
-      // Each segment encoded, so an id stays inside its segment.
-      const path = entry.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(ID_CHECKS[name](String(args[at++]))));
-      const input = takes && args[names.length];
-      const { signal, grant } = (args[names.length + (takes ? 1 : 0)] ?? {}) as CallOptions;
-      if (takes === 'prompt')
-        return call({ method: 'post', target: path, json: { prompt: checkPrompt(input as string) }, signal }, entry.schema as z.ZodMiniType<unknown>);
-      if (takes === 'search')
-        return call(
-          { method: 'post', target: path, json: checkSearch(input as SearchQuery), signal, deadlineMs, ...('key' in entry && { key: entry.key }) },
-          entry.schema as z.ZodMiniType<unknown>,
-        );
-      if (takes === 'branch')
-        return call(
-          { method: 'post', target: path, json: { branch: checkBranch(input as string) }, signal, deadlineMs },
-          entry.schema as z.ZodMiniType<unknown>,
-        );
-      const params = takes === 'query' ? checkQuery(entry, input as ListQuery) : {};
-      const search = Object.keys(params).length ? `?${new URLSearchParams(params).toString()}` : '';
-      const request: Request = { method: 'get', target: path + search, signal, deadlineMs };
-      if (entry.family !== 'analytics') return call(request, entry.schema as z.ZodMiniType<unknown>);
+      const { request, grant } = requestOf(entry, args);
+      if (entry.family !== 'analytics') return call(request, schema);
       // The organisation's hour: no analytics request leaves without a reservation of the one gate.
       const reservation = await grant?.reserve();
       if (!reservation) {
@@ -274,7 +269,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
       let sent = true;
       try {
-        return await call(request, entry.schema as z.ZodMiniType<unknown>);
+        return await call(request, schema);
       } catch (error) {
         // Stopped before anything left this machine (no key, a refused address, a connection never made).
         sent = !(error instanceof ApiError && error.reached === 'no');
@@ -286,4 +281,23 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   return Object.fromEntries(Object.entries(ENDPOINTS).map(([name, entry]) => [name, method(name as EndpointName, entry)])) as unknown as ApiClient;
+}
+
+/**
+ * The request a method's arguments make: the path's ids (each checked, and encoded so it stays in
+ * its segment), then a list's query, a POST's prompt, branch or search, then the call options.
+ */
+function requestOf(entry: Endpoints[keyof Endpoints], args: unknown[]): { request: Request; grant?: Grant } {
+  let at = 0;
+  const path = entry.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(ID_CHECKS[name](String(args[at++]))));
+  const takes = 'rowId' in entry ? 'query' : 'body' in entry ? entry.body : undefined;
+  const input = args[at];
+  const { signal, grant } = (args[at + (takes ? 1 : 0)] ?? {}) as CallOptions;
+  const common = { signal, deadlineMs: FAMILIES[entry.family].deadlineMs, ...('key' in entry && { key: entry.key }) };
+  if (takes === 'prompt') return { request: { method: 'post', target: path, json: { prompt: checkPrompt(input as string) }, ...common }, grant };
+  if (takes === 'branch') return { request: { method: 'post', target: path, json: { branch: checkBranch(input as string) }, ...common }, grant };
+  if (takes === 'search') return { request: { method: 'post', target: path, json: checkSearch(input as SearchQuery), ...common }, grant };
+  const params = takes === 'query' ? checkQuery(entry, input as ListQuery) : {};
+  const search = Object.keys(params).length ? `?${new URLSearchParams(params).toString()}` : '';
+  return { request: { method: 'get', target: path + search, ...common }, grant };
 }
