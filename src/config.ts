@@ -7,8 +7,8 @@ import { DEFAULT_MAX_PAGES } from './api/paging';
 
 const SECTION = 'mintlifyAgent';
 
-export type NotifyLevel = 'all' | 'failures' | 'off';
-export type ExplorerMarks = 'off' | 'top' | 'all';
+type NotifyLevel = 'all' | 'failures' | 'off';
+type ExplorerMarks = 'off' | 'top' | 'all';
 
 /**
  * Where the project ID in use is written: the user's own settings, or the workspace's (a folder's
@@ -43,12 +43,12 @@ export function onDidChangeEditorAi(listener: () => void): vscode.Disposable {
 }
 
 /** What changed: `affects('readers')` or `affects('signals.rankByAiShare')`, a key under `mintlifyAgent.`. */
-export interface SettingsChange {
+interface SettingsChange {
   affects(key: string): boolean;
 }
 
-export const POLL_INTERVAL_FLOOR_SECONDS = 15;
-export const DEFAULT_PAGE_SIZE = 50;
+const POLL_INTERVAL_FLOOR_SECONDS = 15;
+const DEFAULT_PAGE_SIZE = 50;
 
 export class Settings implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<SettingsChange>();

@@ -10,7 +10,7 @@ import type { ApiKeyStore } from './auth/apiKey';
 import type { Settings } from './config';
 import type { JobStore } from './jobs/jobStore';
 
-export interface ContextKeysPorts {
+interface ContextKeysPorts {
   keys: Pick<ApiKeyStore, 'hasKey' | 'onDidChange'>;
   assistantKeys: Pick<ApiKeyStore, 'hasKey' | 'onDidChange'>;
   settings: Settings;

@@ -64,7 +64,7 @@ export const FAILURE_ACTIONS = [
 ] as const;
 export type FailureAction = (typeof FAILURE_ACTIONS)[number];
 
-export type FailureSeverity = 'error' | 'warning' | 'info' | 'none';
+type FailureSeverity = 'error' | 'warning' | 'info' | 'none';
 
 /**
  * A failure worded where it happened, in the writer's terms, with the buttons that help: the table
@@ -91,7 +91,7 @@ export interface FailureView {
 /** `vscode.l10n` in the extension, a plain formatter in unit tests. */
 export type L10n = Pick<typeof vscode.l10n, 't'>;
 
-export interface FailureOptions {
+interface FailureOptions {
   /** The job is in the tracked list (a 404 then offers Stop Tracking). */
   tracked?: boolean;
 }

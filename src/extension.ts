@@ -68,6 +68,7 @@ export interface Parts {
 }
 
 /** Called by VS Code; returns nothing, so no other extension reaches our objects. */
+// ts-unused-exports:disable-next-line
 export function activate(context: vscode.ExtensionContext): void {
   load(context);
 }

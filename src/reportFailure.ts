@@ -28,14 +28,14 @@ const ACTION_COMMANDS: Record<CommandAction, [command: CommandId | 'workbench.ac
 };
 
 /** The buttons only the caller can honour, each offered only when its handler is given. */
-export type CallerAction = Exclude<FailureAction, CommandAction>;
+type CallerAction = Exclude<FailureAction, CommandAction>;
 
 export interface FailurePorts {
   ui: Ui;
   log: Pick<Logger, 'warn' | 'error'>;
 }
 
-export interface FailureReport {
+interface FailureReport {
   /** What failed, as the failure table names it: its words and buttons. */
   context: FailureContext;
   /** What was being done, for the log (the context when omitted). */
@@ -70,7 +70,7 @@ export async function reportFailure(ports: FailurePorts, error: unknown, report:
 }
 
 /** A message with buttons that is no failure: a table's button (Show Log, Set Project ID…) or one of the caller's. */
-export type NoticeAction = FailureAction | { label: string; run: () => unknown };
+type NoticeAction = FailureAction | { label: string; run: () => unknown };
 
 /** Shows a message whose buttons run when picked; nobody awaits the answer (a failing button is logged). */
 export function showNotice(ports: FailurePorts, level: MessageLevel, message: string, ...actions: NoticeAction[]): void {

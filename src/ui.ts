@@ -42,7 +42,7 @@ export function createUi(): Ui {
   return { ...vscodeUi };
 }
 
-export type ProgressReport = vscode.Progress<{ message?: string; increment?: number }>;
+type ProgressReport = vscode.Progress<{ message?: string; increment?: number }>;
 
 /**
  * A notification with Cancel, its task given a signal that Cancel aborts (and `also`, a caller's own

@@ -4,7 +4,7 @@ import { ApiError } from './errors';
 
 export const DEFAULT_BASE_URL = 'https://api.mintlify.com';
 
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 

@@ -26,7 +26,7 @@ export interface RequestLogEntry {
   error?: ApiError;
 }
 
-export interface ApiClientOptions {
+interface ApiClientOptions {
   /** Read before every request, so a settings change applies at once. */
   baseUrl: () => string;
   /** Read before every request; undefined means no key is stored. */

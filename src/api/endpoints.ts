@@ -188,9 +188,6 @@ export const ENDPOINTS = {
 
 export type Endpoints = typeof ENDPOINTS;
 export type EndpointName = keyof Endpoints;
-/** The endpoints read page after page (paging.ts). */
-export type ListName = { [K in EndpointName]: Endpoints[K] extends { rowId: unknown } ? K : never }[EndpointName];
-
 /** The entry a request was sent to, by its method and its path (the query ignored); undefined for none. */
 export function endpointOf(method: string, path: string): Endpoint | undefined {
   const bare = path.split('?')[0];

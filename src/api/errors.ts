@@ -69,7 +69,7 @@ export type InputProblem =
   | 'endDate'
   | 'dateOrder';
 
-export interface ApiErrorInit {
+interface ApiErrorInit {
   status?: number;
   /** Milliseconds to wait before trying again, from `Retry-After` (429 or 503). */
   retryAfterMs?: number;
@@ -121,7 +121,7 @@ export class ApiError extends Error {
  * may have been acted on (the answer was lost, or a 5xx from a proxy or the service) and sending
  * again may start the agent twice.
  */
-export type SendOutcome = 'notSent' | 'refused' | 'unknown';
+type SendOutcome = 'notSent' | 'refused' | 'unknown';
 
 export function sendOutcome(error: unknown): SendOutcome {
   if (!(error instanceof ApiError)) return 'unknown';
@@ -152,7 +152,7 @@ export function parseRetryAfter(header: string | null, now = Date.now()): number
 }
 
 /** A wait rounded as people say it: seconds under 90 s, else minutes, else hours and minutes. */
-export type Wait = { seconds: number } | { minutes: number } | { hours: number; minutes: number };
+type Wait = { seconds: number } | { minutes: number } | { hours: number; minutes: number };
 
 export function splitWait(ms: number): Wait {
   const seconds = Math.max(1, Math.ceil(ms / 1000));

@@ -22,7 +22,7 @@ import { isApiError } from './errors';
  */
 export const DEFAULT_MAX_PAGES = 40;
 
-export type CutShortReason = 'cap' | 'repeatedCursor' | 'emptyPage' | 'noNewRows' | 'notGranted';
+type CutShortReason = 'cap' | 'repeatedCursor' | 'emptyPage' | 'noNewRows' | 'notGranted';
 
 export interface CutShort {
   reason: CutShortReason;
@@ -48,7 +48,7 @@ interface PagingFields {
 /** What a page request adds to the caller's query: the page size, and the offset or the cursor. */
 export type PageQuery = Pick<ListQuery, 'limit' | 'offset' | 'cursor'>;
 
-export interface ReadPagesOptions<R = unknown> {
+interface ReadPagesOptions<R = unknown> {
   /** Fewer pages than the table's cap (never more). */
   maxPages?: number;
   signal?: AbortSignal;
@@ -58,7 +58,7 @@ export interface ReadPagesOptions<R = unknown> {
   enough?: (rows: readonly R[]) => boolean;
 }
 
-export interface Pages<P, R> {
+interface Pages<P, R> {
   /** Every row read, each once (by rowId), in the API's order. */
   rows: R[];
   /** The first page (totals and counts that every page repeats); undefined when none was read. */

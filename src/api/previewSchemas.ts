@@ -13,8 +13,8 @@ export const PreviewDeployment = z.object({
 });
 export type PreviewDeployment = z.output<typeof PreviewDeployment>;
 
-export const KNOWN_UPDATE_STATUSES = ['queued', 'in_progress', 'success', 'failure'] as const;
-export type UpdateState = (typeof KNOWN_UPDATE_STATUSES)[number] | 'unknown';
+const KNOWN_UPDATE_STATUSES = ['queued', 'in_progress', 'success', 'failure'] as const;
+type UpdateState = (typeof KNOWN_UPDATE_STATUSES)[number] | 'unknown';
 
 const UpdateStatusWire = z.object({
   _id: text,

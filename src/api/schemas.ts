@@ -3,10 +3,10 @@
 // zod/mini keeps the bundle and activation small (see BENCHMARKS.md); it is the same zod.
 import * as z from 'zod/mini';
 
-export const KNOWN_JOB_STATUSES = ['active', 'completed', 'archived', 'failed'] as const;
-export type KnownJobStatus = (typeof KNOWN_JOB_STATUSES)[number];
+const KNOWN_JOB_STATUSES = ['active', 'completed', 'archived', 'failed'] as const;
+type KnownJobStatus = (typeof KNOWN_JOB_STATUSES)[number];
 /** `unknown` stands for a status the platform added after this version was written. */
-export type JobStatus = KnownJobStatus | 'unknown';
+type JobStatus = KnownJobStatus | 'unknown';
 
 const optionalText = z.optional(z.nullable(z.string()));
 
@@ -51,9 +51,6 @@ export const AgentJob = z.pipe(
   })),
 );
 export type AgentJob = z.output<typeof AgentJob>;
-
-export const PromptBody = z.object({ prompt: z.string().check(z.minLength(1)) });
-export type PromptBody = z.infer<typeof PromptBody>;
 
 const Count = z.number().check(z.nonnegative());
 

@@ -5,12 +5,11 @@
 import * as z from 'zod/mini';
 
 /** One result: the matching content, the path or URL of its page, and metadata the spec leaves open. */
-export const SearchResult = z.looseObject({
+const SearchResult = z.looseObject({
   content: z.optional(z.nullable(z.string())),
   path: z.optional(z.nullable(z.string())),
   metadata: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
 });
-export type SearchResult = z.output<typeof SearchResult>;
 
 /** The answer: the results, best first. */
 export const SearchResults = z.array(SearchResult);

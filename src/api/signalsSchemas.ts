@@ -18,7 +18,7 @@ export type FeedbackByPage = z.infer<typeof FeedbackByPage>;
  * One feedback entry; the three shapes of the spec share these fields (`helpful` only on contextual
  * ones; `code`, `filename` and `lang`, the code block a reader flagged, only on `code_snippet` ones).
  */
-export const FeedbackItem = z.object({
+const FeedbackItem = z.object({
   id: z.string(),
   path: z.string(),
   comment: nullableText,
@@ -30,7 +30,6 @@ export const FeedbackItem = z.object({
   filename: nullableText,
   lang: nullableText,
 });
-export type FeedbackItem = z.infer<typeof FeedbackItem>;
 
 export const FeedbackPage = z.object({
   feedback: z.array(FeedbackItem),
@@ -39,7 +38,7 @@ export const FeedbackPage = z.object({
 });
 export type FeedbackPage = z.infer<typeof FeedbackPage>;
 
-export const AssistantTurn = z.object({
+const AssistantTurn = z.object({
   id: z.string(),
   timestamp: z.string(),
   query: z.string(),
@@ -47,7 +46,6 @@ export const AssistantTurn = z.object({
   queryCategory: nullableText,
   pageUrl: nullableText,
 });
-export type AssistantTurn = z.infer<typeof AssistantTurn>;
 
 export const AssistantPage = z.object({
   conversations: z.array(AssistantTurn),
@@ -63,14 +61,13 @@ export const AssistantThread = z.object({
 });
 export type AssistantThread = z.infer<typeof AssistantThread>;
 
-export const SearchRow = z.object({
+const SearchRow = z.object({
   searchQuery: z.string(),
   hits: Count,
   ctr: Count,
   topClickedPage: nullableText,
   lastSearchedAt: z.optional(z.string()),
 });
-export type SearchRow = z.infer<typeof SearchRow>;
 
 export const SearchesPage = z.object({ searches: z.array(SearchRow), totalSearches: Count, nextCursor: nullableText });
 export type SearchesPage = z.infer<typeof SearchesPage>;

@@ -17,7 +17,7 @@ import { analyticsBucket, type HourAreas, backgroundBucket, recordRequest, relea
 import { TEAMMATES_WAIT, waitUntil } from './sharedWaits';
 
 /** One request's place in the ledger. */
-export interface LedgerHold {
+interface LedgerHold {
   /**
    * The ledger holds it, written and read back with every window's: false when the count is
    * unknown (the key's bucket has no name yet) or uncertain (this window's file could not be
@@ -52,7 +52,7 @@ export interface HourLedger {
   reserve(limit: number, backgroundLimit?: number): Promise<LedgerHold | undefined>;
 }
 
-export interface AccountStore {
+interface AccountStore {
   readonly state: HourAreas;
   /** This window's id: the ledger entries it wrote start with it. */
   readonly window: string;

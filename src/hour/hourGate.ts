@@ -26,15 +26,13 @@ import type { HourLedger } from './hourAccount';
 import { BACKGROUND_CEILING, freesInMs, HOURLY_LIMIT } from './ledger';
 import { TEAMMATES_REMEMBERED_MS } from './sharedWaits';
 
-export type { HourLedger };
-
 /**
  * What the whole team's background work may take of the hour: a fifth. What writers ask needs the
  * rest: a writer's day of one export (40 requests on a 10,000-path site), a trend (about 9) and a
  * Reader Signals fetch (18) is 67, so ten writers ask about 670 in an 8½-hour day, 79 an hour on
  * average; 60 for background work (the ceiling) would leave them 40.
  */
-export const TEAM_BACKGROUND_SHARE = 20;
+const TEAM_BACKGROUND_SHARE = 20;
 
 /**
  * Requests an hour that background work may take on one machine, every window of it together, once
@@ -42,7 +40,7 @@ export const TEAM_BACKGROUND_SHARE = 20;
  * a hint, 10 by default: 2 each). No machine sees another's spend, so only a per-machine bound holds
  * for the team: ten machines at 2 take at most 20 of the hour.
  */
-export function backgroundShareOf(teamSize: number): number {
+function backgroundShareOf(teamSize: number): number {
   return Math.max(1, Math.floor(TEAM_BACKGROUND_SHARE / Math.max(1, teamSize)));
 }
 
@@ -85,7 +83,7 @@ export interface SpendAsk {
 }
 
 /** A question about an asked spend, for a caller that shows it itself (the panel's trend). */
-export interface SpendQuestion {
+interface SpendQuestion {
   message: string;
   /** How many of the estimate fit now: all of it, fewer (offer those), or 0 (nothing to offer). */
   fits: number;

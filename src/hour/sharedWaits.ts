@@ -22,7 +22,7 @@ export const TEAMMATES_REMEMBERED_MS = 7 * 24 * HOUR_MS;
  */
 export const TEAMMATES_BELOW = 90;
 
-export type Waits = Record<string, number>;
+type Waits = Record<string, number>;
 
 /** Records a 429's wait for a family, at most LONGEST_WAIT_MS after `now` (the later wait wins). */
 export function recordWait(waits: Waits, family: Family, until: number, now: number): void {

@@ -17,7 +17,7 @@ import type { Listen } from '../util/emitter';
 export type Sending = ReviewSending;
 
 /** The marks a record holds: the send under way, and every window's claim to send (null once ended). */
-export interface ClaimMarks {
+interface ClaimMarks {
   sending?: Versioned<Sending | null>;
   claims?: Record<string, Versioned<Sending | null>>;
 }
@@ -26,22 +26,22 @@ export interface ClaimMarks {
 export type SendClaim = { release(): Promise<void> } | { busy: Sending };
 
 /** An edit that ends this window's claim, and the mark its outcome ends, in the write that records the outcome. */
-export type EndClaim = (marks: ClaimMarks, stamp: () => Stamp) => void;
+type EndClaim = (marks: ClaimMarks, stamp: () => Stamp) => void;
 
 /**
  * The longest the first of several windows that claimed a follow-up at once waits for the others to
  * step back (each does as soon as it has read the claims back, so about one read of the shared
  * folder): a bound on a wait for a condition, never a settle time. Past it, no window sends.
  */
-export const CLAIM_WAIT_MS = 10_000;
+const CLAIM_WAIT_MS = 10_000;
 
 /**
  * A send's mark older than this is not a send under way, even from a window still open: its
  * outcome was never recorded (no send waits this long for its answer), so it may have arrived.
  */
-export const SENDING_MAX_MS = 10 * 60_000;
+const SENDING_MAX_MS = 10 * 60_000;
 
-export interface FollowUpClaimsHost {
+interface FollowUpClaimsHost {
   lease: Pick<WindowLease, 'windowId' | 'isLive' | 'peersOn'>;
   /** Reads every window's file now. */
   refresh(): Promise<void>;

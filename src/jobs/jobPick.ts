@@ -13,7 +13,7 @@ export function jobIdOf(arg: unknown): string | undefined {
   return typeof arg === 'string' && arg ? arg : undefined;
 }
 
-export interface JobPickOptions {
+interface JobPickOptions {
   title: string;
   placeHolder?: string;
   /** Each row's second and third line. */

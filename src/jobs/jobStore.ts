@@ -11,14 +11,14 @@ import type { JobRecord } from '../sync/syncState';
 import { applyJobChange, type JobChange as SharedJobChange, visiblePrompts } from '../sync/jobChanges';
 import { Disposable } from '../util/lifecycle';
 
-export interface PromptEntry {
+interface PromptEntry {
   text: string;
   /** ISO date-time. */
   sentAt: string;
 }
 
 /** A job as this window now shows it, and the write that shares it with the other windows. */
-export interface JobChange {
+interface JobChange {
   tracked: TrackedJob;
   written: Promise<void>;
 }

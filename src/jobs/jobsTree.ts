@@ -131,7 +131,7 @@ function tooltip(tracked: TrackedJob, status: string, error: ApiError | undefine
 }
 
 /** Shown above the jobs when polling has stopped because the key was refused. */
-export class NoticeNode extends vscode.TreeItem {
+class NoticeNode extends vscode.TreeItem {
   constructor(message: string, command: vscode.Command) {
     super(message, vscode.TreeItemCollapsibleState.None);
     this.id = 'notice';
@@ -141,7 +141,7 @@ export class NoticeNode extends vscode.TreeItem {
   }
 }
 
-export type JobsTreeNode = JobNode | NoticeNode;
+type JobsTreeNode = JobNode | NoticeNode;
 
 /** Whether a job's branch can be reviewed here (src/git); optional so the tree works without it. */
 export interface ReviewHint {

@@ -16,7 +16,7 @@ import { JobTracker, type JobTrackerDeps } from './jobTracker';
 import { JobsStatusBar } from './jobsStatusBar';
 import { type ReviewHint, JobsTreeProvider } from './jobsTree';
 
-export interface JobsPorts {
+interface JobsPorts {
   command: RegisterCommand;
   api: ApiClient;
   keys: ApiKeyStore;
@@ -30,7 +30,7 @@ export interface JobsPorts {
 }
 
 /** The pieces of this window, for the features that build on them (and the tests). */
-export interface JobsHandle {
+interface JobsHandle {
   jobs: JobStore;
   tracker: JobTracker;
   tree: JobsTreeProvider;

@@ -16,7 +16,7 @@ import { DEFAULT_TIMINGS, type PollTimings, WATCHDOG_MARGIN_MS } from './pollTim
 /** What the owner wants after a poll: keep polling this job, or stop (terminal, gone). */
 export type PollVerdict = 'continue' | 'stop';
 
-export interface PollerHooks {
+interface PollerHooks {
   fetch(jobId: string, signal: AbortSignal): Promise<unknown>;
   onResult(jobId: string, result: { value: unknown } | { error: ApiError }): PollVerdict;
   /** Called when polling stops or resumes for everyone (401, no key). */

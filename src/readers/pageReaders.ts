@@ -36,7 +36,7 @@ const FAILURE_PAUSE_MS = 5 * 60 * 1000;
  */
 const BACKGROUND_MAX_AGE_MS = 24 * HOUR_MS - Math.floor(Math.random() * 3 * HOUR_MS);
 
-export interface PageReadersDeps {
+interface PageReadersDeps {
   api: ApiClient;
   settings: Settings;
   keys: { readonly hasKey: boolean; onDidChange: vscode.Event<void> };

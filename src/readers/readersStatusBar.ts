@@ -18,10 +18,10 @@ import { readersOf, type ReadersFigure, type VisitorsSnapshot } from '../analyti
 import { COMMANDS, type CommandId } from '../commands';
 import { showInvisible } from '../util/visibleText';
 
-export const PAGE_READERS_SHOWN_KEY = 'mintlifyAgent.pageReadersShown';
+const PAGE_READERS_SHOWN_KEY = 'mintlifyAgent.pageReadersShown';
 
 /** What the item shows now, kept beside it for the host tests and the bench, which read it through the parts. */
-export interface ReadersItemState {
+interface ReadersItemState {
   page: DocPage;
   text: string;
   figures: ReadersFigure | undefined;

@@ -25,7 +25,7 @@ export const RANGE_PHRASES: Readonly<Record<PresetId, string>> = {
 };
 
 /** A localisable template and its values, e.g. `['{0} readers · {1}% AI', '1,284', '31']`. */
-export type Phrase = [template: string, ...values: string[]];
+type Phrase = [template: string, ...values: string[]];
 
 /** The short figure: "1,284 readers · 31% AI", "no readers in 30 days", "not in the top 10,000 pages". */
 export function readersPhrase(readers: ReadersFigure, preset: PresetId): Phrase {

@@ -10,7 +10,7 @@ import type { ReadersFigure } from '../analytics/visitorsSnapshot';
 import { COMMANDS } from '../commands';
 import { showInvisible } from '../util/visibleText';
 
-export interface TooltipInput {
+interface TooltipInput {
   page: DocPage;
   readers: ReadersFigure;
   preset: PresetId;

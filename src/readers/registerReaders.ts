@@ -17,7 +17,7 @@ import type { SnapshotSource } from '../analytics/visitorsSnapshot';
 import type { HourGate } from '../hour/hourGate';
 import { COMMANDS, type RegisterCommand } from '../commands';
 
-export interface ReadersPorts {
+interface ReadersPorts {
   command: RegisterCommand;
   api: ApiClient;
   settings: Settings;

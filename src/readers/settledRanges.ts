@@ -15,7 +15,7 @@ import type * as vscode from 'vscode';
 type L10n = Pick<typeof vscode.l10n, 't'>;
 
 /** Days back a gathering is gone on with after the day changed (a week away from the editor starts afresh). */
-export const GATHERING_KEPT_DAYS = 7;
+const GATHERING_KEPT_DAYS = 7;
 
 /** The preset's settled range on `today`: its days as if yesterday were today (All time: every day before today). */
 export function settledRange(preset: PresetId, today: Day, l10n: L10n): ResolvedRange {

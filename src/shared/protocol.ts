@@ -86,7 +86,7 @@ export const WebviewMessage = z.discriminatedUnion('type', [
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 
-export type ParsedMessage = { ok: true; message: WebviewMessage } | { ok: false; reason: string };
+type ParsedMessage = { ok: true; message: WebviewMessage } | { ok: false; reason: string };
 
 /** Validates a message from the webview; `reason` is for the log, never shown to the user. */
 export function parseWebviewMessage(raw: unknown): ParsedMessage {
@@ -106,7 +106,7 @@ export function parseRestoredView(raw: unknown): ViewQuery | undefined {
 
 // ---- Extension → webview ------------------------------------------------------------------------
 
-export interface VisitorCounts {
+interface VisitorCounts {
   human: number;
   ai: number;
   total: number;
@@ -213,7 +213,7 @@ export interface FocusView {
 }
 
 /** What one metric is called where the panel names it. */
-export interface MetricStrings {
+interface MetricStrings {
   /** "Unique visitors": the switch's option and the heading of the totals. */
   name: string;
   tableCaption: string;

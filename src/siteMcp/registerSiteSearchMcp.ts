@@ -11,7 +11,7 @@ import type { Ui } from '../ui';
 import { errorText } from '../util/errorText';
 
 /** The provider's id, as package.json's contributes.mcpServerDefinitionProviders declares it. */
-export const SITE_MCP_PROVIDER_ID = 'mintlifyAgent.docsSiteSearch';
+const SITE_MCP_PROVIDER_ID = 'mintlifyAgent.docsSiteSearch';
 
 /** VS Code 1.101's MCP API, which @types/vscode 1.100 (the engine floor) does not declare. */
 interface McpApi {
@@ -23,7 +23,7 @@ interface McpProvider {
 }
 type McpHttpServerDefinition = new (label: string, uri: vscode.Uri) => unknown;
 
-export interface SiteSearchMcpPorts {
+interface SiteSearchMcpPorts {
   settings: Pick<Settings, 'docsSite' | 'editorAiOff' | 'onDidChange' | 'onDidChangeEditorAi'>;
   ui: Ui;
   log: Logger;

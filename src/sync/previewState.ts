@@ -6,15 +6,15 @@
 // in sharedSchema.ts, their entries in syncState.ts's table. A record holds what every window needs
 // to draw the row and act, bounded (boundPreview): a build's log lives beside the shared folder
 // (src/preview/buildLogs.ts), since every window rewrites and re-reads the shared files. No vscode import.
-import { type BuildFixRecord, type BuildFixSent, type SharedPreview, type Stamp, unknownFields, type Versioned } from './sharedSchema';
+import { type BuildFixRecord, type SharedPreview, type Stamp, unknownFields, type Versioned } from './sharedSchema';
 import { later, mergeRecordsBy } from './stampMerge';
 
-export type { BuildFixRecord, BuildFixSent, SharedPreview };
+export type { BuildFixRecord, SharedPreview };
 
 /** project id → job id → its preview. */
-export type SharedPreviews = Record<string, Record<string, Versioned<SharedPreview>>>;
+type SharedPreviews = Record<string, Record<string, Versioned<SharedPreview>>>;
 /** project id → when the plan refused previews (ms), or null. */
-export type SharedPreviewPlans = Record<string, Versioned<number | null>>;
+type SharedPreviewPlans = Record<string, Versioned<number | null>>;
 /** project id → job id → the fix of its build. */
 export type SharedBuildFixes = Record<string, Record<string, BuildFixRecord>>;
 

@@ -37,7 +37,7 @@ export interface InstallState {
 }
 
 /** How the ledger reaches the shared store: through the window's glue, which tells the listeners of what changed. */
-export interface LedgerHost {
+interface LedgerHost {
   readonly store: SharedStore;
   update(change: (state: SyncState) => void): Promise<void>;
   /** Reads every window's file now; resolves whether the read was whole. */

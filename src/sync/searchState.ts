@@ -25,7 +25,7 @@ export const MAX_REPLAY_TERMS = 8;
 /** domain → term → check. */
 export type SharedSearchChecks = Record<string, Record<string, SearchCheck>>;
 /** project id → job id → its replay. */
-export type SharedSearchJobs = Record<string, Record<string, Versioned<SearchReplay>>>;
+type SharedSearchJobs = Record<string, Record<string, Versioned<SearchReplay>>>;
 
 /** The later check; two at the same instant are told apart by their values. */
 export function laterCheck(a: SearchCheck, b: SearchCheck): SearchCheck {

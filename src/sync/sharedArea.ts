@@ -95,7 +95,7 @@ const defOf = (schema: z.ZodMiniType) => (schema as unknown as { _zod: { def: De
  * out stays out, an entry removed stays removed, a value that became null or another shape is taken
  * as it is. A stamp is the writer's whole: the new one keeps nothing of the old.
  */
-export function keepUnknown<T>(schema: z.ZodMiniType, before: unknown, after: T): T {
+function keepUnknown<T>(schema: z.ZodMiniType, before: unknown, after: T): T {
   if (!isPlain(before) || !isPlain(after) || before === after || schema === Stamp) return after;
   const def = defOf(schema);
   switch (def.type) {

@@ -37,8 +37,7 @@ export function versioned<T extends z.ZodMiniType>(value: T) {
 }
 export type Versioned<T> = { v: T; s: Stamp } & { [field: string]: unknown };
 
-export const SharedPrompt = z.looseObject({ text: z.string(), /** ISO date-time. */ sentAt: z.string(), s: Stamp });
-export type SharedPrompt = z.infer<typeof SharedPrompt>;
+const SharedPrompt = z.looseObject({ text: z.string(), /** ISO date-time. */ sentAt: z.string(), s: Stamp });
 
 /** One job as every window knows it. Fields absent from `f` were never set. */
 export const JobRecord = z.looseObject({
@@ -139,8 +138,7 @@ export const SharedPreview = z.looseObject({
 export type SharedPreview = z.infer<typeof SharedPreview>;
 
 /** The last Ask the Agent to Fix the Build sent for a job: for which build (its status ID), when (ms), and whether its answer was lost. */
-export const BuildFixSent = z.looseObject({ statusId: z.string(), at: z.number(), lost: z.optional(z.boolean()) });
-export type BuildFixSent = z.infer<typeof BuildFixSent>;
+const BuildFixSent = z.looseObject({ statusId: z.string(), at: z.number(), lost: z.optional(z.boolean()) });
 
 /** Ask the Agent to Fix the Build of a job's failed preview (src/preview), sent from one window at a time: as a review's send (ReviewRecord). */
 export const BuildFixRecord = z.looseObject({

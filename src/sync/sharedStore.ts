@@ -74,7 +74,7 @@ function areaTexts(state: SyncState): Map<string, string | undefined> {
 }
 
 /** What a read of every window's file found. */
-export interface ReadResult {
+interface ReadResult {
   /** The areas the read changed (a newer version's included). */
   changed: string[];
   /** Every file was listed and read (or found gone): what the state holds is every window's. */

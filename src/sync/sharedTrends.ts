@@ -17,7 +17,7 @@ const TREND_USE_EVERY_MS = HOUR_MS;
 export const ADDRESS_LASTS_MS = 10 * 60_000;
 
 /** How the trends reach the shared store: through the window's glue. */
-export interface TrendsHost {
+interface TrendsHost {
   readonly store: SharedStore;
   /** Applies the change; `touched` names the areas with a handle it may change (all when undefined). */
   update(change: (state: SyncState) => void, touched?: readonly AreaName[]): Promise<void>;

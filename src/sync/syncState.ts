@@ -46,7 +46,7 @@ import { compareStamps, everyValue, later, laterFetch, mergeProjects, mergeRecor
 
 export { compareStamps } from './stampMerge';
 
-export type { JobRecord, OpenTrendFigures, SharedPrompt, SharedSignalLink, Stamp, TrendFigures, Versioned } from './sharedSchema';
+export type { JobRecord, OpenTrendFigures, SharedSignalLink, Stamp, TrendFigures } from './sharedSchema';
 
 /**
  * How long the shared state keeps what no window shows any more: a stopped job's tombstone (and
@@ -59,7 +59,7 @@ export type { JobRecord, OpenTrendFigures, SharedPrompt, SharedSignalLink, Stamp
 export const SHARED_HISTORY_MAX_AGE_MS = 90 * 24 * HOUR_MS;
 
 /** What pruning needs besides the state: the time, and the API address whose trends are kept (all when undefined). */
-export interface PruneContext {
+interface PruneContext {
   now: number;
   apiBaseUrl?: string;
 }

@@ -24,7 +24,7 @@ export const SITE_SPANS_KEPT = 200;
 /** Page trend buckets kept per project (least recently used first): ten pages' Last 30 days with their previous period. */
 export const PAGE_TRENDS_KEPT = 600;
 
-export type TrendKind = 'day' | 'week' | 'span' | 'page';
+type TrendKind = 'day' | 'week' | 'span' | 'page';
 
 const DAY_MS = 86_400_000;
 
@@ -39,7 +39,7 @@ export function inScope(scope: string, apiBaseUrl: string): boolean {
 }
 
 /** A bucket's kind from its key, `<metric> <dateFrom> <dateTo>` or `page:<path> <dateFrom> <dateTo>` (trendSeries.ts trendKey). */
-export function trendKindOf(key: string): { kind: TrendKind; metric: string; from: string } {
+function trendKindOf(key: string): { kind: TrendKind; metric: string; from: string } {
   const [subject = '', from = '', to = ''] = key.split(' ');
   if (subject.startsWith('page:')) return { kind: 'page', metric: subject, from };
   const days = Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
@@ -58,10 +58,7 @@ export function boundByUse(key: string): boolean {
  * One project's settled buckets within the bounds (see the header), and the use of those kept.
  * Deterministic: every window keeps the same ones from the same merged state.
  */
-export function boundTrends(
-  trends: Record<string, TrendFigures>,
-  use: Record<string, number>,
-): { trends: Record<string, TrendFigures>; use: Record<string, number> } {
+function boundTrends(trends: Record<string, TrendFigures>, use: Record<string, number>): { trends: Record<string, TrendFigures>; use: Record<string, number> } {
   const groups = new Map<string, { key: string; from: string }[]>();
   for (const key of Object.keys(trends)) {
     const { kind, metric, from } = trendKindOf(key);

@@ -19,26 +19,26 @@ import type { AreaName, SyncState } from './syncState';
 import { WindowLease } from './windowLease';
 
 /** The longest a change from another window waits when the file watcher stays silent. */
-export const FALLBACK_READ_MS = 1_000;
+const FALLBACK_READ_MS = 1_000;
 
 /**
  * Longest a file operation on the shared store may take. Reads and writes run one at a time, so a
  * call that never settled would stall every later read of this window: it fails instead, is
  * logged, and the next read or write starts afresh.
  */
-export const FS_DEADLINE_MS = 5_000;
+const FS_DEADLINE_MS = 5_000;
 
 /**
  * The waits before each new try of a write that failed (writeAgain): about half a minute in all,
  * then it stops. The heartbeat writes the whole file every few seconds anyway; this is the bound on
  * how hard a change the user made (a job sent) is pushed on its own.
  */
-export const WRITE_RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000, 16_000];
+const WRITE_RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000, 16_000];
 
 /** The areas of the ledger: a change of one is the ledger's news. */
 const LEDGER_AREAS: readonly string[] = ['ledger', 'released', 'waits'] satisfies AreaName[];
 
-export interface ReplicaOptions {
+interface ReplicaOptions {
   /** The shared folder's operations; each is put under FS_DEADLINE_MS here. */
   fs: SyncFs;
   log: SyncLog;

@@ -34,7 +34,7 @@ export interface AtomicWriteOps {
 }
 
 /** A temporary name beside `name` that no other write, in this process or another, picks. */
-export function temporaryName(name: string): string {
+function temporaryName(name: string): string {
   return `${name}.${randomBytes(8).toString('hex')}.tmp`;
 }
 

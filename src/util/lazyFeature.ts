@@ -6,7 +6,7 @@
 
 export type CommandHandler = (...args: never[]) => unknown;
 /** What a feature's build uses in place of vscode.commands.registerCommand (`Id`: the ids it may take). */
-export type CommandRegistrar<Id extends string = string> = (id: Id, handler: CommandHandler) => void;
+type CommandRegistrar<Id extends string = string> = (id: Id, handler: CommandHandler) => void;
 
 export interface LazyFeature<T> {
   /** The feature, built now if it was not yet. */

@@ -8,7 +8,7 @@ import { type AtomicWriteOps, writeAtomic, writeOnDisk } from './atomicWrite';
 type Wrap = <T>(operation: Thenable<T>, what: string) => Promise<T>;
 
 /** The operations of a folder through vscode.workspace.fs; `wrap` may put a deadline on each. */
-export function workspaceFsOps(dir: vscode.Uri, wrap: Wrap = (operation) => Promise.resolve(operation)): AtomicWriteOps {
+function workspaceFsOps(dir: vscode.Uri, wrap: Wrap = (operation) => Promise.resolve(operation)): AtomicWriteOps {
   const fs = vscode.workspace.fs;
   const at = (name: string) => vscode.Uri.joinPath(dir, name);
   return {

@@ -7,8 +7,8 @@ import { format } from '../shared/format';
 import type { CompareView, LoadedData, Metric, VisitorRowView, WebviewStrings } from '../shared/protocol';
 import { showInvisible } from '../util/visibleText';
 
-export type Column = 'path' | 'human' | 'ai' | 'total' | 'change';
-export type Direction = 'ascending' | 'descending';
+type Column = 'path' | 'human' | 'ai' | 'total' | 'change';
+type Direction = 'ascending' | 'descending';
 export const COLUMNS: readonly Column[] = ['path', 'human', 'ai', 'total', 'change'];
 
 /** The table's part of the webview's saved state: it survives a hidden tab and a reload. */

@@ -24,7 +24,7 @@ export interface TrendElements {
 }
 
 /** What the three series are called: the same words as the totals and the table's columns. */
-export interface SeriesNames {
+interface SeriesNames {
   human: string;
   ai: string;
   total: string;

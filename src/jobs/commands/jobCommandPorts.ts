@@ -59,7 +59,7 @@ export const notSent = (error: unknown): PromptSent => ({
 export const isPromptSent = (value: unknown): value is PromptSent =>
   typeof value === 'object' && value !== null && typeof (value as { sent?: unknown }).sent === 'boolean';
 
-export interface FailureHandlers {
+interface FailureHandlers {
   /** Safe to repeat (nothing was sent, or the server refused it): Retry. */
   retry?: () => Promise<unknown>;
   /** Repeats a send whose outcome is unknown: "Send Again (may duplicate)". */

@@ -59,7 +59,7 @@ export function sendFollowUpCommand(ports: JobCommandPorts) {
 }
 
 /** Sends `prompt` to the job under a cancellable notification; resolves with where it went. */
-export async function sendFollowUp(ports: JobCommandPorts, jobId: string, prompt: string, watch?: SendWatch): Promise<PromptSent> {
+async function sendFollowUp(ports: JobCommandPorts, jobId: string, prompt: string, watch?: SendWatch): Promise<PromptSent> {
   const { tracker, store, ui } = ports;
   const tracked = store.get(jobId);
   const label = tracked ? `“${jobLabel(tracked)}”` : jobId;
