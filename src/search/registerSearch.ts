@@ -13,22 +13,23 @@ import type { Settings } from '../config';
 import type { DocsLocator } from '../docs/docsLocator';
 import { mergeWithFiles } from '../git/jobMerge';
 import type { WorkspaceGit } from '../git/workspaceGit';
-import type { JobStore, TrackedJob } from '../jobs/jobStore';
-import type { RowNote, RowNotes } from '../jobs/jobsTree';
+import type { JobStore } from '../jobs/jobStore';
+import type { RowNotes } from '../jobs/jobsTree';
 import type { Logger } from '../log';
 import { reportFailure } from '../reportFailure';
 import type { SignalsHandle } from '../signals/registerSignals';
 import type { LiveSearch } from '../signals/signalsCommands';
-import { buildInbox, signalId } from '../signals/signalsModel';
 import type { WindowSync } from '../sync/windowSync';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
 import { SearchChecks } from './searchChecks';
-import { registerSearchCommands, type SearchCommandPorts } from './searchCommands';
-import { gapOf, type Gap, replayOutcome } from './searchOutcome';
-import { gapInstruction, liveLines } from './searchPrompt';
+import { registerLiveSearch } from './liveSearch';
+import { registerReplayNotes } from './replayNotes';
+import { registerSearchCommands } from './searchCommands';
+import { gapOf, type Gap } from './searchOutcome';
 import { SearchReplays } from './searchReplays';
-import { checkNote, checkTooltip, replayNote, replaySummary, termLine } from './searchText';
+import { registerSearchRowNotes } from './searchRowNotes';
+import { registerMergeWatch } from './watchGitForMerges';
 
 export interface SearchPorts {
   command: RegisterCommand;
@@ -107,112 +108,11 @@ export function registerSearch(context: vscode.ExtensionContext, ports: SearchPo
     return uri && (await docs.pageOf(uri))?.sitePath;
   };
 
-  // Reader Signals: a term's row says what its check found (kept checks only: drawing sends nothing).
-  const searchPrefix = signalId.search('');
-  // Redrawn when a check is kept (here or in another window), or the key or the site changes.
-  const notesChanged = new vscode.EventEmitter<void>();
-  context.subscriptions.push(
-    notesChanged,
-    ports.sync.searchChecks.onDidChange(() => notesChanged.fire()),
-    assistantKeys.onDidChange(() => notesChanged.fire()),
-    settings.onDidChange((change) => change.affects('search') && notesChanged.fire()),
-  );
-  ports.signals.rowNotes({
-    noteOf: (id) => {
-      if (!searchable()) return undefined;
-      if (id === 'group:searches') return groupNote(ports.signals.store, checks);
-      const term = id.startsWith(searchPrefix) ? id.slice(searchPrefix.length) : undefined;
-      const check = term === undefined ? undefined : checks.kept(term);
-      if (term === undefined || !check) return undefined;
-      // Drawn at once, so the workspace is not asked whether the page expected exists: a page named counts as one that does.
-      const gap = gapOf(check, check.expect, true);
-      return { text: checkNote(check, gap), tooltip: checkTooltip(term, check, gap) };
-    },
-    onDidChange: notesChanged.event,
-  });
-
-  // A prompt about searches readers gave up on: which gap, the results today, and the before of the job it reaches.
-  ports.signals.liveSearch = {
-    async prepare(terms) {
-      const domain = searchable();
-      if (!domain) return undefined;
-      const expect = await expectedPage();
-      const run = await checks.check(terms, { ...(expect && { expect }) });
-      if (run.error) fail(vscode.l10n.t('Searching the site'), run.error);
-      if (!run.checks.size) return undefined;
-      const checked = await Promise.all([...run.checks].map(async ([term, check]) => ({ term, check, gap: await gapFor(check) })));
-      return {
-        lines: liveLines(checked),
-        instruction: gapInstruction(checked.map((c) => c.gap)),
-        record: (projectId, jobId) =>
-          background(replays.record(projectId, jobId, domain, run.checks, expect), log, `recording the searches before job ${jobId}`),
-      };
-    },
-  };
-
-  // Did It Help?, the job's row and its notification: the searches before and after.
-  const project = () => settings.projectId;
-  ports.signals.jobNotes.push((jobId) => {
-    const replay = project() && replays.get(project() ?? '', jobId);
-    if (!replay) return undefined;
-    const outcome = replayOutcome(replay);
-    if (replay.afterAt === undefined)
-      return vscode.l10n.t(
-        'The site’s search: {0} searches readers gave up on are searched again once the job’s change is live (merged and deployed).',
-        outcome.terms.length,
-      );
-    return [vscode.l10n.t('The site’s search, the same day:'), replaySummary(outcome), ...outcome.terms.map(termLine)].join(' ');
-  });
-  ports.rows.addNotes({
-    noteOf: (tracked: TrackedJob): RowNote | undefined => {
-      const replay = project() && replays.get(project() ?? '', tracked.id);
-      if (!replay) return undefined;
-      const outcome = replayOutcome(replay);
-      const note = replayNote(replay, outcome);
-      const misses = replay.afterAt !== undefined && outcome.terms.some((t) => t.after?.kind !== 'finds');
-      return { ...note, mark: misses ? 'searches misses' : 'searches' };
-    },
-    onDidChange: replays.onDidChange,
-  });
-
-  // A pull (or a fetch) is what usually brings the merge: once a job waits for its after, each
-  // change of the workspace's repositories is a reason to look (local git only, bounded per job).
-  let watchingGit = false;
-  const watchGit = () => {
-    const waiting = project() && replays.all(project() ?? '').some(([, replay]) => replay.afterAt === undefined);
-    if (watchingGit || !waiting || !vscode.workspace.isTrusted) return;
-    watchingGit = true;
-    const watched = ports.git.git().then((api) => {
-      if (!api) return void (watchingGit = false);
-      const watch = (repository: { state: { onDidChange: vscode.Event<void> } }) =>
-        context.subscriptions.push(repository.state.onDidChange(() => replays.considerAll()));
-      api.repositories.forEach(watch);
-      context.subscriptions.push(api.onDidOpenRepository(watch));
-    });
-    background(watched, log, "watching the workspace's git for merges");
-  };
-  context.subscriptions.push(replays.onDidChange(watchGit), settings.onDidChange(watchGit));
-  background(ports.sync.ready.then(watchGit), log, "watching the workspace's git for merges");
-
-  const deps: SearchCommandPorts = { ...ports, log, checks, replays, searchable, gapFor, expectedPage, fail };
+  const deps = { ...ports, log, checks, replays, searchable, gapFor, expectedPage, fail };
+  registerSearchRowNotes(context, deps);
+  registerLiveSearch(context, deps);
+  registerReplayNotes(context, deps);
+  registerMergeWatch(context, deps);
   registerSearchCommands(context, deps);
   return handle;
-}
-
-/** The searches group's row: how many of its terms have a check kept, and how many of those find nothing. */
-function groupNote(store: SignalsHandle['store'], checks: SearchChecks): { text: string; tooltip: string } | undefined {
-  const snapshot = store.current();
-  if (!snapshot) return undefined;
-  const terms = buildInbox(snapshot).searches.map((s) => s.searchQuery);
-  const kept = terms.flatMap((t) => checks.kept(t) ?? []);
-  if (!kept.length) return undefined;
-  const nothing = kept.filter((c) => !c.hits.length).length;
-  return {
-    text: vscode.l10n.t('{0} checked, {1} find nothing', kept.length, nothing),
-    tooltip: vscode.l10n.t(
-      '{0} of these searches were checked against the site’s search in the last day; {1} find nothing (content gaps).',
-      kept.length,
-      nothing,
-    ),
-  };
 }

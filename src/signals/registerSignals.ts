@@ -3,8 +3,6 @@
 // nothing: the kept snapshot is read from disk, and a fetch waits for the writer or the hour.
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
-import type { CutShort } from '../api/paging';
-import { cutShortText } from '../cutShortText';
 import type { Settings } from '../config';
 import type { JobStore } from '../jobs/jobStore';
 import type { Logger } from '../log';
@@ -13,21 +11,17 @@ import type { ReadersStatusBar } from '../readers/readersStatusBar';
 import type { WindowSync } from '../sync/windowSync';
 import type { HourGate } from '../hour/hourGate';
 import type { Ui } from '../ui';
-import { appendPageHealth } from './healthTooltip';
 import { agentPromptSender, type PromptSender } from './promptSender';
-import { jobBadge, linkedJobState, SignalJobs } from './signalJobs';
-import { pageHealth, signalId } from './signalsModel';
+import { registerPageHealth } from './pageHealthSection';
+import { SignalJobs } from './signalJobs';
 import { type LiveSearch, registerSignalsCommands } from './signalsCommands';
-import type { SignalsList } from './snapshot';
 import { SignalsStore } from './signalsStore';
 import { SignalsTreeProvider } from './signalsTree';
+import { registerSignalsView } from './signalsView';
 import { background } from '../util/background';
-import { COMMANDS, type RegisterCommand } from '../commands';
+import type { RegisterCommand } from '../commands';
 
 const SIGNALS_VIEW = 'mintlifyAgent.signals';
-const HAS_SIGNALS_KEY = 'mintlifyAgent.hasSignals';
-/** How often a visible view checks whether the daily background refresh is due. */
-const CHECK_EVERY_MS = 5 * 60 * 1000;
 
 export interface SignalsPorts {
   command: RegisterCommand;
@@ -98,77 +92,9 @@ export function registerSignals(context: vscode.ExtensionContext, ports: Signals
   };
   const sender: PromptSender = { previewAndSend: (prompt, options) => handle.sender.previewAndSend(prompt, options) };
 
-  const describeView = () => {
-    const snapshot = store.current();
-    void vscode.commands.executeCommand('setContext', HAS_SIGNALS_KEY, snapshot !== undefined); // a context key: nothing to wait for
-    if (!snapshot) return void (view.message = undefined);
-    const notes = [vscode.l10n.t('Last {0} days, fetched {1} with {2} requests.', 30, new Date(snapshot.fetchedAt).toLocaleString(), snapshot.requests)];
-    // Every list the paging rule cut short says so (snapshots kept by older versions carry only the first two).
-    const cut = snapshot.cutShort ?? {};
-    if (cut.byPage?.reason === 'cap' || (!snapshot.cutShort && snapshot.byPageHasMore))
-      notes.push(vscode.l10n.t('Votes cover the 100 pages with the most feedback (the API returns no more).'));
-    if (cut.searches?.reason === 'cap' || (!snapshot.cutShort && !snapshot.searchesComplete))
-      notes.push(vscode.l10n.t('Searches: the {0} most searched terms.', snapshot.searches.length));
-    const names: Record<SignalsList, string> = {
-      byPage: vscode.l10n.t('Votes'),
-      pending: vscode.l10n.t('Pending feedback'),
-      questions: vscode.l10n.t('Assistant questions'),
-      searches: vscode.l10n.t('Searches'),
-      views: vscode.l10n.t('Views'),
-    };
-    for (const [list, cutShort] of Object.entries(cut) as [SignalsList, CutShort][]) {
-      // The views' depth is the snapshot's own choice (the most viewed pages), shown on each row instead.
-      if (cutShort.reason === 'cap' && list !== 'pending' && list !== 'questions') continue;
-      notes.push(cutShortText(names[list], cutShort, vscode.l10n));
-    }
-    view.message = notes.join(' ');
-  };
-
-  // "Job active / PR ready" and the clock of "Did it help?": note when a linked job finishes.
-  const noteFinished = () => {
-    const project = projectId();
-    if (project)
-      background(
-        links.noteFinished(project, (id) => linkedJobState(deps.jobs.get(id)) === 'prReady', new Date()),
-        log,
-        'noting the finished jobs of the signals',
-      );
-  };
-
-  const backgroundTick = () => {
-    if (!view.visible || !vscode.window.state.focused || !store.current() || !store.isStale()) return;
-    background(store.refresh('background'), log, 'the background refresh');
-  };
-  const timer = setInterval(backgroundTick, CHECK_EVERY_MS);
-
-  // The open page's tooltip shows its health from the kept snapshot.
-  deps.readers.statusBar.addSection(
-    {
-      commands: [COMMANDS.askToAddress],
-      append(md, page) {
-        const snapshot = store.current();
-        if (!snapshot) return;
-        const link = projectId() ? links.jobFor(projectId() ?? '', signalId.page(page.sitePath)) : undefined;
-        const badge = link && jobBadge(deps.jobs.get(link.jobId));
-        appendPageHealth(md, pageHealth(snapshot, page.sitePath), snapshot, { jobStatus: badge && vscode.l10n.t('Agent job {0}: {1}', link.jobId, badge) });
-      },
-    },
-    store.onDidChange,
-  );
-
-  context.subscriptions.push(
-    store,
-    links,
-    tree,
-    view,
-    { dispose: () => clearInterval(timer) },
-    store.onDidChange(describeView),
-    deps.jobs.onDidChange(noteFinished),
-    view.onDidChangeVisibility(() => view.visible && background(store.load().then(backgroundTick), log, 'reading the kept signals')),
-    deps.settings.onDidChange((change) => change.affects('signals.rankByAiShare') && tree.refresh()),
-    // Another project: its kept snapshot (the same project: nothing to do); another API address: its own, if one is kept.
-    deps.settings.onDidChange((change) => background(store.load(change.affects('apiBaseUrl')), log, 'reading the kept signals')),
-  );
+  registerPageHealth(context, { statusBar: deps.readers.statusBar, store, links, jobs: deps.jobs, projectId });
+  context.subscriptions.push(store, links, tree, view);
+  const { describeView, backgroundTick } = registerSignalsView(context, { store, links, tree, view, jobs: deps.jobs, settings: deps.settings, projectId, log });
   registerSignalsCommands(context, {
     command,
     api: deps.api,
