@@ -12,24 +12,13 @@ import * as vscode from 'vscode';
 import { chooseToSend, closePreview, previewNotes } from '../prompt/promptPreview';
 import { COMMANDS } from '../commands';
 import type { PromptSent, SendWatch } from '../jobs/jobCommands';
-import { jobLabel, type JobStore } from '../jobs/jobStore';
-import type { Logger } from '../log';
+import { jobLabel, type TrackedJob } from '../jobs/jobStore';
 import { HOURLY_LIMIT } from '../hour/ledger';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
-import { clockTime, type ReviewComment, type ReviewModel } from './reviewModel';
-import { commentsIn, composeReviewPrompt, REVIEW_PROMPT_MAX_CHARS, type ReviewCommentInput } from './reviewPrompt';
-import type { ReviewThreads } from './reviewThreads';
-
-export interface SendReviewDeps {
-  model: ReviewModel;
-  threads: ReviewThreads;
-  jobs: JobStore;
-  ui: Ui;
-  /** The shared ledger: every window's agent requests of the project this hour. */
-  ledger: { agentRequestsThisHour(project: string): number };
-  log: Logger;
-}
+import type { ReviewCommandPorts } from './commands/reviewCommandPorts';
+import { clockTime, type ReviewComment } from './reviewModel';
+import { commentsIn, composeReviewPrompt, REVIEW_PROMPT_MAX_CHARS, type ReviewCommentInput, type ReviewPrompt } from './reviewPrompt';
 
 /** What a Send Review did: the prompt composed and shown, and what became of it (undefined: the writer stopped first). */
 export interface ReviewSent {
@@ -40,7 +29,7 @@ export interface ReviewSent {
 /** The Send Review of each job under way in this window, with its preview once it is open. */
 const underWay = new Map<string, { preview?: vscode.TextDocument }>();
 
-export async function sendReview(deps: SendReviewDeps, jobId: string): Promise<ReviewSent | undefined> {
+export async function sendReview(deps: ReviewCommandPorts, jobId: string): Promise<ReviewSent | undefined> {
   const { jobs, ui } = deps;
   const tracked = jobs.get(jobId);
   if (!tracked) return void ui.showMessage('info', vscode.l10n.t('Job {0} is not tracked here, so its review cannot be sent from this window.', jobId));
@@ -63,7 +52,12 @@ export async function sendReview(deps: SendReviewDeps, jobId: string): Promise<R
   }
 }
 
-async function composeAndSend(deps: SendReviewDeps, jobId: string, label: string, flow: { preview?: vscode.TextDocument }): Promise<ReviewSent | undefined> {
+async function composeAndSend(
+  deps: ReviewCommandPorts,
+  jobId: string,
+  label: string,
+  flow: { preview?: vscode.TextDocument },
+): Promise<ReviewSent | undefined> {
   const { model, jobs, ui } = deps;
   const tracked = jobs.get(jobId)!;
   const pending = model.pending(jobId);
@@ -87,57 +81,13 @@ async function composeAndSend(deps: SendReviewDeps, jobId: string, label: string
     );
     if (choice !== again) return undefined;
   }
-  const instruction = await ui.showInputBox({
-    title: vscode.l10n.t('Send Review to Agent: “{0}”', label),
-    prompt:
-      pending.length === 1
-        ? vscode.l10n.t('An instruction for the whole review, sent before its comment (optional: press Enter to send the comment alone).')
-        : vscode.l10n.t(
-            'An instruction for the whole review, sent before its {0} comments (optional: press Enter to send the comments alone).',
-            pending.length,
-          ),
-    ignoreFocusOut: true,
-  });
+  const instruction = await askInstruction(ui, label, pending.length);
   if (instruction === undefined) return undefined;
 
   const tip = model.tip(jobId);
-  const placements = await deps.threads.placements(tracked, pending);
-  const comments: ReviewCommentInput[] = pending.map((c) => {
-    const p = placements.get(c.id);
-    // Numbered in the latest round when the lines are still there; otherwise as the comment's own round has them.
-    if (p && !p.outdated && (tip === undefined || p.commit === tip))
-      return { path: p.path, startLine: p.startLine, endLine: p.endLine, lines: c.lines, body: c.body };
-    return {
-      path: c.path,
-      startLine: c.startLine,
-      endLine: c.endLine,
-      lines: c.lines,
-      body: c.body,
-      ...(tip !== undefined && c.commit !== tip && { earlier: { commit: c.commit, changed: p?.outdated ?? false } }),
-    };
-  });
+  const comments = await placedComments(deps, tracked, pending, tip);
   const composed = composeReviewPrompt({ instruction, branch: tracked.job?.ref ?? undefined, commit: tip, comments });
-
-  const project = jobs.projectId ?? '';
-  const used = deps.ledger.agentRequestsThisHour(project);
-  const cost = vscode.l10n.t(
-    "One follow-up to “{0}”: 1 agent request of the project's hour ({1} of {2} used, {3} left).",
-    label,
-    used,
-    HOURLY_LIMIT,
-    Math.max(0, HOURLY_LIMIT - used),
-  );
-  const notes = [cost];
-  if (composed.shortened)
-    notes.push(
-      vscode.l10n.t(
-        '{0} of its {1} comments were shortened to fit {2} characters; each cut says "(shortened)".',
-        composed.shortened,
-        comments.length,
-        REVIEW_PROMPT_MAX_CHARS,
-      ),
-    );
-  if (composed.tooLong) notes.push(vscode.l10n.t('It is still over {0} characters: the instruction alone is that long.', REVIEW_PROMPT_MAX_CHARS));
+  const notes = previewNotesOf(deps, label, composed, comments.length);
 
   const preview = await vscode.workspace.openTextDocument({ language: 'markdown', content: composed.prompt });
   flow.preview = preview;
@@ -171,6 +121,67 @@ async function composeAndSend(deps: SendReviewDeps, jobId: string, label: string
   return { composed: composed.prompt, ...(sent && { sent }) };
 }
 
+/** The writer's instruction for the whole review (empty: none); undefined when they stopped. */
+function askInstruction(ui: Ui, label: string, count: number): Thenable<string | undefined> {
+  return ui.showInputBox({
+    title: vscode.l10n.t('Send Review to Agent: “{0}”', label),
+    prompt:
+      count === 1
+        ? vscode.l10n.t('An instruction for the whole review, sent before its comment (optional: press Enter to send the comment alone).')
+        : vscode.l10n.t('An instruction for the whole review, sent before its {0} comments (optional: press Enter to send the comments alone).', count),
+    ignoreFocusOut: true,
+  });
+}
+
+/** The pending comments as the prompt numbers them: at their lines in the round `tip`, where the threads still place them. */
+async function placedComments(
+  { threads }: ReviewCommandPorts,
+  tracked: TrackedJob,
+  pending: readonly ReviewComment[],
+  tip: string | undefined,
+): Promise<ReviewCommentInput[]> {
+  const placements = await threads.placements(tracked, pending);
+  return pending.map((c) => {
+    const p = placements.get(c.id);
+    // Numbered in the latest round when the lines are still there; otherwise as the comment's own round has them.
+    if (p && !p.outdated && (tip === undefined || p.commit === tip))
+      return { path: p.path, startLine: p.startLine, endLine: p.endLine, lines: c.lines, body: c.body };
+    return {
+      path: c.path,
+      startLine: c.startLine,
+      endLine: c.endLine,
+      lines: c.lines,
+      body: c.body,
+      ...(tip !== undefined && c.commit !== tip && { earlier: { commit: c.commit, changed: p?.outdated ?? false } }),
+    };
+  });
+}
+
+/** What the preview says beside the prompt: the send's cost, and whether it was shortened to fit. */
+function previewNotesOf({ jobs, ledger }: ReviewCommandPorts, label: string, composed: ReviewPrompt, comments: number): string[] {
+  const project = jobs.projectId ?? '';
+  const used = ledger.agentRequestsThisHour(project);
+  const cost = vscode.l10n.t(
+    "One follow-up to “{0}”: 1 agent request of the project's hour ({1} of {2} used, {3} left).",
+    label,
+    used,
+    HOURLY_LIMIT,
+    Math.max(0, HOURLY_LIMIT - used),
+  );
+  const notes = [cost];
+  if (composed.shortened)
+    notes.push(
+      vscode.l10n.t(
+        '{0} of its {1} comments were shortened to fit {2} characters; each cut says "(shortened)".',
+        composed.shortened,
+        comments,
+        REVIEW_PROMPT_MAX_CHARS,
+      ),
+    );
+  if (composed.tooLong) notes.push(vscode.l10n.t('It is still over {0} characters: the instruction alone is that long.', REVIEW_PROMPT_MAX_CHARS));
+  return notes;
+}
+
 /**
  * Sends the composed review unless another window is sending it, or sent some of its comments
  * since they were composed; and so does each Retry or Send Again the writer picks from the failure
@@ -179,7 +190,7 @@ async function composeAndSend(deps: SendReviewDeps, jobId: string, label: string
  * arrived: the mark ends at once, not when the failure message is answered). Undefined: nothing was
  * sent, and the writer was told why.
  */
-async function sendOnce(deps: SendReviewDeps, jobId: string, inText: readonly ReviewComment[], text: string): Promise<PromptSent | undefined> {
+async function sendOnce(deps: ReviewCommandPorts, jobId: string, inText: readonly ReviewComment[], text: string): Promise<PromptSent | undefined> {
   const { model, ui, log } = deps;
   /** This try's claim, until its outcome is recorded. */
   let claim: { release(): Promise<void> } | undefined;
