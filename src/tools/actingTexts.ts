@@ -1,19 +1,11 @@
 // What the acting tools (start an agent job, send a follow-up, fetch reader signals) share: the
-// cancellable notification a send runs under (the palette's), the dialog of a call that cannot
-// send, the prompt shown in full, and why a prompt reached no job. A failure is the tool's answer,
+// dialog of a call that cannot send, the prompt shown in full, and why a prompt reached no job. A failure is the tool's answer,
 // not a notification waiting for a click, so the model's turn never hangs on a button.
 import * as vscode from 'vscode';
 import { ApiError, sendOutcome } from '../api';
 import { failureView } from '../errorMessages';
-import { withCancellableProgress } from '../ui';
 import { showInvisible } from '../util/visibleText';
 import type { Blocked } from './confirmation';
-import type { ToolPorts } from './toolPorts';
-
-/** Runs a send under the same cancellable notification as the palette's commands. */
-export function sending<T>(ports: Pick<ToolPorts, 'ui'>, title: string, token: vscode.CancellationToken, send: (signal: AbortSignal) => Promise<T>) {
-  return withCancellableProgress(ports.ui, title, send, token);
-}
 
 /** The dialog of a call that cannot send: the reason, and that Yes sends nothing. */
 export function cannotSend(blocked: Blocked): string {

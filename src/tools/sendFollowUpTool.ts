@@ -4,8 +4,9 @@
 import * as vscode from 'vscode';
 import { ApiError, sendOutcome } from '../api';
 import type { TrackedJob } from '../jobs/jobStore';
+import { withCancellableProgress } from '../ui';
 import { showInvisible } from '../util/visibleText';
-import { cannotSend, notSentText, promptMessage, sending } from './actingTexts';
+import { cannotSend, notSentText, promptMessage } from './actingTexts';
 import { Blocked, type Confirmations } from './confirmation';
 import { confirmedTool } from './confirmedTool';
 import { missingSetup, promptInput, textInput, type TextTool, type ToolPorts } from './toolPorts';
@@ -54,9 +55,13 @@ export function sendFollowUpTool(ports: ToolPorts, confirmations: Confirmations)
       const sent = (job: TrackedJob) =>
         vscode.l10n.t('Follow-up sent to agent job "{0}" ({1}). The Agent Jobs view shows when it finishes.', job.id, job.job?.status ?? '');
       try {
+        // Under the same cancellable notification as the palette's commands.
         return sent(
-          await sending(ports, vscode.l10n.t('Sending follow-up to {0}…', jobId), token, (signal) =>
-            ports.tracker.sendFollowUp(jobId, prompt, signal, project),
+          await withCancellableProgress(
+            ports.ui,
+            vscode.l10n.t('Sending follow-up to {0}…', jobId),
+            (signal) => ports.tracker.sendFollowUp(jobId, prompt, signal, project),
+            token,
           ),
         );
       } catch (error) {

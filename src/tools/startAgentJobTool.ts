@@ -2,8 +2,9 @@
 // in its dialog (a contract, confirmedTool.ts: invoke sends exactly what the dialog showed), through
 // the job tracker as the palette's Start New Job does; a failure is the tool's answer.
 import * as vscode from 'vscode';
+import { withCancellableProgress } from '../ui';
 import { showInvisible } from '../util/visibleText';
-import { cannotSend, notSentText, promptMessage, sending } from './actingTexts';
+import { cannotSend, notSentText, promptMessage } from './actingTexts';
 import { Blocked, type Confirmations } from './confirmation';
 import { confirmedTool } from './confirmedTool';
 import { missingSetup, promptInput, type TextTool, type ToolPorts } from './toolPorts';
@@ -36,7 +37,13 @@ export function startAgentJobTool(ports: ToolPorts, confirmations: Confirmations
     fieldNames: { project: vscode.l10n.t('the project'), prompt: vscode.l10n.t('the prompt') },
     send: async ({ project, prompt }, token) => {
       try {
-        const tracked = await sending(ports, vscode.l10n.t('Starting an agent job…'), token, (signal) => ports.tracker.create(prompt, signal, project));
+        // Under the same cancellable notification as the palette's commands.
+        const tracked = await withCancellableProgress(
+          ports.ui,
+          vscode.l10n.t('Starting an agent job…'),
+          (signal) => ports.tracker.create(prompt, signal, project),
+          token,
+        );
         return vscode.l10n.t(
           'Started agent job "{0}". It is tracked in the Agent Jobs view and followed until it finishes; {1} with its jobId reads its state.',
           tracked.id,
