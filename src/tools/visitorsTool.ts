@@ -10,6 +10,7 @@ import { isApiError } from '../api';
 import { failureView } from '../errorMessages';
 import { PausedError, type RangeNow } from '../readers/pageReaders';
 import { PRESETS, type PresetId } from '../shared/protocol';
+import { toAbortSignal } from '../util/cancellation';
 import { localToday } from '../util/days';
 import { Blocked, type Confirmations } from './confirmation';
 import { notGrantedText, missingSetup, modelNotGranted, textInput, type TextTool, type ToolPorts, type ToolInput } from './toolPorts';
@@ -36,7 +37,7 @@ export function visitorsTool(ports: ToolPorts, confirmations: Confirmations): Te
         confirmationMessages: { title: vscode.l10n.t('Fetch visitors?'), message: question.message },
       };
     },
-    invoke: async (input) => {
+    invoke: async (input, token) => {
       const missing = missingSetup(ports);
       if (missing) return missing;
       const ask = visitorsAsk(ports, input);
@@ -53,9 +54,11 @@ export function visitorsTool(ports: ToolPorts, confirmations: Confirmations): Te
         );
       }
       let snapshot: VisitorsSnapshot;
+      // The chat's stop ends this call's wait, and the fetch too unless another caller waits for it.
+      const cancel = toAbortSignal(token);
       try {
         // The dialog's yes is this call's: the load makes its grant of it, and ends it with the load.
-        snapshot = await ports.visitors.load(now, { allowedForModel: verdict.terms.allowed });
+        snapshot = await ports.visitors.load(now, { allowedForModel: verdict.terms.allowed, signal: cancel.signal });
       } catch (error) {
         if (isApiError(error) && error.kind === 'notGranted') return notGrantedText(ports);
         if (error instanceof PausedError)
@@ -65,6 +68,8 @@ export function visitorsTool(ports: ToolPorts, confirmations: Confirmations): Te
           );
         if (isApiError(error)) return failureView(error, 'analytics', vscode.l10n).message;
         throw error;
+      } finally {
+        cancel.dispose();
       }
       return visitorsText(snapshot, preset, top, snapshot !== kept);
     },
