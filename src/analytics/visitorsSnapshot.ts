@@ -181,7 +181,9 @@ export function fetchRangeWith(ports: RangeFetchPorts): SnapshotStoreOptions['fe
         limited = error;
         throw new ApiError('notGranted', error.message);
       });
-    const snapshot = await fetchSnapshot(fetchPage, key, { maxPages, signal: ports.signal, grant: joined, from: kept });
+    // Stopped with the window, or once everyone who waited for it has cancelled (JoinedGrant.wait).
+    const signal = ports.signal ? AbortSignal.any([ports.signal, joined.signal]) : joined.signal;
+    const snapshot = await fetchSnapshot(fetchPage, key, { maxPages, signal, grant: joined, from: kept });
     // Pages fetched now: a range gone on with keeps its first fetch time; one started again (its totals moved) has a new one.
     const fetched = kept?.gathering && snapshot.fetchedAt === kept.fetchedAt ? snapshot.pages - kept.pages : snapshot.pages;
     if (limited && fetched === 0) throw limited;
@@ -312,14 +314,18 @@ export class SnapshotStore {
    * The range's snapshot: the kept one while under an hour old (unless `refresh`), else one fetch
    * with `grant`, shared by everyone who asks while it is on its way: who joins it lends it their
    * grant (a writer who joins a background fetch is not held to the background's ceiling).
-   * `background`: nobody asked (a page shown).
+   * `background`: nobody asked (a page shown). `signal`: this caller's cancel, which ends its own wait
+   * only; the fetch stops when all who wait for it have cancelled (a later caller then starts anew).
    */
-  get(key: SnapshotKey, { refresh = false, grant, background = false }: { refresh?: boolean; grant: Grant; background?: boolean }): Promise<VisitorsSnapshot> {
+  get(
+    key: SnapshotKey,
+    { refresh = false, grant, background = false, signal }: { refresh?: boolean; grant: Grant; background?: boolean; signal?: AbortSignal },
+  ): Promise<VisitorsSnapshot> {
     const id = snapshotId(key);
     const pending = this.inFlight.get(id);
-    if (pending) {
+    if (pending && !pending.joined.signal.aborted) {
       pending.joined.join(grant, background);
-      return pending.fetching;
+      return pending.joined.wait(pending.fetching, signal);
     }
     const kept = this.cached(key);
     if (kept && !refresh && this.isFresh(kept)) return Promise.resolve(kept);
@@ -331,9 +337,9 @@ export class SnapshotStore {
       return snapshot;
     });
     this.inFlight.set(id, { fetching, joined });
-    const forget = () => this.inFlight.delete(id);
+    const forget = () => this.inFlight.get(id)?.fetching === fetching && this.inFlight.delete(id);
     void fetching.then(forget, forget);
-    return fetching;
+    return joined.wait(fetching, signal);
   }
 
   /**

@@ -1,5 +1,7 @@
-// One fetch several actions share goes with their grants joined (hourGate.ts grants each).
+// One fetch several actions share goes with their grants joined (hourGate.ts grants each), and
+// ends for each of them alone when it cancels: the fetch itself stops only when all have.
 import type { Grant, Reservation } from '../api/client';
+import { ApiError } from '../api/errors';
 
 /**
  * The grant one fetch goes with when several actions share it (the readers' snapshot of a range,
@@ -11,6 +13,9 @@ export class JoinedGrant implements Grant {
   private readonly grants: Grant[] = [];
   private onlyBackground = true;
   private refusedOnce = false;
+  private readonly abandoned = new AbortController();
+  /** Joiners waiting for the fetch who have not cancelled (one that cannot cancel always waits). */
+  private waiting = 0;
 
   constructor(grant: Grant, background: boolean) {
     this.join(grant, background);
@@ -30,6 +35,11 @@ export class JoinedGrant implements Grant {
     return this.refusedOnce;
   }
 
+  /** Aborted once every joiner has cancelled its wait: the fetch is nobody's any more, and stops. */
+  get signal(): AbortSignal {
+    return this.abandoned.signal;
+  }
+
   async reserve(): Promise<Reservation | undefined> {
     for (const grant of this.grants) {
       const reservation = await grant.reserve();
@@ -37,5 +47,24 @@ export class JoinedGrant implements Grant {
     }
     this.refusedOnce = true;
     return undefined;
+  }
+
+  /**
+   * One joiner's wait for the shared fetch: with no `signal`, the fetch itself; else it ends with an
+   * ApiError 'cancelled' as soon as `signal` aborts, while the fetch goes on for the others (its grant
+   * ends with its action, so the fetch spends the others' grants only).
+   */
+  wait<T>(fetching: Promise<T>, signal?: AbortSignal): Promise<T> {
+    this.waiting++;
+    if (!signal) return fetching;
+    return new Promise<T>((resolve, reject) => {
+      const cancel = () => {
+        if (--this.waiting === 0) this.abandoned.abort();
+        reject(new ApiError('cancelled', 'Cancelled.', { reached: 'maybe' }));
+      };
+      if (signal.aborted) cancel();
+      else signal.addEventListener('abort', cancel);
+      void fetching.then(resolve, reject).finally(() => signal.removeEventListener('abort', cancel));
+    });
   }
 }

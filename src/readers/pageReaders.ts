@@ -117,9 +117,11 @@ export class PageReaders extends Disposable {
    * it; `allowedForModel`: the writer said yes to that many requests in a language model tool's
    * dialog (the editor's AI's grant, made here); otherwise it is background work, and a fetch the
    * hour has no room for returns the kept one, possibly stale, or is not granted (ApiError 'notGranted').
+   * `signal`: the caller's cancel (a tool call the chat stopped): its wait ends ('cancelled'), and the
+   * fetch with it unless another caller still waits for it (SnapshotStore.get).
    */
-  async load(now: RangeNow, options: { refresh?: boolean; asked?: boolean; allowedForModel?: number } = {}): Promise<VisitorsSnapshot> {
-    const { refresh = false, allowedForModel, asked = refresh || allowedForModel !== undefined } = options;
+  async load(now: RangeNow, options: { refresh?: boolean; asked?: boolean; allowedForModel?: number; signal?: AbortSignal } = {}): Promise<VisitorsSnapshot> {
+    const { refresh = false, allowedForModel, asked = refresh || allowedForModel !== undefined, signal } = options;
     // Background work fetches the settled range unless a writer's fetch of the open one still stands;
     // a writer's click on a range still being gathered fetches the rest of it.
     const plan = asked ? undefined : this.backgroundPlan(now);
@@ -153,13 +155,13 @@ export class PageReaders extends Disposable {
       throw !asked || this.deps.gate.left() === 0 ? notGranted() : new ApiError('cancelled', 'Not fetched: the writer did not ask for it.');
     }
     try {
-      const snapshot = await this.store.get(key, { refresh, grant, background: !asked });
+      const snapshot = await this.store.get(key, { refresh, grant, background: !asked, signal });
       this.pausedUntil.delete(id);
       // A whole range stays shown while the next one is gathered.
       return plan?.show && snapshot.gathering ? plan.show : snapshot;
     } catch (error) {
-      // notGranted is not a failure: the next page shown may go.
-      if (!(isApiError(error) && error.kind === 'notGranted')) {
+      // notGranted is not a failure, nor is the caller's cancel: the next page shown may go.
+      if (!(isApiError(error) && (error.kind === 'notGranted' || error.kind === 'cancelled'))) {
         const wait = isApiError(error) && error.kind === 'rateLimited' && error.retryAfterMs !== undefined ? error.retryAfterMs : FAILURE_PAUSE_MS;
         this.pausedUntil.set(id, Date.now() + wait);
       }

@@ -4,11 +4,17 @@
 // itself is built with the extension's objects on its first use, as the commands are
 // (registerTools, in start(), with every other feature).
 import * as vscode from 'vscode';
-import { actingTools } from './actingTools';
-import { readingTools } from './readingTools';
+import { agentJobsTool } from './agentJobsTool';
 import { Confirmations } from './confirmation';
+import { fetchReaderSignalsTool } from './fetchReaderSignalsTool';
+import { gapInboxTool } from './gapInboxTool';
+import { readerEvidenceTool } from './readerEvidenceTool';
+import { searchChecksTool } from './searchChecksTool';
+import { sendFollowUpTool } from './sendFollowUpTool';
+import { startAgentJobTool } from './startAgentJobTool';
+import { visitorsTool } from './visitorsTool';
 import type { TextTool, ToolPorts, ToolTable } from './toolPorts';
-import { TOOL_NAMES, type ToolName } from './toolNames';
+import { TOOL_NAMES, TOOLS, type ToolName } from './toolNames';
 import { capResult } from './toolTexts';
 import { errorText } from '../util/errorText';
 
@@ -17,7 +23,18 @@ export function registerTools(_context: vscode.ExtensionContext, ports: ToolPort
   const deps: ToolPorts = { ...ports, log: ports.log.scoped('tools') };
   // What each tool's dialog showed, for its invoke to send or spend exactly that (confirmation.ts).
   const confirmations = new Confirmations();
-  const table: ToolTable = { ...readingTools(deps, confirmations), ...actingTools(deps, confirmations) };
+  const table: ToolTable = {
+    // Reading: answered from what the extension keeps, at no cost (the visitors tool fetches only after the writer's yes).
+    [TOOLS.readerEvidence]: readerEvidenceTool(deps),
+    [TOOLS.gapInbox]: gapInboxTool(deps),
+    [TOOLS.visitors]: visitorsTool(deps, confirmations),
+    [TOOLS.searchChecks]: searchChecksTool(deps),
+    [TOOLS.agentJobs]: agentJobsTool(deps),
+    // Acting: each asks the writer first, in its dialog, and goes through the same objects as the palette.
+    [TOOLS.startAgentJob]: startAgentJobTool(deps, confirmations),
+    [TOOLS.sendFollowUp]: sendFollowUpTool(deps, confirmations),
+    [TOOLS.fetchReaderSignals]: fetchReaderSignalsTool(deps, confirmations),
+  };
   for (const [name, tool] of Object.entries(table) as [ToolName, TextTool][]) {
     const invoke = tool.invoke.bind(tool);
     tool.invoke = async (input, token) => {

@@ -9,12 +9,13 @@ import type { SnapshotSource } from '../analytics/visitorsSnapshot';
 import type { DocsLocator } from '../docs/docsLocator';
 import type { PageReaders } from '../readers/pageReaders';
 import type { SignalsStore } from '../signals/signalsStore';
+import { MOST_REQUESTS, type SignalsSnapshot } from '../signals/snapshot';
 import type { SearchHandle } from '../search/registerSearch';
 import type { HourGate } from '../hour/hourGate';
 import { BACKGROUND_CEILING, HOURLY_LIMIT } from '../hour/ledger';
 import type { Ui } from '../ui';
 import { waitText } from '../waitWords';
-import type { ToolName } from './toolNames';
+import { TOOLS, type ToolName } from './toolNames';
 import type { ReviewFacts, ToolAnswer } from './toolTexts';
 
 /** What the tools read and act through: the same objects as the views and the commands. */
@@ -68,6 +69,18 @@ export function textInput(input: Record<string, unknown>, name: string): string 
 export function promptInput(input: ToolInput): string | undefined {
   const value = input.prompt;
   return typeof value === 'string' && value.trim() ? value : undefined;
+}
+
+/** The kept reader signals of the project, or why there are none (no request either way): what the reading tools answer from. */
+export async function keptSignals(ports: Pick<ToolPorts, 'signals' | 'settings'>): Promise<SignalsSnapshot | string> {
+  const snapshot = await ports.signals.load();
+  if (snapshot) return snapshot;
+  return vscode.l10n.t(
+    'No reader signals are kept for project "{0}" yet. Ask the writer to fetch them: the tool {1} (or "Mintlify: Fetch Reader Signals") uses up to {2} analytics requests.',
+    ports.settings.projectId ?? '',
+    TOOLS.fetchReaderSignals,
+    MOST_REQUESTS,
+  );
 }
 
 /** Whether the editor's AI would not be granted a request now (the hour full, its first 60 used, or the hour's count unknown). */

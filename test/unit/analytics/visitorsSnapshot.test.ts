@@ -264,3 +264,35 @@ describe('the store’s fetch of a range (fetchRangeWith), cut by the hour', fun
     assert.deepEqual([empty.refused, none.sent()], [true, 0]);
   });
 });
+
+describe('the store’s one fetch of a range, each caller’s own cancel (SnapshotStore.get)', function () {
+  const key: SnapshotKey = { projectId: PROJECT, dateFrom: '2026-10-22', dateTo: '2026-11-21' };
+
+  it('aborts the fetch only when every caller has cancelled; a caller after that starts a new one', async () => {
+    const fetches: AbortSignal[] = [];
+    const store = new SnapshotStore({
+      // A fetch that never answers: it ends only when its signal (the store's fetch would hand it to the client) aborts.
+      fetch: (_key, joined) => {
+        fetches.push(joined.signal);
+        return new Promise((_resolve, reject) => joined.signal.addEventListener('abort', () => reject(new Error('aborted'))));
+      },
+      storage: new MemoryStorage(),
+    });
+    const first = new AbortController();
+    const second = new AbortController();
+    const firstGet = store.get(key, { grant: unlimited, signal: first.signal });
+    const secondGet = store.get(key, { grant: unlimited, signal: second.signal });
+    assert.equal(fetches.length, 1, 'one fetch for both');
+
+    first.abort();
+    await rejectsWith(firstGet, 'cancelled');
+    assert.equal(fetches[0].aborted, false, 'the second still waits for it');
+    second.abort();
+    await rejectsWith(secondGet, 'cancelled');
+    assert.equal(fetches[0].aborted, true);
+
+    // The aborted fetch is nobody's: a caller now does not join it but starts its own.
+    void store.get(key, { grant: unlimited, signal: AbortSignal.abort() }).catch(() => undefined);
+    assert.equal(fetches.length, 2);
+  });
+});
