@@ -30,7 +30,7 @@ import { exportFileStem, fetcherFor } from './metric';
 import { snapshotKeyOf, type SnapshotReuse } from './snapshotReuse';
 import type { SnapshotSource } from './visitorsSnapshot';
 import { type AllVisitors, type FetchVisitors } from './visitorsQuery';
-import { ExportPages, fetchExportPages, rangeSettled } from './exportPages';
+import { ExportPages, type ExportPagesOptions, fetchExportPages, rangeSettled } from './exportPages';
 import { background } from '../util/background';
 import { type Clock, systemClock } from '../util/clock';
 import { errorText } from '../util/errorText';
@@ -105,16 +105,9 @@ export class VisitorsExporter implements vscode.Disposable {
     const what = views ? vscode.l10n.t('Exporting view events ({0})', request.range.label) : vscode.l10n.t('Exporting visitors ({0})', request.range.label);
     const grant = reused ? undefined : await this.deps.gate.ask({ what, ...cost });
     if (!reused && !grant) return undefined;
-    const target = await ui.showSaveDialog({
-      title: views ? vscode.l10n.t('Export view events: {0}', request.range.label) : vscode.l10n.t('Export visitors: {0}', request.range.label),
-      saveLabel: vscode.l10n.t('Export'),
-      defaultUri: defaultTarget(exportFileStem(request.metric), request.projectId, request.range, request.format),
-      filters: request.format === 'json' ? { JSON: ['json'], CSV: ['csv'] } : { CSV: ['csv'], JSON: ['json'] },
-    });
-    if (!target) return undefined;
-    const extension = posix.extname(target.path).toLowerCase();
-    const format: ExportFormat = extension === '.json' ? 'json' : extension === '.csv' ? 'csv' : request.format;
-    const fileName = posix.basename(target.path);
+    const saved = await this.saveTarget(request);
+    if (!saved) return undefined;
+    const { target, format, fileName } = saved;
 
     // The writer's Cancel, and the window closing (dispose): only the first may ask what to do with the pages kept.
     const cancel = new AbortController();
@@ -148,29 +141,7 @@ export class VisitorsExporter implements vscode.Disposable {
                     signal,
                     grant,
                     clock,
-                    onPage: ({ pages: pageCount, rows: { length: rowCount } }) => {
-                      progress.report({
-                        message: vscode.l10n.t({
-                          message: '{0}, {1}',
-                          args: [pages(pageCount), rows(rowCount)],
-                          comment: ['{0} is a count of pages ("3 pages"), {1} a count of rows ("750 rows")'],
-                        }),
-                      });
-                      this.deps.onStatus({ state: 'running', pages: pageCount, rows: rowCount });
-                    },
-                    onWait: ({ pages: pageCount, rows: { length: rowCount } }, until) => {
-                      // Said where the writer looks: the notification (cancellable) and the panel's export line.
-                      const message = vscode.l10n.t(
-                        '{0}; the organisation’s hour is spent, going on at {1}',
-                        keptPages(pageCount, expected),
-                        clockTime(until, clock.now()),
-                      );
-                      progress.report({ message });
-                      this.deps.onStatus({ state: 'running', pages: pageCount, rows: rowCount, message });
-                      log.info(
-                        `export (${request.metric}): 429 after ${pageCount} page(s); ${pageCount} kept, going on in ${Math.round((until - clock.now()) / 1000)} s`,
-                      );
-                    },
+                    ...this.pageProgress(progress, request.metric, expected, clock),
                   })),
                   totals: kept.totals ?? { human: 0, ai: 0, total: 0 },
                   rows: kept.rows,
@@ -190,16 +161,7 @@ export class VisitorsExporter implements vscode.Disposable {
           }
         },
       );
-      // Read in parts around a wait while its figures moved: said, since a path may have changed page meanwhile.
-      const moved = kept.moved
-        ? !rangeSettled(request.range, clock.now())
-          ? vscode.l10n.t(
-              'The range includes today and was read before and after a wait for the organisation’s hour, so its figures are from more than one moment, and a path that changed page meanwhile may be missing. A range that ended yesterday does not change.',
-            )
-          : vscode.l10n.t(
-              'The range’s figures changed while the export waited for the organisation’s hour, so they are from more than one moment, and a path that changed page meanwhile may be missing. A range that ended yesterday does not change.',
-            )
-        : '';
+      const moved = kept.moved ? movedCaveat(request.range, clock.now()) : '';
       status = { state: 'done', rows: all.rows.length, requests, fileName, ...(moved && { caveat: moved }) };
       const done =
         requests === 1
@@ -220,6 +182,49 @@ export class VisitorsExporter implements vscode.Disposable {
     }
     this.deps.onStatus(status);
     return status;
+  }
+
+  /** The file the writer picks in the save dialog, and its format: a `.csv` or `.json` name wins over the request's. */
+  private async saveTarget(request: ExportRequest): Promise<{ target: vscode.Uri; format: ExportFormat; fileName: string } | undefined> {
+    const views = request.metric === 'views';
+    const target = await this.deps.ui.showSaveDialog({
+      title: views ? vscode.l10n.t('Export view events: {0}', request.range.label) : vscode.l10n.t('Export visitors: {0}', request.range.label),
+      saveLabel: vscode.l10n.t('Export'),
+      defaultUri: defaultTarget(exportFileStem(request.metric), request.projectId, request.range, request.format),
+      filters: request.format === 'json' ? { JSON: ['json'], CSV: ['csv'] } : { CSV: ['csv'], JSON: ['json'] },
+    });
+    if (!target) return undefined;
+    const extension = posix.extname(target.path).toLowerCase();
+    const format: ExportFormat = extension === '.json' ? 'json' : extension === '.csv' ? 'csv' : request.format;
+    return { target, format, fileName: posix.basename(target.path) };
+  }
+
+  /** What each page fetched, and each wait for the hour, says in the progress notification and the panel's export line. */
+  private pageProgress(
+    progress: vscode.Progress<{ message?: string }>,
+    metric: Metric,
+    expected: number | undefined,
+    clock: Pick<Clock, 'now'>,
+  ): Pick<ExportPagesOptions, 'onPage' | 'onWait'> {
+    return {
+      onPage: ({ pages: pageCount, rows: { length: rowCount } }) => {
+        progress.report({
+          message: vscode.l10n.t({
+            message: '{0}, {1}',
+            args: [pages(pageCount), rows(rowCount)],
+            comment: ['{0} is a count of pages ("3 pages"), {1} a count of rows ("750 rows")'],
+          }),
+        });
+        this.deps.onStatus({ state: 'running', pages: pageCount, rows: rowCount });
+      },
+      onWait: ({ pages: pageCount, rows: { length: rowCount } }, until) => {
+        // Said where the writer looks: the notification (cancellable) and the panel's export line.
+        const message = vscode.l10n.t('{0}; the organisation’s hour is spent, going on at {1}', keptPages(pageCount, expected), clockTime(until, clock.now()));
+        progress.report({ message });
+        this.deps.onStatus({ state: 'running', pages: pageCount, rows: rowCount, message });
+        this.deps.log.info(`export (${metric}): 429 after ${pageCount} page(s); ${pageCount} kept, going on in ${Math.round((until - clock.now()) / 1000)} s`);
+      },
+    };
   }
 
   /** Cancel with pages kept across a wait: the writer says whether they become a partial file or go. */
@@ -298,6 +303,17 @@ export class VisitorsExporter implements vscode.Disposable {
     background(reportFailure({ ui, log }, error, { context: 'export', doing, message: () => message }), log, 'the export failure message');
     return { state: 'failed', requests, message };
   }
+}
+
+/** Read in parts around a wait while its figures moved: said, since a path may have changed page meanwhile. */
+function movedCaveat(range: ResolvedRange, now: number): string {
+  return !rangeSettled(range, now)
+    ? vscode.l10n.t(
+        'The range includes today and was read before and after a wait for the organisation’s hour, so its figures are from more than one moment, and a path that changed page meanwhile may be missing. A range that ended yesterday does not change.',
+      )
+    : vscode.l10n.t(
+        'The range’s figures changed while the export waited for the organisation’s hour, so they are from more than one moment, and a path that changed page meanwhile may be missing. A range that ended yesterday does not change.',
+      );
 }
 
 function encode(format: ExportFormat, request: ExportRequest, all: AllVisitors): Uint8Array {

@@ -1,26 +1,25 @@
 // Visitor analytics, wired into the window: the "Open Visitor Analytics" and "Export Visitors…"
-// commands, the serializer that brings the panel back after a reload, and the page memory and
-// exporter the panel shares with the commands. Nothing here sends a request until the user asks.
+// commands (each a function of its ports in commands/), the serializer that brings the panel back
+// after a reload, and the page memory and exporter the panel shares with the commands. Nothing here
+// sends a request until the user asks.
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api';
 import type { Settings } from '../config';
-import type { FailureContext } from '../errorMessages';
 import type { Logger } from '../log';
-import { type FailurePorts, reportFailure, showNotice } from '../reportFailure';
-import { PRESETS, type ExportStatus, type PresetId } from '../shared/protocol';
+import { type FailurePorts, showNotice } from '../reportFailure';
 import type { HourGate } from '../hour/hourGate';
 import type { Ui } from '../ui';
-import { background } from '../util/background';
 import { AnalyticsPanel, type AnalyticsPanelDeps } from './analyticsPanel';
-import { localToday } from '../util/days';
-import { daysLabel, presetLabels, resolvePreset } from './dateRange';
+import { type AnalyticsCommandPorts, guard } from './commands/analyticsCommandPorts';
+import { exportVisitorsCommand } from './commands/exportVisitors';
+import { openAnalyticsCommand } from './commands/openAnalytics';
 import { exportTrend, VisitorsExporter } from './export';
 import type { SnapshotSource } from './visitorsSnapshot';
 import type { FetchPrevious } from './comparison';
 import { type FetchVisitors, VisitorsPager } from './visitorsQuery';
 import { fetcherFor } from './metric';
 import type { Metric } from '../shared/protocol';
-import { parseOpenTarget, type WholeRange } from './pageFocus';
+import type { WholeRange } from './pageFocus';
 import { PanelPages, SnapshotReuse } from './snapshotReuse';
 import { COMMANDS, type RegisterCommand } from '../commands';
 import { BucketRows } from './trend/bucketRows';
@@ -57,11 +56,10 @@ const PAGE_SIZE_SETTING = 'mintlifyAgent.analytics.pageSize';
 
 export function registerAnalytics(context: vscode.ExtensionContext, ports: AnalyticsPorts): AnalyticsHandle {
   const { command, ...deps } = ports;
-  const { settings, ui } = deps;
+  const { settings, ui, gate } = deps;
   const log = deps.log.scoped('analytics');
   // Window-wide, so closing and reopening the panel does not spend requests on pages seen before;
   // one pager per metric, with the readers' snapshot in front of the API for visitors.
-  const { gate } = deps;
   const pagers = { visitors: new VisitorsPager(pageFetcher(deps.api, 'visitors', gate)), views: new VisitorsPager(pageFetcher(deps.api, 'views', gate)) };
   const reuse = deps.snapshots && new SnapshotReuse(deps.snapshots);
   let current: AnalyticsPanel | undefined;
@@ -96,60 +94,13 @@ export function registerAnalytics(context: vscode.ExtensionContext, ports: Analy
     panel.onDidDispose(() => {
       if (current === panel) current = undefined;
     });
+    return panel;
   };
-
-  /**
-   * With `{ path, preset? }` (a docs page's link) the panel shows that page's row for that range;
-   * with `trend: true` too (Show Trend), its trend. Resolves once shown (and drawn, for Show Trend).
-   */
-  const openAnalytics = async (target?: unknown): Promise<void> => {
-    const page = target === undefined ? undefined : parseOpenTarget(target);
-    if (target !== undefined && !page) log.warn('Open Visitor Analytics: ignored an argument that is not { path, preset }');
-    let panel = current;
-    if (panel) panel.reveal();
-    else adopt((panel = AnalyticsPanel.create(panelDeps)));
-    if (page?.trend) await panel.showTrend(page.path, page.preset);
-    else if (page) panel.focus(page.path, page.preset);
-  };
-
-  /** The open panel's range, or a preset picked now. Resolves with the outcome, for tests. */
-  const exportVisitors = async (): Promise<ExportStatus | undefined> => {
-    const projectId = settings.projectId;
-    if (!projectId) {
-      showNotice({ ui, log }, 'warning', vscode.l10n.t('Set the Mintlify project ID before exporting visitors.'), 'setProjectId');
-      return undefined;
-    }
-    let request = current?.exportRequest('csv');
-    if (!request) {
-      const today = localToday();
-      const labels = presetLabels(vscode.l10n);
-      const items = PRESETS.map((id: PresetId) => {
-        const { from, to } = resolvePreset(id, today, vscode.l10n);
-        return { id, label: labels[id], description: from && to ? daysLabel(from, to, vscode.l10n) : undefined };
-      });
-      const picked = await ui.showQuickPick(items, { title: vscode.l10n.t('Export Visitors'), placeHolder: vscode.l10n.t('Which days to export') });
-      if (!picked) return undefined;
-      request = { projectId, range: resolvePreset(picked.id, today, vscode.l10n), format: 'csv', metric: 'visitors' };
-    }
-    return exporter.run(request);
-  };
+  const commandPorts: AnalyticsCommandPorts = { settings, ui, log, exporter, panel: () => current, createPanel: () => adopt(AnalyticsPanel.create(panelDeps)) };
 
   context.subscriptions.push(pagers.visitors, pagers.views, exporter, { dispose: () => current?.dispose() });
-  command(COMMANDS.openAnalytics, guard('analytics', openAnalytics));
-  command(COMMANDS.exportVisitors, guard('export', exportVisitors));
-
-  /** No rejected promise escapes a command: the user gets a short message (Retry runs the command again), the log the details. */
-  function guard<R>(what: FailureContext, run: (...args: unknown[]) => R | Promise<R>): (...args: unknown[]) => Promise<R | undefined> {
-    const guarded = async (...args: unknown[]): Promise<R | undefined> => {
-      try {
-        return await run(...args);
-      } catch (error) {
-        background(reportFailure({ ui, log }, error, { context: what, on: { retry: () => guarded(...args) } }), log, 'the failure message');
-        return undefined;
-      }
-    };
-    return guarded;
-  }
+  command(COMMANDS.openAnalytics, guard(commandPorts, 'analytics', openAnalyticsCommand(commandPorts)));
+  command(COMMANDS.exportVisitors, guard(commandPorts, 'export', exportVisitorsCommand(commandPorts)));
 
   return {
     panel: () => current,
