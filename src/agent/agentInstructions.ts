@@ -12,7 +12,7 @@ import { background } from '../util/background';
 import { openAgentInstructionsCommand } from './openAgentInstructions';
 import { warnIfPublic } from './publicAgentsWarning';
 
-export interface AgentInstructionsPorts {
+interface AgentInstructionsPorts {
   command: RegisterCommand;
   /** Where the docs roots are (the folders holding docs.json). */
   docs: Pick<DocsLocator, 'roots'>;

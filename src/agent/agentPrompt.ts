@@ -3,7 +3,7 @@
 
 /** Longest selection sent, in characters; longer ones are cut and say so. Documented in the README. */
 export const MAX_SELECTION_CHARS = 4_000;
-export const SHORTENED_NOTE = '(selection shortened)';
+const SHORTENED_NOTE = '(selection shortened)';
 
 export interface PromptSubject {
   /** The page's site path (`/quickstart`), or undefined for a file outside the docs root. */

@@ -15,7 +15,7 @@ import { buildAgentPrompt, type PromptSubject } from './agentPrompt';
 import { COMMANDS, type RegisterCommand } from '../commands';
 import { previewAndSend, registerPreviewSend } from '../prompt/promptPreview';
 
-export interface AskAboutThisPorts {
+interface AskAboutThisPorts {
   command: RegisterCommand;
   /** Which docs page a file is (its site path). */
   docs: Pick<DocsLocator, 'pageOf'>;

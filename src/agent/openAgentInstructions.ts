@@ -7,11 +7,11 @@ import { writeUriAtomically } from '../util/safeWrite';
 import { type PublicWarningPorts, warnIfPublic } from './publicAgentsWarning';
 
 /** The private path the agent reads, under the docs root. */
-export const AGENT_INSTRUCTIONS = ['.mintlify', 'AGENTS.md'] as const;
+const AGENT_INSTRUCTIONS = ['.mintlify', 'AGENTS.md'] as const;
 /** Files other coding agents read and the Mintlify agent does not. */
 const IGNORED = ['CLAUDE.md', '.cursorrules'] as const;
 
-export interface OpenInstructionsPorts extends PublicWarningPorts {
+interface OpenInstructionsPorts extends PublicWarningPorts {
   /** Where the docs roots are (the folders holding docs.json). */
   docs: Pick<DocsLocator, 'roots'>;
   log: Logger;

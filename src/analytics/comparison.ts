@@ -6,7 +6,7 @@ import { addDays } from '../util/days';
 import { changeLabel, changeRank, compareRows, compareTotals, previousPeriod } from './periodCompare';
 import { errorText } from '../util/errorText';
 
-export interface PreviousRows {
+interface PreviousRows {
   rows: readonly { path: string; total: number }[];
   totals: { human: number; ai: number; total: number };
   /** What the fetch left out (the hour allowed fewer pages than the range has), said beside the comparison. */

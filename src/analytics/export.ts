@@ -43,7 +43,7 @@ export interface ExportRequest {
   metric: Metric;
 }
 
-export interface ExporterDeps {
+interface ExporterDeps {
   api: ApiClient;
   ui: Ui;
   log: Logger;

@@ -5,7 +5,7 @@ import type { VisitorRow, VisitorTotals } from '../api/schemas';
 import type { ExportFormat, Metric, TrendPoint } from '../shared/protocol';
 
 /** Unchanged for visitors (scripts read it); view events say so in every count's column. */
-export const CSV_HEADERS: Record<Metric, string> = { visitors: 'path,human,ai,total', views: 'path,human_views,ai_views,total_views' };
+const CSV_HEADERS: Record<Metric, string> = { visitors: 'path,human,ai,total', views: 'path,human_views,ai_views,total_views' };
 export const CSV_HEADER = CSV_HEADERS.visitors;
 
 /**
@@ -31,7 +31,7 @@ export function toCsv(rows: readonly VisitorRow[], metric: Metric = 'visitors'):
   return lines.join('\r\n') + '\r\n';
 }
 
-export interface JsonExport {
+interface JsonExport {
   projectId: string;
   /** What the counts are: unique visitors or view events. */
   metric: Metric;
@@ -48,7 +48,7 @@ export function toJson(data: JsonExport): string {
 }
 
 /** What an export file says of itself: its project, metric and range (ResolvedRange's fields). */
-export interface ExportSubject {
+interface ExportSubject {
   projectId: string;
   metric: Metric;
   range: { label: string; from?: string; to?: string; dateFrom?: string; dateTo?: string };

@@ -22,7 +22,7 @@ import { isSettled } from './trend/trendBuckets';
 import { EXPORT_PAGE_SIZE, fetchAllVisitors, type FetchVisitors, VISITORS_LIST } from './visitorsQuery';
 
 /** A 429 that names no wait: every window holds the family back this long (sync/requestLedger.ts), and so does the export. */
-export const UNNAMED_WAIT_MS = 60_000;
+const UNNAMED_WAIT_MS = 60_000;
 
 /** The shortest wait an export takes after a 429 (a `Retry-After: 0` included), so it never asks again in a loop. */
 export const SHORTEST_WAIT_MS = 1_000;
@@ -32,9 +32,9 @@ export const SHORTEST_WAIT_MS = 1_000;
  * contended (teammates take each slot as it frees): the next wait is then at least twice the last,
  * up to LONGEST_WAIT_MS, so an export does not meet a 429 for every page it gets.
  */
-export const PAGES_WORTH_A_WAIT = 4;
+const PAGES_WORTH_A_WAIT = 4;
 /** The longest a doubled wait grows (a wait the platform names may be longer: up to an hour, api/errors.ts). */
-export const LONGEST_WAIT_MS = 5 * 60_000;
+const LONGEST_WAIT_MS = 5 * 60_000;
 
 /** Every row an export has fetched so far, each path once, in the API's order: what it keeps across a wait, and what Cancel may still write. */
 export class ExportPages {

@@ -10,7 +10,7 @@ import { EXTENSION_COMMANDS, type CommandAction, type ErrorView, type ViewState 
 
 type L10n = Pick<typeof vscode.l10n, 't'>;
 
-export interface LoadFailureView {
+interface LoadFailureView {
   /** Set when nothing can be asked for until the user fixes the cause (no key). */
   setup?: ViewState['setup'];
   error?: ErrorView;

@@ -54,7 +54,7 @@ const OpenTarget = z.object({
   preset: z.optional(z.enum(PRESETS)),
   trend: z.optional(z.boolean()),
 });
-export type OpenTarget = z.infer<typeof OpenTarget>;
+type OpenTarget = z.infer<typeof OpenTarget>;
 
 export function parseOpenTarget(raw: unknown): OpenTarget | undefined {
   const result = z.safeParse(OpenTarget, raw);

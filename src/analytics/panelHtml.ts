@@ -7,7 +7,7 @@
 import { format } from '../shared/format';
 import { METRICS, PAGE_SIZE_CHOICES, PRESETS, type WebviewStrings } from '../shared/protocol';
 
-export interface PanelHtmlInput {
+interface PanelHtmlInput {
   /** `webview.cspSource`: the origin the webview loads the extension's files from. */
   cspSource: string;
   scriptUri: string;

@@ -27,7 +27,7 @@ import type { LoadedPage } from './visitorsQuery';
 import { Trend, type TrendAsk } from './trend/trend';
 import type { PanelModelDeps, PanelSettings, ViewMessage } from './panelPorts';
 
-export const DEFAULT_PRESET = 'last30';
+const DEFAULT_PRESET = 'last30';
 
 export class PanelModel {
   private readonly now: () => number;

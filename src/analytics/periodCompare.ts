@@ -4,7 +4,7 @@
 // No vscode import: unit-tested directly (the panel's Comparison, comparison.ts, uses it).
 import { addDays, type Day, daysBetween } from '../util/days';
 
-export type Change =
+type Change =
   /** No visitors in the previous period: nothing to compare with. */
   { kind: 'new' } | { kind: 'change'; previous: number; percent: number };
 

@@ -26,7 +26,7 @@ import { BucketRows } from './trend/bucketRows';
 import { TrendSeries, type KeptTrendStore } from './trend/trendSeries';
 import { trendTotals } from './trend/trendTotals';
 
-export interface AnalyticsPorts {
+interface AnalyticsPorts {
   command: RegisterCommand;
   api: ApiClient;
   settings: Settings;

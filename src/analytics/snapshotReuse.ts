@@ -67,7 +67,7 @@ export class SnapshotReuse {
 }
 
 /** The part of VisitorsPager the panel pages with. */
-export interface PagesPort {
+interface PagesPort {
   cached(key: PageKey, page: number): LoadedPage | undefined;
   load(key: PageKey, page: number, options: { refresh?: boolean; signal?: AbortSignal }): Promise<LoadedPage>;
 }

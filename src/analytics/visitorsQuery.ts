@@ -219,7 +219,7 @@ export interface AllVisitors {
   cutShort?: CutShort;
 }
 
-export interface FetchAllOptions {
+interface FetchAllOptions {
   signal?: AbortSignal;
   /** After each page: how many pages and rows so far. */
   onPage?: (pages: number, rows: number) => void;

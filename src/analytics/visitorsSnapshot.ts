@@ -151,7 +151,7 @@ function sameTotals(a: VisitorTotals, b: VisitorTotals): boolean {
 }
 
 /** What the store's fetch of a range goes with: the client, the page cap (readers.maxPages, read at each fetch), the window's lifetime, the log. */
-export interface RangeFetchPorts {
+interface RangeFetchPorts {
   api: Pick<ApiClient, 'getVisitors'>;
   maxPages: () => number;
   signal?: AbortSignal;
@@ -201,7 +201,7 @@ export function notGranted(): ApiError {
 // ---- The store: memory, persistence, freshness, one fetch at a time per range --------------------
 
 /** A Memento, or a fake of it. */
-export interface SnapshotStorage {
+interface SnapshotStorage {
   get(key: string): unknown;
   update(key: string, value: unknown): Thenable<void> | Promise<void>;
 }
@@ -253,7 +253,7 @@ function fromStored(s: StoredSnapshot): VisitorsSnapshot {
   };
 }
 
-export interface SnapshotStoreOptions {
+interface SnapshotStoreOptions {
   /**
    * Fetches a whole range (normally {@link fetchRangeWith}), each request reserved by `joined`;
    * `kept`: what is kept of it (going on from it while still being gathered).

@@ -40,7 +40,7 @@ export interface KeySlot {
   validate(raw: string): string | undefined;
 }
 
-export const ADMIN_KEY_SLOT: KeySlot = { secret: SECRET_KEY, validate: validateApiKey };
+const ADMIN_KEY_SLOT: KeySlot = { secret: SECRET_KEY, validate: validateApiKey };
 
 export class ApiKeyStore extends Disposable {
   private readonly emitter = this.register(new vscode.EventEmitter<void>());

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { Ui } from '../ui';
 import { API_KEYS_PAGE, type ApiKeyStore, validateApiKey } from './apiKey';
 
-export interface ApiKeyCommandPorts {
+interface ApiKeyCommandPorts {
   keys: Pick<ApiKeyStore, 'set' | 'clear'>;
   ui: Ui;
 }

@@ -14,7 +14,7 @@ import { parseSiteDomain } from './siteDomain';
 import { COMMANDS, type RegisterCommand } from '../commands';
 
 /** Returns a sentence saying what is wrong with the key, or undefined when it looks like an assistant key. */
-export function validateAssistantKey(raw: string): string | undefined {
+function validateAssistantKey(raw: string): string | undefined {
   const key = raw.trim();
   if (!key) return vscode.l10n.t('Paste your assistant API key.');
   if (/\s/.test(key)) return vscode.l10n.t('An API key has no spaces in it. Paste the key alone.');
@@ -28,9 +28,9 @@ export function validateAssistantKey(raw: string): string | undefined {
   return vscode.l10n.t('An assistant API key starts with "mint_dsc_". Create one on the dashboard\'s API keys page ({0}).', API_KEYS_PAGE);
 }
 
-export const ASSISTANT_KEY_SLOT: KeySlot = { secret: 'mintlifyAgent.assistantKey', validate: validateAssistantKey };
+const ASSISTANT_KEY_SLOT: KeySlot = { secret: 'mintlifyAgent.assistantKey', validate: validateAssistantKey };
 
-export interface AssistantKeyPorts {
+interface AssistantKeyPorts {
   command: RegisterCommand;
   settings: Pick<Settings, 'search'>;
   ui: Ui;

@@ -12,7 +12,7 @@ import { clearApiKeyCommand, setApiKeyCommand } from './apiKeyCommands';
 import { setProjectIdCommand } from './setProjectId';
 import { COMMANDS, type RegisterCommand } from '../commands';
 
-export interface AuthPorts {
+interface AuthPorts {
   command: RegisterCommand;
   settings: Settings;
   /** The request ledger counts requests per key: it is told which key this window uses. */

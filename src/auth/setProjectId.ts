@@ -5,7 +5,7 @@ import type { ConfiguredProject, Settings } from '../config';
 import type { Ui } from '../ui';
 import { API_KEYS_PAGE } from './apiKey';
 
-export interface SetProjectIdPorts {
+interface SetProjectIdPorts {
   settings: Pick<Settings, 'unconfirmedProject' | 'confirmProject' | 'projectId' | 'setProjectId'>;
   ui: Ui;
 }

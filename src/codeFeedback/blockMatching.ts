@@ -13,7 +13,7 @@ import type { CodeSnippet } from '../signals/snapshot';
 import { copiedLine, fenceMeta } from './fenceMeta';
 
 /** A fenced code block of a Markdown/MDX text. Lines are 0-based. */
-export interface FencedBlock {
+interface FencedBlock {
   /** The opening fence's line. */
   startLine: number;
   /** The closing fence's line (the text's last line when the fence is never closed). */
@@ -32,7 +32,7 @@ export interface SourceText {
   text: string;
 }
 
-export interface BlockMatch<T> {
+interface BlockMatch<T> {
   key: string;
   block: FencedBlock;
   /** The feedback about this block, in the order given. */
@@ -41,7 +41,7 @@ export interface BlockMatch<T> {
   twins: number;
 }
 
-export interface Matching<T> {
+interface Matching<T> {
   /** The matched blocks in reading order. */
   blocks: BlockMatch<T>[];
   /** Feedback whose snippet no block matches: the block changed, or went, since. */

@@ -18,11 +18,11 @@ import { generatedApiOperation, importedFiles, matchSnippets, type SourceText } 
 import { goneText, problemText, WARNING_FROM } from './feedbackText';
 
 /** How long after the last keystroke the page is matched again. */
-export const EDIT_SETTLE_MS = 250;
+const EDIT_SETTLE_MS = 250;
 /** The most files a page's imports are read from (a page importing itself, or a long chain, stops there). */
 const MAX_IMPORTED = 50;
 /** The Problems panel's source of every entry. */
-export const DIAGNOSTIC_SOURCE = 'Readers';
+const DIAGNOSTIC_SOURCE = 'Readers';
 
 /** A flagged block: its file (the page or a snippet file), its fence lines (0-based) and its feedback, newest first. */
 export interface FlaggedPlace {
@@ -36,7 +36,7 @@ export interface FlaggedPlace {
 }
 
 /** One open page's feedback: on its blocks, and about blocks it no longer has. */
-export interface PagePlaces {
+interface PagePlaces {
   page: DocPage;
   range: SnapshotRange;
   blocks: FlaggedPlace[];

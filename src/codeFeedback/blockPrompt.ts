@@ -8,9 +8,9 @@ import type { PendingComment, SnapshotRange } from '../signals/snapshot';
 import { newestFirst } from './feedbackText';
 
 /** The block's characters the prompt quotes; a longer one says how much it left out. */
-export const MAX_BLOCK_QUOTE = 4_000;
+const MAX_BLOCK_QUOTE = 4_000;
 
-export interface FlaggedBlock {
+interface FlaggedBlock {
   /** The workspace file holding the block (`docs/quickstart.mdx`, or the snippet file it imports). */
   file: string;
   /** The page's site path, from the feedback. */
@@ -24,7 +24,7 @@ export interface FlaggedBlock {
   range: SnapshotRange;
 }
 
-export interface BlockPrompt {
+interface BlockPrompt {
   prompt: string;
   evidence: EvidenceText;
   /** Comments left out by MAX_ITEMS. */

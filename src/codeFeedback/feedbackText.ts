@@ -15,7 +15,7 @@ export const WARNING_FROM = 3;
 export const HOVER_ITEMS = 10;
 export const HOVER_CHARS = 300;
 /** The characters of the newest comment the Problems entry quotes. */
-export const PROBLEM_CHARS = 80;
+const PROBLEM_CHARS = 80;
 
 /** Newest first (by createdAt, then id, so equal times keep one order). */
 export function newestFirst<T extends Pick<PendingComment, 'createdAt' | 'id'>>(items: readonly T[]): T[] {
@@ -72,7 +72,7 @@ export function goneLensTitle(count: number, l10n: L10n, api?: string): string {
 }
 
 /** One comment of the hover: who, when and its status, then the comment as one escaped line. */
-export interface HoverEntry {
+interface HoverEntry {
   about: string;
   comment: string;
 }

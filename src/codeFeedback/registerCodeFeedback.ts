@@ -19,11 +19,9 @@ import { fixBlockWithEditorAiCommand, vscodeChat } from './commands/fixBlockWith
 import { promptAt } from './flaggedBlock';
 import { goneBlocksNote } from './goneBlocksNote';
 
-export type { EditorChat } from './commands/fixBlockPorts';
-
 const DOCS = [{ pattern: '**/*.{md,mdx}' }];
 
-export interface CodeFeedbackPorts {
+interface CodeFeedbackPorts {
   command: RegisterCommand;
   /** The reader signals: the kept snapshot the places come from, the sender a prompt goes through (swappable by tests), Did It Help?'s notes. */
   signals: Pick<SignalsHandle, 'store' | 'sender' | 'impactNotes'>;

@@ -21,7 +21,7 @@ const MAX_WALK = 2_000;
 /** Clocks differ: the platform's job times and the commits' times are allowed this far apart. */
 const SKEW_MS = 5 * 60_000;
 
-export interface AgentCommit {
+interface AgentCommit {
   hash: string;
   /** Its first parent: the commit before it on the branch (undefined for a root commit). */
   parent: string | undefined;
@@ -31,7 +31,7 @@ export interface AgentCommit {
 }
 
 /** Agent commits that follow one another on the branch: shown as one diff, from `base` to `tip`. */
-export interface CommitRun {
+interface CommitRun {
   base: string;
   tip: string;
   commits: AgentCommit[];

@@ -30,12 +30,12 @@ export interface GitRemote {
   readonly pushUrl?: string;
 }
 
-export interface GitBranch {
+interface GitBranch {
   readonly name?: string;
   readonly commit?: string;
 }
 
-export interface GitRepositoryState {
+interface GitRepositoryState {
   readonly HEAD: GitBranch | undefined;
   readonly remotes: GitRemote[];
   readonly indexChanges: GitChange[];
@@ -82,7 +82,7 @@ interface GitExtension {
 }
 
 /** Thrown by the API for a failed git command; `stderr` says why. */
-export interface GitError {
+interface GitError {
   message?: string;
   stderr?: string;
   gitErrorCode?: string;

@@ -12,7 +12,7 @@ import { type GitRun, gitRunner } from './gitProcess';
 import { findMerge, type MergeFound } from './mergeTime';
 
 /** The whole lookup (a few rev-parse and up to two log walks, each limited too) ends by then. */
-export const MERGE_LOOKUP_TIMEOUT_MS = 20_000;
+const MERGE_LOOKUP_TIMEOUT_MS = 20_000;
 
 type JobSource = { repository?: string; ref?: string | null } | undefined;
 

@@ -11,7 +11,6 @@ import { reviewChangesCommand } from './commands/reviewChanges';
 import { type ReviewChangesPorts, runOnJob } from './commands/reviewChangesPorts';
 
 export type { ReviewResult } from './commands/reviewChanges';
-export type { ReviewChangesPorts } from './commands/reviewChangesPorts';
 
 /** Registers Review Changes and Check Out Branch (the agent's branch in this workspace's clone). */
 export function registerReviewChanges(context: vscode.ExtensionContext, ports: ReviewChangesPorts): void {

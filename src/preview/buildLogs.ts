@@ -21,7 +21,7 @@ const StoredLog = z.object({
 });
 
 /** A file whose deployment no record names is removed once it is this old (a record may reach this window after its log). */
-export const UNNAMED_LOG_KEPT_MS = 24 * 60 * 60_000;
+const UNNAMED_LOG_KEPT_MS = 24 * 60 * 60_000;
 
 export class BuildLogs {
   constructor(

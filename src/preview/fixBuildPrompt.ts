@@ -11,7 +11,7 @@ import type { BuildLog, SharedPreview } from './previewRecord';
 export const FIX_LOG_LINES = 60;
 export const FIX_LINE_CHARS = 300;
 
-export interface FixBuildPrompt {
+interface FixBuildPrompt {
   prompt: string;
   evidence: EvidenceText;
   /** Log lines the platform sent that are left out (the earliest), for the preview's note. */

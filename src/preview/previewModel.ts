@@ -20,7 +20,7 @@ import type { BuildLogs } from './buildLogs';
 import { type BuildLog, deployed, isFollowed, keptLog, PREVIEW_STATUS_BOUND_MS, PREVIEW_TIMINGS, stageOf, withStatus } from './previewRecord';
 
 /** A status read of one job's preview came back with something new: its stage, for the notices. */
-export interface PreviewChange {
+interface PreviewChange {
   jobId: string;
   preview: SharedPreview;
 }

@@ -86,7 +86,7 @@ export function withStatus(before: SharedPreview, status: UpdateStatus, now: num
   });
 }
 
-export type Stage = 'building' | 'ready' | 'failed' | 'unfinished';
+type Stage = 'building' | 'ready' | 'failed' | 'unfinished';
 
 /** Where a preview stands: still building (queued, in progress, a word we do not know), ready, failed, or no longer followed. */
 export function stageOf(preview: SharedPreview): Stage {

@@ -31,7 +31,7 @@ import { PreviewModel, type PreviewSync } from './previewModel';
 import { rowNote } from './previewRowNote';
 import type { RenderedPageDeps } from './renderedPage';
 
-export interface PreviewPorts {
+interface PreviewPorts {
   command: RegisterCommand;
   api: ApiClient;
   /** The previews' areas, the fixes of their builds and the lease (previewModel.ts, buildFixes.ts). */

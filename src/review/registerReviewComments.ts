@@ -32,7 +32,7 @@ export interface ReviewCommentsHandle {
   factsOf(jobId: string): ReturnType<typeof reviewFacts>;
 }
 
-export interface ReviewCommentsPorts {
+interface ReviewCommentsPorts {
   command: RegisterCommand;
   /** The pending reviews every window shares (reviewModel.ts). */
   sync: ReviewSync;

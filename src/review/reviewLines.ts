@@ -3,7 +3,7 @@
 // replaced and where the file went (renamed, deleted). A comment whose lines were touched is
 // outdated; one whose lines were not moves by what was added and removed above it. Pure: no vscode.
 
-export interface Hunk {
+interface Hunk {
   /** `@@ -oldStart,oldCount +newStart,newCount @@`; a count of 0 is an insertion after oldStart (or a deletion). */
   oldStart: number;
   oldCount: number;
@@ -11,7 +11,7 @@ export interface Hunk {
   newCount: number;
 }
 
-export interface FileChange {
+interface FileChange {
   /** Where the file is in the new version; null: deleted. */
   newPath: string | null;
   hunks: Hunk[];
@@ -20,7 +20,7 @@ export interface FileChange {
 /** Files changed between two commits, by their path in the old one. A file not listed is unchanged. */
 export type CommitDiff = ReadonlyMap<string, FileChange>;
 
-export type MappedLines =
+type MappedLines =
   | { kind: 'same'; path: string; startLine: number; endLine: number }
   /** `line`: where its lines were, as near as the new version has it (1-based); path null: the file is gone. */
   | { kind: 'outdated'; path: string | null; line: number };

@@ -20,7 +20,7 @@ export interface ReviewComment extends SharedReviewComment {
 }
 
 /** One review sent to the agent: its comments, and when. */
-export interface SentReview {
+interface SentReview {
   sentAt: number;
   comments: ReviewComment[];
 }
@@ -29,7 +29,6 @@ export interface SentReview {
 export type ReviewSync = Pick<WindowSync, 'reviews' | 'lease' | 'refresh'>;
 
 /** Sending the review: this window may send it now (release() when the send ended without a word), or another send is under way. */
-export type { SendClaim };
 
 export class ReviewModel extends Disposable {
   private readonly emitter = this.register(new vscode.EventEmitter<void>());

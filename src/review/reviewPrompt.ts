@@ -30,7 +30,7 @@ export interface ReviewCommentInput {
   earlier?: { commit: string; changed: boolean };
 }
 
-export interface ReviewPromptInput {
+interface ReviewPromptInput {
   /** The writer's instruction for the whole review; blank for none. */
   instruction?: string;
   /** The agent's branch and the commit of its version the lines are numbered in. */
@@ -40,7 +40,7 @@ export interface ReviewPromptInput {
   maxChars?: number;
 }
 
-export interface ComposedComment {
+interface ComposedComment {
   of: number;
   place: string;
   words: string;

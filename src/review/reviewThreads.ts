@@ -18,7 +18,7 @@ import { type CommitDiff, mapLines, parseDiff, roundDiffArgs } from './reviewLin
 import { clockTime, type ReviewComment, type ReviewModel } from './reviewModel';
 import { errorText } from '../util/errorText';
 
-export const REVIEW_CONTROLLER_ID = 'mintlifyAgent.review';
+const REVIEW_CONTROLLER_ID = 'mintlifyAgent.review';
 
 /** A comment as VS Code shows it; the commands on it get this object back. */
 export class ReviewNote implements vscode.Comment {
@@ -36,7 +36,7 @@ export class ReviewNote implements vscode.Comment {
 }
 
 /** Where a comment shows on the round drawn, and whether its lines changed since it was written. */
-export interface Placement {
+interface Placement {
   path: string;
   commit: string;
   startLine: number;

@@ -10,7 +10,7 @@ import type { Gap } from './searchOutcome';
 import { gapInstruction, liveLines } from './searchPrompt';
 import type { SearchReplays } from './searchReplays';
 
-export interface LiveSearchPorts {
+interface LiveSearchPorts {
   signals: { liveSearch: LiveSearch | undefined };
   checks: SearchChecks;
   replays: SearchReplays;

@@ -31,7 +31,7 @@ import { SearchReplays } from './searchReplays';
 import { registerSearchRowNotes } from './searchRowNotes';
 import { registerMergeWatch } from './watchGitForMerges';
 
-export interface SearchPorts {
+interface SearchPorts {
   command: RegisterCommand;
   api: Pick<ApiClient, 'searchSite'>;
   settings: Pick<Settings, 'projectId' | 'search' | 'docsBasePath' | 'onDidChange'>;

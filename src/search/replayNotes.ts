@@ -9,7 +9,7 @@ import { replayOutcome } from './searchOutcome';
 import type { SearchReplays } from './searchReplays';
 import { replayNote, replaySummary, termLine } from './searchText';
 
-export interface ReplayNotesPorts {
+interface ReplayNotesPorts {
   settings: Pick<Settings, 'projectId'>;
   replays: SearchReplays;
   signals: Pick<SignalsHandle, 'jobNotes'>;

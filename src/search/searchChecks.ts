@@ -11,11 +11,11 @@ import { CHECK_KEPT_MS, type SearchCheck } from '../sync/searchState';
 import { CHECK_PAGE_SIZE, keptHits } from './searchOutcome';
 
 /** Searches sent at once: a check of a whole inbox does not open dozens of connections. */
-export const SEARCH_IN_FLIGHT = 4;
+const SEARCH_IN_FLIGHT = 4;
 /** Above this many requests, the writer is told the count before they are sent. */
 export const LARGE_CHECK = 10;
 
-export interface SearchChecksDeps {
+interface SearchChecksDeps {
   api: Pick<ApiClient, 'searchSite'>;
   area: SharedArea<'searchChecks'>;
   /** The site's domain identifier (the setting); undefined: no search is possible. */
@@ -26,7 +26,7 @@ export interface SearchChecksDeps {
   log?: { warn(message: string): void };
 }
 
-export interface CheckOptions {
+interface CheckOptions {
   /** Search again even when results are kept (a replay, Check Again). */
   fresh?: boolean;
   signal?: AbortSignal;
@@ -34,7 +34,7 @@ export interface CheckOptions {
   expect?: string;
 }
 
-export interface CheckRun {
+interface CheckRun {
   /** The terms checked (kept or searched now), in the order asked. */
   checks: Map<string, SearchCheck>;
   /** Requests sent. */

@@ -11,8 +11,6 @@ import type { SearchCommandPorts } from './commands/searchCommandPorts';
 import { sendSearchMissesCommand } from './commands/sendSearchMisses';
 import { replayNotification, showSearchReplayCommand } from './commands/showSearchReplay';
 
-export type { SearchCommandPorts } from './commands/searchCommandPorts';
-
 export function registerSearchCommands(context: vscode.ExtensionContext, ports: SearchCommandPorts): void {
   const { command } = ports;
   command(COMMANDS.checkSearch, checkSearchCommand(ports));

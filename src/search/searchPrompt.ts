@@ -10,9 +10,9 @@ import type { SearchCheck } from '../sync/searchState';
 import { FOUND_RANK, type Gap, isContentGap, type ReplayOutcome, type Standing, type TermOutcome } from './searchOutcome';
 
 /** Results a term's evidence line names (its rank of the expected page is said whatever it is). */
-export const TOP_NAMED = 3;
+const TOP_NAMED = 3;
 
-export interface CheckedTerm {
+interface CheckedTerm {
   term: string;
   check: SearchCheck;
   gap: Gap;

@@ -4,9 +4,6 @@
 import { MAX_REPLAY_TERMS, type SearchCheck, type SearchReplay } from '../sync/searchState';
 import { pathsOnly } from './searchOutcome';
 
-/** A docs build takes a minute or two (src/preview/previewRecord.ts): the after is searched no sooner than this after the merge. */
-export const DEPLOY_SETTLE_MS = 5 * 60_000;
-
 /**
  * The record after a prompt with these checks reached the job. A job whose change was already
  * replayed starts a new round (its misses sent back as a follow-up: their before is the last after);

@@ -17,15 +17,15 @@ import type { SearchChecks } from './searchChecks';
 import { isThisRound, withAfter, withBefore } from './searchReplay';
 
 /** How often a waiting job's merge is looked for while the window has the focus, and the least time between two looks at one job. */
-export const LOOK_EVERY_MS = 3 * 60_000;
-export const LOOK_GAP_MS = 5_000;
+const LOOK_EVERY_MS = 3 * 60_000;
+const LOOK_GAP_MS = 5_000;
 /** After a replay failed (a 429, the key refused), the next try waits this long or for a new key. */
-export const RETRY_AFTER_FAILURE_MS = 10 * 60_000;
+const RETRY_AFTER_FAILURE_MS = 10 * 60_000;
 
 /** The change that went live: its merge commit, when (ms), and the site paths of the docs pages it touched. */
-export type LiveChange = NonNullable<SearchReplay['live']>;
+type LiveChange = NonNullable<SearchReplay['live']>;
 
-export interface SearchReplaysDeps {
+interface SearchReplaysDeps {
   sync: Pick<WindowSync, 'searchJobs' | 'lease' | 'ready'>;
   checks: SearchChecks;
   jobs: Pick<JobStore, 'get' | 'onDidChange'>;

@@ -10,7 +10,7 @@ import type { SearchChecks } from './searchChecks';
 import { gapOf } from './searchOutcome';
 import { checkNote, checkTooltip } from './searchText';
 
-export interface SearchRowNotesPorts {
+interface SearchRowNotesPorts {
   settings: Pick<Settings, 'onDidChange'>;
   assistantKeys: Pick<ApiKeyStore, 'onDidChange'>;
   sync: Pick<WindowSync, 'searchChecks'>;

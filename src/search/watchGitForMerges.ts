@@ -8,7 +8,7 @@ import type { WindowSync } from '../sync/windowSync';
 import { background } from '../util/background';
 import type { SearchReplays } from './searchReplays';
 
-export interface MergeWatchPorts {
+interface MergeWatchPorts {
   settings: Pick<Settings, 'projectId' | 'onDidChange'>;
   replays: SearchReplays;
   /** The workspace's git, loaded only while a job waits. */

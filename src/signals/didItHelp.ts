@@ -10,11 +10,11 @@
 // Below a threshold the answer is "not enough data yet", never a number.
 import { addDays, daysBetween, utcDay } from '../util/days';
 
-export const MIN_DAYS_AFTER = 7;
-export const WINDOW_DAYS = 28;
+const MIN_DAYS_AFTER = 7;
+const WINDOW_DAYS = 28;
 export const MIN_VOTES = 20;
-export const MIN_QUESTIONS = 10;
-export const MIN_SEARCHES = 20;
+const MIN_QUESTIONS = 10;
+const MIN_SEARCHES = 20;
 
 export interface WindowCounts {
   votesUp: number;
@@ -27,7 +27,7 @@ export interface WindowCounts {
   searchClicks: number;
 }
 
-export interface Windows {
+interface Windows {
   /** YYYY-MM-DD, `before` ends where `after` starts (the change's day), `after.dateTo` is exclusive. */
   before: { dateFrom: string; dateTo: string };
   after: { dateFrom: string; dateTo: string };
@@ -44,7 +44,7 @@ export function comparisonWindows(changedAt: number, now: number): Windows | und
 }
 
 /** What the comparison counts from: the merge of the job's branch where git shows one, else the job's finish. */
-export type ChangeEvent = { kind: 'merge'; at: number; branch: string } | { kind: 'finish'; at: number };
+type ChangeEvent = { kind: 'merge'; at: number; branch: string } | { kind: 'finish'; at: number };
 
 /**
  * The merge wins (the change reached readers when it was merged, not when the job finished), unless
@@ -67,7 +67,7 @@ export type Change =
       better: boolean;
     };
 
-export interface Comparison {
+interface Comparison {
   thumbsDownShare: Change;
   unansweredShare: Change;
   searchClickRate: Change | undefined;

@@ -9,7 +9,7 @@ import { evidenceMarkers, type EvidenceMarkers, type EvidenceText, evidenceText,
 import { pageHealth } from './signalsModel';
 import type { PendingComment, SignalsSnapshot, SnapshotRange, UnansweredQuestion } from './snapshot';
 
-export interface EvidenceSearch {
+interface EvidenceSearch {
   searchQuery: string;
   hits: number;
   ctr: number;
@@ -110,7 +110,7 @@ export function suggestedInstruction(evidence: Evidence): string {
   return `The docs assistant could not answer the reader questions below. Add what the docs are missing so they can be answered. ${act}`;
 }
 
-export interface BuiltPrompt {
+interface BuiltPrompt {
   prompt: string;
   /** The same text, with its block's markers and where it lies. */
   evidence: EvidenceText;

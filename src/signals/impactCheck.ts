@@ -15,7 +15,7 @@ export const WINDOW_MOST_REQUESTS = ENDPOINTS.getFeedback.maxPages + ENDPOINTS.g
 /** The window's lists the paging rule cut short: its counts cover the rows read. */
 export type WindowCuts = Partial<Record<'votes' | 'questions' | 'searches', CutShort>>;
 
-export interface WindowOptions {
+interface WindowOptions {
   signal?: AbortSignal;
   /** The grant (hour/hourGate.ts): when it reserves no more, the window's lists are cut short ('notGranted'). */
   grant: Grant;

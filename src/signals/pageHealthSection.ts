@@ -9,7 +9,7 @@ import { jobBadge, type SignalJobs } from './signalJobs';
 import { pageHealth, signalId } from './signalsModel';
 import type { SignalsStore } from './signalsStore';
 
-export interface PageHealthPorts {
+interface PageHealthPorts {
   statusBar: Pick<ReadersStatusBar, 'addSection'>;
   store: SignalsStore;
   links: SignalJobs;

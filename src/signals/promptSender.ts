@@ -16,7 +16,7 @@ export interface PromptSender {
   previewAndSend(prompt: string, options?: PreviewOptions): Promise<{ prompt: string; sent: PromptSent } | undefined>;
 }
 
-export interface PreviewOptions {
+interface PreviewOptions {
   /** Shown above the preview's first line and in its notification, not part of the prompt: its cost. */
   notes?: readonly string[];
 }

@@ -23,7 +23,7 @@ import type { RegisterCommand } from '../commands';
 
 const SIGNALS_VIEW = 'mintlifyAgent.signals';
 
-export interface SignalsPorts {
+interface SignalsPorts {
   command: RegisterCommand;
   api: ApiClient;
   settings: Settings;

@@ -60,7 +60,7 @@ export class SignalJobs extends Disposable {
 }
 
 /** Where a linked job stands, from the tracked job's last state: what the logic compares (never the badge's words). */
-export type LinkedJobState = 'asked' | 'active' | 'prReady' | 'doneNoPullRequest' | 'failed';
+type LinkedJobState = 'asked' | 'active' | 'prReady' | 'doneNoPullRequest' | 'failed';
 
 export function linkedJobState(tracked: TrackedJob | undefined): LinkedJobState | undefined {
   const job = tracked?.job;

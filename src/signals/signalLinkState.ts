@@ -18,12 +18,7 @@ export interface SignalJob {
   linkedAt?: number;
 }
 
-export function isSignalJob(value: unknown): value is SignalJob {
-  const v = value as Partial<SignalJob> | null;
-  return typeof v?.jobId === 'string' && Array.isArray(v.signalIds) && v.signalIds.every((id) => typeof id === 'string') && typeof v.askedAt === 'string';
-}
-
-export function toShared(job: SignalJob): SharedSignalLink {
+function toShared(job: SignalJob): SharedSignalLink {
   return {
     jobId: job.jobId,
     signalIds: [...job.signalIds],

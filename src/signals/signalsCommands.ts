@@ -10,7 +10,7 @@ import { openSignalPageCommand, showAssistantThreadCommand } from './commands/op
 import { refreshSignalsCommand } from './commands/refreshSignals';
 import type { SignalsCommandPorts } from './commands/signalsCommandPorts';
 
-export type { LiveSearch, SignalsCommandPorts } from './commands/signalsCommandPorts';
+export type { LiveSearch } from './commands/signalsCommandPorts';
 
 export function registerSignalsCommands(_context: vscode.ExtensionContext, ports: SignalsCommandPorts): void {
   const { command } = ports;

@@ -10,15 +10,15 @@ export const LOW_CTR = 0.2;
 /** Below this many hits a click-through rate says nothing. */
 export const MIN_SEARCH_HITS = 10;
 /** How many of the newest comments and questions the page's tooltip quotes. */
-export const NEWEST_SHOWN = 2;
+const NEWEST_SHOWN = 2;
 /**
  * A reader's comment on a code block weighs this many page comments in the inbox's rank: code
  * samples are what readers copy and run, so a broken one costs them most.
  */
-export const CODE_BLOCK_WEIGHT = 2;
+const CODE_BLOCK_WEIGHT = 2;
 
 /** Feedback on a code block (`source: code_snippet`), counted apart from the page's comments. */
-export const isCodeFeedback = (comment: Pick<PendingComment, 'source'>): boolean => comment.source === 'code_snippet';
+const isCodeFeedback = (comment: Pick<PendingComment, 'source'>): boolean => comment.source === 'code_snippet';
 
 export interface PageHealth {
   path: string;
@@ -105,7 +105,7 @@ export interface Inbox {
   questions: QuestionGroup[];
 }
 
-export interface InboxOptions {
+interface InboxOptions {
   /** Pages read mostly by AI agents first. */
   rankByAiShare?: boolean;
 }

@@ -20,7 +20,7 @@ export const BACKGROUND_EVERY_MS = 24 * HOUR_MS;
 /** What a snapshot is assumed to cost before one has been fetched (the default site takes 10). */
 const FIRST_ESTIMATE = 12;
 
-export interface SignalsStoreDeps {
+interface SignalsStoreDeps {
   api: ApiClient;
   projectId: () => string | undefined;
   storageDir: vscode.Uri;
@@ -36,7 +36,7 @@ export interface SignalsStoreDeps {
   apiBaseUrl?: () => string;
 }
 
-export type RefreshOutcome = { kind: 'fetched'; snapshot: SignalsSnapshot } | { kind: 'skipped'; reason: 'noProject' | 'fresh' | 'notGranted' | 'busy' };
+type RefreshOutcome = { kind: 'fetched'; snapshot: SignalsSnapshot } | { kind: 'skipped'; reason: 'noProject' | 'fresh' | 'notGranted' | 'busy' };
 
 export class SignalsStore extends Disposable {
   private readonly emitter = this.register(new vscode.EventEmitter<void>());

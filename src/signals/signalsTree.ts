@@ -41,7 +41,7 @@ interface Draw {
 }
 
 /** What another feature adds to a signal's row (src/search: what a term's check found), by the signal's id (`group:searches` for that group). */
-export interface SignalRowNotes {
+interface SignalRowNotes {
   noteOf(id: string): { text: string; tooltip: string } | undefined;
   readonly onDidChange: vscode.Event<void>;
 }

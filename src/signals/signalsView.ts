@@ -17,7 +17,7 @@ const HAS_SIGNALS_KEY = 'mintlifyAgent.hasSignals';
 /** How often a visible view checks whether the daily background refresh is due. */
 const CHECK_EVERY_MS = 5 * 60 * 1000;
 
-export interface SignalsViewPorts {
+interface SignalsViewPorts {
   store: SignalsStore;
   links: SignalJobs;
   tree: SignalsTreeProvider;

@@ -33,7 +33,7 @@ const MAX_KEPT_TEXT = 2_000;
  * (20 pages of 100), a kept snapshot holds at most 2,000 × (2,000 + 2,000) characters of reader
  * and snippet text; a longer block is matched by its kept beginning (src/codeFeedback/blockMatching.ts).
  */
-export const MAX_KEPT_CODE = 2_000;
+const MAX_KEPT_CODE = 2_000;
 
 export interface KeptText {
   text: string;
@@ -134,7 +134,7 @@ export class SnapshotStopped extends Error {
   }
 }
 
-export interface FetchOptions {
+interface FetchOptions {
   signal?: AbortSignal;
   /**
    * The grant for these requests (hour/hourGate.ts), one reservation a request. When it reserves no

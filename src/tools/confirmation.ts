@@ -22,7 +22,7 @@ export class Blocked {
 }
 
 /** What invoke may do with the call it was given. */
-export type Verdict<T extends Terms> =
+type Verdict<T extends Terms> =
   /** Send exactly these terms: the ones the writer confirmed, still true. */
   | { kind: 'send'; terms: T }
   /** No dialog was shown for this call. */
@@ -72,7 +72,7 @@ export class Confirmations {
 }
 
 /** The fields of either side whose values differ. */
-export function changedFields<T extends Terms>(shown: T, now: T): (keyof T & string)[] {
+function changedFields<T extends Terms>(shown: T, now: T): (keyof T & string)[] {
   const names = [...new Set([...Object.keys(shown), ...Object.keys(now)])];
   return names.filter((name) => shown[name] !== now[name]);
 }

@@ -7,7 +7,7 @@ import { Blocked, type Confirmations, type Terms } from './confirmation';
 import type { TextTool, ToolInput } from './toolPorts';
 import type { ToolName } from './toolNames';
 
-export interface ConfirmedToolSpec<T extends Terms> {
+interface ConfirmedToolSpec<T extends Terms> {
   /** What this call would send now, or why nothing can be sent: read when the dialog is prepared and again when the writer said yes. */
   terms(input: ToolInput): T | Blocked;
   /** The dialog for those terms; for Blocked it says the reason (Yes then sends nothing). */

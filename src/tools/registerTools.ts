@@ -52,7 +52,7 @@ export function registerTools(_context: vscode.ExtensionContext, ports: ToolPort
 }
 
 /** VS Code's switch for its AI features (src/config.ts): while it is off, no tool of ours is registered. */
-export interface EditorAiSwitch {
+interface EditorAiSwitch {
   off(): boolean;
   onDidChange(listener: () => void): vscode.Disposable;
 }

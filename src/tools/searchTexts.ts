@@ -10,9 +10,9 @@ import type { SearchCheck, SearchReplay } from '../sync/searchState';
 import { rowQuote, section } from './toolTexts';
 
 /** Checks and jobs listed, the newest first; results named per check. */
-export const TOOL_CHECKS = 10;
-export const TOOL_JOBS = 5;
-export const TOOL_HITS = 5;
+const TOOL_CHECKS = 10;
+const TOOL_JOBS = 5;
+const TOOL_HITS = 5;
 
 export function searchChecksText(
   domain: string,

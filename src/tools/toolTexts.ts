@@ -20,9 +20,9 @@ export const MAX_RESULT_CHARS = 6_000;
 /** Rows per list of the gap inbox, and the default of the visitors' top paths. */
 export const TOP_ROWS = 10;
 /** Question groups of the gap inbox (each quotes its newest question). */
-export const TOP_QUESTION_GROUPS = 5;
+const TOP_QUESTION_GROUPS = 5;
 /** The most top paths the visitors tool lists, whatever the model asks for. */
-export const MAX_TOP_PATHS = 25;
+const MAX_TOP_PATHS = 25;
 /** Jobs the agent-jobs tool lists, newest first: 15 rows of long branches and prompts still fit the cap (figure 11). */
 export const MAX_JOBS = 15;
 /** A site path, search term or branch in a list row: one row must not crowd out the rest. */
@@ -146,7 +146,7 @@ export function agentJobsText(projectId: string, jobs: readonly JobFacts[], mark
 }
 
 /** A comment of a review of the agent's branch (src/review), as the agent-jobs tool tells it. */
-export interface ReviewCommentFacts {
+interface ReviewCommentFacts {
   path: string;
   startLine: number;
   endLine: number;

@@ -8,7 +8,7 @@ import { daysBetween } from '../../util/days';
 import { readersOf, snapshotId, type SnapshotKey, type VisitorsSnapshot } from '../visitorsSnapshot';
 
 /** About 10 MB of paths at most: a 90-day trend's days and their previous period, at 500 paths a day. */
-export const BUCKET_ROWS_KEPT = 100_000;
+const BUCKET_ROWS_KEPT = 100_000;
 
 export class BucketRows {
   private readonly kept = new Map<string, VisitorsSnapshot>();

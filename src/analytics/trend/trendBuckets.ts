@@ -15,11 +15,11 @@ import { addDays, type Day, daysBetween, localToday, utcDay } from '../../util/d
 import { HOUR_MS } from '../../util/clock';
 
 /** Up to this many days the trend has a point a day; longer ranges have a point a week. */
-export const DAILY_UP_TO_DAYS = 31;
+const DAILY_UP_TO_DAYS = 31;
 /** A year of weeks (53 can touch a year): past it a trend would cost more than half the hour. */
 export const MAX_BUCKETS = 53;
 /** Events can land a little after their day ends; a bucket is settled this long after its end. */
-export const SETTLE_GRACE_MS = HOUR_MS;
+const SETTLE_GRACE_MS = HOUR_MS;
 
 export interface TrendBucket {
   /** First day, inclusive. */

@@ -46,7 +46,7 @@ export type FetchTotals = (
   options: { signal: AbortSignal | undefined; grant: Grant; settled: boolean },
 ) => Promise<{ human: number; ai: number; total: number }>;
 
-export interface TrendResult {
+interface TrendResult {
   /** One a bucket, in the order asked; a bucket the grant did not reach is `missing` (figures 0). */
   points: TrendPoint[];
   /** Requests sent for this draw. */

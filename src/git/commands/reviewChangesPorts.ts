@@ -70,7 +70,7 @@ export async function prepare({ jobs }: ReviewChangesPorts, jobId: string): Prom
 }
 
 /** Why Review Changes and Check Out Branch do nothing in Restricted Mode, and what to do. */
-export function untrustedGitMessage(): string {
+function untrustedGitMessage(): string {
   return vscode.l10n.t(
     "This folder is not trusted, so no git command runs here (VS Code's Restricted Mode). Trust this folder to review or check out the agent's branch in it, or open the pull request in the browser.",
   );

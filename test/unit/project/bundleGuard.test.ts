@@ -39,8 +39,8 @@ describe('the release build’s bloat guard (esbuild.mjs)', function () {
   });
 
   it('fails past the budget, saying the size and what weighs most', () => {
-    const build = releaseBuild(`export const text = '${'x'.repeat(430 * 1024)}';\n`);
+    const build = releaseBuild(`export const text = '${'x'.repeat(440 * 1024)}';\n`);
     assert.equal(build.status, 1);
-    assert.match(build.stderr, /dist\/extension\.js is 430\.\d KB, over its budget of 420 KB\.\nWhat weighs most:\n {2}src\/ 430\.\d KB/);
+    assert.match(build.stderr, /dist\/extension\.js is 440\.\d KB, over its budget of 428 KB\.\nWhat weighs most:\n {2}src\/ 440\.\d KB/);
   });
 });
