@@ -10,7 +10,7 @@ import { sendFollowUpCommand } from './commands/sendFollowUp';
 import { startJobCommand } from './commands/startJob';
 import { trackJobCommand } from './commands/trackJob';
 
-export type { PromptSent, SendWatch } from './commands/jobCommandPorts';
+export type { PromptSent } from './commands/jobCommandPorts';
 
 export function registerJobCommands(_context: vscode.ExtensionContext, ports: JobCommandPorts): void {
   const commands: { [id in CommandId]?: (...args: never[]) => unknown } = {

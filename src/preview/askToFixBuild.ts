@@ -8,9 +8,9 @@
 // writer says so.
 import * as vscode from 'vscode';
 import { chooseToSend, closePreview } from '../prompt/promptPreview';
-import { COMMANDS } from '../commands';
 import { failureView } from '../errorMessages';
-import type { PromptSent, SendWatch } from '../jobs/jobCommands';
+import { claimedSend } from '../jobs/commands/claimedSend';
+import type { PromptSent } from '../jobs/jobCommands';
 import { jobLabel, type JobStore } from '../jobs/jobStore';
 import type { Logger } from '../log';
 import { clockTime } from '../review/reviewModel';
@@ -138,12 +138,11 @@ async function composeAndSend(
 }
 
 /**
- * Sends the fix unless another window is sending it, or one was recorded since the writer was
- * asked (`before`); and so does each Retry or Send Again picked from the failure message. Each
- * try's outcome is recorded the moment it is known (sent, maybe arrived, or refused: the claim ends
- * at once). Undefined: nothing was sent, and the writer was told why.
+ * Sends the fix (claimedSend) unless another window is sending it, or one was recorded since the
+ * writer was asked (`before`). A try that was sent, or may have arrived, is recorded as this build's
+ * fix. Undefined: nothing was sent, and the writer was told why.
  */
-async function sendOnce(
+function sendOnce(
   deps: FixBuildDeps,
   jobId: string,
   label: string,
@@ -151,50 +150,26 @@ async function sendOnce(
   before: FixSent | undefined,
   text: string,
 ): Promise<PromptSent | undefined> {
-  const { fixes, ui, log } = deps;
+  const { fixes, log } = deps;
   /** The fix of this build as this send knows it: another one recorded meanwhile stops it. */
   let seen = JSON.stringify(before ?? null);
-  let claim: { release(): Promise<void> } | undefined;
-  const take = async (): Promise<boolean> => {
-    const got = await fixes.claim(jobId);
-    if ('busy' in got) {
-      void ui.showMessage(
-        'info',
-        vscode.l10n.t(
-          'Nothing was sent: the fix of the build of “{0}” is being sent from another window (since {1}). The preview stays open.',
-          label,
-          clockTime(got.busy.at),
-        ),
-      );
-      return false;
-    }
-    if (JSON.stringify(fixes.sentFor(jobId, statusId) ?? null) !== seen) {
-      background(got.release(), log, `ending the send of the fix of ${jobId}'s build`);
-      void ui.showMessage(
-        'info',
-        vscode.l10n.t('Nothing was sent: the fix of this build of “{0}” was sent from another window meanwhile. The preview stays open.', label),
-      );
-      return false;
-    }
-    claim = got;
-    return true;
-  };
-  if (!(await take())) return undefined;
-  const watch: SendWatch = {
-    onOutcome: (outcome) => {
-      const held = claim;
-      claim = undefined;
-      if (outcome.sent || outcome.outcomeUnknown) {
-        const sent: FixSent = { at: Date.now(), lost: !outcome.sent };
-        seen = JSON.stringify(sent);
-        background(fixes.recordSent(jobId, statusId, sent), log, `recording the fix of ${jobId}'s build`);
-      } else if (held) background(held.release(), log, `ending the refused send of the fix of ${jobId}'s build`);
+  return claimedSend(deps, jobId, text, {
+    claim: () => fixes.claim(jobId),
+    busy: (at) =>
+      vscode.l10n.t(
+        'Nothing was sent: the fix of the build of “{0}” is being sent from another window (since {1}). The preview stays open.',
+        label,
+        clockTime(at),
+      ),
+    sentMeanwhile: () =>
+      JSON.stringify(fixes.sentFor(jobId, statusId) ?? null) !== seen
+        ? vscode.l10n.t('Nothing was sent: the fix of this build of “{0}” was sent from another window meanwhile. The preview stays open.', label)
+        : undefined,
+    record: (outcome) => {
+      const sent: FixSent = { at: Date.now(), lost: !outcome.sent };
+      seen = JSON.stringify(sent);
+      background(fixes.recordSent(jobId, statusId, sent), log, `recording the fix of ${jobId}'s build`);
     },
-    again: take,
-  };
-  try {
-    return (await vscode.commands.executeCommand<PromptSent | undefined>(COMMANDS.sendFollowUp, jobId, text, watch)) ?? { sent: false, outcomeUnknown: false };
-  } finally {
-    if (claim) background(claim.release(), log, `ending the send of the fix of ${jobId}'s build`);
-  }
+    what: `the fix of ${jobId}'s build`,
+  });
 }

@@ -10,8 +10,8 @@
 // windows (ReviewModel.claimSend).
 import * as vscode from 'vscode';
 import { chooseToSend, closePreview, previewNotes } from '../prompt/promptPreview';
-import { COMMANDS } from '../commands';
-import type { PromptSent, SendWatch } from '../jobs/jobCommands';
+import { claimedSend } from '../jobs/commands/claimedSend';
+import type { PromptSent } from '../jobs/jobCommands';
 import { jobLabel, type TrackedJob } from '../jobs/jobStore';
 import { HOURLY_LIMIT } from '../hour/ledger';
 import type { Ui } from '../ui';
@@ -183,60 +183,32 @@ function previewNotesOf({ jobs, ledger }: ReviewCommandPorts, label: string, com
 }
 
 /**
- * Sends the composed review unless another window is sending it, or sent some of its comments
- * since they were composed; and so does each Retry or Send Again the writer picks from the failure
- * message. Each try's outcome is recorded the moment it is known, which ends the shared mark: sent
- * (the comments `inText` become sent), maybe arrived (the review says so), or refused (nothing
- * arrived: the mark ends at once, not when the failure message is answered). Undefined: nothing was
- * sent, and the writer was told why.
+ * Sends the composed review (claimedSend) unless another window is sending it, or sent some of its
+ * comments since they were composed. A try that was sent marks the comments `inText` sent; one that
+ * may have arrived says so on the review. Undefined: nothing was sent, and the writer was told why.
  */
-async function sendOnce(deps: ReviewCommandPorts, jobId: string, inText: readonly ReviewComment[], text: string): Promise<PromptSent | undefined> {
-  const { model, ui, log } = deps;
-  /** This try's claim, until its outcome is recorded. */
-  let claim: { release(): Promise<void> } | undefined;
-  const take = async (): Promise<boolean> => {
-    const got = await model.claimSend(jobId);
-    if ('busy' in got) {
-      void ui.showMessage(
-        'info',
-        vscode.l10n.t(
-          "Nothing was sent: this review is being sent from another window (since {0}). The preview stays open; the job's row shows when that send ends.",
-          clockTime(got.busy.at),
-        ),
+function sendOnce(deps: ReviewCommandPorts, jobId: string, inText: readonly ReviewComment[], text: string): Promise<PromptSent | undefined> {
+  const { model, log } = deps;
+  return claimedSend(deps, jobId, text, {
+    claim: () => model.claimSend(jobId),
+    busy: (at) =>
+      vscode.l10n.t(
+        "Nothing was sent: this review is being sent from another window (since {0}). The preview stays open; the job's row shows when that send ends.",
+        clockTime(at),
+      ),
+    sentMeanwhile: () => {
+      const pendingNow = new Set(model.pending(jobId).map((c) => c.id));
+      const gone = inText.filter((c) => !pendingNow.has(c.id) && model.comment(jobId, c.id)?.sentAt !== undefined);
+      if (!gone.length) return undefined;
+      return vscode.l10n.t(
+        'Nothing was sent: {0} of the comments in this preview were sent from another window meanwhile. The preview stays open; Send Review again composes the comments still pending.',
+        gone.length,
       );
-      return false;
-    }
-    const pendingNow = new Set(model.pending(jobId).map((c) => c.id));
-    const gone = inText.filter((c) => !pendingNow.has(c.id) && model.comment(jobId, c.id)?.sentAt !== undefined);
-    if (gone.length) {
-      background(got.release(), log, `ending the send of the review of ${jobId}`);
-      void ui.showMessage(
-        'info',
-        vscode.l10n.t(
-          'Nothing was sent: {0} of the comments in this preview were sent from another window meanwhile. The preview stays open; Send Review again composes the comments still pending.',
-          gone.length,
-        ),
-      );
-      return false;
-    }
-    claim = got;
-    return true;
-  };
-  if (!(await take())) return undefined;
-  const watch: SendWatch = {
-    onOutcome: (outcome) => {
-      const held = claim;
-      claim = undefined;
-      if (outcome.sent) background(model.markSent(jobId, inText, Date.now()), log, `marking the review of ${jobId} sent`);
-      else if (outcome.outcomeUnknown) background(model.setLost(jobId, Date.now()), log, `noting that the review of ${jobId} may have arrived`);
-      else if (held) background(held.release(), log, `ending the refused send of the review of ${jobId}`);
     },
-    again: take,
-  };
-  try {
-    return (await vscode.commands.executeCommand<PromptSent | undefined>(COMMANDS.sendFollowUp, jobId, text, watch)) ?? { sent: false, outcomeUnknown: false };
-  } finally {
-    // Ended without an outcome (stopped before sending): the mark goes.
-    if (claim) background(claim.release(), log, `ending the send of the review of ${jobId}`);
-  }
+    record: (outcome) => {
+      if (outcome.sent) background(model.markSent(jobId, inText, Date.now()), log, `marking the review of ${jobId} sent`);
+      else background(model.setLost(jobId, Date.now()), log, `noting that the review of ${jobId} may have arrived`);
+    },
+    what: `the review of ${jobId}`,
+  });
 }
