@@ -101,8 +101,11 @@ describe("a review's sends record what happened (refused, retried, cut from the 
         inFlightWhileAsked = model().inFlight(jobId);
         try {
           await waitFor('the other window to see no send under way', () => otherModel.inFlight(jobId) === undefined, 5_000);
+          // The 429's wait (1 s) holds every window's agent requests: the other window sends once it is over, as a writer would.
+          await waitFor("the 429's wait to be over", () => s.sync.ledger.familyWaitMs('agent') === 0, 10_000);
           user.type('');
           otherSent = await sendReview({ model: otherModel, threads: s.reviewComments.threads, jobs: s.jobs, ui: s.ui, ledger: s.sync.ledger, log }, jobId);
+          assert.equal(otherSent?.sent?.sent, true, `the other window sent it; messages: ${JSON.stringify(user.messages.map((m) => m.message))}`);
           // Through the folder both windows share (a write, the watcher, a read): a bound for a loaded machine.
           await waitFor("the other window's send to reach this window", () => model().pending(jobId).length === 0, 30_000);
         } catch (error) {
