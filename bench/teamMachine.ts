@@ -246,7 +246,7 @@ export class TeamMachine {
     return { kept: fetched > 0 ? 'all' : 'none', figureFetchedAt: hasFigure ? shown?.fetchedAt : undefined, note };
   }
 
-  /** Fetch Reader Signals, as signalsCommands.ts runs it: asked first when the hour may not hold it. */
+  /** Fetch Reader Signals, as signals/commands/refreshSignals.ts runs it: asked first when the hour may not hold it. */
   async fetchSignals(): Promise<Outcome> {
     const before = this.signals.current();
     const asked = this.asked.count;
