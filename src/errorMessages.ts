@@ -11,6 +11,7 @@ import type * as vscode from 'vscode';
 import { ApiError, API_ERROR_KINDS, sendOutcome } from './api';
 import { inputProblem, networkReason, serverSaid } from './apiErrorReasons';
 import { errorText } from './util/errorText';
+import type { FailureAction } from './failureActions';
 import { tryAgainIn } from './waitWords';
 
 /** What was being done when a failure came: each has its words in the table below. */
@@ -40,29 +41,6 @@ const RETRYABLE: ReadonlySet<FailureContext> = new Set(['readJob', 'send', 'crea
 
 /** The site's own search (src/search) is sent with the assistant key to the site's domain: its refusals name those. */
 const SEARCH_CONTEXTS: ReadonlySet<FailureContext> = new Set(['search']);
-
-/**
- * What a button does. `sendAgain` sends a follow-up whose outcome is unknown once more (its label
- * says it may duplicate); `openJob` shows the job; `trackJob` tracks a job that may have been created;
- * `waitForJob` says when a job that is still running finishes (Review Changes, Check Out Branch).
- */
-export const FAILURE_ACTIONS = [
-  'retry',
-  'sendAgain',
-  'openJob',
-  'trackJob',
-  'setApiKey',
-  'setProjectId',
-  'stopTracking',
-  'openPullRequest',
-  'gitSettings',
-  'waitForJob',
-  'manageTrust',
-  'setAssistantKey',
-  'setSiteDomain',
-  'showLog',
-] as const;
-export type FailureAction = (typeof FAILURE_ACTIONS)[number];
 
 type FailureSeverity = 'error' | 'warning' | 'info' | 'none';
 
@@ -262,40 +240,6 @@ function tableView(error: unknown, context: FailureContext, l10n: L10n, options:
       );
     case 'cancelled':
       return { message: '', severity: 'none', actions: [] };
-  }
-}
-
-/** Labels of the buttons, localised; `sendAgain`'s says that it may duplicate. */
-export function actionLabel(action: FailureAction, l10n: L10n): string {
-  switch (action) {
-    case 'retry':
-      return l10n.t('Retry');
-    case 'sendAgain':
-      return l10n.t('Send Again (may duplicate)');
-    case 'openJob':
-      return l10n.t('Open Job');
-    case 'trackJob':
-      return l10n.t('Track Job…');
-    case 'setApiKey':
-      return l10n.t('Set API Key');
-    case 'setProjectId':
-      return l10n.t('Set Project ID');
-    case 'stopTracking':
-      return l10n.t('Stop Tracking');
-    case 'openPullRequest':
-      return l10n.t('Open Pull Request');
-    case 'gitSettings':
-      return l10n.t('Open Git Settings');
-    case 'waitForJob':
-      return l10n.t('Tell Me When It Finishes');
-    case 'manageTrust':
-      return l10n.t('Manage Workspace Trust');
-    case 'setAssistantKey':
-      return l10n.t('Set Assistant Key');
-    case 'setSiteDomain':
-      return l10n.t('Set Site Domain');
-    case 'showLog':
-      return l10n.t('Show Log');
   }
 }
 

@@ -7,7 +7,8 @@
 // can see it. showNotice() is the same for a message that is no failure but has a button.
 import * as vscode from 'vscode';
 import { ApiError } from './api';
-import { actionLabel, type FailureAction, type FailureContext, failureView, type FailureView } from './errorMessages';
+import { type FailureContext, failureView, type FailureView } from './errorMessages';
+import { actionLabel, type FailureAction } from './failureActions';
 import type { Logger } from './log';
 import type { MessageLevel, Ui } from './ui';
 import { COMMANDS, type CommandId } from './commands';
