@@ -19,6 +19,12 @@ export interface HourAreas {
 
 /** What the platform allows per bucket and hour. */
 export const HOURLY_LIMIT = 100;
+
+/** A project's agent hour as a send's preview words it: requests used, the limit, what is left. */
+export function agentHourUse(ledger: { agentRequestsThisHour(project: string): number }, project: string): [used: number, limit: number, left: number] {
+  const used = ledger.agentRequestsThisHour(project);
+  return [used, HOURLY_LIMIT, Math.max(0, HOURLY_LIMIT - used)];
+}
 /**
  * Background analytics work (readers, signals, catch-up reads) never takes a bucket past this, so 40 requests an hour
  * always remain for what the user asks for. What a user asks for is held to what is left (hourGate.ts).

@@ -14,7 +14,7 @@ import type { PromptSent } from '../jobs/jobCommands';
 import { jobLabel, type JobStore } from '../jobs/jobStore';
 import type { Logger } from '../log';
 import { clockTime } from '../review/reviewModel';
-import { HOURLY_LIMIT } from '../hour/ledger';
+import { agentHourUse } from '../hour/ledger';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
 import type { BuildFixes, FixSent } from './buildFixes';
@@ -97,14 +97,11 @@ async function composeAndSend(
   const read = await deps.logOf(jobId);
   const log = read && 'log' in read ? read.log : undefined;
   const composed = composeFixBuildPrompt(preview, log);
-  const used = deps.ledger.agentRequestsThisHour(jobs.projectId ?? '');
   const notes = [
     vscode.l10n.t(
       "One follow-up to “{0}”: 1 agent request of the project's hour ({1} of {2} used, {3} left).",
       label,
-      used,
-      HOURLY_LIMIT,
-      Math.max(0, HOURLY_LIMIT - used),
+      ...agentHourUse(deps.ledger, jobs.projectId ?? ''),
     ),
   ];
   if (composed.linesLeftOut)

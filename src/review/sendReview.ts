@@ -13,7 +13,7 @@ import { chooseToSend, closePreview, previewNotes } from '../prompt/promptPrevie
 import { claimedSend } from '../jobs/commands/claimedSend';
 import type { PromptSent } from '../jobs/jobCommands';
 import { jobLabel, type TrackedJob } from '../jobs/jobStore';
-import { HOURLY_LIMIT } from '../hour/ledger';
+import { agentHourUse } from '../hour/ledger';
 import type { Ui } from '../ui';
 import { background } from '../util/background';
 import type { ReviewCommandPorts } from './commands/reviewCommandPorts';
@@ -159,14 +159,10 @@ async function placedComments(
 
 /** What the preview says beside the prompt: the send's cost, and whether it was shortened to fit. */
 function previewNotesOf({ jobs, ledger }: ReviewCommandPorts, label: string, composed: ReviewPrompt, comments: number): string[] {
-  const project = jobs.projectId ?? '';
-  const used = ledger.agentRequestsThisHour(project);
   const cost = vscode.l10n.t(
     "One follow-up to “{0}”: 1 agent request of the project's hour ({1} of {2} used, {3} left).",
     label,
-    used,
-    HOURLY_LIMIT,
-    Math.max(0, HOURLY_LIMIT - used),
+    ...agentHourUse(ledger, jobs.projectId ?? ''),
   );
   const notes = [cost];
   if (composed.shortened)

@@ -1,7 +1,7 @@
 // Ask the Agent to Fix It: the block's prompt, with readers' feedback as evidence, previewed with its
 // cost and sent as a new job or a follow-up (the reader signals' sender).
 import * as vscode from 'vscode';
-import { HOURLY_LIMIT } from '../../hour/ledger';
+import { agentHourUse } from '../../hour/ledger';
 import { promptAt } from '../flaggedBlock';
 import { type FixBlockPorts, noBlock, refOf } from './fixBlockPorts';
 
@@ -11,13 +11,9 @@ export function askAgentToFixBlockCommand(ports: FixBlockPorts) {
     const ref = refOf(arg);
     const prompt = ref && (await promptAt(places, ref.uri, ref.line));
     if (!prompt) return noBlock(ports);
-    const project = jobs.projectId ?? '';
-    const used = ledger.agentRequestsThisHour(project);
     const cost = vscode.l10n.t(
       "A new job or a follow-up: 1 agent request of the project's hour ({0} of {1} used, {2} left).",
-      used,
-      HOURLY_LIMIT,
-      Math.max(0, HOURLY_LIMIT - used),
+      ...agentHourUse(ledger, jobs.projectId ?? ''),
     );
     return signals.sender.previewAndSend(prompt, { notes: [cost] });
   };

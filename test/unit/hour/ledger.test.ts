@@ -5,7 +5,7 @@
 // a salt at once.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { agentBucket, analyticsBucket, countInHour, keyBucketHash, newSalt, recordRequest } from '../../../src/hour/ledger';
+import { agentBucket, agentHourUse, analyticsBucket, countInHour, keyBucketHash, newSalt, recordRequest } from '../../../src/hour/ledger';
 import { recordAnalytics429, recordWait, TEAMMATES_BELOW, TEAMMATES_WAIT, waitMs } from '../../../src/hour/sharedWaits';
 import { emptyState, mergeState } from '../../../src/sync/syncState';
 import { HOUR_MS } from '../../../src/util/clock';
@@ -118,5 +118,14 @@ describe('shared store: the ledger', () => {
     assert.equal(waitMs(merged.waits, 'agent', 10_000), 30_000);
     assert.equal(waitMs(merged.waits, 'analytics', 10_000), 0, 'the other family is not held');
     assert.equal(waitMs(merged.waits, 'agent', 40_000), 0);
+  });
+});
+
+describe("a project's agent hour, as a send's preview words it", () => {
+  it('says what was used of the 100 and what is left, never less than none', () => {
+    const ledger = (used: Record<string, number>) => ({ agentRequestsThisHour: (project: string) => used[project] ?? 0 });
+    assert.deepEqual(agentHourUse(ledger({ docs: 37 }), 'docs'), [37, 100, 63]);
+    assert.deepEqual(agentHourUse(ledger({ docs: 37 }), 'other'), [0, 100, 100]);
+    assert.deepEqual(agentHourUse(ledger({ docs: 104 }), 'docs'), [104, 100, 0]);
   });
 });
